@@ -1,0 +1,84 @@
+/**
+ * The planner's public vocabulary: the values a client may send and the shape of a job's `result`.
+ * The API schemas and the OpenAPI enums are built from these constants, so they cannot drift.
+ */
+import type { Listing, ScreenshotFamily } from '../stores/listing.ts';
+
+export const DEVICES = {
+  'iphone-69': { width: 1320, height: 2868, family: 'iphone', store: 'app-store', slot: 'App Store iPhone 6.9"' },
+  'iphone-67': { width: 1290, height: 2796, family: 'iphone', store: 'app-store', slot: 'App Store iPhone 6.7"' },
+  'iphone-65': { width: 1242, height: 2688, family: 'iphone', store: 'app-store', slot: 'App Store iPhone 6.5"' },
+  'ipad-pro': { width: 2064, height: 2752, family: 'ipad', store: 'app-store', slot: 'App Store iPad 13"' },
+  'android-phone': { width: 1080, height: 1920, family: 'android-phone', store: 'google-play', slot: 'Google Play phone, 9:16' },
+  'android-tablet': { width: 1440, height: 2560, family: 'android-tablet', store: 'google-play', slot: 'Google Play tablet, 9:16' },
+} as const satisfies Record<string, { width: number; height: number; family: ScreenshotFamily; store: string; slot: string }>;
+
+export type Device = keyof typeof DEVICES;
+export const DEVICE_IDS = Object.keys(DEVICES) as Device[];
+
+export const CAPTION_STYLES = {
+  'aso-expert': 'Keyword-rich, benefit-first headlines in title case (the default).',
+  minimal: 'Few words, sentence case, no punctuation flourishes.',
+  playful: 'Light, warm and informal, with a wink.',
+  bold: 'Short imperative statements in capitals that demand attention.',
+  professional: 'Calm, precise sentences for business and productivity audiences.',
+} as const;
+export type CaptionStyle = keyof typeof CAPTION_STYLES;
+export const CAPTION_STYLE_IDS = Object.keys(CAPTION_STYLES) as CaptionStyle[];
+
+export const CAPTION_LENGTHS = {
+  short: { headline: 30, subheadline: 0 },
+  long: { headline: 40, subheadline: 100 },
+} as const;
+export type CaptionLength = keyof typeof CAPTION_LENGTHS;
+export const CAPTION_LENGTH_IDS = Object.keys(CAPTION_LENGTHS) as CaptionLength[];
+
+export const DEFAULT_COUNT = 5;
+export const MAX_COUNT = 10;
+
+export interface Narrative {
+  id: string;
+  name: string;
+  description: string;
+  /** Ordered slide roles; its length is the set's slide count. */
+  roles: string[];
+}
+
+export interface PlanRequest {
+  device: Device;
+  /** 1..10, default 5; ignored when narrativeId is set. */
+  count?: number;
+  captionStyle?: CaptionStyle;
+  captionLength?: CaptionLength;
+  narrativeId?: string | null;
+}
+
+export interface PlanInput {
+  /** One or two listings (App Store first when both exist). */
+  listings: Listing[];
+  extraContext: string | null;
+  request: PlanRequest;
+}
+
+export interface Slide {
+  index: number;
+  role: string;
+  headline: string;
+  subheadline: string | null;
+  keywords: string[];
+  screenshotUrl: string | null;
+  layout: string;
+  background: { colors: string[] };
+  textColor: string;
+}
+
+export interface ScreenshotSetResult {
+  device: Device;
+  width: number;
+  height: number;
+  narrativeId: string | null;
+  captionStyle: CaptionStyle;
+  captionLength: CaptionLength;
+  slides: Slide[];
+  warnings: string[];
+}
