@@ -1,0 +1,107 @@
+/**
+ * API keys: `sk_live_` + 40 base62 characters from the CSPRNG (~238 bits). Only the SHA-256 digest
+ * and a 12-character display prefix are stored; the secret exists once, in createApiKey's result.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { newId } from '../ids.ts';
+import type { Queryable } from '../db/pool.ts';
+
+export const KEY_PREFIX = 'sk_live_';
+const SECRET_LENGTH = 40;
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+export const DISPLAY_PREFIX_LENGTH = 12;
+
+/** Uniform base62: bytes >= 248 are rejected so that `% 62` has no bias. */
+export function generateSecret(length = SECRET_LENGTH): string {
+  let out = '';
+  while (out.length < length) {
+    for (const b of randomBytes(length * 2)) {
+      if (b < 248 && out.length < length) out += BASE62[b % 62];
+    }
+  }
+  return KEY_PREFIX + out;
+}
+
+export const hashKey = (key: string): Buffer => createHash('sha256').update(key).digest();
+
+/** Cheap shape check before hashing: anything else cannot be one of our keys. */
+export const looksLikeKey = (key: string): boolean => key.length === KEY_PREFIX.length + SECRET_LENGTH && key.startsWith(KEY_PREFIX) && /^[0-9A-Za-z]+$/.test(key.slice(KEY_PREFIX.length));
+
+export interface ApiKeyInfo {
+  id: string;
+  accountId: string;
+  name: string | null;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+interface KeyRow {
+  id: string;
+  account_id: string;
+  name: string | null;
+  prefix: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+const toInfo = (r: KeyRow): ApiKeyInfo => ({
+  id: r.id,
+  accountId: r.account_id,
+  name: r.name,
+  prefix: r.prefix,
+  createdAt: r.created_at,
+  lastUsedAt: r.last_used_at,
+  revokedAt: r.revoked_at,
+});
+
+const COLUMNS = 'id, account_id, name, prefix, created_at, last_used_at, revoked_at';
+
+export async function createApiKey(db: Queryable, accountId: string, name: string | null = null): Promise<ApiKeyInfo & { key: string }> {
+  const key = generateSecret();
+  const { rows } = await db.query<KeyRow>(
+    `INSERT INTO api_keys (id, account_id, name, prefix, key_hash) VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
+    [newId('key'), accountId, name, key.slice(0, DISPLAY_PREFIX_LENGTH), hashKey(key)],
+  );
+  return { ...toInfo(rows[0]), key };
+}
+
+export async function listApiKeys(db: Queryable, accountId: string): Promise<ApiKeyInfo[]> {
+  const { rows } = await db.query<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE account_id = $1 ORDER BY created_at, id`, [accountId]);
+  return rows.map(toInfo);
+}
+
+/** Revoking twice keeps the first revocation time. Returns null for an unknown key id. */
+export async function revokeApiKey(db: Queryable, keyId: string): Promise<ApiKeyInfo | null> {
+  const { rows } = await db.query<KeyRow>(
+    `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 RETURNING ${COLUMNS}`,
+    [keyId],
+  );
+  return rows[0] ? toInfo(rows[0]) : null;
+}
+
+export interface KeyLookup {
+  keyId: string;
+  accountId: string;
+  revoked: boolean;
+}
+
+export async function findKeyByHash(db: Queryable, hash: Buffer): Promise<KeyLookup | null> {
+  const { rows } = await db.query<{ id: string; account_id: string; revoked: boolean }>(
+    'SELECT id, account_id, revoked_at IS NOT NULL AS revoked FROM api_keys WHERE key_hash = $1',
+    [hash],
+  );
+  return rows[0] ? { keyId: rows[0].id, accountId: rows[0].account_id, revoked: rows[0].revoked } : null;
+}
+
+/** One statement for a batch of last-use times (see Authenticator: no write per request). */
+export async function touchApiKeys(db: Queryable, uses: Map<string, Date>): Promise<void> {
+  if (uses.size === 0) return;
+  await db.query(
+    `UPDATE api_keys k SET last_used_at = GREATEST(k.last_used_at, u.at)
+     FROM unnest($1::text[], $2::timestamptz[]) AS u(id, at) WHERE k.id = u.id`,
+    [[...uses.keys()], [...uses.values()]],
+  );
+}

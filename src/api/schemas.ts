@@ -1,0 +1,57 @@
+/**
+ * TypeBox schemas shared by the operations. Each one validates requests, types the handlers and is
+ * what the OpenAPI document shows, so the three cannot drift apart.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { PROBLEM_TITLES } from '../problem.ts';
+
+export const ProblemSchema = Type.Object(
+  {
+    type: Type.String({ format: 'uri', description: 'A URI naming the problem.' }),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    code: Type.Union(
+      Object.keys(PROBLEM_TITLES).map((c) => Type.Literal(c)),
+      { description: 'Stable, machine-readable error code.' },
+    ),
+    requestId: Type.String({ description: 'Equals the x-request-id response header.' }),
+    errors: Type.Optional(
+      Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), { description: 'validation_failed: every problem found.' }),
+    ),
+    cost: Type.Optional(Type.Integer({ description: 'insufficient_credits: what the request costs.' })),
+    remaining: Type.Optional(Type.Integer({ description: 'insufficient_credits: credits left.' })),
+    resetsAt: Type.Optional(Type.String({ format: 'date-time', description: 'insufficient_credits: when the allowance renews.' })),
+  },
+  { $id: 'Problem', title: 'Problem', description: 'RFC 9457 problem details.', additionalProperties: true },
+);
+
+export type ProblemBody = Static<typeof ProblemSchema>;
+
+const problemRef = (description: string, example?: Record<string, unknown>) =>
+  Type.Ref('Problem', { description, ...(example ? { examples: [example] } : {}) });
+
+const example = (status: number, code: keyof typeof PROBLEM_TITLES, detail: string, extra: Record<string, unknown> = {}) => ({
+  type: `https://shotgen.dev/problems/${code.replaceAll('_', '-')}`,
+  title: PROBLEM_TITLES[code],
+  status,
+  detail,
+  code,
+  requestId: 'req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0',
+  ...extra,
+});
+
+/** The problem responses every authenticated operation can give. */
+export const commonProblems = {
+  401: problemRef('Missing, invalid, revoked or ambiguous API key (`missing_api_key`, `invalid_api_key`, `revoked_api_key`, `ambiguous_credentials`).', example(401, 'missing_api_key', 'Send your API key in the "Authorization: Bearer <API key>" header or the "x-api-key: <API key>" header.')),
+  429: problemRef('Too many requests (`rate_limited`); see Retry-After.'),
+  500: problemRef('Unexpected error (`internal_error`).'),
+};
+
+export const bodyProblems = {
+  400: problemRef('Invalid JSON (`invalid_json`) or a request that breaks the schema (`validation_failed`, with every problem in `errors`).', example(400, 'validation_failed', 'count: must be <= 10', { errors: [{ field: 'count', message: 'must be <= 10' }] })),
+  413: problemRef('Body over 64 KiB (`payload_too_large`).'),
+  415: problemRef('Body is not application/json (`unsupported_media_type`).'),
+};
+
+export { problemRef, example as problemExample };

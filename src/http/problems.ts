@@ -1,0 +1,79 @@
+/** The one place errors become responses: RFC 9457 problem details with our `code` and `requestId`. */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { Problem, validationFailed, type FieldError } from '../problem.ts';
+
+const TYPE_BASE = 'https://shotgen.dev/problems/';
+
+export function problemBody(problem: Problem, requestId: string): Record<string, unknown> {
+  return {
+    type: TYPE_BASE + problem.code.replaceAll('_', '-'),
+    title: problem.title,
+    status: problem.status,
+    detail: problem.detail,
+    code: problem.code,
+    requestId,
+    ...problem.extensions,
+  };
+}
+
+export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
+  reply.code(problem.status).headers(problem.headers).header('x-request-id', reply.request.id).type('application/problem+json');
+  return reply.send(JSON.stringify(problemBody(problem, reply.request.id)));
+}
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/** Name each problem by the field it concerns, the way a client would write it. */
+function fieldErrors(errors: AjvError[], context: string | undefined): FieldError[] {
+  return errors.map((e) => {
+    let field = e.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    let message = e.message ?? 'is invalid';
+    if (e.keyword === 'required') {
+      field = [field, String(e.params.missingProperty)].filter(Boolean).join('.');
+      message = 'is required';
+    } else if (e.keyword === 'additionalProperties') {
+      field = [field, String(e.params.additionalProperty)].filter(Boolean).join('.');
+      message = 'is not a known field';
+    } else if (e.keyword === 'enum') {
+      message = `must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`;
+    }
+    return { field: field || (context ?? 'body'), message };
+  });
+}
+
+export function toProblem(error: FastifyError & { validation?: AjvError[]; validationContext?: string }): Problem | null {
+  if (error instanceof Problem) return error;
+  if (error.validation) return validationFailed(fieldErrors(error.validation, error.validationContext));
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new Problem(400, 'invalid_json', 'The request body is not valid JSON.');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new Problem(413, 'payload_too_large', 'The request body is larger than 64 KiB.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new Problem(415, 'unsupported_media_type', 'Send the request body as JSON with Content-Type: application/json.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new Problem(400, 'invalid_json', 'The Content-Length header does not match the body.');
+  }
+  if (error instanceof SyntaxError && error.statusCode === 400) return new Problem(400, 'invalid_json', 'The request body is not valid JSON.');
+  return null;
+}
+
+export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const problem = toProblem(error);
+  if (problem) {
+    if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
+    return sendProblem(reply, problem);
+  }
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    request.log.info({ err: error }, 'client error without a problem code');
+    return sendProblem(reply, new Problem(400, 'validation_failed', 'The request could not be processed.'));
+  }
+  request.log.error({ err: error }, 'unexpected error');
+  return sendProblem(reply, new Problem(500, 'internal_error', `Something went wrong on our side. Quote ${request.id} if you contact support.`));
+}

@@ -1,0 +1,87 @@
+/**
+ * buildServer(services): the whole HTTP surface. Routes are mounted under BASE_PATH; every error,
+ * Fastify's own included, leaves as problem+json; every response carries x-request-id.
+ */
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Authenticator } from '../accounts/authenticator.ts';
+import type { AccountViews } from '../accounts/account-views.ts';
+import type { Clock } from '../accounts/credits.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/pool.ts';
+import { newId } from '../ids.ts';
+import { Problem } from '../problem.ts';
+import { ProblemSchema } from '../api/schemas.ts';
+import { registerOperations } from '../api/index.ts';
+import { authHook } from './auth.ts';
+import { openapiOptions } from './openapi.ts';
+import { errorHandler, sendProblem } from './problems.ts';
+import type { StoreReaders } from '../stores/index.ts';
+import type { JobReader } from '../jobs/job-reader.ts';
+
+export interface Services {
+  config: Pick<Config, 'basePath' | 'logLevel'>;
+  db: Db;
+  authenticator: Authenticator;
+  accountViews: AccountViews;
+  stores: StoreReaders;
+  jobs: JobReader;
+  clock: Clock;
+}
+
+export type Api = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+export const BODY_LIMIT = 64 * 1024;
+
+export interface BuildOptions {
+  /** The process's logger; none (silent) when omitted. */
+  logger?: FastifyBaseLogger;
+}
+
+export async function buildServer(services: Services, opts: BuildOptions = {}): Promise<Api> {
+  const app = Fastify({
+    ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
+    bodyLimit: BODY_LIMIT,
+    genReqId: () => newId('req'),
+    requestIdHeader: false,
+    requestIdLogLabel: 'requestId',
+    return503OnClosing: true,
+    ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: true } },
+    frameworkErrors: (error, request, reply) => {
+      sendProblem(reply, new Problem(400, 'validation_failed', error.message));
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorateRequest('principal', null);
+  app.addSchema(ProblemSchema);
+  await app.register(swagger, openapiOptions(services.config.basePath));
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onRequest', authHook(services.authenticator));
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((request, reply) => sendProblem(reply, new Problem(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)));
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await services.db.query('SELECT 1');
+      return { status: 'ok' };
+    } catch {
+      return sendProblem(reply, new Problem(503, 'service_unavailable', 'The database is not reachable.'));
+    }
+  });
+
+  await app.register(
+    async (scoped) => {
+      const api = scoped as unknown as Api;
+      api.get('/public/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+      await registerOperations(api, services);
+    },
+    { prefix: services.config.basePath },
+  );
+  return app;
+}

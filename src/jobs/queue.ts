@@ -1,0 +1,101 @@
+/**
+ * The queue operations on the jobs table, in plain SQL (the pg-boss / graphile-worker pattern):
+ * claim with FOR UPDATE SKIP LOCKED under a lease, extend it by heartbeat, finish only while the
+ * lease is still ours, and sweep expired leases back to `queued` (or to `failed` after the last
+ * attempt). Failing a job refunds its charge in the same transaction.
+ */
+import { refund } from '../accounts/credits.ts';
+import { transaction, type Db, type Queryable } from '../db/pool.ts';
+import type { ScreenshotSetResult } from '../planning/types.ts';
+import type { JobError, StoredPlanRequest } from './jobs.ts';
+
+export interface ClaimedJob {
+  id: string;
+  accountId: string;
+  appId: string;
+  request: StoredPlanRequest;
+  attempts: number;
+  maxAttempts: number;
+}
+
+export async function claimJobs(db: Queryable, workerId: string, limit: number, leaseMs: number): Promise<ClaimedJob[]> {
+  if (limit <= 0) return [];
+  const { rows } = await db.query<{ id: string; account_id: string; app_id: string; request: StoredPlanRequest; attempts: number; max_attempts: number }>(
+    `UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = $1,
+       lease_expires_at = now() + make_interval(secs => $2::float8 / 1000), updated_at = now()
+     WHERE id IN (SELECT id FROM jobs WHERE status = 'queued' ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+     RETURNING id, account_id, app_id, request, attempts, max_attempts`,
+    [workerId, leaseMs, limit],
+  );
+  return rows.map((r) => ({ id: r.id, accountId: r.account_id, appId: r.app_id, request: r.request, attempts: r.attempts, maxAttempts: r.max_attempts }));
+}
+
+/** Extends the leases this worker still holds; returns the ids it no longer holds. */
+export async function heartbeat(db: Queryable, workerId: string, jobIds: string[], leaseMs: number): Promise<string[]> {
+  if (jobIds.length === 0) return [];
+  const { rows } = await db.query<{ id: string }>(
+    `UPDATE jobs SET lease_expires_at = now() + make_interval(secs => $3::float8 / 1000)
+     WHERE id = ANY($2) AND status = 'running' AND locked_by = $1 RETURNING id`,
+    [workerId, jobIds, leaseMs],
+  );
+  const held = new Set(rows.map((r) => r.id));
+  return jobIds.filter((id) => !held.has(id));
+}
+
+/** Returns false when the lease was lost (another worker owns the job now): the result is dropped. */
+export async function completeJob(db: Queryable, workerId: string, jobId: string, result: ScreenshotSetResult): Promise<boolean> {
+  const res = await db.query(
+    `UPDATE jobs SET status = 'succeeded', result = $3, lease_expires_at = NULL, locked_by = NULL, updated_at = now()
+     WHERE id = $1 AND status = 'running' AND locked_by = $2`,
+    [jobId, workerId, result],
+  );
+  return res.rowCount === 1;
+}
+
+/** Mark failed and refund, in one transaction. `workerId` null: the sweep, which holds no lease. */
+export async function failJob(db: Db, jobId: string, workerId: string | null, error: JobError): Promise<boolean> {
+  return transaction(db, async (tx) => {
+    const { rows } = await tx.query<{ account_id: string; period_start: string; cost: number }>(
+      `UPDATE jobs SET status = 'failed', error = $3, lease_expires_at = NULL, locked_by = NULL, updated_at = now()
+       WHERE id = $1 AND status = 'running' AND (locked_by = $2 OR ($2::text IS NULL AND lease_expires_at < now()))
+       RETURNING account_id, to_char(period_start, 'YYYY-MM-DD') AS period_start, cost`,
+      [jobId, workerId, error],
+    );
+    if (!rows[0]) return false;
+    if (rows[0].cost > 0) await refund(tx, rows[0].account_id, rows[0].period_start, rows[0].cost, jobId);
+    return true;
+  });
+}
+
+/** Give a job back to the queue (a retryable failure, or a worker shutting down). */
+export async function releaseJob(db: Queryable, workerId: string, jobId: string, countAttempt: boolean): Promise<boolean> {
+  const res = await db.query(
+    `UPDATE jobs SET status = 'queued', attempts = attempts - $3::int, lease_expires_at = NULL, locked_by = NULL, updated_at = now()
+     WHERE id = $1 AND status = 'running' AND locked_by = $2`,
+    [jobId, workerId, countAttempt ? 0 : 1],
+  );
+  return res.rowCount === 1;
+}
+
+export interface SweepResult {
+  requeued: string[];
+  failed: string[];
+}
+
+/** Jobs whose worker died: back to the queue, or failed and refunded after the last attempt. */
+export async function sweepExpiredLeases(db: Db): Promise<SweepResult> {
+  const requeued = await db.query<{ id: string }>(
+    `UPDATE jobs SET status = 'queued', lease_expires_at = NULL, locked_by = NULL, updated_at = now()
+     WHERE id IN (SELECT id FROM jobs WHERE status = 'running' AND lease_expires_at < now() AND attempts < max_attempts FOR UPDATE SKIP LOCKED)
+     RETURNING id`,
+  );
+  const exhausted = await db.query<{ id: string; attempts: number }>(
+    `SELECT id, attempts FROM jobs WHERE status = 'running' AND lease_expires_at < now() AND attempts >= max_attempts`,
+  );
+  const failed: string[] = [];
+  for (const { id, attempts } of exhausted.rows) {
+    const message = `The job did not finish in ${attempts} attempts.`;
+    if (await failJob(db, id, null, { code: 'attempts_exhausted', message, retryable: false })) failed.push(id);
+  }
+  return { requeued: requeued.rows.map((r) => r.id), failed };
+}

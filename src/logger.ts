@@ -1,0 +1,9 @@
+import { pino, type DestinationStream, type Logger } from 'pino';
+import type { Config } from './config.ts';
+
+/** Keys never reach the logs, whatever a serializer or a debug statement includes. */
+export const REDACTED_PATHS = ['req.headers.authorization', 'req.headers["x-api-key"]', 'headers.authorization', 'headers["x-api-key"]', 'key', '*.key'];
+
+export function createLogger(config: Pick<Config, 'logLevel'>, destination?: DestinationStream): Logger {
+  return pino({ level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination);
+}

@@ -1,0 +1,153 @@
+/**
+ * The `shotgen` command: serve, migrate, accounts, keys, credits. Every command takes --json.
+ * Commands other than serve work whether or not a server runs on the embedded database: they
+ * attach to the running one, or start it for the command and stop it after.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { createAccount, listAccounts, getAccount } from './accounts/accounts.ts';
+import { createApiKey, listApiKeys, revokeApiKey } from './accounts/api-keys.ts';
+import { grant } from './accounts/credits.ts';
+import { PLAN_IDS } from './accounts/plans.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase, type Database } from './db/database.ts';
+import { migrate } from './db/migrate.ts';
+import { waitForNotification } from './db/wait-for-notification.ts';
+import { createLogger } from './logger.ts';
+import { isProblem } from './problem.ts';
+import { startService, type Role } from './service.ts';
+import { printResult, type Printable } from './cli-output.ts';
+
+class UsageError extends Error {}
+
+async function withDatabase<T>(fn: (db: Database) => Promise<T>): Promise<T> {
+  const db = await openDatabase(loadConfig(), { role: 'command', migrate: true });
+  try {
+    return await fn(db);
+  } finally {
+    await db.close();
+  }
+}
+
+function positiveInt(name: string) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) <= 0) throw new UsageError(`${name} must be a positive whole number, got "${value}"`);
+    return Number(value);
+  };
+}
+
+function program(): Command {
+  const cli = new Command('shotgen')
+    .description('Operate the shotgen screenshot service. Settings come from the environment (DATABASE_URL, DATA_DIR, PORT, ...; see README).')
+    .option('--json', 'machine-readable output')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+
+  const out = (value: Printable) => printResult(value, cli.opts().json === true);
+
+  cli
+    .command('serve')
+    .description('run the HTTP API and the job worker')
+    .addOption(new Option('--role <role>', 'run only the API or only the worker').choices(['all', 'api', 'worker']).default('all'))
+    .action(async (opts: { role: Role }) => {
+      const config = loadConfig();
+      const log = createLogger(config);
+      const service = await startService(config, { role: opts.role, logger: log });
+      log.info({ address: service.address, role: opts.role, database: service.database.embedded ? 'embedded' : 'external' }, 'shotgen started');
+      if (cli.opts().json) out({ kind: 'object', value: { address: service.address, role: opts.role } });
+      await new Promise<void>((resolve) => {
+        const stop = (signal: string) => {
+          log.info({ signal }, 'shutting down');
+          service.close().then(resolve, (e) => {
+            log.error({ err: e }, 'shutdown failed');
+            resolve();
+          });
+        };
+        process.once('SIGTERM', () => stop('SIGTERM'));
+        process.once('SIGINT', () => stop('SIGINT'));
+      });
+    });
+
+  cli
+    .command('migrate')
+    .description('bring the database schema up to date')
+    .action(() =>
+      withDatabase(async (db) => {
+        const applied = await migrate(db.pool);
+        out({ kind: 'object', value: { applied }, text: applied.length ? `applied: ${applied.join(', ')}` : 'schema is up to date' });
+      }),
+    );
+
+  const accounts = cli.command('accounts').description('create and list accounts');
+  accounts
+    .command('create')
+    .description('create an account; prints its id')
+    .requiredOption('--name <name>', 'account name')
+    .addOption(new Option('--plan <plan>', 'plan').choices(PLAN_IDS).default('free'))
+    .action((opts: { name: string; plan: string }) => withDatabase(async (db) => out({ kind: 'object', value: await createAccount(db.pool, opts) })));
+  accounts
+    .command('list')
+    .description('list accounts')
+    .action(() => withDatabase(async (db) => out({ kind: 'table', value: await listAccounts(db.pool) })));
+
+  const keys = cli.command('keys').description('create, list and revoke API keys');
+  keys
+    .command('create')
+    .description('create a key; the full key is printed once and cannot be shown again')
+    .requiredOption('--account <id>', 'account id')
+    .option('--name <name>', 'a label for the key')
+    .action((opts: { account: string; name?: string }) =>
+      withDatabase(async (db) => {
+        if (!(await getAccount(db.pool, opts.account))) throw new UsageError(`no account ${opts.account}`);
+        const key = await createApiKey(db.pool, opts.account, opts.name ?? null);
+        out({ kind: 'object', value: key, text: `${JSON.stringify(key, null, 2)}\nStore the key now: it is shown only once.` });
+      }),
+    );
+  keys
+    .command('list')
+    .description('list an account’s keys (prefixes only)')
+    .requiredOption('--account <id>', 'account id')
+    .action((opts: { account: string }) => withDatabase(async (db) => out({ kind: 'table', value: await listApiKeys(db.pool, opts.account) })));
+  keys
+    .command('revoke')
+    .description('revoke a key; refused by every server from its next request')
+    .argument('<keyId>', 'the key id (key_...)')
+    .action((keyId: string) =>
+      withDatabase(async (db) => {
+        // Return only once the revocation's notification has gone out to every listening server.
+        const revoked = await waitForNotification(db.url, 'shotgen_api_keys', () => revokeApiKey(db.pool, keyId));
+        if (!revoked) throw new UsageError(`no key ${keyId}`);
+        out({ kind: 'object', value: revoked });
+      }),
+    );
+
+  const credits = cli.command('credits').description('grant credits');
+  credits
+    .command('grant')
+    .description('grant extra credits for the current period')
+    .requiredOption('--account <id>', 'account id')
+    .requiredOption('--amount <n>', 'credits to add', positiveInt('--amount'))
+    .option('--note <text>', 'why, for the ledger')
+    .action((opts: { account: string; amount: number; note?: string }) =>
+      withDatabase(async (db) => {
+        if (!(await getAccount(db.pool, opts.account))) throw new UsageError(`no account ${opts.account}`);
+        const balance = await grant(db.pool, opts.account, opts.amount, new Date(), opts.note ?? null);
+        out({ kind: 'object', value: { account: opts.account, granted: opts.amount, allowance: balance.allowance, used: balance.used, remaining: balance.remaining } });
+      }),
+    );
+  return cli;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const cli = program();
+  try {
+    await cli.parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    const message = error instanceof UsageError || error instanceof ConfigError ? error.message : isProblem(error) ? error.detail : `unexpected error: ${(error as Error).message}`;
+    process.stderr.write(`shotgen: ${message}\n`);
+    return error instanceof UsageError || isProblem(error) ? 2 : 1;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));
