@@ -28,8 +28,11 @@ export const ProblemSchema = Type.Object(
 
 export type ProblemBody = Static<typeof ProblemSchema>;
 
-const problemRef = (description: string, example?: Record<string, unknown>) =>
-  Type.Ref('Problem', { description, ...(example ? { examples: [example] } : {}) });
+/** A problem response for a route schema: problem+json, the shared Problem schema, an example. */
+const problemRef = (description: string, example?: Record<string, unknown>) => ({
+  description,
+  content: { 'application/problem+json': { schema: Type.Ref('Problem'), ...(example ? { example } : {}) } },
+});
 
 const example = (status: number, code: keyof typeof PROBLEM_TITLES, detail: string, extra: Record<string, unknown> = {}) => ({
   type: `https://shotgen.dev/problems/${code.replaceAll('_', '-')}`,

@@ -22,7 +22,7 @@ export async function claimJobs(db: Queryable, workerId: string, limit: number, 
   if (limit <= 0) return [];
   const { rows } = await db.query<{ id: string; account_id: string; app_id: string; request: StoredPlanRequest; attempts: number; max_attempts: number }>(
     `UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = $1,
-       lease_expires_at = now() + make_interval(secs => $2::float8 / 1000), updated_at = now()
+       lease_expires_at = now() + make_interval(secs => $2::float8 / 1000), started_at = clock_timestamp(), updated_at = now()
      WHERE id IN (SELECT id FROM jobs WHERE status = 'queued' ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
      RETURNING id, account_id, app_id, request, attempts, max_attempts`,
     [workerId, leaseMs, limit],

@@ -84,6 +84,8 @@ CREATE TABLE jobs (
   max_attempts integer NOT NULL DEFAULT 3,
   locked_by text,
   lease_expires_at timestamptz,
+  -- When the latest attempt was claimed: pickup latency is started_at - created_at.
+  started_at timestamptz,
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now(),
   CHECK ((status = 'succeeded') = (result IS NOT NULL)),

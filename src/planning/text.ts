@@ -1,0 +1,106 @@
+/** Word-level text helpers shared by the planner, its caption checks and the LLM path. */
+import { dan, deu, eng, fin, fra, ita, nld, nob, pol, por, removeStopwords, rus, spa, swe, tur } from 'stopword';
+import { titleCase } from 'title-case';
+
+const STOPWORDS: Record<string, string[]> = {
+  en: eng, fr: fra, de: deu, es: spa, it: ita, pt: por, nl: nld, sv: swe, da: dan, nb: nob, no: nob, fi: fin, pl: pol, tr: tur, ru: rus,
+};
+
+export const WORD = /[\p{L}\p{N}]+(?:['’.][\p{L}\p{N}]+)*/gu;
+
+/** Whole words, lower-cased; apostrophes and decimal points stay inside a word. */
+export function words(text: string): string[] {
+  return (text.match(WORD) ?? []).map((w) => w.toLowerCase());
+}
+
+export function contentWords(text: string, language: string): string[] {
+  const list = STOPWORDS[language] ?? eng;
+  return removeStopwords(words(text), list).filter((w) => w.length > 2 && !/^\d/.test(w));
+}
+
+/** Words a caption may not end on: a cut there reads as an unfinished thought. */
+const DANGLING: Record<string, string[]> = {
+  en: ['and', 'or', 'with', 'of', 'for', 'to', 'the', 'a', 'an', 'your', 'our', 'my', 'its', 'their', 'his', 'her', 'in', 'on', 'at', 'by', 'from',
+    'into', 'as', 'but', 'nor', 'plus', 'every', 'all', 'any', 'more', 'most', 'than', 'that', 'which', 'who', 'so', 'is', 'are', 'be', 'can',
+    'will', 'via', 'per', 'over', 'about', 'like', 'including', 'such', 'both', 'each', 'this', 'these', 'those', 'you', 'not', 'no', 'up'],
+  fr: ['et', 'ou', 'avec', 'de', 'des', 'du', 'la', 'le', 'les', 'l', 'd', 'un', 'une', 'pour', 'à', 'au', 'aux', 'en', 'sur', 'par', 'dans',
+    'votre', 'vos', 'ton', 'tes', 'son', 'ses', 'leur', 'leurs', 'que', 'qui', 'mais', 'est', 'sont', 'ce', 'cette', 'ces', 'tout', 'tous', 'plus', 'sans'],
+  de: ['und', 'oder', 'mit', 'von', 'für', 'zu', 'der', 'die', 'das', 'den', 'dem', 'des', 'ein', 'eine', 'einen', 'in', 'im', 'auf', 'an', 'am', 'ihre', 'ihr', 'dein', 'deine', 'ist'],
+  es: ['y', 'o', 'con', 'de', 'del', 'la', 'el', 'los', 'las', 'un', 'una', 'para', 'por', 'en', 'a', 'al', 'tu', 'tus', 'su', 'sus', 'que', 'es'],
+  it: ['e', 'o', 'con', 'di', 'del', 'della', 'il', 'la', 'lo', 'le', 'gli', 'un', 'una', 'per', 'in', 'a', 'al', 'tuo', 'tua', 'che', 'è'],
+  pt: ['e', 'ou', 'com', 'de', 'do', 'da', 'o', 'a', 'os', 'as', 'um', 'uma', 'para', 'por', 'em', 'no', 'na', 'seu', 'sua', 'que', 'é'],
+};
+
+export function danglingWords(language: string): Set<string> {
+  return new Set([...(DANGLING[language] ?? []), ...DANGLING.en]);
+}
+
+const TRAILING_JUNK = /[\s,;:&+\-–—/|(\[{"'“‘«·•]+$/u;
+const LEADING_JUNK = /^[\s,;:&+\-–—/|)\]}"'”’»·•*✓✔★☆►▶→]+/u;
+
+/** Trims punctuation and dangling words off the end; returns '' when nothing sensible is left. */
+export function tidyEnd(text: string, dangling: Set<string>): string {
+  let out = text.replace(/[()[\]{}"“”«»]/g, '').replace(/\s+/g, ' ').replace(LEADING_JUNK, '').trim();
+  for (;;) {
+    const before = out;
+    out = out.replace(/[.!?…]+$/u, '').replace(TRAILING_JUNK, '').trim();
+    const last = out.match(/[\p{L}\p{N}'’]+$/u)?.[0];
+    if (last && dangling.has(last.toLowerCase())) out = out.slice(0, -last.length);
+    if (/[\p{L}]['’]$/u.test(out)) out = out.replace(/\s*\S*['’]$/u, '');
+    if (out === before) return out.trim();
+  }
+}
+
+/** True when `text` ends on a word a caption must not end on (or on a comma, "&" and the like). */
+export function dangles(text: string, dangling: Set<string>): boolean {
+  const t = text.replace(/[.!?…]+$/u, '').trimEnd();
+  if (t === '' || TRAILING_JUNK.test(t)) return true;
+  const last = t.match(/[\p{L}\p{N}'’]+$/u)?.[0];
+  return last !== undefined && dangling.has(last.toLowerCase());
+}
+
+/** The longest prefix of whole words (at least `minWords`) whose rendering fits `max` characters. */
+export function fitWords(text: string, max: number, dangling: Set<string>, render: (s: string) => string = (s) => s, minWords = 1): string | null {
+  const tokens = text.split(/\s+/).filter(Boolean);
+  for (let k = tokens.length; k >= minWords; k--) {
+    const part = tidyEnd(tokens.slice(0, k).join(' '), dangling);
+    if (part.split(/\s+/).filter(Boolean).length < Math.min(minWords, k)) continue;
+    if (!part) continue;
+    const out = render(part);
+    if (out.length <= max && !dangles(out, dangling)) return out;
+  }
+  return null;
+}
+
+export type Casing = 'title' | 'sentence' | 'upper';
+
+export function applyCase(text: string, casing: Casing, language: string, proper: Set<string>): string {
+  if (casing === 'upper') return text.toLocaleUpperCase(language);
+  if (casing === 'title') return language === 'en' ? titleCase(text) : capitalise(text);
+  let first = true;
+  const lowered = text.replace(/[\p{L}][\p{L}'’]*/gu, (w) => {
+    const keep = first || !/^\p{Lu}\p{Ll}+$/u.test(w) || proper.has(w.toLowerCase());
+    first = false;
+    return keep ? w : w.toLocaleLowerCase(language);
+  });
+  return capitalise(lowered);
+}
+
+export function capitalise(text: string): string {
+  return text.replace(/^\s*\p{Ll}/u, (c) => c.toLocaleUpperCase());
+}
+
+/** Headlines compare equal ignoring case and end punctuation. */
+export const headlineKey = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+
+export const mentionsFree = (s: string): boolean => /(^|[^\p{L}])(free|gratis|gratuit|gratuite|kostenlos|gratuito|gratuita)(?![\p{L}])/iu.test(s);
+
+/** FNV-1a: a stable hash so that colours and rotations do not depend on Math.random. */
+export function hash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}

@@ -1,0 +1,27 @@
+/** Turning store-provided markup into the plain text a Listing carries. */
+import { load } from 'cheerio';
+
+const BR = /<br\s*\/?>/gi;
+
+/** Decode HTML entities without treating anything else as markup (App Store text is plain). */
+export function decodeEntities(text: string): string {
+  if (!text.includes('&')) return text;
+  // Escaping "<" first makes the HTML parser see pure text, so only the entities change.
+  return load(text.replace(/</g, '&lt;'), null, false).root().text();
+}
+
+/** App Store descriptions: plain text that sometimes carries <br> and entities. */
+export function plainText(text: string): string {
+  return decodeEntities(text.replace(BR, '\n')).replace(/\r\n?/g, '\n').trim();
+}
+
+/** Play descriptions are real HTML: <br> and block ends become newlines, other tags go. */
+export function htmlToText(html: string): string {
+  const withBreaks = html.replace(BR, '\n').replace(/<\/(p|div|li|h[1-6])\s*>/gi, '\n');
+  return load(withBreaks, null, false)
+    .root()
+    .text()
+    .replace(/\r\n?/g, '\n')
+    .replace(/[ \t]+\n/g, '\n')
+    .trim();
+}

@@ -1,0 +1,62 @@
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEVICE_IDS, CAPTION_STYLE_IDS } from '../../src/planning/types.ts';
+import { NARRATIVES } from '../../src/planning/narratives.ts';
+import { createTestApp, type TestApp } from '../support/app.ts';
+
+describe('the OpenAPI document', () => {
+  let h: TestApp;
+  let doc: Record<string, any>;
+  beforeAll(async () => {
+    h = await createTestApp();
+    const res = await h.app.inject({ method: 'GET', url: '/api/v1/public/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    doc = res.json();
+  });
+  afterAll(async () => h.close());
+
+  it('is served without a key and validates against the OpenAPI 3.1 schema', async () => {
+    expect(doc.openapi).toBe('3.1.0');
+    const result = await new Validator().validate(structuredClone(doc));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('lints clean with Redocly’s recommended rules', async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config });
+    const report = problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} @ ${p.location.map((l) => l.pointer).join(',')}`);
+    expect(report).toEqual([]);
+  });
+
+  it('has every route, both security schemes, and every status with its problem schema', () => {
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKeyHeader', 'bearerAuth']);
+    expect(doc.servers[0].url).toBe('/api/v1');
+    const ops: Record<string, string[]> = {
+      'post /public/v1/apps': ['200', '400', '401', '413', '415', '422', '429', '500', '502'],
+      'post /public/v1/screenshots': ['201', '400', '401', '402', '404', '409', '413', '415', '422', '429', '500'],
+      'get /public/v1/jobs/{id}': ['200', '401', '404', '429', '500'],
+      'get /public/v1/narratives': ['200', '401', '429', '500'],
+      'get /public/v1/account': ['200', '401', '429', '500'],
+    };
+    for (const [op, statuses] of Object.entries(ops)) {
+      const [method, path] = op.split(' ');
+      const operation = doc.paths[path]?.[method];
+      expect(operation, op).toBeDefined();
+      expect(Object.keys(operation.responses).sort()).toEqual(statuses.sort());
+      for (const status of statuses.filter((s) => Number(s) >= 400)) {
+        expect(Object.keys(operation.responses[status].content), `${op} ${status}`).toEqual(['application/problem+json']);
+      }
+    }
+    expect(doc.components.schemas.Problem.properties.code.enum ?? doc.components.schemas.Problem.properties.code.anyOf).toBeDefined();
+  });
+
+  it('documents the enums the server validates', () => {
+    const body = doc.paths['/public/v1/screenshots'].post.requestBody.content['application/json'].schema;
+    const values = (s: any): string[] => s.enum ?? s.anyOf?.map((x: any) => x.const) ?? [];
+    expect(values(body.properties.device)).toEqual(DEVICE_IDS);
+    expect(values(body.properties.captionStyle)).toEqual(CAPTION_STYLE_IDS);
+    expect(values(body.properties.narrativeId)).toEqual(NARRATIVES.map((n) => n.id));
+  });
+});

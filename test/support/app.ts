@@ -1,0 +1,90 @@
+/**
+ * A complete API server on a fresh test database, driven through app.inject(): the same
+ * buildServer as production, with the clock and the store endpoints injectable.
+ */
+import { AccountViews } from '../../src/accounts/account-views.ts';
+import { Authenticator } from '../../src/accounts/authenticator.ts';
+import type { Clock } from '../../src/accounts/credits.ts';
+import { Notifications } from '../../src/db/notifications.ts';
+import { buildServer, type Api } from '../../src/http/server.ts';
+import { JobReader } from '../../src/jobs/job-reader.ts';
+import { createStoreReaders } from '../../src/stores/index.ts';
+import { createTestDatabase, primaryServer, type TestDatabase, type TestServer } from './db.ts';
+import { accountWithKey } from './fixtures.ts';
+
+export interface TestApp {
+  app: Api;
+  t: TestDatabase;
+  notifications: Notifications;
+  authenticator: Authenticator;
+  /** An account on the free plan and its key. */
+  account: { id: string };
+  key: string;
+  keyId: string;
+  auth: { authorization: string };
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  server?: TestServer;
+  clock?: Clock;
+  basePath?: string;
+  stores?: { appStoreLookupUrl: string; googlePlayUrl: string };
+  storeTimeoutMs?: number;
+}
+
+export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
+  const t = await createTestDatabase(opts.server ?? primaryServer());
+  const clock = opts.clock ?? (() => new Date());
+  const notifications = new Notifications(t.url);
+  await notifications.start();
+  const authenticator = new Authenticator(t.pool, notifications, { now: clock });
+  const app = await buildServer({
+    config: { basePath: opts.basePath ?? '/api/v1', logLevel: 'silent' },
+    db: t.pool,
+    authenticator,
+    accountViews: new AccountViews(t.pool, notifications, clock),
+    stores: createStoreReaders({
+      appStoreLookupUrl: opts.stores?.appStoreLookupUrl ?? 'http://127.0.0.1:9/lookup',
+      googlePlayUrl: opts.stores?.googlePlayUrl ?? 'http://127.0.0.1:9',
+      timeoutMs: opts.storeTimeoutMs ?? 2_000,
+      cacheTtlMs: 60_000,
+    }),
+    jobs: new JobReader(t.pool),
+    clock,
+  });
+  await app.ready();
+  const { account, key, keyId } = await accountWithKey(t.pool);
+  return {
+    app,
+    t,
+    notifications,
+    authenticator,
+    account,
+    key,
+    keyId,
+    auth: { authorization: `Bearer ${key}` },
+    async close() {
+      await app.close();
+      await authenticator.close();
+      await notifications.close();
+      await t.drop();
+    },
+  };
+}
+
+/** Assert the RFC 9457 shape every error response must have; returns the parsed body. */
+export function expectProblem(res: { statusCode: number; headers: Record<string, unknown>; body: string }, status: number, code: string) {
+  const body = JSON.parse(res.body);
+  const ok =
+    res.statusCode === status &&
+    String(res.headers['content-type']).startsWith('application/problem+json') &&
+    body.code === code &&
+    body.status === status &&
+    typeof body.title === 'string' &&
+    typeof body.detail === 'string' &&
+    typeof body.type === 'string' &&
+    body.requestId === res.headers['x-request-id'];
+  if (!ok) throw new Error(`expected problem ${status} ${code}, got ${res.statusCode} ${res.headers['content-type']} ${res.body}`);
+  return body;
+}

@@ -1,0 +1,35 @@
+/** Queue helpers for tests: charged, queued jobs written the way the API writes them. */
+import { createScreenshotSet } from '../../src/jobs/screenshot-sets.ts';
+import type { Db } from '../../src/db/pool.ts';
+import type { Device } from '../../src/planning/types.ts';
+
+export async function enqueueJobs(db: Db, accountId: string, appId: string, n: number, device: Device = 'iphone-69'): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const { body } = await createScreenshotSet(db, accountId, { appId, device, count: 3 }, { now: new Date() });
+    ids.push(body.jobId);
+  }
+  return ids;
+}
+
+export async function jobRows(db: Db) {
+  const { rows } = await db.query<{ id: string; status: string; attempts: number; error: { code: string } | null; result: unknown }>(
+    'SELECT id, status, attempts, error, result FROM jobs ORDER BY created_at, id',
+  );
+  return rows;
+}
+
+export async function ledger(db: Db, accountId: string) {
+  const { rows } = await db.query<{ kind: string; job_id: string | null; amount: number }>('SELECT kind, job_id, amount FROM credit_ledger WHERE account_id = $1 ORDER BY id', [accountId]);
+  return rows;
+}
+
+export async function until<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 10_000, everyMs = 20): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
