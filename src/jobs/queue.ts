@@ -23,7 +23,7 @@ export async function claimJobs(db: Queryable, workerId: string, limit: number, 
   const { rows } = await db.query<{ id: string; account_id: string; app_id: string; request: StoredPlanRequest; attempts: number; max_attempts: number }>(
     `UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = $1,
        lease_expires_at = now() + make_interval(secs => $2::float8 / 1000), started_at = clock_timestamp(), updated_at = now()
-     WHERE id IN (SELECT id FROM jobs WHERE status = 'queued' ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+     WHERE id IN (SELECT id FROM jobs WHERE status = 'queued' AND run_at <= now() ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
      RETURNING id, account_id, app_id, request, attempts, max_attempts`,
     [workerId, leaseMs, limit],
   );
@@ -67,12 +67,16 @@ export async function failJob(db: Db, jobId: string, workerId: string | null, er
   });
 }
 
-/** Give a job back to the queue (a retryable failure, or a worker shutting down). */
-export async function releaseJob(db: Queryable, workerId: string, jobId: string, countAttempt: boolean): Promise<boolean> {
+/**
+ * Give a job back to the queue: after a retryable failure (the attempt counts, and the job waits
+ * `delayMs`), or from a worker shutting down (the attempt does not count).
+ */
+export async function releaseJob(db: Queryable, workerId: string, jobId: string, countAttempt: boolean, delayMs = 0): Promise<boolean> {
   const res = await db.query(
-    `UPDATE jobs SET status = 'queued', attempts = attempts - $3::int, lease_expires_at = NULL, locked_by = NULL, updated_at = now()
+    `UPDATE jobs SET status = 'queued', attempts = attempts - $3::int, lease_expires_at = NULL, locked_by = NULL,
+       run_at = now() + make_interval(secs => $4::float8 / 1000), updated_at = now()
      WHERE id = $1 AND status = 'running' AND locked_by = $2`,
-    [jobId, workerId, countAttempt ? 0 : 1],
+    [jobId, workerId, countAttempt ? 0 : 1, delayMs],
   );
   return res.rowCount === 1;
 }

@@ -2,19 +2,8 @@
 import { findApp } from '../apps/apps.ts';
 import type { Queryable } from '../db/pool.ts';
 import { planWithLlm, type LlmSettings } from '../planning/llm.ts';
-import type { ScreenshotSetResult } from '../planning/types.ts';
 import { isProblem } from '../problem.ts';
-import type { JobError } from './jobs.ts';
-import type { ClaimedJob } from './queue.ts';
-
-/** A failure that retrying cannot fix. */
-export class PermanentJobError extends Error {
-  constructor(readonly jobError: JobError) {
-    super(jobError.message);
-  }
-}
-
-export type JobRunner = (job: ClaimedJob) => Promise<ScreenshotSetResult>;
+import { PermanentJobError, type JobRunner } from './job-runner.ts';
 
 export function planningRunner(db: Queryable, llm: LlmSettings | null, log?: { warn(obj: object, msg: string): void }): JobRunner {
   return async (job) => {

@@ -8,7 +8,7 @@ import type { Db } from '../db/pool.ts';
 import type { Notifications } from '../db/notifications.ts';
 import { deleteExpiredIdempotencyKeys } from './idempotency.ts';
 import { claimJobs, completeJob, failJob, heartbeat, releaseJob, sweepExpiredLeases, type ClaimedJob } from './queue.ts';
-import { PermanentJobError, type JobRunner } from './run-job.ts';
+import { PermanentJobError, type JobRunner } from './job-runner.ts';
 
 export interface WorkerOptions {
   concurrency: number;
@@ -16,6 +16,8 @@ export interface WorkerOptions {
   pollIntervalMs?: number;
   sweepIntervalMs?: number;
   workerId?: string;
+  /** How long a job waits before its next attempt after a retryable failure. */
+  retryDelayMs?: (attempt: number) => number;
   log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -101,7 +103,7 @@ export class Worker {
     }
     this.opts.log?.warn({ err: error, jobId: job.id, attempt: job.attempts }, 'job attempt failed');
     if (job.attempts < job.maxAttempts) {
-      await releaseJob(this.db, this.id, job.id, true);
+      await releaseJob(this.db, this.id, job.id, true, (this.opts.retryDelayMs ?? ((n) => n * 2_000))(job.attempts));
     } else {
       await failJob(this.db, job.id, this.id, { code: 'attempts_exhausted', message: `The job failed ${job.attempts} times; the last error was internal.`, retryable: false });
     }

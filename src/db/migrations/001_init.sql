@@ -82,6 +82,8 @@ CREATE TABLE jobs (
   period_start date NOT NULL,
   attempts integer NOT NULL DEFAULT 0,
   max_attempts integer NOT NULL DEFAULT 3,
+  -- A retried job waits out its backoff before it can be claimed again.
+  run_at timestamptz NOT NULL DEFAULT now(),
   locked_by text,
   lease_expires_at timestamptz,
   -- When the latest attempt was claimed: pickup latency is started_at - created_at.

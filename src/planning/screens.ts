@@ -1,0 +1,62 @@
+/** Which store screenshots a set frames, and in what order. */
+import type { Listing, ScreenshotFamily } from '../stores/listing.ts';
+import { DEVICES, type Device } from './types.ts';
+
+const FAMILY_LABEL: Record<ScreenshotFamily, string> = {
+  iphone: 'iPhone',
+  ipad: 'iPad',
+  'android-phone': 'Android phone',
+  'android-tablet': 'Android tablet',
+};
+const STORE_LABEL = { 'app-store': 'App Store', 'google-play': 'Google Play' } as const;
+
+/**
+ * Android phone and tablet shots stand in for each other (both are "Android" in the store's sense);
+ * iPhone and iPad do not, because App Review rejects iPad slots that show stretched iPhone screens.
+ */
+const FALLBACK: Partial<Record<ScreenshotFamily, ScreenshotFamily>> = {
+  'android-phone': 'android-tablet',
+  'android-tablet': 'android-phone',
+};
+
+/** The listing whose store the device belongs to, else the first one given. */
+export function primaryListing(listings: Listing[], device: Device): Listing {
+  return listings.find((l) => l.store === DEVICES[device].store) ?? listings[0];
+}
+
+export interface Screens {
+  urls: string[];
+  warnings: string[];
+}
+
+export function screensFor(listings: Listing[], device: Device): Screens {
+  const { family, store } = DEVICES[device];
+  const ordered = [...listings.filter((l) => l.store === store), ...listings.filter((l) => l.store !== store)];
+  const warnings: string[] = [];
+  if (!listings.some((l) => l.store === store)) {
+    warnings.push(`The app has no ${STORE_LABEL[store]} listing; this ${device} set is planned from its ${STORE_LABEL[listings[0].store]} listing.`);
+  }
+  const own = ordered.find((l) => l.screenshots[family].length > 0);
+  if (own) return { urls: own.screenshots[family].map((s) => s.url), warnings };
+  const fallback = FALLBACK[family];
+  const other = fallback ? ordered.find((l) => l.screenshots[fallback].length > 0) : undefined;
+  if (fallback && other) {
+    warnings.push(`The listing has no ${FAMILY_LABEL[family]} screenshots; its ${FAMILY_LABEL[fallback]} screenshots are used instead, so check that they suit the ${device} frame.`);
+    return { urls: other.screenshots[fallback].map((s) => s.url), warnings };
+  }
+  warnings.push(`The listing has no ${FAMILY_LABEL[family]} screenshots, so the ${device} slides have no screenshot and use the text-only layout.`);
+  return { urls: [], warnings };
+}
+
+// The slides that show the product get distinct screens first; proof and the call to action reuse.
+const SCREEN_PRIORITY: Record<string, number> = { hero: 0, feature: 1, benefit: 1, 'how-it-works': 1, solution: 1, problem: 2, 'social-proof': 3, 'call-to-action': 4 };
+
+export function assignScreens(roles: string[], urls: string[]): (string | null)[] {
+  if (urls.length === 0) return roles.map(() => null);
+  const order = roles.map((role, i) => ({ role, i })).sort((a, b) => (SCREEN_PRIORITY[a.role] ?? 1) - (SCREEN_PRIORITY[b.role] ?? 1) || a.i - b.i);
+  const out: (string | null)[] = roles.map(() => null);
+  order.forEach(({ i }, k) => {
+    out[i] = urls[k % urls.length];
+  });
+  return out;
+}
