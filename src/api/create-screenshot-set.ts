@@ -4,8 +4,8 @@ import type { Api, Services } from '../http/server.ts';
 import { IDEMPOTENCY_KEY_MAX } from '../jobs/idempotency.ts';
 import { createScreenshotSet as create, SCREENSHOT_SET_COST } from '../jobs/screenshot-sets.ts';
 import { NARRATIVES } from '../planning/narratives.ts';
-import { CAPTION_STYLE_IDS, CAPTION_STYLES, DEFAULT_COUNT, DEVICE_IDS, DEVICES, MAX_COUNT } from '../planning/types.ts';
-import { bodyProblems, commonProblems, problemExample, problemRef } from './schemas.ts';
+import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS, CAPTION_STYLES, DEFAULT_COUNT, DEVICE_IDS, DEVICES, MAX_COUNT } from '../planning/types.ts';
+import { bodyProblems, commonProblems, problemExample, problemRef, StringEnum } from './schemas.ts';
 
 const describeDevices = DEVICE_IDS.map((d) => `\`${d}\`: ${DEVICES[d].width}×${DEVICES[d].height} (${DEVICES[d].slot})`).join('; ');
 const describeStyles = CAPTION_STYLE_IDS.map((s) => `\`${s}\`: ${CAPTION_STYLES[s]}`).join(' ');
@@ -13,11 +13,11 @@ const describeStyles = CAPTION_STYLE_IDS.map((s) => `\`${s}\`: ${CAPTION_STYLES[
 const CreateScreenshotSetBody = Type.Object(
   {
     appId: Type.String({ minLength: 1, maxLength: 64, description: 'An appId from POST /public/v1/apps.', examples: ['app_01JD2ZK5T8Q3W4E5R6T7Y8U9CD'] }),
-    device: Type.Union(DEVICE_IDS.map((d) => Type.Literal(d)), { description: `The device the set is planned for. ${describeDevices}.`, examples: ['iphone-69'] }),
+    device: StringEnum(DEVICE_IDS, { description: `The device the set is planned for. ${describeDevices}.`, examples: ['iphone-69'] }),
     count: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_COUNT, default: DEFAULT_COUNT, description: 'Number of slides; ignored when narrativeId is set.' })),
-    captionStyle: Type.Optional(Type.Union(CAPTION_STYLE_IDS.map((s) => Type.Literal(s)), { default: 'aso-expert', description: `Voice of the captions. ${describeStyles}` })),
-    captionLength: Type.Optional(Type.Union([Type.Literal('short'), Type.Literal('long')], { default: 'short', description: '`short`: headline ≤ 30 characters, no subheadline. `long`: headline ≤ 40 plus a subheadline ≤ 100.' })),
-    narrativeId: Type.Optional(Type.Union(NARRATIVES.map((n) => Type.Literal(n.id)), { description: 'A slug from GET /public/v1/narratives; sets the number of slides.' })),
+    captionStyle: Type.Optional(StringEnum(CAPTION_STYLE_IDS, { default: 'aso-expert', description: `Voice of the captions. ${describeStyles}` })),
+    captionLength: Type.Optional(StringEnum(CAPTION_LENGTH_IDS, { default: 'short', description: '`short`: headline ≤ 30 characters, no subheadline. `long`: headline ≤ 40 plus a subheadline ≤ 100.' })),
+    narrativeId: Type.Optional(StringEnum(NARRATIVES.map((n) => n.id), { description: 'A slug from GET /public/v1/narratives; sets the number of slides.' })),
   },
   { additionalProperties: false, title: 'CreateScreenshotSetRequest' },
 );

@@ -4,7 +4,7 @@ import type { Api, Services } from '../http/server.ts';
 import { isId } from '../ids.ts';
 import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS, DEVICE_IDS } from '../planning/types.ts';
 import { Problem } from '../problem.ts';
-import { commonProblems, problemExample, problemRef } from './schemas.ts';
+import { commonProblems, problemExample, problemRef, StringEnum } from './schemas.ts';
 
 const Slide = Type.Object(
   {
@@ -23,12 +23,12 @@ const Slide = Type.Object(
 
 const Result = Type.Object(
   {
-    device: Type.Union(DEVICE_IDS.map((d) => Type.Literal(d))),
+    device: StringEnum(DEVICE_IDS),
     width: Type.Integer(),
     height: Type.Integer(),
     narrativeId: Type.Union([Type.String(), Type.Null()]),
-    captionStyle: Type.Union(CAPTION_STYLE_IDS.map((s) => Type.Literal(s))),
-    captionLength: Type.Union(CAPTION_LENGTH_IDS.map((s) => Type.Literal(s))),
+    captionStyle: StringEnum(CAPTION_STYLE_IDS),
+    captionLength: StringEnum(CAPTION_LENGTH_IDS),
     slides: Type.Array(Slide, { minItems: 1, maxItems: 10 }),
     warnings: Type.Array(Type.String()),
   },
@@ -37,7 +37,7 @@ const Result = Type.Object(
 
 const JobError = Type.Object(
   {
-    code: Type.Union(['store_unavailable', 'planning_failed', 'attempts_exhausted', 'internal_error'].map((c) => Type.Literal(c))),
+    code: StringEnum(['store_unavailable', 'planning_failed', 'attempts_exhausted', 'internal_error']),
     message: Type.String(),
     retryable: Type.Boolean(),
   },
@@ -47,7 +47,7 @@ const JobError = Type.Object(
 const Job = Type.Object(
   {
     id: Type.String({ examples: ['job_01JD2ZK5T8Q3W4E5R6T7Y8U9EF'] }),
-    status: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('succeeded'), Type.Literal('failed')], {
+    status: StringEnum(['queued', 'running', 'succeeded', 'failed'], {
       description: 'queued → running → succeeded | failed. A job whose worker died goes back to queued (at most 3 attempts). succeeded and failed never change.',
     }),
     result: Type.Union([Result, Type.Null()], { description: 'Non-null exactly when status is succeeded.' }),

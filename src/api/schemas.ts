@@ -2,8 +2,13 @@
  * TypeBox schemas shared by the operations. Each one validates requests, types the handlers and is
  * what the OpenAPI document shows, so the three cannot drift apart.
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TUnsafe } from '@sinclair/typebox';
 import { PROBLEM_TITLES } from '../problem.ts';
+
+/** A string enum as JSON Schema `enum`: one clear validation error and a plain enum in OpenAPI. */
+export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
 
 export const ProblemSchema = Type.Object(
   {
@@ -11,10 +16,7 @@ export const ProblemSchema = Type.Object(
     title: Type.String(),
     status: Type.Integer(),
     detail: Type.String(),
-    code: Type.Union(
-      Object.keys(PROBLEM_TITLES).map((c) => Type.Literal(c)),
-      { description: 'Stable, machine-readable error code.' },
-    ),
+    code: StringEnum(Object.keys(PROBLEM_TITLES), { description: 'Stable, machine-readable error code.' }),
     requestId: Type.String({ description: 'Equals the x-request-id response header.' }),
     errors: Type.Optional(
       Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), { description: 'validation_failed: every problem found.' }),

@@ -55,6 +55,8 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorateRequest('principal', null);
+  // JSON is the only body we take: anything else, text/plain included, is a 415.
+  app.removeContentTypeParser('text/plain');
   app.addSchema(ProblemSchema);
   await app.register(swagger, openapiOptions(services.config.basePath));
 

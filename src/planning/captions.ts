@@ -60,6 +60,7 @@ class Writer {
       const top = Math.min(tokens.length, this.voice.maxWords);
       const floor = whole ? top : Math.min(2, tokens.length);
       for (let k = top; k >= floor; k--) {
+        if (k < tokens.length && phrase.cuts && !phrase.cuts.includes(k)) continue;
         const part = tidyEnd(tokens.slice(0, k).join(' '), this.dangling);
         if (!part || part.split(' ').length < Math.min(floor, 2)) continue;
         const out = this.accept(this.fill(template, part));
@@ -88,17 +89,25 @@ class Writer {
     // Rotating a voice's framings keeps consecutive feature slides from sounding alike.
     const rotated = role === 'feature' || role === 'benefit' ? list.map((_, i) => list[(i + index) % list.length]) : list;
     const pool = this.pool(role);
+    // Consecutive phrase templates are tried phrase by phrase: the best phrase matters more than its framing.
+    const runs: string[][] = [];
+    for (const t of rotated) {
+      const last = runs[runs.length - 1];
+      if (t.includes('{p}') && last?.[0].includes('{p}')) last.push(t);
+      else runs.push([t]);
+    }
     for (const whole of [true, false]) {
-      for (const template of rotated) {
-        if (!template.includes('{p}')) {
-          if (!whole) continue;
-          const out = this.render(template, null, true);
+      for (const run of runs) {
+        if (!run[0].includes('{p}')) {
+          const out = whole ? this.render(run[0], null, true) : null;
           if (out) return { headline: out, phrase: null };
           continue;
         }
         for (const phrase of pool.slice(0, whole ? 8 : 4)) {
-          const out = this.render(template, phrase, whole);
-          if (out) return { headline: out, phrase };
+          for (const template of run) {
+            const out = this.render(template, phrase, whole);
+            if (out) return { headline: out, phrase };
+          }
         }
       }
     }
@@ -148,7 +157,7 @@ class Writer {
   }
 
   private keywords(text: string): string[] {
-    const own = contentWords(text, this.u.language).filter((w) => this.u.sourceWords.has(w));
+    const own = contentWords(text, this.u.language).filter((w) => this.u.sourceWords.has(w) && (!this.u.keywordish || this.u.keywordish.has(w)));
     const ranked = [...new Set([...own.filter((w) => this.u.keywords.includes(w)), ...own])];
     const wanted = this.voice.order === 'score' ? 5 : 3;
     for (const k of this.u.keywords) if (ranked.length < wanted && !ranked.includes(k)) ranked.push(k);

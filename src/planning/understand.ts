@@ -19,6 +19,8 @@ export interface Phrase {
   kind: PhraseKind;
   /** Starts with a verb ("Track your habits"), so it can be a step or an imperative. */
   imperative: boolean;
+  /** Word counts after which `text` may be cut and still read whole (after a noun, at a clause end); null: anywhere. */
+  cuts: number[] | null;
   score: number;
 }
 
@@ -42,6 +44,39 @@ export interface Understanding {
   proper: Set<string>;
   /** Every word of the listing texts, for grounding checks. */
   sourceWords: Set<string>;
+  /** Nouns and adjectives of the listing: the words worth listing as a slide's keywords. */
+  keywordish: Set<string> | null;
+}
+
+interface Term {
+  text: string;
+  post: string;
+  tags: string[];
+}
+
+const NOUNISH = /^(Noun|Singular|Plural|Acronym|ProperNoun|Value|Uncountable)$/;
+const isNoun = (tags: string[]) => tags.some((t) => NOUNISH.test(t)) && !tags.some((t) => t === 'Pronoun' || t === 'Determiner' || t === 'Possessive' || t === 'Preposition' || t === 'Conjunction');
+
+/** Where a phrase can be cut without leaving half a noun phrase or an open clause. */
+function cutPoints(text: string, keywordish: Set<string>): number[] | null {
+  const terms = (nlp(text).json() as { terms: Term[] }[]).flatMap((s) => s.terms);
+  const tokens: { first: Term; last: Term }[] = [];
+  let first: Term | null = null;
+  terms.forEach((t, i) => {
+    first ??= t;
+    if (/\s/.test(t.post) || i === terms.length - 1) {
+      tokens.push({ first, last: t });
+      first = null;
+    }
+    if (t.tags.some((g) => g === 'Noun' || g === 'Adjective') && !t.tags.includes('Pronoun')) keywordish.add(t.text.toLowerCase());
+  });
+  if (tokens.length !== text.split(/\s+/).length) return null;
+  const cuts: number[] = [];
+  tokens.forEach((tok, j) => {
+    const next = tokens[j + 1];
+    if (!next || /[,;:–—]/.test(tok.last.post) || (isNoun(tok.last.tags) && !isNoun(next.first.tags))) cuts.push(j + 1);
+  });
+  return cuts;
 }
 
 const BULLET = /^\s*(?:[-*•·‣◦▪■□●○✓✔✅☑★☆►▶→➤⁃–—+]|\p{Extended_Pictographic}\uFE0F?|\d{1,2}[.)])\s*/u;
@@ -170,6 +205,7 @@ function analyse(listings: Listing[], primary: Listing, extraContext: string | n
   const freq = new Map<string, number>();
   const seen = new Set<string>();
   const phrases: Phrase[] = [];
+  const keywordish = new Set<string>();
   raws.forEach((r, position) => {
     const text = tidyEnd(r.text, dangling);
     const key = headlineKey(text);
@@ -179,12 +215,14 @@ function analyse(listings: Listing[], primary: Listing, extraContext: string | n
     for (const k of keywords) freq.set(k, (freq.get(k) ?? 0) + 1);
     const clause = tidyEnd(firstClause(text), dangling) || text;
     const sentence = usable(r.sentence) ? r.sentence.replace(/\s+/g, ' ').trim() : text;
-    phrases.push({ text, clause, sentence, keywords, kind: r.kind, imperative: r.imperative ?? false, score: KIND_RANK[r.kind] - position / 100 });
+    const cuts = english ? cutPoints(text, keywordish) : null;
+    phrases.push({ text, clause, sentence, keywords, kind: r.kind, imperative: r.imperative ?? false, cuts, score: KIND_RANK[r.kind] - position / 100 });
   });
   for (const w of contentWords(`${primary.category} ${primary.subtitle ?? ''}`, language)) freq.set(w, (freq.get(w) ?? 0) + 3);
   const nameWords = new Set(words(primary.name));
+  for (const w of contentWords(primary.category, language)) keywordish.add(w);
   const keywords = [...freq.entries()]
-    .filter(([w]) => !nameWords.has(w))
+    .filter(([w]) => !nameWords.has(w) && (!english || keywordish.has(w)))
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, 8)
     .map(([w]) => w);
@@ -209,7 +247,7 @@ function analyse(listings: Listing[], primary: Listing, extraContext: string | n
     subtitle: primary.subtitle?.trim() || null,
     phrases,
     problems: problems
-      .map((p) => ({ text: tidyEnd(p.text, dangling), clause: tidyEnd(firstClause(p.text), dangling), sentence: p.sentence, keywords: contentWords(p.text, language).slice(0, 4), kind: p.kind, imperative: false, score: 0 }))
+      .map((p) => ({ text: tidyEnd(p.text, dangling), clause: tidyEnd(firstClause(p.text), dangling), sentence: p.sentence, keywords: contentWords(p.text, language).slice(0, 4), kind: p.kind, imperative: false, cuts: null, score: 0 }))
       .filter((p) => usable(p.text)),
     keywords,
     rating: hasRating && !ratingTooLow ? { value: (Math.floor((primary.rating as number) * 10) / 10).toFixed(1), count: formatCount(primary.ratingCount as number) } : null,
@@ -218,5 +256,6 @@ function analyse(listings: Listing[], primary: Listing, extraContext: string | n
     descriptionEmpty: primary.description.trim() === '',
     proper,
     sourceWords,
+    keywordish: english ? keywordish : null,
   };
 }

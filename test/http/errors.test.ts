@@ -36,7 +36,9 @@ describe('errors render as problem+json', () => {
     expectProblem(await h.app.inject({ method: 'GET', url: '/api/v1/public/v1/nothing', headers: h.auth }), 404, 'not_found');
     expectProblem(await h.app.inject({ method: 'GET', url: '/nothing' }), 404, 'not_found');
     expectProblem(await h.app.inject({ method: 'GET', url: '/api/v1/public/v1/jobs/job_01ARZ3NDEKTSV4RRFFQ69G5FAV', headers: h.auth }), 404, 'job_not_found');
-    expectProblem(await h.app.inject({ method: 'GET', url: '/api/v1/public/v1/jobs/%00%ff', headers: h.auth }), 404, 'job_not_found');
+    expectProblem(await h.app.inject({ method: 'GET', url: '/api/v1/public/v1/jobs/not-a-job-id', headers: h.auth }), 404, 'job_not_found');
+    // A URL that is not even valid percent-encoding is a bad request, not a crash.
+    expectProblem(await h.app.inject({ method: 'GET', url: '/api/v1/public/v1/jobs/%ff%', headers: h.auth }), 400, 'validation_failed');
   });
 
   it('413 payload_too_large over 64 KiB', async () => {

@@ -1,11 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getBalance } from '../../src/accounts/credits.ts';
+import type { ScreenshotSetResult } from '../../src/planning/types.ts';
 import { claimJobs, completeJob, failJob, heartbeat, releaseJob, sweepExpiredLeases } from '../../src/jobs/queue.ts';
 import { createTestDatabase, testServers, type TestDatabase } from '../support/db.ts';
 import { accountWithKey, insertApp } from '../support/fixtures.ts';
 import { enqueueJobs, jobRows, ledger } from '../support/jobs.ts';
 
-const RESULT = { device: 'iphone-69', width: 1320, height: 2868, narrativeId: null, captionStyle: 'aso-expert', captionLength: 'short', slides: [], warnings: [] } as const;
+const RESULT: ScreenshotSetResult = { device: 'iphone-69', width: 1320, height: 2868, narrativeId: null, captionStyle: 'aso-expert', captionLength: 'short', slides: [], warnings: [] };
 
 for (const server of testServers()) {
   describe(`the queue on the ${server.name} server`, () => {
