@@ -1,0 +1,101 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, expectProblem, type TestApp } from '../support/app.ts';
+import { FAIL, startFakeStore, type FakeStore } from '../support/fake-store.ts';
+import { lookupBody, lookupResult, playDetails, playDetailsPage } from '../support/store-fixtures.ts';
+
+const APPS = '/api/v1/public/v1/apps';
+const IOS = 'https://apps.apple.com/us/app/pocket-planner/id1234567890';
+const ANDROID = 'https://play.google.com/store/apps/details?id=com.example.trails&hl=en&gl=us';
+
+describe('POST /apps', () => {
+  let store: FakeStore;
+  let h: TestApp;
+  beforeAll(async () => {
+    store = await startFakeStore();
+  });
+  afterAll(async () => store.close());
+  beforeEach(async () => {
+    store.set('app-store', '1234567890', { body: lookupBody([lookupResult()], { raw: true }) });
+    store.set('google-play', 'com.example.trails', { body: playDetailsPage({ details: playDetails() }) });
+    h = await createTestApp({ stores: store, storeTimeoutMs: 1_500 });
+  });
+  afterEach(async () => h.close());
+
+  const post = (body: unknown, headers: Record<string, string> = h.auth) => h.app.inject({ method: 'POST', url: APPS, headers, payload: body as object });
+  const appCount = async () => (await h.t.pool.query('SELECT count(*)::int AS n FROM apps')).rows[0].n as number;
+
+  it('creates an app from an App Store URL', async () => {
+    const res = await post({ iosUrl: IOS, extraContext: 'Stress the offline mode.' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toEqual({ appId: expect.stringMatching(/^app_[0-9A-Z]{26}$/), name: 'Pocket Planner', category: 'Productivity', artworkUrl: expect.stringMatching(/^https:\/\/.*512x512/) });
+    const { rows } = await h.t.pool.query('SELECT account_id, ios_listing, android_listing, extra_context FROM apps WHERE id = $1', [body.appId]);
+    expect(rows[0]).toMatchObject({ account_id: h.account.id, android_listing: null, extra_context: 'Stress the offline mode.' });
+    expect(rows[0].ios_listing).toMatchObject({ store: 'app-store', storeId: '1234567890', country: 'us' });
+  });
+
+  it('creates an app from a Google Play URL', async () => {
+    const res = await post({ androidUrl: ANDROID });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ name: 'Trail Mapper', category: 'Maps & Navigation' });
+    expect(res.json().artworkUrl).toMatch(/^https:\/\//);
+  });
+
+  it('with both URLs: reads both, takes name, category and icon from the App Store', async () => {
+    const res = await post({ iosUrl: IOS, androidUrl: ANDROID });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ name: 'Pocket Planner', category: 'Productivity' });
+    const { rows } = await h.t.pool.query('SELECT ios_listing IS NOT NULL AS ios, android_listing IS NOT NULL AS android FROM apps');
+    expect(rows[0]).toEqual({ ios: true, android: true });
+  });
+
+  it('requests the store’s own endpoint built from the parsed id, never the given URL', async () => {
+    await post({ iosUrl: 'https://itunes.apple.com/fr/app/x/id1234567890?mt=8&uo=4' });
+    const req = store.requests.at(-1)!;
+    expect(req.store).toBe('app-store');
+    expect(req.query).toMatchObject({ id: '1234567890', country: 'fr', entity: 'software' });
+  });
+
+  it('400 validation_failed for every problem at once, storing nothing', async () => {
+    const cases: Array<[unknown, string[]]> = [
+      [{}, ['iosUrl']],
+      [{ iosUrl: 'https://example.com/app/id1' }, ['iosUrl']],
+      [{ iosUrl: 'http://apps.apple.com/us/app/x/id1' }, ['iosUrl']],
+      [{ androidUrl: 'https://play.google.com/store/apps/details?id=not a package' }, ['androidUrl']],
+      [{ iosUrl: 'https://apps.apple.com:8443/us/app/x/id1', androidUrl: 'https://evil.com/store/apps/details?id=com.a.b' }, ['androidUrl', 'iosUrl']],
+      [{ iosUrl: IOS, extraContext: 'x'.repeat(2001) }, ['extraContext']],
+      [{ iosUrl: IOS, color: 'red' }, ['color']],
+      [{ iosUrl: 42 }, ['iosUrl']],
+    ];
+    for (const [body, fields] of cases) {
+      const problem = expectProblem(await post(body), 400, 'validation_failed');
+      expect(problem.errors.map((e: { field: string }) => e.field).sort(), JSON.stringify(body)).toEqual(fields);
+    }
+    expect(await appCount()).toBe(0);
+  });
+
+  it('counts extraContext in code points: 2000 emoji are fine', async () => {
+    expect((await post({ iosUrl: IOS, extraContext: '🚀'.repeat(2000) })).statusCode).toBe(200);
+  });
+
+  it('422 store_app_not_found when the store has no such app', async () => {
+    store.set('app-store', '999', { body: lookupBody([]) });
+    expectProblem(await post({ iosUrl: 'https://apps.apple.com/us/app/none/id999' }), 422, 'store_app_not_found');
+    expectProblem(await post({ androidUrl: 'https://play.google.com/store/apps/details?id=com.nobody.here' }), 422, 'store_app_not_found');
+    expect(await appCount()).toBe(0);
+  });
+
+  it('502 store_unavailable with Retry-After when a store is down; nothing stored even if the other read worked', async () => {
+    store.set('google-play', 'com.example.trails', FAIL.serverError);
+    const res = await post({ iosUrl: IOS, androidUrl: ANDROID });
+    expectProblem(res, 502, 'store_unavailable');
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await appCount()).toBe(0);
+  });
+
+  it('401 without a key, before any store is asked', async () => {
+    const before = store.requests.length;
+    expectProblem(await post({ iosUrl: IOS }, {}), 401, 'missing_api_key');
+    expect(store.requests.length).toBe(before);
+  });
+});
