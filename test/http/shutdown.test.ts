@@ -1,0 +1,42 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { startService, type Service } from '../../src/service.ts';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { startFakeStore, type FakeStore } from '../support/fake-store.ts';
+import { accountWithKey } from '../support/fixtures.ts';
+import { lookupBody, lookupResult } from '../support/store-fixtures.ts';
+
+describe('graceful shutdown', () => {
+  let t: TestDatabase;
+  let store: FakeStore;
+  let service: Service;
+  beforeEach(async () => {
+    t = await createTestDatabase();
+    store = await startFakeStore();
+    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', APP_STORE_LOOKUP_URL: store.appStoreLookupUrl, GOOGLE_PLAY_URL: store.googlePlayUrl, SHUTDOWN_TIMEOUT_MS: '5000' });
+    service = await startService(config, { role: 'api', database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined } });
+  });
+  afterEach(async () => {
+    await service.close();
+    await store.close();
+    await t.drop();
+  });
+
+  it('finishes an in-flight request, then refuses new connections', async () => {
+    const { key } = await accountWithKey(t.pool);
+    store.set('app-store', '1234567890', { body: lookupBody([lookupResult()]), delayMs: 600 });
+    const inFlight = fetch(`${service.address}/api/v1/public/v1/apps`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ iosUrl: 'https://apps.apple.com/us/app/x/id1234567890' }),
+    });
+    // Close while the store is still answering the request above.
+    await new Promise((r) => setTimeout(r, 200));
+    const closed = service.close();
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    expect((await res.json()).name).toBe('Pocket Planner');
+    await closed;
+    await expect(fetch(`${service.address}/healthz`)).rejects.toThrow();
+  });
+});
