@@ -46,7 +46,6 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
     bodyLimit: BODY_LIMIT,
     genReqId: () => newId('req'),
     requestIdHeader: false,
-    requestIdLogLabel: 'requestId',
     return503OnClosing: true,
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: true } },
     frameworkErrors: (error, request, reply) => {
@@ -60,8 +59,17 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
   app.addSchema(ProblemSchema);
   await app.register(swagger, openapiOptions(services.config.basePath));
 
+  // While closing, answer in-flight requests with Connection: close so that keep-alive sockets
+  // end with their last response instead of holding close() open until they time out.
+  let draining = false;
+  app.addHook('preClose', async () => {
+    draining = true;
+  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (draining) reply.header('connection', 'close');
   });
   app.addHook('onRequest', authHook(services.authenticator));
   app.setErrorHandler(errorHandler);

@@ -24,6 +24,7 @@ class Writer {
   private readonly usedPhrases = new Set<Phrase>();
   private readonly usedSubs = new Set<string>();
   private step = 0;
+  private role: TemplateRole = 'hero';
 
   constructor(private readonly u: Understanding, style: CaptionStyle, length: CaptionLength) {
     this.voice = VOICES[style];
@@ -53,16 +54,23 @@ class Writer {
   private render(template: string, phrase: Phrase | null, whole: boolean): string | null {
     if (!template.includes('{p}')) return this.accept(this.fill(template, null));
     if (!phrase) return null;
+    if ((template.startsWith('V:') && !phrase.imperative) || (template.startsWith('N:') && phrase.imperative)) return null;
+    template = template.replace(/^[VN]:/, '');
     const forms = this.voice.prefer === 'clause' ? [phrase.clause, phrase.text] : [phrase.text, phrase.clause];
+    // A long caption's subheadline can carry the full phrase, so the headline may keep just its head.
+    const preferCut = this.u.english && this.subMax > 0 && this.role !== 'hero' && headlineKey(phrase.sentence) === headlineKey(phrase.text) && (phrase.cuts ?? []).some((k) => k >= 2);
     for (const form of [...new Set(forms)]) {
       const tokens = form.split(/\s+/).filter(Boolean);
-      if (whole && tokens.length > this.voice.maxWords) continue;
-      const top = Math.min(tokens.length, this.voice.maxWords);
-      const floor = whole ? top : Math.min(2, tokens.length);
-      for (let k = top; k >= floor; k--) {
-        if (k < tokens.length && phrase.cuts && !phrase.cuts.includes(k)) continue;
+      const n = tokens.length;
+      let ks: number[];
+      if (whole) ks = n <= this.voice.maxWords && !preferCut ? [n] : [];
+      else {
+        const cuts = (phrase.cuts ?? tokens.map((_, i) => i + 1)).filter((k) => k >= Math.min(2, n) && k < n && k <= this.voice.maxWords).sort((a, b) => b - a);
+        ks = preferCut && n <= this.voice.maxWords ? [...cuts, n] : n <= this.voice.maxWords ? [n, ...cuts] : cuts;
+      }
+      for (const k of ks) {
         const part = tidyEnd(tokens.slice(0, k).join(' '), this.dangling);
-        if (!part || part.split(' ').length < Math.min(floor, 2)) continue;
+        if (!part || (part.split(' ').length < 2 && n >= 2)) continue;
         const out = this.accept(this.fill(template, part));
         if (out) return out;
       }
@@ -116,6 +124,7 @@ class Writer {
 
   caption(role: string, index: number): Caption {
     const r = (role in this.templates ? role : 'feature') as TemplateRole;
+    this.role = r;
     if (r === 'how-it-works') this.vars.n = String(++this.step);
     const chosen =
       this.pick(r, index) ??
@@ -133,19 +142,23 @@ class Writer {
   }
 
   private sub(role: TemplateRole, headline: string, phrase: Phrase | null): string {
-    const candidates: string[] = [];
-    if (role === 'social-proof' && this.u.rating) candidates.push(this.fillPlain(this.voice.subTemplates.socialProof));
-    if (phrase) candidates.push(phrase.sentence);
-    if (role === 'hero' && this.u.subtitle) candidates.push(this.u.subtitle);
-    for (const p of this.ordered) if (!this.usedPhrases.has(p)) candidates.push(p.sentence);
-    for (const p of this.ordered) candidates.push(p.sentence);
-    candidates.push(this.u.english ? this.fillPlain(this.voice.subTemplates.generic) : `${this.u.name} · ${this.u.category}`, this.u.name);
+    const candidates: { text: string; phrase?: Phrase }[] = [];
+    if (role === 'social-proof' && this.u.rating) candidates.push({ text: this.u.english ? this.fillPlain(this.voice.subTemplates.socialProof) : '{rating}/5 ★ · {count}'.replace('{rating}', this.vars.rating).replace('{count}', this.vars.count) });
+    if (phrase) candidates.push({ text: phrase.sentence });
+    if (role === 'hero' && this.u.subtitle) candidates.push({ text: this.u.subtitle });
+    // Another phrase's sentence is spent on this slide, so it cannot come back later as a mismatched headline.
+    const unused = this.ordered.filter((p) => !this.usedPhrases.has(p));
+    for (const p of unused.filter((p) => p.kind === 'sentence')) candidates.push({ text: p.sentence, phrase: p });
+    if (this.u.subtitle) candidates.push({ text: this.u.subtitle });
+    candidates.push({ text: this.u.english ? this.fillPlain(this.voice.subTemplates.generic) : `${this.u.name} · ${this.u.category}` }, { text: this.u.name });
     const head = headlineKey(headline);
-    for (const pass of [false, true]) {
+    for (const again of [false, true]) {
       for (const c of candidates) {
-        const out = fitWords(c, this.subMax, this.dangling, (s) => capitalise(s) + this.voice.subEnd, Math.min(3, c.split(/\s+/).length));
-        if (!out || headlineKey(out) === head || (!pass && this.usedSubs.has(headlineKey(out)))) continue;
-        this.usedSubs.add(headlineKey(out));
+        const out = fitWords(c.text, this.subMax, this.dangling, (s) => capitalise(s) + this.voice.subEnd, Math.min(3, c.text.split(/\s+/).length));
+        const key = out ? headlineKey(out) : '';
+        if (!out || head.includes(key) || (!again && this.usedSubs.has(key))) continue;
+        this.usedSubs.add(key);
+        if (c.phrase) this.usedPhrases.add(c.phrase);
         return out;
       }
     }
@@ -157,12 +170,16 @@ class Writer {
   }
 
   private keywords(text: string): string[] {
-    const own = contentWords(text, this.u.language).filter((w) => this.u.sourceWords.has(w) && (!this.u.keywordish || this.u.keywordish.has(w)));
-    const ranked = [...new Set([...own.filter((w) => this.u.keywords.includes(w)), ...own])];
-    const wanted = this.voice.order === 'score' ? 5 : 3;
-    for (const k of this.u.keywords) if (ranked.length < wanted && !ranked.includes(k)) ranked.push(k);
-    return ranked.slice(0, wanted);
+    return slideKeywords(this.u, text, this.voice.order === 'score' ? 5 : 3);
   }
+}
+
+/** A slide's keywords: the listing's own nouns and adjectives in its caption, topped up with the app's. */
+export function slideKeywords(u: Understanding, text: string, wanted: number): string[] {
+  const own = contentWords(text, u.language).filter((w) => u.sourceWords.has(w) && (!u.keywordish || u.keywordish.has(w)));
+  const ranked = [...new Set([...own.filter((w) => u.keywords.includes(w)), ...own])];
+  for (const k of u.keywords) if (ranked.length < wanted && !ranked.includes(k)) ranked.push(k);
+  return ranked.slice(0, wanted);
 }
 
 export function writeCaptions(u: Understanding, roles: string[], style: CaptionStyle, length: CaptionLength): Caption[] {

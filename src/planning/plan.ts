@@ -69,7 +69,8 @@ export function planScreenshotSet(input: PlanInput): ScreenshotSetResult {
     );
   }
   if (u.descriptionEmpty) {
-    warnings.push(`The listing has no description, so captions come from the app's name, category${u.subtitle ? ', subtitle' : ''}${input.extraContext?.trim() ? ' and your extra context' : ''}.`);
+    const from = ["the app's name", 'category', ...(u.subtitle ? ['subtitle'] : []), ...(input.extraContext?.trim() ? ['your extra context'] : [])];
+    warnings.push(`The listing has no description, so captions come from ${from.slice(0, -1).join(', ')} and ${from[from.length - 1]}.`);
   }
 
   const palette = paletteFor(primary.category, primary.name);

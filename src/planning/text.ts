@@ -15,16 +15,19 @@ export function words(text: string): string[] {
 
 export function contentWords(text: string, language: string): string[] {
   const list = STOPWORDS[language] ?? eng;
-  return removeStopwords(words(text), list).filter((w) => w.length > 2 && !/^\d/.test(w));
+  // French and Italian elide articles ("l’accès"); the keyword is the word after the apostrophe.
+  const bare = words(text).map((w) => (language === 'en' ? w : w.replace(/^(l|d|qu|j|n|s|c|m|t|dell|all|un)['’]/, '')));
+  return removeStopwords(bare, list).filter((w) => w.length > 2 && !/^\d/.test(w));
 }
 
 /** Words a caption may not end on: a cut there reads as an unfinished thought. */
 const DANGLING: Record<string, string[]> = {
   en: ['and', 'or', 'with', 'of', 'for', 'to', 'the', 'a', 'an', 'your', 'our', 'my', 'its', 'their', 'his', 'her', 'in', 'on', 'at', 'by', 'from',
     'into', 'as', 'but', 'nor', 'plus', 'every', 'all', 'any', 'more', 'most', 'than', 'that', 'which', 'who', 'so', 'is', 'are', 'be', 'can',
-    'will', 'via', 'per', 'over', 'about', 'like', 'including', 'such', 'both', 'each', 'this', 'these', 'those', 'you', 'not', 'no', 'up'],
+    'will', 'via', 'per', 'over', 'about', 'like', 'including', 'such', 'both', 'each', 'this', 'these', 'those', 'not', 'no'],
   fr: ['et', 'ou', 'avec', 'de', 'des', 'du', 'la', 'le', 'les', 'l', 'd', 'un', 'une', 'pour', 'à', 'au', 'aux', 'en', 'sur', 'par', 'dans',
-    'votre', 'vos', 'ton', 'tes', 'son', 'ses', 'leur', 'leurs', 'que', 'qui', 'mais', 'est', 'sont', 'ce', 'cette', 'ces', 'tout', 'tous', 'plus', 'sans'],
+    'votre', 'vos', 'ton', 'tes', 'son', 'ses', 'leur', 'leurs', 'que', 'qui', 'mais', 'est', 'sont', 'ce', 'cette', 'ces', 'tout', 'tous', 'plus', 'sans',
+    'depuis', 'entre', 'chez', 'vers', 'lors', 'selon', 'ne', 'pas', 'se', 'sa', 'ma', 'mon', 'mes', 'nos', 'notre'],
   de: ['und', 'oder', 'mit', 'von', 'für', 'zu', 'der', 'die', 'das', 'den', 'dem', 'des', 'ein', 'eine', 'einen', 'in', 'im', 'auf', 'an', 'am', 'ihre', 'ihr', 'dein', 'deine', 'ist'],
   es: ['y', 'o', 'con', 'de', 'del', 'la', 'el', 'los', 'las', 'un', 'una', 'para', 'por', 'en', 'a', 'al', 'tu', 'tus', 'su', 'sus', 'que', 'es'],
   it: ['e', 'o', 'con', 'di', 'del', 'della', 'il', 'la', 'lo', 'le', 'gli', 'un', 'una', 'per', 'in', 'a', 'al', 'tuo', 'tua', 'che', 'è'],
@@ -76,7 +79,8 @@ export type Casing = 'title' | 'sentence' | 'upper';
 
 export function applyCase(text: string, casing: Casing, language: string, proper: Set<string>): string {
   if (casing === 'upper') return text.toLocaleUpperCase(language);
-  if (casing === 'title') return language === 'en' ? titleCase(text) : capitalise(text);
+  // Other languages get their own short function words kept lower case, as title-case does for English.
+  if (casing === 'title') return language === 'en' ? titleCase(text) : capitalise(titleCase(text, { locale: language, smallWords: danglingWords(language) }));
   let first = true;
   const lowered = text.replace(/[\p{L}][\p{L}'’]*/gu, (w) => {
     const keep = first || !/^\p{Lu}\p{Ll}+$/u.test(w) || proper.has(w.toLowerCase());

@@ -74,7 +74,9 @@ function cutPoints(text: string, keywordish: Set<string>): number[] | null {
   const cuts: number[] = [];
   tokens.forEach((tok, j) => {
     const next = tokens[j + 1];
-    if (!next || /[,;:–—]/.test(tok.last.post) || (isNoun(tok.last.tags) && !isNoun(next.first.tags))) cuts.push(j + 1);
+    // After a noun and before a preposition, conjunction or relative clause: "Smart reminders | that adapt…".
+    const opensClause = next && (next.first.tags.some((g) => g === 'Preposition' || g === 'Conjunction') || /^(that|which|who|so)$/i.test(next.first.text));
+    if (!next || /[,;:–—]/.test(tok.last.post) || (isNoun(tok.last.tags) && opensClause)) cuts.push(j + 1);
   });
   return cuts;
 }
@@ -99,7 +101,7 @@ export function shortNameOf(name: string): string {
 }
 
 function firstClause(text: string): string {
-  return text.split(/\s*[,;:–—]\s*|\s+-\s+|\s\(/)[0].trim();
+  return text.split(/,\s+|\s*[;:–—]\s*|\s+-\s+|\s\(/)[0].trim();
 }
 
 interface Raw {
@@ -164,6 +166,16 @@ function formatCount(n: number): string {
   return `${Math.floor(n / 100_000) / 10}M+`;
 }
 
+/** Without a tagger for the language: cut at punctuation, or just before a preposition or conjunction. */
+function functionWordCuts(text: string, dangling: Set<string>): number[] {
+  const tokens = text.split(' ');
+  return tokens.flatMap((w, i) => {
+    const next = tokens[i + 1]?.toLowerCase().replace(/[^\p{L}'’]/gu, '');
+    const here = w.toLowerCase().replace(/[^\p{L}'’]/gu, '');
+    return /[,;:]$/.test(w) || (next && dangling.has(next) && !dangling.has(here)) ? [i + 1] : [];
+  });
+}
+
 const cache = new Map<string, Understanding>();
 
 /** Analyses the listing (the one of the device's store first) and the user's extra context. */
@@ -215,7 +227,7 @@ function analyse(listings: Listing[], primary: Listing, extraContext: string | n
     for (const k of keywords) freq.set(k, (freq.get(k) ?? 0) + 1);
     const clause = tidyEnd(firstClause(text), dangling) || text;
     const sentence = usable(r.sentence) ? r.sentence.replace(/\s+/g, ' ').trim() : text;
-    const cuts = english ? cutPoints(text, keywordish) : null;
+    const cuts = (english ? cutPoints(text, keywordish) : null) ?? functionWordCuts(text, dangling);
     phrases.push({ text, clause, sentence, keywords, kind: r.kind, imperative: r.imperative ?? false, cuts, score: KIND_RANK[r.kind] - position / 100 });
   });
   for (const w of contentWords(`${primary.category} ${primary.subtitle ?? ''}`, language)) freq.set(w, (freq.get(w) ?? 0) + 3);
@@ -237,6 +249,7 @@ function analyse(listings: Listing[], primary: Listing, extraContext: string | n
   const sourceWords = new Set<string>();
   for (const l of listings) for (const t of [l.name, l.category, l.subtitle ?? '', l.description, l.developer ?? '']) for (const w of words(t)) sourceWords.add(w);
   for (const w of words(extraContext ?? '')) sourceWords.add(w);
+  for (const w of [...sourceWords]) sourceWords.add(w.replace(/^(l|d|qu|j|n|s|c|m|t|dell|all|un)['’]/, ''));
 
   return {
     language,

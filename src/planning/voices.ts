@@ -2,6 +2,7 @@
  * The five caption voices as data. Templates hold the voice's own fixed words; `{p}` is a listing
  * phrase (the only part that may be shortened, word by word), `{name}`, `{category}`, `{rating}`,
  * `{count}` and `{n}` are filled from the listing. A template ending in . ! or ? keeps its own ending.
+ * A "V:" template only takes phrases that start with a verb, an "N:" template only the others.
  */
 import type { Role } from './narratives.ts';
 import type { CaptionStyle } from './types.ts';
@@ -29,7 +30,7 @@ export const VOICES: Record<CaptionStyle, Voice> = {
     casing: 'title', end: '', subEnd: '.', prefer: 'text', maxWords: 7, order: 'score',
     templates: {
       hero: ['{name}: {p}', '{p}', 'The {category} App for You'],
-      feature: ['{p}'],
+      feature: ['{p}', '{p} with {name}'],
       benefit: ['{p}'],
       'social-proof': ['Rated {rating}★ by {count} Users', '{rating}★ from {count} Ratings', 'Loved by {count} Users'],
       'how-it-works': ['Step {n}: {p}', '{p}'],
@@ -44,7 +45,7 @@ export const VOICES: Record<CaptionStyle, Voice> = {
   minimal: {
     casing: 'sentence', end: '', subEnd: '', prefer: 'clause', maxWords: 5, order: 'source',
     templates: {
-      hero: ['{p}', '{name}'],
+      hero: ['{name}', '{p}'],
       feature: ['{p}'],
       benefit: ['{p}'],
       'social-proof': ['{rating} stars, {count} ratings', 'Rated {rating}'],
@@ -76,8 +77,8 @@ export const VOICES: Record<CaptionStyle, Voice> = {
   bold: {
     casing: 'upper', end: '.', subEnd: '.', prefer: 'clause', maxWords: 4, order: 'source',
     templates: {
-      hero: ['{p}', 'This is {name}', '{name}'],
-      feature: ['{p}'],
+      hero: ['{name}. {p}', '{p}', 'This is {name}'],
+      feature: ['{p}', 'V:{p}. Now', 'N:Get {p}'],
       benefit: ['{p}'],
       'social-proof': ['{rating} stars', '{count} ratings', 'Rated {rating}'],
       'how-it-works': ['Step {n}: {p}'],
@@ -93,7 +94,7 @@ export const VOICES: Record<CaptionStyle, Voice> = {
     casing: 'sentence', end: '.', subEnd: '.', prefer: 'text', maxWords: 8, order: 'source',
     templates: {
       hero: ['{name}: {p}', '{p}', '{name} for {category}'],
-      feature: ['{p}'],
+      feature: ['{p}', 'N:{p}, included', 'V:{p} in {name}'],
       benefit: ['{p}'],
       'social-proof': ['Rated {rating} by {count} users', 'Trusted by {count} users', 'Average rating of {rating}'],
       'how-it-works': ['Step {n}: {p}'],
@@ -120,12 +121,12 @@ export const FOREIGN_TEMPLATES: Record<TemplateRole, string[]> = {
   problem: ['{p}?', '{p}'],
   solution: ['{p}'],
   'call-to-action': ['{name}', '{name} · {category}', '{category}'],
-  generic: ['{name}', '{category}', '{name} · {category}'],
+  generic: ['{name}', '{category}', '{name} · {category}', '{category} · {name}', '{p}'],
 };
 
 /** Every fixed word the templates can add, per voice: the only words a caption may use that the listing does not. */
 export function voiceVocabulary(style: CaptionStyle): Set<string> {
   const v = VOICES[style];
-  const text = [...Object.values(v.templates).flat(), v.subTemplates.socialProof, v.subTemplates.generic].join(' ').replace(/\{\w+\}/g, ' ');
+  const text = [...Object.values(v.templates).flat(), v.subTemplates.socialProof, v.subTemplates.generic].map((t) => t.replace(/^[VN]:/, '')).join(' ').replace(/\{\w+\}/g, ' ');
   return new Set((text.match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu) ?? []).map((w) => w.toLowerCase()));
 }

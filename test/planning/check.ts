@@ -1,0 +1,92 @@
+/**
+ * The caption and plan rules, written again from the contract rather than imported from the planner,
+ * so that a planner bug cannot hide behind a shared helper.
+ */
+import type { Listing } from '../../src/stores/listing.ts';
+import { DEVICES, type PlanInput, type ScreenshotSetResult } from '../../src/planning/types.ts';
+import { voiceVocabulary } from '../../src/planning/voices.ts';
+
+const WORD = /[\p{L}\p{N}]+(?:['’.][\p{L}\p{N}]+)*/gu;
+const wordsOf = (t: string) => (t.match(WORD) ?? []).map((w) => w.toLowerCase());
+const DANGLING: Record<string, Set<string>> = {
+  en: new Set(['and', 'or', 'with', 'of', 'the', 'a', 'an', 'to', 'for', 'your']),
+  fr: new Set(['et', 'ou', 'avec', 'de', 'des', 'du', 'le', 'la', 'les', 'pour']),
+};
+
+export function sourceWords(input: PlanInput): Set<string> {
+  const out = new Set<string>();
+  for (const l of input.listings) for (const t of [l.name, l.category, l.subtitle ?? '', l.description, l.developer ?? '']) for (const w of wordsOf(t)) out.add(w);
+  for (const w of wordsOf(input.extraContext ?? '')) out.add(w);
+  return out;
+}
+
+function luminance(hex: string): number {
+  const c = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+}
+export const contrast = (a: string, b: string) => {
+  const [x, y] = [luminance(a), luminance(b)];
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+};
+
+const FALLBACK: Record<string, string | undefined> = { 'android-phone': 'android-tablet', 'android-tablet': 'android-phone' };
+
+/** Every rule violation of `result` for `input`; empty when the plan is good. */
+export function planViolations(input: PlanInput, result: ScreenshotSetResult): string[] {
+  const v: string[] = [];
+  const req = input.request;
+  const device = DEVICES[req.device];
+  const length = req.captionLength ?? 'short';
+  const style = req.captionStyle ?? 'aso-expert';
+  const language = (input.listings.find((l) => l.store === device.store) ?? input.listings[0]).language.slice(0, 2);
+  const english = language === 'en';
+  const dangling = DANGLING[language] ?? DANGLING.en;
+  const allowed = sourceWords(input);
+  const vocabulary = english ? voiceVocabulary(style) : new Set<string>();
+  const free = input.listings.every((l) => l.price === 0);
+  const rated = input.listings.some((l) => l.rating !== null && l.ratingCount !== null);
+
+  if (result.device !== req.device || result.width !== device.width || result.height !== device.height) v.push('device echo/size');
+  if (result.captionStyle !== style || result.captionLength !== length) v.push('style/length echo');
+  if (result.narrativeId !== (req.narrativeId ?? null)) v.push('narrativeId echo');
+  if (!req.narrativeId && result.slides.length !== (req.count ?? 5)) v.push(`slide count ${result.slides.length}`);
+  const seen = new Set<string>();
+  const family = device.family;
+  const urls = (fam: string) => new Set(input.listings.flatMap((l: Listing) => l.screenshots[fam as keyof Listing['screenshots']].map((s) => s.url)));
+  const own = urls(family);
+  const fb = FALLBACK[family] ? urls(FALLBACK[family] as string) : new Set<string>();
+  const colors = result.slides[0]?.background.colors.join();
+  result.slides.forEach((s, i) => {
+    const at = `slide ${i + 1} "${s.headline}"`;
+    if (s.index !== i + 1) v.push(`${at}: index ${s.index}`);
+    if (!s.headline.trim()) v.push(`${at}: empty headline`);
+    if (length === 'short' && (s.headline.length > 30 || s.subheadline !== null)) v.push(`${at}: short caption rule`);
+    if (length === 'long' && (s.headline.length > 40 || s.subheadline === null || s.subheadline.length > 100 || !s.subheadline.trim())) v.push(`${at}: long caption rule (${s.subheadline})`);
+    for (const text of [s.headline, s.subheadline ?? '']) {
+      const t = text.replace(/[.!?…]+$/u, '').trimEnd();
+      if (text && (/[,&;:+\-–—]$/.test(t) || dangling.has(wordsOf(t).pop() ?? ''))) v.push(`${at}: dangling end in "${text}"`);
+      for (const w of wordsOf(text)) {
+        const bare = w.replace(/^(l|d|qu|j|n|s|c|m|t)['’]/, '');
+        if (!allowed.has(w) && !allowed.has(bare) && !vocabulary.has(w) && !/^\d/.test(w)) v.push(`${at}: word "${w}" is neither the listing's nor the voice's`);
+      }
+      if (!free && /\bfree\b/i.test(text)) v.push(`${at}: says free for a paid app`);
+    }
+    const key = s.headline.toLowerCase();
+    if (seen.has(key)) v.push(`${at}: repeated headline`);
+    seen.add(key);
+    if (s.role === 'social-proof' && !rated) v.push(`${at}: social proof without a rating`);
+    if (!/^#[0-9A-F]{6}$/i.test(s.textColor) || s.background.colors.length < 2) v.push(`${at}: colour format`);
+    for (const c of s.background.colors) if (contrast(c, s.textColor) < 4.5) v.push(`${at}: contrast ${contrast(c, s.textColor).toFixed(2)} on ${c}`);
+    if (s.background.colors.join() !== colors) v.push(`${at}: background differs within the set`);
+    if (s.screenshotUrl === null) {
+      if (s.layout !== 'text-only') v.push(`${at}: no screenshot but layout ${s.layout}`);
+      if (own.size > 0 || fb.size > 0) v.push(`${at}: null screenshot although the listing has some`);
+    } else if (!(own.has(s.screenshotUrl) || (own.size === 0 && fb.has(s.screenshotUrl)))) v.push(`${at}: screenshot from the wrong family`);
+    if (!Array.isArray(s.keywords) || s.keywords.some((k) => !allowed.has(k) && !allowed.has(`l’${k}`))) v.push(`${at}: keywords ${s.keywords}`);
+  });
+  if (result.slides.some((s) => s.screenshotUrl === null) && !result.warnings.some((w) => /no .*screenshots/i.test(w))) v.push('null screenshot without a warning');
+  if (own.size === 0 && fb.size > 0 && !result.warnings.some((w) => /instead/.test(w))) v.push('fallback family without a warning');
+  if (device.store === 'google-play' && result.slides.length > 8 && !result.warnings.some((w) => /at most 8/.test(w))) v.push('no Google Play 8-shot warning');
+  if (!english && !result.warnings.some((w) => /not English/.test(w))) v.push('non-English listing without a warning');
+  return v;
+}

@@ -1,0 +1,188 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { contrastRatio, paletteFor } from '../../src/planning/look.ts';
+import { defaultRoles, findNarrative, NARRATIVES, ROLES } from '../../src/planning/narratives.ts';
+import { planScreenshotSet } from '../../src/planning/plan.ts';
+import { DEVICE_IDS, MAX_COUNT, type PlanInput, type PlanRequest, type ScreenshotSetResult } from '../../src/planning/types.ts';
+import { isProblem } from '../../src/problem.ts';
+import { emptyScreenshots, type Listing } from '../../src/stores/listing.ts';
+import { planViolations } from './check.ts';
+import { android, emptyDescription, french, habitly, noIpad, paid, unrated } from './listings.ts';
+
+const plan = (listings: Listing[], request: Partial<PlanRequest> = {}, extraContext: string | null = null) =>
+  planScreenshotSet({ listings, extraContext, request: { device: 'iphone-69', ...request } });
+const headlines = (r: ScreenshotSetResult) => r.slides.map((s) => s.headline);
+
+describe('narratives', () => {
+  it('has at least six distinct, well-formed stories', () => {
+    expect(NARRATIVES.length).toBeGreaterThanOrEqual(6);
+    expect(new Set(NARRATIVES.map((n) => n.id)).size).toBe(NARRATIVES.length);
+    for (const n of NARRATIVES) {
+      expect(n.id).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(n.roles.length).toBeGreaterThanOrEqual(1);
+      expect(n.roles.length).toBeLessThanOrEqual(MAX_COUNT);
+      for (const r of n.roles) expect(ROLES).toContain(r);
+    }
+    expect(findNarrative('how-it-works')?.roles.filter((r) => r === 'how-it-works')).toHaveLength(3);
+    expect(findNarrative('full-tour')?.roles).toHaveLength(10);
+    expect(findNarrative('single-hero')?.roles).toEqual(['hero']);
+    expect(findNarrative('nope')).toBeNull();
+  });
+
+  it('tells a default story of any length that opens with the hero', () => {
+    for (let n = 1; n <= MAX_COUNT; n++) {
+      const roles = defaultRoles(n);
+      expect(roles).toHaveLength(n);
+      expect(roles[0]).toBe('hero');
+    }
+    expect(defaultRoles(10)).toContain('call-to-action');
+  });
+
+  it('numbers the how-it-works steps', () => {
+    const r = plan([habitly], { narrativeId: 'how-it-works', captionStyle: 'aso-expert' });
+    expect(r.slides.map((s) => s.role)).toEqual(['hero', 'how-it-works', 'how-it-works', 'how-it-works', 'call-to-action']);
+    expect(r.slides.slice(1, 4).map((s) => s.headline.match(/\d/)?.[0])).toEqual(['1', '2', '3']);
+  });
+});
+
+describe('requests', () => {
+  const problem = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (e) {
+      return isProblem(e) ? { status: e.status, code: e.code } : e;
+    }
+    return null;
+  };
+  it('refuses an unknown narrative, a bad count and no listing with validation_failed', () => {
+    expect(problem(() => plan([habitly], { narrativeId: 'best-story' }))).toEqual({ status: 400, code: 'validation_failed' });
+    for (const count of [0, 11, 2.5]) expect(problem(() => plan([habitly], { count }))).toEqual({ status: 400, code: 'validation_failed' });
+    expect(problem(() => plan([]))).toEqual({ status: 400, code: 'validation_failed' });
+    expect(problem(() => plan([habitly], { device: 'watch' as never }))).toEqual({ status: 400, code: 'validation_failed' });
+  });
+  it('ignores count when a narrative is named, and defaults to five short aso-expert slides', () => {
+    expect(plan([habitly], { narrativeId: 'single-hero', count: 9 }).slides).toHaveLength(1);
+    const r = plan([habitly]);
+    expect([r.slides.length, r.captionStyle, r.captionLength, r.narrativeId]).toEqual([5, 'aso-expert', 'short', null]);
+  });
+});
+
+describe('listing understanding', () => {
+  it('skips store boilerplate and uses the bullet features', () => {
+    const all = plan([habitly], { count: 10, captionLength: 'long' }).slides.flatMap((s) => [s.headline, s.subheadline ?? '']).join(' ');
+    expect(all).not.toMatch(/subscription|iTunes|privacy|https?:/i);
+    expect(all).toMatch(/Unlimited Habits/i);
+    expect(all).toMatch(/Reminders/i);
+  });
+  it('lets the extra context outrank the description', () => {
+    const r = plan([habitly], { captionStyle: 'minimal' }, 'Dark mode for night owls. Offline journaling on flights.');
+    expect(headlines(r).slice(0, 3).join(' ')).toMatch(/dark mode|offline journaling/i);
+  });
+  it('plans a good set from an empty description', () => {
+    const r = plan([emptyDescription], { count: 6, captionLength: 'long' });
+    expect(headlines(r)[0]).toMatch(/Count Anything Quickly/);
+    expect(r.warnings.join(' ')).toMatch(/no description/);
+    expect(planViolations({ listings: [emptyDescription], extraContext: null, request: { device: 'iphone-69', count: 6, captionLength: 'long' } }, r)).toEqual([]);
+  });
+  it('captions a French listing with its own French phrases and says so', () => {
+    const r = plan([french], { captionStyle: 'professional' });
+    const text = headlines(r).join(' ').toLowerCase();
+    expect(text).toMatch(/recettes|repas|courses|favoris/);
+    expect(text).not.toMatch(/\b(meet|get|download|your|the)\b/);
+    expect(r.warnings.some((w) => /"fr"/.test(w))).toBe(true);
+  });
+  it('never says free for a paid app, even when the description does', () => {
+    for (const captionStyle of ['aso-expert', 'playful'] as const) {
+      const r = plan([paid], { count: 10, captionStyle, captionLength: 'long' });
+      expect(JSON.stringify(r.slides)).not.toMatch(/\bfree\b/i);
+    }
+    const freeApp = { ...paid, price: 0 };
+    expect(plan([freeApp], { count: 10, captionLength: 'long' }).slides.some((s) => /free/i.test(`${s.headline} ${s.subheadline}`))).toBe(true);
+  });
+  it('shows social proof only with a rating, and says so otherwise', () => {
+    const rated = plan([habitly], { narrativeId: 'social-proof-first' });
+    expect(rated.slides[0].role).toBe('social-proof');
+    expect(rated.slides[0].headline).toMatch(/4\.7/);
+    const r = plan([unrated], { narrativeId: 'social-proof-first' });
+    expect(r.slides.some((s) => s.role === 'social-proof')).toBe(false);
+    expect(r.warnings.join(' ')).toMatch(/no rating/);
+    const low = plan([{ ...habitly, rating: 2.1 }], { narrativeId: 'social-proof-first' });
+    expect(low.slides.some((s) => s.role === 'social-proof')).toBe(false);
+  });
+  it('does not name the other store\'s platform', () => {
+    const r = plan([{ ...android, store: 'app-store' }], { count: 10 });
+    expect(headlines(r).join(' ')).not.toMatch(/android|wear os/i);
+  });
+});
+
+describe('screens, store rules and look', () => {
+  it('frames the hero with the first screenshot and cycles when there are fewer shots', () => {
+    const r = plan([noIpad], { count: 5 });
+    expect(r.slides[0].screenshotUrl).toBe(noIpad.screenshots.iphone[0].url);
+    expect(new Set(r.slides.map((s) => s.screenshotUrl)).size).toBe(3);
+    expect(r.warnings.join(' ')).toMatch(/3 screenshots for 5 slides/);
+  });
+  it('goes text-only with a warning when the family is missing', () => {
+    const r = plan([noIpad], { device: 'ipad-pro' });
+    expect(r.slides.every((s) => s.screenshotUrl === null && s.layout === 'text-only')).toBe(true);
+    expect(r.warnings.join(' ')).toMatch(/no iPad screenshots/);
+  });
+  it('lets Android phone and tablet shots stand in for each other, with a warning', () => {
+    const r = plan([android], { device: 'android-tablet' });
+    expect(r.slides.every((s) => s.screenshotUrl?.includes('/phone/'))).toBe(true);
+    expect(r.warnings.join(' ')).toMatch(/instead/);
+  });
+  it('prefers the listing of the device\'s store when both are given', () => {
+    const both = [habitly, android];
+    expect(plan(both, { device: 'android-phone' }).slides[0].screenshotUrl).toContain('trailmate');
+    expect(plan(both, { device: 'iphone-67' }).slides[0].screenshotUrl).toContain('habitly');
+    expect(headlines(plan(both, { device: 'android-phone', count: 10 })).join(' ')).toMatch(/TrailMate|Trail|Hikes/i);
+  });
+  it('warns when more than 8 slides are planned for Google Play, and not for the App Store', () => {
+    expect(plan([android], { device: 'android-phone', count: 10 }).warnings.join(' ')).toMatch(/at most 8/);
+    expect(plan([android], { device: 'android-phone', count: 8 }).warnings.join(' ')).not.toMatch(/at most 8/);
+    expect(plan([habitly], { count: 10 }).warnings.join(' ')).not.toMatch(/at most 8/);
+  });
+  it('computes WCAG contrast and always picks an AA text colour', () => {
+    expect(contrastRatio('#FFFFFF', '#000000')).toBeCloseTo(21, 5);
+    expect(contrastRatio('#777777', '#FFFFFF')).toBeCloseTo(4.48, 2);
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (category, name) => {
+        const p = paletteFor(category, name);
+        expect(p.colors).toHaveLength(2);
+        for (const c of p.colors) expect(contrastRatio(c, p.textColor)).toBeGreaterThanOrEqual(4.5);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('property: any listing text gives a valid plan', () => {
+  const text = fc.array(fc.oneof(fc.lorem({ maxCount: 12 }), fc.constantFrom('• ', '\n', '- ', 'free ', ' and', ', ', '&', 'FEATURES:', 'Tired of it?', '🔥 ')), { maxLength: 40 }).map((a) => a.join(' '));
+  it('never throws and keeps every rule', () => {
+    fc.assert(
+      fc.property(text, fc.lorem({ maxCount: 5 }), fc.option(fc.lorem({ maxCount: 8 })), fc.constantFrom(...DEVICE_IDS), fc.integer({ min: 1, max: 10 }), fc.boolean(), fc.boolean(), (description, name, subtitle, device, count, long, paidApp) => {
+        const listing: Listing = { ...habitly, name: name || 'X', description, subtitle, price: paidApp ? 1.99 : 0, screenshots: { ...emptyScreenshots(), iphone: habitly.screenshots.iphone } };
+        const input: PlanInput = { listings: [listing], extraContext: null, request: { device, count, captionLength: long ? 'long' : 'short', captionStyle: 'playful' } };
+        expect(planViolations(input, planScreenshotSet(input))).toEqual([]);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe('the rule checker itself', () => {
+  it('flags broken plans', () => {
+    const input: PlanInput = { listings: [paid], extraContext: null, request: { device: 'iphone-69' } };
+    const good = planScreenshotSet(input);
+    const broken = (patch: Partial<ScreenshotSetResult['slides'][number]>, i = 1) => ({ ...good, slides: good.slides.map((s, k) => (k === i ? { ...s, ...patch } : s)) });
+    expect(planViolations(input, good)).toEqual([]);
+    expect(planViolations(input, broken({ headline: 'Categorise Every Expense Automatically' })).join()).toMatch(/short caption/);
+    expect(planViolations(input, broken({ headline: 'Export Reports to CS' })).join()).toMatch(/word "cs"/);
+    expect(planViolations(input, broken({ headline: 'Export Reports and' })).join()).toMatch(/dangling/);
+    expect(planViolations(input, broken({ headline: 'Free Reports' })).join()).toMatch(/free/);
+    expect(planViolations(input, broken({ headline: good.slides[0].headline.toUpperCase() })).join()).toMatch(/repeated/);
+    expect(planViolations(input, broken({ textColor: '#BBBBBB' })).join()).toMatch(/contrast/);
+    expect(planViolations(input, broken({ screenshotUrl: paid.screenshots.ipad[0].url })).join()).toMatch(/wrong family/);
+  });
+});
