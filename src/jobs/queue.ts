@@ -2,7 +2,8 @@
  * The queue operations on the jobs table, in plain SQL (the pg-boss / graphile-worker pattern):
  * claim with FOR UPDATE SKIP LOCKED under a lease, extend it by heartbeat, finish only while the
  * lease is still ours, and sweep expired leases back to `queued` (or to `failed` after the last
- * attempt). Failing a job refunds its charge in the same transaction.
+ * attempt). Failing a job refunds its charge in the same transaction. A finished job keeps
+ * `locked_by`: the worker that ran its last attempt.
  */
 import { refund } from '../accounts/credits.ts';
 import { transaction, type Db, type Queryable } from '../db/pool.ts';
@@ -45,7 +46,7 @@ export async function heartbeat(db: Queryable, workerId: string, jobIds: string[
 /** Returns false when the lease was lost (another worker owns the job now): the result is dropped. */
 export async function completeJob(db: Queryable, workerId: string, jobId: string, result: ScreenshotSetResult): Promise<boolean> {
   const res = await db.query(
-    `UPDATE jobs SET status = 'succeeded', result = $3, lease_expires_at = NULL, locked_by = NULL, updated_at = now()
+    `UPDATE jobs SET status = 'succeeded', result = $3, lease_expires_at = NULL, updated_at = now()
      WHERE id = $1 AND status = 'running' AND locked_by = $2`,
     [jobId, workerId, result],
   );
@@ -56,7 +57,7 @@ export async function completeJob(db: Queryable, workerId: string, jobId: string
 export async function failJob(db: Db, jobId: string, workerId: string | null, error: JobError): Promise<boolean> {
   return transaction(db, async (tx) => {
     const { rows } = await tx.query<{ account_id: string; period_start: string; cost: number }>(
-      `UPDATE jobs SET status = 'failed', error = $3, lease_expires_at = NULL, locked_by = NULL, updated_at = now()
+      `UPDATE jobs SET status = 'failed', error = $3, lease_expires_at = NULL, updated_at = now()
        WHERE id = $1 AND status = 'running' AND (locked_by = $2 OR ($2::text IS NULL AND lease_expires_at < now()))
        RETURNING account_id, to_char(period_start, 'YYYY-MM-DD') AS period_start, cost`,
       [jobId, workerId, error],

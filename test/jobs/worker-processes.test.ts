@@ -1,0 +1,85 @@
+/**
+ * Workers as separate processes on one database: `shotgen serve --role worker`, as deployed.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { JobReader } from '../../src/jobs/job-reader.ts';
+import { createTestDatabase, testServers, type TestDatabase } from '../support/db.ts';
+import { accountWithKey, insertApp } from '../support/fixtures.ts';
+import { enqueueJobs, jobRows, ledger, until } from '../support/jobs.ts';
+import { shotgen, type Child } from '../support/processes.ts';
+
+const RANK = { queued: 0, running: 1, succeeded: 2, failed: 2 } as const;
+
+for (const server of testServers()) {
+  describe(`worker processes on the ${server.name} server`, () => {
+    let t: TestDatabase;
+    let accountId: string;
+    let appId: string;
+    const children: Child[] = [];
+    beforeEach(async () => {
+      t = await createTestDatabase(server);
+      accountId = (await accountWithKey(t.pool, 'pro')).account.id;
+      appId = await insertApp(t.pool, accountId);
+    });
+    afterEach(async () => {
+      await Promise.all(children.splice(0).map((c) => c.stop('SIGKILL')));
+      await t.drop();
+    });
+
+    const worker = (env: Record<string, string> = {}) => {
+      const c = shotgen(['serve', '--role', 'worker'], { DATABASE_URL: t.url, WORKER_CONCURRENCY: '4', ...env });
+      children.push(c);
+      return c;
+    };
+
+    it('three workers run each of 90 jobs exactly once; polls never lag a committed status', async () => {
+      for (let i = 0; i < 3; i++) worker();
+      const ids = await enqueueJobs(t.pool, accountId, appId, 90);
+      const reader = new JobReader(t.pool);
+      // Poll as clients do while the workers run: the API never shows an older status than the
+      // one already committed when the poll started.
+      let polls = 0;
+      await until(async () => {
+        for (const id of ids.slice(0, 30)) {
+          const committed = (await t.pool.query<{ status: keyof typeof RANK }>('SELECT status FROM jobs WHERE id = $1', [id])).rows[0].status;
+          const seen = (await reader.getJson(accountId, id))!.job.status;
+          expect(RANK[seen]).toBeGreaterThanOrEqual(RANK[committed]);
+          polls++;
+        }
+        return (await jobRows(t.pool)).every((r) => r.status === 'succeeded');
+      }, 60_000);
+      const rows = await t.pool.query<{ attempts: number; locked_by: string }>('SELECT attempts, locked_by FROM jobs');
+      expect(rows.rows.every((r) => r.attempts === 1)).toBe(true);
+      expect(new Set(rows.rows.map((r) => r.locked_by)).size).toBeGreaterThanOrEqual(2);
+      expect(polls).toBeGreaterThan(30);
+      expect((await ledger(t.pool, accountId)).filter((l) => l.kind === 'charge')).toHaveLength(90);
+      expect((await ledger(t.pool, accountId)).filter((l) => l.kind === 'refund')).toHaveLength(0);
+      for (const c of children) expect(await c.stop('SIGTERM')).toBe(0);
+    });
+
+    it('a worker killed with SIGKILL mid-job: the job is retried after its lease and succeeds, charged once', async () => {
+      // A model endpoint that accepts the request and never answers keeps the first worker busy.
+      const hanging = http.createServer(() => undefined);
+      await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
+      try {
+        const llmUrl = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/v1`;
+        const doomed = worker({ LLM_BASE_URL: llmUrl, LLM_MODEL: 'test-model', JOB_LEASE_MS: '1500' });
+        const [id] = await enqueueJobs(t.pool, accountId, appId, 1);
+        const running = await until(async () => (await t.pool.query('SELECT locked_by FROM jobs WHERE id = $1 AND status = $2', [id, 'running'])).rows[0], 20_000);
+        doomed.proc.kill('SIGKILL');
+        await doomed.exited;
+        worker({ JOB_LEASE_MS: '1500' });
+        await until(async () => (await jobRows(t.pool))[0].status === 'succeeded', 30_000);
+        const { rows } = await t.pool.query('SELECT attempts, locked_by FROM jobs WHERE id = $1', [id]);
+        expect(rows[0].attempts).toBe(2);
+        expect(rows[0].locked_by).not.toBe(running.locked_by);
+        expect(await ledger(t.pool, accountId)).toEqual([{ kind: 'charge', job_id: id, amount: 5 }]);
+      } finally {
+        hanging.closeAllConnections();
+        hanging.close();
+      }
+    });
+  });
+}
