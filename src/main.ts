@@ -57,7 +57,10 @@ function program(): Command {
       await new Promise<void>((resolve) => {
         const stop = (signal: string) => {
           log.info({ signal }, 'shutting down');
-          service.close().then(resolve, (e) => {
+          service.close().then(() => {
+            log.info('stopped');
+            resolve();
+          }, (e) => {
             log.error({ err: e }, 'shutdown failed');
             resolve();
           });

@@ -20,6 +20,7 @@ export class Notifications {
   private readonly subs = new Map<string, Set<Subscription>>();
   private closed = false;
   private reconnectTimer: NodeJS.Timeout | null = null;
+  private pending: Promise<unknown> = Promise.resolve();
   connected = false;
 
   constructor(private readonly url: string, private readonly log: (msg: string, err?: unknown) => void = () => undefined) {}
@@ -33,7 +34,9 @@ export class Notifications {
     if (!set) {
       set = new Set();
       this.subs.set(channel, set);
-      if (this.client && this.connected) this.client.query(`LISTEN ${channel}`).catch((e) => this.lost(e));
+      const client = this.client;
+      // One query at a time on the LISTEN connection: chain rather than overlap.
+      if (client && this.connected) this.pending = this.pending.then(() => client.query(`LISTEN ${channel}`)).catch((e) => this.lost(e));
     }
     set.add(sub);
     return () => set.delete(sub);
@@ -83,6 +86,7 @@ export class Notifications {
   async close(): Promise<void> {
     this.closed = true;
     this.connected = false;
+    await this.pending;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     await this.client?.end().catch(() => undefined);
     this.client = null;
