@@ -2,11 +2,26 @@
  * Public ids: a type prefix and a ULID-style body (48-bit millisecond time + 80 random bits,
  * Crockford base32). Sortable by creation, unguessable, and readable in logs.
  */
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 export type IdPrefix = 'acc' | 'key' | 'app' | 'job' | 'req';
+
+// Ids are minted on every request (request ids): take random bytes from a pool refilled from the
+// CSPRNG, instead of a system call per id.
+const pool = Buffer.alloc(4096);
+let offset = pool.length;
+
+function random10(): Buffer {
+  if (offset + 10 > pool.length) {
+    randomFillSync(pool);
+    offset = 0;
+  }
+  const bytes = pool.subarray(offset, offset + 10);
+  offset += 10;
+  return bytes;
+}
 
 export function newId(prefix: IdPrefix, now = Date.now()): string {
   let time = '';
@@ -15,7 +30,7 @@ export function newId(prefix: IdPrefix, now = Date.now()): string {
     time = CROCKFORD[t % 32] + time;
     t = Math.floor(t / 32);
   }
-  const bytes = randomBytes(10);
+  const bytes = random10();
   let rand = '';
   // 80 bits -> 16 base32 characters, 5 bits at a time.
   let acc = 0;

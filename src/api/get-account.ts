@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { AccountView } from '../accounts/account-views.ts';
 import { formatInstant } from '../accounts/credits.ts';
 import { principalOf } from '../http/auth.ts';
 import type { Api, Services } from '../http/server.ts';
@@ -19,6 +20,24 @@ const AccountResponse = Type.Object(
   { title: 'Account' },
 );
 
+// A cached view is the same object until it changes, so its JSON is built once per change.
+const serialized = new WeakMap<AccountView, string>();
+
+function accountJson(view: AccountView): string {
+  let json = serialized.get(view);
+  if (json === undefined) {
+    const { balance } = view;
+    json = JSON.stringify({
+      id: view.id,
+      name: view.name,
+      plan: balance.plan,
+      credits: { allowance: balance.allowance, used: balance.used, remaining: balance.remaining, resetsAt: formatInstant(balance.resetsAt) },
+    });
+    serialized.set(view, json);
+  }
+  return json;
+}
+
 export function getAccount(api: Api, services: Services) {
   api.get(
     '/public/v1/account',
@@ -31,15 +50,9 @@ export function getAccount(api: Api, services: Services) {
         response: { 200: AccountResponse, ...commonProblems },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const view = await services.accountViews.get(principalOf(request).accountId);
-      const { balance } = view;
-      return {
-        id: view.id,
-        name: view.name,
-        plan: balance.plan,
-        credits: { allowance: balance.allowance, used: balance.used, remaining: balance.remaining, resetsAt: formatInstant(balance.resetsAt) },
-      };
+      return reply.type('application/json').send(accountJson(view));
     },
   );
 }

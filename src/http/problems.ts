@@ -67,13 +67,13 @@ export function toProblem(error: FastifyError & { validation?: AjvError[]; valid
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const problem = toProblem(error);
   if (problem) {
-    if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
+    if (problem.status >= 500) request.log.error({ err: error, requestId: request.id }, 'request failed');
     return sendProblem(reply, problem);
   }
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-    request.log.info({ err: error }, 'client error without a problem code');
+    request.log.info({ err: error, requestId: request.id }, 'client error without a problem code');
     return sendProblem(reply, new Problem(400, 'validation_failed', 'The request could not be processed.'));
   }
-  request.log.error({ err: error }, 'unexpected error');
+  request.log.error({ err: error, requestId: request.id }, 'unexpected error');
   return sendProblem(reply, new Problem(500, 'internal_error', `Something went wrong on our side. Quote ${request.id} if you contact support.`));
 }

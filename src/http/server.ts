@@ -3,6 +3,7 @@
  * Fastify's own included, leaves as problem+json; every response carries x-request-id.
  */
 import swagger from '@fastify/swagger';
+import type { Logger } from 'pino';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -15,7 +16,7 @@ import { newId } from '../ids.ts';
 import { Problem } from '../problem.ts';
 import { ProblemSchema } from '../api/schemas.ts';
 import { registerOperations } from '../api/index.ts';
-import { authHook } from './auth.ts';
+import { requestHook } from './auth.ts';
 import { openapiOptions } from './openapi.ts';
 import { errorHandler, sendProblem } from './problems.ts';
 import type { StoreReaders } from '../stores/index.ts';
@@ -45,6 +46,9 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
     ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
     bodyLimit: BODY_LIMIT,
     genReqId: () => newId('req'),
+    // A per-request child logger costs on every request; below info level nothing would use its
+    // bindings (errors name the request id themselves), so share the parent logger then.
+    ...(opts.logger && !(opts.logger as Logger).isLevelEnabled('info') ? { childLoggerFactory: (logger: FastifyBaseLogger) => logger } : {}),
     requestIdHeader: false,
     return503OnClosing: true,
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: true } },
@@ -65,13 +69,11 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
   app.addHook('preClose', async () => {
     draining = true;
   });
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onRequest', requestHook(services.authenticator));
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (draining) reply.header('connection', 'close');
+    done(null, payload);
   });
-  app.addHook('onRequest', authHook(services.authenticator));
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) => sendProblem(reply, new Problem(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)));
 
