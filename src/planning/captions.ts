@@ -45,7 +45,8 @@ class Writer {
       if (!value) missing = true;
       return value ?? '';
     });
-    if (missing) return null;
+    // Casing never shortens text, so an over-long fill can be dropped before the costly title-casing.
+    if (missing || filled.length + this.voice.end.length > this.max) return null;
     const cased = applyCase(filled, this.voice.casing, this.u.language, this.u.proper);
     return /[.!?]$/.test(template) ? cased : cased + this.voice.end;
   }
@@ -93,7 +94,8 @@ class Writer {
   }
 
   private pick(role: TemplateRole, index: number): { headline: string; phrase: Phrase | null } | null {
-    const list = this.templates[role];
+    // Under 30 characters "Step 1:" rarely fits, and a set should not mix "Step 1:" with "2.".
+    const list = role === 'how-it-works' && this.max <= 30 ? [...this.templates[role]].sort((a, b) => Number(b.startsWith('{n}.')) - Number(a.startsWith('{n}.'))) : this.templates[role];
     // Rotating a voice's framings keeps consecutive feature slides from sounding alike.
     const rotated = role === 'feature' || role === 'benefit' ? list.map((_, i) => list[(i + index) % list.length]) : list;
     const pool = this.pool(role);
@@ -154,7 +156,9 @@ class Writer {
     const head = headlineKey(headline);
     for (const again of [false, true]) {
       for (const c of candidates) {
-        const out = fitWords(c.text, this.subMax, this.dangling, (s) => capitalise(s) + this.voice.subEnd, Math.min(3, c.text.split(/\s+/).length));
+        // A one- or two-word fragment ("Explore.") says nothing under a headline; the fallbacks may be short.
+        const minWords = c.phrase || c.text === phrase?.sentence ? 3 : 1;
+        const out = fitWords(c.text, this.subMax, this.dangling, (s) => capitalise(s) + this.voice.subEnd, minWords);
         const key = out ? headlineKey(out) : '';
         if (!out || head.includes(key) || (!again && this.usedSubs.has(key))) continue;
         this.usedSubs.add(key);

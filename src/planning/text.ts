@@ -27,7 +27,7 @@ const DANGLING: Record<string, string[]> = {
     'will', 'via', 'per', 'over', 'about', 'like', 'including', 'such', 'both', 'each', 'this', 'these', 'those', 'not', 'no'],
   fr: ['et', 'ou', 'avec', 'de', 'des', 'du', 'la', 'le', 'les', 'l', 'd', 'un', 'une', 'pour', 'à', 'au', 'aux', 'en', 'sur', 'par', 'dans',
     'votre', 'vos', 'ton', 'tes', 'son', 'ses', 'leur', 'leurs', 'que', 'qui', 'mais', 'est', 'sont', 'ce', 'cette', 'ces', 'tout', 'tous', 'plus', 'sans',
-    'depuis', 'entre', 'chez', 'vers', 'lors', 'selon', 'ne', 'pas', 'se', 'sa', 'ma', 'mon', 'mes', 'nos', 'notre'],
+    'depuis', 'entre', 'chez', 'vers', 'lors', 'selon', 'ne', 'pas', 'se', 'sa', 'ma', 'mon', 'mes', 'nos', 'notre', 'afin', 'ainsi', 'grâce', 'comme'],
   de: ['und', 'oder', 'mit', 'von', 'für', 'zu', 'der', 'die', 'das', 'den', 'dem', 'des', 'ein', 'eine', 'einen', 'in', 'im', 'auf', 'an', 'am', 'ihre', 'ihr', 'dein', 'deine', 'ist'],
   es: ['y', 'o', 'con', 'de', 'del', 'la', 'el', 'los', 'las', 'un', 'una', 'para', 'por', 'en', 'a', 'al', 'tu', 'tus', 'su', 'sus', 'que', 'es'],
   it: ['e', 'o', 'con', 'di', 'del', 'della', 'il', 'la', 'lo', 'le', 'gli', 'un', 'una', 'per', 'in', 'a', 'al', 'tuo', 'tua', 'che', 'è'],
@@ -38,7 +38,7 @@ export function danglingWords(language: string): Set<string> {
   return new Set([...(DANGLING[language] ?? []), ...DANGLING.en]);
 }
 
-const TRAILING_JUNK = /[\s,;:&+\-–—/|(\[{"'“‘«·•]+$/u;
+const TRAILING_JUNK = /[\s,;:&+\-–—/|([{"'“‘«·•]+$/u;
 const LEADING_JUNK = /^[\s,;:&+\-–—/|)\]}"'”’»·•*✓✔★☆►▶→]+/u;
 
 /** Trims punctuation and dangling words off the end; returns '' when nothing sensible is left. */
@@ -65,7 +65,10 @@ export function dangles(text: string, dangling: Set<string>): boolean {
 /** The longest prefix of whole words (at least `minWords`) whose rendering fits `max` characters. */
 export function fitWords(text: string, max: number, dangling: Set<string>, render: (s: string) => string = (s) => s, minWords = 1): string | null {
   const tokens = text.split(/\s+/).filter(Boolean);
-  for (let k = tokens.length; k >= minWords; k--) {
+  // Rendering adds at most a few characters, so longer prefixes cannot fit: skip them untried.
+  let k0 = tokens.length;
+  for (let len = text.length; k0 > 1 && len > max + 8; k0--) len -= tokens[k0 - 1].length + 1;
+  for (let k = k0; k >= minWords; k--) {
     const part = tidyEnd(tokens.slice(0, k).join(' '), dangling);
     if (part.split(/\s+/).filter(Boolean).length < Math.min(minWords, k)) continue;
     if (!part) continue;
@@ -82,7 +85,11 @@ export function applyCase(text: string, casing: Casing, language: string, proper
   // Other languages get their own short function words kept lower case, as title-case does for English.
   if (casing === 'title') return language === 'en' ? titleCase(text) : capitalise(titleCase(text, { locale: language, smallWords: danglingWords(language) }));
   let first = true;
-  const lowered = text.replace(/[\p{L}][\p{L}'’]*/gu, (w) => {
+  const lowered = text.replace(/[\p{L}][\p{L}'’]*|[.!?]\s/gu, (w) => {
+    if (/^[.!?]/u.test(w)) {
+      first = true;
+      return w;
+    }
     const keep = first || !/^\p{Lu}\p{Ll}+$/u.test(w) || proper.has(w.toLowerCase());
     first = false;
     return keep ? w : w.toLocaleLowerCase(language);
@@ -107,4 +114,14 @@ export function hash(text: string): number {
     h = Math.imul(h, 0x01000193) >>> 0;
   }
   return h;
+}
+
+/** Without a tagger for the language: cut at punctuation, or just before a preposition or conjunction. */
+export function functionWordCuts(text: string, dangling: Set<string>): number[] {
+  const tokens = text.split(' ');
+  return tokens.flatMap((w, i) => {
+    const next = tokens[i + 1]?.toLowerCase().replace(/[^\p{L}'’]/gu, '');
+    const here = w.toLowerCase().replace(/[^\p{L}'’]/gu, '');
+    return /[,;:]$/.test(w) || (next && dangling.has(next) && !dangling.has(here)) ? [i + 1] : [];
+  });
 }

@@ -4,7 +4,7 @@
  */
 import nlp from 'compromise';
 import type { Listing } from '../stores/listing.ts';
-import { contentWords, danglingWords, headlineKey, mentionsFree, tidyEnd, words } from './text.ts';
+import { contentWords, danglingWords, functionWordCuts, headlineKey, mentionsFree, tidyEnd, words } from './text.ts';
 
 export type PhraseKind = 'context' | 'subtitle' | 'bullet' | 'action' | 'heading' | 'sentence';
 
@@ -57,9 +57,13 @@ interface Term {
 const NOUNISH = /^(Noun|Singular|Plural|Acronym|ProperNoun|Value|Uncountable)$/;
 const isNoun = (tags: string[]) => tags.some((t) => NOUNISH.test(t)) && !tags.some((t) => t === 'Pronoun' || t === 'Determiner' || t === 'Possessive' || t === 'Preposition' || t === 'Conjunction');
 
-/** Where a phrase can be cut without leaving half a noun phrase or an open clause. */
-function cutPoints(text: string, keywordish: Set<string>): number[] | null {
-  const terms = (nlp(text).json() as { terms: Term[] }[]).flatMap((s) => s.terms);
+/**
+ * One parse per phrase gives where it can be cut without leaving half a noun phrase or an open
+ * clause, whether it opens with a verb, and its names (which keep their capitals in sentence case).
+ */
+function tagPhrase(text: string, terms: Term[], keywordish: Set<string>, proper: Set<string>): { cuts: number[] | null; imperative: boolean } {
+  for (const t of terms) if (t.tags.includes('ProperNoun') || t.tags.includes('Acronym')) proper.add(t.text.toLowerCase());
+  const imperative = terms[0]?.tags.includes('Verb') ?? false;
   const tokens: { first: Term; last: Term }[] = [];
   let first: Term | null = null;
   terms.forEach((t, i) => {
@@ -70,7 +74,7 @@ function cutPoints(text: string, keywordish: Set<string>): number[] | null {
     }
     if (t.tags.some((g) => g === 'Noun' || g === 'Adjective') && !t.tags.includes('Pronoun')) keywordish.add(t.text.toLowerCase());
   });
-  if (tokens.length !== text.split(/\s+/).length) return null;
+  if (tokens.length !== text.split(/\s+/).length) return { cuts: null, imperative };
   const cuts: number[] = [];
   tokens.forEach((tok, j) => {
     const next = tokens[j + 1];
@@ -78,27 +82,44 @@ function cutPoints(text: string, keywordish: Set<string>): number[] | null {
     const opensClause = next && (next.first.tags.some((g) => g === 'Preposition' || g === 'Conjunction') || /^(that|which|who|so)$/i.test(next.first.text));
     if (!next || /[,;:–—]/.test(tok.last.post) || (isNoun(tok.last.tags) && opensClause)) cuts.push(j + 1);
   });
-  return cuts;
+  return { cuts, imperative };
 }
 
-const BULLET = /^\s*(?:[-*•·‣◦▪■□●○✓✔✅☑★☆►▶→➤⁃–—+]|\p{Extended_Pictographic}\uFE0F?|\d{1,2}[.)])\s*/u;
+const BULLET = /^\s*(?:(?:[-*•·‣◦▪■□●○✓✔✅☑★☆►▶→➤⁃–—+]|\p{Extended_Pictographic}\uFE0F?)\s*|\d{1,2}[.)]\s+)/u;
 const PICTOGRAPHS = /[\p{Extended_Pictographic}\uFE0F\u200D]/gu;
 // Store boilerplate: legal, billing and contact text makes poor captions.
 const JUNK = /https?:|www\.|@|\b(privacy|terms|subscriptions?|auto-?renew\w*|itunes|payment|billing|charged|cancel\w*|contact|e-?mail|support|copyright|eula|trial|refund|download now|permissions?)\b|©/i;
-const GENERIC_HEADING = /^(key |main |top |new |more |other )?(features?|highlights|what'?s new|about( us)?|how it works|faq|notes?|premium|pro|why .+|follow us|questions)$/i;
+const GENERIC_HEADING = /^(key |main |top |new |more |other |app |our )?(features?|highlights|what'?s new|about( us)?|how it works|faq|notes?|premium|pro|why .+|follow us|questions)\b/i;
 const PROBLEM = /\?$|^(tired of|sick of|struggling|struggle|no more|never again|stop |forget about|hate |don't let|fed up)/i;
+// Questions that sell rather than name a pain ("Why choose X?") are not problems.
+const SALES_QUESTION = /^(why (choose|use|download|pick|try)|what('s| is| are| makes)|how (does|do|to|it)|who('s| is| are))\b/i;
 const ACTION = /\b(?:lets|helps|allows|enables|empowers)\s+(?:you|users|people)\s+(?:to\s+)?(.+)$|\byou can\s+(.+)$/i;
 // A listing for one store may not name the other store or its devices (App Review guideline 2.3.10).
 const OTHER_PLATFORM: Record<string, RegExp> = {
   'app-store': /\b(android|google play|play store|chromebook|wear os)\b/i,
   'google-play': /\b(iphone|ipad|ios|app store|apple watch|ipados|macos|siri)\b/i,
 };
+/** A ten-slide set needs far fewer; the cap bounds the tagging work on very long descriptions. */
+const MAX_PHRASES = 24;
 const KIND_RANK: Record<PhraseKind, number> = { context: 60, subtitle: 50, bullet: 40, action: 35, heading: 30, sentence: 10 };
 
 export function shortNameOf(name: string): string {
-  const cut = name.split(/\s*[:|–—]\s*|\s+-\s+/)[0].trim();
-  return cut || name.trim();
+  const cut = name.split(/\s*[:|–—]\s*|\s+-\s+/)[0].trim() || name.trim();
+  // "Buy Me a Pie!" would end every template that follows the name with its own "!".
+  return cut.replace(/[!?.]+$/, '') || cut;
 }
+
+/** "Time: a well-planned list…" and "MULTI-PLATFORM. Use it on…": the label is not the feature. */
+function dropLabel(body: string): string {
+  const m = /^([^:.!?]{1,30})(?::|\.)\s+(\S.*)$/u.exec(body);
+  if (!m) return body;
+  const label = m[1].trim();
+  const isLabel = label.split(/\s+/).length <= 3 && (body[m[1].length] === ':' || (label === label.toUpperCase() && /\p{Lu}{3}/u.test(label)));
+  return isLabel ? m[2] : body;
+}
+
+/** All-capitals text is shouting from the listing's layout, not a name; the voice sets the case. */
+const unshout = (t: string) => (/\p{Lu}{3}/u.test(t) && t === t.toUpperCase() ? t.toLowerCase() : t);
 
 function firstClause(text: string): string {
   return text.split(/,\s+|\s*[;:–—]\s*|\s+-\s+|\s\(/)[0].trim();
@@ -108,7 +129,6 @@ interface Raw {
   text: string;
   sentence: string;
   kind: PhraseKind;
-  imperative?: boolean;
 }
 
 function linesToRaw(text: string, english: boolean, asKind: PhraseKind | null, problems: Raw[], proper: Set<string>): Raw[] {
@@ -120,14 +140,18 @@ function linesToRaw(text: string, english: boolean, asKind: PhraseKind | null, p
     if (!line) continue;
     if (BULLET.test(line)) {
       const body = line.replace(BULLET, '').trim();
-      if (body) out.push(...sentencesOf(body, english, asKind ?? 'bullet', problems, proper).slice(0, 1));
+      // A list item is one feature; its first sentence is the caption material.
+      const item = unshout(dropLabel(body));
+      const first = item.split(/(?<=[.!?])\s+/)[0];
+      if (PROBLEM.test(first) && !SALES_QUESTION.test(first)) problems.push({ text: first, sentence: first, kind: 'sentence' });
+      else if (first && !SALES_QUESTION.test(first)) out.push({ text: first, sentence: item, kind: asKind ?? 'bullet' });
       continue;
     }
     const nWords = line.split(/\s+/).length;
     if (nWords <= 7 && !/[.!?]$/.test(line) && !asKind) {
       const heading = line.replace(/:$/, '').trim();
       if (!line.endsWith(':') && !GENERIC_HEADING.test(heading)) {
-        const text = heading === heading.toUpperCase() && /\p{Lu}{2}/u.test(heading) ? heading.toLowerCase() : heading;
+        const text = unshout(heading);
         out.push({ text, sentence: text, kind: 'heading' });
       }
       continue;
@@ -140,11 +164,11 @@ function linesToRaw(text: string, english: boolean, asKind: PhraseKind | null, p
 
 function sentencesOf(text: string, english: boolean, asKind: PhraseKind | null, problems: Raw[], proper: Set<string>): Raw[] {
   const out: Raw[] = [];
-  const doc = nlp(text);
-  if (english) for (const p of doc.match('(#ProperNoun|#Acronym)').out('array') as string[]) for (const w of words(p)) proper.add(w);
-  for (const s of doc.sentences().out('array') as string[]) {
+  // Splitting needs no tagging; the phrases kept are tagged later, all in one parse.
+  for (const s of nlp.tokenize(text).sentences().out('array') as string[]) {
     const sentence = s.replace(/\s+/g, ' ').trim();
     for (const w of sentence.split(' ').slice(1)) if (/^\p{Lu}/u.test(w) && !/^\p{Lu}+$/u.test(w)) proper.add(w.toLowerCase().replace(/[^\p{L}\p{N}'’]/gu, ''));
+    if (SALES_QUESTION.test(sentence)) continue;
     if (PROBLEM.test(sentence)) {
       problems.push({ text: sentence, sentence, kind: 'sentence' });
       continue;
@@ -152,10 +176,10 @@ function sentencesOf(text: string, english: boolean, asKind: PhraseKind | null, 
     const action = english ? ACTION.exec(sentence) : null;
     const actionText = action ? (action[1] ?? action[2]).trim() : null;
     if (actionText && nlp(actionText).has('^#Verb')) {
-      out.push({ text: actionText, sentence, kind: asKind ?? 'action', imperative: true });
+      out.push({ text: actionText, sentence, kind: asKind ?? 'action' });
       continue;
     }
-    out.push({ text: sentence, sentence, kind: asKind ?? 'sentence', imperative: english && nlp(sentence).has('^#Verb') });
+    out.push({ text: sentence, sentence, kind: asKind ?? 'sentence' });
   }
   return out;
 }
@@ -166,14 +190,11 @@ function formatCount(n: number): string {
   return `${Math.floor(n / 100_000) / 10}M+`;
 }
 
-/** Without a tagger for the language: cut at punctuation, or just before a preposition or conjunction. */
-function functionWordCuts(text: string, dangling: Set<string>): number[] {
-  const tokens = text.split(' ');
-  return tokens.flatMap((w, i) => {
-    const next = tokens[i + 1]?.toLowerCase().replace(/[^\p{L}'’]/gu, '');
-    const here = w.toLowerCase().replace(/[^\p{L}'’]/gu, '');
-    return /[,;:]$/.test(w) || (next && dangling.has(next) && !dangling.has(here)) ? [i + 1] : [];
-  });
+/** Tags all phrases in one parse (much cheaper than one each), falling back when sentences do not line up. */
+function termsOf(texts: string[]): Term[][] {
+  const json = nlp(texts.map((t) => (/[.!?]$/.test(t) ? t : `${t}.`)).join('\n')).json() as { terms: Term[] }[];
+  if (json.length === texts.length) return json.map((s) => s.terms);
+  return texts.map((t) => (nlp(t).json() as { terms: Term[] }[]).flatMap((s) => s.terms));
 }
 
 const cache = new Map<string, Understanding>();
@@ -203,7 +224,7 @@ function analyse(listings: Listing[], primary: Listing, extraContext: string | n
   const problems: Raw[] = [];
   const raws: Raw[] = [];
   if (extraContext?.trim()) raws.push(...linesToRaw(extraContext, english, 'context', problems, proper));
-  if (primary.subtitle?.trim()) raws.push({ text: primary.subtitle.trim(), sentence: primary.subtitle.trim(), kind: 'subtitle', imperative: english && nlp(primary.subtitle).has('^#Verb') });
+  if (primary.subtitle?.trim()) raws.push({ text: primary.subtitle.trim(), sentence: primary.subtitle.trim(), kind: 'subtitle' });
   raws.push(...linesToRaw(primary.description, english, null, problems, proper));
   for (const other of listings) {
     if (other === primary || other.language.split(/[-_]/)[0] !== language) continue;
@@ -213,22 +234,30 @@ function analyse(listings: Listing[], primary: Listing, extraContext: string | n
   for (const w of primary.name.match(/\S*\p{Lu}\S*/gu) ?? []) proper.add(w.toLowerCase());
 
   const banned = OTHER_PLATFORM[primary.store];
-  const usable = (t: string) => t.length > 2 && !JUNK.test(t) && !banned.test(t) && (free || !mentionsFree(t));
+  const usable = (t: string) => t.length > 2 && !JUNK.test(t) && !banned.test(t) && (free || !mentionsFree(t)) && !(t.split(' ').length <= 6 && GENERIC_HEADING.test(t));
   const freq = new Map<string, number>();
   const seen = new Set<string>();
-  const phrases: Phrase[] = [];
+  const kept: { r: Raw; text: string; position: number }[] = [];
   const keywordish = new Set<string>();
   raws.forEach((r, position) => {
     const text = tidyEnd(r.text, dangling);
     const key = headlineKey(text);
-    if (!usable(text) || !key || seen.has(key) || text.split(' ').length > 40) return;
+    const n = text.split(' ').length;
+    // One word from the description ("Yes.", "Time") is a fragment, not a feature.
+    const tooShort = n < 2 && r.kind !== 'subtitle' && r.kind !== 'context';
+    if (!usable(text) || !key || seen.has(key) || tooShort || n > 40 || kept.length >= MAX_PHRASES) return;
     seen.add(key);
+    kept.push({ r, text, position });
+  });
+  const terms = english && kept.length ? termsOf(kept.map((k) => k.text)) : [];
+  const phrases: Phrase[] = kept.map(({ r, text, position }, i) => {
     const keywords = [...new Set(contentWords(text, language))];
     for (const k of keywords) freq.set(k, (freq.get(k) ?? 0) + 1);
     const clause = tidyEnd(firstClause(text), dangling) || text;
     const sentence = usable(r.sentence) ? r.sentence.replace(/\s+/g, ' ').trim() : text;
-    const cuts = (english ? cutPoints(text, keywordish) : null) ?? functionWordCuts(text, dangling);
-    phrases.push({ text, clause, sentence, keywords, kind: r.kind, imperative: r.imperative ?? false, cuts, score: KIND_RANK[r.kind] - position / 100 });
+    const tags = english ? tagPhrase(text, terms[i], keywordish, proper) : { cuts: null, imperative: false };
+    const cuts = tags.cuts ?? functionWordCuts(text, dangling);
+    return { text, clause, sentence, keywords, kind: r.kind, imperative: tags.imperative, cuts, score: KIND_RANK[r.kind] - position / 100 };
   });
   for (const w of contentWords(`${primary.category} ${primary.subtitle ?? ''}`, language)) freq.set(w, (freq.get(w) ?? 0) + 3);
   const nameWords = new Set(words(primary.name));

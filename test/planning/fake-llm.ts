@@ -25,7 +25,8 @@ export async function startFakeLlm(reply: (body: Record<string, unknown>) => Fak
     req.on('end', () => {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
       requests.push({ path: req.url ?? '', headers: req.headers, body });
-      if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
+      // The SDK appends /chat/completions to whatever base URL it is given (".../v1" or bare).
+      if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
         res.writeHead(404).end();
         return;
       }

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { formatPlan } from '../../src/planning/cli.ts';
 import { contrastRatio, paletteFor } from '../../src/planning/look.ts';
 import { defaultRoles, findNarrative, NARRATIVES, ROLES } from '../../src/planning/narratives.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
@@ -184,5 +185,15 @@ describe('the rule checker itself', () => {
     expect(planViolations(input, broken({ headline: good.slides[0].headline.toUpperCase() })).join()).toMatch(/repeated/);
     expect(planViolations(input, broken({ textColor: '#BBBBBB' })).join()).toMatch(/contrast/);
     expect(planViolations(input, broken({ screenshotUrl: paid.screenshots.ipad[0].url })).join()).toMatch(/wrong family/);
+  });
+});
+
+describe('cli table', () => {
+  it('prints every slide, the colours and the warnings', () => {
+    const r = plan([noIpad], { device: 'ipad-pro', captionLength: 'long' });
+    const table = formatPlan(r);
+    for (const s of r.slides) expect(table).toContain(s.headline);
+    expect(table).toMatch(/contrast \d+\.\d\d:1/);
+    expect(table).toContain(r.warnings[0]);
   });
 });

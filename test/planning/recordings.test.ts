@@ -1,0 +1,51 @@
+/**
+ * Plans from every recorded store response in ../shared/fixtures/stores (read through the store
+ * parsers) and checks the same rules. Skipped, with a note, when the recordings are not there.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readListing } from '../../src/planning/cli.ts';
+import { planScreenshotSet } from '../../src/planning/plan.ts';
+import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS, DEVICE_IDS, type PlanInput, type PlanRequest } from '../../src/planning/types.ts';
+import { isProblem } from '../../src/problem.ts';
+import { planViolations } from './check.ts';
+
+const ROOT = path.resolve(process.cwd(), '../shared/fixtures/stores');
+const present = existsSync(ROOT);
+const files = present
+  ? ['appstore/lookup', 'appstore/derived-lookup', 'googleplay/details'].flatMap((dir) =>
+      existsSync(path.join(ROOT, dir)) ? readdirSync(path.join(ROOT, dir)).filter((f) => /\.(json|html)$/.test(f)).map((f) => path.join(ROOT, dir, f)) : [],
+    )
+  : [];
+const SHAPES: Pick<PlanRequest, 'count' | 'narrativeId'>[] = [{ count: 10 }];
+
+if (!present) console.warn(`[planning recordings] ${ROOT} is absent: the recordings tier is skipped.`);
+
+describe.skipIf(!present)('plans from recorded store listings', () => {
+  it.each(files.map((f) => [path.relative(ROOT, f), f]))('%s', (_name, file) => {
+    let listing;
+    try {
+      listing = readListing(file);
+    } catch (error) {
+      // The not-found and error recordings must be refused by the parser, not planned.
+      expect(isProblem(error) && ['store_app_not_found', 'store_unavailable'].includes(error.code)).toBe(true);
+      expect(path.basename(file)).toMatch(/notfound|error/);
+      return;
+    }
+    const failures: string[] = [];
+    for (const device of DEVICE_IDS) {
+      for (const captionStyle of CAPTION_STYLE_IDS) {
+        for (const captionLength of CAPTION_LENGTH_IDS) {
+          for (const shape of SHAPES) {
+            const input: PlanInput = { listings: [listing], extraContext: null, request: { device, captionStyle, captionLength, ...shape } };
+            for (const v of planViolations(input, planScreenshotSet(input))) failures.push(`${device}/${captionStyle}/${captionLength}/${JSON.stringify(shape)}: ${v}`);
+          }
+        }
+      }
+    }
+    const story: PlanInput = { listings: [listing], extraContext: null, request: { device: 'iphone-69', narrativeId: 'problem-solution', captionLength: 'long' } };
+    failures.push(...planViolations(story, planScreenshotSet(story)));
+    expect(failures.slice(0, 15)).toEqual([]);
+  });
+});
