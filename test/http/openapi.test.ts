@@ -5,6 +5,9 @@ import { DEVICE_IDS, CAPTION_STYLE_IDS } from '../../src/planning/types.ts';
 import { NARRATIVES } from '../../src/planning/narratives.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 
+// The document is untyped JSON walked by path; `any` keeps these look-ups readable.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
 describe('the OpenAPI document', () => {
   let h: TestApp;
   let doc: Record<string, any>;
