@@ -14,7 +14,7 @@ import { migrate } from './db/migrate.ts';
 import { waitForNotification } from './db/wait-for-notification.ts';
 import { createLogger } from './logger.ts';
 import { isProblem } from './problem.ts';
-import { startService, type Role } from './service.ts';
+import type { Role } from './service.ts';
 import { printResult, type Printable } from './cli-output.ts';
 
 class UsageError extends Error {}
@@ -39,7 +39,11 @@ function program(): Command {
   const cli = new Command('shotgen')
     .description('Operate the shotgen screenshot service. Settings come from the environment (DATABASE_URL, DATA_DIR, PORT, ...; see README).')
     .option('--json', 'machine-readable output')
-    .showHelpAfterError('(run with --help for usage)')
+    // Usage errors are printed by main() as one line like every other error. Subcommands inherit
+    // these settings because they are made after them.
+    .configureOutput({ outputError: () => undefined })
+    // Every command takes --json: say so in each command's help, not only in the top-level one.
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride();
 
   const out = (value: Printable) => printResult(value, cli.opts().json === true);
@@ -51,6 +55,9 @@ function program(): Command {
     .action(async (opts: { role: Role }) => {
       const config = loadConfig();
       const log = createLogger(config);
+      // The HTTP server, worker and planner take about two seconds to load: only serve needs them,
+      // so the operator's one-off commands stay quick.
+      const { startService } = await import('./service.ts');
       const service = await startService(config, { role: opts.role, logger: log });
       log.info({ address: service.address, role: opts.role, database: service.database.embedded ? 'embedded' : 'external' }, 'shotgen started');
       if (cli.opts().json) out({ kind: 'object', value: { address: service.address, role: opts.role } });
@@ -109,7 +116,13 @@ function program(): Command {
     .command('list')
     .description('list an account’s keys (prefixes only)')
     .requiredOption('--account <id>', 'account id')
-    .action((opts: { account: string }) => withDatabase(async (db) => out({ kind: 'table', value: await listApiKeys(db.pool, opts.account) })));
+    .action((opts: { account: string }) =>
+      withDatabase(async (db) => {
+        // A mistyped id would otherwise look like an account without keys.
+        if (!(await getAccount(db.pool, opts.account))) throw new UsageError(`no account ${opts.account}`);
+        out({ kind: 'table', value: await listApiKeys(db.pool, opts.account) });
+      }),
+    );
   keys
     .command('revoke')
     .description('revoke a key; refused by every server from its next request')
@@ -140,15 +153,23 @@ function program(): Command {
   return cli;
 }
 
+/** Errors go to stderr as one line, so that scripts can log or match them. */
+const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ').trim();
+
 export async function main(argv: string[]): Promise<number> {
   const cli = program();
   try {
     await cli.parseAsync(argv, { from: 'user' });
     return 0;
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    if (error instanceof CommanderError) {
+      if (error.exitCode === 0) return 0;
+      // commander.help: help was asked for implicitly (no subcommand) and is already on stderr.
+      if (error.code !== 'commander.help') process.stderr.write(`shotgen: ${oneLine(error.message.replace(/^error: /, ''))} (see --help)\n`);
+      return 2;
+    }
     const message = error instanceof UsageError || error instanceof ConfigError ? error.message : isProblem(error) ? error.detail : `unexpected error: ${(error as Error).message}`;
-    process.stderr.write(`shotgen: ${message}\n`);
+    process.stderr.write(`shotgen: ${oneLine(message)}\n`);
     return error instanceof UsageError || isProblem(error) ? 2 : 1;
   }
 }

@@ -4,7 +4,7 @@
  *
  * Usage: node --import tsx test/db/embedded-child.ts <dataDir> <serve|command>
  * Prints one JSON line once open ({pid, owned, answer}), then waits for "stop" on stdin, stops its
- * handle and prints {stopped: true, ownedBeforeStop}.
+ * handle, prints {stopped: true, ownedBeforeStop} and ends.
  */
 import readline from 'node:readline';
 import pg from 'pg';
@@ -25,4 +25,6 @@ for await (const line of readline.createInterface({ input: process.stdin })) {
   process.stdout.write(`${JSON.stringify({ stopped: true, ownedBeforeStop })}\n`);
   break;
 }
-process.exit(0);
+// No process.exit(): the process must be able to end on its own while a server it started keeps
+// running for another process.
+process.stdin.destroy();

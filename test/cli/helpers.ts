@@ -1,0 +1,148 @@
+/** Running `shotgen` as the operator does: a child process of bin/shotgen.js. */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import readline from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = path.join(ROOT, 'bin', 'shotgen.js');
+
+export interface Env {
+  DATA_DIR: string;
+  DATABASE_URL?: string;
+  [name: string]: string | undefined;
+}
+
+/** The test runner's environment minus anything that would point the CLI at another database. */
+function childEnv(env: Env): NodeJS.ProcessEnv {
+  const base = { ...process.env };
+  delete base.DATABASE_URL;
+  return { ...base, LOG_LEVEL: 'warn', ...env };
+}
+
+export interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export async function shotgen(args: string[], env: Env): Promise<Result> {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: childEnv(env) });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const [code] = (await once(child, 'close')) as [number | null];
+  return { code, stdout, stderr };
+}
+
+/** Runs a command that must succeed with --json and returns its parsed output. */
+export async function shotgenJson<T = Record<string, unknown>>(args: string[], env: Env): Promise<T> {
+  const r = await shotgen([...args, '--json'], env);
+  if (r.code !== 0) throw new Error(`shotgen ${args.join(' ')} exited ${r.code}: ${r.stderr.trim()}`);
+  return JSON.parse(r.stdout) as T;
+}
+
+export interface Serve {
+  proc: ChildProcessWithoutNullStreams;
+  address: string;
+  /** SIGTERM, then the exit code. */
+  terminate(): Promise<number | null>;
+}
+
+/** `shotgen serve --json` in the background, resolved once it prints its address. */
+export async function startServe(env: Env): Promise<Serve> {
+  const proc = spawn(process.execPath, [BIN, 'serve', '--json'], { cwd: ROOT, env: childEnv({ HOST: '127.0.0.1', ...env }) });
+  let stderr = '';
+  proc.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const exited = once(proc, 'exit');
+  const lines = readline.createInterface({ input: proc.stdout });
+  const address = await new Promise<string>((resolve, reject) => {
+    lines.on('line', (line) => {
+      try {
+        const parsed = JSON.parse(line) as { address?: string; role?: string; level?: number };
+        // Log lines are JSON too; the --json announcement is the one without a level.
+        if (parsed.address && parsed.role && parsed.level === undefined) resolve(parsed.address);
+      } catch {
+        // not JSON: ignore
+      }
+    });
+    void exited.then(([code]) => reject(new Error(`serve exited (${code}) before listening: ${stderr.trim()}`)));
+  });
+  return {
+    proc,
+    address,
+    async terminate() {
+      if (proc.exitCode !== null || proc.signalCode !== null) return proc.exitCode;
+      proc.kill('SIGTERM');
+      const [code] = (await exited) as [number | null];
+      return code;
+    },
+  };
+}
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export async function waitForDeath(pid: number, timeoutMs = 15_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (isAlive(pid)) {
+    if (Date.now() > deadline) return false;
+    await sleep(20);
+  }
+  return true;
+}
+
+/** Postmasters running for this DATA_DIR: only they name the data directory on their command line. */
+export function postmastersFor(dataDir: string): number[] {
+  const pgDir = path.join(dataDir, 'pg');
+  return fs
+    .readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0').includes(pgDir);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+export function postmasterPid(dataDir: string): number | null {
+  try {
+    return Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]) || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Cleanup after a failed test: no postgres may outlive the run. */
+export async function killPostmasters(dataDir: string): Promise<void> {
+  for (const pid of postmastersFor(dataDir)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+    await waitForDeath(pid);
+  }
+}
