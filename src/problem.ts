@@ -13,7 +13,6 @@ export const PROBLEM_TITLES = {
   app_not_found: 'App not found',
   job_not_found: 'Job not found',
   not_found: 'Not found',
-  method_not_allowed: 'Method not allowed',
   idempotency_key_in_use: 'Idempotency key in use',
   payload_too_large: 'Payload too large',
   unsupported_media_type: 'Unsupported media type',
@@ -58,5 +57,12 @@ export function validationFailed(errors: FieldError[]): Problem {
       : `The request has ${errors.length} problems; see errors.`;
   return new Problem(400, 'validation_failed', detail, { errors });
 }
+
+/** A 401 with the challenge every 401 carries. */
+export const unauthorized = (code: 'missing_api_key' | 'invalid_api_key' | 'revoked_api_key' | 'ambiguous_credentials', detail: string): Problem =>
+  new Problem(401, code, detail, {}, { 'WWW-Authenticate': 'Bearer' });
+
+/** The `type` URI of a problem code. */
+export const problemType = (code: ProblemCode): string => `https://shotgen.dev/problems/${code.replaceAll('_', '-')}`;
 
 export const isProblem = (e: unknown): e is Problem => e instanceof Problem;

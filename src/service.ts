@@ -75,6 +75,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       worker = new Worker(database.pool, notifications, planningRunner(database.pool, config.llm, log), {
         concurrency: config.workerConcurrency,
         leaseMs: config.jobLeaseMs,
+        now: clock,
         log,
       });
       worker.start();

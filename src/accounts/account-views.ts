@@ -2,10 +2,11 @@
  * What GET /account shows, cached per account because clients read it often and it changes
  * rarely. Every change to an account or its credits NOTIFYs at commit (triggers credits_notify
  * and accounts_notify), which evicts the entry in every process; this process also evicts right
- * after its own charges so it reads its own writes. Nothing is cached while LISTEN is down.
+ * after its own charges so it reads its own writes (see NotifiedCache).
  */
 import type { Db } from '../db/pool.ts';
 import type { Notifications } from '../db/notifications.ts';
+import { NotifiedCache } from '../db/notified-cache.ts';
 import { getBalance, type Balance, type Clock } from './credits.ts';
 
 export interface AccountView {
@@ -15,35 +16,25 @@ export interface AccountView {
 }
 
 export class AccountViews {
-  private readonly cache = new Map<string, AccountView>();
-  private generation = 0;
+  private readonly cache: NotifiedCache<AccountView>;
 
-  constructor(private readonly db: Db, private readonly notifications: Notifications | null, private readonly clock: Clock) {
-    notifications?.subscribe('shotgen_credits', {
-      onNotify: (accountId) => this.invalidate(accountId),
-      onReset: () => {
-        this.generation++;
-        this.cache.clear();
-      },
-    });
+  constructor(private readonly db: Db, notifications: Notifications | null, private readonly clock: Clock) {
+    this.cache = new NotifiedCache({ notifications, channel: 'shotgen_credits', maxEntries: 100_000, maxAgeMs: 60_000 });
   }
 
+  /** This process changed the account's credits: forget the view before answering again. */
   invalidate(accountId: string): void {
-    this.generation++;
-    this.cache.delete(accountId);
+    this.cache.invalidate(accountId);
   }
 
   async get(accountId: string): Promise<AccountView> {
     const now = this.clock();
     const cached = this.cache.get(accountId);
     if (cached && now < cached.balance.resetsAt) return cached;
-    const generation = this.generation;
+    const ticket = this.cache.ticket();
     const balance = await getBalance(this.db, accountId, now);
     const view = { id: accountId, name: balance.accountName, balance };
-    if (this.notifications?.connected && generation === this.generation) {
-      if (this.cache.size > 100_000) this.cache.clear();
-      this.cache.set(accountId, view);
-    }
+    this.cache.set(accountId, view, ticket);
     return view;
   }
 }

@@ -1,14 +1,15 @@
 /**
  * Turns a presented key into an account, on the hot path of every request.
  *
- * Lookups are cached in memory by digest. A revocation reaches every process through NOTIFY at
- * commit (trigger api_keys_notify), which evicts the entry; while the LISTEN connection is down
- * nothing is cached, so a cache can never serve a revoked key it was not told about.
+ * Lookups are cached in memory by digest (a NotifiedCache): a revocation reaches every process
+ * through NOTIFY at commit (trigger api_keys_notify), which evicts the entry; nothing is cached
+ * while the LISTEN connection is down, and entries expire after a minute as a backstop.
  * last_used_at is batched: at most one UPDATE per flush interval for all keys used meanwhile.
  */
 import type { Db } from '../db/pool.ts';
 import type { Notifications } from '../db/notifications.ts';
-import { Problem } from '../problem.ts';
+import { NotifiedCache } from '../db/notified-cache.ts';
+import { unauthorized } from '../problem.ts';
 import { findKeyByHash, hashKey, looksLikeKey, touchApiKeys, type KeyLookup } from './api-keys.ts';
 
 export interface Principal {
@@ -16,36 +17,19 @@ export interface Principal {
   accountId: string;
 }
 
-const MAX_ENTRIES = 50_000;
-
 export class Authenticator {
-  private readonly cache = new Map<string, KeyLookup>();
-  /** Bumped on every invalidation: a lookup that raced with one is not cached. */
-  private generation = 0;
+  private readonly cache: NotifiedCache<KeyLookup>;
   private pendingUses = new Map<string, Date>();
-  private flushTimer: NodeJS.Timeout | null = null;
+  private readonly flushTimer: NodeJS.Timeout;
 
   constructor(
     private readonly db: Db,
-    private readonly notifications: Notifications | null,
+    notifications: Notifications | null,
     private readonly opts: { flushIntervalMs?: number; now?: () => Date } = {},
   ) {
-    notifications?.subscribe('shotgen_api_keys', {
-      onNotify: (hashHex) => {
-        this.generation++;
-        this.cache.delete(hashHex);
-      },
-      onReset: () => {
-        this.generation++;
-        this.cache.clear();
-      },
-    });
+    this.cache = new NotifiedCache({ notifications, channel: 'shotgen_api_keys', maxEntries: 50_000, maxAgeMs: 60_000 });
     this.flushTimer = setInterval(() => void this.flush().catch(() => undefined), opts.flushIntervalMs ?? 10_000);
     this.flushTimer.unref();
-  }
-
-  private get caching(): boolean {
-    return this.notifications?.connected === true;
   }
 
   /**
@@ -64,16 +48,13 @@ export class Authenticator {
     const hex = hash.toString('hex');
     let found = this.cache.get(hex);
     if (!found) {
-      const generation = this.generation;
+      const ticket = this.cache.ticket();
       const fromDb = await findKeyByHash(this.db, hash);
       if (!fromDb) throw invalidKey();
       found = fromDb;
-      if (this.caching && !found.revoked && generation === this.generation) {
-        if (this.cache.size >= MAX_ENTRIES) this.cache.clear();
-        this.cache.set(hex, found);
-      }
+      if (!found.revoked) this.cache.set(hex, found, ticket);
     }
-    if (found.revoked) throw new Problem(401, 'revoked_api_key', 'This API key has been revoked. Create a new key and use it instead.', {}, { 'WWW-Authenticate': 'Bearer' });
+    if (found.revoked) throw unauthorized('revoked_api_key', 'This API key has been revoked. Create a new key and use it instead.');
     return this.use(found);
   }
 
@@ -91,9 +72,9 @@ export class Authenticator {
   }
 
   async close(): Promise<void> {
-    if (this.flushTimer) clearInterval(this.flushTimer);
+    clearInterval(this.flushTimer);
     await this.flush().catch(() => undefined);
   }
 }
 
-const invalidKey = () => new Problem(401, 'invalid_api_key', 'The API key is not valid. Check that it was copied in full.', {}, { 'WWW-Authenticate': 'Bearer' });
+const invalidKey = () => unauthorized('invalid_api_key', 'The API key is not valid. Check that it was copied in full.');

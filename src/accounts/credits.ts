@@ -66,12 +66,17 @@ export async function charge(q: Queryable, accountId: string, amount: number, no
 }
 
 /**
- * Give back a job's charge to the period it was charged in. The ledger's unique index on
- * (job_id) for refunds makes a second refund of one job fail instead of paying twice.
+ * Give back a job's charge. Within the month it was charged, the charge is undone; a job that
+ * fails after the month turned is refunded into the current month (as extra credits), where they
+ * can still be spent. The ledger's unique index on (job_id) for refunds makes a second refund of
+ * one job fail instead of paying twice.
  */
-export async function refund(q: Queryable, accountId: string, period: string, amount: number, jobId: string): Promise<void> {
-  await q.query(`INSERT INTO credit_ledger (account_id, period_start, kind, amount, job_id) VALUES ($1, $2, 'refund', $3, $4)`, [accountId, period, amount, jobId]);
-  await q.query('UPDATE credit_periods SET used = used - $3 WHERE account_id = $1 AND period_start = $2', [accountId, period, amount]);
+export async function refund(q: Queryable, accountId: string, chargedPeriod: string, amount: number, jobId: string, now: Date): Promise<void> {
+  const current = periodStart(now);
+  if (current !== chargedPeriod) await ensurePeriod(q, accountId, current);
+  await q.query(`INSERT INTO credit_ledger (account_id, period_start, kind, amount, job_id) VALUES ($1, $2, 'refund', $3, $4)`, [accountId, current, amount, jobId]);
+  const column = current === chargedPeriod ? 'used = used - $3' : 'granted = granted + $3';
+  await q.query(`UPDATE credit_periods SET ${column} WHERE account_id = $1 AND period_start = $2`, [accountId, current, amount]);
 }
 
 /** Extra credits for the current period (an operator's grant). */

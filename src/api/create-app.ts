@@ -1,8 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { createApp as createAppRecord, EXTRA_CONTEXT_MAX } from '../apps/apps.ts';
+import { checkCreateAppInput, createApp as createAppRecord, EXTRA_CONTEXT_MAX } from '../apps/apps.ts';
+import { fieldErrors } from '../http/problems.ts';
+import { validationFailed } from '../problem.ts';
 import { principalOf } from '../http/auth.ts';
 import type { Api, Services } from '../http/server.ts';
-import { bodyProblems, commonProblems, problemExample, problemRef } from './schemas.ts';
+import { bodyProblems, commonProblems, problemExample, problemRef, RETRY_AFTER, success } from './schemas.ts';
 
 const CreateAppBody = Type.Object(
   {
@@ -32,6 +34,8 @@ export function createApp(api: Api, services: Services) {
     '/public/v1/apps',
     {
       config: { auth: true },
+      // Schema errors are merged with the URL checks below, so one answer lists every problem.
+      attachValidation: true,
       schema: {
         operationId: 'createApp',
         summary: 'Create an app from its store listing URL(s)',
@@ -39,15 +43,21 @@ export function createApp(api: Api, services: Services) {
         tags: ['apps'],
         body: CreateAppBody,
         response: {
-          200: AppResponse,
+          200: success(AppResponse, 'The app was created from its listing(s).'),
           ...bodyProblems,
           ...commonProblems,
           422: problemRef('The store has no such app in that country (`store_app_not_found`).', problemExample(422, 'store_app_not_found', 'The App Store has no app with id 123 in the us storefront.')),
-          502: problemRef('The store did not answer in time or answered with an error (`store_unavailable`); see Retry-After.', problemExample(502, 'store_unavailable', 'The App Store did not answer in time. Retry later.')),
+          502: problemRef('The store did not answer in time or answered with an error (`store_unavailable`); see Retry-After.', problemExample(502, 'store_unavailable', 'The App Store did not answer in time. Retry later.'), RETRY_AFTER),
         },
       },
     },
     async (request) => {
+      if (request.validationError) {
+        const schemaErrors = fieldErrors(request.validationError.validation as Parameters<typeof fieldErrors>[0], 'body');
+        const seen = new Set(schemaErrors.map((e) => e.field));
+        const domainErrors = checkCreateAppInput(request.body).errors.filter((e) => !seen.has(e.field));
+        throw validationFailed([...schemaErrors, ...domainErrors]);
+      }
       const app = await createAppRecord(services.db, services.stores, principalOf(request).accountId, request.body as Static<typeof CreateAppBody>);
       return { appId: app.id, name: app.name, category: app.category, artworkUrl: app.artworkUrl };
     },

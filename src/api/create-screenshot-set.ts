@@ -5,7 +5,7 @@ import { IDEMPOTENCY_KEY_MAX } from '../jobs/idempotency.ts';
 import { createScreenshotSet as create, SCREENSHOT_SET_COST } from '../jobs/screenshot-sets.ts';
 import { NARRATIVES } from '../planning/narratives.ts';
 import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS, CAPTION_STYLES, DEFAULT_COUNT, DEVICE_IDS, DEVICES, MAX_COUNT } from '../planning/types.ts';
-import { bodyProblems, commonProblems, problemExample, problemRef, StringEnum } from './schemas.ts';
+import { bodyProblems, commonProblems, problemExample, problemRef, RETRY_AFTER, StringEnum, success } from './schemas.ts';
 
 const describeDevices = DEVICE_IDS.map((d) => `\`${d}\`: ${DEVICES[d].width}×${DEVICES[d].height} (${DEVICES[d].slot})`).join('; ');
 const describeStyles = CAPTION_STYLE_IDS.map((s) => `\`${s}\`: ${CAPTION_STYLES[s]}`).join(' ');
@@ -51,12 +51,15 @@ export function createScreenshotSet(api: Api, services: Services) {
         body: CreateScreenshotSetBody,
         headers: Headers,
         response: {
-          201: { ...Created, description: 'Accepted; the job is queued. Location points at the job.' },
+          201: success(Created, 'Accepted; the job is queued. Location points at the job.', {
+            Location: { type: 'string', description: 'The job: {base_url}/public/v1/jobs/{jobId}.' },
+            'Idempotent-Replayed': { type: 'string', description: '`true` when this answers a retry with the same Idempotency-Key.' },
+          }),
           ...bodyProblems,
           ...commonProblems,
           402: problemRef('Fewer credits remain than the request costs (`insufficient_credits`, with cost, remaining and resetsAt).', problemExample(402, 'insufficient_credits', 'This request costs 5 credits; 3 remain until 2026-12-01T00:00:00Z.', { cost: 5, remaining: 3, resetsAt: '2026-12-01T00:00:00Z' })),
           404: problemRef('No such app on this account (`app_not_found`).', problemExample(404, 'app_not_found', 'No app app_01JD2ZK5T8Q3W4E5R6T7Y8U9CD on this account.')),
-          409: problemRef('A request with the same Idempotency-Key is still being processed (`idempotency_key_in_use`).'),
+          409: problemRef('A request with the same Idempotency-Key is still being processed (`idempotency_key_in_use`).', undefined, RETRY_AFTER),
           422: problemRef('The Idempotency-Key was used with a different body (`idempotency_key_reused`).'),
         },
       },

@@ -3,7 +3,7 @@ import type { AccountView } from '../accounts/account-views.ts';
 import { formatInstant } from '../accounts/credits.ts';
 import { principalOf } from '../http/auth.ts';
 import type { Api, Services } from '../http/server.ts';
-import { commonProblems } from './schemas.ts';
+import { commonProblems, success } from './schemas.ts';
 
 const AccountResponse = Type.Object(
   {
@@ -47,7 +47,7 @@ export function getAccount(api: Api, services: Services) {
         operationId: 'getAccount',
         summary: 'The key’s account, plan and credits',
         tags: ['account'],
-        response: { 200: AccountResponse, ...commonProblems },
+        response: { 200: success(AccountResponse, 'The account that owns the key, with this month’s credits.'), ...commonProblems },
       },
     },
     async (request, reply) => {

@@ -4,13 +4,13 @@ import type { Api, Services } from '../http/server.ts';
 import { isId } from '../ids.ts';
 import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS, DEVICE_IDS } from '../planning/types.ts';
 import { Problem } from '../problem.ts';
-import { commonProblems, problemExample, problemRef, StringEnum } from './schemas.ts';
+import { commonProblems, problemExample, problemRef, StringEnum, success } from './schemas.ts';
 
 const Slide = Type.Object(
   {
     index: Type.Integer({ minimum: 1, maximum: 10 }),
     role: Type.String({ description: 'The slide’s part in the story: hero, feature, social-proof, how-it-works, call-to-action, …', examples: ['hero'] }),
-    headline: Type.String({ description: 'short: at most 30 characters; long: at most 40.', examples: ['Plan Every Meal in Seconds'] }),
+    headline: Type.String({ maxLength: 40, description: 'short: at most 30 characters; long: at most 40.', examples: ['Plan Every Meal in Seconds'] }),
     subheadline: Type.Union([Type.String({ maxLength: 100 }), Type.Null()], { description: 'null for short captions.' }),
     keywords: Type.Array(Type.String()),
     screenshotUrl: Type.Union([Type.String({ format: 'uri' }), Type.Null()], { description: 'One of the listing’s screenshots for the device family, or null (text-only layout).' }),
@@ -68,9 +68,9 @@ export function getJob(api: Api, services: Services) {
         summary: 'Poll a job',
         description: 'While the job is queued or running the response carries `Retry-After: 1` as a polling hint.',
         tags: ['jobs'],
-        params: Type.Object({ id: Type.String({ maxLength: 64, description: 'The jobId from POST /public/v1/screenshots.' }) }),
+        params: Type.Object({ id: Type.String({ description: 'The jobId from POST /public/v1/screenshots.' }) }),
         response: {
-          200: Job,
+          200: success(Job, 'The job. While it is queued or running, Retry-After suggests when to poll again.', { 'Retry-After': { type: 'string', description: '`1` while queued or running.' } }),
           ...commonProblems,
           404: problemRef('No such job on this account (`job_not_found`).', problemExample(404, 'job_not_found', 'No job job_01JD2ZK5T8Q3W4E5R6T7Y8U9EF on this account.')),
         },

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Api, Services } from '../http/server.ts';
 import { NARRATIVES } from '../planning/narratives.ts';
-import { commonProblems } from './schemas.ts';
+import { commonProblems, success } from './schemas.ts';
 
 const NarrativesResponse = Type.Object(
   {
@@ -30,7 +30,7 @@ export function listNarratives(api: Api, _services: Services) {
         summary: 'The narrative catalogue',
         description: 'Each narrative is a story a screenshot set can tell; send its id as narrativeId to POST /public/v1/screenshots.',
         tags: ['catalogue'],
-        response: { 200: NarrativesResponse, ...commonProblems },
+        response: { 200: success(NarrativesResponse, 'Every narrative a screenshot set can follow.'), ...commonProblems },
       },
     },
     async (_request, reply) => reply.type('application/json').send(BODY),

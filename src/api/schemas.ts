@@ -3,7 +3,7 @@
  * what the OpenAPI document shows, so the three cannot drift apart.
  */
 import { Type, type Static, type TUnsafe } from '@sinclair/typebox';
-import { PROBLEM_TITLES } from '../problem.ts';
+import { PROBLEM_TITLES, problemType } from '../problem.ts';
 
 /** A string enum as JSON Schema `enum`: one clear validation error and a plain enum in OpenAPI. */
 export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}): TUnsafe<T[number]> {
@@ -30,14 +30,24 @@ export const ProblemSchema = Type.Object(
 
 export type ProblemBody = Static<typeof ProblemSchema>;
 
+type HeaderDocs = Record<string, { type: 'string'; description: string }>;
+
+/** Every response carries it. */
+const REQUEST_ID: HeaderDocs = { 'x-request-id': { type: 'string', description: 'The request id (req_…); problem bodies repeat it as requestId.' } };
+export const RETRY_AFTER: HeaderDocs = { 'Retry-After': { type: 'string', description: 'Seconds to wait before trying again.' } };
+
 /** A problem response for a route schema: problem+json, the shared Problem schema, an example. */
-const problemRef = (description: string, example?: Record<string, unknown>) => ({
+const problemRef = (description: string, example?: Record<string, unknown>, headers: HeaderDocs = {}) => ({
   description,
+  headers: { ...REQUEST_ID, ...headers },
   content: { 'application/problem+json': { schema: Type.Ref('Problem'), ...(example ? { example } : {}) } },
 });
 
+/** A success response: its schema, what it means, the headers it carries. */
+export const success = <T extends object>(schema: T, description: string, headers: HeaderDocs = {}): T => ({ ...schema, description, headers: { ...REQUEST_ID, ...headers } });
+
 const example = (status: number, code: keyof typeof PROBLEM_TITLES, detail: string, extra: Record<string, unknown> = {}) => ({
-  type: `https://shotgen.dev/problems/${code.replaceAll('_', '-')}`,
+  type: problemType(code),
   title: PROBLEM_TITLES[code],
   status,
   detail,
@@ -48,9 +58,13 @@ const example = (status: number, code: keyof typeof PROBLEM_TITLES, detail: stri
 
 /** The problem responses every authenticated operation can give. */
 export const commonProblems = {
-  401: problemRef('Missing, invalid, revoked or ambiguous API key (`missing_api_key`, `invalid_api_key`, `revoked_api_key`, `ambiguous_credentials`).', example(401, 'missing_api_key', 'Send your API key in the "Authorization: Bearer <API key>" header or the "x-api-key: <API key>" header.')),
-  429: problemRef('Too many requests (`rate_limited`); see Retry-After.'),
+  401: problemRef(
+    'Missing, invalid, revoked or ambiguous API key (`missing_api_key`, `invalid_api_key`, `revoked_api_key`, `ambiguous_credentials`).',
+    example(401, 'missing_api_key', 'Send your API key in the "Authorization: Bearer <API key>" header or the "x-api-key: <API key>" header.'),
+    { 'WWW-Authenticate': { type: 'string', description: 'Always `Bearer`.' } },
+  ),
   500: problemRef('Unexpected error (`internal_error`).'),
+  503: problemRef('The server is restarting (`service_unavailable`); retry after Retry-After.', undefined, RETRY_AFTER),
 };
 
 export const bodyProblems = {

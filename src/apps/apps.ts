@@ -8,6 +8,7 @@ import { Problem, validationFailed, type FieldError } from '../problem.ts';
 import type { Listing } from '../stores/listing.ts';
 import type { StoreReaders } from '../stores/index.ts';
 import { InvalidStoreUrl, parseAppStoreUrl, parseGooglePlayUrl } from '../stores/urls.ts';
+import type { AppStoreRef, GooglePlayRef } from '../stores/index.ts';
 
 export const EXTRA_CONTEXT_MAX = 2000;
 
@@ -53,49 +54,74 @@ export interface CreateAppInput {
   extraContext?: string;
 }
 
+export interface CheckedCreateAppInput {
+  ios: AppStoreRef | null;
+  android: GooglePlayRef | null;
+  extraContext: string | null;
+}
+
 /**
- * Parse both URLs (reporting every problem at once), read the listings in parallel, store the app.
- * Nothing is stored when either read fails. With both stores, name, category and icon come from
- * the App Store listing (CONTRACT).
+ * Every problem with a create-app body, as field errors. Tolerates any JSON value, so that the
+ * route can add these to the schema's own errors and report all of them at once.
  */
-export async function createApp(db: Queryable, stores: StoreReaders, accountId: string, input: CreateAppInput): Promise<App> {
+export function checkCreateAppInput(input: unknown): { errors: FieldError[]; checked: CheckedCreateAppInput } {
   const errors: FieldError[] = [];
-  if (input.iosUrl === undefined && input.androidUrl === undefined) {
+  const isObject = input !== null && typeof input === 'object' && !Array.isArray(input);
+  const body = (isObject ? input : {}) as Record<string, unknown>;
+  if (isObject && body.iosUrl === undefined && body.androidUrl === undefined) {
     errors.push({ field: 'iosUrl', message: 'provide iosUrl, androidUrl or both' });
   }
-  const parse = <T>(field: string, value: string | undefined, parser: (v: string) => T): T | null => {
-    if (value === undefined) return null;
+  const parse = <T>(field: string, parser: (v: string) => T): T | null => {
+    const value = body[field];
+    if (typeof value !== 'string') return null;
     try {
       return parser(value);
     } catch (e) {
-      if (e instanceof InvalidStoreUrl) {
-        errors.push({ field, message: e.message });
-        return null;
-      }
-      throw e;
+      if (!(e instanceof InvalidStoreUrl)) throw e;
+      errors.push({ field, message: e.message });
+      return null;
     }
   };
-  const ios = parse('iosUrl', input.iosUrl, parseAppStoreUrl);
-  const android = parse('androidUrl', input.androidUrl, parseGooglePlayUrl);
-  const extraContext = input.extraContext?.trim() || null;
+  const ios = parse('iosUrl', parseAppStoreUrl);
+  const android = parse('androidUrl', parseGooglePlayUrl);
+  const extraContext = typeof body.extraContext === 'string' ? body.extraContext.trim() || null : null;
   if (extraContext && [...extraContext].length > EXTRA_CONTEXT_MAX) {
     errors.push({ field: 'extraContext', message: `must be at most ${EXTRA_CONTEXT_MAX} characters` });
   }
-  if (errors.length) throw validationFailed(errors);
+  // PostgreSQL text cannot hold NUL.
+  if (extraContext?.includes('\u0000')) errors.push({ field: 'extraContext', message: 'must not contain NUL characters' });
+  return { errors, checked: { ios, android, extraContext } };
+}
 
-  const [iosListing, androidListing] = await Promise.all([
-    ios ? stores.readAppStore(ios) : null,
-    android ? stores.readGooglePlay(android) : null,
+/**
+ * Check the input (reporting every problem at once), read the listings in parallel, store the
+ * app. Nothing is stored when either read fails. With both stores, name, category and icon come
+ * from the App Store listing (CONTRACT).
+ */
+export async function createApp(db: Queryable, stores: StoreReaders, accountId: string, input: CreateAppInput): Promise<App> {
+  const { errors, checked } = checkCreateAppInput(input);
+  if (errors.length) throw validationFailed(errors);
+  const [iosRead, androidRead] = await Promise.allSettled([
+    checked.ios ? stores.readAppStore(checked.ios) : null,
+    checked.android ? stores.readGooglePlay(checked.android) : null,
   ]);
-  const primary = iosListing ?? androidListing;
-  if (!primary) throw new Problem(500, 'internal_error', 'No listing was read.');
+  // Both reads settle first so that the answer does not depend on which store failed faster:
+  // an unavailable store (retryable) outranks a missing app, and the App Store outranks Play.
+  const failures = [iosRead, androidRead].filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason);
+  if (failures.length) throw failures.find((f) => f instanceof Problem && f.status >= 500) ?? failures[0];
+  const iosListing = clean((iosRead as PromiseFulfilledResult<Listing | null>).value);
+  const androidListing = clean((androidRead as PromiseFulfilledResult<Listing | null>).value);
+  const primary = (iosListing ?? androidListing)!;
   const { rows } = await db.query<AppRow>(
     `INSERT INTO apps (id, account_id, name, category, artwork_url, ios_listing, android_listing, extra_context)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
-    [newId('app'), accountId, primary.name, primary.category, primary.artworkUrl, iosListing, androidListing, extraContext],
+    [newId('app'), accountId, primary.name, primary.category, primary.artworkUrl, iosListing, androidListing, checked.extraContext],
   );
   return toApp(rows[0]);
 }
+
+/** jsonb cannot hold NUL either; a store is not trusted to send none. */
+const clean = (listing: Listing | null): Listing | null => (listing ? (JSON.parse(JSON.stringify(listing).replaceAll('\\u0000', '')) as Listing) : null);
 
 /** An app of this account, or null (another account's app is as unknown as a missing one). */
 export async function findApp(db: Queryable, accountId: string, appId: string): Promise<App | null> {

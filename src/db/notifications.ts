@@ -1,69 +1,73 @@
 /**
  * One LISTEN connection per process, shared by every in-memory cache and the worker's wake-up.
  *
- * Caches are only safe while this connection is up: if it drops, a revocation could be missed. So
- * on any connection loss every subscriber's `onReset` runs (caches flush and stop caching) until
- * the connection is back, LISTENing again, and `connected` is true.
+ * Caches are only safe while this connection is known to be up: if it drops, a revocation could be
+ * missed. So the connection LISTENs on every channel before `connected` becomes true, is checked
+ * with a query every few seconds (a half-open TCP connection raises no error by itself), and on
+ * any loss every subscriber's `onReset` runs (caches flush and stop caching) until it is back.
  */
 import pg from 'pg';
 
-type Handler = (payload: string) => void;
+/** Every channel the service uses; all are LISTENed at connect, so none can be missed later. */
+export const CHANNELS = ['shotgen_api_keys', 'shotgen_credits', 'shotgen_jobs'] as const;
+export type Channel = (typeof CHANNELS)[number];
 
 export interface Subscription {
-  onNotify: Handler;
+  onNotify: (payload: string) => void;
   /** The connection was lost or re-established: forget everything learned before. */
   onReset?: () => void;
 }
 
 export class Notifications {
   private client: pg.Client | null = null;
-  private readonly subs = new Map<string, Set<Subscription>>();
+  private readonly subs = new Map<Channel, Set<Subscription>>(CHANNELS.map((c) => [c, new Set()]));
   private closed = false;
   private reconnectTimer: NodeJS.Timeout | null = null;
-  private pending: Promise<unknown> = Promise.resolve();
+  private healthTimer: NodeJS.Timeout | null = null;
   connected = false;
 
-  constructor(private readonly url: string, private readonly log: (msg: string, err?: unknown) => void = () => undefined) {}
+  constructor(
+    private readonly url: string,
+    private readonly log: (msg: string, err?: unknown) => void = () => undefined,
+    private readonly healthCheckMs = 5_000,
+  ) {}
 
   async start(): Promise<void> {
     await this.connect();
   }
 
-  subscribe(channel: string, sub: Subscription): () => void {
-    let set = this.subs.get(channel);
-    if (!set) {
-      set = new Set();
-      this.subs.set(channel, set);
-      const client = this.client;
-      // One query at a time on the LISTEN connection: chain rather than overlap.
-      if (client && this.connected) this.pending = this.pending.then(() => client.query(`LISTEN ${channel}`)).catch((e) => this.lost(e));
-    }
+  subscribe(channel: Channel, sub: Subscription): () => void {
+    const set = this.subs.get(channel)!;
     set.add(sub);
     return () => set.delete(sub);
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url });
+    const client = new pg.Client({ connectionString: this.url, keepAlive: true, application_name: 'shotgen-listen' });
     client.on('notification', (msg) => {
-      for (const sub of this.subs.get(msg.channel) ?? []) sub.onNotify(msg.payload ?? '');
+      for (const sub of this.subs.get(msg.channel as Channel) ?? []) sub.onNotify(msg.payload ?? '');
     });
-    client.on('error', (e) => this.lost(e));
-    client.on('end', () => this.lost(new Error('LISTEN connection ended')));
+    client.on('error', (e) => this.lost(client, e));
+    client.on('end', () => this.lost(client, new Error('LISTEN connection ended')));
     await client.connect();
-    for (const channel of this.subs.keys()) await client.query(`LISTEN ${channel}`);
+    await client.query(CHANNELS.map((c) => `LISTEN ${c};`).join(' '));
     this.client = client;
     this.connected = true;
     this.resetAll();
+    this.healthTimer = setInterval(() => {
+      client.query('SELECT 1').catch((e) => this.lost(client, e));
+    }, this.healthCheckMs);
+    this.healthTimer.unref();
   }
 
-  private lost(error: unknown): void {
-    if (this.closed || !this.connected) return;
+  private lost(client: pg.Client, error: unknown): void {
+    if (this.closed || client !== this.client) return;
     this.connected = false;
+    this.client = null;
+    if (this.healthTimer) clearInterval(this.healthTimer);
     this.log('LISTEN connection lost; caches disabled until it is back', error);
     this.resetAll();
-    const old = this.client;
-    this.client = null;
-    old?.end().catch(() => undefined);
+    client.end().catch(() => undefined);
     this.scheduleReconnect();
   }
 
@@ -86,8 +90,8 @@ export class Notifications {
   async close(): Promise<void> {
     this.closed = true;
     this.connected = false;
-    await this.pending;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    if (this.healthTimer) clearInterval(this.healthTimer);
     await this.client?.end().catch(() => undefined);
     this.client = null;
   }

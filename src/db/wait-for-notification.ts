@@ -1,12 +1,13 @@
 /**
- * Run a change and return only after its NOTIFY has been delivered back to us. PostgreSQL signals
- * every listening session at commit, so by the time our own copy arrives the other servers'
- * copies are on their way too: an operator's revoke returns when it is in effect everywhere, not
- * merely committed.
+ * Run a change and return only after its NOTIFY has come back to us, plus a short grace. PostgreSQL
+ * signals every listening session at commit, so when our own copy arrives the other servers'
+ * copies are in flight too; the grace covers their last hop. This narrows the window in which
+ * another process can still serve a just-revoked key from its cache to (almost) nothing, but
+ * cannot close it outright: a server that is stalled past the grace sees the change late.
  */
 import pg from 'pg';
 
-export async function waitForNotification<T>(url: string, channel: string, change: () => Promise<T>, timeoutMs = 2_000): Promise<T> {
+export async function waitForNotification<T>(url: string, channel: string, change: () => Promise<T>, timeoutMs = 2_000, graceMs = 50): Promise<T> {
   const listener = new pg.Client({ connectionString: url });
   await listener.connect();
   try {
@@ -16,7 +17,10 @@ export async function waitForNotification<T>(url: string, channel: string, chang
       setTimeout(resolve, timeoutMs).unref();
     });
     const result = await change();
-    if (result) await arrived;
+    if (result) {
+      await arrived;
+      await new Promise((r) => setTimeout(r, graceMs));
+    }
     return result;
   } finally {
     await listener.end();

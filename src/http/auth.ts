@@ -4,7 +4,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator, Principal } from '../accounts/authenticator.ts';
-import { Problem } from '../problem.ts';
+import { Problem, unauthorized } from '../problem.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,38 +16,38 @@ declare module 'fastify' {
   }
 }
 
-const CHALLENGE = { 'WWW-Authenticate': 'Bearer' };
 const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
 
 /** The key a request presents, or a 401 saying why there is none usable. */
 export function presentedKey(headers: FastifyRequest['headers']): string {
-  const authorization = headers.authorization;
+  const authorization = headers.authorization?.trim() || undefined;
   const xApiKey = headers['x-api-key'];
+  if (Array.isArray(xApiKey)) throw unauthorized('ambiguous_credentials', 'Send one x-api-key header, not several.');
+  // An empty header is no header.
+  const fromHeader = xApiKey?.trim() || undefined;
   let fromBearer: string | undefined;
   if (authorization !== undefined) {
     const m = BEARER.exec(authorization);
-    if (!m) throw new Problem(401, 'invalid_api_key', 'The Authorization header must be "Bearer <API key>".', {}, CHALLENGE);
-    fromBearer = m[1];
+    // Another scheme (e.g. Basic from a proxy) is not ours to judge when x-api-key carries the key.
+    if (!m && fromHeader === undefined) throw unauthorized('invalid_api_key', 'The Authorization header must be "Bearer <API key>".');
+    fromBearer = m?.[1];
   }
-  if (Array.isArray(xApiKey)) throw new Problem(401, 'ambiguous_credentials', 'Send one x-api-key header, not several.', {}, CHALLENGE);
-  const fromHeader = xApiKey?.trim();
   if (fromBearer !== undefined && fromHeader !== undefined && fromBearer !== fromHeader) {
-    throw new Problem(401, 'ambiguous_credentials', 'The Authorization and x-api-key headers carry different keys; send one key.', {}, CHALLENGE);
+    throw unauthorized('ambiguous_credentials', 'The Authorization and x-api-key headers carry different keys; send one key.');
   }
   const key = fromBearer ?? fromHeader;
-  if (!key) {
-    throw new Problem(401, 'missing_api_key', 'Send your API key in the "Authorization: Bearer <API key>" header or the "x-api-key: <API key>" header.', {}, CHALLENGE);
-  }
+  if (!key) throw unauthorized('missing_api_key', 'Send your API key in the "Authorization: Bearer <API key>" header or the "x-api-key: <API key>" header.');
   return key;
 }
 
 /**
- * The first hook of every request: the request id header, then authentication for routes that
- * need it. Callback style, and synchronous on a cache hit, because it runs on every request.
+ * The first hook of every request: the request id header, a 503 once the server is draining,
+ * then authentication for routes that need it. Callback style, and synchronous on a cache hit, because it runs on every request.
  */
-export function requestHook(authenticator: Authenticator) {
+export function requestHook(authenticator: Authenticator, draining: () => boolean) {
   return function onRequest(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void {
     reply.header('x-request-id', request.id);
+    if (draining()) return done(new Problem(503, 'service_unavailable', 'The server is restarting. Retry in a moment.', {}, { 'Retry-After': '1', Connection: 'close' }));
     if (request.routeOptions.config.auth !== true) return done();
     let key: string;
     try {
@@ -69,6 +69,6 @@ export function requestHook(authenticator: Authenticator) {
 
 /** The authenticated principal of a route that requires one. */
 export function principalOf(request: FastifyRequest): Principal {
-  if (!request.principal) throw new Problem(401, 'missing_api_key', 'Authentication required.', {}, CHALLENGE);
+  if (!request.principal) throw unauthorized('missing_api_key', 'Authentication required.');
   return request.principal;
 }

@@ -1,12 +1,10 @@
 /** The one place errors become responses: RFC 9457 problem details with our `code` and `requestId`. */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { Problem, validationFailed, type FieldError } from '../problem.ts';
-
-const TYPE_BASE = 'https://shotgen.dev/problems/';
+import { Problem, problemType, validationFailed, type FieldError } from '../problem.ts';
 
 export function problemBody(problem: Problem, requestId: string): Record<string, unknown> {
   return {
-    type: TYPE_BASE + problem.code.replaceAll('_', '-'),
+    type: problemType(problem.code),
     title: problem.title,
     status: problem.status,
     detail: problem.detail,
@@ -29,7 +27,7 @@ interface AjvError {
 }
 
 /** Name each problem by the field it concerns, the way a client would write it. */
-function fieldErrors(errors: AjvError[], context: string | undefined): FieldError[] {
+export function fieldErrors(errors: AjvError[], context: string | undefined): FieldError[] {
   return errors.map((e) => {
     let field = e.instancePath.replace(/^\//, '').replaceAll('/', '.');
     let message = e.message ?? 'is invalid';

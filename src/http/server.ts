@@ -23,7 +23,7 @@ import type { StoreReaders } from '../stores/index.ts';
 import type { JobReader } from '../jobs/job-reader.ts';
 
 export interface Services {
-  config: Pick<Config, 'basePath' | 'logLevel'>;
+  config: Pick<Config, 'basePath'>;
   db: Db;
   authenticator: Authenticator;
   accountViews: AccountViews;
@@ -50,7 +50,8 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
     // bindings (errors name the request id themselves), so share the parent logger then.
     ...(opts.logger && !(opts.logger as Logger).isLevelEnabled('info') ? { childLoggerFactory: (logger: FastifyBaseLogger) => logger } : {}),
     requestIdHeader: false,
-    return503OnClosing: true,
+    // Our own hook answers requests that arrive while closing, as problem+json.
+    return503OnClosing: false,
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: true } },
     frameworkErrors: (error, request, reply) => {
       sendProblem(reply, new Problem(400, 'validation_failed', error.message));
@@ -69,7 +70,7 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
   app.addHook('preClose', async () => {
     draining = true;
   });
-  app.addHook('onRequest', requestHook(services.authenticator));
+  app.addHook('onRequest', requestHook(services.authenticator, () => draining));
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (draining) reply.header('connection', 'close');
     done(null, payload);

@@ -47,13 +47,12 @@ export async function findIdempotencyRecord<T>(q: Queryable, accountId: string, 
   return row.response;
 }
 
-export async function idempotencyLockTimeout(q: Queryable): Promise<void> {
-  await q.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT_MS}ms'`);
-}
-
 export async function claimIdempotencyKey(q: Queryable, accountId: string, key: string, hash: Buffer, now: Date): Promise<void> {
   try {
+    await q.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT_MS}ms'`);
     await q.query('INSERT INTO idempotency_keys (account_id, key, request_hash, created_at) VALUES ($1, $2, $3, $4)', [accountId, key, hash, now]);
+    // The timeout is for waiting on a duplicate only, not on the credit row that comes next.
+    await q.query('SET LOCAL lock_timeout = 0');
   } catch (error) {
     if ((error as { code?: string }).code === '55P03') {
       throw new Problem(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed. Retry shortly.', {}, { 'Retry-After': '1' });

@@ -54,7 +54,7 @@ export async function completeJob(db: Queryable, workerId: string, jobId: string
 }
 
 /** Mark failed and refund, in one transaction. `workerId` null: the sweep, which holds no lease. */
-export async function failJob(db: Db, jobId: string, workerId: string | null, error: JobError): Promise<boolean> {
+export async function failJob(db: Db, jobId: string, workerId: string | null, error: JobError, now: Date = new Date()): Promise<boolean> {
   return transaction(db, async (tx) => {
     const { rows } = await tx.query<{ account_id: string; period_start: string; cost: number }>(
       `UPDATE jobs SET status = 'failed', error = $3, lease_expires_at = NULL, updated_at = now()
@@ -63,7 +63,7 @@ export async function failJob(db: Db, jobId: string, workerId: string | null, er
       [jobId, workerId, error],
     );
     if (!rows[0]) return false;
-    if (rows[0].cost > 0) await refund(tx, rows[0].account_id, rows[0].period_start, rows[0].cost, jobId);
+    if (rows[0].cost > 0) await refund(tx, rows[0].account_id, rows[0].period_start, rows[0].cost, jobId, now);
     return true;
   });
 }

@@ -13,9 +13,11 @@ export function planningRunner(db: Queryable, llm: LlmSettings | null, log?: { w
     try {
       return await planWithLlm({ listings, extraContext: app.extraContext, request: job.request }, llm, log);
     } catch (error) {
-      // A planner Problem is about the request or the listing: the same input fails the same way.
+      // The planner is pure (its model call falls back on any failure), so the same input would
+      // fail the same way again: fail at once rather than retry.
       if (isProblem(error)) throw new PermanentJobError({ code: 'planning_failed', message: error.detail, retryable: false });
-      throw error;
+      log?.warn({ err: error, jobId: job.id }, 'planner failed');
+      throw new PermanentJobError({ code: 'internal_error', message: 'Planning this set failed on our side; the credits were refunded.', retryable: true });
     }
   };
 }

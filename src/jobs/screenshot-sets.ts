@@ -6,11 +6,11 @@
 import { appBelongsTo } from '../apps/apps.ts';
 import { charge } from '../accounts/credits.ts';
 import { transaction, type Db } from '../db/pool.ts';
-import { newId } from '../ids.ts';
+import { isId, newId } from '../ids.ts';
 import { findNarrative } from '../planning/narratives.ts';
 import { DEFAULT_COUNT, type CaptionLength, type CaptionStyle, type Device } from '../planning/types.ts';
 import { Problem } from '../problem.ts';
-import { claimIdempotencyKey, completeIdempotencyKey, findIdempotencyRecord, idempotencyLockTimeout, requestHash } from './idempotency.ts';
+import { claimIdempotencyKey, completeIdempotencyKey, findIdempotencyRecord, requestHash } from './idempotency.ts';
 import type { StoredPlanRequest } from './jobs.ts';
 
 export const SCREENSHOT_SET_COST = 5;
@@ -65,7 +65,8 @@ export async function createScreenshotSet(
     const replay = await findIdempotencyRecord<CreatedScreenshotSet>(db, accountId, opts.idempotencyKey, hash!, opts.now);
     if (replay) return { body: replay, replayed: true };
   }
-  if (!(await appBelongsTo(db, accountId, request.appId))) {
+  // An id of the wrong shape cannot exist; answering without a query also keeps odd bytes out of SQL.
+  if (!isId('app', request.appId) || !(await appBelongsTo(db, accountId, request.appId))) {
     throw new Problem(404, 'app_not_found', `No app ${request.appId} on this account.`);
   }
 
@@ -73,7 +74,6 @@ export async function createScreenshotSet(
   try {
     const body = await transaction(db, async (tx) => {
       if (opts.idempotencyKey) {
-        await idempotencyLockTimeout(tx);
         // First in the transaction: a concurrent duplicate waits here for this one to commit.
         await claimIdempotencyKey(tx, accountId, opts.idempotencyKey, hash!, opts.now);
       }

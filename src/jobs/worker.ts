@@ -18,6 +18,9 @@ export interface WorkerOptions {
   workerId?: string;
   /** How long a job waits before its next attempt after a retryable failure. */
   retryDelayMs?: (attempt: number) => number;
+  /** An attempt running longer is abandoned (and retried): heartbeats alone would keep it forever. */
+  attemptTimeoutMs?: number;
+  now?: () => Date;
   log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -88,11 +91,18 @@ export class Worker {
   }
 
   private async process(job: ClaimedJob): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeoutMs = this.opts.attemptTimeoutMs ?? this.opts.leaseMs * 5;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`attempt ran over ${timeoutMs} ms`)), timeoutMs);
+    });
     try {
-      const result = await this.run(job);
+      const result = await Promise.race([this.run(job), timeout]);
       if (!(await completeJob(this.db, this.id, job.id, result))) this.opts.log?.warn({ jobId: job.id }, 'lease lost before completion; result dropped');
     } catch (error) {
       await this.handleFailure(job, error).catch((e) => this.opts.log?.error({ err: e, jobId: job.id }, 'could not record job failure'));
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -118,7 +128,7 @@ export class Worker {
     const { requeued, failed } = await sweepExpiredLeases(this.db);
     if (requeued.length || failed.length) this.opts.log?.info({ requeued, failed }, 'swept expired leases');
     if (requeued.length) this.wake();
-    await deleteExpiredIdempotencyKeys(this.db, new Date());
+    await deleteExpiredIdempotencyKeys(this.db, (this.opts.now ?? (() => new Date()))());
   }
 
   /** Stop claiming; wait for running jobs until the deadline; give back the rest. */

@@ -59,7 +59,7 @@ for (const server of testServers()) {
     it('writes a ledger row for charge, refund and grant, and the ledger sums to the balance', async () => {
       const { account } = await accountWithKey(t.pool, 'starter');
       const c = await charge(t.pool, account.id, 5, NOV);
-      await refund(t.pool, account.id, c.periodStart, 5, 'job_x');
+      await refund(t.pool, account.id, c.periodStart, 5, 'job_x', NOV);
       await charge(t.pool, account.id, 5, NOV);
       await grant(t.pool, account.id, 20, NOV, 'support ticket 12');
       const sums = await ledgerSum(t, account.id, '2026-11-01');
@@ -72,9 +72,18 @@ for (const server of testServers()) {
     it('refunds a job at most once', async () => {
       const { account } = await accountWithKey(t.pool);
       const c = await charge(t.pool, account.id, 5, NOV, 'job_1');
-      await transaction(t.pool, (tx) => refund(tx, account.id, c.periodStart, 5, 'job_1'));
-      await expect(transaction(t.pool, (tx) => refund(tx, account.id, c.periodStart, 5, 'job_1'))).rejects.toThrow();
+      await transaction(t.pool, (tx) => refund(tx, account.id, c.periodStart, 5, 'job_1', NOV));
+      await expect(transaction(t.pool, (tx) => refund(tx, account.id, c.periodStart, 5, 'job_1', NOV))).rejects.toThrow();
       expect((await getBalance(t.pool, account.id, NOV)).remaining).toBe(50);
+    });
+
+    it('refunds a job that fails after the month turned into the new month', async () => {
+      const { account } = await accountWithKey(t.pool);
+      const c = await charge(t.pool, account.id, 5, new Date('2026-11-30T23:59:59Z'), 'job_late');
+      const dec = new Date('2026-12-01T00:00:05Z');
+      await transaction(t.pool, (tx) => refund(tx, account.id, c.periodStart, 5, 'job_late', dec));
+      expect(await getBalance(t.pool, account.id, dec)).toMatchObject({ allowance: 55, used: 0, remaining: 55 });
+      expect(await ledgerSum(t, account.id, '2026-12-01')).toEqual({ refund: { total: 5, n: 1 } });
     });
 
     it('rolls over to a fresh allowance at the month boundary (UTC)', async () => {

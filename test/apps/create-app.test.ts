@@ -66,6 +66,11 @@ describe('POST /apps', () => {
       [{ iosUrl: IOS, extraContext: 'x'.repeat(2001) }, ['extraContext']],
       [{ iosUrl: IOS, color: 'red' }, ['color']],
       [{ iosUrl: 42 }, ['iosUrl']],
+      // schema errors and URL errors in one answer
+      [{ iosUrl: 'https://example.com/app/id1', color: 'red' }, ['color', 'iosUrl']],
+      [{ androidUrl: 'ftp://play.google.com/x', extraContext: 7 }, ['androidUrl', 'extraContext']],
+      [{ iosUrl: IOS, extraContext: 'nul \u0000 inside' }, ['extraContext']],
+      [[IOS], ['body']],
     ];
     for (const [body, fields] of cases) {
       const problem = expectProblem(await post(body), 400, 'validation_failed');

@@ -12,7 +12,16 @@ describe('authentication', () => {
   afterEach(async () => h.close());
 
   it('accepts Bearer (any case) and x-api-key', async () => {
-    for (const headers of [{ authorization: `Bearer ${h.key}` }, { authorization: `bEaReR ${h.key}` }, { 'x-api-key': h.key }, { authorization: `Bearer ${h.key}`, 'x-api-key': h.key }]) {
+    const accepted = [
+      { authorization: `Bearer ${h.key}` },
+      { authorization: `bEaReR ${h.key}` },
+      { 'x-api-key': h.key },
+      { authorization: `Bearer ${h.key}`, 'x-api-key': h.key },
+      // An empty header is no header; a proxy's Basic credentials do not hide x-api-key.
+      { authorization: `Bearer ${h.key}`, 'x-api-key': '' },
+      { authorization: 'Basic dXNlcjpwYXNz', 'x-api-key': h.key },
+    ];
+    for (const headers of accepted) {
       const res = await h.app.inject({ method: 'GET', url: ACCOUNT, headers });
       expect(res.statusCode).toBe(200);
       expect(res.json().id).toBe(h.account.id);

@@ -28,9 +28,10 @@ describe('random requests', () => {
 
   it('never answers 5xx and always speaks problem+json on errors', async () => {
     // Built here, not at collection time, so that they see the app made in beforeAll.
-    const value = fc.oneof(fc.jsonValue(), fc.string(), fc.integer(), fc.constantFrom(...DEVICE_IDS), fc.constant(null));
+    // Full-range strings too: NUL and lone surrogates are what databases choke on.
+    const value = fc.oneof(fc.jsonValue(), fc.string(), fc.string({ unit: 'binary' }), fc.integer(), fc.constantFrom(...DEVICE_IDS), fc.constant(null));
     const screenshotBody = fc.record(
-      { appId: fc.oneof(fc.constant(appId), fc.string()), device: fc.oneof(fc.constantFrom(...DEVICE_IDS), fc.string()), count: fc.oneof(fc.integer({ min: -2, max: 12 }), value), captionStyle: value, captionLength: value, narrativeId: value, extra: value },
+      { appId: fc.oneof(fc.constant(appId), fc.string(), fc.string({ unit: 'binary' }).map((s) => `app_${s}`)), device: fc.oneof(fc.constantFrom(...DEVICE_IDS), fc.string()), count: fc.oneof(fc.integer({ min: -2, max: 12 }), value), captionStyle: value, captionLength: value, narrativeId: value, extra: value },
       { requiredKeys: [] },
     );
     const appBody = fc.record(

@@ -64,6 +64,7 @@ for (const server of testServers()) {
       const theirApp = await insertApp(h.t.pool, other.account.id);
       expectProblem(await create({ appId: theirApp, device: 'iphone-69' }), 404, 'app_not_found');
       expectProblem(await create({ appId: 'app_does_not_exist', device: 'iphone-69' }), 404, 'app_not_found');
+      expectProblem(await create({ appId: 'app_\u0000x', device: 'iphone-69' }), 404, 'app_not_found');
       expect(await counts()).toEqual({ jobs: 0, charges: 0 });
       // and their jobs are invisible here
       const theirs = await create({ appId: theirApp, device: 'iphone-69' }, {}, { authorization: `Bearer ${other.key}` });

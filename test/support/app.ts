@@ -40,7 +40,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   await notifications.start();
   const authenticator = new Authenticator(t.pool, notifications, { now: clock });
   const app = await buildServer({
-    config: { basePath: opts.basePath ?? '/api/v1', logLevel: 'silent' },
+    config: { basePath: opts.basePath ?? '/api/v1' },
     db: t.pool,
     authenticator,
     accountViews: new AccountViews(t.pool, notifications, clock),
