@@ -139,7 +139,7 @@ class Writer {
   }
 
   private lastResort(index: number): string {
-    const base = fitWords(this.u.shortName, this.max - 4, this.dangling) ?? this.u.shortName.slice(0, 0);
+    const base = fitWords(this.u.shortName, this.max - 4, this.dangling) ?? '';
     return `${base} ${index}`.trim();
   }
 
