@@ -1,0 +1,408 @@
+/**
+ * `npm run bench`: HTTP throughput and latency of the service against a bare node:http baseline,
+ * create-set throughput with exact credit accounting, job pickup latency and planning time.
+ *
+ * This process is only the load generator and the bookkeeper: the bare responder and the service
+ * run as child processes (on a 2-core machine, sharing one event loop would measure neither).
+ * Progress goes to stderr; the results table goes to stdout.
+ *
+ * Settings: BENCH_DURATION_S (seconds per scenario, default 8), BENCH_DATABASE_URL (an external
+ * PostgreSQL instead of a fresh embedded one), BENCH_CPU_PROF_DIR (write .cpuprofile files of the
+ * service children there, for looking into a slow path).
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { killAllChildren, spawnChild, type Child } from './children.ts';
+import { cpuMs, selfCpuMs } from './cpu.ts';
+import { cannon, percentile, postLoad, type LoadResult } from './load.ts';
+import { benchAccount, openBenchDatabase, type BenchAccount, type BenchDatabase } from './setup.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DURATION_S = positiveNumber('BENCH_DURATION_S', 8);
+// A short warm-up before each measured run: JIT, connection pools and caches settle first.
+const WARMUP_S = Math.min(1, DURATION_S);
+const CONNECTIONS = 50;
+const PICKUP_JOBS = 200;
+const PICKUP_INTERVAL_MS = 10;
+const COST = 5;
+
+function positiveNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number of seconds, got "${raw}"`);
+  return n;
+}
+
+const progress = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
+
+// ---------------------------------------------------------------------------------------------
+// Processes
+
+let bench: BenchDatabase | null = null;
+let cleaning: Promise<void> | null = null;
+
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    killAllChildren();
+    await bench?.cleanup().catch((e) => console.error('cleanup failed:', e));
+  })();
+  return cleaning;
+}
+
+// `on`, not `once`: Ctrl-C reaches this process twice (from the terminal's process group and
+// relayed by the tsx wrapper), and a second, unhandled SIGINT would kill it mid-cleanup.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (cleaning) return;
+    progress(`${signal}: cleaning up`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+function serviceEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  // Settings that would point the children elsewhere or make jobs call a real LLM.
+  for (const name of ['DATABASE_URL', 'DATA_DIR', 'PORT', 'HOST', 'BASE_PATH', 'LOG_LEVEL', 'LLM_BASE_URL', 'LLM_MODEL', 'LLM_API_KEY']) delete env[name];
+  return { ...env, ...extra };
+}
+
+async function startService(role: 'all' | 'api'): Promise<Child & { base: string }> {
+  const profDir = process.env.BENCH_CPU_PROF_DIR;
+  const child = await spawnChild({
+    name: `service (role ${role})`,
+    args: [...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profDir)}`] : []), path.join(ROOT, 'bin/shotgen.js'), '--json', 'serve', '--role', role],
+    env: serviceEnv({ ...bench!.childEnv, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' }),
+    isReady: (line) => typeof line.address === 'string',
+  });
+  return { ...child, base: `${child.ready.address as string}/api/v1/public/v1` };
+}
+
+async function stopChild(child: Child): Promise<void> {
+  const how = await child.stop();
+  if (how !== 0) progress(`${child.name} ended with ${how}`);
+  for (const line of child.problems.slice(0, 5)) progress(`${child.name} logged: ${line.slice(0, 400)}`);
+  if (child.problems.length > 5) progress(`${child.name} logged ${child.problems.length - 5} more warnings/errors`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scenarios
+
+const auth = (account: BenchAccount) => ({ authorization: `Bearer ${account.key}` });
+const createBody = (account: BenchAccount) => JSON.stringify({ appId: account.appId, device: 'iphone-69', count: 10 });
+
+async function createOne(base: string, account: BenchAccount): Promise<string> {
+  const res = await fetch(`${base}/screenshots`, { method: 'POST', headers: { ...auth(account), 'content-type': 'application/json' }, body: createBody(account) });
+  const text = await res.text();
+  if (res.status !== 201) throw new Error(`POST /screenshots answered ${res.status}: ${text}`);
+  return (JSON.parse(text) as { jobId: string }).jobId;
+}
+
+interface CpuShare {
+  /** Busy share of one core during the measured run; null where /proc cannot tell. */
+  serverPct: number | null;
+  dbPct: number | null;
+  generatorPct: number;
+  /** Server process CPU per response, in µs. */
+  serverUsPerResponse: number | null;
+}
+
+const cpuShares: { label: string; cpu: CpuShare }[] = [];
+
+/** Runs one measured load and records how busy the server, the database and the generator were. */
+async function withCpu<T extends LoadResult>(label: string, serverPid: number, run: () => Promise<T>): Promise<T> {
+  const dbPid = bench!.database.embedded?.pid;
+  const before = { server: cpuMs(serverPid), db: dbPid ? cpuMs(dbPid, true) : null, self: selfCpuMs() };
+  const result = await run();
+  const after = { server: cpuMs(serverPid), db: dbPid ? cpuMs(dbPid, true) : null, self: selfCpuMs() };
+  const wallMs = result.elapsedS * 1000;
+  const delta = (a: number | null, b: number | null) => (a === null || b === null ? null : b - a);
+  const server = delta(before.server, after.server);
+  const db = delta(before.db, after.db);
+  cpuShares.push({
+    label,
+    cpu: {
+      serverPct: server === null ? null : (100 * server) / wallMs,
+      dbPct: db === null ? null : (100 * db) / wallMs,
+      generatorPct: (100 * (after.self - before.self)) / wallMs,
+      serverUsPerResponse: server === null || result.responses === 0 ? null : (1000 * server) / result.responses,
+    },
+  });
+  return result;
+}
+
+async function measureGet(label: string, serverPid: number, url: string, headers: Record<string, string>): Promise<LoadResult & { bodyBytes: number }> {
+  // One checked request first: a wrong key or id would otherwise be measured as fast 4xx answers.
+  const res = await fetch(url, { headers });
+  const body = await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`${label}: GET ${url} answered ${res.status}: ${Buffer.from(body).toString()}`);
+  progress(`${label}: warm-up ${WARMUP_S} s, then ${DURATION_S} s`);
+  await cannon({ url, headers, durationS: WARMUP_S, connections: CONNECTIONS });
+  const result = await withCpu(label, serverPid, () => cannon({ url, headers, durationS: DURATION_S, connections: CONNECTIONS }));
+  return { ...result, bodyBytes: body.byteLength };
+}
+
+interface PickupResult {
+  jobs: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  retried: number;
+  succeeded: number;
+  offeredPerSec: number;
+  succeededJobId: string | null;
+}
+
+/**
+ * Jobs created one at a time at a steady rate against a service that also runs the worker; the
+ * worker stamps started_at (clock_timestamp()) when it claims a job, created_at is the creating
+ * transaction's start, so started_at - created_at is the whole wait, commit and NOTIFY included.
+ */
+async function pickupLatency(base: string, main: BenchAccount, warm: BenchAccount): Promise<PickupResult> {
+  const db = bench!.database.pool;
+  progress(`job pickup: 20 warm-up jobs, then ${PICKUP_JOBS} jobs, one every ${PICKUP_INTERVAL_MS} ms`);
+  for (let i = 0; i < 20; i++) {
+    await createOne(base, warm);
+    await sleep(PICKUP_INTERVAL_MS);
+  }
+  const ids: string[] = [];
+  const t0 = performance.now();
+  for (let i = 0; i < PICKUP_JOBS; i++) {
+    ids.push(await createOne(base, main));
+    // A fixed schedule, not a fixed gap: a slow response does not lower the offered rate.
+    const wait = t0 + (i + 1) * PICKUP_INTERVAL_MS - performance.now();
+    if (wait > 0) await sleep(wait);
+  }
+  const offeredPerSec = PICKUP_JOBS / ((performance.now() - t0) / 1000);
+
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const { rows } = await db.query<{ open: number }>(`SELECT count(*) AS open FROM jobs WHERE id = ANY($1) AND status NOT IN ('succeeded', 'failed')`, [ids]);
+    if (rows[0].open === 0) break;
+    if (Date.now() > deadline) throw new Error(`${rows[0].open} pickup jobs still unfinished after 60 s`);
+    await sleep(100);
+  }
+  const { rows } = await db.query<{ id: string; ms: number; attempts: number; status: string }>(
+    `SELECT id, (extract(epoch FROM started_at - created_at) * 1000)::float8 AS ms, attempts, status FROM jobs WHERE id = ANY($1)`,
+    [ids],
+  );
+  const ms = rows.map((r) => r.ms).sort((a, b) => a - b);
+  const succeeded = rows.filter((r) => r.status === 'succeeded');
+  return {
+    jobs: rows.length,
+    p50: percentile(ms, 50),
+    p95: percentile(ms, 95),
+    p99: percentile(ms, 99),
+    max: ms[ms.length - 1],
+    retried: rows.filter((r) => r.attempts !== 1).length,
+    succeeded: succeeded.length,
+    offeredPerSec,
+    succeededJobId: succeeded[0]?.id ?? null,
+  };
+}
+
+interface Accounting {
+  responses201: number;
+  jobs: number;
+  jobsMatchingResponses: number;
+  charges: number;
+  refunds: number;
+  creditsUsed: number;
+  exact: boolean;
+}
+
+async function createThroughput(base: string, serverPid: number, creates: BenchAccount, warm: BenchAccount): Promise<{ load: Awaited<ReturnType<typeof postLoad>>; accounting: Accounting }> {
+  progress(`create: warm-up ${WARMUP_S} s on another account, then ${DURATION_S} s`);
+  const url = `${base}/screenshots`;
+  await postLoad({ url, durationS: WARMUP_S, connections: CONNECTIONS, headers: auth(warm), body: createBody(warm), expectStatus: 201 });
+  const jobIds: string[] = [];
+  const load = await withCpu('POST /screenshots', serverPid, () => postLoad({
+    url,
+    durationS: DURATION_S,
+    connections: CONNECTIONS,
+    headers: auth(creates),
+    body: createBody(creates),
+    expectStatus: 201,
+    onExpected: (body) => jobIds.push((body as { jobId: string }).jobId),
+  }));
+  const { rows } = await bench!.database.pool.query<{ jobs: number; matching: number; charges: number; refunds: number; used: number }>(
+    `SELECT (SELECT count(*) FROM jobs WHERE account_id = $1) AS jobs,
+            (SELECT count(*) FROM jobs WHERE account_id = $1 AND id = ANY($2)) AS matching,
+            (SELECT count(*) FROM credit_ledger WHERE account_id = $1 AND kind = 'charge') AS charges,
+            (SELECT count(*) FROM credit_ledger WHERE account_id = $1 AND kind = 'refund') AS refunds,
+            (SELECT COALESCE(sum(used), 0) FROM credit_periods WHERE account_id = $1) AS used`,
+    [creates.accountId, jobIds],
+  );
+  const r = rows[0];
+  const n = load.expected;
+  const exact = new Set(jobIds).size === n && r.jobs === n && r.matching === n && r.charges === n && r.refunds === 0 && r.used === n * COST;
+  return { load, accounting: { responses201: n, jobs: r.jobs, jobsMatchingResponses: r.matching, charges: r.charges, refunds: r.refunds, creditsUsed: r.used, exact } };
+}
+
+interface PlanningRow {
+  case: string;
+  runs: number;
+  meanMs: number;
+  p99Ms: number;
+  goalMs: number;
+  ok: boolean;
+}
+
+/** bench/planning.ts is another engineer's; run it when it is there, say so when it is not. */
+async function planning(): Promise<PlanningRow[] | string> {
+  const modulePath = './planning.ts';
+  let mod: { benchPlanning?: () => Promise<{ rows: PlanningRow[] }> };
+  try {
+    mod = (await import(modulePath)) as typeof mod;
+  } catch (error) {
+    return `bench/planning.ts could not be loaded (${(error as Error).message})`;
+  }
+  if (typeof mod.benchPlanning !== 'function') return 'bench/planning.ts does not export benchPlanning()';
+  progress('planning: bench/planning.ts benchPlanning()');
+  return (await mod.benchPlanning()).rows;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+const fmtInt = (n: number) => Math.round(n).toLocaleString('en-US');
+// autocannon reports whole milliseconds; printing those as "2.00" would claim a precision it lacks.
+const fmtMs = (n: number) => (!Number.isFinite(n) ? '—' : Number.isInteger(n) || n >= 100 ? n.toFixed(0) : n.toFixed(2));
+
+interface Row {
+  scenario: string;
+  reqPerSec: string;
+  p50: string;
+  p99: string;
+  ratio: string;
+  goal: string;
+  met: string;
+}
+
+function loadRow(scenario: string, r: LoadResult, bare: LoadResult | null, goal: string, ok: boolean): Row {
+  const failures = r.failures ? ` (${fmtInt(r.failures)} failed: ${JSON.stringify(r.statuses)})` : '';
+  return {
+    scenario,
+    reqPerSec: fmtInt(r.reqPerSec),
+    p50: fmtMs(r.p50Ms),
+    p99: fmtMs(r.p99Ms),
+    ratio: bare ? (r.reqPerSec / bare.reqPerSec).toFixed(2) : '—',
+    goal,
+    met: (ok && !r.failures ? 'yes' : 'no') + failures,
+  };
+}
+
+function table(rows: Row[]): string {
+  const head = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'ratio to bare', 'goal', 'met?'];
+  const lines = rows.map((r) => [r.scenario, r.reqPerSec, r.p50, r.p99, r.ratio, r.goal, r.met]);
+  const fmt = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  return [fmt(head), fmt(head.map((_, i) => (i === 0 || i >= 5 ? '---' : '---:'))), ...lines.map(fmt)].join('\n');
+}
+
+/**
+ * In the bare run the responder and the generator are each CPU-bound (one core apiece, or the
+ * two sharing a 2-core machine); far less means other work had the CPU.
+ */
+function busyElsewhere(cpu: CpuShare): boolean {
+  return cpu.serverPct !== null && cpu.serverPct + cpu.generatorPct < 0.75 * 100 * Math.min(2, os.availableParallelism());
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<boolean> {
+  const started = Date.now();
+  progress('opening the database');
+  bench = await openBenchDatabase();
+  const db = bench.database.pool;
+  // Enough credits that no scenario can run out: a refused create would be a 402, not a measurement.
+  const main = await benchAccount(db, 'bench main', 1_000_000);
+  const warm = await benchAccount(db, 'bench warm-up', 10_000_000);
+  const creates = await benchAccount(db, 'bench creates', 10_000_000);
+
+  progress('bare node:http responder');
+  const bareChild = await spawnChild({ name: 'bare responder', args: ['--import', 'tsx', path.join(ROOT, 'bench/bare-child.ts')], env: process.env, isReady: (l) => typeof l.port === 'number' });
+  const bare = await measureGet('bare', bareChild.process.pid!, `http://127.0.0.1:${bareChild.ready.port as number}/`, {});
+  await stopChild(bareChild);
+
+  // Role all first: its jobs must run, and the api-only phase below leaves thousands queued.
+  progress('service, role all (API + worker)');
+  let service = await startService('all');
+  const pickup = await pickupLatency(service.base, main, warm);
+  await stopChild(service);
+
+  progress('service, role api (no worker: created jobs stay queued)');
+  service = await startService('api');
+  const account = await measureGet('GET /account', service.process.pid!, `${service.base}/account`, auth(main));
+  if (!pickup.succeededJobId) throw new Error('no pickup job succeeded; cannot measure GET of a succeeded job');
+  const jobDone = await measureGet('GET job (succeeded)', service.process.pid!, `${service.base}/jobs/${pickup.succeededJobId}`, auth(main));
+  const queuedId = await createOne(service.base, main);
+  const jobQueued = await measureGet('GET job (queued)', service.process.pid!, `${service.base}/jobs/${queuedId}`, auth(main));
+  const { load: createLoad, accounting } = await createThroughput(service.base, service.process.pid!, creates, warm);
+  await stopChild(service);
+
+  const plans = await planning();
+
+  const rows: Row[] = [
+    loadRow(`bare node:http responder (${bare.bodyBytes} B body)`, bare, bare, 'baseline', true),
+    loadRow(`GET /account (Bearer, ${account.bodyBytes} B body)`, account, bare, '≥ 0.5× bare', account.reqPerSec / bare.reqPerSec >= 0.5),
+    loadRow(`GET job, succeeded (from memory, ${jobDone.bodyBytes} B body)`, jobDone, bare, '≥ 0.5× bare', jobDone.reqPerSec / bare.reqPerSec >= 0.5),
+    loadRow(`GET job, queued (read from DB, ${jobQueued.bodyBytes} B body)`, jobQueued, bare, '≥ 0.5× bare', jobQueued.reqPerSec / bare.reqPerSec >= 0.5),
+    loadRow('POST /screenshots (create set, one account, role api)', createLoad, null, '≥ 2,000/s', createLoad.reqPerSec >= 2000),
+    {
+      scenario: `job pickup, created → started (${pickup.jobs} jobs, role all)`,
+      reqPerSec: `${fmtInt(pickup.offeredPerSec)} offered`,
+      p50: fmtMs(pickup.p50),
+      p99: fmtMs(pickup.p99),
+      ratio: '—',
+      goal: 'p50 < 50 ms',
+      met: pickup.p50 < 50 ? 'yes' : 'no',
+    },
+  ];
+  if (typeof plans !== 'string') {
+    for (const p of plans) {
+      rows.push({ scenario: `planning: ${p.case}`, reqPerSec: fmtInt(1000 / p.meanMs), p50: `mean ${fmtMs(p.meanMs)}`, p99: fmtMs(p.p99Ms), ratio: '—', goal: `p99 < ${p.goalMs} ms`, met: p.ok ? 'yes' : 'no' });
+    }
+  }
+
+  const a = accounting;
+  const out = [
+    '',
+    `shotgen bench — node ${process.version}, ${bench.describe}; ${DURATION_S} s per scenario after a ${WARMUP_S} s warm-up, ${CONNECTIONS} connections, pipelining 1; load generator in this process (autocannon for GETs, an exact-counting node:http client for creates), servers in child processes`,
+    '',
+    table(rows),
+    '',
+    `accounting exact: ${a.exact ? 'yes' : 'no'} — 201 responses ${fmtInt(a.responses201)}, jobs rows ${fmtInt(a.jobs)} (matching the returned ids: ${fmtInt(a.jobsMatchingResponses)}), charge ledger rows ${fmtInt(a.charges)}, refunds ${a.refunds}, credits used / ${COST} = ${a.creditsUsed / COST}; other responses: ${fmtInt(createLoad.total - createLoad.expected)} ${JSON.stringify(createLoad.statuses)}`,
+    `job pickup latency (started_at - created_at, ${pickup.jobs} jobs at ${fmtInt(pickup.offeredPerSec)}/s, one at a time): p50 ${fmtMs(pickup.p50)} ms, p95 ${fmtMs(pickup.p95)} ms, p99 ${fmtMs(pickup.p99)} ms, max ${fmtMs(pickup.max)} ms; ${pickup.succeeded} succeeded, ${pickup.retried} needed more than one attempt`,
+    typeof plans === 'string' ? `planning: not measured — ${plans}` : `planning: ${plans.length} cases from bench/planning.ts (req/s column: plans per second at the mean)`,
+    `CPU during the measured runs (100% = one core; server = the responder or service process${bench.database.embedded ? ', database = all embedded PostgreSQL processes' : ''}, generator = this process):`,
+    ...cpuShares.map(({ label, cpu }) => {
+      const pct = (n: number | null) => (n === null ? 'n/a' : `${n.toFixed(0)}%`);
+      const bareUs = cpuShares[0].cpu.serverUsPerResponse;
+      const us = cpu.serverUsPerResponse;
+      // Bare's CPU per response over this one: the ratio the throughput would have if the server
+      // alone were the bottleneck, steadier than req/s when other work shares the machine.
+      const perReq = us === null ? '' : `, ${us.toFixed(0)} µs server CPU per response${bareUs && label !== 'bare' ? ` (CPU ratio to bare ${(bareUs / us).toFixed(2)})` : ''}`;
+      return `- ${label}: server ${pct(cpu.serverPct)}, database ${pct(cpu.dbPct)}, generator ${pct(cpu.generatorPct)}${perReq}`;
+    }),
+    ...(busyElsewhere(cpuShares[0].cpu)
+      ? ['warning: during the bare run the responder and the generator together used well under the 2 cores, so other work was competing for the CPU; its req/s and every ratio to it are unreliable (the CPU ratios above are not)']
+      : []),
+    `total bench time ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    '',
+  ];
+  process.stdout.write(out.join('\n'));
+  return a.exact;
+}
+
+let ok = false;
+try {
+  ok = await main();
+} catch (error) {
+  console.error('bench failed:', error);
+} finally {
+  await cleanup();
+}
+process.exitCode = ok ? 0 : 1;
