@@ -22,7 +22,16 @@ export function periodEnd(now: Date): Date {
 
 export const formatInstant = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-async function ensurePeriod(q: Queryable, accountId: string, period: string): Promise<void> {
+/**
+ * The guarded balance update behind every charge ($1 account, $2 period, $3 amount). It matches
+ * only while enough credits remain, and PostgreSQL re-checks that condition against the latest row
+ * after waiting for a concurrent charge, so charges can never overspend. Callers append RETURNING.
+ */
+export const CHARGE_UPDATE = `UPDATE credit_periods SET used = used + $3
+  WHERE account_id = $1 AND period_start = $2::date AND allowance + granted - used >= $3`;
+
+/** Create the account's period row for `period` with the plan's allowance, if it is not there. */
+export async function ensurePeriod(q: Queryable, accountId: string, period: string): Promise<void> {
   await q.query(
     `INSERT INTO credit_periods (account_id, period_start, allowance)
      SELECT a.id, $2, p.monthly_credits FROM accounts a JOIN plans p ON p.id = a.plan_id WHERE a.id = $1
@@ -39,30 +48,27 @@ export interface ChargeResult {
 /** Charge `amount` credits now, or throw 402 insufficient_credits having changed nothing. */
 export async function charge(q: Queryable, accountId: string, amount: number, now: Date, jobId: string | null = null): Promise<ChargeResult> {
   const period = periodStart(now);
-  const take = () =>
-    q.query<{ remaining: number }>(
-      `UPDATE credit_periods SET used = used + $3
-       WHERE account_id = $1 AND period_start = $2 AND allowance + granted - used >= $3
-       RETURNING allowance + granted - used AS remaining`,
-      [accountId, period, amount],
-    );
+  const take = () => q.query<{ remaining: number }>(`${CHARGE_UPDATE} RETURNING allowance + granted - used AS remaining`, [accountId, period, amount]);
   let res = await take();
   if (res.rowCount === 0) {
     // Most charges find their period; only the first of a month creates it.
     await ensurePeriod(q, accountId, period);
     res = await take();
   }
-  if (res.rowCount === 0) {
-    const balance = await getBalance(q, accountId, now);
-    throw new Problem(
-      402,
-      'insufficient_credits',
-      `This request costs ${amount} credits; ${balance.remaining} remain until ${formatInstant(balance.resetsAt)}.`,
-      { cost: amount, remaining: balance.remaining, resetsAt: formatInstant(balance.resetsAt) },
-    );
-  }
+  if (res.rowCount === 0) throw await insufficientCredits(q, accountId, amount, now);
   await q.query(`INSERT INTO credit_ledger (account_id, period_start, kind, amount, job_id) VALUES ($1, $2, 'charge', $3, $4)`, [accountId, period, amount, jobId]);
   return { remaining: res.rows[0].remaining, periodStart: period };
+}
+
+/** The 402 for a charge of `amount` that did not fit, with the balance as it is now. */
+export async function insufficientCredits(q: Queryable, accountId: string, amount: number, now: Date): Promise<Problem> {
+  const balance = await getBalance(q, accountId, now);
+  const resetsAt = formatInstant(balance.resetsAt);
+  return new Problem(402, 'insufficient_credits', `This request costs ${amount} credits; ${balance.remaining} remain until ${resetsAt}.`, {
+    cost: amount,
+    remaining: balance.remaining,
+    resetsAt,
+  });
 }
 
 /**

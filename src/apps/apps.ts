@@ -128,8 +128,3 @@ export async function findApp(db: Queryable, accountId: string, appId: string): 
   const { rows } = await db.query<AppRow>('SELECT * FROM apps WHERE id = $1 AND account_id = $2', [appId, accountId]);
   return rows[0] ? toApp(rows[0]) : null;
 }
-
-export async function appBelongsTo(db: Queryable, accountId: string, appId: string): Promise<boolean> {
-  const { rowCount } = await db.query('SELECT 1 FROM apps WHERE id = $1 AND account_id = $2', [appId, accountId]);
-  return rowCount === 1;
-}

@@ -3,9 +3,8 @@
  * an Idempotency-Key, the idempotency record. There is never a charge without a job nor a job
  * without a charge, and a refused request changes nothing.
  */
-import { appBelongsTo } from '../apps/apps.ts';
-import { charge } from '../accounts/credits.ts';
-import { transaction, type Db } from '../db/pool.ts';
+import { CHARGE_UPDATE, ensurePeriod, insufficientCredits, periodStart } from '../accounts/credits.ts';
+import { transaction, type Db, type Queryable } from '../db/pool.ts';
 import { isId, newId } from '../ids.ts';
 import { findNarrative } from '../planning/narratives.ts';
 import { DEFAULT_COUNT, type CaptionLength, type CaptionStyle, type Device } from '../planning/types.ts';
@@ -66,26 +65,21 @@ export async function createScreenshotSet(
     if (replay) return { body: replay, replayed: true };
   }
   // An id of the wrong shape cannot exist; answering without a query also keeps odd bytes out of SQL.
-  if (!isId('app', request.appId) || !(await appBelongsTo(db, accountId, request.appId))) {
-    throw new Problem(404, 'app_not_found', `No app ${request.appId} on this account.`);
-  }
+  if (!isId('app', request.appId)) throw appNotFound(request.appId);
 
   const jobId = newId('job');
+  const enqueue = (q: Queryable) => chargeAndEnqueue(q, accountId, request.appId, jobId, planRequest, opts.now);
   try {
-    const body = await transaction(db, async (tx) => {
-      if (opts.idempotencyKey) {
-        // First in the transaction: a concurrent duplicate waits here for this one to commit.
-        await claimIdempotencyKey(tx, accountId, opts.idempotencyKey, hash!, opts.now);
-      }
-      const charged = await charge(tx, accountId, SCREENSHOT_SET_COST, opts.now, jobId);
-      await tx.query(
-        `INSERT INTO jobs (id, account_id, app_id, request, cost, period_start) VALUES ($1, $2, $3, $4, $5, $6)`,
-        [jobId, accountId, request.appId, planRequest, SCREENSHOT_SET_COST, charged.periodStart],
-      );
-      const created: CreatedScreenshotSet = { jobId, credits: { cost: SCREENSHOT_SET_COST, remaining: charged.remaining } };
-      if (opts.idempotencyKey) await completeIdempotencyKey(tx, accountId, opts.idempotencyKey, jobId, created);
-      return created;
-    });
+    const body = opts.idempotencyKey
+      ? await transaction(db, async (tx) => {
+          // First in the transaction: a concurrent duplicate waits here for this one to commit.
+          await claimIdempotencyKey(tx, accountId, opts.idempotencyKey!, hash!, opts.now);
+          const created = await enqueue(tx);
+          await completeIdempotencyKey(tx, accountId, opts.idempotencyKey!, jobId, created);
+          return created;
+        })
+      : // One statement is its own transaction.
+        await enqueue(db);
     opts.onCharged?.(accountId);
     return { body, replayed: false };
   } catch (error) {
@@ -96,6 +90,41 @@ export async function createScreenshotSet(
     }
     throw error;
   }
+}
+
+const appNotFound = (appId: string) => new Problem(404, 'app_not_found', `No app ${appId} on this account.`);
+
+/**
+ * Check the app, charge, write the ledger row and queue the job in ONE statement: one round trip,
+ * and the credit row stays locked only until this statement commits, which is what bounds how
+ * many sets one account can create per second. Nothing is written unless the app belongs to the
+ * account and the credits suffice.
+ */
+const CHARGE_AND_ENQUEUE = `
+  WITH app AS (SELECT 1 FROM apps WHERE id = $4 AND account_id = $1),
+  charged AS (${CHARGE_UPDATE} AND EXISTS (SELECT 1 FROM app) RETURNING allowance + granted - used AS remaining),
+  ledger AS (
+    INSERT INTO credit_ledger (account_id, period_start, kind, amount, job_id)
+    SELECT $1, $2::date, 'charge', $3, $5 FROM charged),
+  job AS (
+    INSERT INTO jobs (id, account_id, app_id, request, cost, period_start)
+    SELECT $5, $1, $4, $6::jsonb, $3, $2::date FROM charged)
+  SELECT (SELECT remaining FROM charged) AS remaining, EXISTS (SELECT 1 FROM app) AS app_found`;
+
+async function chargeAndEnqueue(q: Queryable, accountId: string, appId: string, jobId: string, request: StoredPlanRequest, now: Date): Promise<CreatedScreenshotSet> {
+  const period = periodStart(now);
+  const run = async () =>
+    (await q.query<{ remaining: number | null; app_found: boolean }>(CHARGE_AND_ENQUEUE, [accountId, period, SCREENSHOT_SET_COST, appId, jobId, JSON.stringify(request)])).rows[0];
+  let outcome = await run();
+  if (!outcome.app_found) throw appNotFound(appId);
+  if (outcome.remaining === null) {
+    // Either the month's period row does not exist yet (the first charge of a month) or the
+    // credits are short: create the row and try once more.
+    await ensurePeriod(q, accountId, period);
+    outcome = await run();
+    if (outcome.remaining === null) throw await insufficientCredits(q, accountId, SCREENSHOT_SET_COST, now);
+  }
+  return { jobId, credits: { cost: SCREENSHOT_SET_COST, remaining: outcome.remaining } };
 }
 
 const isUniqueViolation = (e: unknown): boolean => (e as { code?: string })?.code === '23505';
