@@ -14,9 +14,23 @@ const BODY = JSON.stringify({
   credits: { allowance: 10000, used: 0, remaining: 10000, resetsAt: '2026-12-01T00:00:00Z' },
 });
 
-const server = http.createServer((_req, res) => {
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(BODY) });
-  res.end(BODY);
+// `?bytes=N`: a JSON body of exactly N bytes, for comparing with a larger answer byte for byte.
+const sized = new Map<number, string>();
+function bodyOf(url: string | undefined): string {
+  const bytes = Number(/[?&]bytes=(\d+)/.exec(url ?? '')?.[1] ?? 0);
+  if (bytes <= BODY.length) return BODY;
+  let body = sized.get(bytes);
+  if (!body) {
+    body = JSON.stringify({ pad: 'x'.repeat(bytes - 10) });
+    sized.set(bytes, body);
+  }
+  return body;
+}
+
+const server = http.createServer((req, res) => {
+  const body = bodyOf(req.url);
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
 });
 
 server.listen(0, '127.0.0.1', () => {

@@ -53,8 +53,11 @@ export interface PostLoadOptions {
   url: string;
   durationS: number;
   connections?: number;
-  headers: Record<string, string>;
-  body: string;
+  /** One request shape for every connection... */
+  headers?: Record<string, string>;
+  body?: string;
+  /** ...or several, spread over the connections. */
+  targets?: { headers: Record<string, string>; body: string }[];
   expectStatus: number;
   /** Called with each expected response's parsed body. */
   onExpected?: (body: unknown) => void;
@@ -70,14 +73,17 @@ export async function postLoad(opts: PostLoadOptions): Promise<LoadResult & { ex
   const connections = opts.connections ?? 50;
   const url = new URL(opts.url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
-  const body = Buffer.from(opts.body);
-  const headers = { ...opts.headers, 'content-type': 'application/json', 'content-length': String(body.length) };
+  // Connection i sends targets[i % n]: several accounts load the service at once.
+  const targets = (opts.targets ?? [{ headers: opts.headers ?? {}, body: opts.body ?? '' }]).map((t) => {
+    const body = Buffer.from(t.body);
+    return { body, headers: { ...t.headers, 'content-type': 'application/json', 'content-length': String(body.length) } };
+  });
   const statuses: Record<string, number> = {};
   const latencies: number[] = [];
   let errors = 0;
   let expected = 0;
 
-  const once = () =>
+  const once = ({ headers, body }: (typeof targets)[number]) =>
     new Promise<void>((resolve) => {
       const started = performance.now();
       const req = http.request({ agent, host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers }, (res) => {
@@ -108,8 +114,8 @@ export async function postLoad(opts: PostLoadOptions): Promise<LoadResult & { ex
   const startedAt = performance.now();
   const deadline = startedAt + opts.durationS * 1000;
   await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (performance.now() < deadline) await once();
+    Array.from({ length: connections }, async (_, i) => {
+      while (performance.now() < deadline) await once(targets[i % targets.length]);
     }),
   );
   const elapsedS = (performance.now() - startedAt) / 1000;

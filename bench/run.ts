@@ -27,6 +27,7 @@ const CONNECTIONS = 50;
 const PICKUP_JOBS = 200;
 const PICKUP_INTERVAL_MS = 10;
 const COST = 5;
+const MANY_ACCOUNTS = 25;
 
 function positiveNumber(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -214,27 +215,30 @@ interface Accounting {
   exact: boolean;
 }
 
-async function createThroughput(base: string, serverPid: number, creates: BenchAccount, warm: BenchAccount): Promise<{ load: Awaited<ReturnType<typeof postLoad>>; accounting: Accounting }> {
-  progress(`create: warm-up ${WARMUP_S} s on another account, then ${DURATION_S} s`);
+/**
+ * Creates from `accounts` spread over the connections. One account is the worst case (every
+ * charge queues on its one credit row); several accounts show what the service as a whole does.
+ */
+async function createThroughput(base: string, serverPid: number, label: string, accounts: BenchAccount[], warm: BenchAccount): Promise<{ load: Awaited<ReturnType<typeof postLoad>>; accounting: Accounting }> {
+  progress(`${label}: warm-up ${WARMUP_S} s on another account, then ${DURATION_S} s`);
   const url = `${base}/screenshots`;
   await postLoad({ url, durationS: WARMUP_S, connections: CONNECTIONS, headers: auth(warm), body: createBody(warm), expectStatus: 201 });
   const jobIds: string[] = [];
-  const load = await withCpu('POST /screenshots', serverPid, () => postLoad({
+  const load = await withCpu(label, serverPid, () => postLoad({
     url,
     durationS: DURATION_S,
     connections: CONNECTIONS,
-    headers: auth(creates),
-    body: createBody(creates),
+    targets: accounts.map((a) => ({ headers: auth(a), body: createBody(a) })),
     expectStatus: 201,
     onExpected: (body) => jobIds.push((body as { jobId: string }).jobId),
   }));
   const { rows } = await bench!.database.pool.query<{ jobs: number; matching: number; charges: number; refunds: number; used: number }>(
-    `SELECT (SELECT count(*) FROM jobs WHERE account_id = $1) AS jobs,
-            (SELECT count(*) FROM jobs WHERE account_id = $1 AND id = ANY($2)) AS matching,
-            (SELECT count(*) FROM credit_ledger WHERE account_id = $1 AND kind = 'charge') AS charges,
-            (SELECT count(*) FROM credit_ledger WHERE account_id = $1 AND kind = 'refund') AS refunds,
-            (SELECT COALESCE(sum(used), 0) FROM credit_periods WHERE account_id = $1) AS used`,
-    [creates.accountId, jobIds],
+    `SELECT (SELECT count(*) FROM jobs WHERE account_id = ANY($1)) AS jobs,
+            (SELECT count(*) FROM jobs WHERE account_id = ANY($1) AND id = ANY($2)) AS matching,
+            (SELECT count(*) FROM credit_ledger WHERE account_id = ANY($1) AND kind = 'charge') AS charges,
+            (SELECT count(*) FROM credit_ledger WHERE account_id = ANY($1) AND kind = 'refund') AS refunds,
+            (SELECT COALESCE(sum(used), 0) FROM credit_periods WHERE account_id = ANY($1)) AS used`,
+    [accounts.map((a) => a.accountId), jobIds],
   );
   const r = rows[0];
   const n = load.expected;
@@ -321,11 +325,13 @@ async function main(): Promise<boolean> {
   const main = await benchAccount(db, 'bench main', 1_000_000);
   const warm = await benchAccount(db, 'bench warm-up', 10_000_000);
   const creates = await benchAccount(db, 'bench creates', 10_000_000);
+  const manyAccounts: BenchAccount[] = [];
+  for (let i = 0; i < MANY_ACCOUNTS; i++) manyAccounts.push(await benchAccount(db, `bench creates ${i}`, 1_000_000));
 
   progress('bare node:http responder');
   const bareChild = await spawnChild({ name: 'bare responder', args: ['--import', 'tsx', path.join(ROOT, 'bench/bare-child.ts')], env: process.env, isReady: (l) => typeof l.port === 'number' });
-  const bare = await measureGet('bare', bareChild.process.pid!, `http://127.0.0.1:${bareChild.ready.port as number}/`, {});
-  await stopChild(bareChild);
+  const bareUrl = `http://127.0.0.1:${bareChild.ready.port as number}/`;
+  const bare = await measureGet('bare', bareChild.process.pid!, bareUrl, {});
 
   // Role all first: its jobs must run, and the api-only phase below leaves thousands queued.
   progress('service, role all (API + worker)');
@@ -340,8 +346,14 @@ async function main(): Promise<boolean> {
   const jobDone = await measureGet('GET job (succeeded)', service.process.pid!, `${service.base}/jobs/${pickup.succeededJobId}`, auth(main));
   const queuedId = await createOne(service.base, main);
   const jobQueued = await measureGet('GET job (queued)', service.process.pid!, `${service.base}/jobs/${queuedId}`, auth(main));
-  const { load: createLoad, accounting } = await createThroughput(service.base, service.process.pid!, creates, warm);
+  const createOne_ = await createThroughput(service.base, service.process.pid!, 'POST /screenshots (one account)', [creates], warm);
+  const createMany = await createThroughput(service.base, service.process.pid!, `POST /screenshots (${MANY_ACCOUNTS} accounts)`, manyAccounts, warm);
   await stopChild(service);
+
+  // A succeeded job's answer is ~20 times the size of bare's: the byte-for-byte fair baseline
+  // is the same responder sending a body of the same size.
+  const bareSameSize = await measureGet(`bare (${jobDone.bodyBytes} B)`, bareChild.process.pid!, `${bareUrl}?bytes=${jobDone.bodyBytes}`, {});
+  await stopChild(bareChild);
 
   const plans = await planning();
 
@@ -349,8 +361,11 @@ async function main(): Promise<boolean> {
     loadRow(`bare node:http responder (${bare.bodyBytes} B body)`, bare, bare, 'baseline', true),
     loadRow(`GET /account (Bearer, ${account.bodyBytes} B body)`, account, bare, '≥ 0.5× bare', account.reqPerSec / bare.reqPerSec >= 0.5),
     loadRow(`GET job, succeeded (from memory, ${jobDone.bodyBytes} B body)`, jobDone, bare, '≥ 0.5× bare', jobDone.reqPerSec / bare.reqPerSec >= 0.5),
+    loadRow(`bare node:http responder (${bareSameSize.bodyBytes} B body, the job's size)`, bareSameSize, bareSameSize, 'baseline', true),
+    loadRow(`GET job, succeeded, vs bare of the same size`, jobDone, bareSameSize, '≥ 0.5× bare', jobDone.reqPerSec / bareSameSize.reqPerSec >= 0.5),
     loadRow(`GET job, queued (read from DB, ${jobQueued.bodyBytes} B body)`, jobQueued, bare, '≥ 0.5× bare', jobQueued.reqPerSec / bare.reqPerSec >= 0.5),
-    loadRow('POST /screenshots (create set, one account, role api)', createLoad, null, '≥ 2,000/s', createLoad.reqPerSec >= 2000),
+    loadRow('POST /screenshots (one account, role api)', createOne_.load, null, '≥ 2,000/s', createOne_.load.reqPerSec >= 2000),
+    loadRow(`POST /screenshots (${MANY_ACCOUNTS} accounts, role api)`, createMany.load, null, '≥ 2,000/s', createMany.load.reqPerSec >= 2000),
     {
       scenario: `job pickup, created → started (${pickup.jobs} jobs, role all)`,
       reqPerSec: `${fmtInt(pickup.offeredPerSec)} offered`,
@@ -367,14 +382,16 @@ async function main(): Promise<boolean> {
     }
   }
 
-  const a = accounting;
+  const accountingLine = (label: string, { load, accounting: a }: typeof createMany) =>
+    `accounting exact (${label}): ${a.exact ? 'yes' : 'no'} — 201 responses ${fmtInt(a.responses201)}, jobs rows ${fmtInt(a.jobs)} (matching the returned ids: ${fmtInt(a.jobsMatchingResponses)}), charge ledger rows ${fmtInt(a.charges)}, refunds ${a.refunds}, credits used / ${COST} = ${a.creditsUsed / COST}; other responses: ${fmtInt(load.total - load.expected)} ${JSON.stringify(load.statuses)}`;
   const out = [
     '',
     `shotgen bench — node ${process.version}, ${bench.describe}; ${DURATION_S} s per scenario after a ${WARMUP_S} s warm-up, ${CONNECTIONS} connections, pipelining 1; load generator in this process (autocannon for GETs, an exact-counting node:http client for creates), servers in child processes`,
     '',
     table(rows),
     '',
-    `accounting exact: ${a.exact ? 'yes' : 'no'} — 201 responses ${fmtInt(a.responses201)}, jobs rows ${fmtInt(a.jobs)} (matching the returned ids: ${fmtInt(a.jobsMatchingResponses)}), charge ledger rows ${fmtInt(a.charges)}, refunds ${a.refunds}, credits used / ${COST} = ${a.creditsUsed / COST}; other responses: ${fmtInt(createLoad.total - createLoad.expected)} ${JSON.stringify(createLoad.statuses)}`,
+    accountingLine('one account', createOne_),
+    accountingLine(`${MANY_ACCOUNTS} accounts`, createMany),
     `job pickup latency (started_at - created_at, ${pickup.jobs} jobs at ${fmtInt(pickup.offeredPerSec)}/s, one at a time): p50 ${fmtMs(pickup.p50)} ms, p95 ${fmtMs(pickup.p95)} ms, p99 ${fmtMs(pickup.p99)} ms, max ${fmtMs(pickup.max)} ms; ${pickup.succeeded} succeeded, ${pickup.retried} needed more than one attempt`,
     typeof plans === 'string' ? `planning: not measured — ${plans}` : `planning: ${plans.length} cases from bench/planning.ts (req/s column: plans per second at the mean)`,
     `CPU during the measured runs (100% = one core; server = the responder or service process${bench.database.embedded ? ', database = all embedded PostgreSQL processes' : ''}, generator = this process):`,
@@ -394,7 +411,7 @@ async function main(): Promise<boolean> {
     '',
   ];
   process.stdout.write(out.join('\n'));
-  return a.exact;
+  return createOne_.accounting.exact && createMany.accounting.exact;
 }
 
 let ok = false;

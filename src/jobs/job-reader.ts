@@ -10,7 +10,8 @@ import { findJob, TERMINAL, type PublicJob } from './jobs.ts';
 interface Entry {
   accountId: string;
   job: PublicJob;
-  json: string;
+  /** The response body, as bytes: a cached answer is not even re-encoded. */
+  json: Buffer;
 }
 
 export class JobReader {
@@ -18,13 +19,13 @@ export class JobReader {
 
   constructor(private readonly db: Db, private readonly maxEntries = 20_000) {}
 
-  /** The job as JSON text, or null when this account has no such job. */
-  async getJson(accountId: string, jobId: string): Promise<{ job: PublicJob; json: string } | null> {
+  /** The job and its JSON, or null when this account has no such job. */
+  async getJson(accountId: string, jobId: string): Promise<{ job: PublicJob; json: Buffer } | null> {
     const hit = this.terminal.get(jobId);
     if (hit) return hit.accountId === accountId ? hit : null;
     const job = await findJob(this.db, accountId, jobId);
     if (!job) return null;
-    const entry = { accountId, job, json: JSON.stringify(job) };
+    const entry = { accountId, job, json: Buffer.from(JSON.stringify(job)) };
     if (TERMINAL.has(job.status)) {
       // Oldest first out: Map keeps insertion order.
       if (this.terminal.size >= this.maxEntries) this.terminal.delete(this.terminal.keys().next().value!);
