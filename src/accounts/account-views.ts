@@ -27,10 +27,16 @@ export class AccountViews {
     this.cache.invalidate(accountId);
   }
 
-  async get(accountId: string): Promise<AccountView> {
-    const now = this.clock();
+  /** The cached view, or undefined (then call get). Synchronous. */
+  peek(accountId: string): AccountView | undefined {
     const cached = this.cache.get(accountId);
-    if (cached && now < cached.balance.resetsAt) return cached;
+    return cached && this.clock() < cached.balance.resetsAt ? cached : undefined;
+  }
+
+  async get(accountId: string): Promise<AccountView> {
+    const cached = this.peek(accountId);
+    if (cached) return cached;
+    const now = this.clock();
     const ticket = this.cache.ticket();
     const balance = await getBalance(this.db, accountId, now);
     const view = { id: accountId, name: balance.accountName, balance };

@@ -23,7 +23,7 @@ const AccountResponse = Type.Object(
 // A cached view is the same object until it changes, so its JSON is built once per change.
 const serialized = new WeakMap<AccountView, string>();
 
-function accountJson(view: AccountView): string {
+export function accountJson(view: AccountView): string {
   let json = serialized.get(view);
   if (json === undefined) {
     const { balance } = view;
@@ -52,7 +52,7 @@ export function getAccount(api: Api, services: Services) {
     },
     async (request, reply) => {
       const view = await services.accountViews.get(principalOf(request).accountId);
-      return reply.type('application/json').send(accountJson(view));
+      return reply.type('application/json; charset=utf-8').send(accountJson(view));
     },
   );
 }

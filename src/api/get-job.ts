@@ -81,7 +81,7 @@ export function getJob(api: Api, services: Services) {
       const found = isId('job', id) ? await services.jobs.getJson(principalOf(request).accountId, id) : null;
       if (!found) throw new Problem(404, 'job_not_found', `No job ${id} on this account.`);
       if (found.job.status === 'queued' || found.job.status === 'running') reply.header('retry-after', '1');
-      return reply.type('application/json').send(found.json);
+      return reply.type('application/json; charset=utf-8').send(found.json);
     },
   );
 }

@@ -3,6 +3,7 @@
  * Fastify's own included, leaves as problem+json; every response carries x-request-id.
  */
 import swagger from '@fastify/swagger';
+import http from 'node:http';
 import type { Logger } from 'pino';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
@@ -17,6 +18,7 @@ import { Problem } from '../problem.ts';
 import { ProblemSchema } from '../api/schemas.ts';
 import { registerOperations } from '../api/index.ts';
 import { requestHook } from './auth.ts';
+import { fastPath } from './fast-path.ts';
 import { openapiOptions } from './openapi.ts';
 import { errorHandler, sendProblem } from './problems.ts';
 import type { StoreReaders } from '../stores/index.ts';
@@ -42,13 +44,23 @@ export interface BuildOptions {
 }
 
 export async function buildServer(services: Services, opts: BuildOptions = {}): Promise<Api> {
+  // Set by preClose: from then on requests get Connection: close, or a 503 if they are new.
+  let draining = false;
+  // The fast path writes no request log lines, so it serves only when those are off anyway.
+  const logsRequests = opts.logger !== undefined && (opts.logger as Logger).isLevelEnabled('info');
+  const answerFromMemory = logsRequests
+    ? null
+    : fastPath({ basePath: services.config.basePath, authenticator: services.authenticator, accountViews: services.accountViews, jobs: services.jobs, draining: () => draining });
   const app = Fastify({
     ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
+    ...(answerFromMemory
+      ? { serverFactory: (handler: http.RequestListener) => http.createServer((req, res) => answerFromMemory(req, res) || handler(req, res)) }
+      : {}),
     bodyLimit: BODY_LIMIT,
     genReqId: () => newId('req'),
     // A per-request child logger costs on every request; below info level nothing would use its
     // bindings (errors name the request id themselves), so share the parent logger then.
-    ...(opts.logger && !(opts.logger as Logger).isLevelEnabled('info') ? { childLoggerFactory: (logger: FastifyBaseLogger) => logger } : {}),
+    ...(opts.logger && !logsRequests ? { childLoggerFactory: (logger: FastifyBaseLogger) => logger } : {}),
     requestIdHeader: false,
     // Our own hook answers requests that arrive while closing, as problem+json.
     return503OnClosing: false,
@@ -66,7 +78,6 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
 
   // While closing, answer in-flight requests with Connection: close so that keep-alive sockets
   // end with their last response instead of holding close() open until they time out.
-  let draining = false;
   app.addHook('preClose', async () => {
     draining = true;
   });

@@ -19,6 +19,12 @@ export class JobReader {
 
   constructor(private readonly db: Db, private readonly maxEntries = 20_000) {}
 
+  /** A finished job's answer from memory, or undefined (then ask getJson). Synchronous. */
+  peekFinished(accountId: string, jobId: string): Buffer | undefined {
+    const hit = this.terminal.get(jobId);
+    return hit && hit.accountId === accountId ? hit.json : undefined;
+  }
+
   /** The job and its JSON, or null when this account has no such job. */
   async getJson(accountId: string, jobId: string): Promise<{ job: PublicJob; json: Buffer } | null> {
     const hit = this.terminal.get(jobId);

@@ -6,7 +6,7 @@ import { AccountViews } from '../../src/accounts/account-views.ts';
 import { Authenticator } from '../../src/accounts/authenticator.ts';
 import type { Clock } from '../../src/accounts/credits.ts';
 import { Notifications } from '../../src/db/notifications.ts';
-import { buildServer, type Api } from '../../src/http/server.ts';
+import { buildServer, type Api, type Services } from '../../src/http/server.ts';
 import { JobReader } from '../../src/jobs/job-reader.ts';
 import { createStoreReaders } from '../../src/stores/index.ts';
 import { createTestDatabase, primaryServer, type TestDatabase, type TestServer } from './db.ts';
@@ -14,6 +14,7 @@ import { accountWithKey } from './fixtures.ts';
 
 export interface TestApp {
   app: Api;
+  services: Services;
   t: TestDatabase;
   notifications: Notifications;
   authenticator: Authenticator;
@@ -39,7 +40,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   const notifications = new Notifications(t.url);
   await notifications.start();
   const authenticator = new Authenticator(t.pool, notifications, { now: clock });
-  const app = await buildServer({
+  const services: Services = {
     config: { basePath: opts.basePath ?? '/api/v1' },
     db: t.pool,
     authenticator,
@@ -52,11 +53,13 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     }),
     jobs: new JobReader(t.pool),
     clock,
-  });
+  };
+  const app = await buildServer(services);
   await app.ready();
   const { account, key, keyId } = await accountWithKey(t.pool);
   return {
     app,
+    services,
     t,
     notifications,
     authenticator,
