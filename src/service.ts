@@ -8,6 +8,7 @@ import type { Clock } from './accounts/credits.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { Notifications } from './db/notifications.ts';
+import { NotifyBatcher } from './db/notify-batcher.ts';
 import { buildServer, type Api } from './http/server.ts';
 import { JobReader } from './jobs/job-reader.ts';
 import { planningRunner } from './jobs/run-job.ts';
@@ -48,6 +49,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   let worker: Worker | null = null;
   let address: string | null = null;
   let authenticator: Authenticator | null = null;
+  const notifier = new NotifyBatcher(database.pool, 3, (msg, err) => log.warn({ err }, msg));
   try {
     if (role !== 'worker') {
       authenticator = new Authenticator(database.pool, notifications, { now: clock });
@@ -65,6 +67,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
             logger: log,
           }),
           jobs: new JobReader(database.pool),
+          notifier,
           clock,
         },
         { logger: log },
@@ -96,6 +99,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       closing ??= (async () => {
         // Stop taking work first, then finish what is in flight, then close the database.
         await Promise.all([server?.close(), worker?.stop(config.shutdownTimeoutMs)]);
+        await notifier.flush();
         await authenticator?.close();
         await notifications.close();
         if (!opts.database) await database.close();

@@ -1,8 +1,8 @@
 /**
  * What GET /account shows, cached per account because clients read it often and it changes
- * rarely. Every change to an account or its credits NOTIFYs at commit (triggers credits_notify
- * and accounts_notify), which evicts the entry in every process; this process also evicts right
- * after its own charges so it reads its own writes (see NotifiedCache).
+ * rarely. Grants, refunds and plan changes NOTIFY at commit (trigger credits_notify); a charge is
+ * announced by the process that made it, after commit (NotifyBatcher), and that process also
+ * evicts its own entry at once so it reads its own writes. See NotifiedCache for the rest.
  */
 import type { Db } from '../db/pool.ts';
 import type { Notifications } from '../db/notifications.ts';
@@ -19,7 +19,7 @@ export class AccountViews {
   private readonly cache: NotifiedCache<AccountView>;
 
   constructor(private readonly db: Db, notifications: Notifications | null, private readonly clock: Clock) {
-    this.cache = new NotifiedCache({ notifications, channel: 'shotgen_credits', maxEntries: 100_000, maxAgeMs: 60_000 });
+    this.cache = new NotifiedCache({ notifications, channel: 'shotgen_credits', maxEntries: 100_000, maxAgeMs: 10_000 });
   }
 
   /** This process changed the account's credits: forget the view before answering again. */

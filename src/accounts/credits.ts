@@ -45,7 +45,10 @@ export interface ChargeResult {
   periodStart: string;
 }
 
-/** Charge `amount` credits now, or throw 402 insufficient_credits having changed nothing. */
+/**
+ * Charge `amount` credits now, or throw 402 insufficient_credits having changed nothing. The
+ * caller announces the change to other processes (see NotifyBatcher), as creates do.
+ */
 export async function charge(q: Queryable, accountId: string, amount: number, now: Date, jobId: string | null = null): Promise<ChargeResult> {
   const period = periodStart(now);
   const take = () => q.query<{ remaining: number }>(`${CHARGE_UPDATE} RETURNING allowance + granted - used AS remaining`, [accountId, period, amount]);

@@ -70,6 +70,7 @@ export function createScreenshotSet(api: Api, services: Services) {
         now: services.clock(),
         idempotencyKey: (request.headers as Static<typeof Headers>)['idempotency-key'],
         onCharged: (id) => services.accountViews.invalidate(id),
+        notifier: services.notifier,
       });
       reply.code(201).header('location', jobsPath + body.jobId);
       if (replayed) reply.header('idempotent-replayed', 'true');

@@ -23,6 +23,7 @@ import { openapiOptions } from './openapi.ts';
 import { errorHandler, sendProblem } from './problems.ts';
 import type { StoreReaders } from '../stores/index.ts';
 import type { JobReader } from '../jobs/job-reader.ts';
+import type { NotifyBatcher } from '../db/notify-batcher.ts';
 
 export interface Services {
   config: Pick<Config, 'basePath'>;
@@ -31,6 +32,8 @@ export interface Services {
   accountViews: AccountViews;
   stores: StoreReaders;
   jobs: JobReader;
+  /** After-commit notifications of creates, batched. */
+  notifier: NotifyBatcher;
   clock: Clock;
 }
 

@@ -4,6 +4,7 @@
  * without a charge, and a refused request changes nothing.
  */
 import { CHARGE_UPDATE, ensurePeriod, insufficientCredits, periodStart } from '../accounts/credits.ts';
+import type { NotifyBatcher } from '../db/notify-batcher.ts';
 import { transaction, type Db, type Queryable } from '../db/pool.ts';
 import { isId, newId } from '../ids.ts';
 import { findNarrative } from '../planning/narratives.ts';
@@ -33,6 +34,8 @@ export interface CreateOptions {
   idempotencyKey?: string;
   /** Called after commit with the account whose balance changed (cache invalidation). */
   onCharged?: (accountId: string) => void;
+  /** Batches the after-commit notifications; without one they are sent at once. */
+  notifier?: Pick<NotifyBatcher, 'notify'>;
 }
 
 export function resolveRequest(request: ScreenshotSetRequest): StoredPlanRequest {
@@ -81,6 +84,7 @@ export async function createScreenshotSet(
       : // One statement is its own transaction.
         await enqueue(db);
     opts.onCharged?.(accountId);
+    await announce(db, accountId, opts.notifier);
     return { body, replayed: false };
   } catch (error) {
     // Lost the race for this key to a request that has now committed: answer as it did.
@@ -90,6 +94,16 @@ export async function createScreenshotSet(
     }
     throw error;
   }
+}
+
+/** Wake the workers and tell every process the account's credits changed (see NotifyBatcher). */
+async function announce(db: Queryable, accountId: string, notifier: CreateOptions['notifier']): Promise<void> {
+  if (notifier) {
+    notifier.notify('shotgen_jobs');
+    notifier.notify('shotgen_credits', accountId);
+    return;
+  }
+  await db.query(`SELECT pg_notify('shotgen_jobs', ''), pg_notify('shotgen_credits', $1)`, [accountId]);
 }
 
 const appNotFound = (appId: string) => new Problem(404, 'app_not_found', `No app ${appId} on this account.`);

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Notifications } from '../../src/db/notifications.ts';
 import { NotifiedCache } from '../../src/db/notified-cache.ts';
+import { NotifyBatcher } from '../../src/db/notify-batcher.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { until } from '../support/jobs.ts';
 
@@ -44,6 +45,20 @@ describe('the LISTEN connection and the caches it keeps correct', () => {
     await until(async () => n.connected, 5_000);
     c.set('a', 'v3', c.ticket());
     expect(c.get('a')).toBe('v3');
+  });
+
+  it('batches notifications: many within the window go out in one statement, each delivered once', async () => {
+    const seen: string[] = [];
+    n.subscribe('shotgen_credits', { onNotify: (p) => seen.push(p) });
+    let statements = 0;
+    const counting = { query: (...args: Parameters<typeof t.pool.query>) => (statements++, t.pool.query(...args)) } as typeof t.pool;
+    const batcher = new NotifyBatcher(counting, 20);
+    for (const id of ['acc_a', 'acc_b', 'acc_a', 'acc_c']) batcher.notify('shotgen_credits', id);
+    await until(async () => seen.length === 3, 5_000);
+    expect(seen.sort()).toEqual(['acc_a', 'acc_b', 'acc_c']);
+    expect(statements).toBe(1);
+    await batcher.flush();
+    expect(statements).toBe(1);
   });
 
   it('expires entries after their maximum age and keeps the most recently used', async () => {

@@ -1,5 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AccountViews } from '../../src/accounts/account-views.ts';
 import { getBalance } from '../../src/accounts/credits.ts';
+import { Notifications } from '../../src/db/notifications.ts';
+import { until } from '../support/jobs.ts';
 import { createTestApp, expectProblem, type TestApp } from '../support/app.ts';
 import { testServers } from '../support/db.ts';
 import { accountWithKey, insertApp } from '../support/fixtures.ts';
@@ -40,6 +43,21 @@ for (const server of testServers()) {
       expect(rows[0].request).toEqual({ device: 'iphone-69', count: 5, captionStyle: 'aso-expert', captionLength: 'short', narrativeId: null });
       const account = await h.app.inject({ method: 'GET', url: '/api/v1/public/v1/account', headers: h.auth });
       expect(account.json().credits).toMatchObject({ used: 5, remaining: 45 });
+    });
+
+    it('another process’s cached account view hears of the charge', async () => {
+      const elsewhere = new Notifications(h.t.url);
+      await elsewhere.start();
+      try {
+        const views = new AccountViews(h.t.pool, elsewhere, () => now);
+        expect((await views.get(h.account.id)).balance.remaining).toBe(50);
+        expect(views.peek(h.account.id)).toBeDefined();
+        expect((await create({ appId, device: 'iphone-69' })).statusCode).toBe(201);
+        await until(async () => views.peek(h.account.id) === undefined, 5_000);
+        expect((await views.get(h.account.id)).balance.remaining).toBe(45);
+      } finally {
+        await elsewhere.close();
+      }
     });
 
     it('30 concurrent requests on 50 credits: exactly 10 jobs, 20 × 402, the ledger sums to the balance', async () => {

@@ -6,6 +6,7 @@ import { AccountViews } from '../../src/accounts/account-views.ts';
 import { Authenticator } from '../../src/accounts/authenticator.ts';
 import type { Clock } from '../../src/accounts/credits.ts';
 import { Notifications } from '../../src/db/notifications.ts';
+import { NotifyBatcher } from '../../src/db/notify-batcher.ts';
 import { buildServer, type Api, type Services } from '../../src/http/server.ts';
 import { JobReader } from '../../src/jobs/job-reader.ts';
 import { createStoreReaders } from '../../src/stores/index.ts';
@@ -52,6 +53,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
       cacheTtlMs: 60_000,
     }),
     jobs: new JobReader(t.pool),
+    notifier: new NotifyBatcher(t.pool),
     clock,
   };
   const app = await buildServer(services);
@@ -69,6 +71,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     auth: { authorization: `Bearer ${key}` },
     async close() {
       await app.close();
+      await services.notifier.flush();
       await authenticator.close();
       await notifications.close();
       await t.drop();
