@@ -12,6 +12,7 @@ import { createAccount } from '../src/accounts/accounts.ts';
 import { createApiKey } from '../src/accounts/api-keys.ts';
 import { grant } from '../src/accounts/credits.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
+import { isAlive } from '../src/db/embedded.ts';
 import type { Queryable } from '../src/db/pool.ts';
 import { newId } from '../src/ids.ts';
 import { emptyScreenshots, type Listing } from '../src/stores/listing.ts';
@@ -23,15 +24,6 @@ export interface BenchDatabase {
   describe: string;
   /** Close the pool, stop the embedded server, drop the throwaway database, remove the temp dir. */
   cleanup(): Promise<void>;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 export async function openBenchDatabase(): Promise<BenchDatabase> {

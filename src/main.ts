@@ -55,26 +55,26 @@ function program(): Command {
     .action(async (opts: { role: Role }) => {
       const config = loadConfig();
       const log = createLogger(config);
+      // Listen for signals before starting: one that arrives while the service is still starting
+      // must still end in a graceful shutdown, not the default instant death.
+      const signalled = new Promise<string>((resolve) => {
+        process.once('SIGTERM', () => resolve('SIGTERM'));
+        process.once('SIGINT', () => resolve('SIGINT'));
+      });
       // The HTTP server, worker and planner take about two seconds to load: only serve needs them,
       // so the operator's one-off commands stay quick.
       const { startService } = await import('./service.ts');
       const service = await startService(config, { role: opts.role, logger: log });
       log.info({ address: service.address, role: opts.role, database: service.database.embedded ? 'embedded' : 'external' }, 'shotgen started');
       if (cli.opts().json) out({ kind: 'object', value: { address: service.address, role: opts.role } });
-      await new Promise<void>((resolve) => {
-        const stop = (signal: string) => {
-          log.info({ signal }, 'shutting down');
-          service.close().then(() => {
-            log.info('stopped');
-            resolve();
-          }, (e) => {
-            log.error({ err: e }, 'shutdown failed');
-            resolve();
-          });
-        };
-        process.once('SIGTERM', () => stop('SIGTERM'));
-        process.once('SIGINT', () => stop('SIGINT'));
-      });
+      const signal = await signalled;
+      log.info({ signal }, 'shutting down');
+      try {
+        await service.close();
+        log.info('stopped');
+      } catch (e) {
+        log.error({ err: e }, 'shutdown failed');
+      }
     });
 
   cli

@@ -99,7 +99,8 @@ function socketDirFor(dataDir: string): string {
   return path.join(os.tmpdir(), `shotgen-pg-${digest}`);
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process runs (EPERM: it does, as another user). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -8,7 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { freePort, isAlive, killPostmasters, postmasterPid, postmastersFor, shotgen, shotgenJson, startServe, waitForDeath, type Serve } from './helpers.ts';
+import { isAlive } from '../../src/db/embedded.ts';
+import { freePort, killPostmasters, postmasterPid, postmastersFor, shotgen, shotgenJson, startServe, waitForDeath, type Serve } from './helpers.ts';
 
 interface Account {
   id: string;

@@ -14,19 +14,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openEmbeddedServer, type EmbeddedServer } from '../../src/db/embedded.ts';
+import { isAlive, openEmbeddedServer, type EmbeddedServer } from '../../src/db/embedded.ts';
+import { postmastersFor } from '../cli/helpers.ts';
 
 const CHILD = fileURLToPath(new URL('./embedded-child.ts', import.meta.url));
 const isRoot = process.getuid?.() === 0;
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 async function waitForDeath(pid: number, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -46,21 +38,6 @@ function postmasterPid(dataDir: string): number | null {
   }
 }
 
-/** The running postgres processes whose command line names this data directory. */
-function postgresFor(dataDir: string): number[] {
-  const pgDir = path.join(dataDir, 'pg');
-  return fs
-    .readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      try {
-        return fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0').includes(pgDir);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
   const client = new pg.Client({ connectionString: url });
@@ -143,14 +120,14 @@ afterEach(async () => {
   for (const h of handles.splice(0)) await h.stop().catch(() => undefined);
   // Whatever still runs (a non-owner's server, a failed assertion's leftovers) is stopped here.
   for (const dir of dirs.slice(1)) {
-    for (const pid of postgresFor(dir)) {
+    for (const pid of postmastersFor(dir)) {
       try {
         process.kill(pid, 'SIGKILL');
       } catch {
         // already gone
       }
     }
-    for (const pid of postgresFor(dir)) await waitForDeath(pid);
+    for (const pid of postmastersFor(dir)) await waitForDeath(pid);
     fs.rmSync(dir, { recursive: true, force: true });
   }
   dirs.splice(1);
@@ -199,7 +176,7 @@ describe('embedded PostgreSQL', () => {
     const other = child(dataDir, 'command');
     expect(await other.next()).toEqual({ pid: server.pid, owned: false, answer: 42 });
     // Only postmasters name the data directory on their command line; backends rename themselves.
-    expect(postgresFor(dataDir)).toEqual([server.pid]);
+    expect(postmastersFor(dataDir)).toEqual([server.pid]);
     expect(server.owned).toBe(true);
   });
 
@@ -215,7 +192,7 @@ describe('embedded PostgreSQL', () => {
     await server.stop();
     await waitForDeath(server.pid);
     expect(fs.existsSync(pidFile(dataDir))).toBe(false);
-    expect(postgresFor(dataDir)).toEqual([]);
+    expect(postmastersFor(dataDir)).toEqual([]);
   });
 
   it('a serve process takes over a server a command started, and is the one that stops it', async () => {
@@ -229,7 +206,7 @@ describe('embedded PostgreSQL', () => {
 
     expect(await serve.stop()).toEqual({ stopped: true, ownedBeforeStop: true });
     await waitForDeath(command.pid);
-    expect(postgresFor(dataDir)).toEqual([]);
+    expect(postmastersFor(dataDir)).toEqual([]);
   });
 
   it('a command that started the server exits after a serve process took it over; the server keeps running', async () => {
@@ -291,6 +268,6 @@ describe('embedded PostgreSQL', () => {
     expect(isAlive(ra.pid as number)).toBe(true);
     await second.stop();
     await waitForDeath(ra.pid as number);
-    expect(postgresFor(dataDir)).toEqual([]);
+    expect(postmastersFor(dataDir)).toEqual([]);
   }, 30_000);
 });

@@ -59,6 +59,13 @@ for (const server of testServers()) {
       for (const c of children) expect(await c.stop('SIGTERM')).toBe(0);
     });
 
+    it('a worker told to stop while it is still starting exits cleanly', async () => {
+      const c = worker();
+      // Past the loading of bin/shotgen.js and the CLI, inside the service's own start-up.
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(await c.stop('SIGTERM')).toBe(0);
+    });
+
     it('a worker killed with SIGKILL mid-job: the job is retried after its lease and succeeds, charged once', async () => {
       // A model endpoint that accepts the request and never answers keeps the first worker busy.
       const hanging = http.createServer(() => undefined);
