@@ -29,13 +29,15 @@ for (const server of testServers()) {
     });
 
     const worker = (env: Record<string, string> = {}) => {
-      const c = shotgen(['serve', '--role', 'worker'], { DATABASE_URL: t.url, WORKER_CONCURRENCY: '4', ...env });
+      const c = shotgen(['--json', 'serve', '--role', 'worker'], { DATABASE_URL: t.url, WORKER_CONCURRENCY: '4', ...env });
       children.push(c);
       return c;
     };
 
     it('three workers run each of 90 jobs exactly once; polls never lag a committed status', async () => {
-      for (let i = 0; i < 3; i++) worker();
+      const workers = [worker(), worker(), worker()];
+      // All three must be up before the jobs arrive, or the first could take them all.
+      await Promise.all(workers.map((w) => w.printed('"role":"worker"')));
       const ids = await enqueueJobs(t.pool, accountId, appId, 90);
       const reader = new JobReader(t.pool);
       // Poll as clients do while the workers run: the API never shows an older status than the

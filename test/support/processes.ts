@@ -9,6 +9,8 @@ export interface Child {
   output(): string;
   /** Resolves with the exit code (null when killed by a signal). */
   exited: Promise<number | null>;
+  /** Resolves once the output contains `text`. */
+  printed(text: string, timeoutMs?: number): Promise<void>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
@@ -22,6 +24,13 @@ export function shotgen(args: string[], env: Record<string, string>): Child {
     proc,
     output: () => out,
     exited,
+    async printed(text, timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!out.includes(text)) {
+        if (Date.now() > deadline || proc.exitCode !== null) throw new Error(`never printed ${text}: ${out}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
       return exited;
