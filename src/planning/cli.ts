@@ -27,7 +27,9 @@ export function readListing(file: string, opts: { country?: string; language?: s
   }
   const json = JSON.parse(trimmed) as Record<string, unknown>;
   if ('resultCount' in json || 'errorMessage' in json) {
-    const id = /id(\d+)/.exec(name)?.[1] ?? '0';
+    // A file named by bundle id has no track id in its name: plan its (single) result.
+    const first = (json.results as Array<{ trackId?: number }> | undefined)?.[0];
+    const id = /id(\d+)/.exec(name)?.[1] ?? String(first?.trackId ?? '0');
     const country = opts.country ?? /^([a-z]{2})_/.exec(name)?.[1] ?? 'us';
     return parseAppStoreLookupBody(body, { id, country });
   }

@@ -75,7 +75,8 @@ export function parseAppStoreLookupBody(body: string, ref: AppStoreRef): Listing
   if (typeof doc.errorMessage === 'string') throw notFound(ref);
   if (!Array.isArray(doc.results)) throw storeUnavailable('The App Store answered with an unexpected response.');
   const results = doc.results.filter((r): r is Result => r !== null && typeof r === 'object');
-  const result = results.find((r) => String(r.trackId) === ref.id) ?? results[0];
+  // Only the app that was asked for: a lookup never stands in another app for it.
+  const result = results.find((r) => String(r.trackId) === ref.id);
   if (!result || doc.resultCount === 0) throw notFound(ref);
   // entity=software can still surface other kinds for an id; those are not apps we can plan for.
   if (typeof result.kind === 'string' && result.kind !== 'software' && result.kind !== 'mac-software') throw notFound(ref);

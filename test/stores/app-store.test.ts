@@ -62,6 +62,7 @@ describe('parseAppStoreLookupBody', () => {
     ['resultCount 0', LOOKUP_NOT_FOUND_BODY],
     ['the invalid-id error body', LOOKUP_INVALID_ID_BODY],
     ['a result that is not an app', lookupBody([lookupResult({ kind: 'song' })])],
+    ['only another app’s result', lookupBody([lookupResult({ trackId: 1, trackName: 'Other' })])],
   ])('%s is store_app_not_found', (_name, body) => {
     const p = problemOf(() => parseAppStoreLookupBody(body, ref));
     expect(p.status).toBe(422);
