@@ -10,7 +10,8 @@ import { Problem } from '../problem.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const IDEMPOTENCY_KEY_MAX = 255;
-const LOCK_TIMEOUT_MS = 5_000;
+/** How long a duplicate waits for the first request before answering 409. */
+export const IDEMPOTENCY_WAIT_MS = 5_000;
 
 /** Canonical JSON (sorted keys) so that field order does not make a body "different". */
 function canonical(value: unknown): string {
@@ -47,9 +48,9 @@ export async function findIdempotencyRecord<T>(q: Queryable, accountId: string, 
   return row.response;
 }
 
-export async function claimIdempotencyKey(q: Queryable, accountId: string, key: string, hash: Buffer, now: Date): Promise<void> {
+export async function claimIdempotencyKey(q: Queryable, accountId: string, key: string, hash: Buffer, now: Date, waitMs = IDEMPOTENCY_WAIT_MS): Promise<void> {
   try {
-    await q.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT_MS}ms'`);
+    await q.query(`SET LOCAL lock_timeout = '${Math.max(1, Math.floor(waitMs))}ms'`);
     await q.query('INSERT INTO idempotency_keys (account_id, key, request_hash, created_at) VALUES ($1, $2, $3, $4)', [accountId, key, hash, now]);
     // The timeout is for waiting on a duplicate only, not on the credit row that comes next.
     await q.query('SET LOCAL lock_timeout = 0');

@@ -34,6 +34,8 @@ export interface CreateOptions {
   idempotencyKey?: string;
   /** Called after commit with the account whose balance changed (cache invalidation). */
   onCharged?: (accountId: string) => void;
+  /** How long a duplicate Idempotency-Key waits for the first request (default 5 s), then 409. */
+  idempotencyWaitMs?: number;
   /** Batches the after-commit notifications; without one they are sent at once. */
   notifier?: Pick<NotifyBatcher, 'notify'>;
 }
@@ -76,7 +78,7 @@ export async function createScreenshotSet(
     const body = opts.idempotencyKey
       ? await transaction(db, async (tx) => {
           // First in the transaction: a concurrent duplicate waits here for this one to commit.
-          await claimIdempotencyKey(tx, accountId, opts.idempotencyKey!, hash!, opts.now);
+          await claimIdempotencyKey(tx, accountId, opts.idempotencyKey!, hash!, opts.now, opts.idempotencyWaitMs);
           const created = await enqueue(tx);
           await completeIdempotencyKey(tx, accountId, opts.idempotencyKey!, jobId, created);
           return created;

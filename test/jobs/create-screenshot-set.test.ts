@@ -3,6 +3,8 @@ import { AccountViews } from '../../src/accounts/account-views.ts';
 import { getBalance } from '../../src/accounts/credits.ts';
 import { Notifications } from '../../src/db/notifications.ts';
 import { until } from '../support/jobs.ts';
+import { requestHash } from '../../src/jobs/idempotency.ts';
+import { createScreenshotSet } from '../../src/jobs/screenshot-sets.ts';
 import { createTestApp, expectProblem, type TestApp } from '../support/app.ts';
 import { testServers } from '../support/db.ts';
 import { accountWithKey, insertApp } from '../support/fixtures.ts';
@@ -142,6 +144,21 @@ for (const server of testServers()) {
         expect(later.statusCode).toBe(201);
         expect(later.json().jobId).not.toBe(first.json().jobId);
         expect(await counts()).toEqual({ jobs: 2, charges: 2 });
+      });
+
+      it('409 idempotency_key_in_use when the first request holds the key too long', async () => {
+        // A first request that has claimed the key and not yet committed.
+        const first = await h.t.pool.connect();
+        try {
+          await first.query('BEGIN');
+          await first.query(`INSERT INTO idempotency_keys (account_id, key, request_hash, created_at) VALUES ($1, 'order-7781', $2, now())`, [h.account.id, requestHash({ appId, device: 'iphone-69' })]);
+          const error = await createScreenshotSet(h.t.pool, h.account.id, { appId, device: 'iphone-69' }, { now, idempotencyKey: 'order-7781', idempotencyWaitMs: 200 }).catch((e) => e);
+          expect(error).toMatchObject({ status: 409, code: 'idempotency_key_in_use', headers: { 'Retry-After': '1' } });
+        } finally {
+          await first.query('ROLLBACK');
+          first.release();
+        }
+        expect(await counts()).toEqual({ jobs: 0, charges: 0 });
       });
 
       it('rejects a key longer than 255 characters', async () => {
