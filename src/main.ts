@@ -57,9 +57,15 @@ function program(): Command {
       const log = createLogger(config);
       // Listen for signals before starting: one that arrives while the service is still starting
       // must still end in a graceful shutdown, not the default instant death.
+      // A second signal means "now": it ends the process even if shutdown or start-up is stuck.
+      let signals = 0;
       const signalled = new Promise<string>((resolve) => {
-        process.once('SIGTERM', () => resolve('SIGTERM'));
-        process.once('SIGINT', () => resolve('SIGINT'));
+        const onSignal = (signal: NodeJS.Signals) => {
+          if (++signals > 1) process.exit(signal === 'SIGINT' ? 130 : 143);
+          resolve(signal);
+        };
+        process.on('SIGTERM', onSignal);
+        process.on('SIGINT', onSignal);
       });
       // The HTTP server, worker and planner take about two seconds to load: only serve needs them,
       // so the operator's one-off commands stay quick.
@@ -74,6 +80,7 @@ function program(): Command {
         log.info('stopped');
       } catch (e) {
         log.error({ err: e }, 'shutdown failed');
+        process.exitCode = 1;
       }
     });
 
@@ -174,4 +181,6 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+const code = await main(process.argv.slice(2));
+// A failed shutdown has already set a non-zero exit code; keep it.
+process.exitCode = Math.max(code, Number(process.exitCode ?? 0));

@@ -81,11 +81,14 @@ export async function insufficientCredits(q: Queryable, accountId: string, amoun
  * one job fail instead of paying twice.
  */
 export async function refund(q: Queryable, accountId: string, chargedPeriod: string, amount: number, jobId: string, now: Date): Promise<void> {
-  const current = periodStart(now);
-  if (current !== chargedPeriod) await ensurePeriod(q, accountId, current);
-  await q.query(`INSERT INTO credit_ledger (account_id, period_start, kind, amount, job_id) VALUES ($1, $2, 'refund', $3, $4)`, [accountId, current, amount, jobId]);
-  const column = current === chargedPeriod ? 'used = used - $3' : 'granted = granted + $3';
-  await q.query(`UPDATE credit_periods SET ${column} WHERE account_id = $1 AND period_start = $2`, [accountId, current, amount]);
+  // 'YYYY-MM-01' strings order as the months do. A refunding clock behind the charging one (two
+  // hosts) still undoes the charge in its own month.
+  const undo = periodStart(now) <= chargedPeriod;
+  const period = undo ? chargedPeriod : periodStart(now);
+  if (!undo) await ensurePeriod(q, accountId, period);
+  await q.query(`INSERT INTO credit_ledger (account_id, period_start, kind, amount, job_id) VALUES ($1, $2, 'refund', $3, $4)`, [accountId, period, amount, jobId]);
+  const column = undo ? 'used = used - $3' : 'granted = granted + $3';
+  await q.query(`UPDATE credit_periods SET ${column} WHERE account_id = $1 AND period_start = $2`, [accountId, period, amount]);
 }
 
 /** Extra credits for the current period (an operator's grant). */

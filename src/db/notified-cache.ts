@@ -2,9 +2,9 @@
  * An in-memory cache kept correct by NOTIFY: the pattern behind the key and account caches.
  *
  * - `invalidate(key)` (a notification for one entry) and `reset()` (the LISTEN connection was lost
- *   or re-made) bump a generation counter. A value read from the database is stored only if no
- *   invalidation happened while it was being read, so a lookup that raced with a change can never
- *   be cached stale.
+ *   or re-made) bump a generation counter. A value read from the database is stored only if
+ *   neither its key nor everything was invalidated while it was being read, so a lookup that
+ *   raced with a change can never be cached stale.
  * - Nothing is stored while LISTEN is down (`isListening()` false).
  * - Entries also expire after `maxAgeMs`: a backstop should a notification ever be missed.
  * - At `maxEntries` the least recently used entry goes.
@@ -29,6 +29,10 @@ export interface NotifiedCacheOptions {
 export class NotifiedCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
   private generation = 0;
+  /** When each key was last invalidated, and when everything was: a fill is refused only if its
+   *  own key (or everything) changed while it was read, so busy keys do not starve quiet ones. */
+  private readonly invalidatedAt = new Map<string, number>();
+  private resetAt = 0;
   private readonly now: () => number;
 
   constructor(private readonly opts: NotifiedCacheOptions) {
@@ -58,7 +62,7 @@ export class NotifiedCache<V> {
   }
 
   set(key: string, value: V, ticket: number): void {
-    if (ticket !== this.generation || this.opts.notifications?.connected !== true) return;
+    if (this.opts.notifications?.connected !== true || ticket < this.resetAt || (this.invalidatedAt.get(key) ?? -1) > ticket) return;
     if (this.entries.size >= this.opts.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, { value, storedAt: this.now() });
   }
@@ -66,10 +70,15 @@ export class NotifiedCache<V> {
   invalidate(key: string): void {
     this.generation++;
     this.entries.delete(key);
+    // Bounded: forgetting the per-key marks is safe as long as it counts as a reset.
+    if (this.invalidatedAt.size >= this.opts.maxEntries) this.reset();
+    else this.invalidatedAt.set(key, this.generation);
   }
 
   reset(): void {
     this.generation++;
+    this.resetAt = this.generation;
+    this.invalidatedAt.clear();
     this.entries.clear();
   }
 }

@@ -40,6 +40,8 @@ export interface Services {
 export type Api = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
 
 export const BODY_LIMIT = 64 * 1024;
+/** Fastify's default; longer than the usual 60 s idle timeout of load balancers in front. */
+export const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
 export interface BuildOptions {
   /** The process's logger; none (silent) when omitted. */
@@ -49,16 +51,27 @@ export interface BuildOptions {
 export async function buildServer(services: Services, opts: BuildOptions = {}): Promise<Api> {
   // Set by preClose: from then on requests get Connection: close, or a 503 if they are new.
   let draining = false;
-  // The fast path writes no request log lines, so it serves only when those are off anyway.
-  const logsRequests = opts.logger !== undefined && (opts.logger as Logger).isLevelEnabled('info');
-  const answerFromMemory = logsRequests
-    ? null
-    : fastPath({ basePath: services.config.basePath, authenticator: services.authenticator, accountViews: services.accountViews, jobs: services.jobs, draining: () => draining });
+  const logger = opts.logger as Logger | undefined;
+  const logsRequests = logger?.isLevelEnabled?.('info') === true;
+  const answerFromMemory = fastPath({
+    basePath: services.config.basePath,
+    authenticator: services.authenticator,
+    accountViews: services.accountViews,
+    jobs: services.jobs,
+    draining: () => draining,
+    log: logger,
+  });
   const app = Fastify({
     ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
-    ...(answerFromMemory
-      ? { serverFactory: (handler: http.RequestListener) => http.createServer((req, res) => answerFromMemory(req, res) || handler(req, res)) }
-      : {}),
+    serverFactory: (handler: http.RequestListener) => {
+      const server = http.createServer((req, res) => answerFromMemory(req, res) || handler(req, res));
+      // Fastify applies its own timeouts only to servers it creates: apply its defaults here.
+      server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+      server.requestTimeout = 0;
+      server.setTimeout(0);
+      return server;
+    },
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     bodyLimit: BODY_LIMIT,
     genReqId: () => newId('req'),
     // A per-request child logger costs on every request; below info level nothing would use its

@@ -88,7 +88,7 @@ export interface SweepResult {
 }
 
 /** Jobs whose worker died: back to the queue, or failed and refunded after the last attempt. */
-export async function sweepExpiredLeases(db: Db): Promise<SweepResult> {
+export async function sweepExpiredLeases(db: Db, now: Date = new Date()): Promise<SweepResult> {
   const requeued = await db.query<{ id: string }>(
     `UPDATE jobs SET status = 'queued', lease_expires_at = NULL, locked_by = NULL, updated_at = now()
      WHERE id IN (SELECT id FROM jobs WHERE status = 'running' AND lease_expires_at < now() AND attempts < max_attempts FOR UPDATE SKIP LOCKED)
@@ -100,7 +100,7 @@ export async function sweepExpiredLeases(db: Db): Promise<SweepResult> {
   const failed: string[] = [];
   for (const { id, attempts } of exhausted.rows) {
     const message = `The job did not finish in ${attempts} attempts.`;
-    if (await failJob(db, id, null, { code: 'attempts_exhausted', message, retryable: false })) failed.push(id);
+    if (await failJob(db, id, null, { code: 'attempts_exhausted', message, retryable: false }, now)) failed.push(id);
   }
   return { requeued: requeued.rows.map((r) => r.id), failed };
 }

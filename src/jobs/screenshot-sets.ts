@@ -98,14 +98,17 @@ export async function createScreenshotSet(
   }
 }
 
-/** Wake the workers and tell every process the account's credits changed (see NotifyBatcher). */
+/**
+ * Wake the workers and tell every process the account's credits changed (see NotifyBatcher),
+ * before the client hears back: its next GET /account, on any process, shows the charge. Never
+ * throws: the set is committed, and a lost notification only delays (workers poll, caches expire).
+ */
 async function announce(db: Queryable, accountId: string, notifier: CreateOptions['notifier']): Promise<void> {
   if (notifier) {
-    notifier.notify('shotgen_jobs');
-    notifier.notify('shotgen_credits', accountId);
+    await Promise.all([notifier.notify('shotgen_jobs'), notifier.notify('shotgen_credits', accountId)]);
     return;
   }
-  await db.query(`SELECT pg_notify('shotgen_jobs', ''), pg_notify('shotgen_credits', $1)`, [accountId]);
+  await db.query(`SELECT pg_notify('shotgen_jobs', ''), pg_notify('shotgen_credits', $1)`, [accountId]).catch(() => undefined);
 }
 
 const appNotFound = (appId: string) => new Problem(404, 'app_not_found', `No app ${appId} on this account.`);

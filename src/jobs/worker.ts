@@ -50,6 +50,10 @@ export class Worker {
     this.wake();
   }
 
+  private now(): Date {
+    return this.opts.now ? this.opts.now() : new Date();
+  }
+
   get activeJobs(): number {
     return this.running.size;
   }
@@ -108,14 +112,14 @@ export class Worker {
 
   private async handleFailure(job: ClaimedJob, error: unknown): Promise<void> {
     if (error instanceof PermanentJobError) {
-      await failJob(this.db, job.id, this.id, error.jobError);
+      await failJob(this.db, job.id, this.id, error.jobError, this.now());
       return;
     }
     this.opts.log?.warn({ err: error, jobId: job.id, attempt: job.attempts }, 'job attempt failed');
     if (job.attempts < job.maxAttempts) {
       await releaseJob(this.db, this.id, job.id, true, (this.opts.retryDelayMs ?? ((n) => n * 2_000))(job.attempts));
     } else {
-      await failJob(this.db, job.id, this.id, { code: 'attempts_exhausted', message: `The job failed ${job.attempts} times; the last error was internal.`, retryable: false });
+      await failJob(this.db, job.id, this.id, { code: 'attempts_exhausted', message: `The job failed ${job.attempts} times; the last error was internal.`, retryable: false }, this.now());
     }
   }
 
@@ -125,10 +129,10 @@ export class Worker {
   }
 
   private async sweep(): Promise<void> {
-    const { requeued, failed } = await sweepExpiredLeases(this.db);
+    const { requeued, failed } = await sweepExpiredLeases(this.db, this.now());
     if (requeued.length || failed.length) this.opts.log?.info({ requeued, failed }, 'swept expired leases');
     if (requeued.length) this.wake();
-    await deleteExpiredIdempotencyKeys(this.db, (this.opts.now ?? (() => new Date()))());
+    await deleteExpiredIdempotencyKeys(this.db, this.now());
   }
 
   /** Stop claiming; wait for running jobs until the deadline; give back the rest. */

@@ -86,6 +86,14 @@ for (const server of testServers()) {
       expect(await ledgerSum(t, account.id, '2026-12-01')).toEqual({ refund: { total: 5, n: 1 } });
     });
 
+    it('undoes the charge in its own month when the refunding clock is behind the charging one', async () => {
+      const { account } = await accountWithKey(t.pool);
+      const c = await charge(t.pool, account.id, 5, new Date('2026-12-01T00:00:01Z'), 'job_skew');
+      await transaction(t.pool, (tx) => refund(tx, account.id, c.periodStart, 5, 'job_skew', new Date('2026-11-30T23:59:59Z')));
+      expect(await getBalance(t.pool, account.id, new Date('2026-12-01T00:00:02Z'))).toMatchObject({ allowance: 50, used: 0, remaining: 50 });
+      expect(await ledgerSum(t, account.id, '2026-12-01')).toEqual({ charge: { total: 5, n: 1 }, refund: { total: 5, n: 1 } });
+    });
+
     it('rolls over to a fresh allowance at the month boundary (UTC)', async () => {
       const { account } = await accountWithKey(t.pool);
       const lastInstant = new Date('2026-11-30T23:59:59.999Z');

@@ -28,8 +28,17 @@ describe('the LISTEN connection and the caches it keeps correct', () => {
     await t.pool.query(`SELECT pg_notify('shotgen_credits', 'a')`);
     await delivered;
     expect(c.get('a')).toBeUndefined();
-    const ticket = c.ticket();
+    // A change to the same key while it was read: not stored. To another key: no matter.
+    let ticket = c.ticket();
+    c.invalidate('a');
+    c.set('a', 'stale', ticket);
+    expect(c.get('a')).toBeUndefined();
+    ticket = c.ticket();
     c.invalidate('b');
+    c.set('a', 'fresh', ticket);
+    expect(c.get('a')).toBe('fresh');
+    ticket = c.ticket();
+    c.reset();
     c.set('a', 'stale', ticket);
     expect(c.get('a')).toBeUndefined();
   });
