@@ -18,6 +18,7 @@ import { killAllChildren, spawnChild, type Child } from './children.ts';
 import { cpuMs, selfCpuMs } from './cpu.ts';
 import { cannon, percentile, postLoad, type LoadResult } from './load.ts';
 import { benchAccount, openBenchDatabase, type BenchAccount, type BenchDatabase } from './setup.ts';
+import type { BenchRow } from './planning.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DURATION_S = positiveNumber('BENCH_DURATION_S', 8);
@@ -246,14 +247,7 @@ async function createThroughput(base: string, serverPid: number, label: string, 
   return { load, accounting: { responses201: n, jobs: r.jobs, jobsMatchingResponses: r.matching, charges: r.charges, refunds: r.refunds, creditsUsed: r.used, exact } };
 }
 
-interface PlanningRow {
-  case: string;
-  runs: number;
-  meanMs: number;
-  p99Ms: number;
-  goalMs: number;
-  ok: boolean;
-}
+type PlanningRow = BenchRow;
 
 /** bench/planning.ts is another engineer's; run it when it is there, say so when it is not. */
 async function planning(): Promise<PlanningRow[] | string> {
