@@ -18,7 +18,7 @@ import { killAllChildren, spawnChild, type Child } from './children.ts';
 import { cpuMs, selfCpuMs } from './cpu.ts';
 import { cannon, percentile, postLoad, type LoadResult } from './load.ts';
 import { benchAccount, openBenchDatabase, type BenchAccount, type BenchDatabase } from './setup.ts';
-import type { BenchRow } from './planning.ts';
+import { benchPlanning } from './planning.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DURATION_S = positiveNumber('BENCH_DURATION_S', 8);
@@ -247,21 +247,7 @@ async function createThroughput(base: string, serverPid: number, label: string, 
   return { load, accounting: { responses201: n, jobs: r.jobs, jobsMatchingResponses: r.matching, charges: r.charges, refunds: r.refunds, creditsUsed: r.used, exact } };
 }
 
-type PlanningRow = BenchRow;
 
-/** bench/planning.ts is another engineer's; run it when it is there, say so when it is not. */
-async function planning(): Promise<PlanningRow[] | string> {
-  const modulePath = './planning.ts';
-  let mod: { benchPlanning?: () => Promise<{ rows: PlanningRow[] }> };
-  try {
-    mod = (await import(modulePath)) as typeof mod;
-  } catch (error) {
-    return `bench/planning.ts could not be loaded (${(error as Error).message})`;
-  }
-  if (typeof mod.benchPlanning !== 'function') return 'bench/planning.ts does not export benchPlanning()';
-  progress('planning: bench/planning.ts benchPlanning()');
-  return (await mod.benchPlanning()).rows;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Report
@@ -349,7 +335,8 @@ async function main(): Promise<boolean> {
   const bareSameSize = await measureGet(`bare (${jobDone.bodyBytes} B)`, bareChild.process.pid!, `${bareUrl}?bytes=${jobDone.bodyBytes}`, {});
   await stopChild(bareChild);
 
-  const plans = await planning();
+  progress('planning: 10-slide sets');
+  const plans = (await benchPlanning()).rows;
 
   const rows: Row[] = [
     loadRow(`bare node:http responder (${bare.bodyBytes} B body)`, bare, bare, 'baseline', true),
@@ -370,10 +357,8 @@ async function main(): Promise<boolean> {
       met: pickup.p50 < 50 ? 'yes' : 'no',
     },
   ];
-  if (typeof plans !== 'string') {
-    for (const p of plans) {
-      rows.push({ scenario: `planning: ${p.case}`, reqPerSec: fmtInt(1000 / p.meanMs), p50: `mean ${fmtMs(p.meanMs)}`, p99: fmtMs(p.p99Ms), ratio: '—', goal: `p99 < ${p.goalMs} ms`, met: p.ok ? 'yes' : 'no' });
-    }
+  for (const p of plans) {
+    rows.push({ scenario: `planning: ${p.case}`, reqPerSec: fmtInt(1000 / p.meanMs), p50: `mean ${fmtMs(p.meanMs)}`, p99: fmtMs(p.p99Ms), ratio: '—', goal: `p99 < ${p.goalMs} ms`, met: p.ok ? 'yes' : 'no' });
   }
 
   const accountingLine = (label: string, { load, accounting: a }: typeof createMany) =>
@@ -387,7 +372,7 @@ async function main(): Promise<boolean> {
     accountingLine('one account', createOne_),
     accountingLine(`${MANY_ACCOUNTS} accounts`, createMany),
     `job pickup latency (started_at - created_at, ${pickup.jobs} jobs at ${fmtInt(pickup.offeredPerSec)}/s, one at a time): p50 ${fmtMs(pickup.p50)} ms, p95 ${fmtMs(pickup.p95)} ms, p99 ${fmtMs(pickup.p99)} ms, max ${fmtMs(pickup.max)} ms; ${pickup.succeeded} succeeded, ${pickup.retried} needed more than one attempt`,
-    typeof plans === 'string' ? `planning: not measured — ${plans}` : `planning: ${plans.length} cases from bench/planning.ts (req/s column: plans per second at the mean)`,
+    `planning: ${plans.length} cases from bench/planning.ts (req/s column: plans per second at the mean)`,
     `CPU during the measured runs (100% = one core; server = the responder or service process${bench.database.embedded ? ', database = all embedded PostgreSQL processes' : ''}, generator = this process):`,
     ...cpuShares.map(({ label, cpu }) => {
       const pct = (n: number | null) => (n === null ? 'n/a' : `${n.toFixed(0)}%`);
