@@ -89,10 +89,11 @@ export interface KeyLookup {
 }
 
 export async function findKeyByHash(db: Queryable, hash: Buffer): Promise<KeyLookup | null> {
-  const { rows } = await db.query<{ id: string; account_id: string; revoked: boolean }>(
-    'SELECT id, account_id, revoked_at IS NOT NULL AS revoked FROM api_keys WHERE key_hash = $1',
-    [hash],
-  );
+  const { rows } = await db.query<{ id: string; account_id: string; revoked: boolean }>({
+    name: 'find-key-by-hash',
+    text: 'SELECT id, account_id, revoked_at IS NOT NULL AS revoked FROM api_keys WHERE key_hash = $1',
+    values: [hash],
+  });
   return rows[0] ? { keyId: rows[0].id, accountId: rows[0].account_id, revoked: rows[0].revoked } : null;
 }
 

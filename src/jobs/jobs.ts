@@ -45,9 +45,11 @@ const toPublic = (r: PublicJobRow): PublicJob => ({
 
 /** A job of this account, or null: another account's job is as unknown as a missing one. */
 export async function findJob(db: Queryable, accountId: string, jobId: string): Promise<PublicJob | null> {
-  const { rows } = await db.query<PublicJobRow>(
-    'SELECT id, status, result, error, created_at, updated_at FROM jobs WHERE id = $1 AND account_id = $2',
-    [jobId, accountId],
-  );
+  // Named (prepared once per connection): polling runs it more than anything else.
+  const { rows } = await db.query<PublicJobRow>({
+    name: 'find-job',
+    text: 'SELECT id, status, result, error, created_at, updated_at FROM jobs WHERE id = $1 AND account_id = $2',
+    values: [jobId, accountId],
+  });
   return rows[0] ? toPublic(rows[0]) : null;
 }

@@ -130,10 +130,12 @@ const CHARGE_AND_ENQUEUE = `
     SELECT $5, $1, $4, $6::jsonb, $3, $2::date FROM charged)
   SELECT (SELECT remaining FROM charged) AS remaining, EXISTS (SELECT 1 FROM app) AS app_found`;
 
+// Named: each connection parses and plans this four-part statement once, not per create (in the
+// create bench that planning was a third of PostgreSQL's time).
 async function chargeAndEnqueue(q: Queryable, accountId: string, appId: string, jobId: string, request: StoredPlanRequest, now: Date): Promise<CreatedScreenshotSet> {
   const period = periodStart(now);
   const run = async () =>
-    (await q.query<{ remaining: number | null; app_found: boolean }>(CHARGE_AND_ENQUEUE, [accountId, period, SCREENSHOT_SET_COST, appId, jobId, JSON.stringify(request)])).rows[0];
+    (await q.query<{ remaining: number | null; app_found: boolean }>({ name: 'charge-and-enqueue', text: CHARGE_AND_ENQUEUE, values: [accountId, period, SCREENSHOT_SET_COST, appId, jobId, JSON.stringify(request)] })).rows[0];
   let outcome = await run();
   if (!outcome.app_found) throw appNotFound(appId);
   if (outcome.remaining === null) {
