@@ -10,8 +10,9 @@ import { findJob, TERMINAL, type PublicJob } from './jobs.ts';
 interface Entry {
   accountId: string;
   job: PublicJob;
-  /** The response body, as bytes: a cached answer is not even re-encoded. */
-  json: Buffer;
+  /** The response body. A string, not a Buffer: node:http sends a string body together with the
+   *  headers in one write, a Buffer as a second chunk (measured: the socket write dominated). */
+  json: string;
 }
 
 export class JobReader {
@@ -20,18 +21,18 @@ export class JobReader {
   constructor(private readonly db: Db, private readonly maxEntries = 20_000) {}
 
   /** A finished job's answer from memory, or undefined (then ask getJson). Synchronous. */
-  peekFinished(accountId: string, jobId: string): Buffer | undefined {
+  peekFinished(accountId: string, jobId: string): string | undefined {
     const hit = this.terminal.get(jobId);
     return hit && hit.accountId === accountId ? hit.json : undefined;
   }
 
   /** The job and its JSON, or null when this account has no such job. */
-  async getJson(accountId: string, jobId: string): Promise<{ job: PublicJob; json: Buffer } | null> {
+  async getJson(accountId: string, jobId: string): Promise<{ job: PublicJob; json: string } | null> {
     const hit = this.terminal.get(jobId);
     if (hit) return hit.accountId === accountId ? hit : null;
     const job = await findJob(this.db, accountId, jobId);
     if (!job) return null;
-    const entry = { accountId, job, json: Buffer.from(JSON.stringify(job)) };
+    const entry = { accountId, job, json: JSON.stringify(job) };
     if (TERMINAL.has(job.status)) {
       // Oldest first out: Map keeps insertion order.
       if (this.terminal.size >= this.maxEntries) this.terminal.delete(this.terminal.keys().next().value!);
