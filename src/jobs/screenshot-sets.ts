@@ -40,7 +40,8 @@ export interface CreateOptions {
   notifier?: Pick<NotifyBatcher, 'notify'>;
 }
 
-export function resolveRequest(request: ScreenshotSetRequest): StoredPlanRequest {
+/** The request as the job stores it: defaults resolved, a narrative fixing the slide count. */
+function resolveRequest(request: ScreenshotSetRequest): StoredPlanRequest {
   const narrative = request.narrativeId ? findNarrative(request.narrativeId) : null;
   if (request.narrativeId && !narrative) {
     throw new Problem(400, 'validation_failed', `narrativeId: unknown narrative "${request.narrativeId}"`, {

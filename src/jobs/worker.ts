@@ -54,10 +54,6 @@ export class Worker {
     return this.opts.now ? this.opts.now() : new Date();
   }
 
-  get activeJobs(): number {
-    return this.running.size;
-  }
-
   /** Claim until full or the queue is empty; concurrent wakes fold into one claiming loop. */
   wake(): void {
     if (this.stopping) return;

@@ -3,8 +3,6 @@ export type StoreName = 'app-store' | 'google-play';
 
 export type ScreenshotFamily = 'iphone' | 'ipad' | 'android-phone' | 'android-tablet';
 
-export const SCREENSHOT_FAMILIES: readonly ScreenshotFamily[] = ['iphone', 'ipad', 'android-phone', 'android-tablet'];
-
 export interface Screenshot {
   url: string;
   /** Pixel size when the store says it (from the URL or the data block); null when unknown. */

@@ -94,13 +94,13 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export async function waitForDeath(pid: number, timeoutMs = 15_000): Promise<boolean> {
+/** Resolves once the process is gone; throws if it is still alive after `timeoutMs`. */
+export async function waitForDeath(pid: number, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (isAlive(pid)) {
-    if (Date.now() > deadline) return false;
-    await sleep(20);
+    if (Date.now() > deadline) throw new Error(`pid ${pid} still alive after ${timeoutMs} ms`);
+    await sleep(10);
   }
-  return true;
 }
 
 /** Postmasters running for this DATA_DIR: only they name the data directory on their command line. */

@@ -10,23 +10,14 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive, openEmbeddedServer, type EmbeddedServer } from '../../src/db/embedded.ts';
-import { postmastersFor } from '../cli/helpers.ts';
+import { postmastersFor, waitForDeath } from '../cli/helpers.ts';
 
 const CHILD = fileURLToPath(new URL('./embedded-child.ts', import.meta.url));
 const isRoot = process.getuid?.() === 0;
-
-async function waitForDeath(pid: number, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (isAlive(pid)) {
-    if (Date.now() > deadline) throw new Error(`pid ${pid} still alive after ${timeoutMs} ms`);
-    await sleep(10);
-  }
-}
 
 const pidFile = (dataDir: string) => path.join(dataDir, 'pg', 'postmaster.pid');
 
