@@ -1,0 +1,195 @@
+/**
+ * Rendering speed: `npm run bench -- rendering` (or as part of `npm run bench`).
+ * One 1320×2868 slide with frame, shadow and a two-line headline: CPU and wall ms on one thread,
+ * slides/s through the worker pool, the same slide composed by ImageMagick the way fastlane frameit
+ * does it (as a ratio), and the p99 of HTTP requests served by this process while the pool renders.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { createCanvas } from '@napi-rs/canvas';
+import sharp from 'sharp';
+import type { Slide } from '../src/planning/types.ts';
+import { composeRaw, PNG_LEVEL } from '../src/rendering/compose.ts';
+import { registerFonts, FONT_SOURCES } from '../src/rendering/fonts.ts';
+import { frameBox } from '../src/rendering/frames.ts';
+import { fitSet, place, scaleOf, textBlock } from '../src/rendering/layout.ts';
+import { checkStoreRules, RenderPool } from '../src/rendering/index.ts';
+import type { SlideTask } from '../src/rendering/types.ts';
+import { percentile } from './load.ts';
+
+const DEVICE = 'iphone-69' as const;
+const GOALS = { msPerSlide: 120, vsMagick: 30, slidesPerSec: 10, httpP99: 10 };
+
+const slide = (i: number, headline: string): Slide => ({
+  index: i, role: 'feature', headline, subheadline: null, keywords: [], screenshotUrl: null, layout: 'headline-top',
+  background: { colors: ['#4F46E5', '#7C3AED'] }, textColor: '#FFFFFF',
+});
+const HEADLINES = ['Track Every Habit in One Tap', 'Smart Reminders That Adapt', 'Beautiful Charts and Streaks', 'Widgets for Quick Check-ins', 'Sync Across All Your Devices'];
+
+/**
+ * A screen like an app's: flat UI (bars, cards, lines of "text") with a photo-like block (blurred
+ * noise) over a third of it, so decoding and PNG sizes are realistic rather than a flat colour.
+ */
+async function fakeScreen(): Promise<Buffer> {
+  const photo = await sharp({ create: { width: 1160, height: 900, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 50 } } }).blur(3).png().toBuffer();
+  const rows = Array.from({ length: 14 }, (_, i) => `<rect x="120" y="${1500 + i * 90}" width="${600 + ((i * 137) % 480)}" height="36" rx="18" fill="#94A3B8"/>`).join('');
+  const ui = `<svg xmlns="http://www.w3.org/2000/svg" width="1320" height="2868"><rect width="1320" height="2868" fill="#F8FAFC"/>
+    <rect width="1320" height="260" fill="#3B82F6"/><rect x="80" y="1380" width="1160" height="1360" rx="40" fill="#FFFFFF"/>${rows}</svg>`;
+  return sharp(Buffer.from(ui)).composite([{ input: photo, left: 80, top: 380 }]).png().toBuffer();
+}
+
+const cpuNow = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function oneThread(task: SlideTask, runs: number) {
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  const compose: number[] = [];
+  let png: Buffer = Buffer.alloc(0);
+  for (let i = 0; i < runs + 2; i++) {
+    const [w0, c0] = [performance.now(), cpuNow()];
+    const raw = await composeRaw(task);
+    const c1 = cpuNow();
+    png = await sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: 4 } }).removeAlpha().png({ compressionLevel: PNG_LEVEL }).toBuffer();
+    if (i < 2) continue; // warm-up: JIT, font caches
+    compose.push(c1 - c0);
+    wall.push(performance.now() - w0);
+    cpu.push(cpuNow() - c0);
+  }
+  return { wall: median(wall), cpu: median(cpu), minCpu: Math.min(...cpu), compose: median(compose), png };
+}
+
+/** The same picture with ImageMagick: gradient, framed rounded screen with a shadow, two lines of text. */
+function magick(task: SlideTask, screenFile: string, out: string): { wallMs: number; cpuMs: number } | string {
+  if (spawnSync('convert', ['-version']).status !== 0) return 'ImageMagick `convert` is not installed: row skipped';
+  const sc = scaleOf(DEVICE);
+  const ctx = createCanvas(1, 1).getContext('2d');
+  const block = textBlock(ctx, task.slide, task.metrics, sc);
+  const f = place(DEVICE, 'headline-top', task.metrics, block, sc).frame ?? frameBox(DEVICE, 660, 600, 1000);
+  const s = f.screen;
+  const font = path.join(path.dirname(new URL(import.meta.resolve('@expo-google-fonts/noto-sans/package.json')).pathname), '700Bold/NotoSans_700Bold.ttf');
+  const r = Math.round(s.radius);
+  const args = [
+    '-size', `${sc.width}x${sc.height}`, 'gradient:#4F46E5-#7C3AED',
+    '(', '-size', `${f.width}x${f.height}`, 'xc:none', '-fill', '#111114', '-draw', `roundrectangle 0,0 ${f.width - 1},${f.height - 1} ${r + 40},${r + 40}`,
+    '(', '+clone', '-background', 'black', '-shadow', '35x60+0+50', ')', '+swap', '-background', 'none', '-layers', 'merge', '+repage', ')',
+    // -shadow 35x60+0+50 pads the shape by 2σ = 120 px each side and moves it 50 px down.
+    '-geometry', `+${f.x - 120}+${f.y - 120 + 50}`, '-composite',
+    '(', screenFile, '-resize', `${s.width}x${s.height}^`, '-gravity', 'north', '-extent', `${s.width}x${s.height}`,
+    '(', '-size', `${s.width}x${s.height}`, 'xc:black', '-fill', 'white', '-draw', `roundrectangle 0,0 ${s.width - 1},${s.height - 1} ${r},${r}`, ')',
+    '-alpha', 'off', '-compose', 'CopyOpacity', '-composite', ')',
+    '-compose', 'over', '-gravity', 'northwest', '-geometry', `+${s.x}+${s.y}`, '-composite',
+    '-font', font, '-pointsize', String(task.metrics.headlineSize), '-fill', task.slide.textColor, '-gravity', 'north',
+    '-annotate', `+0+${Math.round(sc.padTop)}`, block.headline.join('\n'),
+    '-alpha', 'off', '-depth', '8', out,
+  ];
+  // bash reports its waited-for children's CPU in /proc/$$/stat (cutime, cstime) after they end.
+  const t0 = performance.now();
+  const res = spawnSync('bash', ['-c', 'convert "$@" || exit 1; cat /proc/$$/stat', 'bash', ...args], { encoding: 'utf8' });
+  const wallMs = performance.now() - t0;
+  if (res.status !== 0) return `ImageMagick failed: ${res.stderr.slice(0, 300)}`;
+  const fields = res.stdout.slice(res.stdout.lastIndexOf(')') + 2).split(' ');
+  return { wallMs, cpuMs: (Number(fields[13]) + Number(fields[14])) * 10 };
+}
+
+/** Requests to a tiny JSON route of this process, one at a time, while `busy` runs. */
+async function httpWhile(busy: Promise<unknown>): Promise<{ p50: number; p99: number; n: number }> {
+  const server = http.createServer((_, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const times: number[] = [];
+  let running = true;
+  void busy.finally(() => (running = false));
+  while (running) {
+    const t = performance.now();
+    await new Promise<void>((resolve, reject) => http.get({ port, host: '127.0.0.1', path: '/', agent }, (res) => res.resume().on('end', resolve)).on('error', reject));
+    times.push(performance.now() - t);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  agent.destroy();
+  server.close();
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99), n: times.length };
+}
+
+/** `correct`: the PNGs pass the store rules. The speed goals are reported, not enforced. */
+export async function benchRendering(): Promise<{ text: string; correct: boolean }> {
+  const screen = await fakeScreen();
+  const slides = HEADLINES.map((h, i) => slide(i, h));
+  // A cold pool: thread start, tsx or not, the fonts this slide needs (first, while this process has none), the first slide.
+  const cold = new RenderPool({ threads: 1 });
+  const tc = performance.now();
+  await cold.renderSet({ device: DEVICE, slides: [slides[0]], screens: [screen] });
+  const coldMs = performance.now() - tc;
+  await cold.close();
+
+  registerFonts();
+  sharp.concurrency(1);
+  const metrics = fitSet(createCanvas(1, 1).getContext('2d'), DEVICE, slides);
+  const task: SlideTask = { kind: 'slide', index: 0, device: DEVICE, slide: slides[0], screen, metrics, panorama: null };
+  const lines = textBlock(createCanvas(1, 1).getContext('2d'), slides[0], metrics, scaleOf(DEVICE)).headline.length;
+
+  const one = await oneThread(task, 15);
+  const raw = await composeRaw(task);
+  const level6 = await sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: 4 } }).removeAlpha().png({ compressionLevel: 6 }).toBuffer();
+
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'shotgen-bench-'));
+  const screenFile = path.join(dir, 'screen.png');
+  writeFileSync(screenFile, screen);
+  const im = magick(task, screenFile, path.join(dir, 'magick.png'));
+  if (process.env.BENCH_KEEP_MAGICK) writeFileSync(process.env.BENCH_KEEP_MAGICK, readFileSync(path.join(dir, 'magick.png')));
+  rmSync(dir, { recursive: true, force: true });
+
+  const pool = new RenderPool({ threads: 2, warm: 2 });
+  const set = { device: DEVICE, slides: [...slides, ...slides], screens: [...slides, ...slides].map(() => screen) };
+  const warm = await pool.renderSet(set);
+  const rounds = 3;
+  const t0 = performance.now();
+  const c0 = cpuNow();
+  const work = (async () => {
+    for (let i = 0; i < rounds; i++) await pool.renderSet(set);
+  })();
+  const web = await httpWhile(work);
+  await work;
+  const perSec = (rounds * set.slides.length) / ((performance.now() - t0) / 1000);
+  // CPU per slide through the pool (all threads of this process): what 2 free cores would give.
+  const poolCpuPerSlide = (cpuNow() - c0) / (rounds * set.slides.length);
+  await pool.close();
+  const rules = checkStoreRules(warm[0], DEVICE);
+
+  const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
+  const row = (what: string, value: string, goal: string, met: boolean | null) => `| ${what} | ${value} | ${goal} | ${met === null ? '—' : met ? 'yes' : 'no'} |`;
+  const imRow = typeof im === 'string'
+    ? `| ImageMagick, the same slide (frameit's way) | ${im} | ≥ ${GOALS.vsMagick}× faster | — |`
+    : row('ImageMagick, the same slide (frameit\'s way): wall / CPU ms, ratio to ours (CPU)', `${im.wallMs.toFixed(0)} / ${im.cpuMs.toFixed(0)} ms, ${(im.cpuMs / one.cpu).toFixed(1)}× (wall ${(im.wallMs / one.wall).toFixed(1)}×)`, `≥ ${GOALS.vsMagick}×`, im.cpuMs / one.cpu >= GOALS.vsMagick);
+  const text = [
+    '',
+    `rendering — node ${process.version}, ${os.availableParallelism()} cores (load average ${os.loadavg()[0].toFixed(1)}: other work shares this machine), ${FONT_SOURCES.length} font families; one ${DEVICE} slide 1320×2868, frame + shadow + a ${lines}-line headline + a 1320×2868 app-like screen (flat UI, a photo over a third)`,
+    '',
+    '| measure | value | goal | met? |',
+    '|---|---:|---|---|',
+    row('one slide on one thread: median CPU ms (min; median wall ms; CPU of compose with screen decode, the rest is PNG encode)', `${one.cpu.toFixed(0)} (${one.minCpu.toFixed(0)}; ${one.wall.toFixed(0)}; ${one.compose.toFixed(0)})`, `≤ ${GOALS.msPerSlide} ms`, one.cpu <= GOALS.msPerSlide),
+    imRow,
+    row(`worker pool, 2 threads: slides/s (${rounds} sets of ${set.slides.length})`, perSec.toFixed(1), `≥ ${GOALS.slidesPerSec}`, perSec >= GOALS.slidesPerSec),
+    row('worker pool: process CPU ms per slide (slides/s 2 idle cores would give)', `${poolCpuPerSlide.toFixed(0)} (${(2000 / poolCpuPerSlide).toFixed(1)})`, `≥ ${GOALS.slidesPerSec}/s`, 2000 / poolCpuPerSlide >= GOALS.slidesPerSec),
+    row(`HTTP GET served by this process while the pool renders: p50 / p99 ms (${web.n} requests)`, `${web.p50.toFixed(2)} / ${web.p99.toFixed(2)}`, `p99 < ${GOALS.httpP99} ms`, web.p99 < GOALS.httpP99),
+    row('a cold pool\'s first slide: wall ms (thread start, fonts, the slide)', coldMs.toFixed(0), '—', null),
+    row(`PNG size: zlib level ${PNG_LEVEL} (used) / level 6`, `${kb(one.png.length)} / ${kb(level6.length)}`, '≤ 8 MB', one.png.length <= 8 * 1024 * 1024),
+    row('store rules on the pool\'s PNG', rules.length ? rules.join('; ') : 'pass', 'pass', rules.length === 0),
+    '',
+  ].join('\n');
+  return { text, correct: rules.length === 0 };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { text, correct } = await benchRendering();
+  process.stdout.write(text);
+  process.exitCode = correct ? 0 : 1;
+}

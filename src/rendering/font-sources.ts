@@ -1,0 +1,47 @@
+/**
+ * The fonts the renderer uses, by npm package and file. Kept apart from the registration code so
+ * that reading the list (the README, the API process) does not load canvas.
+ */
+export interface FontSource {
+  family: string;
+  pkg: string;
+  /** File per weight, relative to the package folder. */
+  files: Partial<Record<400 | 700, string>>;
+  covers: string;
+  licence: string;
+  /** Registered only once a text needs it (the large CJK and emoji files); else always. */
+  neededFor?: RegExp;
+}
+
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u;
+
+const expo = (family: string, pkg: string, stem: string, covers: string, neededFor?: RegExp): FontSource => ({
+  family,
+  pkg: `@expo-google-fonts/${pkg}`,
+  files: { 400: `400Regular/${stem}_400Regular.ttf`, 700: `700Bold/${stem}_700Bold.ttf` },
+  covers,
+  licence: 'OFL-1.1',
+  neededFor,
+});
+
+export const FONT_SOURCES: FontSource[] = [
+  expo('sg-latin', 'noto-sans', 'NotoSans', 'Latin, Cyrillic, Greek'),
+  expo('sg-arabic', 'noto-sans-arabic', 'NotoSansArabic', 'Arabic'),
+  expo('sg-hebrew', 'noto-sans-hebrew', 'NotoSansHebrew', 'Hebrew'),
+  expo('sg-devanagari', 'noto-sans-devanagari', 'NotoSansDevanagari', 'Devanagari'),
+  expo('sg-thai', 'noto-sans-thai', 'NotoSansThai', 'Thai'),
+  expo('sg-jp', 'noto-sans-jp', 'NotoSansJP', 'Japanese', CJK),
+  expo('sg-kr', 'noto-sans-kr', 'NotoSansKR', 'Korean', CJK),
+  expo('sg-sc', 'noto-sans-sc', 'NotoSansSC', 'Simplified Chinese', CJK),
+  expo('sg-tc', 'noto-sans-tc', 'NotoSansTC', 'Traditional Chinese', CJK),
+  {
+    family: 'sg-emoji',
+    pkg: '@fontsource/noto-color-emoji',
+    // One weight only; the "emoji" subset is the whole font (the numbered files are web subsets).
+    files: { 400: 'files/noto-color-emoji-emoji-400-normal.woff' },
+    covers: 'colour emoji (COLRv1)',
+    licence: 'OFL-1.1',
+    neededFor: /[\p{Extended_Pictographic}\p{Regional_Indicator}]/u,
+  },
+];
+

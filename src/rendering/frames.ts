@@ -1,0 +1,214 @@
+/**
+ * Device frames drawn in code (no product artwork): a metal rim, a black bezel, the screen with
+ * the display's real corner radius, the cut-out of the family and side buttons, on a soft shadow.
+ * Every measure is a fraction of the screen's width, so a frame scales to any size.
+ */
+import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
+import { DEVICES, type Device } from '../planning/types.ts';
+
+/** The bezel's black, also painted over the square corners of the screen image. */
+export const BEZEL = '#050506';
+
+type Cutout = 'island' | 'notch' | 'hole' | 'bezel-camera';
+
+interface FrameSpec {
+  /** Display corner radius / screen width (Apple's _displayCornerRadius in points / width in points). */
+  radius: number;
+  /** Black border around the screen. */
+  bezel: number;
+  /** Metal edge outside the bezel. */
+  rim: number;
+  cutout: Cutout;
+  buttons: 'iphone' | 'android' | 'none';
+}
+
+// iPhone 16 Pro Max 62 pt of 440; 14/15 Pro Max 55 of 430; XS/11 Pro Max 39 of 414 (a notch);
+// iPad Pro 13" 18 of 1032; the Android values are typical of current Pixel and Galaxy models.
+export const FRAMES: Record<Device, FrameSpec> = {
+  'iphone-69': { radius: 62 / 440, bezel: 0.032, rim: 0.012, cutout: 'island', buttons: 'iphone' },
+  'iphone-67': { radius: 55 / 430, bezel: 0.036, rim: 0.012, cutout: 'island', buttons: 'iphone' },
+  'iphone-65': { radius: 39 / 414, bezel: 0.04, rim: 0.012, cutout: 'notch', buttons: 'iphone' },
+  'ipad-pro': { radius: 18 / 1032, bezel: 0.028, rim: 0.007, cutout: 'bezel-camera', buttons: 'none' },
+  'android-phone': { radius: 0.075, bezel: 0.03, rim: 0.01, cutout: 'hole', buttons: 'android' },
+  'android-tablet': { radius: 0.03, bezel: 0.045, rim: 0.008, cutout: 'bezel-camera', buttons: 'none' },
+};
+
+export interface FrameBox {
+  /** Outer top-left and size of the frame body (buttons stick out beyond it). */
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** The screen rectangle, in whole pixels so the screen image is never resampled twice. */
+  screen: { x: number; y: number; width: number; height: number; radius: number };
+}
+
+/** Outer size per pixel of screen width: (width, height). */
+function outerPerScreen(device: Device): { w: number; h: number } {
+  const f = FRAMES[device];
+  const edge = 2 * (f.bezel + f.rim);
+  return { w: 1 + edge, h: DEVICES[device].height / DEVICES[device].width + edge };
+}
+
+/** The outer width of the frame with the largest screen that fits maxW × maxH. */
+export function frameWidthFor(device: Device, maxW: number, maxH: number): number {
+  const o = outerPerScreen(device);
+  // Never vanish: text that ran past three lines (only possible below the smallest size) squeezes
+  // the device, down to a fifth of the slide's width.
+  return Math.max(DEVICES[device].width * 0.2, Math.min(maxW, (maxH * o.w) / o.h));
+}
+
+/** A frame of the given outer width, its top centre at (cx, top). */
+export function frameBox(device: Device, cx: number, top: number, outerWidth: number): FrameBox {
+  const f = FRAMES[device];
+  const o = outerPerScreen(device);
+  const sw = Math.round(outerWidth / o.w);
+  const sh = Math.round((sw * DEVICES[device].height) / DEVICES[device].width);
+  const edge = Math.round(sw * (f.bezel + f.rim));
+  const width = sw + 2 * edge;
+  const x = Math.round(cx - width / 2);
+  const y = Math.round(top);
+  return { x, y, width, height: sh + 2 * edge, screen: { x: x + edge, y: y + edge, width: sw, height: sh, radius: sw * f.radius } };
+}
+
+function roundRect(ctx: SKRSContext2D, x: number, y: number, w: number, h: number, r: number): void {
+  ctx.beginPath();
+  ctx.roundRect(x, y, w, h, r);
+}
+
+function buttons(ctx: SKRSContext2D, device: Device, box: FrameBox): void {
+  const kind = FRAMES[device].buttons;
+  if (kind === 'none') return;
+  const sw = box.screen.width;
+  const depth = sw * 0.011;
+  const side = (left: boolean, at: number, len: number) => {
+    roundRect(ctx, left ? box.x - depth : box.x + box.width - depth * 0.5, box.y + box.height * at, depth * 1.5, box.height * len, depth * 0.6);
+    ctx.fill();
+  };
+  ctx.fillStyle = '#2B2B2E';
+  if (kind === 'iphone') {
+    side(true, 0.17, 0.045);
+    side(true, 0.25, 0.085);
+    side(true, 0.35, 0.085);
+    side(false, 0.28, 0.13);
+  } else {
+    side(false, 0.2, 0.07);
+    side(false, 0.31, 0.14);
+  }
+}
+
+// Blurring a phone-sized shape at full size costs ~50 ms; the blur is smooth, so it is drawn at a
+// quarter of the size and scaled up, and kept for the next slide with the same frame.
+const SHADOW_SCALE = 4;
+const shadows = new Map<string, Canvas>();
+
+function shadowFor(device: Device, box: FrameBox, outerR: number): { image: Canvas; pad: number } {
+  const sw = box.screen.width;
+  const pad = Math.ceil(sw * 0.25);
+  const key = `${device}:${box.width}x${box.height}`;
+  let image = shadows.get(key);
+  if (!image) {
+    const k = 1 / SHADOW_SCALE;
+    image = createCanvas(Math.ceil((box.width + 2 * pad) * k), Math.ceil((box.height + 2 * pad) * k));
+    const ctx = image.getContext('2d');
+    ctx.scale(k, k);
+    ctx.fillStyle = '#000000';
+    // A wide soft shadow for depth and a tight one that seats the device on the background.
+    for (const [alpha, blur, dy] of [[0.3, 0.09, 0.04], [0.28, 0.015, 0.006]]) {
+      ctx.shadowColor = `rgba(0, 0, 0, ${alpha})`;
+      ctx.shadowBlur = sw * blur * k;
+      ctx.shadowOffsetY = sw * dy * k;
+      roundRect(ctx, pad, pad, box.width, box.height, outerR);
+      ctx.fill();
+    }
+    if (shadows.size >= 8) shadows.delete(shadows.keys().next().value!);
+    shadows.set(key, image);
+  }
+  return { image, pad };
+}
+
+/** Shadow, buttons, rim and bezel: everything under the screen. */
+export function drawFrameBody(ctx: SKRSContext2D, device: Device, box: FrameBox): void {
+  const f = FRAMES[device];
+  const sw = box.screen.width;
+  const outerR = box.screen.radius + sw * (f.bezel + f.rim);
+  const { image, pad } = shadowFor(device, box, outerR);
+  ctx.drawImage(image, box.x - pad, box.y - pad, image.width * SHADOW_SCALE, image.height * SHADOW_SCALE);
+
+  buttons(ctx, device, box);
+
+  // The rim: a brushed-metal gradient, then the bezel inset by the rim's width.
+  const rim = ctx.createLinearGradient(box.x, box.y, box.x + box.width, box.y + box.height);
+  rim.addColorStop(0, '#5A5A5F');
+  rim.addColorStop(0.5, '#2C2C30');
+  rim.addColorStop(1, '#4A4A4F');
+  ctx.fillStyle = rim;
+  roundRect(ctx, box.x, box.y, box.width, box.height, outerR);
+  ctx.fill();
+  const r = sw * f.rim;
+  ctx.fillStyle = BEZEL;
+  roundRect(ctx, box.x + r, box.y + r, box.width - 2 * r, box.height - 2 * r, outerR - r);
+  ctx.fill();
+
+  if (f.cutout === 'bezel-camera') {
+    const cam = sw * 0.008;
+    ctx.fillStyle = '#1A1C22';
+    ctx.beginPath();
+    ctx.arc(box.x + box.width / 2, box.y + (box.screen.y - box.y) / 2 + r / 2, cam, 0, Math.PI * 2);
+    ctx.fill();
+  }
+}
+
+/** Clips to the screen's rounded rectangle; the caller draws the screen and then restores. */
+export function clipScreen(ctx: SKRSContext2D, box: FrameBox): void {
+  const s = box.screen;
+  ctx.save();
+  roundRect(ctx, s.x, s.y, s.width, s.height, s.radius);
+  ctx.clip();
+}
+
+/** The Dynamic Island, the notch or the camera hole, drawn over the screen. */
+export function drawCutout(ctx: SKRSContext2D, device: Device, box: FrameBox): void {
+  const s = box.screen;
+  const cx = s.x + s.width / 2;
+  ctx.fillStyle = '#000000';
+  switch (FRAMES[device].cutout) {
+    case 'island': {
+      // 126 × 37 pt, 11 pt from the top of a 440 pt wide screen.
+      const w = s.width * (126 / 440);
+      const h = s.width * (37 / 440);
+      roundRect(ctx, cx - w / 2, s.y + s.width * (11 / 440), w, h, h / 2);
+      ctx.fill();
+      break;
+    }
+    case 'notch': {
+      // 209 × 30 pt of a 414 pt screen, rounded below, with small fillets where it meets the edge.
+      const w = s.width * (209 / 414);
+      const h = s.width * (30 / 414);
+      const fillet = s.width * (6 / 414);
+      const r = s.width * (20 / 414);
+      const l = cx - w / 2;
+      ctx.beginPath();
+      ctx.moveTo(l - fillet, s.y);
+      ctx.arcTo(l, s.y, l, s.y + fillet, fillet);
+      ctx.arcTo(l, s.y + h, l + r, s.y + h, r);
+      ctx.arcTo(l + w, s.y + h, l + w, s.y + h - r, r);
+      ctx.arcTo(l + w, s.y, l + w + fillet, s.y, fillet);
+      ctx.closePath();
+      ctx.fill();
+      break;
+    }
+    case 'hole': {
+      const d = s.width * 0.038;
+      ctx.beginPath();
+      ctx.arc(cx, s.y + s.width * 0.045, d / 2, 0, Math.PI * 2);
+      ctx.fill();
+      ctx.strokeStyle = 'rgba(60, 60, 70, 0.9)';
+      ctx.lineWidth = d * 0.12;
+      ctx.stroke();
+      break;
+    }
+    case 'bezel-camera':
+      break;
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * A pool of rendering threads. Composing a slide is CPU-bound and synchronous inside skia, so it
+ * never runs on the thread that serves HTTP. Threads start on first use and end on close().
+ */
+import os from 'node:os';
+import { Piscina } from 'piscina';
+import { renderDuration } from '../metrics/index.ts';
+import { DEVICES } from '../planning/types.ts';
+import type { RenderInput, RenderOptions, RenderTask, SetMetrics, SlideLook } from './types.ts';
+
+// Tests and development run TypeScript (through tsx), production runs the compiled dist/ files:
+// the worker is this file's sibling with the same extension.
+const here = new URL(import.meta.url);
+const isTs = here.pathname.endsWith('.ts');
+const workerFile = new URL(`./worker.${isTs ? 'ts' : 'js'}`, here);
+
+export interface RenderPoolOptions {
+  /** Rendering threads; default: the machine's cores, at most 4. */
+  threads?: number;
+  /** Threads kept started while idle (each costs ~200 MB with the fonts); default 0. */
+  warm?: number;
+  /** How long an idle thread lives (ms); default 60 s. */
+  idleTimeout?: number;
+  /** Nice value of the render threads (Linux, per thread): 10 by default, so HTTP goes first. */
+  nice?: number;
+}
+
+/**
+ * The bytes alone: posting a view to a thread clones its whole ArrayBuffer, and a Buffer may be a
+ * slice of a much larger one (Node's pool, a request body holding every upload).
+ */
+function ownBytes(b: Uint8Array): Uint8Array {
+  return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b : Uint8Array.prototype.slice.call(b);
+}
+
+const look = (s: SlideLook): SlideLook => ({ headline: s.headline, subheadline: s.subheadline, layout: s.layout, background: s.background, textColor: s.textColor });
+
+export class RenderPool {
+  private readonly pool: Piscina;
+  private closed = false;
+
+  constructor(opts: RenderPoolOptions = {}) {
+    const threads = Math.max(1, opts.threads ?? Math.min(4, os.availableParallelism()));
+    this.pool = new Piscina({
+      filename: workerFile.href,
+      minThreads: Math.min(threads, opts.warm ?? 0),
+      maxThreads: threads,
+      idleTimeout: opts.idleTimeout ?? 60_000,
+      execArgv: isTs ? ['--import', 'tsx'] : [],
+      workerData: { nice: opts.nice ?? 10 },
+      // One task per thread at a time: a slide keeps a core busy from start to end.
+      concurrentTasksPerWorker: 1,
+    });
+  }
+
+  get threads(): number {
+    return this.pool.options.maxThreads;
+  }
+
+  /** The set's PNGs, in slide order. Rejects with the signal's reason when aborted. */
+  async renderSet(input: RenderInput, opts: RenderOptions = {}): Promise<Buffer[]> {
+    if (this.closed) throw new Error('RenderPool is closed');
+    if (!(input.device in DEVICES)) throw new Error(`unknown device ${String(input.device)}`);
+    if (input.screens.length !== input.slides.length) throw new Error(`${input.slides.length} slides but ${input.screens.length} screens`);
+    const { signal } = opts;
+    signal?.throwIfAborted();
+    try {
+      return await this.run(input, opts);
+    } catch (error) {
+      // piscina rejects with its own AbortError; the caller gave the reason it wants to see.
+      if (signal?.aborted) throw signal.reason;
+      throw error;
+    }
+  }
+
+  private async run(input: RenderInput, opts: RenderOptions): Promise<Buffer[]> {
+    const { signal } = opts;
+    const endTimer = renderDuration.startTimer({ device: input.device });
+    const slides = input.slides.map(look);
+    const metrics = (await this.pool.run({ kind: 'fit', device: input.device, slides } satisfies RenderTask, { signal })) as SetMetrics;
+    const total = slides.length;
+    const colors = slides[0]?.background.colors ?? [];
+    let done = 0;
+    const pngs = await Promise.all(
+      slides.map(async (slide, index) => {
+        const screen = input.screens[index];
+        const task: RenderTask = {
+          kind: 'slide',
+          index,
+          device: input.device,
+          slide,
+          screen: screen ? ownBytes(screen) : null,
+          metrics,
+          panorama: input.panoramic ? { index, count: total, colors } : null,
+        };
+        const out = (await this.pool.run(task, { signal })) as Uint8Array;
+        opts.onSlide?.(++done, total);
+        return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+      }),
+    );
+    // Completed sets only: an aborted or failed render is not a duration.
+    endTimer();
+    return pngs;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.destroy();
+  }
+}

@@ -1,0 +1,109 @@
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEVICE_IDS } from '../../src/planning/types.ts';
+import { checkStoreRules, RenderPool } from '../../src/rendering/index.ts';
+import { screen, slide } from './support.ts';
+
+const pool = new RenderPool({ threads: 2 });
+afterAll(() => pool.close());
+
+describe('RenderPool.renderSet', () => {
+  it.each(DEVICE_IDS)('renders %s at its exact size as store-ready PNGs', async (device) => {
+    const shot = await screen();
+    const slides = [slide(0, 'Track Every Habit in One Tap', 'hero-centered'), slide(1, 'No screen here', 'text-only')];
+    const progress: number[] = [];
+    const pngs = await pool.renderSet({ device, slides, screens: [shot, null] }, { onSlide: (done) => progress.push(done) });
+    expect(pngs).toHaveLength(2);
+    expect(progress).toEqual([1, 2]);
+    for (const png of pngs) {
+      expect(checkStoreRules(png, device)).toEqual([]);
+      const meta = await sharp(png).metadata();
+      expect([meta.format, meta.channels, meta.depth, meta.hasAlpha]).toEqual(['png', 3, 'uchar', false]);
+    }
+  });
+
+  it('draws one headline size across the set: a short headline shrinks to the set\'s size', async () => {
+    const look = { background: { colors: ['#FFFFFF', '#FFFFFF'] }, textColor: '#000000' };
+    const short = slide(0, 'Hello', 'text-only', look);
+    const long = slide(1, 'A much longer headline that needs all three of its lines here', 'text-only', look);
+    const inkRows = async (png: Buffer) => {
+      const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
+      let rows = 0;
+      for (let y = 0; y < info.height; y++) if (data.subarray(y * info.width, (y + 1) * info.width).some((v) => v < 128)) rows++;
+      return rows;
+    };
+    const [inSet] = await pool.renderSet({ device: 'android-phone', slides: [short, long], screens: [null, null] });
+    const [alone] = await pool.renderSet({ device: 'android-phone', slides: [short], screens: [null] });
+    expect(await inkRows(inSet)).toBeLessThan((await inkRows(alone)) * 0.9);
+  });
+
+  it('joins the slices of a panoramic set at their seams', async () => {
+    const slides = [0, 1, 2].map((i) => slide(i, `Slide ${i + 1}`, i === 1 ? 'headline-top' : 'text-only', { background: { colors: ['#0EA5E9', '#7C3AED'] } }));
+    const screens = [null, await screen(), null];
+    const edges = async (pngs: Buffer[]) => {
+      const raws = await Promise.all(pngs.map((p) => sharp(p).raw().toBuffer({ resolveWithObject: true })));
+      const { width, height } = raws[0].info;
+      const col = (i: number, x: number) => Array.from({ length: height }, (_, y) => [...raws[i].data.subarray((y * width + x) * 3, (y * width + x) * 3 + 3)]);
+      // Mean difference per channel between a slide's last column and the next slide's first.
+      return [0, 1].map((i) => {
+        const [a, b] = [col(i, width - 1), col(i + 1, 0)];
+        return a.reduce((s, px, y) => s + px.reduce((t, v, k) => t + Math.abs(v - b[y][k]), 0), 0) / (height * 3);
+      });
+    };
+    const pano = await pool.renderSet({ device: 'iphone-65', slides, screens, panoramic: true });
+    const apart = await pool.renderSet({ device: 'iphone-65', slides, screens });
+    for (const png of pano) expect(checkStoreRules(png, 'iphone-65')).toEqual([]);
+    for (const d of await edges(pano)) expect(d).toBeLessThan(3);
+    // Without the panorama each slide restarts its gradient: the seams show.
+    for (const d of await edges(apart)) expect(d).toBeGreaterThan(8);
+  });
+
+  it('rejects with the abort reason when the signal fires', async () => {
+    const ctl = new AbortController();
+    ctl.abort(new Error('job cancelled'));
+    await expect(pool.renderSet({ device: 'iphone-69', slides: [slide(0, 'x', 'text-only')], screens: [null] }, { signal: ctl.signal })).rejects.toThrow('job cancelled');
+  });
+
+  it('rejects with the abort reason when the signal fires mid-set, and the pool keeps working', async () => {
+    const ctl = new AbortController();
+    const slides = Array.from({ length: 6 }, (_, i) => slide(i, `Slide ${i}`, 'headline-top'));
+    const shot = await screen();
+    const p = pool.renderSet({ device: 'android-phone', slides, screens: slides.map(() => shot) }, { signal: ctl.signal, onSlide: () => ctl.abort(new Error('job timed out')) });
+    await expect(p).rejects.toThrow('job timed out');
+    const [png] = await pool.renderSet({ device: 'android-phone', slides: [slide(0, 'Still here', 'text-only')], screens: [null] });
+    expect(checkStoreRules(png, 'android-phone')).toEqual([]);
+  });
+
+  it('draws a transparent screen over black, an opaque one as it is', async () => {
+    const device = 'android-phone';
+    const clear = await sharp({ create: { width: 540, height: 960, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 0 } } }).png().toBuffer();
+    const opaque = await sharp({ create: { width: 540, height: 960, channels: 3, background: '#FF0000' } }).png().toBuffer();
+    const slides = [slide(0, 'Clear', 'headline-top'), slide(1, 'Red', 'headline-top')];
+    const pngs = await pool.renderSet({ device, slides, screens: [clear, opaque] });
+    // The middle of the slide is inside the screen in this layout.
+    const centre = async (png: Buffer) => [...(await sharp(png).extract({ left: 540, top: 1200, width: 1, height: 1 }).raw().toBuffer())];
+    expect(await centre(pngs[0])).toEqual([0, 0, 0]);
+    expect(await centre(pngs[1])).toEqual([255, 0, 0]);
+  });
+
+  it('names the slide whose screen is not an image', async () => {
+    const slides = [slide(0, 'Fine', 'text-only'), slide(1, 'Broken screen', 'headline-top')];
+    await expect(pool.renderSet({ device: 'iphone-69', slides, screens: [null, Buffer.from('not an image at all')] })).rejects.toThrow('the screen of slide 1 is not a readable image');
+  });
+
+  it('copes with extreme captions: never cut, never a crash', async () => {
+    const long = 'Everything you need to plan, track and share your shopping lists with family and friends, in real time, everywhere you go, every single day of the week';
+    const slides = [
+      slide(0, long, 'headline-top', { subheadline: long }),
+      slide(1, '', 'hero-centered', { background: { colors: [] } }),
+      slide(2, '😀', 'some-future-layout', { background: { colors: ['not-a-colour'] } }),
+    ];
+    const shot = await screen();
+    const pngs = await pool.renderSet({ device: 'android-phone', slides, screens: [shot, shot, shot] });
+    for (const png of pngs) expect(checkStoreRules(png, 'android-phone')).toEqual([]);
+  });
+
+  it('refuses a screens list that does not match the slides', async () => {
+    await expect(pool.renderSet({ device: 'iphone-69', slides: [slide(0, 'x', 'text-only')], screens: [] })).rejects.toThrow('1 slides but 0 screens');
+  });
+});

@@ -1,0 +1,28 @@
+/** Slides and screens for the rendering tests, made here so the tests need no fixture files. */
+import sharp from 'sharp';
+import type { Slide } from '../../src/planning/types.ts';
+
+export function slide(index: number, headline: string, layout: string, extra: Partial<Slide> = {}): Slide {
+  return {
+    index,
+    role: index === 0 ? 'hero' : 'feature',
+    headline,
+    subheadline: null,
+    keywords: [],
+    screenshotUrl: layout === 'text-only' ? null : `https://example.com/${index}.png`,
+    layout,
+    background: { colors: ['#4F46E5', '#7C3AED'] },
+    textColor: '#FFFFFF',
+    ...extra,
+  };
+}
+
+/** A recognisable fake app screen: a coloured page with cards, as PNG bytes. */
+export function screen(width = 660, height = 1434, colour = '#3B82F6'): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+    <rect width="100%" height="100%" fill="${colour}"/>
+    <rect x="6%" y="10%" width="88%" height="14%" rx="24" fill="#FFFFFF"/>
+    <rect x="6%" y="28%" width="88%" height="55%" rx="24" fill="#DBEAFE"/>
+    <circle cx="50%" cy="92%" r="4%" fill="#F59E0B"/></svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
