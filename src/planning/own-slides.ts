@@ -1,0 +1,49 @@
+/**
+ * A set from the user's own captions: their words exactly as written, one slide each; the planner
+ * only picks the colours, the layout and, where no screenId is given, the listing's screenshot.
+ */
+import { slideKeywords } from './captions.ts';
+import { layoutFor, paletteFor } from './look.ts';
+import { assignScreens, primaryListing, screensFor } from './screens.ts';
+import { DEVICES, type PlanInput, type ScreenshotSetResult } from './types.ts';
+import { understand } from './understand.ts';
+
+export function planOwnSlides(input: PlanInput): ScreenshotSetResult {
+  const { request } = input;
+  const own = request.slides ?? [];
+  const spec = DEVICES[request.device];
+  const primary = primaryListing(input.listings, request.device);
+  const u = understand(input.listings, primary, input.extraContext);
+  const roles = own.map((_, i) => (i === 0 ? 'hero' : 'feature'));
+  // Slides with their own screen keep it; the others share the listing's shots among themselves.
+  const open = own.map((s, i) => (s.screenId ? -1 : i)).filter((i) => i >= 0);
+  const screens = screensFor(input.listings, request.device);
+  const shots = assignScreens(open.map((i) => roles[i]), screens.urls);
+  const urlFor = new Map(open.map((i, k) => [i, shots[k]]));
+  const palette = paletteFor(primary.category, primary.name);
+  const longest = Math.max(...own.map((s) => s.headline.length));
+  return {
+    device: request.device,
+    width: spec.width,
+    height: spec.height,
+    narrativeId: null,
+    captionStyle: request.captionStyle ?? 'aso-expert',
+    captionLength: request.captionLength ?? (own.some((s) => s.subheadline) || longest > 30 ? 'long' : 'short'),
+    slides: own.map((s, i) => {
+      const url = urlFor.get(i) ?? null;
+      return {
+        index: i + 1,
+        role: roles[i],
+        headline: s.headline,
+        subheadline: s.subheadline ?? null,
+        keywords: slideKeywords(u, `${s.headline} ${s.subheadline ?? ''}`, 3),
+        screenshotUrl: url,
+        layout: layoutFor(roles[i], i, url !== null || s.screenId !== undefined),
+        background: { colors: [...palette.colors] },
+        textColor: palette.textColor,
+        ...(s.screenId ? { screenId: s.screenId } : {}),
+      };
+    }),
+    warnings: open.length > 0 ? screens.warnings : [],
+  };
+}

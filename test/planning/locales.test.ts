@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { captionWidth, localeProblem } from '../../src/planning/locales.ts';
+import { TranslationFailed } from '../../src/planning/errors.ts';
+import { planScreenshotSet } from '../../src/planning/plan.ts';
+import { planLocales } from '../../src/planning/translate.ts';
+import type { PlanInput } from '../../src/planning/types.ts';
+import { startFakeLlm, translator, type FakeLlm } from '../support/fake-llm.ts';
+import { habitly } from './listings.ts';
+
+const input = (locales: string[]): PlanInput => ({ listings: [habitly], extraContext: null, request: { device: 'iphone-69', captionStyle: 'aso-expert', captionLength: 'short', locales } });
+const de = (h: string, i: number) => `Gewohnheit ${i + 1} stärken`.slice(0, 30);
+const ja = (_h: string, i: number) => `習慣を毎日続ける${i + 1}`;
+
+let fake: FakeLlm | null = null;
+afterEach(async () => { await fake?.close(); fake = null; });
+const settings = () => ({ baseUrl: fake!.baseUrl, model: 'm', apiKey: null, timeoutMs: 300 });
+
+describe('locales', () => {
+  it('validates tags and counts full-width characters twice', () => {
+    expect(localeProblem('de-DE')).toBeNull();
+    expect(localeProblem('de')).toMatch(/language-REGION/);
+    expect(localeProblem('xx-DE')).toMatch(/not a known language/);
+    expect(localeProblem('de-QQ')).toMatch(/not a known region/);
+    expect(captionWidth('習慣')).toBe(4);
+    expect(captionWidth('Habit')).toBe(5);
+  });
+
+  it('plans the listing language natively and translates the others; slides stay the first locale\'s', async () => {
+    fake = await startFakeLlm(translator({ 'de-DE': de, 'ja-JP': ja }));
+    const result = await planLocales(input(['de-DE', 'en-US', 'ja-JP']), settings());
+    const base = planScreenshotSet(input(['en-US']));
+    expect(result.locales!.map((l) => l.locale)).toEqual(['de-DE', 'en-US', 'ja-JP']);
+    expect(result.locales![1].slides).toEqual(base.slides);
+    expect(result.slides).toEqual(result.locales![0].slides);
+    expect(result.slides[0].headline).toMatch(/Gewohnheit/);
+    expect(result.locales![2].slides[0].headline).toMatch(/習慣/);
+    expect(result.locales![2].slides.map((s) => s.screenshotUrl)).toEqual(base.slides.map((s) => s.screenshotUrl));
+  });
+
+  it.each([
+    ['a wrong-length answer', { content: { slides: [{ index: 1, headline: 'x', subheadline: null }] } }],
+    ['invalid JSON', { content: 'not json at all' }],
+    ['a timeout', { content: { slides: [] }, delayMs: 1000 }],
+    ['an over-long Japanese headline', null],
+  ])('retries once, then fails the planning with TranslationFailed on %s', async (_n, reply) => {
+    const odd = reply ?? { content: { slides: [1, 2, 3, 4, 5].map((index) => ({ index, headline: '習慣'.repeat(8) + index, subheadline: null })) } };
+    fake = await startFakeLlm(translator({}, { 'ja-JP': () => odd }));
+    await expect(planLocales(input(['en-US', 'ja-JP']), settings())).rejects.toBeInstanceOf(TranslationFailed);
+    expect(fake.requests.filter((r) => JSON.stringify(r.body).includes('ja-JP')).length).toBe(2);
+  });
+
+  it('recovers when the retry answers well', async () => {
+    fake = await startFakeLlm(translator({ 'de-DE': de }, { 'de-DE': (attempt) => (attempt === 1 ? { content: 'oops' } : null) }));
+    const result = await planLocales(input(['de-DE']), settings());
+    expect(result.slides[0].headline).toMatch(/Gewohnheit/);
+  });
+
+  it('refuses another language without a model', async () => {
+    await expect(planLocales(input(['de-DE']), null)).rejects.toMatchObject({ code: 'validation_failed' });
+  });
+});
