@@ -1,0 +1,220 @@
+/**
+ * The dashboard in real Chromium (Debian's /usr/bin/chromium through playwright-core) against a
+ * real listening server on a test database, with the real worker and the fake store server.
+ * Screenshots of each page go to SCREENSHOT_DIR (default /work/notes), never into the repository;
+ * UPDATE_DOCS_SCREENSHOT=1 also refreshes docs/dashboard.png.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { startService, type Service } from '../../src/service.ts';
+import { ROOT } from '../cli/helpers.ts';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { startFakeStore, type FakeStore } from '../support/fake-store.ts';
+import { lookupBody, lookupResult } from '../support/store-fixtures.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const haveChromium = fs.existsSync(CHROMIUM);
+if (!haveChromium) console.warn(`dashboard browser tests skipped: ${CHROMIUM} is absent (apt-get install chromium; .ci/run does)`);
+
+const SHOTS = process.env.SCREENSHOT_DIR ?? (fs.existsSync('/work/notes') ? '/work/notes' : null);
+const PASSWORD = 'correct horse battery';
+
+describe.skipIf(!haveChromium)('the dashboard in Chromium', () => {
+  let t: TestDatabase;
+  let store: FakeStore;
+  let service: Service;
+  let base: string;
+  let config: ReturnType<typeof loadConfig>;
+  const contexts: BrowserContext[] = [];
+  const dirs: string[] = [];
+
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    store = await startFakeStore();
+    store.set('app-store', '1234567890', { body: lookupBody([lookupResult()], { raw: true }) });
+    config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', APP_STORE_LOOKUP_URL: store.appStoreLookupUrl, GOOGLE_PLAY_URL: store.googlePlayUrl });
+    // The API only: the test starts the worker itself, so that a set is seen queued first.
+    service = await startService(config, { role: 'api', database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined } });
+    base = service.address!;
+  });
+
+  afterAll(async () => {
+    await Promise.all(contexts.map((c) => c.close()));
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+    await service?.close();
+    await store?.close();
+    await t?.drop();
+  });
+
+  /** A browser with a fresh profile (user-data-dir) of its own: one per person. */
+  async function person(viewport = { width: 1100, height: 800 }): Promise<{ context: BrowserContext; page: Page; cspErrors: string[] }> {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotgen-chromium-'));
+    dirs.push(dir);
+    const context = await chromium.launchPersistentContext(dir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+      viewport,
+      acceptDownloads: true,
+    });
+    contexts.push(context);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    const page = context.pages()[0] ?? (await context.newPage());
+    const cspErrors: string[] = [];
+    page.on('console', (m) => {
+      if (/Content Security Policy|Refused to/i.test(m.text())) cspErrors.push(m.text());
+    });
+    return { context, page, cspErrors };
+  }
+
+  const axeSource = fs.readFileSync(path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+
+  /** Screenshot the page, and hold it to WCAG 2.1 AA with axe-core (labels, contrast, names, ...). */
+  async function shot(page: Page, name: string, fullPage = true) {
+    if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `dashboard-${name}.png`), fullPage });
+    // Evaluated through DevTools, which the page's CSP does not govern; the page itself runs no such script.
+    await page.evaluate(axeSource);
+    const violations = await page.evaluate(async () => {
+      const axe = (globalThis as unknown as { axe: { run(o: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
+      const result = await axe.run({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+      return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    });
+    expect(violations, name).toEqual([]);
+  }
+
+  const api = (key: string, p = '/account') => fetch(`${base}/api/v1/public/v1${p}`, { headers: { authorization: `Bearer ${key}` } });
+
+  let firstAppUrl = '';
+  let firstSetUrl = '';
+
+  it('sign up, create a key, read it once, call the API, revoke it in the browser, the next call is 401', async () => {
+    const { page, cspErrors } = await person();
+    await page.goto(`${base}/`);
+    await expect.poll(() => page.url()).toBe(`${base}/sign-in`);
+    await shot(page, 'sign-in');
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await page.getByLabel('Email').fill('first@example.com');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await shot(page, 'sign-up');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(`${base}/keys?welcome=1`);
+
+    await page.getByLabel(/^Name/).fill('CI deploy');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = page.getByLabel('The new API key');
+    const key = await secret.inputValue();
+    expect(key).toMatch(/^sk_live_[0-9A-Za-z]{40}$/);
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Copied' }).count()).toBe(1);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+    await shot(page, 'key-created');
+
+    expect((await api(key)).status).toBe(200);
+    await page.goto(`${base}/keys`);
+    expect(await page.content()).not.toContain(key);
+    expect(await page.getByText(key.slice(0, 12)).count()).toBe(1);
+    await shot(page, 'keys');
+
+    await page.getByRole('link', { name: /Revoke CI deploy/ }).click();
+    await shot(page, 'revoke-confirm');
+    await page.getByRole('button', { name: 'Revoke key' }).click();
+    await page.waitForURL(`${base}/keys`);
+    await expect.poll(() => page.getByText('Revoked', { exact: true }).count()).toBe(1);
+    const refused = await api(key);
+    expect(refused.status).toBe(401);
+    expect((await refused.json()).code).toBe('revoked_api_key');
+    expect(cspErrors).toEqual([]);
+  });
+
+  it('add an app, create a set, watch it finish live, see its slides', async () => {
+    const { page, cspErrors } = await person();
+    await page.goto(`${base}/sign-in`);
+    await page.getByLabel('Email').fill('first@example.com');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${base}/keys`);
+
+    await page.getByRole('link', { name: 'Apps and sets' }).click();
+    await page.getByLabel('App Store URL').fill('https://apps.apple.com/us/app/pocket-planner/id1234567890');
+    await shot(page, 'apps');
+    await page.getByRole('button', { name: 'Add app' }).click();
+    await page.waitForURL(/\/apps\/app_/);
+    firstAppUrl = page.url();
+    await expect.poll(() => page.getByRole('heading', { name: 'Pocket Planner' }).count()).toBe(1);
+
+    await page.getByLabel('Device').selectOption('iphone-69');
+    await page.getByLabel('Voice').selectOption('playful');
+    expect(await page.locator('#captionStyle-hint').textContent()).toContain('Light, warm');
+    await page.getByLabel('Slides').fill('4');
+    await shot(page, 'app');
+    await page.getByRole('button', { name: /Create set/ }).click();
+    await page.waitForURL(/\/sets\/job_/);
+    firstSetUrl = page.url();
+    expect(await page.getByRole('status').first().textContent()).toContain('Queued');
+    await shot(page, 'set-queued');
+
+    // Now a worker process's service takes the job; the page's script notices and shows the
+    // result by itself.
+    const worker = await startService(config, { role: 'worker', database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined } });
+    try {
+      await page.waitForSelector('.gallery figure', { timeout: 20_000 });
+    } finally {
+      await worker.close();
+    }
+    const { result } = (await t.pool.query('SELECT result FROM jobs')).rows[0];
+    expect(await page.locator('.gallery figure').count()).toBe(result.slides.length);
+    expect(await page.getByText('Done', { exact: true }).count()).toBe(1);
+    await shot(page, 'set-done');
+    if (process.env.UPDATE_DOCS_SCREENSHOT === '1') await page.screenshot({ path: path.join(ROOT, 'docs', 'dashboard.png'), fullPage: false });
+
+    await page.getByRole('link', { name: 'Usage' }).click();
+    await expect.poll(() => page.locator('dd').nth(2).textContent()).toBe('5');
+    await shot(page, 'usage');
+    expect(cspErrors).toEqual([]);
+  });
+
+  it('reads well on a phone', async () => {
+    const { page } = await person({ width: 390, height: 844 });
+    await page.goto(`${base}/sign-in`);
+    await page.getByLabel('Email').fill('first@example.com');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${base}/keys`);
+    // Nothing wider than the screen: no sideways scrolling.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await shot(page, 'phone-keys');
+    await page.goto(firstSetUrl);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await shot(page, 'phone-set');
+  });
+
+  it('a second user cannot open the first one’s pages, and a form without its CSRF token is refused', async () => {
+    const { page } = await person();
+    await page.goto(`${base}/sign-up`);
+    await page.getByLabel('Email').fill('second@example.com');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(/\/keys/);
+    for (const url of [firstAppUrl, firstSetUrl, `${firstSetUrl}/status`]) {
+      const res = await page.goto(url);
+      expect(res?.status(), url).toBe(404);
+      expect(await page.content()).not.toContain('Pocket Planner');
+    }
+    await page.goto(firstAppUrl);
+    await shot(page, 'not-found');
+
+    await page.goto(`${base}/keys`);
+    await page.locator('form[action="/keys"] input[name="_csrf"]').evaluate((input) => input.remove());
+    await page.getByLabel(/^Name/).fill('forged');
+    const [response] = await Promise.all([page.waitForResponse((r) => r.url() === `${base}/keys` && r.request().method() === 'POST'), page.getByRole('button', { name: 'Create key' }).click()]);
+    expect(response.status()).toBe(403);
+    await expect.poll(() => page.getByRole('heading', { name: 'Form expired' }).count()).toBe(1);
+    await shot(page, 'csrf-refused');
+    const { rows } = await t.pool.query(`SELECT count(*)::int AS n FROM api_keys WHERE name = 'forged'`);
+    expect(rows[0].n).toBe(0);
+  });
+});
