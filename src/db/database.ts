@@ -20,10 +20,11 @@ export interface OpenOptions {
   role?: 'serve' | 'command';
   migrate?: boolean;
   log?: (message: string) => void;
+  warn?: (message: string) => void;
 }
 
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databasePoolSize'>, opts: OpenOptions = {}): Promise<Database> {
-  const embedded = config.databaseUrl ? null : await openEmbeddedServer({ dataDir: config.dataDir, role: opts.role, log: opts.log });
+  const embedded = config.databaseUrl ? null : await openEmbeddedServer({ dataDir: config.dataDir, role: opts.role, log: opts.log, warn: opts.warn, supervise: opts.role === 'serve' });
   const url = config.databaseUrl ?? embedded!.url;
   const pool = createPool(url, config.databasePoolSize);
   try {

@@ -9,7 +9,7 @@
 import pg from 'pg';
 
 /** Every channel the service uses; all are LISTENed at connect, so none can be missed later. */
-export const CHANNELS = ['shotgen_api_keys', 'shotgen_credits', 'shotgen_jobs'] as const;
+export const CHANNELS = ['shotgen_api_keys', 'shotgen_credits', 'shotgen_jobs', 'shotgen_job_done'] as const;
 export type Channel = (typeof CHANNELS)[number];
 
 export interface Subscription {
@@ -49,8 +49,13 @@ export class Notifications {
     });
     client.on('error', (e) => this.lost(client, e));
     client.on('end', () => this.lost(client, new Error('LISTEN connection ended')));
-    await client.connect();
-    await client.query(CHANNELS.map((c) => `LISTEN ${c};`).join(' '));
+    try {
+      await client.connect();
+      await client.query(CHANNELS.map((c) => `LISTEN ${c};`).join(' '));
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
     this.client = client;
     this.connected = true;
     this.resetAll();

@@ -9,10 +9,14 @@ import pg from 'pg';
 
 export async function waitForNotification<T>(url: string, channel: string, change: () => Promise<T>, timeoutMs = 2_000, graceMs = 50): Promise<T> {
   const listener = new pg.Client({ connectionString: url });
+  // Losing the connection only means we cannot wait for the echo; it must not end the process.
+  let lost: () => void = () => undefined;
+  listener.on('error', () => lost());
   await listener.connect();
   try {
     await listener.query(`LISTEN ${channel}`);
     const arrived = new Promise<void>((resolve) => {
+      lost = resolve;
       listener.once('notification', () => resolve());
       setTimeout(resolve, timeoutMs).unref();
     });
@@ -23,6 +27,6 @@ export async function waitForNotification<T>(url: string, channel: string, chang
     }
     return result;
   } finally {
-    await listener.end();
+    await listener.end().catch(() => undefined);
   }
 }

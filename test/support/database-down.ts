@@ -1,0 +1,39 @@
+/**
+ * A server on a pool whose database cannot be reached: nothing listens on its port, so every
+ * connection is refused, as when PostgreSQL is down. For the 503 tests of the API and the dashboard.
+ */
+import { AccountViews } from '../../src/accounts/account-views.ts';
+import { Authenticator } from '../../src/accounts/authenticator.ts';
+import { NotifyBatcher } from '../../src/db/notify-batcher.ts';
+import { createPool } from '../../src/db/pool.ts';
+import { buildServer, type BuildOptions } from '../../src/http/server.ts';
+import type { Api } from '../../src/http/services.ts';
+import { JobReader } from '../../src/jobs/job-reader.ts';
+import { createStoreReaders } from '../../src/stores/index.ts';
+import { freePort } from '../cli/helpers.ts';
+
+export async function serverWithDatabaseDown(opts: BuildOptions = {}): Promise<{ app: Api; close(): Promise<void> }> {
+  const pool = createPool(`postgres://postgres@127.0.0.1:${await freePort()}/shotgen`, 2);
+  const clock = () => new Date();
+  const app = await buildServer(
+    {
+      config: { basePath: '/api/v1' },
+      db: pool,
+      authenticator: new Authenticator(pool, null),
+      accountViews: new AccountViews(pool, null, clock),
+      stores: createStoreReaders({ appStoreLookupUrl: 'http://127.0.0.1:9/lookup', googlePlayUrl: 'http://127.0.0.1:9', timeoutMs: 500, cacheTtlMs: 1_000 }),
+      jobs: new JobReader(pool),
+      notifier: new NotifyBatcher(pool),
+      clock,
+    },
+    opts,
+  );
+  await app.ready();
+  return {
+    app,
+    async close() {
+      await app.close();
+      await pool.end();
+    },
+  };
+}
