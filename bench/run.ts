@@ -6,9 +6,12 @@
  * run as child processes (on a 2-core machine, sharing one event loop would measure neither).
  * Progress goes to stderr; the results table goes to stdout.
  *
+ * `npm run bench -- rendering` runs only the rendering part (bench/rendering.ts).
+ *
  * Settings: BENCH_DURATION_S (seconds per scenario, default 8), BENCH_DATABASE_URL (an external
  * PostgreSQL instead of a fresh embedded one), BENCH_CPU_PROF_DIR (write .cpuprofile files of the
- * service children there, for looking into a slow path).
+ * service children there, for looking into a slow path), BENCH_REDIS_URL (rate-limit counters in
+ * that Redis instead of in memory).
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +22,7 @@ import { cpuMs, selfCpuMs } from './cpu.ts';
 import { cannon, percentile, postLoad, type LoadResult } from './load.ts';
 import { benchAccount, openBenchDatabase, type BenchAccount, type BenchDatabase } from './setup.ts';
 import { benchPlanning } from './planning.ts';
+import { benchRendering } from './rendering.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DURATION_S = positiveNumber('BENCH_DURATION_S', 8);
@@ -67,8 +71,12 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 function serviceEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   // Settings that would point the children elsewhere or make jobs call a real LLM.
-  for (const name of ['DATABASE_URL', 'DATA_DIR', 'PORT', 'HOST', 'BASE_PATH', 'LOG_LEVEL', 'LLM_BASE_URL', 'LLM_MODEL', 'LLM_API_KEY']) delete env[name];
-  return { ...env, ...extra };
+  for (const name of ['DATABASE_URL', 'DATA_DIR', 'PORT', 'HOST', 'BASE_PATH', 'LOG_LEVEL', 'LLM_BASE_URL', 'LLM_MODEL', 'LLM_API_KEY', 'REDIS_URL', 'RATE_LIMIT_PER_SECOND']) delete env[name];
+  // The limiter runs on every request (its cost is measured) but never refuses: one key makes
+  // thousands of requests a second here. BENCH_REDIS_URL measures the limiter in Redis instead.
+  const limits: NodeJS.ProcessEnv = { RATE_LIMIT_PER_SECOND: '1000000000' };
+  if (process.env.BENCH_REDIS_URL) Object.assign(limits, { REDIS_URL: process.env.BENCH_REDIS_URL, REDIS_KEY_PREFIX: `shotgen-bench:${process.pid}:` });
+  return { ...env, ...limits, ...extra };
 }
 
 async function startService(role: 'all' | 'api'): Promise<Child & { base: string }> {
@@ -395,7 +403,12 @@ async function main(): Promise<boolean> {
 
 let ok = false;
 try {
-  ok = await main();
+  const onlyRendering = process.argv.slice(2).includes('rendering');
+  ok = onlyRendering || (await main());
+  progress('rendering: one slide, the worker pool, ImageMagick, HTTP while rendering');
+  const rendering = await benchRendering();
+  process.stdout.write(rendering.text);
+  ok = ok && rendering.correct;
 } catch (error) {
   console.error('bench failed:', error);
 } finally {

@@ -22,7 +22,35 @@ export interface Config {
   jobLeaseMs: number;
   shutdownTimeoutMs: number;
   llm: { baseUrl: string; model: string; apiKey: string | null } | null;
+  /** The origin people reach the service at; https makes the dashboard's cookies Secure. */
+  publicUrl: string | null;
+  /** Whether anyone may create an account on the dashboard's sign-up page. */
+  signupEnabled: boolean;
+  http: HttpLimits;
+  rateLimit: { perSecond: number; authFailuresPerMinute: number };
+  /** Shared rate-limit counters across processes; null keeps them in this process's memory. */
+  redisUrl: string | null;
+  /** Prefix of every rate-limit key in Redis (processes that share limits share it). */
+  redisKeyPrefix: string;
+  /** Fastify's trustProxy: whether (and which) X-Forwarded-For names the client. */
+  trustProxy: boolean | number | string[];
+  /** Bearer token /metrics requires; null leaves it open. */
+  metricsToken: string | null;
 }
+
+/** What one client may hold of the server (src/http/server.ts applies them). */
+export interface HttpLimits {
+  /** Time to receive a request's headers. */
+  headersTimeoutMs: number;
+  /** Time to receive a whole request, body included (not the time to answer it). */
+  requestTimeoutMs: number;
+  /** A socket with no traffic for this long is closed, also while it waits for an answer. */
+  idleTimeoutMs: number;
+  /** Open connections at most; more are closed on arrival. */
+  maxConnections: number;
+}
+
+export const DEFAULT_HTTP_LIMITS: HttpLimits = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, idleTimeoutMs: 60_000, maxConnections: 10_000 };
 
 export class ConfigError extends Error {
   constructor(readonly setting: string, message: string) {
@@ -63,6 +91,29 @@ function httpUrl(env: Env, name: string, fallback: string): string {
   return raw.replace(/\/+$/, '');
 }
 
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(true|1|yes)$/i.test(raw.trim())) return true;
+  if (/^(false|0|no)$/i.test(raw.trim())) return false;
+  throw new ConfigError(name, `expected true or false, got "${raw}"`);
+}
+
+/**
+ * TRUST_PROXY: unset or `false` (the socket's address is the client), `true` (the left-most
+ * X-Forwarded-For address; only behind a proxy that overwrites it), a hop count, or the proxies'
+ * addresses/CIDRs, comma-separated.
+ */
+function trustProxy(raw: string | undefined): boolean | number | string[] {
+  const v = raw?.trim() ?? '';
+  if (v === '' || v === 'false') return false;
+  if (v === 'true') return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  const list = v.split(',').map((s) => s.trim()).filter(Boolean);
+  if (!list.every((a) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(a))) throw new ConfigError('TRUST_PROXY', `expected true, false, a hop count or addresses/CIDRs, got "${raw}"`);
+  return list;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   let basePath = str(env, 'BASE_PATH', '/api/v1').replace(/\/+$/, '');
   if (basePath !== '' && !/^(\/[A-Za-z0-9._~-]+)+$/.test(basePath)) {
@@ -86,6 +137,21 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(llmBaseUrl ? 'LLM_MODEL' : 'LLM_BASE_URL', 'LLM_BASE_URL and LLM_MODEL are set together or not at all');
   }
 
+  const http: HttpLimits = {
+    headersTimeoutMs: int(env, 'HTTP_HEADERS_TIMEOUT_MS', DEFAULT_HTTP_LIMITS.headersTimeoutMs, 100, 600_000),
+    requestTimeoutMs: int(env, 'HTTP_REQUEST_TIMEOUT_MS', DEFAULT_HTTP_LIMITS.requestTimeoutMs, 100, 3_600_000),
+    // Above the 30 s of the longest `Prefer: wait`, during which the socket is silent.
+    idleTimeoutMs: int(env, 'HTTP_IDLE_TIMEOUT_MS', DEFAULT_HTTP_LIMITS.idleTimeoutMs, 31_000, 3_600_000),
+    maxConnections: int(env, 'HTTP_MAX_CONNECTIONS', DEFAULT_HTTP_LIMITS.maxConnections, 1, 1_000_000),
+  };
+  // node refuses a header timeout longer than the whole request's.
+  if (http.headersTimeoutMs > http.requestTimeoutMs) {
+    throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', `must not exceed HTTP_REQUEST_TIMEOUT_MS (${http.requestTimeoutMs})`);
+  }
+
+  const redisUrl = env.REDIS_URL ? env.REDIS_URL : null;
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError('REDIS_URL', 'expected a redis:// or rediss:// URL');
+
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
     host: str(env, 'HOST', '0.0.0.0'),
@@ -101,6 +167,17 @@ export function loadConfig(env: Env = process.env): Config {
     workerConcurrency: int(env, 'WORKER_CONCURRENCY', 4, 1, 256),
     jobLeaseMs: int(env, 'JOB_LEASE_MS', 60_000, 1_000, 3_600_000),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    publicUrl: env.PUBLIC_URL ? httpUrl(env, 'PUBLIC_URL', '') : null,
+    signupEnabled: bool(env, 'SIGNUP_ENABLED', true),
     llm: llmBaseUrl && llmModel ? { baseUrl: llmBaseUrl, model: llmModel, apiKey: env.LLM_API_KEY || null } : null,
+    http,
+    rateLimit: {
+      perSecond: int(env, 'RATE_LIMIT_PER_SECOND', 20, 1, 1_000_000_000),
+      authFailuresPerMinute: int(env, 'AUTH_FAILURES_PER_MINUTE', 20, 1, 1_000_000),
+    },
+    redisUrl,
+    redisKeyPrefix: str(env, 'REDIS_KEY_PREFIX', 'shotgen:rl:'),
+    trustProxy: trustProxy(env.TRUST_PROXY),
+    metricsToken: env.METRICS_TOKEN ? env.METRICS_TOKEN : null,
   };
 }

@@ -1,23 +1,31 @@
 /**
- * The `shotgen` command: serve, migrate, accounts, keys, credits. Every command takes --json.
+ * The `shotgen` command: serve, migrate, accounts, keys, users, credits. Every command takes --json.
  * Commands other than serve work whether or not a server runs on the embedded database: they
  * attach to the running one, or start it for the command and stop it after.
  */
 import { Command, CommanderError, Option } from 'commander';
+import { randomBytes } from 'node:crypto';
 import { createAccount, listAccounts, getAccount } from './accounts/accounts.ts';
-import { createApiKey, listApiKeys, revokeApiKey } from './accounts/api-keys.ts';
+import { createApiKey, listApiKeys, revokeApiKeyAsOperator } from './accounts/api-keys.ts';
 import { grant } from './accounts/credits.ts';
 import { PLAN_IDS } from './accounts/plans.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
+import { PlacementError } from './db/placement.ts';
 import { migrate } from './db/migrate.ts';
 import { waitForNotification } from './db/wait-for-notification.ts';
 import { createLogger } from './logger.ts';
-import { isProblem } from './problem.ts';
-import type { Role } from './service.ts';
+import { isProblem, type Problem } from './problem.ts';
+import type { ServiceRole } from './service.ts';
 import { printResult, type Printable } from './cli-output.ts';
 
 class UsageError extends Error {}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 async function withDatabase<T>(fn: (db: Database) => Promise<T>): Promise<T> {
   const db = await openDatabase(loadConfig(), { role: 'command', migrate: true });
@@ -52,7 +60,7 @@ function program(): Command {
     .command('serve')
     .description('run the HTTP API and the job worker')
     .addOption(new Option('--role <role>', 'run only the API or only the worker').choices(['all', 'api', 'worker']).default('all'))
-    .action(async (opts: { role: Role }) => {
+    .action(async (opts: { role: ServiceRole }) => {
       const config = loadConfig();
       const log = createLogger(config);
       // Listen for signals before starting: one that arrives while the service is still starting
@@ -137,9 +145,30 @@ function program(): Command {
     .action((keyId: string) =>
       withDatabase(async (db) => {
         // Return only once the revocation's notification has gone out to every listening server.
-        const revoked = await waitForNotification(db.url, 'shotgen_api_keys', () => revokeApiKey(db.pool, keyId));
+        const revoked = await waitForNotification(db.url, 'shotgen_api_keys', () => revokeApiKeyAsOperator(db.pool, keyId));
         if (!revoked) throw new UsageError(`no key ${keyId}`);
         out({ kind: 'object', value: revoked });
+      }),
+    );
+
+  const users = cli.command('users').description('give an account an owner who signs in to the dashboard');
+  users
+    .command('create')
+    .description('create a dashboard user for an account; without --password-stdin a password is generated and printed once')
+    .requiredOption('--account <id>', 'account id')
+    .requiredOption('--email <email>', 'the address the owner signs in with')
+    .option('--password-stdin', 'read the password from standard input (never from an argument, which other users can see in ps)')
+    .action((opts: { account: string; email: string; passwordStdin?: boolean }) =>
+      withDatabase(async (db) => {
+        const generated = !opts.passwordStdin;
+        const password = generated ? randomBytes(18).toString('base64url') : (await readStdin()).replace(/\r?\n$/, '');
+        if (!generated && !password) throw new UsageError('--password-stdin: standard input was empty');
+        // Loaded here: the argon2 binding is not worth loading for every other command.
+        const { createUser } = await import('./users/users.ts');
+        const user = await createUser(db.pool, { accountId: opts.account, email: opts.email, password });
+        const value = { id: user.id, accountId: user.accountId, email: user.email, createdAt: user.createdAt, ...(generated ? { password } : {}) };
+        const text = generated ? `${JSON.stringify(value, null, 2)}\nGive the owner this password now: it is shown only once.` : JSON.stringify(value, null, 2);
+        out({ kind: 'object', value, text });
       }),
     );
 
@@ -160,6 +189,12 @@ function program(): Command {
   return cli;
 }
 
+/** A problem with field errors names each of them, not "see errors". */
+const problemText = (p: Problem): string => {
+  const errors = p.extensions.errors as { field: string; message: string }[] | undefined;
+  return errors?.length ? errors.map((e) => `${e.field}: ${e.message}`).join('; ') : p.detail;
+};
+
 /** Errors go to stderr as one line, so that scripts can log or match them. */
 const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ').trim();
 
@@ -175,12 +210,8 @@ export async function main(argv: string[]): Promise<number> {
       if (error.code !== 'commander.help') process.stderr.write(`shotgen: ${oneLine(error.message.replace(/^error: /, ''))} (see --help)\n`);
       return 2;
     }
-    const message = error instanceof UsageError || error instanceof ConfigError ? error.message : isProblem(error) ? error.detail : `unexpected error: ${(error as Error).message}`;
+    const message = error instanceof UsageError || error instanceof ConfigError || error instanceof PlacementError ? error.message : isProblem(error) ? problemText(error) : `unexpected error: ${(error as Error).message}`;
     process.stderr.write(`shotgen: ${oneLine(message)}\n`);
     return error instanceof UsageError || isProblem(error) ? 2 : 1;
   }
 }
-
-const code = await main(process.argv.slice(2));
-// A failed shutdown has already set a non-zero exit code; keep it.
-process.exitCode = Math.max(code, Number(process.exitCode ?? 0));

@@ -22,6 +22,11 @@ export const PROBLEM_TITLES = {
   store_unavailable: 'Store unavailable',
   internal_error: 'Internal error',
   service_unavailable: 'Service unavailable',
+  // Refused by the HTTP parser or a timeout before routing (src/http/client-errors.ts).
+  bad_request: 'Bad request',
+  request_timeout: 'Request timeout',
+  headers_too_large: 'Request header fields too large',
+  method_not_allowed: 'Method not allowed',
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_TITLES;

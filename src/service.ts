@@ -9,15 +9,19 @@ import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { Notifications } from './db/notifications.ts';
 import { NotifyBatcher } from './db/notify-batcher.ts';
-import { buildServer, type Api } from './http/server.ts';
+import { dashboardPlugin } from './dashboard/index.ts';
+import { buildServer } from './http/server.ts';
+import type { Api } from './http/services.ts';
 import { JobReader } from './jobs/job-reader.ts';
-import { planningRunner } from './jobs/run-job.ts';
+import { screenshotSetRunner } from './jobs/set-runner.ts';
 import { Worker } from './jobs/worker.ts';
 import { createStoreReaders } from './stores/index.ts';
 import { createLogger } from './logger.ts';
+import { createRateLimits, type RateLimits } from './http/rate-limit/index.ts';
+import { PlanningPool } from './planning/pool.ts';
 import type { Logger } from 'pino';
 
-export type Role = 'all' | 'api' | 'worker';
+export type ServiceRole = 'all' | 'api' | 'worker';
 
 export interface Service {
   database: Database;
@@ -29,7 +33,7 @@ export interface Service {
 }
 
 export interface StartOptions {
-  role?: Role;
+  role?: ServiceRole;
   clock?: Clock;
   /** Use this database instead of opening one from the config (tests). */
   database?: Database;
@@ -41,7 +45,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   const role = opts.role ?? 'all';
   const clock = opts.clock ?? (() => new Date());
   const log = opts.logger ?? createLogger(config);
-  const database = opts.database ?? (await openDatabase(config, { role: 'serve' }));
+  const database = opts.database ?? (await openDatabase(config, { role: 'serve', log: (m) => log.info(m), warn: (m) => log.warn(m) }));
   const notifications = new Notifications(database.url, (msg, err) => log.warn({ err }, msg));
   await notifications.start();
 
@@ -49,10 +53,13 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   let worker: Worker | null = null;
   let address: string | null = null;
   let authenticator: Authenticator | null = null;
+  let rateLimits: RateLimits | null = null;
+  let planner: PlanningPool | null = null;
   const notifier = new NotifyBatcher(database.pool, 3, (msg, err) => log.warn({ err }, msg));
   try {
     if (role !== 'worker') {
       authenticator = new Authenticator(database.pool, notifications, { now: clock });
+      rateLimits = await createRateLimits({ ...config.rateLimit, redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix }, (msg, err) => log.warn({ err }, msg));
       server = await buildServer(
         {
           config,
@@ -69,13 +76,15 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
           jobs: new JobReader(database.pool),
           notifier,
           clock,
+          rateLimits,
         },
-        { logger: log },
+        { logger: log, limits: config.http, trustProxy: config.trustProxy, metricsToken: config.metricsToken, dashboard: dashboardPlugin },
       );
       if (opts.listen !== false) address = await server.listen({ port: config.port, host: config.host });
     }
     if (role !== 'api') {
-      worker = new Worker(database.pool, notifications, planningRunner(database.pool, config.llm, log), {
+      planner = new PlanningPool(config.llm, log);
+      worker = new Worker(database.pool, notifications, screenshotSetRunner({ db: database.pool, planner, log }), {
         concurrency: config.workerConcurrency,
         leaseMs: config.jobLeaseMs,
         now: clock,
@@ -84,6 +93,8 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       worker.start();
     }
   } catch (error) {
+    await rateLimits?.close();
+    await planner?.close();
     await notifications.close();
     if (!opts.database) await database.close();
     throw error;
@@ -100,7 +111,9 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
         // Stop taking work first, then finish what is in flight, then close the database.
         await Promise.all([server?.close(), worker?.stop(config.shutdownTimeoutMs)]);
         await notifier.flush();
+        await planner?.close();
         await authenticator?.close();
+        await rateLimits?.close();
         await notifications.close();
         if (!opts.database) await database.close();
       })();

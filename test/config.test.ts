@@ -6,6 +6,12 @@ describe('configuration', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({ port: 3000, host: '0.0.0.0', basePath: '/api/v1', databaseUrl: null, logLevel: 'info', appStoreLookupUrl: 'https://itunes.apple.com/lookup', googlePlayUrl: 'https://play.google.com', storeTimeoutMs: 10_000, llm: null });
     expect(c.dataDir).toMatch(/\/data$/);
+    expect(c.http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, idleTimeoutMs: 60_000, maxConnections: 10_000 });
+  });
+
+  it('reads the HTTP limits', () => {
+    const c = loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '20000', HTTP_IDLE_TIMEOUT_MS: '45000', HTTP_MAX_CONNECTIONS: '500' });
+    expect(c.http).toEqual({ headersTimeoutMs: 5_000, requestTimeoutMs: 20_000, idleTimeoutMs: 45_000, maxConnections: 500 });
   });
 
   it('reads every setting', () => {
@@ -24,6 +30,9 @@ describe('configuration', () => {
     [{ STORE_TIMEOUT_MS: '-1' }, 'STORE_TIMEOUT_MS'],
     [{ WORKER_CONCURRENCY: '0' }, 'WORKER_CONCURRENCY'],
     [{ LLM_BASE_URL: 'http://x' }, 'LLM_MODEL'],
+    [{ HTTP_HEADERS_TIMEOUT_MS: '40000' }, 'HTTP_HEADERS_TIMEOUT_MS'],
+    [{ HTTP_IDLE_TIMEOUT_MS: '1000' }, 'HTTP_IDLE_TIMEOUT_MS'],
+    [{ HTTP_MAX_CONNECTIONS: '0' }, 'HTTP_MAX_CONNECTIONS'],
   ])('rejects %j naming %s', (env, setting) => {
     let error: unknown;
     try {

@@ -73,8 +73,23 @@ export async function listApiKeys(db: Queryable, accountId: string): Promise<Api
   return rows.map(toInfo);
 }
 
-/** Revoking twice keeps the first revocation time. Returns null for an unknown key id. */
-export async function revokeApiKey(db: Queryable, keyId: string): Promise<ApiKeyInfo | null> {
+/**
+ * Revoke one of this account's keys (the dashboard's path). Another account's key is as unknown as
+ * a missing one: null, and nothing changes. Revoking twice keeps the first revocation time. The
+ * key's digest (hex) comes back too, so that this process can forget the key at once instead of
+ * waiting for its own NOTIFY to come back (Authenticator.forget).
+ */
+export async function revokeApiKey(db: Queryable, accountId: string, keyId: string): Promise<(ApiKeyInfo & { hashHex: string }) | null> {
+  const { rows } = await db.query<KeyRow & { hash_hex: string }>(
+    `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 AND account_id = $2
+     RETURNING ${COLUMNS}, encode(key_hash, 'hex') AS hash_hex`,
+    [keyId, accountId],
+  );
+  return rows[0] ? { ...toInfo(rows[0]), hashHex: rows[0].hash_hex } : null;
+}
+
+/** The operator's path (`shotgen keys revoke`): any account's key, by id alone. */
+export async function revokeApiKeyAsOperator(db: Queryable, keyId: string): Promise<ApiKeyInfo | null> {
   const { rows } = await db.query<KeyRow>(
     `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 RETURNING ${COLUMNS}`,
     [keyId],

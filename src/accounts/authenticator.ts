@@ -58,6 +58,11 @@ export class Authenticator {
     return this.use(found);
   }
 
+  /** This process revoked the key (digest in hex): refuse it from the next request on. */
+  forget(hashHex: string): void {
+    this.cache.invalidate(hashHex);
+  }
+
   private use(found: KeyLookup): Principal {
     this.pendingUses.set(found.keyId, this.opts.now ? this.opts.now() : new Date());
     return { keyId: found.keyId, accountId: found.accountId };

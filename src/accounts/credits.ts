@@ -1,7 +1,8 @@
 /**
  * Monthly credits. A period row per account and calendar month (UTC) is created on first use with
- * the plan's allowance. charge, refund and grant each change the balance and write a ledger row in
- * the caller's transaction. Overspending is impossible: the charge's UPDATE only matches while
+ * the plan's allowance. Charges happen only in the statement that creates a screenshot set
+ * (jobs/screenshot-sets.ts, built on CHARGE_UPDATE); refund and grant each change the balance and
+ * write a ledger row in the caller's transaction. Overspending is impossible: the charge's UPDATE only matches while
  * enough remain (re-checked after any concurrent update to the row), and a CHECK constraint
  * backs it up.
  */
@@ -38,29 +39,6 @@ export async function ensurePeriod(q: Queryable, accountId: string, period: stri
      ON CONFLICT DO NOTHING`,
     [accountId, period],
   );
-}
-
-export interface ChargeResult {
-  remaining: number;
-  periodStart: string;
-}
-
-/**
- * Charge `amount` credits now, or throw 402 insufficient_credits having changed nothing. The
- * caller announces the change to other processes (see NotifyBatcher), as creates do.
- */
-export async function charge(q: Queryable, accountId: string, amount: number, now: Date, jobId: string | null = null): Promise<ChargeResult> {
-  const period = periodStart(now);
-  const take = () => q.query<{ remaining: number }>(`${CHARGE_UPDATE} RETURNING allowance + granted - used AS remaining`, [accountId, period, amount]);
-  let res = await take();
-  if (res.rowCount === 0) {
-    // Most charges find their period; only the first of a month creates it.
-    await ensurePeriod(q, accountId, period);
-    res = await take();
-  }
-  if (res.rowCount === 0) throw await insufficientCredits(q, accountId, amount, now);
-  await q.query(`INSERT INTO credit_ledger (account_id, period_start, kind, amount, job_id) VALUES ($1, $2, 'charge', $3, $4)`, [accountId, period, amount, jobId]);
-  return { remaining: res.rows[0].remaining, periodStart: period };
 }
 
 /** The 402 for a charge of `amount` that did not fit, with the balance as it is now. */

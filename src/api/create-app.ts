@@ -3,7 +3,7 @@ import { checkCreateAppInput, createApp as createAppRecord, EXTRA_CONTEXT_MAX } 
 import { fieldErrors } from '../http/problems.ts';
 import { validationFailed } from '../problem.ts';
 import { principalOf } from '../http/auth.ts';
-import type { Api, Services } from '../http/server.ts';
+import type { Api, Services } from '../http/services.ts';
 import { bodyProblems, commonProblems, problemExample, problemRef, RETRY_AFTER, success } from './schemas.ts';
 
 const CreateAppBody = Type.Object(

@@ -1,10 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { principalOf } from '../http/auth.ts';
-import type { Api, Services } from '../http/server.ts';
+import type { Api, Services } from '../http/services.ts';
 import { IDEMPOTENCY_KEY_MAX } from '../jobs/idempotency.ts';
 import { createScreenshotSet as create, SCREENSHOT_SET_COST } from '../jobs/screenshot-sets.ts';
+import { LOCALE_PATTERN, MAX_LOCALES } from '../planning/locales.ts';
 import { NARRATIVES } from '../planning/narratives.ts';
-import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS, CAPTION_STYLES, DEFAULT_COUNT, DEVICE_IDS, DEVICES, MAX_COUNT } from '../planning/types.ts';
+import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS, CAPTION_STYLES, DEFAULT_COUNT, DEVICE_IDS, DEVICES, MAX_COUNT, OWN_SLIDE_LIMITS } from '../planning/types.ts';
 import { bodyProblems, commonProblems, problemExample, problemRef, RETRY_AFTER, StringEnum, success } from './schemas.ts';
 
 const describeDevices = DEVICE_IDS.map((d) => `\`${d}\`: ${DEVICES[d].width}×${DEVICES[d].height} (${DEVICES[d].slot})`).join('; ');
@@ -14,10 +15,48 @@ const CreateScreenshotSetBody = Type.Object(
   {
     appId: Type.String({ minLength: 1, maxLength: 64, description: 'An appId from POST /public/v1/apps.', examples: ['app_01JD2ZK5T8Q3W4E5R6T7Y8U9CD'] }),
     device: StringEnum(DEVICE_IDS, { description: `The device the set is planned for. ${describeDevices}.`, examples: ['iphone-69'] }),
-    count: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_COUNT, default: DEFAULT_COUNT, description: 'Number of slides; ignored when narrativeId is set.' })),
+    count: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_COUNT,
+        description: `Number of slides asked for, default ${DEFAULT_COUNT}; ignored when narrativeId is set; not allowed with slides. The set has AT MOST this many slides: when the listing says too little for that many distinct slides (a sparse or empty description), it has fewer, and \`warnings\` says so and suggests \`extraContext\` or your own \`slides\`. The price does not change.`,
+      }),
+    ),
     captionStyle: Type.Optional(StringEnum(CAPTION_STYLE_IDS, { default: 'aso-expert', description: `Voice of the captions. ${describeStyles}` })),
     captionLength: Type.Optional(StringEnum(CAPTION_LENGTH_IDS, { default: 'short', description: '`short`: headline ≤ 30 characters, no subheadline. `long`: headline ≤ 40 plus a subheadline ≤ 100.' })),
     narrativeId: Type.Optional(StringEnum(NARRATIVES.map((n) => n.id), { description: 'A slug from GET /public/v1/narratives; sets the number of slides.' })),
+    slides: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            headline: Type.String({ minLength: 1, maxLength: OWN_SLIDE_LIMITS.headline, description: 'Shown exactly as written.' }),
+            subheadline: Type.Optional(Type.String({ maxLength: OWN_SLIDE_LIMITS.subheadline })),
+            screenId: Type.Optional(Type.String({ pattern: '^scr_[0-9A-HJKMNP-TV-Z]{26}$', description: 'An uploaded screen (POST /public/v1/apps/{appId}/screens) for this slide; otherwise the planner picks one.' })),
+          },
+          { additionalProperties: false, title: 'OwnSlide' },
+        ),
+        {
+          minItems: OWN_SLIDE_LIMITS.min,
+          maxItems: OWN_SLIDE_LIMITS.max,
+          description: 'Captions you write yourself: the set has exactly these slides, with this text (the planner picks colours, layout and, without screenId, the screen). Not allowed together with count, narrativeId or locales (400 validation_failed). Same price.',
+        },
+      ),
+    ),
+    locales: Type.Optional(
+      Type.Array(Type.String({ pattern: LOCALE_PATTERN, description: 'A BCP 47 language-REGION tag with a known language and region.', examples: ['de-DE'] }), {
+        minItems: 1,
+        maxItems: MAX_LOCALES,
+        uniqueItems: true,
+        examples: [['en-US', 'de-DE', 'ja-JP']],
+        description: [
+          `One set per locale, in one job: up to ${MAX_LOCALES} distinct tags. **Costs ${SCREENSHOT_SET_COST} credits per locale** (\`credits.cost\` = ${SCREENSHOT_SET_COST} × the number of locales), charged at once and refunded whole if the job fails.`,
+          'The result then has `locales: [{ locale, slides, warnings }]` in this order, and its `slides` and `warnings` are the first locale\'s.',
+          'A locale in the listing\'s language (any region) gets the built-in captions. Another language is translated by the server\'s caption model, checked by the same caption rules (lengths count a full-width CJK character as 2, so a short Japanese headline holds 15); without a configured model such a locale is refused with 400 `validation_failed` naming it, and nothing is charged.',
+          'If the model cannot translate a locale (after one retry), the job is retried later and, failing again, fails with `planning_failed` and is refunded; a set is never shipped in the wrong language.',
+          'Not allowed together with `slides`. Omitted: one set in the listing\'s language, and no `locales` in the result.',
+        ].join(' '),
+      }),
+    ),
   },
   { additionalProperties: false, title: 'CreateScreenshotSetRequest' },
 );
@@ -26,7 +65,7 @@ const Created = Type.Object(
   {
     jobId: Type.String({ examples: ['job_01JD2ZK5T8Q3W4E5R6T7Y8U9EF'] }),
     credits: Type.Object({
-      cost: Type.Integer({ examples: [SCREENSHOT_SET_COST] }),
+      cost: Type.Integer({ examples: [SCREENSHOT_SET_COST], description: `Credits charged: ${SCREENSHOT_SET_COST}, or ${SCREENSHOT_SET_COST} per locale with \`locales\`.` }),
       remaining: Type.Integer({ examples: [45] }),
     }),
   },
@@ -45,8 +84,8 @@ export function createScreenshotSet(api: Api, services: Services) {
       config: { auth: true },
       schema: {
         operationId: 'createScreenshotSet',
-        summary: 'Plan a screenshot set as a background job (5 credits)',
-        description: 'Charges 5 credits and queues a job that plans the set; poll the job at the Location header. A job that fails is refunded.',
+        summary: 'Plan a screenshot set as a background job (5 credits, 5 per locale)',
+        description: 'Charges 5 credits (5 per locale with `locales`) and queues a job that plans the set; poll the job at the Location header. A job that fails is refunded in full.',
         tags: ['screenshots'],
         body: CreateScreenshotSetBody,
         headers: Headers,
@@ -57,7 +96,7 @@ export function createScreenshotSet(api: Api, services: Services) {
           }),
           ...bodyProblems,
           ...commonProblems,
-          402: problemRef('Fewer credits remain than the request costs (`insufficient_credits`, with cost, remaining and resetsAt).', problemExample(402, 'insufficient_credits', 'This request costs 5 credits; 3 remain until 2026-12-01T00:00:00Z.', { cost: 5, remaining: 3, resetsAt: '2026-12-01T00:00:00Z' })),
+          402: problemRef('Fewer credits remain than the request costs (`insufficient_credits`, with cost — 5 per locale — remaining and resetsAt).', problemExample(402, 'insufficient_credits', 'This request costs 5 credits; 3 remain until 2026-12-01T00:00:00Z.', { cost: 5, remaining: 3, resetsAt: '2026-12-01T00:00:00Z' })),
           404: problemRef('No such app on this account (`app_not_found`).', problemExample(404, 'app_not_found', 'No app app_01JD2ZK5T8Q3W4E5R6T7Y8U9CD on this account.')),
           409: problemRef('A request with the same Idempotency-Key is still being processed (`idempotency_key_in_use`).', undefined, RETRY_AFTER),
           422: problemRef('The Idempotency-Key was used with a different body (`idempotency_key_reused`).'),
@@ -70,6 +109,7 @@ export function createScreenshotSet(api: Api, services: Services) {
         now: services.clock(),
         idempotencyKey: (request.headers as Static<typeof Headers>)['idempotency-key'],
         onCharged: (id) => services.accountViews.invalidate(id),
+        canTranslate: !!services.config.llm,
         notifier: services.notifier,
       });
       reply.code(201).header('location', jobsPath + body.jobId);

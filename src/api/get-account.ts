@@ -1,8 +1,8 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { AccountView } from '../accounts/account-views.ts';
 import { formatInstant } from '../accounts/credits.ts';
 import { principalOf } from '../http/auth.ts';
-import type { Api, Services } from '../http/server.ts';
+import type { Api, Services } from '../http/services.ts';
 import { commonProblems, success } from './schemas.ts';
 
 const AccountResponse = Type.Object(
@@ -20,22 +20,16 @@ const AccountResponse = Type.Object(
   { title: 'Account' },
 );
 
-// A cached view is the same object until it changes, so its JSON is built once per change.
-const serialized = new WeakMap<AccountView, string>();
+type AccountBody = Static<typeof AccountResponse>;
 
-export function accountJson(view: AccountView): string {
-  let json = serialized.get(view);
-  if (json === undefined) {
-    const { balance } = view;
-    json = JSON.stringify({
-      id: view.id,
-      name: view.name,
-      plan: balance.plan,
-      credits: { allowance: balance.allowance, used: balance.used, remaining: balance.remaining, resetsAt: formatInstant(balance.resetsAt) },
-    });
-    serialized.set(view, json);
-  }
-  return json;
+function accountBody(view: AccountView): AccountBody {
+  const { balance } = view;
+  return {
+    id: view.id,
+    name: view.name,
+    plan: balance.plan,
+    credits: { allowance: balance.allowance, used: balance.used, remaining: balance.remaining, resetsAt: formatInstant(balance.resetsAt) },
+  };
 }
 
 export function getAccount(api: Api, services: Services) {
@@ -50,9 +44,8 @@ export function getAccount(api: Api, services: Services) {
         response: { 200: success(AccountResponse, 'The account that owns the key, with this month’s credits.'), ...commonProblems },
       },
     },
-    async (request, reply) => {
-      const view = await services.accountViews.get(principalOf(request).accountId);
-      return reply.type('application/json; charset=utf-8').send(accountJson(view));
+    async (request) => {
+      return accountBody(await services.accountViews.get(principalOf(request).accountId));
     },
   );
 }

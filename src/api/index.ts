@@ -1,5 +1,5 @@
 /** Every public operation, one file each. */
-import type { Api, Services } from '../http/server.ts';
+import type { Api, Services } from '../http/services.ts';
 import { createApp } from './create-app.ts';
 import { createScreenshotSet } from './create-screenshot-set.ts';
 import { getAccount } from './get-account.ts';

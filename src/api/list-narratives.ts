@@ -1,5 +1,5 @@
-import { Type } from '@sinclair/typebox';
-import type { Api, Services } from '../http/server.ts';
+import { Type, type Static } from '@sinclair/typebox';
+import type { Api, Services } from '../http/services.ts';
 import { NARRATIVES } from '../planning/narratives.ts';
 import { commonProblems, success } from './schemas.ts';
 
@@ -18,7 +18,9 @@ const NarrativesResponse = Type.Object(
   { title: 'NarrativeCatalogue' },
 );
 
-const BODY = JSON.stringify({ narratives: NARRATIVES.map((n) => ({ id: n.id, name: n.name, description: n.description, slideCount: n.roles.length, roles: n.roles })) });
+const CATALOGUE: Static<typeof NarrativesResponse> = {
+  narratives: NARRATIVES.map((n) => ({ id: n.id, name: n.name, description: n.description, slideCount: n.roles.length, roles: n.roles })),
+};
 
 export function listNarratives(api: Api, _services: Services) {
   api.get(
@@ -33,6 +35,6 @@ export function listNarratives(api: Api, _services: Services) {
         response: { 200: success(NarrativesResponse, 'Every narrative a screenshot set can follow.'), ...commonProblems },
       },
     },
-    async (_request, reply) => reply.type('application/json').send(BODY),
+    async () => CATALOGUE,
   );
 }

@@ -2,13 +2,11 @@
  * TypeBox schemas shared by the operations. Each one validates requests, types the handlers and is
  * what the OpenAPI document shows, so the three cannot drift apart.
  */
-import { Type, type Static, type TUnsafe } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { PROBLEM_TITLES, problemType } from '../problem.ts';
+import { StringEnum } from '../typebox.ts';
 
-/** A string enum as JSON Schema `enum`: one clear validation error and a plain enum in OpenAPI. */
-export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}): TUnsafe<T[number]> {
-  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
-}
+export { StringEnum };
 
 export const ProblemSchema = Type.Object(
   {
@@ -33,7 +31,13 @@ export type ProblemBody = Static<typeof ProblemSchema>;
 type HeaderDocs = Record<string, { type: 'string'; description: string }>;
 
 /** Every response carries it. */
-const REQUEST_ID: HeaderDocs = { 'x-request-id': { type: 'string', description: 'The request id (req_…); problem bodies repeat it as requestId.' } };
+const REQUEST_ID: HeaderDocs = {
+  'x-request-id': { type: 'string', description: 'The request id (req_…); problem bodies repeat it as requestId.' },
+  'Cache-Control': { type: 'string', description: '`no-store`: answers are per key and change.' },
+  'X-Content-Type-Options': { type: 'string', description: '`nosniff`.' },
+  'RateLimit-Policy': { type: 'string', description: 'The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address.' },
+  RateLimit: { type: 'string', description: 'The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`.' },
+};
 export const RETRY_AFTER: HeaderDocs = { 'Retry-After': { type: 'string', description: 'Seconds to wait before trying again.' } };
 
 /** A problem response for a route schema: problem+json, the shared Problem schema, an example. */
@@ -63,8 +67,13 @@ export const commonProblems = {
     example(401, 'missing_api_key', 'Send your API key in the "Authorization: Bearer <API key>" header or the "x-api-key: <API key>" header.'),
     { 'WWW-Authenticate': { type: 'string', description: 'Always `Bearer`.' } },
   ),
+  429: problemRef(
+    'Too many requests for this key (`rate_limited`), or too many failed authentications from this address; retry after Retry-After.',
+    example(429, 'rate_limited', 'This key may make 20 requests a second (bursts of 40). Retry after 1 s.'),
+    RETRY_AFTER,
+  ),
   500: problemRef('Unexpected error (`internal_error`).'),
-  503: problemRef('The server is restarting (`service_unavailable`); retry after Retry-After.', undefined, RETRY_AFTER),
+  503: problemRef('The server is restarting or its database is unreachable (`service_unavailable`); retry after Retry-After.', undefined, RETRY_AFTER),
 };
 
 export const bodyProblems = {

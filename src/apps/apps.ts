@@ -128,3 +128,9 @@ export async function findApp(db: Queryable, accountId: string, appId: string): 
   const { rows } = await db.query<AppRow>('SELECT * FROM apps WHERE id = $1 AND account_id = $2', [appId, accountId]);
   return rows[0] ? toApp(rows[0]) : null;
 }
+
+/** The account's apps, newest first. */
+export async function listApps(db: Queryable, accountId: string): Promise<App[]> {
+  const { rows } = await db.query<AppRow>('SELECT * FROM apps WHERE account_id = $1 ORDER BY created_at DESC, id DESC', [accountId]);
+  return rows.map(toApp);
+}

@@ -2,9 +2,9 @@
  * Authentication runs in onRequest, before the body is read or anything is validated, so an
  * unauthenticated caller learns nothing about its body, the ids it sent or the account.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Authenticator, Principal } from '../accounts/authenticator.ts';
-import { Problem, unauthorized } from '../problem.ts';
+import type { FastifyRequest } from 'fastify';
+import type { Principal } from '../accounts/authenticator.ts';
+import { unauthorized } from '../problem.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,10 +16,25 @@ declare module 'fastify' {
   }
 }
 
+/** How often a header occurs in node's rawHeaders ([name, value, name, value, ...]). */
+function countHeader(rawHeaders: string[], lowerName: string): number {
+  let n = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i];
+    if (name.length === lowerName.length && name.toLowerCase() === lowerName) n++;
+  }
+  return n;
+}
+
 const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
 
 /** The key a request presents, or a 401 saying why there is none usable. */
-export function presentedKey(headers: FastifyRequest['headers']): string {
+export function presentedKey(headers: FastifyRequest['headers'], rawHeaders?: string[]): string {
+  // node keeps only the first of several Authorization headers; which one a proxy or a client
+  // meant is unknowable, so refuse them as two different keys are refused.
+  if (headers.authorization !== undefined && rawHeaders && countHeader(rawHeaders, 'authorization') > 1) {
+    throw unauthorized('ambiguous_credentials', 'Send one Authorization header, not several.');
+  }
   const authorization = headers.authorization?.trim() || undefined;
   const xApiKey = headers['x-api-key'];
   if (Array.isArray(xApiKey)) throw unauthorized('ambiguous_credentials', 'Send one x-api-key header, not several.');
@@ -38,33 +53,6 @@ export function presentedKey(headers: FastifyRequest['headers']): string {
   const key = fromBearer ?? fromHeader;
   if (!key) throw unauthorized('missing_api_key', 'Send your API key in the "Authorization: Bearer <API key>" header or the "x-api-key: <API key>" header.');
   return key;
-}
-
-/**
- * The first hook of every request: the request id header, a 503 once the server is draining,
- * then authentication for routes that need it. Callback style, and synchronous on a cache hit, because it runs on every request.
- */
-export function requestHook(authenticator: Authenticator, draining: () => boolean) {
-  return function onRequest(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void {
-    reply.header('x-request-id', request.id);
-    if (draining()) return done(new Problem(503, 'service_unavailable', 'The server is restarting. Retry in a moment.', {}, { 'Retry-After': '1', Connection: 'close' }));
-    if (request.routeOptions.config.auth !== true) return done();
-    let key: string;
-    try {
-      key = presentedKey(request.headers);
-    } catch (error) {
-      return done(error as Error);
-    }
-    const principal = authenticator.cached(key);
-    if (principal) {
-      request.principal = principal;
-      return done();
-    }
-    authenticator.authenticate(key).then((p) => {
-      request.principal = p;
-      done();
-    }, done);
-  };
 }
 
 /** The authenticated principal of a route that requires one. */

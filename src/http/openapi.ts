@@ -41,6 +41,11 @@ export function openapiOptions(basePath: string): SwaggerOptions {
       security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
-    transform: ({ schema, url }) => ({ schema, url: basePath && url.startsWith(basePath) ? url.slice(basePath.length) || '/' : url }),
+    // Only the API is documented: routes outside BASE_PATH (health checks, metrics, the dashboard)
+    // are hidden whatever their own schema says.
+    transform: ({ schema, url }) => {
+      if (basePath && !url.startsWith(`${basePath}/`)) return { schema: { ...schema, hide: true }, url };
+      return { schema, url: basePath ? url.slice(basePath.length) : url };
+    },
   };
 }

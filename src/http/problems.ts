@@ -1,6 +1,16 @@
 /** The one place errors become responses: RFC 9457 problem details with our `code` and `requestId`. */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { isConnectionLost } from '../db/pool.ts';
+import type { IncomingMessage } from 'node:http';
 import { Problem, problemType, validationFailed, type FieldError } from '../problem.ts';
+
+/**
+ * While the database restarts or is unreachable, answer 503 with a short Retry-After, never 500:
+ * nothing is wrong with the request, and the embedded server is back within seconds.
+ */
+export const DATABASE_RETRY_AFTER_S = 2;
+export const databaseUnavailable = (): Problem =>
+  new Problem(503, 'service_unavailable', 'The database is not reachable right now. Retry in a moment.', {}, { 'Retry-After': String(DATABASE_RETRY_AFTER_S) });
 
 export function problemBody(problem: Problem, requestId: string): Record<string, unknown> {
   return {
@@ -14,7 +24,17 @@ export function problemBody(problem: Problem, requestId: string): Record<string,
   };
 }
 
+/** A body the client is still sending (announced, not yet all received). */
+function bodyPending(req: IncomingMessage): boolean {
+  if (req.complete) return false;
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
 export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
+  // Refused before its body arrived (a 401, a 413, a 415): close the connection after the answer
+  // instead of reading the rest, which a hostile client can trickle for as long as it likes.
+  if (bodyPending(reply.request.raw)) reply.header('connection', 'close');
   reply.code(problem.status).headers(problem.headers).header('x-request-id', reply.request.id).type('application/problem+json');
   return reply.send(JSON.stringify(problemBody(problem, reply.request.id)));
 }
@@ -58,6 +78,7 @@ export function toProblem(error: FastifyError & { validation?: AjvError[]; valid
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new Problem(400, 'invalid_json', 'The Content-Length header does not match the body.');
   }
+  if (isConnectionLost(error)) return databaseUnavailable();
   if (error instanceof SyntaxError && error.statusCode === 400) return new Problem(400, 'invalid_json', 'The request body is not valid JSON.');
   return null;
 }
@@ -65,7 +86,9 @@ export function toProblem(error: FastifyError & { validation?: AjvError[]; valid
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const problem = toProblem(error);
   if (problem) {
-    if (problem.status >= 500) request.log.error({ err: error, requestId: request.id }, 'request failed');
+    // An outage is logged once by whoever notices it (the supervisor, the LISTEN connection), not per request.
+    if (problem.status >= 500 && problem.code !== 'service_unavailable') request.log.error({ err: error, requestId: request.id }, 'request failed');
+    else if (problem.status >= 500) request.log.debug({ requestId: request.id, reason: error.message }, 'request refused: service unavailable');
     return sendProblem(reply, problem);
   }
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {

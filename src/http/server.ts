@@ -1,43 +1,25 @@
 /**
- * buildServer(services): the whole HTTP surface. Routes are mounted under BASE_PATH; every error,
- * Fastify's own included, leaves as problem+json; every response carries x-request-id.
+ * buildServer(services): the HTTP server and what every request shares (request ids, security
+ * headers, draining, health checks, the OpenAPI document). The parts are encapsulated plugins: the
+ * API under BASE_PATH (src/api/plugin.ts) and, when given, the owner's dashboard at `/`.
  */
 import swagger from '@fastify/swagger';
 import http from 'node:http';
-import type { Logger } from 'pino';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Authenticator } from '../accounts/authenticator.ts';
-import type { AccountViews } from '../accounts/account-views.ts';
-import type { Clock } from '../accounts/credits.ts';
-import type { Config } from '../config.ts';
-import type { Db } from '../db/pool.ts';
 import { newId } from '../ids.ts';
 import { Problem } from '../problem.ts';
 import { ProblemSchema } from '../api/schemas.ts';
-import { registerOperations } from '../api/index.ts';
-import { requestHook } from './auth.ts';
-import { fastPath } from './fast-path.ts';
+import { apiPlugin } from '../api/plugin.ts';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../config.ts';
+import { clientErrorHandler, connectHandler } from './client-errors.ts';
 import { openapiOptions } from './openapi.ts';
 import { errorHandler, sendProblem } from './problems.ts';
-import type { StoreReaders } from '../stores/index.ts';
-import type { JobReader } from '../jobs/job-reader.ts';
-import type { NotifyBatcher } from '../db/notify-batcher.ts';
-
-export interface Services {
-  config: Pick<Config, 'basePath'>;
-  db: Db;
-  authenticator: Authenticator;
-  accountViews: AccountViews;
-  stores: StoreReaders;
-  jobs: JobReader;
-  /** After-commit notifications of creates, batched. */
-  notifier: NotifyBatcher;
-  clock: Clock;
-}
-
-export type Api = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+import { databaseMetrics } from '../metrics/database.ts';
+import { observeRequest } from '../metrics/index.ts';
+import { metricsRoute } from './metrics-route.ts';
+import { rootRequestHook } from './root-hook.ts';
+import type { Api, DashboardPlugin, Services } from './services.ts';
 
 export const BODY_LIMIT = 64 * 1024;
 /** Fastify's default; longer than the usual 60 s idle timeout of load balancers in front. */
@@ -46,32 +28,46 @@ export const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 export interface BuildOptions {
   /** The process's logger; none (silent) when omitted. */
   logger?: FastifyBaseLogger;
+  /** The owner's dashboard, mounted at `/` (needs a non-empty BASE_PATH). */
+  dashboard?: DashboardPlugin;
+  /** Timeouts and the connection cap; DEFAULT_HTTP_LIMITS when omitted. */
+  limits?: HttpLimits;
+  /** TRUST_PROXY: whether X-Forwarded-For names the client (request.ip, the failed-auth limit). */
+  trustProxy?: boolean | number | string[];
+  /** /metrics requires `Authorization: Bearer <token>` when set. */
+  metricsToken?: string | null;
 }
 
+/** How often node looks for connections past their header or request timeout. */
+const TIMEOUT_CHECK_INTERVAL_MS = 500;
+
 export async function buildServer(services: Services, opts: BuildOptions = {}): Promise<Api> {
+  const basePath = services.config.basePath;
+  const limits = opts.limits ?? DEFAULT_HTTP_LIMITS;
+  if (opts.dashboard && basePath === '') throw new Error('The dashboard is mounted at "/": set BASE_PATH to mount the API elsewhere.');
   // Set by preClose: from then on requests get Connection: close, or a 503 if they are new.
   let draining = false;
-  const logger = opts.logger as Logger | undefined;
-  const logsRequests = logger?.isLevelEnabled?.('info') === true;
-  const answerFromMemory = fastPath({
-    basePath: services.config.basePath,
-    authenticator: services.authenticator,
-    accountViews: services.accountViews,
-    jobs: services.jobs,
-    draining: () => draining,
-    log: logger,
-  });
+  const logsRequests = (opts.logger as { isLevelEnabled?: (l: string) => boolean } | undefined)?.isLevelEnabled?.('info') === true;
   const app = Fastify({
     ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
     serverFactory: (handler: http.RequestListener) => {
-      const server = http.createServer((req, res) => answerFromMemory(req, res) || handler(req, res));
-      // Fastify applies its own timeouts only to servers it creates: apply its defaults here.
+      // A slow or idle client holds a socket and a descriptor: every way of holding one is
+      // bounded in time, and the number of sockets is capped (Fastify applies none of this to
+      // a server it did not create).
+      const server = http.createServer(
+        { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS },
+        handler,
+      );
       server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-      server.requestTimeout = 0;
-      server.setTimeout(0);
+      server.setTimeout(limits.idleTimeoutMs);
+      server.maxConnections = limits.maxConnections;
+      server.on('connect', connectHandler(opts.logger));
       return server;
     },
+    clientErrorHandler,
     keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    // A hop count is valid (proxy-addr); Fastify's types only omit it.
+    trustProxy: (opts.trustProxy ?? false) as boolean | string[],
     bodyLimit: BODY_LIMIT,
     genReqId: () => newId('req'),
     // A per-request child logger costs on every request; below info level nothing would use its
@@ -81,29 +77,36 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
     // Our own hook answers requests that arrive while closing, as problem+json.
     return503OnClosing: false,
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: true } },
-    frameworkErrors: (error, request, reply) => {
+    frameworkErrors: (error, _request, reply) => {
       sendProblem(reply, new Problem(400, 'validation_failed', error.message));
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorateRequest('principal', null);
-  // JSON is the only body we take: anything else, text/plain included, is a 415.
-  app.removeContentTypeParser('text/plain');
   app.addSchema(ProblemSchema);
-  await app.register(swagger, openapiOptions(services.config.basePath));
+  // At the root so that it sees every route; it documents only those under BASE_PATH.
+  await app.register(swagger, openapiOptions(basePath));
 
   // While closing, answer in-flight requests with Connection: close so that keep-alive sockets
   // end with their last response instead of holding close() open until they time out.
   app.addHook('preClose', async () => {
     draining = true;
   });
-  app.addHook('onRequest', requestHook(services.authenticator, () => draining));
+  app.addHook('onRequest', rootRequestHook(() => draining));
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (draining) reply.header('connection', 'close');
     done(null, payload);
   });
+  app.addHook('onResponse', (request, reply, done) => {
+    observeRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime);
+    done();
+  });
+  // The root's own routes (health checks) and anything outside the parts answer problem+json.
   app.setErrorHandler(errorHandler);
-  app.setNotFoundHandler((request, reply) => sendProblem(reply, new Problem(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)));
+  // With BASE_PATH empty the API's own 404 handler is the root's.
+  if (!opts.dashboard && basePath !== '') {
+    app.setNotFoundHandler((request, reply) => sendProblem(reply, new Problem(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)));
+  }
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
@@ -111,17 +114,13 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
       await services.db.query('SELECT 1');
       return { status: 'ok' };
     } catch {
-      return sendProblem(reply, new Problem(503, 'service_unavailable', 'The database is not reachable.'));
+      return sendProblem(reply, new Problem(503, 'service_unavailable', 'The database is not reachable.', {}, { 'Retry-After': '1' }));
     }
   });
 
-  await app.register(
-    async (scoped) => {
-      const api = scoped as unknown as Api;
-      api.get('/public/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-      await registerOperations(api, services);
-    },
-    { prefix: services.config.basePath },
-  );
+  metricsRoute(app, databaseMetrics(services.db), opts.metricsToken ?? null);
+
+  await app.register(apiPlugin, { prefix: basePath, services, openapi: () => app.swagger() });
+  if (opts.dashboard) await app.register(opts.dashboard, { services });
   return app;
 }

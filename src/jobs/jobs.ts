@@ -1,44 +1,37 @@
 /** The job row, which is both the public Job resource and the queue entry. */
+import type { Static } from '@sinclair/typebox';
 import type { Queryable } from '../db/pool.ts';
+import type { JOB_ERROR_CODES, JOB_STATUSES, JobErrorSchema, JobSchema } from './schemas.ts';
 import type { PlanRequest, ScreenshotSetResult } from '../planning/types.ts';
 
-export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+export type JobStatus = (typeof JOB_STATUSES)[number];
 export const TERMINAL: ReadonlySet<JobStatus> = new Set(['succeeded', 'failed']);
 
-export type JobErrorCode = 'store_unavailable' | 'planning_failed' | 'attempts_exhausted' | 'internal_error';
-
-export interface JobError {
-  code: JobErrorCode;
-  message: string;
-  retryable: boolean;
-}
-
-export interface PublicJob {
-  id: string;
-  status: JobStatus;
-  result: ScreenshotSetResult | null;
-  error: JobError | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** The job's public shape; its schema (./schemas.ts) is the source. */
+export type JobErrorCode = (typeof JOB_ERROR_CODES)[number];
+export type JobError = Static<typeof JobErrorSchema>;
+export type PublicJob = Static<typeof JobSchema>;
 
 interface PublicJobRow {
   id: string;
   status: JobStatus;
   result: ScreenshotSetResult | null;
   error: JobError | null;
+  progress_done: number | null;
+  progress_total: number | null;
   created_at: Date;
   updated_at: Date;
 }
 
 /** The request as stored with the job: defaults resolved, so a retry plans exactly the same set. */
-export type StoredPlanRequest = Required<Omit<PlanRequest, 'narrativeId'>> & { narrativeId: string | null };
+export type StoredPlanRequest = Required<Omit<PlanRequest, 'narrativeId' | 'slides' | 'locales'>> & { narrativeId: string | null; slides?: PlanRequest['slides']; locales?: string[] };
 
 const toPublic = (r: PublicJobRow): PublicJob => ({
   id: r.id,
   status: r.status,
   result: r.result,
   error: r.error,
+  progress: r.status === 'running' && r.progress_total !== null ? { done: r.progress_done ?? 0, total: r.progress_total } : null,
   createdAt: r.created_at.toISOString(),
   updatedAt: r.updated_at.toISOString(),
 });
@@ -48,7 +41,7 @@ export async function findJob(db: Queryable, accountId: string, jobId: string): 
   // Named (prepared once per connection): polling runs it more than anything else.
   const { rows } = await db.query<PublicJobRow>({
     name: 'find-job',
-    text: 'SELECT id, status, result, error, created_at, updated_at FROM jobs WHERE id = $1 AND account_id = $2',
+    text: 'SELECT id, status, result, error, progress_done, progress_total, created_at, updated_at FROM jobs WHERE id = $1 AND account_id = $2',
     values: [jobId, accountId],
   });
   return rows[0] ? toPublic(rows[0]) : null;

@@ -7,7 +7,8 @@
  */
 import { refund } from '../accounts/credits.ts';
 import { transaction, type Db, type Queryable } from '../db/pool.ts';
-import type { ScreenshotSetResult } from '../planning/types.ts';
+import { creditsRefunded } from '../metrics/index.ts';
+import type { JobOutcome } from './runner.ts';
 import type { JobError, StoredPlanRequest } from './jobs.ts';
 
 export interface ClaimedJob {
@@ -43,29 +44,48 @@ export async function heartbeat(db: Queryable, workerId: string, jobIds: string[
   return jobIds.filter((id) => !held.has(id));
 }
 
-/** Returns false when the lease was lost (another worker owns the job now): the result is dropped. */
-export async function completeJob(db: Queryable, workerId: string, jobId: string, result: ScreenshotSetResult): Promise<boolean> {
-  const res = await db.query(
-    `UPDATE jobs SET status = 'succeeded', result = $3, lease_expires_at = NULL, updated_at = now()
-     WHERE id = $1 AND status = 'running' AND locked_by = $2`,
-    [jobId, workerId, result],
+/**
+ * Returns false when the lease was lost (another worker owns the job now): the result is dropped.
+ * `save` writes the attempt's outputs in the same transaction; the jobs_ended trigger adds the
+ * job's event and its notification to it.
+ */
+export async function completeJob(db: Db, workerId: string, jobId: string, outcome: JobOutcome): Promise<boolean> {
+  return transaction(db, async (tx) => {
+    const res = await tx.query(
+      `UPDATE jobs SET status = 'succeeded', result = $3, lease_expires_at = NULL, progress_done = NULL, progress_total = NULL, updated_at = now()
+       WHERE id = $1 AND status = 'running' AND locked_by = $2`,
+      [jobId, workerId, outcome.result],
+    );
+    if (res.rowCount !== 1) return false;
+    await outcome.save?.(tx);
+    return true;
+  });
+}
+
+/** A running job's progress, while this worker holds it. */
+export async function setProgress(db: Queryable, workerId: string, jobId: string, done: number, total: number): Promise<void> {
+  await db.query(
+    `UPDATE jobs SET progress_done = $3, progress_total = $4, updated_at = now() WHERE id = $1 AND status = 'running' AND locked_by = $2`,
+    [jobId, workerId, done, total],
   );
-  return res.rowCount === 1;
 }
 
 /** Mark failed and refund, in one transaction. `workerId` null: the sweep, which holds no lease. */
 export async function failJob(db: Db, jobId: string, workerId: string | null, error: JobError, now: Date = new Date()): Promise<boolean> {
-  return transaction(db, async (tx) => {
+  const refunded = await transaction(db, async (tx) => {
     const { rows } = await tx.query<{ account_id: string; period_start: string; cost: number }>(
-      `UPDATE jobs SET status = 'failed', error = $3, lease_expires_at = NULL, updated_at = now()
+      `UPDATE jobs SET status = 'failed', error = $3, lease_expires_at = NULL, progress_done = NULL, progress_total = NULL, updated_at = now()
        WHERE id = $1 AND status = 'running' AND (locked_by = $2 OR ($2::text IS NULL AND lease_expires_at < now()))
        RETURNING account_id, to_char(period_start, 'YYYY-MM-DD') AS period_start, cost`,
       [jobId, workerId, error],
     );
-    if (!rows[0]) return false;
+    if (!rows[0]) return null;
     if (rows[0].cost > 0) await refund(tx, rows[0].account_id, rows[0].period_start, rows[0].cost, jobId, now);
-    return true;
+    return rows[0].cost;
   });
+  // Counted once committed.
+  if (refunded) creditsRefunded.inc(refunded);
+  return refunded !== null;
 }
 
 /**
@@ -74,7 +94,7 @@ export async function failJob(db: Db, jobId: string, workerId: string | null, er
  */
 export async function releaseJob(db: Queryable, workerId: string, jobId: string, countAttempt: boolean, delayMs = 0): Promise<boolean> {
   const res = await db.query(
-    `UPDATE jobs SET status = 'queued', attempts = attempts - $3::int, lease_expires_at = NULL, locked_by = NULL,
+    `UPDATE jobs SET status = 'queued', attempts = attempts - $3::int, lease_expires_at = NULL, locked_by = NULL, progress_done = NULL, progress_total = NULL,
        run_at = now() + make_interval(secs => $4::float8 / 1000), updated_at = now()
      WHERE id = $1 AND status = 'running' AND locked_by = $2`,
     [jobId, workerId, countAttempt ? 0 : 1, delayMs],
@@ -90,7 +110,7 @@ export interface SweepResult {
 /** Jobs whose worker died: back to the queue, or failed and refunded after the last attempt. */
 export async function sweepExpiredLeases(db: Db, now: Date = new Date()): Promise<SweepResult> {
   const requeued = await db.query<{ id: string }>(
-    `UPDATE jobs SET status = 'queued', lease_expires_at = NULL, locked_by = NULL, updated_at = now()
+    `UPDATE jobs SET status = 'queued', lease_expires_at = NULL, locked_by = NULL, progress_done = NULL, progress_total = NULL, updated_at = now()
      WHERE id IN (SELECT id FROM jobs WHERE status = 'running' AND lease_expires_at < now() AND attempts < max_attempts FOR UPDATE SKIP LOCKED)
      RETURNING id`,
   );

@@ -1,6 +1,6 @@
 /**
- * Creating a screenshot set: one transaction charges the credits, writes the queued job and, with
- * an Idempotency-Key, the idempotency record. There is never a charge without a job nor a job
+ * Creating a screenshot set: one transaction charges the credits (5 per locale), writes the queued
+ * job and, with an Idempotency-Key, the idempotency record. There is never a charge without a job nor a job
  * without a charge, and a refused request changes nothing.
  */
 import { CHARGE_UPDATE, ensurePeriod, insufficientCredits, periodStart } from '../accounts/credits.ts';
@@ -8,8 +8,12 @@ import type { NotifyBatcher } from '../db/notify-batcher.ts';
 import { transaction, type Db, type Queryable } from '../db/pool.ts';
 import { isId, newId } from '../ids.ts';
 import { findNarrative } from '../planning/narratives.ts';
-import { DEFAULT_COUNT, type CaptionLength, type CaptionStyle, type Device } from '../planning/types.ts';
-import { Problem } from '../problem.ts';
+import { DEFAULT_COUNT, type OwnSlide, type CaptionLength, type CaptionStyle, type Device } from '../planning/types.ts';
+import { Problem, validationFailed, type FieldError } from '../problem.ts';
+import { findApp } from '../apps/apps.ts';
+import { listingLocale, localeProblem, MAX_LOCALES, plannedNatively } from '../planning/locales.ts';
+import { primaryListing } from '../planning/screens.ts';
+import { creditsCharged } from '../metrics/index.ts';
 import { claimIdempotencyKey, completeIdempotencyKey, findIdempotencyRecord, requestHash } from './idempotency.ts';
 import type { StoredPlanRequest } from './jobs.ts';
 
@@ -22,6 +26,9 @@ export interface ScreenshotSetRequest {
   captionStyle?: CaptionStyle;
   captionLength?: CaptionLength;
   narrativeId?: string;
+  slides?: OwnSlide[];
+  /** One set per locale, 5 credits each (./translate.ts in planning). */
+  locales?: string[];
 }
 
 export interface CreatedScreenshotSet {
@@ -36,12 +43,67 @@ export interface CreateOptions {
   onCharged?: (accountId: string) => void;
   /** How long a duplicate Idempotency-Key waits for the first request (default 5 s), then 409. */
   idempotencyWaitMs?: number;
+  /**
+   * Whether a caption model is configured (LLM_BASE_URL): without one, only the listing's own
+   * language can be planned, and other locales are refused here, before anything is charged.
+   */
+  canTranslate?: boolean;
   /** Batches the after-commit notifications; without one they are sent at once. */
   notifier?: Pick<NotifyBatcher, 'notify'>;
 }
 
+/** A set costs 5 credits per locale: each locale is a set of its own (and, rendered, its own pictures). */
+export const setCost = (request: Pick<ScreenshotSetRequest, 'locales'>): number => SCREENSHOT_SET_COST * (request.locales?.length || 1);
+
+/** The tags' own problems (the schema checks their shape and count; this, that the names exist). */
+function checkLocales(request: ScreenshotSetRequest): void {
+  if (request.locales === undefined) return;
+  const errors: FieldError[] = [];
+  if (request.locales.length < 1 || request.locales.length > MAX_LOCALES) errors.push({ field: 'locales', message: `must hold 1 to ${MAX_LOCALES} locales` });
+  request.locales.forEach((tag, i) => {
+    const problem = localeProblem(tag);
+    if (problem) errors.push({ field: `locales/${i}`, message: problem });
+    else if (request.locales!.indexOf(tag) !== i) errors.push({ field: `locales/${i}`, message: `repeats ${tag}: each locale once` });
+  });
+  if (request.slides) errors.push({ field: 'locales', message: 'cannot be combined with slides (your own captions are in one language: send one request per language)' });
+  if (errors.length) throw validationFailed(errors);
+}
+
+/**
+ * Without a caption model only the listing's language can be written: refuse the other locales
+ * now, naming them, rather than charge for a job that must fail.
+ */
+async function checkTranslatable(db: Queryable, accountId: string, request: ScreenshotSetRequest): Promise<void> {
+  const app = await findApp(db, accountId, request.appId);
+  if (!app) throw appNotFound(request.appId);
+  const listings = [app.iosListing, app.androidListing].filter((l) => l !== null);
+  if (listings.length === 0) return;
+  const primary = primaryListing(listings, request.device);
+  const errors = (request.locales ?? [])
+    .map((tag, i) => ({ tag, i }))
+    .filter(({ tag }) => !plannedNatively(tag, primary))
+    .map(({ tag, i }) => ({
+      field: `locales/${i}`,
+      message: `${tag} is not the listing's language (${listingLocale(primary)}): captions in another language are written by the caption model, and this server has none configured (LLM_BASE_URL)`,
+    }));
+  if (errors.length) throw validationFailed(errors);
+}
+
 /** The request as the job stores it: defaults resolved, a narrative fixing the slide count. */
 function resolveRequest(request: ScreenshotSetRequest): StoredPlanRequest {
+  checkLocales(request);
+  const locales = request.locales ? { locales: [...request.locales] } : {};
+  if (request.slides) {
+    // The user's own captions fix the slides: a count or a narrative would contradict them.
+    const conflicts = (['count', 'narrativeId'] as const).filter((f) => request[f] !== undefined);
+    if (conflicts.length) {
+      throw new Problem(400, 'validation_failed', `${conflicts.join(', ')}: cannot be combined with slides (your own captions set the slides).`, {
+        errors: conflicts.map((field) => ({ field, message: 'cannot be combined with slides' })),
+      });
+    }
+    const slides = request.slides.map((s) => ({ headline: s.headline, ...(s.subheadline != null ? { subheadline: s.subheadline } : {}), ...(s.screenId ? { screenId: s.screenId } : {}) }));
+    return { device: request.device, count: slides.length, captionStyle: request.captionStyle ?? 'aso-expert', captionLength: request.captionLength ?? 'short', narrativeId: null, slides, ...locales };
+  }
   const narrative = request.narrativeId ? findNarrative(request.narrativeId) : null;
   if (request.narrativeId && !narrative) {
     throw new Problem(400, 'validation_failed', `narrativeId: unknown narrative "${request.narrativeId}"`, {
@@ -54,6 +116,7 @@ function resolveRequest(request: ScreenshotSetRequest): StoredPlanRequest {
     captionStyle: request.captionStyle ?? 'aso-expert',
     captionLength: request.captionLength ?? 'short',
     narrativeId: narrative?.id ?? null,
+    ...locales,
   };
 }
 
@@ -72,9 +135,10 @@ export async function createScreenshotSet(
   }
   // An id of the wrong shape cannot exist; answering without a query also keeps odd bytes out of SQL.
   if (!isId('app', request.appId)) throw appNotFound(request.appId);
+  if (request.locales && !opts.canTranslate) await checkTranslatable(db, accountId, request);
 
   const jobId = newId('job');
-  const enqueue = (q: Queryable) => chargeAndEnqueue(q, accountId, request.appId, jobId, planRequest, opts.now);
+  const enqueue = (q: Queryable) => chargeAndEnqueue(q, accountId, request.appId, jobId, planRequest, setCost(request), opts.now);
   try {
     const body = opts.idempotencyKey
       ? await transaction(db, async (tx) => {
@@ -87,6 +151,7 @@ export async function createScreenshotSet(
       : // One statement is its own transaction.
         await enqueue(db);
     opts.onCharged?.(accountId);
+    creditsCharged.inc(body.credits.cost);
     await announce(db, accountId, opts.notifier);
     return { body, replayed: false };
   } catch (error) {
@@ -133,10 +198,10 @@ const CHARGE_AND_ENQUEUE = `
 
 // Named: each connection parses and plans this four-part statement once, not per create (in the
 // create bench that planning was a third of PostgreSQL's time).
-async function chargeAndEnqueue(q: Queryable, accountId: string, appId: string, jobId: string, request: StoredPlanRequest, now: Date): Promise<CreatedScreenshotSet> {
+async function chargeAndEnqueue(q: Queryable, accountId: string, appId: string, jobId: string, request: StoredPlanRequest, cost: number, now: Date): Promise<CreatedScreenshotSet> {
   const period = periodStart(now);
   const run = async () =>
-    (await q.query<{ remaining: number | null; app_found: boolean }>({ name: 'charge-and-enqueue', text: CHARGE_AND_ENQUEUE, values: [accountId, period, SCREENSHOT_SET_COST, appId, jobId, JSON.stringify(request)] })).rows[0];
+    (await q.query<{ remaining: number | null; app_found: boolean }>({ name: 'charge-and-enqueue', text: CHARGE_AND_ENQUEUE, values: [accountId, period, cost, appId, jobId, JSON.stringify(request)] })).rows[0];
   let outcome = await run();
   if (!outcome.app_found) throw appNotFound(appId);
   if (outcome.remaining === null) {
@@ -144,9 +209,9 @@ async function chargeAndEnqueue(q: Queryable, accountId: string, appId: string, 
     // credits are short: create the row and try once more.
     await ensurePeriod(q, accountId, period);
     outcome = await run();
-    if (outcome.remaining === null) throw await insufficientCredits(q, accountId, SCREENSHOT_SET_COST, now);
+    if (outcome.remaining === null) throw await insufficientCredits(q, accountId, cost, now);
   }
-  return { jobId, credits: { cost: SCREENSHOT_SET_COST, remaining: outcome.remaining } };
+  return { jobId, credits: { cost, remaining: outcome.remaining } };
 }
 
 const isUniqueViolation = (e: unknown): boolean => (e as { code?: string })?.code === '23505';

@@ -1,14 +1,22 @@
 /**
  * The worker loop: wake on NOTIFY shotgen_jobs (poll as a fallback), claim up to `concurrency`
  * jobs, run them, heartbeat their leases, sweep other workers' expired leases. stop() stops
- * claiming, lets running jobs finish until a deadline and gives the rest back to the queue.
+ * claiming, lets running jobs finish until a deadline, then aborts the rest and gives them back to
+ * the queue. An attempt that runs over its time or loses its lease is aborted through its signal.
  */
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/pool.ts';
 import type { Notifications } from '../db/notifications.ts';
 import { deleteExpiredIdempotencyKeys } from './idempotency.ts';
+import { ProgressReporter } from './progress.ts';
 import { claimJobs, completeJob, failJob, heartbeat, releaseJob, sweepExpiredLeases, type ClaimedJob } from './queue.ts';
-import { PermanentJobError, type JobRunner } from './job-runner.ts';
+import { FatalJobError, RetryableJobError, type JobRunner } from './runner.ts';
+
+/** Attempt n waits about base·2^(n-1), ± half of it, so that jobs failed together do not retry together. */
+export function retryDelay(attempt: number, baseMs = 2_000, maxMs = 5 * 60_000, random: () => number = Math.random): number {
+  const exact = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(exact * (0.5 + random()));
+}
 
 export interface WorkerOptions {
   concurrency: number;
@@ -26,7 +34,7 @@ export interface WorkerOptions {
 
 export class Worker {
   readonly id: string;
-  private readonly running = new Map<string, Promise<void>>();
+  private readonly running = new Map<string, { done: Promise<void>; abort: AbortController }>();
   private readonly timers: NodeJS.Timeout[] = [];
   private unsubscribe: (() => void) | null = null;
   private stopping = false;
@@ -83,37 +91,48 @@ export class Worker {
   }
 
   private execute(job: ClaimedJob): void {
-    const done = this.process(job).finally(() => {
+    const abort = new AbortController();
+    const done = this.process(job, abort).finally(() => {
       this.running.delete(job.id);
       this.wake();
     });
-    this.running.set(job.id, done);
+    this.running.set(job.id, { done, abort });
   }
 
-  private async process(job: ClaimedJob): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
+  private async process(job: ClaimedJob, abort: AbortController): Promise<void> {
     const timeoutMs = this.opts.attemptTimeoutMs ?? this.opts.leaseMs * 5;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`attempt ran over ${timeoutMs} ms`)), timeoutMs);
+    // Abandoning an attempt aborts its signal, so the runner stops work nobody will keep; the race
+    // makes sure the worker moves on even if a runner ignores the signal.
+    const abandoned = new Promise<never>((_, reject) => {
+      abort.signal.addEventListener('abort', () => reject(abort.signal.reason), { once: true });
     });
+    const timer = setTimeout(() => abort.abort(new Error(`attempt ran over ${timeoutMs} ms`)), timeoutMs);
+    const progress = new ProgressReporter(this.db, this.id, job.id, (e) => this.opts.log?.warn({ err: e, jobId: job.id }, 'progress not recorded'));
     try {
-      const result = await Promise.race([this.run(job), timeout]);
-      if (!(await completeJob(this.db, this.id, job.id, result))) this.opts.log?.warn({ jobId: job.id }, 'lease lost before completion; result dropped');
+      const outcome = await Promise.race([this.run(job, { signal: abort.signal, progress: (d, t) => progress.report(d, t) }), abandoned]);
+      await progress.settle();
+      if (!(await completeJob(this.db, this.id, job.id, outcome))) this.opts.log?.warn({ jobId: job.id }, 'lease lost before completion; result dropped');
     } catch (error) {
-      await this.handleFailure(job, error).catch((e) => this.opts.log?.error({ err: e, jobId: job.id }, 'could not record job failure'));
+      await progress.settle();
+      if (!this.stopping || !abort.signal.aborted) {
+        await this.handleFailure(job, error).catch((e) => this.opts.log?.error({ err: e, jobId: job.id }, 'could not record job failure'));
+      }
     } finally {
       clearTimeout(timer);
+      abort.abort(new Error('attempt over'));
     }
   }
 
   private async handleFailure(job: ClaimedJob, error: unknown): Promise<void> {
-    if (error instanceof PermanentJobError) {
+    if (error instanceof FatalJobError) {
       await failJob(this.db, job.id, this.id, error.jobError, this.now());
       return;
     }
     this.opts.log?.warn({ err: error, jobId: job.id, attempt: job.attempts }, 'job attempt failed');
     if (job.attempts < job.maxAttempts) {
-      await releaseJob(this.db, this.id, job.id, true, (this.opts.retryDelayMs ?? ((n) => n * 2_000))(job.attempts));
+      await releaseJob(this.db, this.id, job.id, true, (this.opts.retryDelayMs ?? retryDelay)(job.attempts));
+    } else if (error instanceof RetryableJobError) {
+      await failJob(this.db, job.id, this.id, { ...error.jobError, message: `${error.jobError.message} (after ${job.attempts} attempts)` }, this.now());
     } else {
       await failJob(this.db, job.id, this.id, { code: 'attempts_exhausted', message: `The job failed ${job.attempts} times; the last error was internal.`, retryable: false }, this.now());
     }
@@ -122,6 +141,8 @@ export class Worker {
   private async heartbeat(): Promise<void> {
     const lost = await heartbeat(this.db, this.id, [...this.running.keys()], this.opts.leaseMs);
     if (lost.length) this.opts.log?.warn({ jobIds: lost }, 'leases lost');
+    // Another worker may own these jobs now: stop working on them.
+    for (const id of lost) this.running.get(id)?.abort.abort(new Error('lease lost'));
   }
 
   private async sweep(): Promise<void> {
@@ -137,10 +158,14 @@ export class Worker {
     this.unsubscribe?.();
     for (const t of this.timers) clearInterval(t);
     await this.claiming;
-    const all = Promise.allSettled([...this.running.values()]);
+    const all = Promise.allSettled([...this.running.values()].map((r) => r.done));
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([all, new Promise((r) => (timer = setTimeout(r, deadlineMs)))]);
     clearTimeout(timer);
-    for (const id of this.running.keys()) await releaseJob(this.db, this.id, id, false).catch(() => undefined);
+    // Give back what did not finish, and stop the work itself: another worker will run it again.
+    for (const [id, { abort }] of this.running) {
+      abort.abort(new Error('worker stopping'));
+      await releaseJob(this.db, this.id, id, false).catch(() => undefined);
+    }
   }
 }

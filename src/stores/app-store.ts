@@ -119,6 +119,7 @@ export function parseAppStoreLookupBody(body: string, ref: AppStoreRef): Listing
     price: num(result.price) ?? 0,
     currency: str(result.currency),
     screenshots,
+    ...(result.kind === 'mac-software' ? { platform: 'mac' as const } : {}),
   };
 }
 

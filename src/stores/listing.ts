@@ -37,6 +37,8 @@ export interface Listing {
   price: number;
   currency: string | null;
   screenshots: Record<ScreenshotFamily, Screenshot[]>;
+  /** 'mac' for a Mac App Store app (its slots are not iPhone or iPad ones); absent otherwise. */
+  platform?: 'mac';
 }
 
 export const emptyScreenshots = (): Record<ScreenshotFamily, Screenshot[]> => ({

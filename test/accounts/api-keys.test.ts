@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/accounts/accounts.ts';
-import { createApiKey, findKeyByHash, generateSecret, hashKey, listApiKeys, looksLikeKey, revokeApiKey, touchApiKeys } from '../../src/accounts/api-keys.ts';
+import { createApiKey, findKeyByHash, generateSecret, hashKey, listApiKeys, looksLikeKey, revokeApiKey, revokeApiKeyAsOperator, touchApiKeys } from '../../src/accounts/api-keys.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 
 describe('key generation', () => {
@@ -53,10 +53,21 @@ describe('stored keys', () => {
     const listed = await listApiKeys(t.pool, account.id);
     expect(listed).toHaveLength(1);
     expect(JSON.stringify(listed)).not.toContain(k.key);
-    const first = await revokeApiKey(t.pool, k.id);
-    const second = await revokeApiKey(t.pool, k.id);
+    const first = await revokeApiKey(t.pool, account.id, k.id);
+    const second = await revokeApiKeyAsOperator(t.pool, k.id);
     expect(first?.revokedAt).toEqual(second?.revokedAt);
-    expect(await revokeApiKey(t.pool, 'key_unknown')).toBeNull();
+    expect(await revokeApiKey(t.pool, account.id, 'key_unknown')).toBeNull();
+    expect(await revokeApiKeyAsOperator(t.pool, 'key_unknown')).toBeNull();
+    expect((await findKeyByHash(t.pool, hashKey(k.key)))?.revoked).toBe(true);
+  });
+
+  it('revokes a key only for its own account', async () => {
+    const owner = await createAccount(t.pool, { name: 'Owner' });
+    const other = await createAccount(t.pool, { name: 'Other' });
+    const k = await createApiKey(t.pool, owner.id);
+    expect(await revokeApiKey(t.pool, other.id, k.id)).toBeNull();
+    expect((await findKeyByHash(t.pool, hashKey(k.key)))?.revoked).toBe(false);
+    expect((await revokeApiKey(t.pool, owner.id, k.id))?.revokedAt).toBeInstanceOf(Date);
     expect((await findKeyByHash(t.pool, hashKey(k.key)))?.revoked).toBe(true);
   });
 

@@ -56,7 +56,7 @@ describe('authentication', () => {
     // This server's LISTEN connection hands the NOTIFY to the authenticator before this
     // subscriber (subscribers run in order), so once it fires the cache has been told.
     const delivered = new Promise<void>((resolve) => h.notifications.subscribe('shotgen_api_keys', { onNotify: () => resolve() }));
-    await revokeApiKey(h.t.pool, h.keyId);
+    await revokeApiKey(h.t.pool, h.account.id, h.keyId);
     await delivered;
     expectProblem(await h.app.inject({ method: 'GET', url: ACCOUNT, headers: h.auth }), 401, 'revoked_api_key');
   });

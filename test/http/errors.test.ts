@@ -71,3 +71,32 @@ describe('errors render as problem+json', () => {
     expect(a.headers['x-request-id']).not.toBe(b.headers['x-request-id']);
   });
 });
+
+describe('an unreachable database', () => {
+  let h: TestApp;
+  beforeEach(async () => {
+    h = await createTestApp();
+  });
+  afterEach(async () => h.close());
+
+  it.each([
+    ['a refused connection', Object.assign(new Error('connect ECONNREFUSED /tmp/.s.PGSQL.5432'), { code: 'ECONNREFUSED', syscall: 'connect' })],
+    ['a server shutting down (57P01)', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })],
+    ['a dropped connection', new Error('Connection terminated unexpectedly')],
+  ])('answers 503 service_unavailable with Retry-After for %s, never a 500', async (_name, error) => {
+    h.services.accountViews.get = async () => {
+      throw error;
+    };
+    const res = await h.app.inject({ method: 'GET', url: '/api/v1/public/v1/account', headers: h.auth });
+    expectProblem(res, 503, 'service_unavailable');
+    expect(res.headers['retry-after']).toBe('2');
+    expect(res.body).not.toContain('PGSQL');
+  });
+
+  it('still answers 500 internal_error for anything else', async () => {
+    h.services.accountViews.get = async () => {
+      throw Object.assign(new Error('relation "x" does not exist'), { code: '42P01' });
+    };
+    expectProblem(await h.app.inject({ method: 'GET', url: '/api/v1/public/v1/account', headers: h.auth }), 500, 'internal_error');
+  });
+});

@@ -37,11 +37,11 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKeyHeader', 'bearerAuth']);
     expect(doc.servers[0].url).toBe('/api/v1');
     const ops: Record<string, string[]> = {
-      'post /public/v1/apps': ['200', '400', '401', '413', '415', '422', '500', '502', '503'],
-      'post /public/v1/screenshots': ['201', '400', '401', '402', '404', '409', '413', '415', '422', '500', '503'],
-      'get /public/v1/jobs/{id}': ['200', '401', '404', '500', '503'],
-      'get /public/v1/narratives': ['200', '401', '500', '503'],
-      'get /public/v1/account': ['200', '401', '500', '503'],
+      'post /public/v1/apps': ['200', '400', '401', '413', '415', '422', '429', '500', '502', '503'],
+      'post /public/v1/screenshots': ['201', '400', '401', '402', '404', '409', '413', '415', '422', '429', '500', '503'],
+      'get /public/v1/jobs/{id}': ['200', '401', '404', '429', '500', '503'],
+      'get /public/v1/narratives': ['200', '401', '429', '500', '503'],
+      'get /public/v1/account': ['200', '401', '429', '500', '503'],
     };
     for (const [op, statuses] of Object.entries(ops)) {
       const [method, path] = op.split(' ');

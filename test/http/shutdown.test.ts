@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { requestHook } from '../../src/http/auth.ts';
+import { rootRequestHook } from '../../src/http/root-hook.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { startService, type Service } from '../../src/service.ts';
@@ -45,7 +45,7 @@ describe('graceful shutdown', () => {
   it('answers a request that reaches the hooks while draining with a 503 problem', async () => {
     // Node ends keep-alive sockets once close() starts, so this needs an unlucky race to happen
     // for real; the hook's answer is checked directly.
-    const hook = requestHook(null as never, () => true);
+    const hook = rootRequestHook(() => true);
     const headers: Record<string, string> = {};
     const reply = { header: (k: string, v: string) => (headers[k] = v) } as unknown as FastifyReply;
     const error = await new Promise<unknown>((resolve) => hook({ id: 'req_x', routeOptions: { config: {} } } as unknown as FastifyRequest, reply, resolve));

@@ -47,8 +47,8 @@ for (const server of testServers()) {
     it('completes only under a held lease, and a terminal job never changes again (guarded in SQL)', async () => {
       const [id] = await enqueueJobs(t.pool, accountId, appId, 1);
       await claimJobs(t.pool, 'w1', 1, 60_000);
-      expect(await completeJob(t.pool, 'someone-else', id, RESULT)).toBe(false);
-      expect(await completeJob(t.pool, 'w1', id, RESULT)).toBe(true);
+      expect(await completeJob(t.pool, 'someone-else', id, { result: RESULT })).toBe(false);
+      expect(await completeJob(t.pool, 'w1', id, { result: RESULT })).toBe(true);
       await expect(t.pool.query(`UPDATE jobs SET status = 'queued', result = NULL WHERE id = $1`, [id])).rejects.toThrow(/cannot change/);
       await expect(t.pool.query(`UPDATE jobs SET updated_at = now() WHERE id = $1`, [id])).rejects.toThrow(/cannot change/);
       expect(await failJob(t.pool, id, 'w1', { code: 'internal_error', message: 'x', retryable: false })).toBe(false);

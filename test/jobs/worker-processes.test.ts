@@ -44,7 +44,7 @@ for (const server of testServers()) {
       let pendingPolls = 0;
       const poll = async (id: string) => {
         const committed = (await t.pool.query<{ status: keyof typeof RANK }>('SELECT status FROM jobs WHERE id = $1', [id])).rows[0].status;
-        const seen = (await reader.getJson(accountId, id))!.job.status;
+        const seen = (await reader.get(accountId, id))!.status;
         expect(RANK[seen]).toBeGreaterThanOrEqual(RANK[committed]);
         if (RANK[committed] < 2) pendingPolls++;
       };
@@ -68,9 +68,11 @@ for (const server of testServers()) {
     });
 
     it('a worker told to stop while it is still starting exits cleanly', async () => {
-      const c = worker();
-      // Past the loading of bin/shotgen.js and the CLI, inside the service's own start-up.
-      await new Promise((r) => setTimeout(r, 1_000));
+      const appName = `starting-worker-${process.pid}-${Date.now()}`;
+      const c = worker({ PGAPPNAME: appName });
+      // Past the loading of bin/shotgen.js and the CLI, inside the service's own start-up: its
+      // first database connection is the sign (a fixed delay is too short on a loaded machine).
+      await until(async () => (await t.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [appName])).rows[0].n > 0, 30_000, 10);
       expect(await c.stop('SIGTERM')).toBe(0);
     });
 

@@ -2,15 +2,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getBalance } from '../../src/accounts/credits.ts';
 import { Notifications } from '../../src/db/notifications.ts';
 import { JobReader } from '../../src/jobs/job-reader.ts';
-import { PermanentJobError, type JobRunner } from '../../src/jobs/job-runner.ts';
-import { Worker } from '../../src/jobs/worker.ts';
+import { FatalJobError, RetryableJobError, type JobOutcome, type JobRunner } from '../../src/jobs/runner.ts';
+import { retryDelay, Worker } from '../../src/jobs/worker.ts';
 import type { ScreenshotSetResult } from '../../src/planning/types.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { accountWithKey, insertApp } from '../support/fixtures.ts';
 import { enqueueJobs, jobRows, ledger, until } from '../support/jobs.ts';
 
-const result = (device: string): ScreenshotSetResult =>
-  ({ device, width: 1320, height: 2868, narrativeId: null, captionStyle: 'aso-expert', captionLength: 'short', slides: [], warnings: [] }) as unknown as ScreenshotSetResult;
+const result = (device: string): JobOutcome => ({
+  result: { device, width: 1320, height: 2868, narrativeId: null, captionStyle: 'aso-expert', captionLength: 'short', slides: [], warnings: [] } as unknown as ScreenshotSetResult,
+});
 
 describe('the worker', () => {
   let t: TestDatabase;
@@ -45,14 +46,14 @@ describe('the worker', () => {
     const ids = await enqueueJobs(t.pool, accountId, appId, 6);
     await until(async () => (await statuses()).every((s) => s === 'succeeded'), 5_000);
     const reader = new JobReader(t.pool);
-    const job = await reader.getJson(accountId, ids[0]);
-    expect(job?.job).toMatchObject({ status: 'succeeded', error: null, result: { device: 'iphone-69' } });
-    expect(await reader.getJson('acc_other', ids[0])).toBeNull();
+    const job = await reader.get(accountId, ids[0]);
+    expect(job).toMatchObject({ status: 'succeeded', error: null, result: { device: 'iphone-69' } });
+    expect(await reader.get('acc_other', ids[0])).toBeNull();
   });
 
   it('a permanent failure fails the job at once and refunds it', async () => {
     startWorker(async () => {
-      throw new PermanentJobError({ code: 'planning_failed', message: 'nothing to plan', retryable: false });
+      throw new FatalJobError({ code: 'planning_failed', message: 'nothing to plan', retryable: false });
     });
     const [id] = await enqueueJobs(t.pool, accountId, appId, 1);
     await until(async () => (await statuses())[0] === 'failed');
@@ -95,6 +96,9 @@ describe('the worker', () => {
   it('never runs more than `concurrency` jobs at once', async () => {
     let active = 0;
     let peak = 0;
+    // Queued before the worker starts: jobs trickling in one by one on a loaded machine could
+    // each finish before the next arrives, and the peak would say nothing about the limit.
+    await enqueueJobs(t.pool, accountId, appId, 10);
     startWorker(
       async (job) => {
         peak = Math.max(peak, ++active);
@@ -104,7 +108,6 @@ describe('the worker', () => {
       },
       { concurrency: 3 },
     );
-    await enqueueJobs(t.pool, accountId, appId, 10);
     await until(async () => (await statuses()).every((s) => s === 'succeeded'), 10_000);
     expect(peak).toBe(3);
   });
@@ -128,5 +131,105 @@ describe('the worker', () => {
     expect(rows.find((r) => r.id === stuck)).toMatchObject({ status: 'queued', attempts: 0 });
     await new Promise((r) => setTimeout(r, 20));
     expect((await jobRows(t.pool)).find((r) => r.id === stuck)?.status).toBe('queued');
+  });
+
+  it('shows a running job\'s progress, and clears it when the job ends', async () => {
+    let finish!: () => void;
+    const gate = new Promise<void>((r) => (finish = r));
+    startWorker(async (job, ctx) => {
+      for (let i = 1; i <= 3; i++) ctx.progress(i, 5);
+      await gate;
+      return result(job.request.device);
+    });
+    const [id] = await enqueueJobs(t.pool, accountId, appId, 1);
+    const reader = new JobReader(t.pool);
+    const running = await until(async () => {
+      const j = await reader.get(accountId, id);
+      return j?.progress?.done === 3 ? j : null;
+    });
+    expect(running).toMatchObject({ status: 'running', progress: { done: 3, total: 5 } });
+    finish();
+    await until(async () => (await statuses())[0] === 'succeeded');
+    expect((await reader.get(accountId, id))?.progress).toBeNull();
+  });
+
+  it('an attempt that runs over its time is aborted through its signal, then retried', async () => {
+    let aborted = 0;
+    let calls = 0;
+    startWorker(
+      async (job, ctx) => {
+        if (++calls === 1) {
+          await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => (aborted++, resolve())));
+          return result('never-stored');
+        }
+        return result(job.request.device);
+      },
+      { attemptTimeoutMs: 100, retryDelayMs: () => 0, pollIntervalMs: 50 },
+    );
+    await enqueueJobs(t.pool, accountId, appId, 1);
+    await until(async () => (await statuses())[0] === 'succeeded');
+    expect(aborted).toBe(1);
+    expect((await jobRows(t.pool))[0]).toMatchObject({ attempts: 2, result: { device: 'iphone-69' } });
+  });
+
+  it('a retryable error fails the job with its own code after the last attempt', async () => {
+    startWorker(
+      async () => {
+        throw new RetryableJobError({ code: 'store_unavailable', message: 'The store image host did not answer.', retryable: true });
+      },
+      { retryDelayMs: () => 0, pollIntervalMs: 50 },
+    );
+    await enqueueJobs(t.pool, accountId, appId, 1);
+    await until(async () => (await statuses())[0] === 'failed');
+    expect((await jobRows(t.pool))[0]).toMatchObject({ attempts: 3, error: { code: 'store_unavailable', retryable: true } });
+  });
+
+  it('ending a job writes its event and notifies shotgen_job_done in the same transaction', async () => {
+    const heard: string[] = [];
+    const off = notifications.subscribe('shotgen_job_done', { onNotify: (id) => heard.push(id), onReset: () => undefined });
+    startWorker(async (job) => {
+      if (job.request.device === 'ipad-pro') throw new FatalJobError({ code: 'planning_failed', message: 'no', retryable: false });
+      return result(job.request.device);
+    });
+    const [ok] = await enqueueJobs(t.pool, accountId, appId, 1);
+    const [bad] = await enqueueJobs(t.pool, accountId, appId, 1, 'ipad-pro');
+    await until(async () => heard.length === 2);
+    off();
+    expect(heard.sort()).toEqual([ok, bad].sort());
+    const { rows } = await t.pool.query('SELECT job_id, account_id, type FROM job_events ORDER BY job_id');
+    expect(rows).toEqual(
+      [
+        { job_id: ok, account_id: accountId, type: 'job.succeeded' },
+        { job_id: bad, account_id: accountId, type: 'job.failed' },
+      ].sort((a, b) => a.job_id.localeCompare(b.job_id)),
+    );
+  });
+
+  it('save() runs in the completing transaction: if it fails, the job is not succeeded', async () => {
+    let calls = 0;
+    startWorker(
+      async (job) => ({
+        ...result(job.request.device),
+        save: async (tx) => {
+          await tx.query('SELECT 1');
+          if (++calls === 1) throw new Error('object rows could not be written');
+        },
+      }),
+      { retryDelayMs: () => 0, pollIntervalMs: 50 },
+    );
+    await enqueueJobs(t.pool, accountId, appId, 1);
+    await until(async () => (await statuses())[0] === 'succeeded');
+    expect(calls).toBe(2);
+    expect((await t.pool.query('SELECT count(*)::int AS n FROM job_events')).rows[0].n).toBe(1);
+  });
+});
+
+describe('retry backoff', () => {
+  it('grows exponentially, is capped, and is jittered by ±50 %', () => {
+    expect(retryDelay(1, 1000, 60_000, () => 0.5)).toBe(1000);
+    expect(retryDelay(3, 1000, 60_000, () => 0.5)).toBe(4000);
+    expect(retryDelay(20, 1000, 60_000, () => 0.5)).toBe(60_000);
+    expect(retryDelay(2, 1000, 60_000, () => 0)).toBe(1000);
+    expect(retryDelay(2, 1000, 60_000, () => 0.999)).toBeGreaterThan(2990);
   });
 });

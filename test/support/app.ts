@@ -5,9 +5,13 @@
 import { AccountViews } from '../../src/accounts/account-views.ts';
 import { Authenticator } from '../../src/accounts/authenticator.ts';
 import type { Clock } from '../../src/accounts/credits.ts';
+import type { HttpLimits } from '../../src/config.ts';
+import { MemoryBuckets } from '../../src/http/rate-limit/buckets.ts';
+import { RateLimits } from '../../src/http/rate-limit/index.ts';
 import { Notifications } from '../../src/db/notifications.ts';
 import { NotifyBatcher } from '../../src/db/notify-batcher.ts';
-import { buildServer, type Api, type Services } from '../../src/http/server.ts';
+import { buildServer } from '../../src/http/server.ts';
+import type { Api, DashboardPlugin, Services } from '../../src/http/services.ts';
 import { JobReader } from '../../src/jobs/job-reader.ts';
 import { createStoreReaders } from '../../src/stores/index.ts';
 import { createTestDatabase, primaryServer, type TestDatabase, type TestServer } from './db.ts';
@@ -33,6 +37,15 @@ export interface TestAppOptions {
   basePath?: string;
   stores?: { appStoreLookupUrl: string; googlePlayUrl: string };
   storeTimeoutMs?: number;
+  dashboard?: DashboardPlugin;
+  limits?: HttpLimits;
+  /** A caption model (test/support/fake-llm.ts): lets a set ask for locales in other languages. */
+  llm?: { baseUrl: string; model: string; apiKey: string | null };
+  /** Default: in memory and high enough that only the rate-limit tests meet it. */
+  rateLimits?: RateLimits | null;
+  trustProxy?: boolean;
+  /** The dashboard's settings (PUBLIC_URL, SIGNUP_ENABLED). */
+  config?: { publicUrl?: string | null; signupEnabled?: boolean };
 }
 
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
@@ -42,7 +55,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   await notifications.start();
   const authenticator = new Authenticator(t.pool, notifications, { now: clock });
   const services: Services = {
-    config: { basePath: opts.basePath ?? '/api/v1' },
+    config: { basePath: opts.basePath ?? '/api/v1', llm: opts.llm ?? null, ...opts.config },
     db: t.pool,
     authenticator,
     accountViews: new AccountViews(t.pool, notifications, clock),
@@ -55,8 +68,9 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     jobs: new JobReader(t.pool),
     notifier: new NotifyBatcher(t.pool),
     clock,
+    rateLimits: opts.rateLimits === undefined ? new RateLimits(new MemoryBuckets(), { perSecond: 100_000, authFailuresPerMinute: 100_000 }) : opts.rateLimits,
   };
-  const app = await buildServer(services);
+  const app = await buildServer(services, { dashboard: opts.dashboard, limits: opts.limits, trustProxy: opts.trustProxy });
   await app.ready();
   const { account, key, keyId } = await accountWithKey(t.pool);
   return {
@@ -73,6 +87,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
       await app.close();
       await services.notifier.flush();
       await authenticator.close();
+      await services.rateLimits?.close();
       await notifications.close();
       await t.drop();
     },

@@ -1,0 +1,23 @@
+// `npm run build`: compile src/ to dist/ and copy what tsc does not (SQL migrations and any other
+// non-TypeScript file under src/). Incremental, so a build with nothing changed takes about a second.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
+
+function copyAssets(from, to) {
+  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
+    const src = path.join(from, entry.name);
+    const dst = path.join(to, entry.name);
+    if (entry.isDirectory()) copyAssets(src, dst);
+    else if (!entry.name.endsWith('.ts')) {
+      fs.mkdirSync(to, { recursive: true });
+      fs.copyFileSync(src, dst);
+    }
+  }
+}
+copyAssets(path.join(root, 'src'), path.join(root, 'dist'));

@@ -1,0 +1,40 @@
+/**
+ * What the HTTP parts (the API, the dashboard) are built from. Its own module so that the parts
+ * import it without importing the server that mounts them (that made an http <-> api cycle).
+ */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync, RawServerDefault } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AccountViews } from '../accounts/account-views.ts';
+import type { Authenticator } from '../accounts/authenticator.ts';
+import type { Clock } from '../accounts/credits.ts';
+import type { Config } from '../config.ts';
+import type { NotifyBatcher } from '../db/notify-batcher.ts';
+import type { Db } from '../db/pool.ts';
+import type { JobReader } from '../jobs/job-reader.ts';
+import type { StoreReaders } from '../stores/index.ts';
+import type { RateLimits } from './rate-limit/index.ts';
+
+export interface Services {
+  /** `llm`: whether a caption model is configured decides which locales a set may ask for; publicUrl and signupEnabled are the dashboard's (defaults: null, true). */
+  config: Pick<Config, 'basePath'> & Partial<Pick<Config, 'llm' | 'publicUrl' | 'signupEnabled'>>;
+  db: Db;
+  authenticator: Authenticator;
+  accountViews: AccountViews;
+  stores: StoreReaders;
+  jobs: JobReader;
+  /** After-commit notifications of creates, batched. */
+  notifier: NotifyBatcher;
+  clock: Clock;
+  /** Per-key and failed-authentication limits; none (unlimited) when absent. */
+  rateLimits?: RateLimits | null;
+}
+
+export type Api = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+/**
+ * The owner's dashboard (src/dashboard/), mounted at `/` in its own encapsulated context: it sets
+ * its own error and 404 handlers, body parsers (forms) and session hooks, none of which reach the
+ * API under BASE_PATH, and the API's key auth, JSON-only parsing and problem+json reach none of it.
+ */
+export type DashboardPlugin = FastifyPluginAsync<{ services: Services }>;

@@ -1,0 +1,124 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { claimJobs, completeJob, failJob } from '../../src/jobs/queue.ts';
+import { planScreenshotSet } from '../../src/planning/plan.ts';
+import { createTestApp, type TestApp } from '../support/app.ts';
+import { ContractChecker, type Answer } from '../support/contract.ts';
+import { startFakeStore, type FakeStore } from '../support/fake-store.ts';
+import { accountWithKey, insertApp, sampleListing } from '../support/fixtures.ts';
+import { enqueueJobs } from '../support/jobs.ts';
+import { lookupBody, lookupResult } from '../support/store-fixtures.ts';
+
+const BASE = '/api/v1';
+
+/**
+ * Every route of the served document, called for real (happy and error answers), each answer
+ * checked against the document the same server serves.
+ */
+describe('every response matches the served OpenAPI document', () => {
+  let store: FakeStore;
+  let h: TestApp;
+  let contract: ContractChecker;
+  beforeAll(async () => {
+    store = await startFakeStore();
+  });
+  afterAll(async () => store.close());
+  beforeEach(async () => {
+    store.set('app-store', '1234567890', { body: lookupBody([lookupResult()], { raw: true }) });
+    h = await createTestApp({ stores: store, storeTimeoutMs: 1_500 });
+    contract = new ContractChecker((await h.app.inject({ method: 'GET', url: `${BASE}/public/openapi.json` })).json());
+  });
+  afterEach(async () => h.close());
+
+  const call = async (method: 'GET' | 'POST', template: string, url: string, opts: { headers?: Record<string, string>; body?: unknown } = {}): Promise<Answer> => {
+    const res = await h.app.inject({
+      method,
+      url: BASE + url,
+      headers: { ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...(opts.headers ?? h.auth) },
+      ...(opts.body !== undefined ? { payload: typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body) } : {}),
+    });
+    contract.check(method, template, res);
+    return res;
+  };
+
+  it('for every operation, success and errors alike', async () => {
+    const none = { headers: {} as Record<string, string> };
+    // Apps
+    const created = await call('POST', '/public/v1/apps', '/public/v1/apps', { body: { iosUrl: 'https://apps.apple.com/us/app/pocket-planner/id1234567890' } });
+    expect(created.statusCode).toBe(200);
+    await call('POST', '/public/v1/apps', '/public/v1/apps', { body: { iosUrl: 'https://example.com/x' } });
+    await call('POST', '/public/v1/apps', '/public/v1/apps', { body: '{nope' });
+    await call('POST', '/public/v1/apps', '/public/v1/apps', { ...none, body: {} });
+
+    // Screenshot sets
+    const appId = JSON.parse(created.body).appId as string;
+    const set = await call('POST', '/public/v1/screenshots', '/public/v1/screenshots', { body: { appId, device: 'iphone-69' }, headers: { ...h.auth, 'idempotency-key': 'k1' } });
+    expect(set.statusCode).toBe(201);
+    await call('POST', '/public/v1/screenshots', '/public/v1/screenshots', { body: { appId: 'app_01ARZ3NDEKTSV4RRFFQ69G5FAV', device: 'iphone-69' } });
+    await call('POST', '/public/v1/screenshots', '/public/v1/screenshots', { body: { appId, device: 'nokia' } });
+    const poor = await accountWithKey(h.t.pool);
+    const poorApp = await insertApp(h.t.pool, poor.account.id);
+    for (let i = 0; i < 11; i++) {
+      const res = await call('POST', '/public/v1/screenshots', '/public/v1/screenshots', { body: { appId: poorApp, device: 'iphone-69' }, headers: { authorization: `Bearer ${poor.key}` } });
+      if (res.statusCode === 402) break;
+    }
+    expect(contract.seen.get('POST /public/v1/screenshots')).toContain(402);
+
+    // Jobs: queued, succeeded (a real plan), failed, unknown
+    const queuedId = JSON.parse(set.body).jobId as string;
+    const queued = await call('GET', '/public/v1/jobs/{id}', `/public/v1/jobs/${queuedId}`);
+    expect(JSON.parse(queued.body).status).toBe('queued');
+    const otherApp = await insertApp(h.t.pool, h.account.id);
+    const [doneId, failedId] = await enqueueJobs(h.t.pool, h.account.id, otherApp, 2);
+    await claimJobs(h.t.pool, 'w', 100, 60_000);
+    const result = planScreenshotSet({ listings: [sampleListing()], extraContext: null, request: { device: 'iphone-69', count: 3 } });
+    await completeJob(h.t.pool, 'w', doneId, { result });
+    await failJob(h.t.pool, failedId, 'w', { code: 'planning_failed', message: 'nothing to plan', retryable: false });
+    expect(JSON.parse((await call('GET', '/public/v1/jobs/{id}', `/public/v1/jobs/${doneId}`)).body).status).toBe('succeeded');
+    // Twice: the second answer comes from the finished-job cache.
+    await call('GET', '/public/v1/jobs/{id}', `/public/v1/jobs/${doneId}`);
+    expect(JSON.parse((await call('GET', '/public/v1/jobs/{id}', `/public/v1/jobs/${failedId}`)).body).status).toBe('failed');
+    await call('GET', '/public/v1/jobs/{id}', '/public/v1/jobs/job_01ARZ3NDEKTSV4RRFFQ69G5FAV');
+    await call('GET', '/public/v1/jobs/{id}', `/public/v1/jobs/${doneId}`, { headers: { authorization: `Bearer ${poor.key}` } });
+
+    // Narratives and account
+    await call('GET', '/public/v1/narratives', '/public/v1/narratives');
+    await call('GET', '/public/v1/narratives', '/public/v1/narratives', { headers: { 'x-api-key': 'sk_live_nope' } });
+    await call('GET', '/public/v1/account', '/public/v1/account');
+    await call('GET', '/public/v1/account', '/public/v1/account', none);
+
+    // Every documented operation was answered with a success and with an error.
+    for (const op of contract.operations()) {
+      const statuses = [...(contract.seen.get(op) ?? [])];
+      expect(statuses.some((s) => s < 300), `${op}: a success`).toBe(true);
+      expect(statuses.some((s) => s >= 400), `${op}: an error`).toBe(true);
+    }
+  });
+
+  it('catches an answer that breaks the document', () => {
+    const bad = { statusCode: 200, headers: { 'content-type': 'application/json', 'x-request-id': 'req_x' }, body: JSON.stringify({ id: 'acc_x', name: 'A', plan: 'free', credits: { allowance: 'fifty' } }) };
+    expect(() => contract.check('GET', '/public/v1/account', bad)).toThrow(/credits/);
+    expect(() => contract.check('GET', '/public/v1/account', { ...bad, statusCode: 418 })).toThrow(/418/);
+  });
+});
+
+describe('response schemas are enforced, not documentation', () => {
+  let h: TestApp;
+  beforeEach(async () => {
+    h = await createTestApp();
+  });
+  afterEach(async () => h.close());
+
+  it('drops members the schema does not have and refuses a body that lacks required ones', async () => {
+    const [jobId] = await enqueueJobs(h.t.pool, h.account.id, await insertApp(h.t.pool, h.account.id), 1);
+    const real = await h.services.jobs.get(h.account.id, jobId);
+    h.services.jobs.get = async () => ({ ...real!, internalNote: 'leaked', request: { secret: true } }) as never;
+    const res = await h.app.inject({ method: 'GET', url: `${BASE}/public/v1/jobs/${jobId}`, headers: h.auth });
+    expect(res.statusCode).toBe(200);
+    expect(Object.keys(res.json()).sort()).toEqual(['createdAt', 'error', 'id', 'progress', 'result', 'status', 'updatedAt']);
+    const { status: _dropped, ...withoutStatus } = real!;
+    h.services.jobs.get = async () => withoutStatus as never;
+    const broken = await h.app.inject({ method: 'GET', url: `${BASE}/public/v1/jobs/${jobId}`, headers: h.auth });
+    expect(broken.statusCode).toBe(500);
+    expect(broken.json().code).toBe('internal_error');
+  });
+});

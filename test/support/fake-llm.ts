@@ -1,0 +1,84 @@
+/** A small OpenAI-compatible chat-completions server on 127.0.0.1 for the LLM caption tests. */
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeReply {
+  status?: number;
+  /** The assistant message content; an object is sent as its JSON text. */
+  content?: unknown;
+  /** A raw body instead of a chat completion. */
+  raw?: string;
+  delayMs?: number;
+}
+
+export interface FakeLlm {
+  baseUrl: string;
+  requests: { path: string; headers: IncomingHttpHeaders; body: Record<string, unknown> }[];
+  close(): Promise<void>;
+}
+
+export async function startFakeLlm(reply: (body: Record<string, unknown>) => FakeReply): Promise<FakeLlm> {
+  const requests: FakeLlm['requests'] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
+      requests.push({ path: req.url ?? '', headers: req.headers, body });
+      // The SDK appends /chat/completions to whatever base URL it is given (".../v1" or bare).
+      if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+        res.writeHead(404).end();
+        return;
+      }
+      const r = reply(body);
+      const send = () => {
+        if (res.destroyed) return;
+        const content = typeof r.content === 'string' ? r.content : JSON.stringify(r.content);
+        const payload = r.raw ?? JSON.stringify({
+          id: 'chatcmpl-fake', object: 'chat.completion', created: 0, model: body.model,
+          choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content, refusal: null } }],
+        });
+        res.writeHead(r.status ?? 200, { 'content-type': 'application/json' }).end(payload);
+      };
+      if (r.delayMs) setTimeout(send, r.delayMs);
+      else send();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The slides a request asks the model to translate, and the locale it asks for (src/planning/translate.ts). */
+export function translationRequest(body: Record<string, unknown>): { locale: string; slides: { index: number; headline: string; subheadline: string | null }[] } | null {
+  const messages = body.messages as { role: string; content: string }[];
+  const user = JSON.parse(messages.find((m) => m.role === 'user')?.content ?? '{}') as { targetLocale?: string; slides?: { index: number; headline: string; subheadline: string | null }[] };
+  return user.targetLocale && user.slides ? { locale: user.targetLocale, slides: user.slides } : null;
+}
+
+/**
+ * A model that "translates" with a word list (enough to tell the languages apart in tests), or
+ * answers as `misbehave` says for a locale. Requests that are not translations get `fallback`.
+ */
+export function translator(words: Record<string, (headline: string, i: number) => string>, misbehave: Record<string, (attempt: number) => FakeReply | null> = {}, fallback: FakeReply = { status: 500, raw: '{}' }) {
+  const attempts = new Map<string, number>();
+  return (body: Record<string, unknown>): FakeReply => {
+    const t = translationRequest(body);
+    if (!t) return fallback;
+    const attempt = (attempts.get(t.locale) ?? 0) + 1;
+    attempts.set(t.locale, attempt);
+    const odd = misbehave[t.locale]?.(attempt);
+    if (odd) return odd;
+    const write = words[t.locale];
+    if (!write) return { status: 400, raw: '{"error":{"message":"unknown locale"}}' };
+    return { content: { slides: t.slides.map((s, i) => ({ index: s.index, headline: write(s.headline, i), subheadline: s.subheadline === null ? null : write(s.subheadline, i) })) } };
+  };
+}
