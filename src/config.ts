@@ -3,6 +3,7 @@
  * process with a message naming the setting instead of failing later on a request.
  */
 import path from 'node:path';
+import type { S3Settings } from './objects/s3.ts';
 
 export interface Config {
   port: number;
@@ -36,6 +37,17 @@ export interface Config {
   trustProxy: boolean | number | string[];
   /** Bearer token /metrics requires; null leaves it open. */
   metricsToken: string | null;
+  /** Webhook URLs: plain http, and loopback/private/link-local addresses, for local use and tests only. */
+  webhooks: { allowHttp: boolean; allowPrivate: boolean };
+  /** An S3-compatible bucket for pictures and screens; null keeps them under DATA_DIR/objects. */
+  s3: S3Settings | null;
+  /** Key of the pictures' signed URLs; null: one is generated once and kept in the database. */
+  urlSigningSecret: string | null;
+  /**
+   * Where the worker may fetch a listing's screenshots from: origins, with `*.` for any subdomain.
+   * The stores' image hosts by default; tests name their local fake host.
+   */
+  storeImageOrigins: string[];
 }
 
 /** What one client may hold of the server (src/http/server.ts applies them). */
@@ -114,6 +126,18 @@ function trustProxy(raw: string | undefined): boolean | number | string[] {
   return list;
 }
 
+export const DEFAULT_STORE_IMAGE_ORIGINS = ['https://*.mzstatic.com', 'https://play-lh.googleusercontent.com'];
+
+/** STORE_IMAGE_ORIGINS: comma-separated origins such as https://*.mzstatic.com or http://127.0.0.1:8080. */
+function storeImageOrigins(raw: string | undefined): string[] {
+  if (!raw?.trim()) return DEFAULT_STORE_IMAGE_ORIGINS;
+  const list = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const o of list) {
+    if (!/^https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:\d{1,5})?$/.test(o)) throw new ConfigError('STORE_IMAGE_ORIGINS', `expected origins such as https://*.mzstatic.com, got "${o}"`);
+  }
+  return list;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   let basePath = str(env, 'BASE_PATH', '/api/v1').replace(/\/+$/, '');
   if (basePath !== '' && !/^(\/[A-Za-z0-9._~-]+)+$/.test(basePath)) {
@@ -152,6 +176,20 @@ export function loadConfig(env: Env = process.env): Config {
   const redisUrl = env.REDIS_URL ? env.REDIS_URL : null;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError('REDIS_URL', 'expected a redis:// or rediss:// URL');
 
+  const s3Bucket = env.S3_BUCKET || null;
+  const s3: S3Settings | null = s3Bucket
+    ? {
+        bucket: s3Bucket,
+        endpoint: env.S3_ENDPOINT ? httpUrl(env, 'S3_ENDPOINT', '') : null,
+        region: str(env, 'S3_REGION', 'us-east-1'),
+        accessKeyId: env.S3_ACCESS_KEY_ID || null,
+        secretAccessKey: env.S3_SECRET_ACCESS_KEY || null,
+        forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', false),
+      }
+    : null;
+  const urlSigningSecret = env.URL_SIGNING_SECRET || null;
+  if (urlSigningSecret !== null && urlSigningSecret.length < 32) throw new ConfigError('URL_SIGNING_SECRET', 'expected at least 32 characters');
+
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
     host: str(env, 'HOST', '0.0.0.0'),
@@ -179,5 +217,9 @@ export function loadConfig(env: Env = process.env): Config {
     redisKeyPrefix: str(env, 'REDIS_KEY_PREFIX', 'shotgen:rl:'),
     trustProxy: trustProxy(env.TRUST_PROXY),
     metricsToken: env.METRICS_TOKEN ? env.METRICS_TOKEN : null,
+    webhooks: { allowHttp: bool(env, 'WEBHOOK_ALLOW_HTTP', false), allowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false) },
+    s3,
+    urlSigningSecret,
+    storeImageOrigins: storeImageOrigins(env.STORE_IMAGE_ORIGINS),
   };
 }

@@ -6,7 +6,7 @@ import { randomFillSync } from 'node:crypto';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
-export type IdPrefix = 'acc' | 'key' | 'app' | 'job' | 'req' | 'usr';
+export type IdPrefix = 'acc' | 'key' | 'app' | 'job' | 'req' | 'usr' | 'scr' | 'whk';
 
 // Ids are minted on every request (request ids): take random bytes from a pool refilled from the
 // CSPRNG, instead of a system call per id.

@@ -15,10 +15,15 @@ import type { Api } from './http/services.ts';
 import { JobReader } from './jobs/job-reader.ts';
 import { screenshotSetRunner } from './jobs/set-runner.ts';
 import { Worker } from './jobs/worker.ts';
+import { WebhookDispatcher, type DispatcherOptions } from './webhooks/dispatcher.ts';
 import { createStoreReaders } from './stores/index.ts';
 import { createLogger } from './logger.ts';
 import { createRateLimits, type RateLimits } from './http/rate-limit/index.ts';
 import { PlanningPool } from './planning/pool.ts';
+import { JobWaiters } from './jobs/job-waiters.ts';
+import { createObjectStore } from './objects/index.ts';
+import { loadSigningSecret, UrlSigner } from './pictures/signed-urls.ts';
+import { RenderPool } from './rendering/index.ts';
 import type { Logger } from 'pino';
 
 export type ServiceRole = 'all' | 'api' | 'worker';
@@ -27,6 +32,8 @@ export interface Service {
   database: Database;
   server: Api | null;
   worker: Worker | null;
+  /** Sends webhooks, in processes that run jobs. */
+  webhooks: WebhookDispatcher | null;
   /** The address the API listens on, when it does. */
   address: string | null;
   close(): Promise<void>;
@@ -39,6 +46,8 @@ export interface StartOptions {
   database?: Database;
   listen?: boolean;
   logger?: Logger;
+  /** Tests: a quicker retry schedule, a resolver that points made-up names at 127.0.0.1. */
+  webhooks?: Partial<Pick<DispatcherOptions, 'retryDelaysMs' | 'resolve' | 'pollIntervalMs' | 'timeoutMs'>>;
 }
 
 export async function startService(config: Config, opts: StartOptions = {}): Promise<Service> {
@@ -51,11 +60,15 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
 
   let server: Api | null = null;
   let worker: Worker | null = null;
+  let webhooks: WebhookDispatcher | null = null;
   let address: string | null = null;
   let authenticator: Authenticator | null = null;
   let rateLimits: RateLimits | null = null;
   let planner: PlanningPool | null = null;
   const notifier = new NotifyBatcher(database.pool, 3, (msg, err) => log.warn({ err }, msg));
+  const objects = createObjectStore(config);
+  let waiters: JobWaiters | null = null;
+  let renderer: RenderPool | null = null;
   try {
     if (role !== 'worker') {
       authenticator = new Authenticator(database.pool, notifications, { now: clock });
@@ -77,6 +90,9 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
           notifier,
           clock,
           rateLimits,
+          objects,
+          signer: new UrlSigner(await loadSigningSecret(database.pool, config.urlSigningSecret)),
+          waiters: (waiters = new JobWaiters(notifications)),
         },
         { logger: log, limits: config.http, trustProxy: config.trustProxy, metricsToken: config.metricsToken, dashboard: dashboardPlugin },
       );
@@ -84,17 +100,25 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     }
     if (role !== 'api') {
       planner = new PlanningPool(config.llm, log);
-      worker = new Worker(database.pool, notifications, screenshotSetRunner({ db: database.pool, planner, log }), {
+      renderer = new RenderPool();
+      const pictures = { objects, renderer, storeImageOrigins: config.storeImageOrigins, now: clock };
+      worker = new Worker(database.pool, notifications, screenshotSetRunner({ db: database.pool, planner, pictures, log }), {
         concurrency: config.workerConcurrency,
         leaseMs: config.jobLeaseMs,
         now: clock,
         log,
       });
       worker.start();
+      const jobReader = new JobReader(database.pool);
+      webhooks = new WebhookDispatcher(database.pool, notifications, { ...config.webhooks, readJob: (accountId, jobId) => jobReader.get(accountId, jobId), log, ...opts.webhooks });
+      webhooks.start();
     }
   } catch (error) {
     await rateLimits?.close();
     await planner?.close();
+    await renderer?.close();
+    waiters?.close();
+    await objects.close();
     await notifications.close();
     if (!opts.database) await database.close();
     throw error;
@@ -105,13 +129,17 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     database,
     server,
     worker,
+    webhooks,
     address,
     close() {
       closing ??= (async () => {
         // Stop taking work first, then finish what is in flight, then close the database.
-        await Promise.all([server?.close(), worker?.stop(config.shutdownTimeoutMs)]);
+        await Promise.all([server?.close(), worker?.stop(config.shutdownTimeoutMs), webhooks?.stop(config.shutdownTimeoutMs)]);
         await notifier.flush();
         await planner?.close();
+        await renderer?.close();
+        waiters?.close();
+        await objects.close();
         await authenticator?.close();
         await rateLimits?.close();
         await notifications.close();

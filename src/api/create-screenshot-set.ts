@@ -11,7 +11,7 @@ import { bodyProblems, commonProblems, problemExample, problemRef, RETRY_AFTER, 
 const describeDevices = DEVICE_IDS.map((d) => `\`${d}\`: ${DEVICES[d].width}×${DEVICES[d].height} (${DEVICES[d].slot})`).join('; ');
 const describeStyles = CAPTION_STYLE_IDS.map((s) => `\`${s}\`: ${CAPTION_STYLES[s]}`).join(' ');
 
-const CreateScreenshotSetBody = Type.Object(
+export const CreateScreenshotSetBody = Type.Object(
   {
     appId: Type.String({ minLength: 1, maxLength: 64, description: 'An appId from POST /public/v1/apps.', examples: ['app_01JD2ZK5T8Q3W4E5R6T7Y8U9CD'] }),
     device: StringEnum(DEVICE_IDS, { description: `The device the set is planned for. ${describeDevices}.`, examples: ['iphone-69'] }),
@@ -41,6 +41,15 @@ const CreateScreenshotSetBody = Type.Object(
           description: 'Captions you write yourself: the set has exactly these slides, with this text (the planner picks colours, layout and, without screenId, the screen). Not allowed together with count, narrativeId or locales (400 validation_failed). Same price.',
         },
       ),
+    ),
+    screenIds: Type.Optional(
+      Type.Array(Type.String({ pattern: '^scr_[0-9A-HJKMNP-TV-Z]{26}$' }), {
+        minItems: 1,
+        maxItems: 10,
+        examples: [['scr_01JD2ZK5T8Q3W4E5R6T7Y8U9GH', 'scr_01JD2ZK5T8Q3W4E5R6T7Y8U9JK']],
+        description:
+          'Uploaded screens of this app (POST /public/v1/apps/{appId}/screens), in order: slide i frames screen i, cycling when there are fewer screens than slides. Without it, the app\'s uploaded screens of the device\'s family are used in upload order, else the listing\'s own screenshots. An id that is not a live screen of this app is 404 `screen_not_found`.',
+      }),
     ),
     locales: Type.Optional(
       Type.Array(Type.String({ pattern: LOCALE_PATTERN, description: 'A BCP 47 language-REGION tag with a known language and region.', examples: ['de-DE'] }), {
@@ -97,7 +106,7 @@ export function createScreenshotSet(api: Api, services: Services) {
           ...bodyProblems,
           ...commonProblems,
           402: problemRef('Fewer credits remain than the request costs (`insufficient_credits`, with cost — 5 per locale — remaining and resetsAt).', problemExample(402, 'insufficient_credits', 'This request costs 5 credits; 3 remain until 2026-12-01T00:00:00Z.', { cost: 5, remaining: 3, resetsAt: '2026-12-01T00:00:00Z' })),
-          404: problemRef('No such app on this account (`app_not_found`).', problemExample(404, 'app_not_found', 'No app app_01JD2ZK5T8Q3W4E5R6T7Y8U9CD on this account.')),
+          404: problemRef('No such app on this account (`app_not_found`), or a screen in `screenIds` or `slides` that is not one of its screens (`screen_not_found`).', problemExample(404, 'app_not_found', 'No app app_01JD2ZK5T8Q3W4E5R6T7Y8U9CD on this account.')),
           409: problemRef('A request with the same Idempotency-Key is still being processed (`idempotency_key_in_use`).', undefined, RETRY_AFTER),
           422: problemRef('The Idempotency-Key was used with a different body (`idempotency_key_reused`).'),
         },

@@ -4,7 +4,18 @@ import type { Api, Services } from '../http/services.ts';
 import { isId } from '../ids.ts';
 import { JobSchema } from '../jobs/schemas.ts';
 import { Problem } from '../problem.ts';
+import { pictureLinks } from './picture-links.ts';
 import { commonProblems, problemExample, problemRef, success } from './schemas.ts';
+
+export const MAX_WAIT_S = 30;
+const PREFER_WAIT = /(?:^|[,;\s])wait\s*=\s*"?(\d{1,4})"?/i;
+
+/** The `wait` preference in seconds (RFC 7240), clamped to 1..30; null when absent. */
+export function preferredWait(prefer: string | string[] | undefined): number | null {
+  const m = PREFER_WAIT.exec(Array.isArray(prefer) ? prefer.join(',') : (prefer ?? ''));
+  if (!m) return null;
+  return Math.min(MAX_WAIT_S, Math.max(1, Number(m[1])));
+}
 
 export function getJob(api: Api, services: Services) {
   api.get(
@@ -13,12 +24,20 @@ export function getJob(api: Api, services: Services) {
       config: { auth: true },
       schema: {
         operationId: 'getJob',
-        summary: 'Poll a job',
-        description: 'While the job is queued or running the response carries `Retry-After: 1` as a polling hint.',
+        summary: 'Poll a job, or wait for it to end',
+        description: [
+          'While the job is queued or running the response carries `Retry-After: 1` as a polling hint, and `progress` counts the slides rendered so far.',
+          'With `Prefer: wait=N` (1 to 30 seconds) the answer comes as soon as the job has succeeded or failed, or after N seconds with its state then; the response says `Preference-Applied: wait=N`.',
+          'A succeeded job holds each slide\'s `image` and the set\'s `archive`, with signed URLs valid 7 days; every poll returns fresh ones.',
+        ].join(' '),
         tags: ['jobs'],
         params: Type.Object({ id: Type.String({ description: 'The jobId from POST /public/v1/screenshots.' }) }),
+        headers: Type.Object({ prefer: Type.Optional(Type.String({ description: '`wait=N` (1..30): wait up to N seconds for the job to end.', examples: ['wait=30'] })) }),
         response: {
-          200: success(JobSchema, 'The job. While it is queued or running, Retry-After suggests when to poll again.', { 'Retry-After': { type: 'string', description: '`1` while queued or running.' } }),
+          200: success(JobSchema, 'The job. While it is queued or running, Retry-After suggests when to poll again.', {
+            'Retry-After': { type: 'string', description: '`1` while queued or running.' },
+            'Preference-Applied': { type: 'string', description: '`wait=N` when the request asked to wait.' },
+          }),
           ...commonProblems,
           404: problemRef('No such job on this account (`job_not_found`).', problemExample(404, 'job_not_found', 'No job job_01JD2ZK5T8Q3W4E5R6T7Y8U9EF on this account.')),
         },
@@ -26,8 +45,33 @@ export function getJob(api: Api, services: Services) {
     },
     async (request, reply) => {
       const { id } = request.params as { id: string };
-      const job = isId('job', id) ? await services.jobs.get(principalOf(request).accountId, id) : null;
+      const accountId = principalOf(request).accountId;
+      const links = pictureLinks(services, request);
+      const read = () => (isId('job', id) ? services.jobs.get(accountId, id, links) : Promise.resolve(null));
+      const wait = preferredWait(request.headers.prefer);
+      let job = await read();
       if (!job) throw new Problem(404, 'job_not_found', `No job ${id} on this account.`);
+      if (wait !== null) {
+        reply.header('preference-applied', `wait=${wait}`);
+        if (job.status === 'queued' || job.status === 'running') {
+          // Parked on the job's end notification; the client going away ends the wait.
+          const gone = new AbortController();
+          const onClose = () => gone.abort();
+          request.raw.socket?.once('close', onClose);
+          const waiting = services.waiters.wait(id, wait * 1000, gone.signal);
+          try {
+            // Read again once registered: an end between the first read and now is not missed.
+            job = (await read()) ?? job;
+            if (job.status === 'queued' || job.status === 'running') {
+              await waiting.ended;
+              job = (await read()) ?? job;
+            }
+          } finally {
+            waiting.cancel();
+            request.raw.socket?.off('close', onClose);
+          }
+        }
+      }
       if (job.status === 'queued' || job.status === 'running') reply.header('retry-after', '1');
       return job;
     },

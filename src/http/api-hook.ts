@@ -15,6 +15,11 @@ import type { Decision } from './rate-limit/buckets.ts';
 
 type Done = (err?: Error) => void;
 
+const signed = (request: FastifyRequest): boolean => {
+  const q = request.query as Record<string, unknown> | undefined;
+  return q?.sig !== undefined || q?.expires !== undefined;
+};
+
 export function apiRequestHook(authenticator: Authenticator, limits: RateLimits | null) {
   const limitKey = (principal: Principal, reply: FastifyReply, done: Done): void => {
     if (!limits) return done();
@@ -48,7 +53,8 @@ export function apiRequestHook(authenticator: Authenticator, limits: RateLimits 
     // them. Routes with cacheable answers (pictures) set their own Cache-Control.
     reply.header('cache-control', 'no-store');
     if (limits) reply.header('ratelimit-policy', limits.policy);
-    if (request.routeOptions.config.auth !== true) return done();
+    const auth = request.routeOptions.config.auth;
+    if (auth !== true && !(auth === 'key-or-signature' && !signed(request))) return done();
     let key: string | null = null;
     let keyError: unknown = null;
     try {

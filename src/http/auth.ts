@@ -11,8 +11,14 @@ declare module 'fastify' {
     principal: Principal | null;
   }
   interface FastifyContextConfig {
-    /** Routes under /public/v1 require a key; the OpenAPI document and health checks do not. */
-    auth?: boolean;
+    /**
+     * Routes under /public/v1 require a key; the OpenAPI document and health checks do not. A
+     * picture takes a key or a signed URL: with `sig`/`expires` in the query the route checks the
+     * signature itself.
+     */
+    auth?: boolean | 'key-or-signature';
+    /** The body a route takes, in words, for its 415 answer (JSON by default). */
+    accepts?: string;
   }
 }
 

@@ -19,6 +19,9 @@ export async function openapiDocument(basePath = '/api/v1'): Promise<Record<stri
     stores: absent('stores'),
     jobs: absent('jobs'),
     notifier: absent('notifier'),
+    objects: absent('objects'),
+    signer: absent('signer'),
+    waiters: absent('waiters'),
     clock: () => new Date(),
   } as unknown as Services;
   const app = await buildServer(services);

@@ -3,6 +3,7 @@
  * relative to the server URL `{BASE_PATH}`, as the specification writes them.
  */
 import type { SwaggerOptions } from '@fastify/swagger';
+import type { FastifySchema } from 'fastify';
 
 export const API_DESCRIPTION = `shotgen plans store screenshot sets (App Store and Google Play) for an app.
 
@@ -13,6 +14,17 @@ device (\`POST /public/v1/screenshots\`, 5 credits, a background job), then poll
 Authenticate every request with \`Authorization: Bearer <API key>\` or \`x-api-key: <API key>\`.
 Every error is \`application/problem+json\` with a stable \`code\` and the \`requestId\` of the
 \`x-request-id\` header.`;
+
+/**
+ * A route whose body is raw bytes (an image upload) names its media types in `x-binary-body`
+ * instead of a body schema, which would validate the Buffer as JSON; the document shows it as a
+ * binary request body of those types.
+ */
+function binaryBody(schema: FastifySchema): FastifySchema {
+  const { 'x-binary-body': types, ...rest } = (schema ?? {}) as Record<string, unknown>;
+  if (!types) return schema;
+  return { ...rest, consumes: types, body: { type: 'string', format: 'binary', description: 'The image bytes.' } } as FastifySchema;
+}
 
 export function openapiOptions(basePath: string): SwaggerOptions {
   return {
@@ -28,9 +40,11 @@ export function openapiOptions(basePath: string): SwaggerOptions {
       tags: [
         { name: 'apps', description: 'Apps read from store listings' },
         { name: 'screenshots', description: 'Screenshot sets, planned as jobs' },
-        { name: 'jobs', description: 'Background jobs' },
+        { name: 'jobs', description: 'Background jobs and the pictures they render' },
+        { name: 'screens', description: 'Your own app screens, framed by the slides' },
         { name: 'catalogue', description: 'Narratives and other reference data' },
         { name: 'account', description: 'The key’s account and credits' },
+        { name: 'webhooks', description: 'Endpoints told when a job ends' },
       ],
       components: {
         securitySchemes: {
@@ -45,7 +59,7 @@ export function openapiOptions(basePath: string): SwaggerOptions {
     // are hidden whatever their own schema says.
     transform: ({ schema, url }) => {
       if (basePath && !url.startsWith(`${basePath}/`)) return { schema: { ...schema, hide: true }, url };
-      return { schema, url: basePath ? url.slice(basePath.length) : url };
+      return { schema: binaryBody(schema), url: basePath ? url.slice(basePath.length) : url };
     },
   };
 }

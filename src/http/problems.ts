@@ -1,6 +1,7 @@
 /** The one place errors become responses: RFC 9457 problem details with our `code` and `requestId`. */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isConnectionLost } from '../db/pool.ts';
+import { ObjectStoreUnavailable } from '../objects/store.ts';
 import type { IncomingMessage } from 'node:http';
 import { Problem, problemType, validationFailed, type FieldError } from '../problem.ts';
 
@@ -64,7 +65,16 @@ export function fieldErrors(errors: AjvError[], context: string | undefined): Fi
   });
 }
 
-export function toProblem(error: FastifyError & { validation?: AjvError[]; validationContext?: string }): Problem | null {
+/** What a route says about the bodies it takes, for the 413 and 415 answers. */
+interface BodyRules {
+  bodyLimit?: number;
+  /** e.g. 'a PNG or JPEG image with Content-Type: image/png or image/jpeg'; JSON by default. */
+  accepts?: string;
+}
+
+const sizeText = (bytes: number) => (bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${Math.round(bytes / 1024)} KiB`);
+
+export function toProblem(error: FastifyError & { validation?: AjvError[]; validationContext?: string }, rules: BodyRules = {}): Problem | null {
   if (error instanceof Problem) return error;
   if (error.validation) return validationFailed(fieldErrors(error.validation, error.validationContext));
   switch (error.code) {
@@ -72,19 +82,20 @@ export function toProblem(error: FastifyError & { validation?: AjvError[]; valid
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new Problem(400, 'invalid_json', 'The request body is not valid JSON.');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new Problem(413, 'payload_too_large', 'The request body is larger than 64 KiB.');
+      return new Problem(413, 'payload_too_large', `The request body is larger than ${sizeText(rules.bodyLimit ?? 64 * 1024)}.`);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new Problem(415, 'unsupported_media_type', 'Send the request body as JSON with Content-Type: application/json.');
+      return new Problem(415, 'unsupported_media_type', `Send the request body as ${rules.accepts ?? 'JSON with Content-Type: application/json'}.`);
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new Problem(400, 'invalid_json', 'The Content-Length header does not match the body.');
   }
   if (isConnectionLost(error)) return databaseUnavailable();
+  if (error instanceof ObjectStoreUnavailable) return new Problem(503, 'service_unavailable', 'The picture storage is not reachable right now. Retry in a moment.', {}, { 'Retry-After': '5' });
   if (error instanceof SyntaxError && error.statusCode === 400) return new Problem(400, 'invalid_json', 'The request body is not valid JSON.');
   return null;
 }
 
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  const problem = toProblem(error);
+  const problem = toProblem(error, { bodyLimit: request.routeOptions?.bodyLimit, accepts: request.routeOptions?.config?.accepts });
   if (problem) {
     // An outage is logged once by whoever notices it (the supervisor, the LISTEN connection), not per request.
     if (problem.status >= 500 && problem.code !== 'service_unavailable') request.log.error({ err: error, requestId: request.id }, 'request failed');

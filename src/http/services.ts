@@ -12,12 +12,15 @@ import type { Config } from '../config.ts';
 import type { NotifyBatcher } from '../db/notify-batcher.ts';
 import type { Db } from '../db/pool.ts';
 import type { JobReader } from '../jobs/job-reader.ts';
+import type { JobWaiters } from '../jobs/job-waiters.ts';
+import type { ObjectStore } from '../objects/index.ts';
+import type { UrlSigner } from '../pictures/signed-urls.ts';
 import type { StoreReaders } from '../stores/index.ts';
 import type { RateLimits } from './rate-limit/index.ts';
 
 export interface Services {
-  /** `llm`: whether a caption model is configured decides which locales a set may ask for; publicUrl and signupEnabled are the dashboard's (defaults: null, true). */
-  config: Pick<Config, 'basePath'> & Partial<Pick<Config, 'llm' | 'publicUrl' | 'signupEnabled'>>;
+  /** `llm`: whether a caption model is configured decides which locales a set may ask for; publicUrl and signupEnabled are the dashboard's (defaults: null, true); webhooks: what webhook URLs may point at (default: https and public addresses only). */
+  config: Pick<Config, 'basePath'> & Partial<Pick<Config, 'llm' | 'publicUrl' | 'signupEnabled' | 'webhooks'>>;
   db: Db;
   authenticator: Authenticator;
   accountViews: AccountViews;
@@ -28,6 +31,12 @@ export interface Services {
   clock: Clock;
   /** Per-key and failed-authentication limits; none (unlimited) when absent. */
   rateLimits?: RateLimits | null;
+  /** Uploaded screens and rendered pictures. */
+  objects: ObjectStore;
+  /** Signs and checks the pictures' URLs. */
+  signer: UrlSigner;
+  /** Long polls waiting for their job to end. */
+  waiters: JobWaiters;
 }
 
 export type Api = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;

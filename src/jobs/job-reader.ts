@@ -1,15 +1,18 @@
 /**
  * Reads jobs for polling, the most frequent request. A succeeded or failed job never changes again
- * (trigger jobs_terminal_guard), so once seen terminal it is served from memory. A pending job is
- * always read from the database: caching it would risk showing a status older than one already
- * committed.
+ * (trigger jobs_terminal_guard), nor do its files, so once seen terminal it is served from memory.
+ * A pending job is always read from the database: caching it would risk showing a status older
+ * than one already committed. Picture URLs are signed afresh on every read.
  */
 import type { Db } from '../db/pool.ts';
+import { listJobFiles, type JobFile } from '../pictures/files.ts';
+import { withPictures, type PictureLinks } from '../pictures/present.ts';
 import { findJob, TERMINAL, type PublicJob } from './jobs.ts';
 
 interface Entry {
   accountId: string;
   job: PublicJob;
+  files: JobFile[];
 }
 
 export class JobReader {
@@ -17,17 +20,24 @@ export class JobReader {
 
   constructor(private readonly db: Db, private readonly maxEntries = 20_000) {}
 
-  /** The job, or null when this account has no such job. */
-  async get(accountId: string, jobId: string): Promise<PublicJob | null> {
+  /** The job, or null when this account has no such job; with `links`, its pictures' URLs too. */
+  async get(accountId: string, jobId: string, links?: PictureLinks): Promise<PublicJob | null> {
+    const entry = await this.entry(accountId, jobId);
+    if (!entry) return null;
+    return links ? withPictures(entry.job, entry.files, links) : entry.job;
+  }
+
+  private async entry(accountId: string, jobId: string): Promise<Entry | null> {
     const hit = this.terminal.get(jobId);
-    if (hit) return hit.accountId === accountId ? hit.job : null;
+    if (hit) return hit.accountId === accountId ? hit : null;
     const job = await findJob(this.db, accountId, jobId);
     if (!job) return null;
+    const entry = { accountId, job, files: job.status === 'succeeded' ? await listJobFiles(this.db, jobId) : [] };
     if (TERMINAL.has(job.status)) {
       // Oldest first out: Map keeps insertion order.
       if (this.terminal.size >= this.maxEntries) this.terminal.delete(this.terminal.keys().next().value!);
-      this.terminal.set(jobId, { accountId, job });
+      this.terminal.set(jobId, entry);
     }
-    return job;
+    return entry;
   }
 }

@@ -24,7 +24,13 @@ interface PublicJobRow {
 }
 
 /** The request as stored with the job: defaults resolved, so a retry plans exactly the same set. */
-export type StoredPlanRequest = Required<Omit<PlanRequest, 'narrativeId' | 'slides' | 'locales'>> & { narrativeId: string | null; slides?: PlanRequest['slides']; locales?: string[] };
+export type StoredPlanRequest = Required<Omit<PlanRequest, 'narrativeId' | 'slides' | 'locales'>> & {
+  narrativeId: string | null;
+  slides?: PlanRequest['slides'];
+  locales?: string[];
+  /** The uploaded screens the slides frame, in order (cycling); absent: the family's uploads, else the listing's. */
+  screenIds?: string[];
+};
 
 const toPublic = (r: PublicJobRow): PublicJob => ({
   id: r.id,

@@ -11,6 +11,7 @@ import { findNarrative } from '../planning/narratives.ts';
 import { DEFAULT_COUNT, type OwnSlide, type CaptionLength, type CaptionStyle, type Device } from '../planning/types.ts';
 import { Problem, validationFailed, type FieldError } from '../problem.ts';
 import { findApp } from '../apps/apps.ts';
+import { checkScreenIds } from '../screens/screens.ts';
 import { listingLocale, localeProblem, MAX_LOCALES, plannedNatively } from '../planning/locales.ts';
 import { primaryListing } from '../planning/screens.ts';
 import { creditsCharged } from '../metrics/index.ts';
@@ -29,6 +30,8 @@ export interface ScreenshotSetRequest {
   slides?: OwnSlide[];
   /** One set per locale, 5 credits each (./translate.ts in planning). */
   locales?: string[];
+  /** Uploaded screens the slides frame, in order. */
+  screenIds?: string[];
 }
 
 export interface CreatedScreenshotSet {
@@ -92,7 +95,7 @@ async function checkTranslatable(db: Queryable, accountId: string, request: Scre
 /** The request as the job stores it: defaults resolved, a narrative fixing the slide count. */
 function resolveRequest(request: ScreenshotSetRequest): StoredPlanRequest {
   checkLocales(request);
-  const locales = request.locales ? { locales: [...request.locales] } : {};
+  const extras = { ...(request.locales ? { locales: [...request.locales] } : {}), ...(request.screenIds ? { screenIds: [...request.screenIds] } : {}) };
   if (request.slides) {
     // The user's own captions fix the slides: a count or a narrative would contradict them.
     const conflicts = (['count', 'narrativeId'] as const).filter((f) => request[f] !== undefined);
@@ -102,7 +105,7 @@ function resolveRequest(request: ScreenshotSetRequest): StoredPlanRequest {
       });
     }
     const slides = request.slides.map((s) => ({ headline: s.headline, ...(s.subheadline != null ? { subheadline: s.subheadline } : {}), ...(s.screenId ? { screenId: s.screenId } : {}) }));
-    return { device: request.device, count: slides.length, captionStyle: request.captionStyle ?? 'aso-expert', captionLength: request.captionLength ?? 'short', narrativeId: null, slides, ...locales };
+    return { device: request.device, count: slides.length, captionStyle: request.captionStyle ?? 'aso-expert', captionLength: request.captionLength ?? 'short', narrativeId: null, slides, ...extras };
   }
   const narrative = request.narrativeId ? findNarrative(request.narrativeId) : null;
   if (request.narrativeId && !narrative) {
@@ -116,7 +119,7 @@ function resolveRequest(request: ScreenshotSetRequest): StoredPlanRequest {
     captionStyle: request.captionStyle ?? 'aso-expert',
     captionLength: request.captionLength ?? 'short',
     narrativeId: narrative?.id ?? null,
-    ...locales,
+    ...extras,
   };
 }
 
@@ -136,6 +139,12 @@ export async function createScreenshotSet(
   // An id of the wrong shape cannot exist; answering without a query also keeps odd bytes out of SQL.
   if (!isId('app', request.appId)) throw appNotFound(request.appId);
   if (request.locales && !opts.canTranslate) await checkTranslatable(db, accountId, request);
+  const screenIds = [...(request.screenIds ?? []), ...(request.slides ?? []).flatMap((s) => (s.screenId ? [s.screenId] : []))];
+  if (screenIds.length) {
+    // Another account's app reads as missing, before any of its screens are looked at.
+    if (!(await findApp(db, accountId, request.appId))) throw appNotFound(request.appId);
+    await checkScreenIds(db, accountId, request.appId, screenIds);
+  }
 
   const jobId = newId('job');
   const enqueue = (q: Queryable) => chargeAndEnqueue(q, accountId, request.appId, jobId, planRequest, setCost(request), opts.now);

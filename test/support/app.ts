@@ -14,6 +14,13 @@ import { buildServer } from '../../src/http/server.ts';
 import type { Api, DashboardPlugin, Services } from '../../src/http/services.ts';
 import { JobReader } from '../../src/jobs/job-reader.ts';
 import { createStoreReaders } from '../../src/stores/index.ts';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { JobWaiters } from '../../src/jobs/job-waiters.ts';
+import { FileObjectStore } from '../../src/objects/filesystem.ts';
+import type { ObjectStore } from '../../src/objects/index.ts';
+import { loadSigningSecret, UrlSigner } from '../../src/pictures/signed-urls.ts';
 import { createTestDatabase, primaryServer, type TestDatabase, type TestServer } from './db.ts';
 import { accountWithKey } from './fixtures.ts';
 
@@ -44,12 +51,15 @@ export interface TestAppOptions {
   /** Default: in memory and high enough that only the rate-limit tests meet it. */
   rateLimits?: RateLimits | null;
   trustProxy?: boolean;
-  /** The dashboard's settings (PUBLIC_URL, SIGNUP_ENABLED). */
-  config?: { publicUrl?: string | null; signupEnabled?: boolean };
+  /** Where pictures and screens go; default: a fresh directory removed on close. */
+  objects?: ObjectStore;
+  /** The dashboard's settings (PUBLIC_URL, SIGNUP_ENABLED) and WEBHOOK_ALLOW_HTTP/PRIVATE. */
+  config?: { publicUrl?: string | null; signupEnabled?: boolean; webhooks?: { allowHttp: boolean; allowPrivate: boolean } };
 }
 
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const t = await createTestDatabase(opts.server ?? primaryServer());
+  const objectsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotgen-objects-'));
   const clock = opts.clock ?? (() => new Date());
   const notifications = new Notifications(t.url);
   await notifications.start();
@@ -69,6 +79,9 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     notifier: new NotifyBatcher(t.pool),
     clock,
     rateLimits: opts.rateLimits === undefined ? new RateLimits(new MemoryBuckets(), { perSecond: 100_000, authFailuresPerMinute: 100_000 }) : opts.rateLimits,
+    objects: opts.objects ?? new FileObjectStore(objectsDir),
+    signer: new UrlSigner(await loadSigningSecret(t.pool, null)),
+    waiters: new JobWaiters(notifications),
   };
   const app = await buildServer(services, { dashboard: opts.dashboard, limits: opts.limits, trustProxy: opts.trustProxy });
   await app.ready();
@@ -88,7 +101,10 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
       await services.notifier.flush();
       await authenticator.close();
       await services.rateLimits?.close();
+      services.waiters.close();
       await notifications.close();
+      await services.objects.close();
+      fs.rmSync(objectsDir, { recursive: true, force: true });
       await t.drop();
     },
   };

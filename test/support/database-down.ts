@@ -11,6 +11,11 @@ import type { Api } from '../../src/http/services.ts';
 import { JobReader } from '../../src/jobs/job-reader.ts';
 import { createStoreReaders } from '../../src/stores/index.ts';
 import { freePort } from '../cli/helpers.ts';
+import os from 'node:os';
+import path from 'node:path';
+import { JobWaiters } from '../../src/jobs/job-waiters.ts';
+import { FileObjectStore } from '../../src/objects/filesystem.ts';
+import { UrlSigner } from '../../src/pictures/signed-urls.ts';
 
 export async function serverWithDatabaseDown(opts: BuildOptions = {}): Promise<{ app: Api; close(): Promise<void> }> {
   const pool = createPool(`postgres://postgres@127.0.0.1:${await freePort()}/shotgen`, 2);
@@ -25,6 +30,9 @@ export async function serverWithDatabaseDown(opts: BuildOptions = {}): Promise<{
       jobs: new JobReader(pool),
       notifier: new NotifyBatcher(pool),
       clock,
+      objects: new FileObjectStore(path.join(os.tmpdir(), 'shotgen-objects-unused')),
+      signer: new UrlSigner('a test secret of more than thirty-two characters'),
+      waiters: new JobWaiters({ subscribe: () => () => undefined }),
     },
     opts,
   );

@@ -1,0 +1,20 @@
+/** The Screen resource: the upload's answer and the list's items. */
+import { Type } from '@sinclair/typebox';
+import { SCREEN_FAMILIES } from '../screens/family.ts';
+import { StringEnum } from '../typebox.ts';
+
+export const ScreenSchema = Type.Object(
+  {
+    screenId: Type.String({ description: 'scr_ plus a sortable, unguessable id.', examples: ['scr_01JD2ZK5T8Q3W4E5R6T7Y8U9GH'] }),
+    family: StringEnum(SCREEN_FAMILIES, { description: 'The device family whose sets frame it.' }),
+    width: Type.Integer({ examples: [1290] }),
+    height: Type.Integer({ examples: [2796] }),
+    bytes: Type.Integer(),
+    sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+    createdAt: Type.String({ format: 'date-time' }),
+  },
+  { title: 'Screen' },
+);
+
+export const AppParams = Type.Object({ appId: Type.String({ description: 'An appId from POST /public/v1/apps.' }) });
+export const ScreenParams = Type.Object({ appId: Type.String(), screenId: Type.String({ description: 'A screenId from POST /public/v1/apps/{appId}/screens.' }) });

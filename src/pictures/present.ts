@@ -1,0 +1,43 @@
+/**
+ * A succeeded job as clients see it: its plan with each slide's `image` and the set's `archive`,
+ * every URL freshly signed. The stored plan never holds URLs: they expire, and the host they name
+ * is the one the client asked.
+ */
+import type { PublicJob } from '../jobs/jobs.ts';
+import type { Slide } from '../planning/types.ts';
+import { ARCHIVE_NAME, slideFileName, type JobFile } from './files.ts';
+import type { UrlSigner } from './signed-urls.ts';
+
+export interface PictureLinks {
+  signer: UrlSigner;
+  /** Scheme, host and BASE_PATH, e.g. https://shotgen.example/api/v1. */
+  baseUrl: string;
+  /** The path the server routes on (BASE_PATH included): what the signature covers. */
+  basePath: string;
+  now: Date;
+}
+
+export function withPictures(job: PublicJob, files: JobFile[], links: PictureLinks): PublicJob {
+  if (job.status !== 'succeeded' || !job.result || files.length === 0) return job;
+  const byName = new Map(files.map((f) => [f.name, f]));
+  const url = (name: string) => {
+    const path = `${links.basePath}/public/v1/jobs/${job.id}/${name}`;
+    return `${links.baseUrl.slice(0, links.baseUrl.length - links.basePath.length)}${links.signer.sign(path, links.now)}`;
+  };
+  const withImages = (slides: Slide[], locale: string | null): Slide[] =>
+    slides.map((s) => {
+      const f = byName.get(slideFileName(s.index, locale));
+      return f ? { ...s, image: { url: url(f.name), width: f.width ?? 0, height: f.height ?? 0, format: 'png' as const, bytes: f.bytes, sha256: f.sha256 } } : s;
+    });
+  const archive = byName.get(ARCHIVE_NAME);
+  const result = job.result;
+  return {
+    ...job,
+    result: {
+      ...result,
+      slides: withImages(result.slides, null),
+      ...(archive ? { archive: { url: url(archive.name), bytes: archive.bytes, sha256: archive.sha256 } } : {}),
+      ...(result.locales ? { locales: result.locales.map((l, i) => ({ ...l, slides: withImages(l.slides, i === 0 ? null : l.locale) })) } : {}),
+    },
+  };
+}

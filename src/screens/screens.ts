@@ -1,0 +1,131 @@
+/**
+ * The user's own screens: raw app screenshots uploaded per app, framed by the slides of a set.
+ * The bytes go to the object store first, then the row: a row never names a missing object.
+ */
+import { createHash } from 'node:crypto';
+import { findApp } from '../apps/apps.ts';
+import { transaction, type Db, type Queryable } from '../db/pool.ts';
+import { isId, newId } from '../ids.ts';
+import type { ObjectStore } from '../objects/index.ts';
+import { Problem } from '../problem.ts';
+import type { ScreenshotFamily } from '../stores/listing.ts';
+import { decodeScreen } from './decode.ts';
+import { inferFamily } from './family.ts';
+
+export const MAX_SCREENS_PER_APP = 50;
+
+export interface Screen {
+  screenId: string;
+  family: ScreenshotFamily;
+  width: number;
+  height: number;
+  bytes: number;
+  sha256: string;
+  createdAt: string;
+}
+
+/** A screen as a job reads it: where its bytes are. */
+export interface ScreenObject {
+  screenId: string;
+  family: ScreenshotFamily;
+  objectKey: string;
+}
+
+interface ScreenRow {
+  id: string;
+  family: ScreenshotFamily;
+  width: number;
+  height: number;
+  bytes: number;
+  sha256: string;
+  object_key: string;
+  created_at: Date;
+}
+
+const toScreen = (r: ScreenRow): Screen => ({ screenId: r.id, family: r.family, width: r.width, height: r.height, bytes: r.bytes, sha256: r.sha256, createdAt: r.created_at.toISOString() });
+
+export const appNotFound = (appId: string) => new Problem(404, 'app_not_found', `No app ${appId} on this account.`);
+export const screenNotFound = (screenId: string) => new Problem(404, 'screen_not_found', `No screen ${screenId} of this app.`);
+
+export async function uploadScreen(db: Db, objects: ObjectStore, accountId: string, appId: string, body: Buffer, family?: ScreenshotFamily): Promise<Screen> {
+  const app = isId('app', appId) ? await findApp(db, accountId, appId) : null;
+  if (!app) throw appNotFound(appId);
+  const image = await decodeScreen(body);
+  const screenId = newId('scr');
+  const objectKey = `screens/${accountId}/${screenId}.${image.contentType === 'image/png' ? 'png' : 'jpg'}`;
+  const sha256 = createHash('sha256').update(body).digest('hex');
+  const chosen = family ?? inferFamily(image.width, image.height, { ios: app.iosListing !== null, android: app.androidListing !== null });
+  await objects.put(objectKey, body, image.contentType);
+  try {
+    return await transaction(db, async (tx) => {
+      // The app row is the lock that makes the count and the insert one step for concurrent uploads.
+      await tx.query('SELECT 1 FROM apps WHERE id = $1 AND account_id = $2 FOR UPDATE', [appId, accountId]);
+      const { rows: counted } = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM screens WHERE app_id = $1 AND deleted_at IS NULL', [appId]);
+      if (counted[0].n >= MAX_SCREENS_PER_APP) {
+        throw new Problem(409, 'screen_limit', `This app has ${MAX_SCREENS_PER_APP} screens, the most it may hold; delete one first.`);
+      }
+      const { rows } = await tx.query<ScreenRow>(
+        `INSERT INTO screens (id, account_id, app_id, family, content_type, width, height, bytes, sha256, object_key)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+         RETURNING id, family, width, height, bytes, sha256, object_key, created_at`,
+        [screenId, accountId, appId, chosen, image.contentType, image.width, image.height, body.length, sha256, objectKey],
+      );
+      return toScreen(rows[0]);
+    });
+  } catch (error) {
+    await objects.delete(objectKey).catch(() => undefined);
+    throw error;
+  }
+}
+
+export async function listScreens(db: Queryable, accountId: string, appId: string): Promise<Screen[]> {
+  const app = isId('app', appId) ? await findApp(db, accountId, appId) : null;
+  if (!app) throw appNotFound(appId);
+  const { rows } = await db.query<ScreenRow>(
+    `SELECT id, family, width, height, bytes, sha256, object_key, created_at FROM screens
+     WHERE app_id = $1 AND account_id = $2 AND deleted_at IS NULL ORDER BY created_at, id`,
+    [appId, accountId],
+  );
+  return rows.map(toScreen);
+}
+
+/**
+ * Sets already rendered keep their own pictures; a set still queued keeps the screen it was given
+ * (the row and the bytes stay, marked deleted), so a delete never breaks a paid job.
+ */
+export async function deleteScreen(db: Queryable, accountId: string, appId: string, screenId: string): Promise<void> {
+  if (!isId('app', appId) || !isId('scr', screenId)) throw screenNotFound(screenId);
+  const { rowCount } = await db.query('UPDATE screens SET deleted_at = now() WHERE id = $1 AND app_id = $2 AND account_id = $3 AND deleted_at IS NULL', [screenId, appId, accountId]);
+  if (rowCount !== 1) throw screenNotFound(screenId);
+}
+
+/** Refuses ids that are not live screens of this app (the request's screenIds and slides). */
+export async function checkScreenIds(db: Queryable, accountId: string, appId: string, ids: string[]): Promise<void> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return;
+  const malformed = unique.find((id) => !isId('scr', id));
+  if (malformed) throw screenNotFound(malformed);
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM screens WHERE id = ANY($1) AND app_id = $2 AND account_id = $3 AND deleted_at IS NULL', [unique, appId, accountId]);
+  const found = new Set(rows.map((r) => r.id));
+  const missing = unique.find((id) => !found.has(id));
+  if (missing) throw screenNotFound(missing);
+}
+
+/** The named screens (deleted ones included: the job was accepted with them), in the given order. */
+export async function screenObjects(db: Queryable, accountId: string, appId: string, ids: string[]): Promise<ScreenObject[]> {
+  const { rows } = await db.query<{ id: string; family: ScreenshotFamily; object_key: string }>(
+    'SELECT id, family, object_key FROM screens WHERE id = ANY($1) AND app_id = $2 AND account_id = $3',
+    [ids, appId, accountId],
+  );
+  const byId = new Map(rows.map((r) => [r.id, { screenId: r.id, family: r.family, objectKey: r.object_key }]));
+  return ids.map((id) => byId.get(id)).filter((s): s is ScreenObject => s !== undefined);
+}
+
+/** The app's live screens of one family, in upload order: what a set without screenIds frames. */
+export async function familyScreens(db: Queryable, accountId: string, appId: string, family: ScreenshotFamily): Promise<ScreenObject[]> {
+  const { rows } = await db.query<{ id: string; object_key: string }>(
+    'SELECT id, object_key FROM screens WHERE app_id = $1 AND account_id = $2 AND family = $3 AND deleted_at IS NULL ORDER BY created_at, id',
+    [appId, accountId, family],
+  );
+  return rows.map((r) => ({ screenId: r.id, family, objectKey: r.object_key }));
+}

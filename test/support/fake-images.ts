@@ -1,0 +1,69 @@
+/**
+ * A stand-in for the stores' image hosts (mzstatic, googleusercontent) on 127.0.0.1: any path is a
+ * PNG of a solid colour named by the path (/red/..., /green/...), unless a test tells it to fail,
+ * hang, redirect or send a bomb. Records every path asked for.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
+
+export type ImageBehaviour = 'ok' | 'fail' | 'hang' | 'redirect-away' | 'redirect-same' | 'huge';
+
+export interface FakeImageHost {
+  origin: string;
+  /** A listing screenshot URL on this host, sized like an App Store one. */
+  url(color: string, n?: number): string;
+  requests: string[];
+  behaviour: ImageBehaviour;
+  close(): Promise<void>;
+}
+
+const COLORS: Record<string, { r: number; g: number; b: number }> = {
+  red: { r: 255, g: 0, b: 0 },
+  green: { r: 0, g: 200, b: 0 },
+  blue: { r: 0, g: 0, b: 255 },
+  yellow: { r: 255, g: 220, b: 0 },
+};
+
+export const solidPng = (width: number, height: number, color: string): Promise<Buffer> =>
+  sharp({ create: { width, height, channels: 3, background: COLORS[color] ?? COLORS.red } }).png().toBuffer();
+
+export async function startFakeImageHost(): Promise<FakeImageHost> {
+  const cache = new Map<string, Buffer>();
+  const sockets = new Set<import('node:net').Socket>();
+  const host: FakeImageHost = {
+    origin: '',
+    requests: [],
+    behaviour: 'ok',
+    url: (color, n = 1) => `${host.origin}/image/thumb/${color}/shot${n}/392x696bb.png`,
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => server.close(r));
+    },
+  };
+  const server = http.createServer(async (req, res) => {
+    host.requests.push(req.url ?? '');
+    const behaviour = host.behaviour;
+    if (behaviour === 'hang') return; // never answers; the client's time limit ends it
+    if (behaviour === 'fail') return res.writeHead(503).end('unavailable');
+    if (behaviour === 'redirect-away') return res.writeHead(302, { location: 'http://127.0.0.2:9/elsewhere.png' }).end();
+    if (behaviour === 'redirect-same' && !req.url?.includes('moved')) return res.writeHead(302, { location: `${req.url}?moved=1` }).end();
+    if (behaviour === 'huge') {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      const chunk = Buffer.alloc(1024 * 1024);
+      for (let i = 0; i < 30 && !res.destroyed; i++) await new Promise((r) => res.write(chunk, r));
+      return res.end();
+    }
+    const color = (req.url ?? '').split('/')[3] ?? 'red';
+    if (!cache.has(color)) cache.set(color, await solidPng(1290, 2796, color));
+    const png = cache.get(color)!;
+    res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length }).end(png);
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  host.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return host;
+}
