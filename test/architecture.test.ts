@@ -18,7 +18,7 @@ function importsOf(file: string, withTypes: boolean): string[] {
   return found;
 }
 
-const DOMAIN = ['accounts/', 'apps/', 'stores/', 'planning/', 'jobs/', 'db/', 'rendering/', 'metrics/'];
+const DOMAIN = ['accounts/', 'apps/', 'stores/', 'planning/', 'jobs/', 'db/', 'rendering/', 'metrics/', 'webhooks/'];
 
 describe('architecture', () => {
   it('domain folders never import http/, api/ or dashboard/ (types included)', () => {

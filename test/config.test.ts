@@ -9,6 +9,13 @@ describe('configuration', () => {
     expect(c.http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, idleTimeoutMs: 60_000, maxConnections: 10_000 });
   });
 
+  it('webhooks: https and public addresses only unless WEBHOOK_ALLOW_HTTP / WEBHOOK_ALLOW_PRIVATE', () => {
+    expect(loadConfig({}).webhooks).toEqual({ allowHttp: false, allowPrivate: false });
+    expect(loadConfig({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: '1' }).webhooks).toEqual({ allowHttp: true, allowPrivate: true });
+    expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'sometimes' })).toThrow(/WEBHOOK_ALLOW_PRIVATE/);
+    expect(() => loadConfig({ WEBHOOK_ALLOW_HTTP: 'yes please' })).toThrow(/WEBHOOK_ALLOW_HTTP/);
+  });
+
   it('reads the HTTP limits', () => {
     const c = loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '20000', HTTP_IDLE_TIMEOUT_MS: '45000', HTTP_MAX_CONNECTIONS: '500' });
     expect(c.http).toEqual({ headersTimeoutMs: 5_000, requestTimeoutMs: 20_000, idleTimeoutMs: 45_000, maxConnections: 500 });

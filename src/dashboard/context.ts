@@ -14,8 +14,8 @@ import { csrfTokenFor, type CookieNames } from './session.ts';
 
 /** The same domain services the API is built on (a structural subset of the API's Services). */
 export interface DashboardServices {
-  /** basePath: the API's BASE_PATH (shown next to keys); publicUrl: https makes cookies Secure. */
-  config: { basePath: string; publicUrl?: string | null; signupEnabled?: boolean };
+  /** basePath: the API's BASE_PATH (shown next to keys); publicUrl: https makes cookies Secure; webhooks: WEBHOOK_ALLOW_HTTP/PRIVATE. */
+  config: { basePath: string; publicUrl?: string | null; signupEnabled?: boolean; webhooks?: { allowHttp: boolean; allowPrivate: boolean } };
   db: Db;
   stores: StoreReaders;
   authenticator: Pick<Authenticator, 'forget'>;

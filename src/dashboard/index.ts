@@ -18,6 +18,7 @@ import { appPages } from './pages/apps.ts';
 import { keyPages } from './pages/keys.ts';
 import { setPages } from './pages/sets.ts';
 import { usagePage } from './pages/usage.ts';
+import { webhookPages } from './pages/webhooks.ts';
 import { cookieNames, csrfOk, csrfTokenFor, loadSession } from './session.ts';
 
 export type { DashboardOptions, DashboardServices } from './context.ts';
@@ -122,4 +123,5 @@ export async function dashboardPlugin(app: FastifyInstance, { services }: Dashbo
   usagePage(app, dash);
   appPages(app, dash);
   setPages(app, dash);
+  webhookPages(app, dash);
 }

@@ -20,6 +20,7 @@ const NAV = [
   { href: '/keys', label: 'API keys' },
   { href: '/usage', label: 'Usage' },
   { href: '/apps', label: 'Apps and sets' },
+  { href: '/webhooks', label: 'Webhooks' },
 ] as const;
 
 export function page(ctx: PageContext, opts: PageOptions): Html {

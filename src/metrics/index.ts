@@ -45,6 +45,13 @@ export const creditsRefunded = new Counter({
   registers: [registry],
 });
 
+export const webhookDeliveries = new Counter({
+  name: 'shotgen_webhook_attempts_total',
+  help: 'Webhook delivery attempts by outcome: delivered (a 2xx), retrying (failed, tried again later), failed (the last attempt failed).',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
 /** One child per (method, route, status): prom-client would otherwise hash the labels per request. */
 const requestChildren = new Map<string, ReturnType<typeof httpRequestDuration.labels>>();
 
