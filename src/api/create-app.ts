@@ -6,7 +6,7 @@ import { principalOf } from '../http/auth.ts';
 import type { Api, Services } from '../http/services.ts';
 import { bodyProblems, commonProblems, problemExample, problemRef, RETRY_AFTER, success } from './schemas.ts';
 
-const CreateAppBody = Type.Object(
+export const CreateAppBody = Type.Object(
   {
     iosUrl: Type.Optional(
       Type.String({ maxLength: 2048, description: 'App Store URL: https://apps.apple.com/{cc}/app/{slug}/id{digits} (or itunes.apple.com, or /app/id{digits}).', examples: ['https://apps.apple.com/us/app/notability/id360593530'] }),

@@ -46,7 +46,7 @@ export const CreateScreenshotSetBody = Type.Object(
       Type.Array(Type.String({ pattern: '^scr_[0-9A-HJKMNP-TV-Z]{26}$' }), {
         minItems: 1,
         maxItems: 10,
-        examples: [['scr_01JD2ZK5T8Q3W4E5R6T7Y8U9GH', 'scr_01JD2ZK5T8Q3W4E5R6T7Y8U9JK']],
+        examples: [['scr_01JD2ZK5T8Q3W4E5R6T7Y8V9GH', 'scr_01JD2ZK5T8Q3W4E5R6T7Y8V9JK']],
         description:
           'Uploaded screens of this app (POST /public/v1/apps/{appId}/screens), in order: slide i frames screen i, cycling when there are fewer screens than slides. Without it, the app\'s uploaded screens of the device\'s family are used in upload order, else the listing\'s own screenshots. An id that is not a live screen of this app is 404 `screen_not_found`.',
       }),

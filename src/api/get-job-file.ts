@@ -31,7 +31,7 @@ const binary = (type: string, description: string) => ({
 
 const fileProblems = {
   ...commonProblems,
-  304: { description: 'Not modified: the If-None-Match ETag is current.', headers: { ETag: { type: 'string' } } },
+  304: { description: 'Not modified: the If-None-Match ETag is current.', headers: { ETag: { type: 'string' }, 'x-request-id': { type: 'string' } } },
   403: problemRef('A signed URL whose signature does not match, or that has expired (`invalid_signature`).', problemExample(403, 'invalid_signature', 'This signed URL has expired; poll the job for a fresh one.')),
   404: problemRef('No such job on this account, or it has no such picture (yet) (`job_not_found`).'),
   503: problemRef('The database or the picture storage is unreachable (`service_unavailable`).', undefined, RETRY_AFTER),

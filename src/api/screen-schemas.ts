@@ -5,7 +5,7 @@ import { StringEnum } from '../typebox.ts';
 
 export const ScreenSchema = Type.Object(
   {
-    screenId: Type.String({ description: 'scr_ plus a sortable, unguessable id.', examples: ['scr_01JD2ZK5T8Q3W4E5R6T7Y8U9GH'] }),
+    screenId: Type.String({ description: 'scr_ plus a sortable, unguessable id.', examples: ['scr_01JD2ZK5T8Q3W4E5R6T7Y8V9GH'] }),
     family: StringEnum(SCREEN_FAMILIES, { description: 'The device family whose sets frame it.' }),
     width: Type.Integer({ examples: [1290] }),
     height: Type.Integer({ examples: [2796] }),

@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { claimJobs, completeJob, failJob } from '../../src/jobs/queue.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
+import { saveJobFiles } from '../../src/pictures/files.ts';
+import { solidPng } from '../support/fake-images.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { ContractChecker, type Answer } from '../support/contract.ts';
 import { startFakeStore, type FakeStore } from '../support/fake-store.ts';
@@ -29,7 +31,7 @@ describe('every response matches the served OpenAPI document', () => {
   });
   afterEach(async () => h.close());
 
-  const call = async (method: 'GET' | 'POST', template: string, url: string, opts: { headers?: Record<string, string>; body?: unknown } = {}): Promise<Answer> => {
+  const call = async (method: 'GET' | 'POST' | 'DELETE', template: string, url: string, opts: { headers?: Record<string, string>; body?: unknown } = {}): Promise<Answer> => {
     const res = await h.app.inject({
       method,
       url: BASE + url,
@@ -71,7 +73,10 @@ describe('every response matches the served OpenAPI document', () => {
     const [doneId, failedId] = await enqueueJobs(h.t.pool, h.account.id, otherApp, 2);
     await claimJobs(h.t.pool, 'w', 100, 60_000);
     const result = planScreenshotSet({ listings: [sampleListing()], extraContext: null, request: { device: 'iphone-69', count: 3 } });
-    await completeJob(h.t.pool, 'w', doneId, { result });
+    const png = await solidPng(1320, 2868, 'red');
+    const files = ['slides/1.png', 'locales/de-DE/slides/1.png', 'archive.zip'].map((name) => ({ name, objectKey: `jobs/${doneId}/a1/${name}`, contentType: name.endsWith('.zip') ? 'application/zip' : 'image/png', bytes: png.length, sha256: 'a'.repeat(64), width: 1320, height: 2868 }));
+    for (const f of files) await h.services.objects.put(f.objectKey, png, f.contentType);
+    await completeJob(h.t.pool, 'w', doneId, { result, save: (tx) => saveJobFiles(tx, doneId, files) });
     await failJob(h.t.pool, failedId, 'w', { code: 'planning_failed', message: 'nothing to plan', retryable: false });
     expect(JSON.parse((await call('GET', '/public/v1/jobs/{id}', `/public/v1/jobs/${doneId}`)).body).status).toBe('succeeded');
     // Twice: the second answer comes from the finished-job cache.
@@ -80,11 +85,57 @@ describe('every response matches the served OpenAPI document', () => {
     await call('GET', '/public/v1/jobs/{id}', '/public/v1/jobs/job_01ARZ3NDEKTSV4RRFFQ69G5FAV');
     await call('GET', '/public/v1/jobs/{id}', `/public/v1/jobs/${doneId}`, { headers: { authorization: `Bearer ${poor.key}` } });
 
+    // Screens: raw image bodies
+    const raw = async (method: 'POST' | 'GET' | 'DELETE', template: string, url: string, payload?: Buffer, type = 'image/png', headers = h.auth) => {
+      const res = await h.app.inject({ method, url: BASE + url, headers: { ...headers, ...(payload ? { 'content-type': type } : {}) }, ...(payload ? { payload } : {}) });
+      contract.check(method, template, res);
+      return res;
+    };
+    const screens = '/public/v1/apps/{appId}/screens';
+    const shot = await raw('POST', screens, `/public/v1/apps/${appId}/screens`, await solidPng(400, 860, 'green'));
+    expect(shot.statusCode).toBe(201);
+    await raw('POST', screens, `/public/v1/apps/${appId}/screens`, Buffer.from('not an image'));
+    await raw('POST', screens, `/public/v1/apps/${appId}/screens`, Buffer.from('{}'), 'application/json');
+    await raw('POST', screens, `/public/v1/apps/app_01ARZ3NDEKTSV4RRFFQ69G5FAV/screens`, await solidPng(400, 860, 'green'));
+    await raw('GET', screens, `/public/v1/apps/${appId}/screens`);
+    await raw('GET', screens, `/public/v1/apps/${poorApp}/screens`);
+    const screenId = JSON.parse(shot.body).screenId as string;
+    await raw('DELETE', `${screens}/{screenId}`, `/public/v1/apps/${appId}/screens/${screenId}`, undefined, undefined, { authorization: `Bearer ${poor.key}` });
+    expect((await raw('DELETE', `${screens}/{screenId}`, `/public/v1/apps/${appId}/screens/${screenId}`)).statusCode).toBe(204);
+
+    // Pictures of the succeeded job: with the key, signed, not modified, refused
+    const pictures = JSON.parse((await call('GET', '/public/v1/jobs/{id}', `/public/v1/jobs/${doneId}`)).body).result;
+    const slideUrl = new URL(pictures.slides[0].image.url);
+    const slide = '/public/v1/jobs/{id}/slides/{file}';
+    expect((await raw('GET', slide, slideUrl.pathname.slice(BASE.length) + slideUrl.search, undefined, undefined, {})).statusCode).toBe(200);
+    const keyed = await raw('GET', slide, `/public/v1/jobs/${doneId}/slides/1.png`);
+    await raw('GET', slide, `/public/v1/jobs/${doneId}/slides/1.png`, undefined, undefined, { ...h.auth, 'if-none-match': String(keyed.headers.etag) });
+    await raw('GET', slide, `/public/v1/jobs/${doneId}/slides/1.png?expires=1&sig=${'A'.repeat(43)}`, undefined, undefined, {});
+    await raw('GET', slide, `/public/v1/jobs/${doneId}/slides/2.png`);
+    await raw('GET', slide, `/public/v1/jobs/${doneId}/slides/1.png`, undefined, undefined, {});
+    const locale = '/public/v1/jobs/{id}/locales/{locale}/slides/{file}';
+    expect((await raw('GET', locale, `/public/v1/jobs/${doneId}/locales/de-DE/slides/1.png`)).statusCode).toBe(200);
+    await raw('GET', locale, `/public/v1/jobs/${doneId}/locales/fr-FR/slides/1.png`);
+    const archive = '/public/v1/jobs/{id}/archive.zip';
+    expect((await raw('GET', archive, `/public/v1/jobs/${doneId}/archive.zip`)).statusCode).toBe(200);
+    await raw('GET', archive, `/public/v1/jobs/${failedId}/archive.zip`);
+
     // Narratives and account
     await call('GET', '/public/v1/narratives', '/public/v1/narratives');
     await call('GET', '/public/v1/narratives', '/public/v1/narratives', { headers: { 'x-api-key': 'sk_live_nope' } });
     await call('GET', '/public/v1/account', '/public/v1/account');
     await call('GET', '/public/v1/account', '/public/v1/account', none);
+
+    // Webhooks
+    const hook = await call('POST', '/public/v1/webhooks', '/public/v1/webhooks', { body: { url: 'https://example.com/hooks', events: ['job.failed'] } });
+    expect(hook.statusCode).toBe(201);
+    await call('POST', '/public/v1/webhooks', '/public/v1/webhooks', { body: { url: 'https://127.0.0.1/hooks' } });
+    await call('POST', '/public/v1/webhooks', '/public/v1/webhooks', { ...none, body: { url: 'https://example.com/hooks' } });
+    await call('GET', '/public/v1/webhooks', '/public/v1/webhooks');
+    await call('GET', '/public/v1/webhooks', '/public/v1/webhooks', none);
+    const hookId = JSON.parse(hook.body).id as string;
+    await call('DELETE', '/public/v1/webhooks/{id}', `/public/v1/webhooks/${hookId}`, { headers: { authorization: `Bearer ${poor.key}` } });
+    expect((await call('DELETE', '/public/v1/webhooks/{id}', `/public/v1/webhooks/${hookId}`)).statusCode).toBe(204);
 
     // Every documented operation was answered with a success and with an error.
     for (const op of contract.operations()) {

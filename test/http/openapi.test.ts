@@ -40,8 +40,17 @@ describe('the OpenAPI document', () => {
       'post /public/v1/apps': ['200', '400', '401', '413', '415', '422', '429', '500', '502', '503'],
       'post /public/v1/screenshots': ['201', '400', '401', '402', '404', '409', '413', '415', '422', '429', '500', '503'],
       'get /public/v1/jobs/{id}': ['200', '401', '404', '429', '500', '503'],
+      'get /public/v1/jobs/{id}/slides/{file}': ['200', '304', '401', '403', '404', '429', '500', '503'],
+      'get /public/v1/jobs/{id}/locales/{locale}/slides/{file}': ['200', '304', '401', '403', '404', '429', '500', '503'],
+      'get /public/v1/jobs/{id}/archive.zip': ['200', '304', '401', '403', '404', '429', '500', '503'],
+      'post /public/v1/apps/{appId}/screens': ['201', '400', '401', '404', '409', '413', '415', '429', '500', '503'],
+      'get /public/v1/apps/{appId}/screens': ['200', '401', '404', '429', '500', '503'],
+      'delete /public/v1/apps/{appId}/screens/{screenId}': ['204', '401', '404', '429', '500', '503'],
       'get /public/v1/narratives': ['200', '401', '429', '500', '503'],
       'get /public/v1/account': ['200', '401', '429', '500', '503'],
+      'post /public/v1/webhooks': ['201', '400', '401', '409', '413', '415', '429', '500', '503'],
+      'get /public/v1/webhooks': ['200', '401', '429', '500', '503'],
+      'delete /public/v1/webhooks/{id}': ['204', '401', '404', '429', '500', '503'],
     };
     for (const [op, statuses] of Object.entries(ops)) {
       const [method, path] = op.split(' ');

@@ -1,12 +1,16 @@
 /**
  * Workers as separate processes on one database: `shotgen serve --role worker`, as deployed.
  */
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JobReader } from '../../src/jobs/job-reader.ts';
 import { createTestDatabase, testServers, type TestDatabase } from '../support/db.ts';
-import { accountWithKey, insertApp } from '../support/fixtures.ts';
+import { emptyScreenshots } from '../../src/stores/listing.ts';
+import { accountWithKey, insertApp, sampleListing } from '../support/fixtures.ts';
 import { enqueueJobs, jobRows, ledger, until } from '../support/jobs.ts';
 import { shotgen, type Child } from '../support/processes.ts';
 
@@ -18,18 +22,24 @@ for (const server of testServers()) {
     let accountId: string;
     let appId: string;
     const children: Child[] = [];
+    let dataDir: string;
     beforeEach(async () => {
+      dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotgen-workers-'));
       t = await createTestDatabase(server);
       accountId = (await accountWithKey(t.pool, 'pro')).account.id;
-      appId = await insertApp(t.pool, accountId);
+      // Workers render every set: a listing without screenshots keeps them off the network (its
+      // slides are text-only), and one slide a job keeps 90 jobs quick.
+      appId = await insertApp(t.pool, accountId, sampleListing({ screenshots: emptyScreenshots() }));
     });
     afterEach(async () => {
       await Promise.all(children.splice(0).map((c) => c.stop('SIGKILL')));
       await t.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     });
 
     const worker = (env: Record<string, string> = {}) => {
-      const c = shotgen(['--json', 'serve', '--role', 'worker'], { DATABASE_URL: t.url, WORKER_CONCURRENCY: '4', ...env });
+      // The pictures go to a scratch directory, shared by the workers as a deployment shares its bucket.
+      const c = shotgen(['--json', 'serve', '--role', 'worker'], { DATABASE_URL: t.url, DATA_DIR: dataDir, WORKER_CONCURRENCY: '4', ...env });
       children.push(c);
       return c;
     };
@@ -50,7 +60,7 @@ for (const server of testServers()) {
       };
       const ids: string[] = [];
       for (let i = 0; i < 90; i++) {
-        ids.push(...(await enqueueJobs(t.pool, accountId, appId, 1)));
+        ids.push(...(await enqueueJobs(t.pool, accountId, appId, 1, 'iphone-69', 1)));
         for (const id of ids.slice(-4)) await poll(id);
       }
       await until(async () => {

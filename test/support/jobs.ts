@@ -3,10 +3,10 @@ import { createScreenshotSet } from '../../src/jobs/screenshot-sets.ts';
 import type { Db } from '../../src/db/pool.ts';
 import type { Device } from '../../src/planning/types.ts';
 
-export async function enqueueJobs(db: Db, accountId: string, appId: string, n: number, device: Device = 'iphone-69'): Promise<string[]> {
+export async function enqueueJobs(db: Db, accountId: string, appId: string, n: number, device: Device = 'iphone-69', count = 3): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    const { body } = await createScreenshotSet(db, accountId, { appId, device, count: 3 }, { now: new Date() });
+    const { body } = await createScreenshotSet(db, accountId, { appId, device, count }, { now: new Date() });
     ids.push(body.jobId);
   }
   return ids;
