@@ -109,8 +109,13 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
         log,
       });
       worker.start();
+      // A webhook carries the job as GET shows it; its picture URLs need the public origin, which
+      // a worker has no request to take from: PUBLIC_URL, else this machine's own port.
       const jobReader = new JobReader(database.pool);
-      webhooks = new WebhookDispatcher(database.pool, notifications, { ...config.webhooks, readJob: (accountId, jobId) => jobReader.get(accountId, jobId), log, ...opts.webhooks });
+      const origin = config.publicUrl ?? `http://localhost:${config.port}`;
+      const webhookSigner = new UrlSigner(await loadSigningSecret(database.pool, config.urlSigningSecret));
+      const links = () => ({ signer: webhookSigner, baseUrl: `${origin}${config.basePath}`, basePath: config.basePath, now: clock() });
+      webhooks = new WebhookDispatcher(database.pool, notifications, { ...config.webhooks, readJob: (accountId, jobId) => jobReader.get(accountId, jobId, links()), log, ...opts.webhooks });
       webhooks.start();
     }
   } catch (error) {
