@@ -33,6 +33,8 @@ export interface PictureDeps {
   objects: ObjectStore;
   renderer: Pick<RenderPool, 'renderSet'>;
   storeImageOrigins: string[];
+  /** How long one listing screenshot may take to arrive (default 15 s). */
+  storeImageTimeoutMs?: number;
   now(): Date;
 }
 
@@ -99,7 +101,7 @@ async function loadScreens(deps: PictureDeps, job: PictureJob, slides: Slide[], 
         if (!key) throw new Error(`screen ${s.screenId} is missing`);
         return once(key, () => readObject(deps.objects, key));
       }
-      if (s.screenshotUrl) return once(s.screenshotUrl, () => fetchStoreImage(s.screenshotUrl!, { origins: deps.storeImageOrigins, signal }));
+      if (s.screenshotUrl) return once(s.screenshotUrl, () => fetchStoreImage(s.screenshotUrl!, { origins: deps.storeImageOrigins, timeoutMs: deps.storeImageTimeoutMs, signal }));
       return null;
     }),
   );

@@ -1,0 +1,75 @@
+/** `Prefer: wait=N`: answers when the job ends, woken by its notification, or after N seconds. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { claimJobs, completeJob, failJob } from '../../src/jobs/queue.ts';
+import { preferredWait } from '../../src/api/get-job.ts';
+import { planScreenshotSet } from '../../src/planning/plan.ts';
+import { createTestApp, type TestApp } from '../support/app.ts';
+import { insertApp, sampleListing } from '../support/fixtures.ts';
+import { enqueueJobs, until } from '../support/jobs.ts';
+
+describe('preferredWait', () => {
+  it('reads wait=N from Prefer, clamped to 1..30', () => {
+    expect(preferredWait('wait=5')).toBe(5);
+    expect(preferredWait('respond-async, wait=100')).toBe(30);
+    expect(preferredWait('wait=0')).toBe(1);
+    expect(preferredWait('return=minimal')).toBeNull();
+    expect(preferredWait(undefined)).toBeNull();
+  });
+});
+
+describe('GET /public/v1/jobs/{id} with Prefer: wait', () => {
+  let h: TestApp;
+  let jobIds: string[];
+  beforeEach(async () => {
+    h = await createTestApp();
+    jobIds = await enqueueJobs(h.t.pool, h.account.id, await insertApp(h.t.pool, h.account.id), 2);
+  });
+  afterEach(async () => h.close());
+
+  const poll = (id: string, prefer?: string) => h.app.inject({ method: 'GET', url: `/api/v1/public/v1/jobs/${id}`, headers: { ...h.auth, ...(prefer ? { prefer } : {}) } });
+
+  it('answers after N seconds with the current state, saying Preference-Applied', async () => {
+    const started = Date.now();
+    const res = await poll(jobIds[0], 'wait=1');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(res.json().status).toBe('queued');
+    expect(res.headers['preference-applied']).toBe('wait=1');
+    expect(res.headers['retry-after']).toBe('1');
+  });
+
+  it('is woken as soon as the job ends, and many waiters cost no queries while they wait', async () => {
+    await claimJobs(h.t.pool, 'w', 2, 60_000);
+    const waiting = Array.from({ length: 50 }, () => poll(jobIds[0], 'wait=20'));
+    const other = poll(jobIds[1], 'wait=20');
+    await until(async () => h.services.waiters.size === 51, 5_000);
+    // While parked, nobody touches the database: count the statements the pool runs.
+    let queries = 0;
+    const query = h.t.pool.query.bind(h.t.pool);
+    h.t.pool.query = ((...args: Parameters<typeof query>) => {
+      queries++;
+      return query(...args);
+    }) as typeof query;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(queries).toBe(0);
+    h.t.pool.query = query;
+    const started = Date.now();
+    const result = planScreenshotSet({ listings: [sampleListing()], extraContext: null, request: { device: 'iphone-69', count: 3 } });
+    await completeJob(h.t.pool, 'w', jobIds[0], { result });
+    const answers = await Promise.all(waiting);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(answers.every((a) => a.json().status === 'succeeded')).toBe(true);
+    expect(answers[0].headers['retry-after']).toBeUndefined();
+    await failJob(h.t.pool, jobIds[1], 'w', { code: 'planning_failed', message: 'x', retryable: false });
+    expect((await other).json().status).toBe('failed');
+    expect(h.services.waiters.size).toBe(0);
+  });
+
+  it('answers a finished job at once', async () => {
+    await claimJobs(h.t.pool, 'w', 1, 60_000);
+    await failJob(h.t.pool, jobIds[0], 'w', { code: 'planning_failed', message: 'x', retryable: false });
+    const started = Date.now();
+    const res = await poll(jobIds[0], 'wait=30');
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(res.headers['preference-applied']).toBe('wait=30');
+  });
+});
