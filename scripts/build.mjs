@@ -1,5 +1,6 @@
-// `npm run build`: compile src/ to dist/ and copy what tsc does not (SQL migrations and any other
-// non-TypeScript file under src/). Incremental, so a build with nothing changed takes about a second.
+// `npm run build`: compile the typed client (clients/typescript), then src/ to dist/ and copy what
+// tsc does not (SQL migrations and any other non-TypeScript file under src/). Incremental, so a
+// build with nothing changed takes about a second.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -7,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+// The typed client first: the client commands in src/client import its dist/.
+execFileSync(process.execPath, [path.join(root, 'clients', 'typescript', 'scripts', 'build.mjs')], { stdio: 'inherit', cwd: root });
 execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
 
 function copyAssets(from, to) {
@@ -20,4 +23,6 @@ function copyAssets(from, to) {
     }
   }
 }
+// Migrations are copied afresh: one renamed or removed in src/ must not linger in dist/.
+fs.rmSync(path.join(root, 'dist', 'db', 'migrations'), { recursive: true, force: true });
 copyAssets(path.join(root, 'src'), path.join(root, 'dist'));

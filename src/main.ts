@@ -1,5 +1,6 @@
 /**
- * The `shotgen` command: serve, migrate, accounts, keys, users, credits. Every command takes --json.
+ * The `shotgen` command: serve, migrate, accounts, keys, users, credits; and the client commands
+ * generate, jobs get and mcp (src/client/), which use a server over HTTP. Every command takes --json.
  * Commands other than serve work whether or not a server runs on the embedded database: they
  * attach to the running one, or start it for the command and stop it after.
  */
@@ -18,6 +19,8 @@ import { createLogger } from './logger.ts';
 import { isProblem, type Problem } from './problem.ts';
 import type { ServiceRole } from './service.ts';
 import { printResult, type Printable } from './cli-output.ts';
+import { registerClientCommands } from './client/commands.ts';
+import { ClientFailure } from './client/exit-codes.ts';
 
 class UsageError extends Error {}
 
@@ -45,7 +48,7 @@ function positiveInt(name: string) {
 
 function program(): Command {
   const cli = new Command('shotgen')
-    .description('Operate the shotgen screenshot service. Settings come from the environment (DATABASE_URL, DATA_DIR, PORT, ...; see README).')
+    .description('Operate the shotgen screenshot service (settings from the environment: DATABASE_URL, DATA_DIR, PORT, ...; see README), or use one over HTTP: generate, jobs, mcp (SHOTGEN_URL, SHOTGEN_API_KEY).')
     .option('--json', 'machine-readable output')
     // Usage errors are printed by main() as one line like every other error. Subcommands inherit
     // these settings because they are made after them.
@@ -186,6 +189,8 @@ function program(): Command {
         out({ kind: 'object', value: { account: opts.account, granted: opts.amount, allowance: balance.allowance, used: balance.used, remaining: balance.remaining } });
       }),
     );
+
+  registerClientCommands(cli, out);
   return cli;
 }
 
@@ -209,6 +214,10 @@ export async function main(argv: string[]): Promise<number> {
       // commander.help: help was asked for implicitly (no subcommand) and is already on stderr.
       if (error.code !== 'commander.help') process.stderr.write(`shotgen: ${oneLine(error.message.replace(/^error: /, ''))} (see --help)\n`);
       return 2;
+    }
+    if (error instanceof ClientFailure) {
+      process.stderr.write(`shotgen: ${oneLine(error.message)}\n`);
+      return error.exitCode;
     }
     const message = error instanceof UsageError || error instanceof ConfigError || error instanceof PlacementError ? error.message : isProblem(error) ? problemText(error) : `unexpected error: ${(error as Error).message}`;
     process.stderr.write(`shotgen: ${oneLine(message)}\n`);

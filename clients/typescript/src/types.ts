@@ -1,0 +1,23 @@
+/** Names for the generated shapes a caller handles most. */
+import type { components, operations } from './schema.js';
+
+type Json<T> = T extends { content: { 'application/json': infer B } } ? B : never;
+
+export type App = Json<operations['createApp']['responses'][200]>;
+export type CreateAppRequest = NonNullable<operations['createApp']['requestBody']>['content']['application/json'];
+export type CreateScreenshotSetRequest = NonNullable<operations['createScreenshotSet']['requestBody']>['content']['application/json'];
+export type ScreenshotSetAccepted = Json<operations['createScreenshotSet']['responses'][201]>;
+export type Job = Json<operations['getJob']['responses'][200]>;
+export type JobStatus = Job['status'];
+export type NarrativeCatalogue = Json<operations['listNarratives']['responses'][200]>;
+export type Account = Json<operations['getAccount']['responses'][200]>;
+export type Screen = Json<operations['uploadScreen']['responses'][201]>;
+export type ScreenFamily = Screen['family'];
+export type ScreenList = Json<operations['listScreens']['responses'][200]>;
+export type CreateWebhookRequest = NonNullable<operations['createWebhook']['requestBody']>['content']['application/json'];
+export type WebhookCreated = Json<operations['createWebhook']['responses'][201]>;
+export type WebhookList = Json<operations['listWebhooks']['responses'][200]>;
+export type Problem = components['schemas']['Problem'];
+export type ProblemCode = Problem['code'];
+
+export const isFinished = (job: Pick<Job, 'status'>): boolean => job.status === 'succeeded' || job.status === 'failed';

@@ -1,0 +1,81 @@
+/**
+ * The client commands: `generate`, `jobs get` and `mcp`, which talk to a shotgen server over HTTP
+ * (SHOTGEN_URL, SHOTGEN_API_KEY) instead of opening the database. Their code is loaded when one of
+ * them runs, so the operator's commands start no slower.
+ */
+import { Option, type Command } from 'commander';
+import type { Printable } from '../cli-output.ts';
+import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS, DEVICE_IDS, MAX_COUNT } from '../planning/types.ts';
+import { ClientFailure, EXIT } from './exit-codes.ts';
+import type { ClientContext } from './context.ts';
+
+const seconds = (name: string) => (value: string): number => {
+  if (!/^\d+$/.test(value) || Number(value) <= 0) throw new ClientFailure(`${name} must be a positive whole number of seconds, got "${value}"`, EXIT.usage);
+  return Number(value);
+};
+
+const count = (value: string): number => {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_COUNT) throw new ClientFailure(`--count must be a whole number from 1 to ${MAX_COUNT}, got "${value}"`, EXIT.usage);
+  return Number(value);
+};
+
+export function registerClientCommands(cli: Command, out: (value: Printable) => void): void {
+  const json = () => cli.opts().json === true;
+  /** Runs a command with its settings and reporter; any error leaves as a ClientFailure. */
+  const run = async (fn: (ctx: ClientContext) => Promise<void>) => {
+    const { clientContext } = await import('./context.ts');
+    const ctx = clientContext({ json: json(), out });
+    try {
+      await fn(ctx);
+    } catch (error) {
+      ctx.reporter.end();
+      const { toFailure } = await import('./failures.ts');
+      throw toFailure(error, ctx.settings.baseUrl);
+    }
+  };
+
+  cli
+    .command('generate')
+    .description('create an app from its store URLs, upload your screens, render a screenshot set and download its PNGs and ZIP (talks to SHOTGEN_URL with SHOTGEN_API_KEY)')
+    .option('--ios <url>', 'App Store URL of the app')
+    .option('--android <url>', 'Google Play URL of the app')
+    .addOption(new Option('--device <device>', 'the device the set is for').choices(DEVICE_IDS).makeOptionMandatory())
+    .addOption(new Option('--style <style>', 'caption voice').choices(CAPTION_STYLE_IDS))
+    .addOption(new Option('--length <length>', 'caption length').choices(CAPTION_LENGTH_IDS))
+    .option('--count <n>', `slides, 1 to ${MAX_COUNT}`, count)
+    .option('--narrative <id>', 'a narrative id (see GET /public/v1/narratives); sets the number of slides')
+    .option('--context <text>', 'guidance for the captions (extraContext)')
+    .option('--screens <dir>', 'frame these screens: every PNG and JPEG in the directory, in name order')
+    .requiredOption('--out <dir>', 'where to write the slide PNGs and the ZIP')
+    .option('--timeout <seconds>', 'give up waiting for the job after this long', seconds('--timeout'), 600)
+    .action((opts) =>
+      run(async (ctx) => {
+        const { generate } = await import('./generate.ts');
+        await generate(ctx, opts);
+      }),
+    );
+
+  const jobs = cli.command('jobs').description('look at screenshot-set jobs over the HTTP API');
+  jobs
+    .command('get')
+    .description('print a job; with --wait, wait until it has succeeded or failed (exit 4 when it failed)')
+    .argument('<jobId>', 'the job id (job_...)')
+    .option('--wait', 'wait for the job to end, showing its progress')
+    .option('--timeout <seconds>', 'with --wait: give up after this long', seconds('--timeout'), 600)
+    .action((jobId: string, opts: { wait?: boolean; timeout: number }) =>
+      run(async (ctx) => {
+        const { getJob } = await import('./jobs-get.ts');
+        await getJob(ctx, jobId, opts);
+      }),
+    );
+
+  cli
+    .command('mcp')
+    .description('serve the API to an AI agent as a Model Context Protocol server on stdio (talks to SHOTGEN_URL with SHOTGEN_API_KEY)')
+    .action(() =>
+      run(async (ctx) => {
+        const { serveMcp } = await import('./mcp/server.ts');
+        await serveMcp(ctx.client);
+      }),
+    );
+}

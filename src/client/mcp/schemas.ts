@@ -1,0 +1,48 @@
+/**
+ * The tools' input schemas. The API's own request schemas where a tool is one request, so an agent
+ * sees the limits and descriptions the server validates against, never a copy that drifts.
+ */
+import { Type, type TObject, type TSchema } from '@sinclair/typebox';
+import { CreateAppBody } from '../../api/create-app.ts';
+import { CreateScreenshotSetBody } from '../../api/create-screenshot-set.ts';
+import { SCREEN_FAMILIES } from '../../screens/family.ts';
+import { StringEnum } from '../../typebox.ts';
+
+export const MAX_TOOL_WAIT_S = 50;
+
+const NoInput = Type.Object({}, { additionalProperties: false });
+
+export const INPUTS = {
+  create_app: CreateAppBody,
+  upload_screen: Type.Object(
+    {
+      appId: Type.String({ description: 'An appId from create_app.' }),
+      path: Type.Optional(Type.String({ description: 'A PNG or JPEG file on this machine.' })),
+      base64: Type.Optional(Type.String({ description: 'The PNG or JPEG bytes, base64-encoded (instead of path).' })),
+      family: Type.Optional(StringEnum(SCREEN_FAMILIES, { description: 'The device family; inferred from the aspect ratio when absent.' })),
+    },
+    { additionalProperties: false, description: 'Exactly one of path and base64.' },
+  ),
+  create_screenshot_set: Type.Object(
+    {
+      ...CreateScreenshotSetBody.properties,
+      idempotencyKey: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Reuse it when calling again for the same set: a repeat is answered without a second charge.' })),
+    },
+    { additionalProperties: false, description: `${CreateScreenshotSetBody.description ?? ''} Costs 5 credits (5 per locale); a failed job is refunded.`.trim() },
+  ),
+  get_job: Type.Object(
+    {
+      jobId: Type.String({ description: 'The jobId from create_screenshot_set.' }),
+      waitSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_TOOL_WAIT_S, description: `Wait up to this many seconds for the job to succeed or fail (default 0: answer at once).` })),
+      images: Type.Optional(Type.Boolean({ default: true, description: 'For a succeeded job, include each slide as a small PNG preview (the full-size files are the links).' })),
+    },
+    { additionalProperties: false },
+  ),
+  list_narratives: NoInput,
+  get_account: NoInput,
+} satisfies Record<string, TObject>;
+
+export type ToolName = keyof typeof INPUTS;
+
+/** Plain JSON: TypeBox's symbol-keyed metadata stays behind. */
+export const jsonSchema = (schema: TSchema): { type: 'object'; [key: string]: unknown } => JSON.parse(JSON.stringify(schema));

@@ -1,0 +1,40 @@
+/**
+ * `shotgen mcp`: the API as Model Context Protocol tools on stdio. stdout carries the protocol
+ * alone; anything else goes to stderr.
+ */
+import type { ShotgenClient } from '@shotgen/client';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { INPUTS, jsonSchema, type ToolName } from './schemas.ts';
+import { callTool, DESCRIPTIONS } from './tools.ts';
+
+const INSTRUCTIONS = `shotgen renders store screenshot sets (App Store, Google Play) for a mobile app.
+Flow: create_app with the store URL(s) -> optionally upload_screen the app's own screenshots ->
+create_screenshot_set for one device (5 credits; screenIds to frame uploaded screens) ->
+get_job with waitSeconds until it succeeded (slide images and a ZIP link) or failed (refunded).
+get_account shows the credits left; list_narratives the story templates.`;
+
+export function createMcpServer(client: ShotgenClient, version = '0.1.0'): Server {
+  const server = new Server({ name: 'shotgen', version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const tools = (Object.keys(INPUTS) as ToolName[]).map((name) => ({
+    name,
+    description: DESCRIPTIONS[name],
+    inputSchema: jsonSchema(INPUTS[name]),
+    annotations: { readOnlyHint: name === 'get_job' || name === 'list_narratives' || name === 'get_account', openWorldHint: true },
+  }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => callTool(client, request.params.name, request.params.arguments ?? {}));
+  return server;
+}
+
+/** Serves until the client closes stdin. */
+export async function serveMcp(client: ShotgenClient): Promise<void> {
+  const server = createMcpServer(client);
+  const closed = new Promise<void>((resolve) => (server.onclose = resolve));
+  server.onerror = (error) => process.stderr.write(`shotgen mcp: ${error.message}\n`);
+  await server.connect(new StdioServerTransport());
+  process.stdin.once('end', () => void server.close());
+  process.stderr.write('shotgen mcp: serving on stdio\n');
+  await closed;
+}

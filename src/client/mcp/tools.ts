@@ -1,0 +1,102 @@
+/** What each MCP tool does: one call to the API (through the typed client) and its answer as tool content. */
+import { ShotgenError, ShotgenTimeoutError, type Job, type ScreenFamily, type ShotgenClient } from '@shotgen/client';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import { INPUTS, MAX_TOOL_WAIT_S, type ToolName } from './schemas.ts';
+import { slidePreviews } from './previews.ts';
+
+export const DESCRIPTIONS: Record<ToolName, string> = {
+  create_app: 'Create an app from its App Store and/or Google Play URL; the service reads the listing. Returns appId, name, category, artworkUrl. Free.',
+  upload_screen: 'Upload one raw screenshot of the app (PNG or JPEG, from a file path or base64) for the slides to frame. Returns screenId, family, width, height.',
+  create_screenshot_set: 'Start rendering a screenshot set for one device: charges 5 credits and returns a jobId; follow it with get_job. Pass screenIds to frame uploaded screens.',
+  get_job: 'A screenshot-set job: queued, running (with progress), succeeded (slides with captions, image links and previews, the ZIP link) or failed (refunded). waitSeconds waits for it to end.',
+  list_narratives: 'The stories a set can tell: ids to pass as narrativeId, with their slide counts and roles.',
+  get_account: 'The API key’s account: plan and credits (allowance, used, remaining, resetsAt).',
+};
+
+type Args = Record<string, unknown>;
+
+const ok = (value: object, extra: CallToolResult['content'] = []): CallToolResult => ({
+  structuredContent: value as Record<string, unknown>,
+  content: [{ type: 'text', text: JSON.stringify(value, null, 2) }, ...extra],
+});
+
+/** An agent reads why and can correct its call: the problem's detail, field errors and code. */
+export function toolError(error: unknown): CallToolResult {
+  if (error instanceof ShotgenError) {
+    const errors = error.problem?.errors as { field: string; message: string }[] | undefined;
+    const why = errors?.length ? errors.map((e) => `${e.field}: ${e.message}`).join('; ') : error.detail;
+    return { isError: true, structuredContent: error.problem ?? { status: error.status, code: error.code, detail: error.detail }, content: [{ type: 'text', text: `${why} (${error.code}, HTTP ${error.status})` }] };
+  }
+  return { isError: true, content: [{ type: 'text', text: (error as Error)?.message ?? String(error) }] };
+}
+
+class BadInput extends Error {}
+
+const str = (args: Args, name: string, required = true): string | undefined => {
+  const v = args[name];
+  if (v === undefined && !required) return undefined;
+  if (typeof v !== 'string' || v === '') throw new BadInput(`${name}: expected a non-empty string`);
+  return v;
+};
+
+async function screenBytes(args: Args): Promise<Uint8Array> {
+  const file = str(args, 'path', false);
+  const base64 = str(args, 'base64', false);
+  if ((file === undefined) === (base64 === undefined)) throw new BadInput('give exactly one of path and base64');
+  if (file !== undefined) {
+    try {
+      return new Uint8Array(await fs.readFile(file));
+    } catch (error) {
+      throw new BadInput(`path: ${(error as Error).message}`);
+    }
+  }
+  return new Uint8Array(Buffer.from(base64!, 'base64'));
+}
+
+const contentTypeOf = (bytes: Uint8Array) => (bytes[0] === 0xff && bytes[1] === 0xd8 ? 'image/jpeg' : 'image/png');
+
+async function jobAnswer(client: ShotgenClient, job: Job, images: boolean): Promise<CallToolResult> {
+  return ok(job, job.status === 'succeeded' ? await slidePreviews(client, job, images) : []);
+}
+
+export async function callTool(client: ShotgenClient, name: string, args: Args): Promise<CallToolResult> {
+  try {
+    switch (name as ToolName) {
+      case 'create_app':
+        return ok(await client.createApp(args as never));
+      case 'upload_screen': {
+        const bytes = await screenBytes(args);
+        const family = str(args, 'family', false) as ScreenFamily | undefined;
+        return ok(await client.uploadScreen(str(args, 'appId')!, bytes, { contentType: contentTypeOf(bytes), family }));
+      }
+      case 'create_screenshot_set': {
+        const { idempotencyKey, ...body } = args;
+        // Without a key of the agent's, one per call still makes the client's own retries free.
+        const key = typeof idempotencyKey === 'string' && idempotencyKey ? idempotencyKey : randomUUID();
+        return ok(await client.createScreenshotSet(body as never, { idempotencyKey: key }));
+      }
+      case 'get_job': {
+        const jobId = str(args, 'jobId')!;
+        const wait = Math.min(MAX_TOOL_WAIT_S, Math.max(0, Number(args.waitSeconds ?? 0) || 0));
+        const images = args.images !== false;
+        if (wait === 0) return await jobAnswer(client, await client.getJob(jobId), images);
+        try {
+          return await jobAnswer(client, await client.waitForJob(jobId, { timeoutMs: wait * 1000 }), images);
+        } catch (error) {
+          if (error instanceof ShotgenTimeoutError && error.job) return await jobAnswer(client, error.job, images);
+          throw error;
+        }
+      }
+      case 'list_narratives':
+        return ok(await client.listNarratives());
+      case 'get_account':
+        return ok(await client.getAccount());
+      default:
+        return toolError(new Error(`no tool ${name}; the tools are ${Object.keys(INPUTS).join(', ')}`));
+    }
+  } catch (error) {
+    return toolError(error);
+  }
+}
