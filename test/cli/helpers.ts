@@ -56,8 +56,8 @@ export interface Serve {
 }
 
 /** `shotgen serve --json` in the background, resolved once it prints its address. */
-export async function startServe(env: Env): Promise<Serve> {
-  const proc = spawn(process.execPath, [BIN, 'serve', '--json'], { cwd: ROOT, env: childEnv({ HOST: '127.0.0.1', ...env }) });
+export async function startServe(env: Env, args: string[] = []): Promise<Serve> {
+  const proc = spawn(process.execPath, [BIN, 'serve', '--json', ...args], { cwd: ROOT, env: childEnv({ HOST: '127.0.0.1', ...env }) });
   let stderr = '';
   proc.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   const exited = once(proc, 'exit');

@@ -86,7 +86,7 @@ describe('every response matches the served OpenAPI document', () => {
     await call('GET', '/public/v1/jobs/{id}', `/public/v1/jobs/${doneId}`, { headers: { authorization: `Bearer ${poor.key}` } });
 
     // Screens: raw image bodies
-    const raw = async (method: 'POST' | 'GET' | 'DELETE', template: string, url: string, payload?: Buffer, type = 'image/png', headers = h.auth) => {
+    const raw = async (method: 'POST' | 'GET' | 'DELETE', template: string, url: string, payload?: Buffer, type = 'image/png', headers: Record<string, string> = h.auth) => {
       const res = await h.app.inject({ method, url: BASE + url, headers: { ...headers, ...(payload ? { 'content-type': type } : {}) }, ...(payload ? { payload } : {}) });
       contract.check(method, template, res);
       return res;

@@ -31,7 +31,12 @@ export interface Load {
   failureAfter(since: number): Promise<number>;
 }
 
-export function startLoad(opts: { base: string; key: string; appId: string; clients?: number }): Load {
+/**
+ * Each client creates at most one set per `createEveryMs` (default 250 ms) and polls in between:
+ * every set is rendered by the worker, and an unpaced stream of creates would measure rendering
+ * throughput rather than the API's behaviour through an outage.
+ */
+export function startLoad(opts: { base: string; key: string; appId: string; clients?: number; createEveryMs?: number }): Load {
   const headers = { authorization: `Bearer ${opts.key}` };
   const answers: Answer[] = [];
   const created = new Map<string, Set<string>>();
@@ -59,15 +64,17 @@ export function startLoad(opts: { base: string; key: string; appId: string; clie
     return res.status < 300 ? body : null;
   }
 
+  const createEveryMs = opts.createEveryMs ?? 250;
   async function client(n: number): Promise<void> {
     for (let i = 0; !stopping; i++) {
+      const nextCreate = Date.now() + createEveryMs;
       const key = `load-${n}-${i}`;
       // The same key until it is answered: a 503 or a lost answer must never charge twice.
       for (;;) {
         const body = await call('create', `${opts.base}/public/v1/screenshots`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'idempotency-key': key },
-          body: JSON.stringify({ appId: opts.appId, device: 'iphone-69', count: 3 }),
+          body: JSON.stringify({ appId: opts.appId, device: 'iphone-69', count: 1 }),
         });
         if (body) {
           const jobId = String(body.jobId);
@@ -79,9 +86,11 @@ export function startLoad(opts: { base: string; key: string; appId: string; clie
         if (stopping) return;
         await new Promise((r) => setTimeout(r, 100));
       }
-      const poll = jobIds[Math.floor(Math.random() * jobIds.length)];
-      await call('poll', `${opts.base}/public/v1/jobs/${poll}`);
-      if (i % 5 === 0) await call('account', `${opts.base}/public/v1/account`);
+      for (let j = 0; !stopping && (j === 0 || Date.now() < nextCreate); j++) {
+        const poll = jobIds[Math.floor(Math.random() * jobIds.length)];
+        await call('poll', `${opts.base}/public/v1/jobs/${poll}`);
+        if (j % 5 === 0) await call('account', `${opts.base}/public/v1/account`);
+      }
     }
   }
 
