@@ -33,7 +33,7 @@ const HEADLINES = ['Track Every Habit in One Tap', 'Smart Reminders That Adapt',
  * A screen like an app's: flat UI (bars, cards, lines of "text") with a photo-like block (blurred
  * noise) over a third of it, so decoding and PNG sizes are realistic rather than a flat colour.
  */
-async function fakeScreen(): Promise<Buffer> {
+export async function fakeScreen(): Promise<Buffer> {
   const photo = await sharp({ create: { width: 1160, height: 900, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 50 } } }).blur(3).png().toBuffer();
   const rows = Array.from({ length: 14 }, (_, i) => `<rect x="120" y="${1500 + i * 90}" width="${600 + ((i * 137) % 480)}" height="36" rx="18" fill="#94A3B8"/>`).join('');
   const ui = `<svg xmlns="http://www.w3.org/2000/svg" width="1320" height="2868"><rect width="1320" height="2868" fill="#F8FAFC"/>

@@ -23,14 +23,17 @@ import { cannon, percentile, postLoad, type LoadResult } from './load.ts';
 import { benchAccount, openBenchDatabase, type BenchAccount, type BenchDatabase } from './setup.ts';
 import { benchPlanning } from './planning.ts';
 import { benchRendering } from './rendering.ts';
+import { benchSets, GOALS as SET_GOALS } from './pictures.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DURATION_S = positiveNumber('BENCH_DURATION_S', 8);
 // A short warm-up before each measured run: JIT, connection pools and caches settle first.
 const WARMUP_S = Math.min(1, DURATION_S);
 const CONNECTIONS = 50;
-const PICKUP_JOBS = 200;
-const PICKUP_INTERVAL_MS = 10;
+// Every job now renders its slides: pickup is measured on one-slide sets at a rate the worker
+// keeps up with, so the queue's own latency is what shows, not a backlog of rendering.
+const PICKUP_JOBS = 100;
+const PICKUP_INTERVAL_MS = 200;
 const COST = 5;
 const MANY_ACCOUNTS = 25;
 
@@ -103,8 +106,8 @@ async function stopChild(child: Child): Promise<void> {
 const auth = (account: BenchAccount) => ({ authorization: `Bearer ${account.key}` });
 const createBody = (account: BenchAccount) => JSON.stringify({ appId: account.appId, device: 'iphone-69', count: 10 });
 
-async function createOne(base: string, account: BenchAccount): Promise<string> {
-  const res = await fetch(`${base}/screenshots`, { method: 'POST', headers: { ...auth(account), 'content-type': 'application/json' }, body: createBody(account) });
+async function createOne(base: string, account: BenchAccount, count = 10): Promise<string> {
+  const res = await fetch(`${base}/screenshots`, { method: 'POST', headers: { ...auth(account), 'content-type': 'application/json' }, body: JSON.stringify({ appId: account.appId, device: 'iphone-69', count }) });
   const text = await res.text();
   if (res.status !== 201) throw new Error(`POST /screenshots answered ${res.status}: ${text}`);
   return (JSON.parse(text) as { jobId: string }).jobId;
@@ -175,13 +178,13 @@ async function pickupLatency(base: string, main: BenchAccount, warm: BenchAccoun
   const db = bench!.database.pool;
   progress(`job pickup: 20 warm-up jobs, then ${PICKUP_JOBS} jobs, one every ${PICKUP_INTERVAL_MS} ms`);
   for (let i = 0; i < 20; i++) {
-    await createOne(base, warm);
+    await createOne(base, warm, 1);
     await sleep(PICKUP_INTERVAL_MS);
   }
   const ids: string[] = [];
   const t0 = performance.now();
   for (let i = 0; i < PICKUP_JOBS; i++) {
-    ids.push(await createOne(base, main));
+    ids.push(await createOne(base, main, 1));
     // A fixed schedule, not a fixed gap: a slow response does not lower the offered rate.
     const wait = t0 + (i + 1) * PICKUP_INTERVAL_MS - performance.now();
     if (wait > 0) await sleep(wait);
@@ -313,6 +316,7 @@ async function main(): Promise<boolean> {
   const main = await benchAccount(db, 'bench main', 1_000_000);
   const warm = await benchAccount(db, 'bench warm-up', 10_000_000);
   const creates = await benchAccount(db, 'bench creates', 10_000_000);
+  const setsAccount = await benchAccount(db, 'bench sets', 1_000_000);
   const manyAccounts: BenchAccount[] = [];
   for (let i = 0; i < MANY_ACCOUNTS; i++) manyAccounts.push(await benchAccount(db, `bench creates ${i}`, 1_000_000));
 
@@ -325,6 +329,7 @@ async function main(): Promise<boolean> {
   progress('service, role all (API + worker)');
   let service = await startService('all');
   const pickup = await pickupLatency(service.base, main, warm);
+  const sets = await benchSets(service.base, setsAccount, db, progress);
   await stopChild(service);
 
   progress('service, role api (no worker: created jobs stay queued)');
@@ -365,6 +370,26 @@ async function main(): Promise<boolean> {
       met: pickup.p50 < 50 ? 'yes' : 'no',
     },
   ];
+  rows.push(
+    {
+      scenario: `10-slide iphone-69 set, 201 → every PNG and the ZIP stored (${sets.sets} sets, one at a time, role all)`,
+      reqPerSec: `${(sets.slides / sets.sets).toFixed(0)} slides/set`,
+      p50: fmtMs(sets.p50),
+      p99: `p95 ${fmtMs(sets.p95)}`,
+      ratio: '—',
+      goal: `p50 < ${SET_GOALS.setP50Ms} ms`,
+      met: sets.p50 < SET_GOALS.setP50Ms ? 'yes' : 'no',
+    },
+    {
+      scenario: `GET job (succeeded) while those sets render, same process (${fmtInt(sets.polls)} polls)`,
+      reqPerSec: '—',
+      p50: fmtMs(sets.pollP50),
+      p99: fmtMs(sets.pollP99),
+      ratio: '—',
+      goal: `p99 < ${SET_GOALS.pollP99Ms} ms`,
+      met: sets.pollP99 < SET_GOALS.pollP99Ms ? 'yes' : 'no',
+    },
+  );
   for (const p of plans) {
     rows.push({ scenario: `planning: ${p.case}`, reqPerSec: fmtInt(1000 / p.meanMs), p50: `mean ${fmtMs(p.meanMs)}`, p99: fmtMs(p.p99Ms), ratio: '—', goal: `p99 < ${p.goalMs} ms`, met: p.ok ? 'yes' : 'no' });
   }
@@ -380,6 +405,7 @@ async function main(): Promise<boolean> {
     accountingLine('one account', createOne_),
     accountingLine(`${MANY_ACCOUNTS} accounts`, createMany),
     `job pickup latency (started_at - created_at, ${pickup.jobs} jobs at ${fmtInt(pickup.offeredPerSec)}/s, one at a time): p50 ${fmtMs(pickup.p50)} ms, p95 ${fmtMs(pickup.p95)} ms, p99 ${fmtMs(pickup.p99)} ms, max ${fmtMs(pickup.max)} ms; ${pickup.succeeded} succeeded, ${pickup.retried} needed more than one attempt`,
+    `sets: ${sets.sets} sets of ${(sets.slides / sets.sets).toFixed(0)} slides framing an uploaded screen; 201 → succeeded p50 ${fmtMs(sets.p50)} ms, p95 ${fmtMs(sets.p95)} ms, max ${fmtMs(sets.max)} ms; mean PNG ${(sets.pngBytesMean / 1e6).toFixed(2)} MB; polls of a finished job meanwhile: p50 ${fmtMs(sets.pollP50)} ms, p99 ${fmtMs(sets.pollP99)} ms`,
     `planning: ${plans.length} cases from bench/planning.ts (req/s column: plans per second at the mean)`,
     `CPU during the measured runs (100% = one core; server = the responder or service process${bench.database.embedded ? ', database = all embedded PostgreSQL processes' : ''}, generator = this process):`,
     ...cpuShares.map(({ label, cpu }) => {

@@ -5,11 +5,14 @@
 import type { SwaggerOptions } from '@fastify/swagger';
 import type { FastifySchema } from 'fastify';
 
-export const API_DESCRIPTION = `shotgen plans store screenshot sets (App Store and Google Play) for an app.
+export const API_DESCRIPTION = `shotgen makes store screenshot sets (App Store and Google Play) for an app: planned captions
+over your app's screens in device frames, rendered to store-ready PNGs.
 
-Flow: create an app from its store URL(s) (\`POST /public/v1/apps\`), request a screenshot set for one
-device (\`POST /public/v1/screenshots\`, 5 credits, a background job), then poll
-\`GET /public/v1/jobs/{id}\` until \`succeeded\` or \`failed\` (a failed job is refunded).
+Flow: create an app from its store URL(s) (\`POST /public/v1/apps\`), optionally upload your own
+screens (\`POST /public/v1/apps/{appId}/screens\`), request a screenshot set for one device
+(\`POST /public/v1/screenshots\`, 5 credits, a background job), then wait with
+\`GET /public/v1/jobs/{id}\` and \`Prefer: wait=30\` until \`succeeded\` or \`failed\` (a failed job is
+refunded). A succeeded job links each slide's PNG and the set's ZIP (fastlane layout) with signed URLs.
 
 Authenticate every request with \`Authorization: Bearer <API key>\` or \`x-api-key: <API key>\`.
 Every error is \`application/problem+json\` with a stable \`code\` and the \`requestId\` of the

@@ -1,0 +1,98 @@
+/**
+ * Whole sets, as a client sees them: a 10-slide iphone-69 set framing an uploaded screen, from the
+ * 201 to the job's completion (every PNG and the ZIP stored, the job succeeded in the same
+ * transaction), one set at a time, 20 sets. Meanwhile clients poll a finished job, to show what
+ * rendering costs the API's latency in the same process.
+ */
+import http from 'node:http';
+import type { Queryable } from '../src/db/pool.ts';
+import { percentile } from './load.ts';
+import { fakeScreen } from './rendering.ts';
+import type { BenchAccount } from './setup.ts';
+
+export const SETS = 20;
+const POLLERS = 8;
+export const GOALS = { setP50Ms: 2500, pollP99Ms: 10 };
+
+export interface SetsResult {
+  sets: number;
+  slides: number;
+  p50: number;
+  p95: number;
+  max: number;
+  polls: number;
+  pollP50: number;
+  pollP99: number;
+  pngBytesMean: number;
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: POLLERS });
+
+function get(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    http
+      .get(url, { agent, headers }, (res) => {
+        res.resume();
+        res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`GET ${url} answered ${res.statusCode}`))));
+      })
+      .on('error', reject);
+  });
+}
+
+export async function benchSets(base: string, account: BenchAccount, db: Queryable, progress: (m: string) => void): Promise<SetsResult> {
+  const headers = { authorization: `Bearer ${account.key}` };
+  const upload = await fetch(`${base}/apps/${account.appId}/screens`, { method: 'POST', headers: { ...headers, 'content-type': 'image/png' }, body: new Uint8Array(await fakeScreen()) });
+  if (upload.status !== 201) throw new Error(`screen upload answered ${upload.status}: ${await upload.text()}`);
+  const create = async () => {
+    const res = await fetch(`${base}/screenshots`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ appId: account.appId, device: 'iphone-69', narrativeId: 'full-tour' }) });
+    if (res.status !== 201) throw new Error(`POST /screenshots answered ${res.status}: ${await res.text()}`);
+    return ((await res.json()) as { jobId: string }).jobId;
+  };
+  const waitFor = async (jobId: string) => {
+    for (;;) {
+      const job = (await (await fetch(`${base}/jobs/${jobId}`, { headers: { ...headers, prefer: 'wait=30' } })).json()) as { status: string; error: unknown; result: { slides: { image?: { bytes: number } }[] } };
+      if (job.status === 'failed') throw new Error(`set ${jobId} failed: ${JSON.stringify(job.error)}`);
+      if (job.status === 'succeeded') return job;
+    }
+  };
+  progress('sets: one warm-up set (rendering threads start, fonts load)');
+  const warm = await create();
+  await waitFor(warm);
+
+  let polling = true;
+  const latencies: number[] = [];
+  const pollers = Array.from({ length: POLLERS }, async () => {
+    while (polling) latencies.push(await get(`${base}/jobs/${warm}`, headers));
+  });
+  progress(`sets: ${SETS} sets of 10 slides, one at a time, while ${POLLERS} clients poll a finished job`);
+  const ids: string[] = [];
+  const bytes: number[] = [];
+  for (let i = 0; i < SETS; i++) {
+    const id = await create();
+    ids.push(id);
+    const job = await waitFor(id);
+    for (const s of job.result.slides) bytes.push(s.image?.bytes ?? 0);
+  }
+  polling = false;
+  await Promise.all(pollers);
+  // created_at is the creating transaction's start, updated_at the completing one's: the whole
+  // life of the set in the database's clock, queueing, planning, rendering and storing included.
+  const { rows } = await db.query<{ ms: number; slides: number }>(
+    `SELECT (extract(epoch FROM updated_at - created_at) * 1000)::float8 AS ms, jsonb_array_length(result->'slides') AS slides FROM jobs WHERE id = ANY($1)`,
+    [ids],
+  );
+  const ms = rows.map((r) => r.ms).sort((a, b) => a - b);
+  latencies.sort((a, b) => a - b);
+  return {
+    sets: rows.length,
+    slides: rows.reduce((n, r) => n + r.slides, 0),
+    p50: percentile(ms, 50),
+    p95: percentile(ms, 95),
+    max: ms[ms.length - 1],
+    polls: latencies.length,
+    pollP50: percentile(latencies, 50),
+    pollP99: percentile(latencies, 99),
+    pngBytesMean: bytes.reduce((a, b) => a + b, 0) / Math.max(1, bytes.length),
+  };
+}
