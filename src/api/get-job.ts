@@ -4,7 +4,7 @@ import type { Api, Services } from '../http/services.ts';
 import { isId } from '../ids.ts';
 import { JobSchema } from '../jobs/schemas.ts';
 import { Problem } from '../problem.ts';
-import { pictureLinks } from './picture-links.ts';
+import { pictureLinks } from '../http/picture-links.ts';
 import { commonProblems, problemExample, problemRef, success } from './schemas.ts';
 
 export const MAX_WAIT_S = 30;

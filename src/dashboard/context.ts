@@ -7,6 +7,8 @@ import type { Db } from '../db/pool.ts';
 import type { NotifyBatcher } from '../db/notify-batcher.ts';
 import type { JobReader } from '../jobs/job-reader.ts';
 import type { StoreReaders } from '../stores/index.ts';
+import type { ObjectStore } from '../objects/index.ts';
+import type { UrlSigner } from '../pictures/signed-urls.ts';
 import type { Session } from '../users/sessions.ts';
 import type { Html } from './html.ts';
 import type { PageContext } from './layout.ts';
@@ -23,6 +25,9 @@ export interface DashboardServices {
   jobs: Pick<JobReader, 'get'>;
   notifier: Pick<NotifyBatcher, 'notify'>;
   clock: Clock;
+  /** Uploaded screens (and the pictures, served by the API's signed URLs). */
+  objects: ObjectStore;
+  signer: UrlSigner;
 }
 
 export interface DashboardOptions {

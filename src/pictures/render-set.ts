@@ -65,13 +65,15 @@ export function frameUploadedScreens(slides: Slide[], uploaded: ScreenObject[]):
 
 // The planner's words about the listing's screenshots (missing, landscape, borrowed from another
 // family) do not apply to a set that frames the user's own screens.
-const LISTING_SCREENSHOT_WARNING = /listing (has no|'s) .*screenshots|screenshots are (used instead|landscape)/i;
+const LISTING_SCREENSHOT_WARNING = /^(The listing has (no |\d+ screenshots? for)|\d+ of the listing's)/;
 
 function applyScreens(result: ScreenshotSetResult, uploaded: ScreenObject[]): ScreenshotSetResult {
   if (uploaded.length === 0) return result;
+  const framed = result.slides.filter((s) => !s.screenId).length;
+  const repeats = uploaded.length < framed ? [`${uploaded.length} of your screens for ${framed} slides, so some appear twice; upload more screens of this family for a set without repeats.`] : [];
   return {
     ...result,
-    warnings: result.warnings.filter((w) => !LISTING_SCREENSHOT_WARNING.test(w)),
+    warnings: [...result.warnings.filter((w) => !LISTING_SCREENSHOT_WARNING.test(w)), ...repeats],
     slides: frameUploadedScreens(result.slides, uploaded),
     ...(result.locales ? { locales: result.locales.map((l) => ({ ...l, warnings: l.warnings.filter((w) => !LISTING_SCREENSHOT_WARNING.test(w)), slides: frameUploadedScreens(l.slides, uploaded) })) } : {}),
   };

@@ -15,6 +15,7 @@ import { ROOT } from '../cli/helpers.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { startFakeStore, type FakeStore } from '../support/fake-store.ts';
 import { lookupBody, lookupResult } from '../support/store-fixtures.ts';
+import { solidPng } from '../support/fake-images.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const haveChromium = fs.existsSync(CHROMIUM);
@@ -36,7 +37,10 @@ describe.skipIf(!haveChromium)('the dashboard in Chromium', () => {
     t = await createTestDatabase();
     store = await startFakeStore();
     store.set('app-store', '1234567890', { body: lookupBody([lookupResult()], { raw: true }) });
-    config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', APP_STORE_LOOKUP_URL: store.appStoreLookupUrl, GOOGLE_PLAY_URL: store.googlePlayUrl });
+    // The pictures go to a scratch DATA_DIR shared by the API and the worker service.
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotgen-dashboard-'));
+    dirs.push(dataDir);
+    config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: dataDir, APP_STORE_LOOKUP_URL: store.appStoreLookupUrl, GOOGLE_PLAY_URL: store.googlePlayUrl });
     // The API only: the test starts the worker itself, so that a set is seen queued first.
     service = await startService(config, { role: 'api', database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined } });
     base = service.address!;
@@ -130,7 +134,7 @@ describe.skipIf(!haveChromium)('the dashboard in Chromium', () => {
     expect(cspErrors).toEqual([]);
   });
 
-  it('add an app, create a set, watch it finish live, see its slides', async () => {
+  it('add an app, upload its screens, create a set, watch it finish live, see its slides, download the ZIP', async () => {
     const { page, cspErrors } = await person();
     await page.goto(`${base}/sign-in`);
     await page.getByLabel('Email').fill('first@example.com');
@@ -145,6 +149,15 @@ describe.skipIf(!haveChromium)('the dashboard in Chromium', () => {
     await page.waitForURL(/\/apps\/app_/);
     firstAppUrl = page.url();
     await expect.poll(() => page.getByRole('heading', { name: 'Pocket Planner' }).count()).toBe(1);
+
+    // The app's own screens: the set frames them rather than the listing's marketing images.
+    await page.getByLabel('Screens to upload').setInputFiles([
+      { name: 'home.png', mimeType: 'image/png', buffer: await solidPng(1290, 2796, 'green') },
+      { name: 'list.png', mimeType: 'image/png', buffer: await solidPng(1290, 2796, 'blue') },
+    ]);
+    await page.getByRole('button', { name: 'Upload screens', exact: true }).click();
+    await page.waitForURL(/#screens$/);
+    await expect.poll(() => page.locator('.screens img').evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).naturalWidth))).toEqual([1290, 1290]);
 
     await page.getByLabel('Device').selectOption('iphone-69');
     await page.getByLabel('Voice').selectOption('playful');
@@ -167,6 +180,12 @@ describe.skipIf(!haveChromium)('the dashboard in Chromium', () => {
     }
     const { result } = (await t.pool.query('SELECT result FROM jobs')).rows[0];
     expect(await page.locator('.gallery figure').count()).toBe(result.slides.length);
+    // The rendered PNGs themselves, loaded through their signed URLs.
+    await expect.poll(() => page.locator('.gallery img').evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).naturalWidth))).toEqual(result.slides.map(() => 1320));
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download ZIP' }).click()]);
+    const zip = fs.readFileSync((await download.path())!);
+    expect(zip.subarray(0, 2).toString()).toBe('PK');
+    expect(zip.length).toBeGreaterThan(result.slides.length * 10_000);
     expect(await page.getByText('Done', { exact: true }).count()).toBe(1);
     await shot(page, 'set-done');
     if (process.env.UPDATE_DOCS_SCREENSHOT === '1') await page.screenshot({ path: path.join(ROOT, 'docs', 'dashboard.png'), fullPage: false });

@@ -8,6 +8,7 @@ import { field, notFound, pageContext, requireSession, seeOther, sendPage, type 
 import { html, safeUrl } from '../html.ts';
 import { csrfField, describedBy, fieldError, page, when, type FieldError } from '../layout.ts';
 import { createSetForm, setsTable, type SetFormState } from './set-form.ts';
+import { appScreens, screenPages, screensSection } from './screens.ts';
 
 interface AddState {
   values: { iosUrl: string; androidUrl: string; extraContext: string };
@@ -62,20 +63,21 @@ ${setsTable(sets, true)}
   );
 }
 
-export async function appPage(request: FastifyRequest, reply: FastifyReply, dash: Dashboard, appId: string, form: SetFormState | null, status = 200) {
+export async function appPage(request: FastifyRequest, reply: FastifyReply, dash: Dashboard, appId: string, form: SetFormState | null, status = 200, notice?: string) {
   const session = requireSession(request);
   const app = isId('app', appId) ? await findApp(dash.services.db, session.user.accountId, appId) : null;
   if (!app) throw notFound();
   const ctx = pageContext(request, reply, dash);
-  const sets = await listJobs(dash.services.db, session.user.accountId, { appId: app.id });
+  const [sets, screens] = await Promise.all([listJobs(dash.services.db, session.user.accountId, { appId: app.id }), appScreens(dash, session.user.accountId, app.id)]);
   const stores = [app.iosListing ? html`<a href="${safeUrl(app.iosListing.url)}" rel="noopener noreferrer">App Store</a>` : '', app.androidListing ? html`<a href="${safeUrl(app.androidListing.url)}" rel="noopener noreferrer">Google Play</a>` : ''].filter(Boolean);
   return sendPage(
     reply,
     page(ctx, {
       title: app.name,
-      notice: form?.notice ? { kind: 'error', text: form.notice } : null,
+      notice: form?.notice || notice ? { kind: 'error', text: (form?.notice || notice)! } : null,
       body: html`<div class="app-head">${appIcon(app, 72)}<p>${app.category} · ${stores.map((s, i) => html`${i ? ' · ' : ''}${s}`)} · added ${when(app.createdAt)}</p></div>
 ${app.extraContext ? html`<p class="hint">Guidance: ${app.extraContext}</p>` : ''}
+${screensSection(ctx, app.id, screens)}
 <section aria-labelledby="new-set">
 <h2 id="new-set">Create a screenshot set</h2>
 ${createSetForm(ctx, app.id, form)}
@@ -112,4 +114,5 @@ export function appPages(app: FastifyInstance, dash: Dashboard): void {
   });
 
   app.get('/apps/:id', async (request, reply) => appPage(request, reply, dash, (request.params as { id: string }).id, null));
+  screenPages(app, dash, appPage);
 }

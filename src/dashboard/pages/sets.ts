@@ -9,14 +9,11 @@ import { isProblem } from '../../problem.ts';
 import { field, notFound, pageContext, requireSession, seeOther, sendPage, type Dashboard } from '../context.ts';
 import { html, safeUrl } from '../html.ts';
 import { page, statusBadge, STATUS_LABEL, when } from '../layout.ts';
+import { pictureLinks } from '../../http/picture-links.ts';
 import { appPage } from './apps.ts';
 import { parseSetForm, type SetFormValues } from './set-form.ts';
 
-/** What the pictures milestone adds to a result (CONTRACT "Rendered slides"); absent before. */
-type RenderedSlide = Slide & { image?: { url: string; width: number; height: number; bytes: number } | null };
-type Progress = { done: number; total: number } | null;
-type RenderedResult = Omit<NonNullable<PublicJob['result']>, 'slides'> & { slides: RenderedSlide[]; archive?: { url: string; bytes: number } | null };
-type DashboardJob = Omit<PublicJob, 'result'> & { progress?: Progress; result: RenderedResult | null };
+type DashboardJob = PublicJob;
 
 const HEX = /^#[0-9A-Fa-f]{6}$/;
 const color = (c: string | undefined, fallback: string) => (c && HEX.test(c) ? c : fallback);
@@ -37,7 +34,7 @@ function wrap(text: string, perLine: number, maxLines: number): string[] {
  * Before pictures exist: the slide's plan drawn as SVG, with its colours and caption. Colours go
  * in presentation attributes, not inline styles, so the strict CSP holds.
  */
-function planPreview(slide: RenderedSlide, width: number, height: number) {
+function planPreview(slide: Slide, width: number, height: number) {
   const [c1, c2] = [color(slide.background.colors[0], '#333333'), color(slide.background.colors.at(-1), '#111111')];
   const fg = color(slide.textColor, '#FFFFFF');
   const id = `g${slide.index}`;
@@ -81,10 +78,10 @@ async function loadSet(request: FastifyRequest, dash: Dashboard) {
   const session = requireSession(request);
   const { id } = request.params as { id: string };
   if (!isId('job', id)) throw notFound();
-  // The same reader the API's GET job uses, so both show the same job.
-  const [found, summary] = await Promise.all([dash.services.jobs.get(session.user.accountId, id), findJobSummary(dash.services.db, session.user.accountId, id)]);
+  // The same reader the API's GET job uses, so both show the same job, pictures signed alike.
+  const [found, summary] = await Promise.all([dash.services.jobs.get(session.user.accountId, id, pictureLinks(dash.services, request)), findJobSummary(dash.services.db, session.user.accountId, id)]);
   if (!found || !summary) throw notFound();
-  return { job: found as unknown as DashboardJob, summary };
+  return { job: found, summary };
 }
 
 export function setPages(app: FastifyInstance, dash: Dashboard): void {
