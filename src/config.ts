@@ -48,6 +48,8 @@ export interface Config {
    * The stores' image hosts by default; tests name their local fake host.
    */
   storeImageOrigins: string[];
+  /** Days a finished job's pictures are kept (src/pictures/retention.ts); 0 keeps them for ever. */
+  jobRetentionDays: number;
 }
 
 /** What one client may hold of the server (src/http/server.ts applies them). */
@@ -221,5 +223,6 @@ export function loadConfig(env: Env = process.env): Config {
     s3,
     urlSigningSecret,
     storeImageOrigins: storeImageOrigins(env.STORE_IMAGE_ORIGINS),
+    jobRetentionDays: int(env, 'JOB_RETENTION_DAYS', 30, 0, 36_500),
   };
 }

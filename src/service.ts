@@ -24,6 +24,7 @@ import { JobWaiters } from './jobs/job-waiters.ts';
 import { createObjectStore } from './objects/index.ts';
 import { loadSigningSecret, UrlSigner } from './pictures/signed-urls.ts';
 import { RenderPool } from './rendering/index.ts';
+import { startRetention } from './pictures/retention.ts';
 import type { Logger } from 'pino';
 
 export type ServiceRole = 'all' | 'api' | 'worker';
@@ -69,6 +70,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   const objects = createObjectStore(config);
   let waiters: JobWaiters | null = null;
   let renderer: RenderPool | null = null;
+  let retention: { stop(): Promise<void> } | null = null;
   try {
     if (role !== 'worker') {
       authenticator = new Authenticator(database.pool, notifications, { now: clock });
@@ -117,6 +119,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       const links = () => ({ signer: webhookSigner, baseUrl: `${origin}${config.basePath}`, basePath: config.basePath, now: clock() });
       webhooks = new WebhookDispatcher(database.pool, notifications, { ...config.webhooks, readJob: (accountId, jobId) => jobReader.get(accountId, jobId, links()), log, ...opts.webhooks });
       webhooks.start();
+      retention = startRetention(database.pool, objects, config.jobRetentionDays, { now: clock, log });
     }
   } catch (error) {
     await rateLimits?.close();
@@ -139,7 +142,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     close() {
       closing ??= (async () => {
         // Stop taking work first, then finish what is in flight, then close the database.
-        await Promise.all([server?.close(), worker?.stop(config.shutdownTimeoutMs), webhooks?.stop(config.shutdownTimeoutMs)]);
+        await Promise.all([server?.close(), worker?.stop(config.shutdownTimeoutMs), webhooks?.stop(config.shutdownTimeoutMs), retention?.stop()]);
         await notifier.flush();
         await planner?.close();
         await renderer?.close();

@@ -29,6 +29,7 @@ export function getJob(api: Api, services: Services) {
           'While the job is queued or running the response carries `Retry-After: 1` as a polling hint, and `progress` counts the slides rendered so far.',
           'With `Prefer: wait=N` (1 to 30 seconds) the answer comes as soon as the job has succeeded or failed, or after N seconds with its state then; the response says `Preference-Applied: wait=N`.',
           'A succeeded job holds each slide\'s `image` and the set\'s `archive`, with signed URLs valid 7 days; every poll returns fresh ones.',
+          'Pictures are kept 30 days after the job ends (the server\'s JOB_RETENTION_DAYS); after that the job keeps its plan but no longer has `image` or `archive`.',
         ].join(' '),
         tags: ['jobs'],
         params: Type.Object({ id: Type.String({ description: 'The jobId from POST /public/v1/screenshots.' }) }),
