@@ -141,12 +141,13 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     address,
     close() {
       closing ??= (async () => {
-        // Stop taking work first, then finish what is in flight, then close the database.
+        // Stop taking work first, then finish what is in flight, then close the database. Long
+        // polls are answered at once (with the job as it is): they must not hold the shutdown.
+        waiters?.close();
         await Promise.all([server?.close(), worker?.stop(config.shutdownTimeoutMs), webhooks?.stop(config.shutdownTimeoutMs), retention?.stop()]);
         await notifier.flush();
         await planner?.close();
         await renderer?.close();
-        waiters?.close();
         await objects.close();
         await authenticator?.close();
         await rateLimits?.close();

@@ -73,3 +73,30 @@ describe('GET /public/v1/jobs/{id} with Prefer: wait', () => {
     expect(res.headers['preference-applied']).toBe('wait=30');
   });
 });
+
+describe('a long poll and shutdown', () => {
+  it('is answered at once when the service stops, so it never holds the shutdown', async () => {
+    const { createTestDatabase } = await import('../support/db.ts');
+    const { loadConfig } = await import('../../src/config.ts');
+    const { startService } = await import('../../src/service.ts');
+    const { accountWithKey } = await import('../support/fixtures.ts');
+    const t = await createTestDatabase();
+    try {
+      const { account, key } = await accountWithKey(t.pool);
+      const [jobId] = await enqueueJobs(t.pool, account.id, await insertApp(t.pool, account.id), 1);
+      const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: '/tmp/shotgen-unused-data' });
+      const service = await startService(config, { role: 'api', database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined } });
+      const poll = fetch(`${service.address}/api/v1/public/v1/jobs/${jobId}`, { headers: { authorization: `Bearer ${key}`, prefer: 'wait=30' } });
+      await until(async () => service.server !== null, 1_000);
+      await new Promise((r) => setTimeout(r, 300));
+      const started = Date.now();
+      await service.close();
+      const res = await poll;
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { status: string }).status).toBe('queued');
+    } finally {
+      await t.drop();
+    }
+  });
+});

@@ -15,6 +15,11 @@ describe('own captions', () => {
   beforeEach(async () => {
     h = await createTestApp({ server: primaryServer() });
     appId = await insertApp(h.t.pool, h.account.id);
+    // The screen a slide names must be one of the app's (404 screen_not_found otherwise).
+    await h.t.pool.query(
+      `INSERT INTO screens (id, account_id, app_id, family, content_type, width, height, bytes, sha256, object_key) VALUES ($1, $2, $3, 'iphone', 'image/png', 1290, 2796, 1, 'x', 'screens/x.png')`,
+      [SCREEN, h.account.id, appId],
+    );
   });
   afterEach(async () => h.close());
   const create = (body: object, auth = h.auth) => h.app.inject({ method: 'POST', url: SETS, headers: auth, payload: body });
@@ -23,6 +28,8 @@ describe('own captions', () => {
   it('accepts them at the same price and stores them verbatim with the screen id', async () => {
     const res = await create({ appId, device: 'iphone-69', slides: own });
     expect(res.statusCode).toBe(201);
+    // A screen of another app is not this app's.
+    expectProblem(await create({ appId: await insertApp(h.t.pool, h.account.id), device: 'iphone-69', slides: own }), 404, 'screen_not_found');
     expect(res.json().credits.cost).toBe(5);
     const { rows } = await h.t.pool.query('SELECT request FROM jobs WHERE id = $1', [res.json().jobId]);
     expect(rows[0].request.slides).toEqual(own);
