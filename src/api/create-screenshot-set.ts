@@ -5,7 +5,7 @@ import { IDEMPOTENCY_KEY_MAX } from '../jobs/idempotency.ts';
 import { createScreenshotSet as create, SCREENSHOT_SET_COST } from '../jobs/screenshot-sets.ts';
 import { LOCALE_PATTERN, MAX_LOCALES } from '../planning/locales.ts';
 import { NARRATIVES } from '../planning/narratives.ts';
-import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS, CAPTION_STYLES, DEFAULT_COUNT, DEVICE_IDS, DEVICES, MAX_COUNT, OWN_SLIDE_LIMITS } from '../planning/types.ts';
+import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS, DEFAULT_CAPTION_LENGTH, DEFAULT_CAPTION_STYLE, CAPTION_STYLES, DEFAULT_COUNT, DEVICE_IDS, DEVICES, MAX_COUNT, OWN_SLIDE_LIMITS } from '../planning/types.ts';
 import { bodyProblems, commonProblems, problemExample, problemRef, RETRY_AFTER, StringEnum, success } from './schemas.ts';
 
 const describeDevices = DEVICE_IDS.map((d) => `\`${d}\`: ${DEVICES[d].width}×${DEVICES[d].height} (${DEVICES[d].slot})`).join('; ');
@@ -22,8 +22,8 @@ export const CreateScreenshotSetBody = Type.Object(
         description: `Number of slides asked for, default ${DEFAULT_COUNT}; ignored when narrativeId is set; not allowed with slides. The set has AT MOST this many slides: when the listing says too little for that many distinct slides (a sparse or empty description), it has fewer, and \`warnings\` says so and suggests \`extraContext\` or your own \`slides\`. The price does not change.`,
       }),
     ),
-    captionStyle: Type.Optional(StringEnum(CAPTION_STYLE_IDS, { default: 'aso-expert', description: `Voice of the captions. ${describeStyles}` })),
-    captionLength: Type.Optional(StringEnum(CAPTION_LENGTH_IDS, { default: 'short', description: '`short`: headline ≤ 30 characters, no subheadline. `long`: headline ≤ 40 plus a subheadline ≤ 100.' })),
+    captionStyle: Type.Optional(StringEnum(CAPTION_STYLE_IDS, { default: DEFAULT_CAPTION_STYLE, description: `Voice of the captions. ${describeStyles}` })),
+    captionLength: Type.Optional(StringEnum(CAPTION_LENGTH_IDS, { default: DEFAULT_CAPTION_LENGTH, description: '`short`: headline ≤ 30 characters, no subheadline. `long`: headline ≤ 40 plus a subheadline ≤ 100. With your own `slides`, the default is `long` when any has a subheadline or a headline over 30 characters.' })),
     narrativeId: Type.Optional(StringEnum(NARRATIVES.map((n) => n.id), { description: 'A slug from GET /public/v1/narratives; sets the number of slides.' })),
     slides: Type.Optional(
       Type.Array(

@@ -8,7 +8,7 @@ import type { NotifyBatcher } from '../db/notify-batcher.ts';
 import { transaction, type Db, type Queryable } from '../db/pool.ts';
 import { isId, newId } from '../ids.ts';
 import { findNarrative } from '../planning/narratives.ts';
-import { DEFAULT_COUNT, type OwnSlide, type CaptionLength, type CaptionStyle, type Device } from '../planning/types.ts';
+import { planDefaults, type PlanRequest } from '../planning/types.ts';
 import { Problem, validationFailed, type FieldError } from '../problem.ts';
 import { findApp } from '../apps/apps.ts';
 import { checkScreenIds } from '../screens/screens.ts';
@@ -20,19 +20,16 @@ import type { StoredPlanRequest } from './jobs.ts';
 
 export const SCREENSHOT_SET_COST = 5;
 
-export interface ScreenshotSetRequest {
+/** What POST /screenshots asks for: the planner's request, for one of the account's apps. */
+export type ScreenshotSetRequest = Omit<PlanRequest, 'slides' | 'narrativeId' | 'locales'> & {
   appId: string;
-  device: Device;
-  count?: number;
-  captionStyle?: CaptionStyle;
-  captionLength?: CaptionLength;
+  slides?: NonNullable<PlanRequest['slides']>;
   narrativeId?: string;
-  slides?: OwnSlide[];
   /** One set per locale, 5 credits each (./translate.ts in planning). */
   locales?: string[];
   /** Uploaded screens the slides frame, in order. */
   screenIds?: string[];
-}
+};
 
 export interface CreatedScreenshotSet {
   jobId: string;
@@ -105,7 +102,7 @@ function resolveRequest(request: ScreenshotSetRequest): StoredPlanRequest {
       });
     }
     const slides = request.slides.map((s) => ({ headline: s.headline, ...(s.subheadline != null ? { subheadline: s.subheadline } : {}), ...(s.screenId ? { screenId: s.screenId } : {}) }));
-    return { device: request.device, count: slides.length, captionStyle: request.captionStyle ?? 'aso-expert', captionLength: request.captionLength ?? 'short', narrativeId: null, slides, ...extras };
+    return { device: request.device, ...planDefaults(request), narrativeId: null, slides, ...extras };
   }
   const narrative = request.narrativeId ? findNarrative(request.narrativeId) : null;
   if (request.narrativeId && !narrative) {
@@ -115,9 +112,8 @@ function resolveRequest(request: ScreenshotSetRequest): StoredPlanRequest {
   }
   return {
     device: request.device,
-    count: narrative ? narrative.roles.length : (request.count ?? DEFAULT_COUNT),
-    captionStyle: request.captionStyle ?? 'aso-expert',
-    captionLength: request.captionLength ?? 'short',
+    ...planDefaults(request),
+    count: narrative ? narrative.roles.length : planDefaults(request).count,
     narrativeId: narrative?.id ?? null,
     ...extras,
   };

@@ -5,7 +5,7 @@
 import { slideKeywords } from './captions.ts';
 import { layoutFor, paletteFor } from './look.ts';
 import { assignScreens, primaryListing, screensFor } from './screens.ts';
-import { DEVICES, type PlanInput, type ScreenshotSetResult } from './types.ts';
+import { DEVICES, planDefaults, type PlanInput, type ScreenshotSetResult } from './types.ts';
 import { understand } from './understand.ts';
 
 export function planOwnSlides(input: PlanInput): ScreenshotSetResult {
@@ -21,14 +21,14 @@ export function planOwnSlides(input: PlanInput): ScreenshotSetResult {
   const shots = assignScreens(open.map((i) => roles[i]), screens.urls);
   const urlFor = new Map(open.map((i, k) => [i, shots[k]]));
   const palette = paletteFor(primary.category, primary.name);
-  const longest = Math.max(...own.map((s) => s.headline.length));
+  const { captionStyle, captionLength } = planDefaults(request);
   return {
     device: request.device,
     width: spec.width,
     height: spec.height,
     narrativeId: null,
-    captionStyle: request.captionStyle ?? 'aso-expert',
-    captionLength: request.captionLength ?? (own.some((s) => s.subheadline) || longest > 30 ? 'long' : 'short'),
+    captionStyle,
+    captionLength,
     slides: own.map((s, i) => {
       const url = urlFor.get(i) ?? null;
       return {

@@ -7,7 +7,7 @@ import { assignScreens, primaryListing, screensFor } from './screens.ts';
 import { adaptRoles, sparseWarning } from './story.ts';
 import { localeProblem, MAX_LOCALES } from './locales.ts';
 import { planOwnSlides } from './own-slides.ts';
-import { CAPTION_LENGTHS, CAPTION_STYLES, DEFAULT_COUNT, DEVICES, MAX_COUNT, OWN_SLIDE_LIMITS, type PlanInput, type ScreenshotSetResult } from './types.ts';
+import { CAPTION_LENGTHS, CAPTION_STYLES, DEVICES, MAX_COUNT, planDefaults, OWN_SLIDE_LIMITS, type PlanInput, type ScreenshotSetResult } from './types.ts';
 import { danglingWords, fitWords } from './text.ts';
 import { understand } from './understand.ts';
 
@@ -54,10 +54,9 @@ export function planScreenshotSet(input: PlanInput): ScreenshotSetResult {
   const { request } = input;
   const device = request.device;
   const spec = DEVICES[device];
-  const captionStyle = request.captionStyle ?? 'aso-expert';
-  const captionLength = request.captionLength ?? 'short';
+  const { captionStyle, captionLength, count } = planDefaults(request);
   const narrative = request.narrativeId ? findNarrative(request.narrativeId) : null;
-  const asked = narrative ? [...narrative.roles] : defaultRoles(request.count ?? DEFAULT_COUNT);
+  const asked = narrative ? [...narrative.roles] : defaultRoles(count);
   const primary = primaryListing(input.listings, device);
   const u = understand(input.listings, primary, input.extraContext);
   const warnings: string[] = [];

@@ -37,6 +37,8 @@ export const CAPTION_LENGTH_IDS = Object.keys(CAPTION_LENGTHS) as CaptionLength[
 
 export const DEFAULT_COUNT = 5;
 export const MAX_COUNT = 10;
+export const DEFAULT_CAPTION_STYLE: CaptionStyle = 'aso-expert';
+export const DEFAULT_CAPTION_LENGTH: CaptionLength = 'short';
 
 export interface Narrative {
   id: string;
@@ -67,6 +69,21 @@ export interface PlanRequest {
   narrativeId?: string | null;
   /** One set per BCP 47 language-REGION tag (./locales.ts); absent: one set in the listing's language. */
   locales?: string[] | null;
+}
+
+/**
+ * The one place a request's defaults are applied: the create path stores what this returns with
+ * the job, the planner plans from it, and the API's schema documents the same constants. Your own
+ * captions are `long` when any has a subheadline or a headline over the short limit.
+ */
+export function planDefaults(r: Pick<PlanRequest, 'slides' | 'captionStyle' | 'captionLength' | 'count'>): { captionStyle: CaptionStyle; captionLength: CaptionLength; count: number } {
+  const own = r.slides?.length ? r.slides : null;
+  const ownLength = own && (own.some((s) => s.subheadline) || Math.max(...own.map((s) => s.headline.length)) > CAPTION_LENGTHS.short.headline) ? 'long' : DEFAULT_CAPTION_LENGTH;
+  return {
+    captionStyle: r.captionStyle ?? DEFAULT_CAPTION_STYLE,
+    captionLength: r.captionLength ?? ownLength,
+    count: own ? own.length : (r.count ?? DEFAULT_COUNT),
+  };
 }
 
 export interface PlanInput {

@@ -34,6 +34,9 @@ describe('own captions', () => {
     const { rows } = await h.t.pool.query('SELECT request FROM jobs WHERE id = $1', [res.json().jobId]);
     expect(rows[0].request.slides).toEqual(own);
     expect(rows[0].request.count).toBe(2);
+    // One source of defaults: the stored request says what the planner will use (a subheadline makes it long).
+    expect(rows[0].request.captionLength).toBe('long');
+    expect(rows[0].request.captionStyle).toBe('aso-expert');
   });
 
   it('refuses count or narrativeId with them, bad lengths and a malformed screen id, charging nothing', async () => {
