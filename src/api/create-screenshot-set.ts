@@ -22,8 +22,11 @@ export const CreateScreenshotSetBody = Type.Object(
         description: `Number of slides asked for, default ${DEFAULT_COUNT}; ignored when narrativeId is set; not allowed with slides. The set has AT MOST this many slides: when the listing says too little for that many distinct slides (a sparse or empty description), it has fewer, and \`warnings\` says so and suggests \`extraContext\` or your own \`slides\`. The price does not change.`,
       }),
     ),
-    captionStyle: Type.Optional(StringEnum(CAPTION_STYLE_IDS, { default: DEFAULT_CAPTION_STYLE, description: `Voice of the captions. ${describeStyles}` })),
-    captionLength: Type.Optional(StringEnum(CAPTION_LENGTH_IDS, { default: DEFAULT_CAPTION_LENGTH, description: '`short`: headline ≤ 30 characters, no subheadline. `long`: headline ≤ 40 plus a subheadline ≤ 100. With your own `slides`, the default is `long` when any has a subheadline or a headline over 30 characters.' })),
+    captionStyle: Type.Optional(StringEnum(CAPTION_STYLE_IDS, { description: `Voice of the captions, default \`${DEFAULT_CAPTION_STYLE}\`. ${describeStyles}` })),
+    captionLength: Type.Optional(StringEnum(CAPTION_LENGTH_IDS, {
+        // No schema `default`: the validator would fill it in before planDefaults, the one place defaults are applied.
+        description: `\`short\`: headline ≤ 30 characters, no subheadline. \`long\`: headline ≤ 40 plus a subheadline ≤ 100. Default \`${DEFAULT_CAPTION_LENGTH}\`; with your own \`slides\`, \`long\` when any has a subheadline or a headline over 30 characters.`,
+      })),
     narrativeId: Type.Optional(StringEnum(NARRATIVES.map((n) => n.id), { description: 'A slug from GET /public/v1/narratives; sets the number of slides.' })),
     slides: Type.Optional(
       Type.Array(

@@ -631,14 +631,12 @@ export interface operations {
                     /** @description Number of slides asked for, default 5; ignored when narrativeId is set; not allowed with slides. The set has AT MOST this many slides: when the listing says too little for that many distinct slides (a sparse or empty description), it has fewer, and `warnings` says so and suggests `extraContext` or your own `slides`. The price does not change. */
                     count?: number;
                     /**
-                     * @description Voice of the captions. `aso-expert`: Keyword-rich, benefit-first headlines in title case (the default). `minimal`: Few words, sentence case, no punctuation flourishes. `playful`: Light, warm and informal, with a wink. `bold`: Short imperative statements in capitals that demand attention. `professional`: Calm, precise sentences for business and productivity audiences.
-                     * @default aso-expert
+                     * @description Voice of the captions, default `aso-expert`. `aso-expert`: Keyword-rich, benefit-first headlines in title case (the default). `minimal`: Few words, sentence case, no punctuation flourishes. `playful`: Light, warm and informal, with a wink. `bold`: Short imperative statements in capitals that demand attention. `professional`: Calm, precise sentences for business and productivity audiences.
                      * @enum {string}
                      */
                     captionStyle?: "aso-expert" | "minimal" | "playful" | "bold" | "professional";
                     /**
-                     * @description `short`: headline ≤ 30 characters, no subheadline. `long`: headline ≤ 40 plus a subheadline ≤ 100.
-                     * @default short
+                     * @description `short`: headline ≤ 30 characters, no subheadline. `long`: headline ≤ 40 plus a subheadline ≤ 100. Default `short`; with your own `slides`, `long` when any has a subheadline or a headline over 30 characters.
                      * @enum {string}
                      */
                     captionLength?: "short" | "long";
