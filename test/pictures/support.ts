@@ -1,7 +1,7 @@
 /** A test API with a worker that renders: the whole pictures flow on one test database. */
 import { Worker } from '../../src/jobs/worker.ts';
 import { screenshotSetRunner } from '../../src/jobs/set-runner.ts';
-import { planWithLlm } from '../../src/planning/llm.ts';
+import { planLocales } from '../../src/planning/translate.ts';
 import { RenderPool } from '../../src/rendering/index.ts';
 import { createTestApp, type TestApp, type TestAppOptions } from '../support/app.ts';
 
@@ -21,7 +21,7 @@ export async function createPicturesApp(opts: TestAppOptions & { storeImageOrigi
   const h = await createTestApp(opts);
   const runner = screenshotSetRunner({
     db: h.t.pool,
-    planner: { plan: (input) => planWithLlm(input, null) },
+    planner: { plan: (input) => planLocales(input, opts.llm ? { ...opts.llm, timeoutMs: 2_000 } : null) },
     pictures: { objects: h.services.objects, renderer: renderPool(), storeImageOrigins: opts.storeImageOrigins ?? [], storeImageTimeoutMs: opts.storeImageTimeoutMs, now: () => new Date() },
   });
   const worker = new Worker(h.t.pool, h.notifications, runner, { concurrency: 2, leaseMs: 60_000, retryDelayMs: () => 10 });
