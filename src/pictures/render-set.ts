@@ -12,7 +12,7 @@ import type { Queryable } from '../db/pool.ts';
 import type { ObjectStore } from '../objects/index.ts';
 import { layoutFor } from '../planning/look.ts';
 import { DEVICES, type Device, type ScreenshotSetResult, type Slide } from '../planning/types.ts';
-import type { RenderPool } from '../rendering/index.ts';
+import { checkStoreRules, type RenderPool } from '../rendering/index.ts';
 import { familyScreens, screenObjects, type ScreenObject } from '../screens/screens.ts';
 import { fetchStoreImage } from '../screens/store-images.ts';
 import { buildArchive, type ArchiveSlide } from './archive.ts';
@@ -134,6 +134,9 @@ export async function renderPictures(
     await Promise.all(
       pngs.map(async (png, i) => {
         const slide = set.slides[i];
+        // Never deliver a picture a store would refuse (size, alpha, bytes): that is our bug, not the user's.
+        const broken = checkStoreRules(png, job.device);
+        if (broken.length) throw new Error(`slide ${slide.index} breaks the store rules: ${broken.join('; ')}`);
         const name = slideFileName(slide.index, set.fileLocale);
         await deps.objects.put(`${prefix}/${name}`, png, 'image/png');
         files.push({ name, objectKey: `${prefix}/${name}`, contentType: 'image/png', bytes: png.length, sha256: sha256(png), width, height });
