@@ -6,6 +6,9 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     pool: 'forks',
+    // Two files at a time: most of the slow files wait on child processes, servers and sockets
+    // rather than compute, and one at a time (the default on 2 cores) took 6-7 minutes.
+    maxWorkers: 2,
     // Child processes of bin/shotgen.js run the sources, so a test never runs a stale dist/;
     // test/cli/build.test.ts runs the built JavaScript that `npm start` uses.
     env: { SHOTGEN_FROM_SOURCE: '1' },

@@ -51,6 +51,21 @@ export interface StartOptions {
   webhooks?: Partial<Pick<DispatcherOptions, 'retryDelaysMs' | 'resolve' | 'pollIntervalMs' | 'timeoutMs'>>;
 }
 
+/**
+ * Fastify's close waits for every in-flight request, and a client that stops reading a download
+ * keeps its request in flight until the idle timeout: past SHUTDOWN_TIMEOUT_MS the remaining
+ * connections are cut, so a stop is bounded whatever the clients do.
+ */
+async function closeServer(server: Api, timeoutMs: number): Promise<void> {
+  const closing = server.close();
+  const timer = setTimeout(() => server.server.closeAllConnections(), timeoutMs);
+  try {
+    await closing;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function startService(config: Config, opts: StartOptions = {}): Promise<Service> {
   const role = opts.role ?? 'all';
   const clock = opts.clock ?? (() => new Date());
@@ -144,7 +159,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
         // Stop taking work first, then finish what is in flight, then close the database. Long
         // polls are answered at once (with the job as it is): they must not hold the shutdown.
         waiters?.close();
-        await Promise.all([server?.close(), worker?.stop(config.shutdownTimeoutMs), webhooks?.stop(config.shutdownTimeoutMs), retention?.stop()]);
+        await Promise.all([server ? closeServer(server, config.shutdownTimeoutMs) : null, worker?.stop(config.shutdownTimeoutMs), webhooks?.stop(config.shutdownTimeoutMs), retention?.stop()]);
         await notifier.flush();
         await planner?.close();
         await renderer?.close();

@@ -45,8 +45,16 @@ async function seed(server: TestServer) {
 }
 afterEach(async () => {
   for (const c of children.splice(0)) {
-    if ('terminate' in c) await c.terminate();
-    else await c.stop('SIGKILL');
+    if (!('terminate' in c)) {
+      await c.stop('SIGKILL');
+      continue;
+    }
+    // A graceful stop that hangs is a defect of its own: say so, and do not leave the process behind.
+    const hung = new Promise<'hung'>((r) => setTimeout(() => r('hung'), 20_000).unref());
+    if ((await Promise.race([c.terminate(), hung])) === 'hung') {
+      c.proc.kill('SIGKILL');
+      throw new Error('the API process did not stop within 20 s of SIGTERM');
+    }
   }
   await t?.drop();
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
@@ -101,7 +109,9 @@ for (const server of testServers()) describe(`an API process and a worker proces
       expect(res.headers.get('etag')).toBe(`"${slide.image.sha256}"`);
       expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
     }
-    expect((await fetch(job.result.archive.url)).status).toBe(200);
+    const zip = await fetch(job.result.archive.url);
+    expect(zip.status).toBe(200);
+    expect((await zip.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
   }, 120_000);
 });
 
@@ -135,6 +145,10 @@ describe('a worker killed while it renders', () => {
     const files = await t.pool.query<{ object_key: string }>('SELECT object_key FROM job_files WHERE job_id = $1', [jobId]);
     expect(files.rows.every((f) => f.object_key.startsWith(`jobs/${jobId}/a2/`))).toBe(true);
     expect(fs.existsSync(path.join(dataDir, 'objects', 'jobs', jobId, 'a1'))).toBe(false);
-    for (const slide of job.result.slides) expect((await fetch(slide.image.url)).status).toBe(200);
+    for (const slide of job.result.slides) {
+      const res = await fetch(slide.image.url);
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+    }
   }, 120_000);
 });
