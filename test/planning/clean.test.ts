@@ -1,0 +1,39 @@
+/** Cleaning a listing's text (issue 11's seen defects, one case each). */
+import { describe, expect, it } from 'vitest';
+import { cleanText, looksBroken, NEGATIVE, notAFeature, unshoutLine } from '../../src/planning/clean.ts';
+
+describe('cleanText', () => {
+  it('drops markup and invisible characters, keeps ® ™ and the words', () => {
+    expect(cleanText('Notes<b>Plus</b>®\u200B for <i>everyone</i>™\uFEFF')).toBe('NotesPlus® for everyone™');
+    expect(cleanText('**Bold** claims and _emphasis_ \u00AD here')).toBe('Bold claims and emphasis here');
+    expect(cleanText('  Lines \n   with   spaces  ')).toBe('Lines\nwith spaces');
+  });
+});
+
+describe('unshoutLine', () => {
+  it('reads a line in capitals in sentence case, keeping acronyms', () => {
+    expect(unshoutLine('TRACK EVERY WORKOUT WITH GPS. SHARE IT!', new Set(['GPS']))).toBe('Track every workout with GPS. Share it!');
+    expect(unshoutLine('Sync with iCloud', new Set())).toBe('Sync with iCloud');
+    expect(unshoutLine('NEW!', new Set())).toBe('NEW!');
+  });
+});
+
+describe('notAFeature', () => {
+  it('names the lines that must never become captions', () => {
+    expect(notAFeature('Atlantis 2, included.')).toBe('other apps');
+    expect(notAFeature('If you enjoy the app we would appreciate an App Store review')).toBe('review request');
+    expect(notAFeature('Unlock everything with Premium')).toBe('upsell');
+    expect(notAFeature('Visit example.com to learn more')).toBe('boilerplate');
+    expect(notAFeature('habit, tracker, goals, routine, streak, planner')).toBe('tags');
+    expect(notAFeature('Track unlimited habits with a single tap')).toBeNull();
+  });
+});
+
+describe('sentences', () => {
+  it('spots a sentence whose words were lost, and complaints', () => {
+    expect(looksBroken('Translate signs by just pointing your camera 94 languages.')).toBe(true);
+    expect(looksBroken('Translate between 94 languages by pointing your camera.')).toBe(false);
+    expect(NEGATIVE.test('Tired of forgetting your goals?')).toBe(true);
+    expect(NEGATIVE.test('Build better habits daily')).toBe(false);
+  });
+});
