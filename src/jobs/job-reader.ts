@@ -7,12 +7,15 @@
 import type { Db } from '../db/pool.ts';
 import { listJobFiles, type JobFile } from '../pictures/files.ts';
 import { withPictures, type PictureLinks } from '../pictures/present.ts';
+import { expiryBucket } from '../pictures/signed-urls.ts';
 import { findJob, TERMINAL, type PublicJob } from './jobs.ts';
 
 interface Entry {
   accountId: string;
   job: PublicJob;
   files: JobFile[];
+  /** The job as last presented with signed links, and for which origin and expiry hour. */
+  presented?: { key: string; job: PublicJob };
 }
 
 export class JobReader {
@@ -24,7 +27,12 @@ export class JobReader {
   async get(accountId: string, jobId: string, links?: PictureLinks): Promise<PublicJob | null> {
     const entry = await this.entry(accountId, jobId);
     if (!entry) return null;
-    return links ? withPictures(entry.job, entry.files, links) : entry.job;
+    if (!links || entry.files.length === 0) return entry.job;
+    // Signed URLs change once an hour (their expiry is rounded up to the hour): a finished job
+    // polled again within the hour gets the same answer, without signing every URL again.
+    const key = `${links.baseUrl}\n${expiryBucket(links.now)}`;
+    if (entry.presented?.key !== key) entry.presented = { key, job: withPictures(entry.job, entry.files, links) };
+    return entry.presented.job;
   }
 
   private async entry(accountId: string, jobId: string): Promise<Entry | null> {

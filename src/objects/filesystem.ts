@@ -14,7 +14,7 @@ export class FileObjectStore implements ObjectStore {
     return path.join(this.root, ...checkKey(key).split('/'));
   }
 
-  async put(key: string, body: Buffer): Promise<void> {
+  async put(key: string, body: Buffer, _contentType?: string): Promise<void> {
     const file = this.file(key);
     // Written aside, then renamed over: rename is atomic, so a reader never sees half a file.
     const scratch = `${file}.${randomBytes(6).toString('hex')}.part`;

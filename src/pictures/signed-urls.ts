@@ -11,6 +11,9 @@ export const SIGNED_URL_TTL_S = 7 * 24 * 3600;
 // a browser's cache of the picture keeps working while every poll still gets a URL valid ≥ 7 days.
 const ROUND_S = 3600;
 
+/** The expiry a URL signed at `now` gets: the same for every `now` within one hour. */
+export const expiryBucket = (now: Date): number => Math.ceil((now.getTime() / 1000 + SIGNED_URL_TTL_S) / ROUND_S) * ROUND_S;
+
 export class UrlSigner {
   private readonly key: Buffer;
 
@@ -24,7 +27,7 @@ export class UrlSigner {
 
   /** `path?expires=..&sig=..` for a GET, valid at least SIGNED_URL_TTL_S from now. */
   sign(path: string, now: Date): string {
-    const expires = Math.ceil((now.getTime() / 1000 + SIGNED_URL_TTL_S) / ROUND_S) * ROUND_S;
+    const expires = expiryBucket(now);
     return `${path}?expires=${expires}&sig=${this.mac('GET', path, expires).toString('base64url')}`;
   }
 
