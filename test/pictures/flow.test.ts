@@ -119,6 +119,11 @@ describe('pictures, end to end over HTTP', () => {
     expect(again.statusCode).toBe(304);
     expect(again.rawPayload.length).toBe(0);
 
+    // /metrics saw the render and the plan of this very job (the registry is per process).
+    const metrics = (await h.app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(Number(/shotgen_render_duration_seconds_count\{device="iphone-69"\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThanOrEqual(1);
+    expect(Number(/shotgen_plan_duration_seconds_count\{outcome="ok"\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThanOrEqual(1);
+
     const archiveUrl = new URL(job.result.archive.url);
     const zip = await h.app.inject({ method: 'GET', url: archiveUrl.pathname + archiveUrl.search });
     expect(zip.statusCode).toBe(200);
