@@ -66,6 +66,8 @@ export function incompleteness(text: string, language: string, proper: Set<strin
   if (/^(and|or|but|so|because|which|that)\b/i.test(t)) return 'starts mid-sentence';
   if (QUANTITY.test(t) && /\b(from|of|among|with|over)\s+\S+$/i.test(t)) return 'dangling object ("from thousands")';
   if (OPEN_INFINITIVE.test(t)) return 'dangling object ("to learn")';
+  // "Pennywise turns your spending": a verb of change without what it changes into.
+  if (/\b(turns?|transforms?|converts?)\b(?!.*\b(into|to)\b)/i.test(t)) return 'dangling object ("turns your spending")';
   const sentences = tagsOf(t, proper);
   if (sentences.length === 0) return null;
   const final = sentences[sentences.length - 1];
