@@ -102,6 +102,8 @@ async function setLoop(base: string, c: Client, until: number, pace: number, job
     if (created?.status === 201) {
       const { jobId } = JSON.parse(created.bodyBytes.toString()) as { jobId: string };
       jobs.push(jobId);
+      if (!ownJobs.has(c)) ownJobs.set(c, []);
+      ownJobs.get(c)!.push(jobId);
       const done = await call('GET /jobs/{id} (Prefer: wait=30)', `${base}/jobs/${jobId}`, { headers: { ...c.headers, prefer: 'wait=30' } }).catch(() => null);
       const job = done ? (JSON.parse(done.bodyBytes.toString()) as { status: string; result?: { slides: { index: number }[] } }) : null;
       if (job?.status === 'succeeded') {
@@ -113,9 +115,13 @@ async function setLoop(base: string, c: Client, until: number, pace: number, job
   }
 }
 
+const ownJobs = new Map<Client, string[]>();
+
 async function pollLoop(base: string, c: Client, until: number, jobs: string[]): Promise<void> {
   while (Date.now() < until) {
-    const id = jobs.length ? jobs[Math.floor(Math.random() * jobs.length)] : null;
+    // The client's own jobs only: another account's job is (rightly) a 404.
+    const own = ownJobs.get(c) ?? [];
+    const id = own.length ? own[Math.floor(Math.random() * own.length)] : null;
     if (id) await call('GET /jobs/{id}', `${base}/jobs/${id}`, { headers: c.headers }).catch(() => null);
     await call('GET /account', `${base}/account`, { headers: c.headers }).catch(() => null);
     await sleep(100);
@@ -150,8 +156,12 @@ async function main(): Promise<void> {
     start = memory();
     progress(`after ${WARMUP_S} s warm-up: service ${start.service} kB, postgres ${start.postgres ?? '-'} kB`);
   });
+  // The trend, not only two points: a steady process levels off, a leak keeps climbing.
+  const samples: { at: number; service: number }[] = [];
+  const sampler = setInterval(() => samples.push({ at: Math.round((Date.now() - (until - DURATION_S * 1000)) / 1000), service: memory().service }), 60_000);
   // Each account: one client making sets (one every 8 s), one polling at ~10 requests/s.
   await Promise.all([warm, ...clients.flatMap((c) => [setLoop(base, c, until, 8_000, jobs), pollLoop(base, c, until, jobs)])]);
+  clearInterval(sampler);
   const end = memory();
   await child.stop();
 
@@ -167,6 +177,7 @@ async function main(): Promise<void> {
   const s = start as ReturnType<typeof memory> | null;
   console.log(`| service | ${s?.service ?? '-'} kB | ${end.service} kB | ${growth(s?.service, end.service)} |`);
   console.log(`| PostgreSQL (postmaster + backends) | ${s?.postgres ?? '-'} kB | ${end.postgres ?? '-'} kB | ${growth(s?.postgres, end.postgres)} |`);
+  console.log(`\nservice PSS each minute: ${samples.map((x) => `${x.at} s ${Math.round(x.service / 1024)} MB`).join(', ')}`);
   console.log(`\nerrors: ${[...errors.values()].reduce((a, b) => a + b, 0)}`);
   for (const [what, n] of errors) console.log(`- ${n} × ${what}`);
 }
