@@ -117,7 +117,7 @@ async function setLoop(base: string, c: Client, until: number, pace: number, job
 
 const ownJobs = new Map<Client, string[]>();
 
-async function pollLoop(base: string, c: Client, until: number, jobs: string[]): Promise<void> {
+async function pollLoop(base: string, c: Client, until: number): Promise<void> {
   while (Date.now() < until) {
     // The client's own jobs only: another account's job is (rightly) a 404.
     const own = ownJobs.get(c) ?? [];
@@ -160,7 +160,7 @@ async function main(): Promise<void> {
   const samples: { at: number; service: number }[] = [];
   const sampler = setInterval(() => samples.push({ at: Math.round((Date.now() - (until - DURATION_S * 1000)) / 1000), service: memory().service }), 60_000);
   // Each account: one client making sets (one every 8 s), one polling at ~10 requests/s.
-  await Promise.all([warm, ...clients.flatMap((c) => [setLoop(base, c, until, 8_000, jobs), pollLoop(base, c, until, jobs)])]);
+  await Promise.all([warm, ...clients.flatMap((c) => [setLoop(base, c, until, 8_000, jobs), pollLoop(base, c, until)])]);
   clearInterval(sampler);
   const end = memory();
   await child.stop();
