@@ -4,6 +4,7 @@
  * claiming, lets running jobs finish until a deadline, then aborts the rest and gives them back to
  * the queue. An attempt that runs over its time or loses its lease is aborted through its signal.
  */
+import { CoalescedRun } from './coalesced-run.ts';
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/pool.ts';
 import type { Notifications } from '../db/notifications.ts';
@@ -38,8 +39,7 @@ export class Worker {
   private readonly timers: NodeJS.Timeout[] = [];
   private unsubscribe: (() => void) | null = null;
   private stopping = false;
-  private claiming: Promise<void> | null = null;
-  private wakeAgain = false;
+  private readonly claims = new CoalescedRun(() => this.claimLoop(), (e) => this.opts.log?.error({ err: e }, 'claiming jobs failed'), () => !this.stopping);
 
   constructor(private readonly db: Db, private readonly notifications: Notifications | null, private readonly run: JobRunner, private readonly opts: WorkerOptions) {
     this.id = opts.workerId ?? `wrk_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -64,20 +64,7 @@ export class Worker {
 
   /** Claim until full or the queue is empty; concurrent wakes fold into one claiming loop. */
   wake(): void {
-    if (this.stopping) return;
-    if (this.claiming) {
-      this.wakeAgain = true;
-      return;
-    }
-    this.claiming = this.claimLoop()
-      .catch((e) => this.opts.log?.error({ err: e }, 'claiming jobs failed'))
-      .finally(() => {
-        this.claiming = null;
-        if (this.wakeAgain) {
-          this.wakeAgain = false;
-          this.wake();
-        }
-      });
+    this.claims.wake();
   }
 
   private async claimLoop(): Promise<void> {
@@ -157,7 +144,7 @@ export class Worker {
     this.stopping = true;
     this.unsubscribe?.();
     for (const t of this.timers) clearInterval(t);
-    await this.claiming;
+    await this.claims.idle();
     const all = Promise.allSettled([...this.running.values()].map((r) => r.done));
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([all, new Promise((r) => (timer = setTimeout(r, deadlineMs)))]);

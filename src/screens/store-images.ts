@@ -70,6 +70,12 @@ export async function fetchStoreImage(listingUrl: string, opts: StoreImageOption
       await res.body?.cancel();
       throw new StoreImageUnavailable(`the store image host answered ${res.status}`);
     }
+    // A consent page or an error page sent with 200 is not a screenshot.
+    const type = res.headers.get('content-type') ?? '';
+    if (type && !/^image\//i.test(type)) {
+      await res.body.cancel();
+      throw new StoreImageUnavailable(`the store image host sent ${type.split(';')[0]}, not an image`);
+    }
     const declared = Number(res.headers.get('content-length') ?? 0);
     if (declared > maxBytes) {
       await res.body.cancel();

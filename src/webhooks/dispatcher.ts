@@ -5,6 +5,7 @@
  * transaction, so a slow or dead receiver never holds a job back. All state is in the table: a
  * process that stops or dies leaves nothing that another cannot pick up.
  */
+import { CoalescedRun } from '../jobs/coalesced-run.ts';
 import { randomBytes } from 'node:crypto';
 import type { Notifications } from '../db/notifications.ts';
 import type { Db } from '../db/pool.ts';
@@ -39,8 +40,7 @@ export class WebhookDispatcher {
   private readonly timers = new Set<NodeJS.Timeout>();
   private unsubscribe: (() => void) | null = null;
   private stopping = false;
-  private claiming: Promise<void> | null = null;
-  private wakeAgain = false;
+  private readonly claims = new CoalescedRun(() => this.claimLoop(), (e) => this.opts.log?.error({ err: e }, 'claiming webhook deliveries failed'), () => !this.stopping);
 
   constructor(private readonly db: Db, private readonly notifications: Notifications | null, private readonly opts: DispatcherOptions) {
     this.id = opts.workerId ?? `whd_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -60,20 +60,7 @@ export class WebhookDispatcher {
 
   /** Concurrent wakes fold into one claiming loop. */
   wake(): void {
-    if (this.stopping) return;
-    if (this.claiming) {
-      this.wakeAgain = true;
-      return;
-    }
-    this.claiming = this.claimLoop()
-      .catch((e) => this.opts.log?.error({ err: e }, 'claiming webhook deliveries failed'))
-      .finally(() => {
-        this.claiming = null;
-        if (this.wakeAgain) {
-          this.wakeAgain = false;
-          this.wake();
-        }
-      });
+    this.claims.wake();
   }
 
   private async claimLoop(): Promise<void> {
@@ -139,7 +126,7 @@ export class WebhookDispatcher {
     this.unsubscribe?.();
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
-    await this.claiming;
+    await this.claims.idle();
     let timer: NodeJS.Timeout | undefined;
     const all = Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
     await Promise.race([all, new Promise((r) => (timer = setTimeout(r, deadlineMs)))]);

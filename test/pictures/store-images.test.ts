@@ -64,7 +64,7 @@ describe('listing screenshots', () => {
     expect((await finished(await createSet(1))).status).toBe('succeeded');
   });
 
-  for (const behaviour of ['fail', 'hang', 'redirect-away', 'huge'] as const) {
+  for (const behaviour of ['fail', 'hang', 'redirect-away', 'huge', 'html'] as const) {
     it(`a host that does "${behaviour}": retried, then failed with store_unavailable and refunded once`, async () => {
       images.behaviour = behaviour;
       const jobId = await createSet(1);

@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 
-export type ImageBehaviour = 'ok' | 'fail' | 'hang' | 'redirect-away' | 'redirect-same' | 'huge';
+export type ImageBehaviour = 'ok' | 'fail' | 'hang' | 'redirect-away' | 'redirect-same' | 'huge' | 'html';
 
 export interface FakeImageHost {
   origin: string;
@@ -48,6 +48,7 @@ export async function startFakeImageHost(): Promise<FakeImageHost> {
     if (behaviour === 'fail') return res.writeHead(503).end('unavailable');
     if (behaviour === 'redirect-away') return res.writeHead(302, { location: 'http://127.0.0.2:9/elsewhere.png' }).end();
     if (behaviour === 'redirect-same' && !req.url?.includes('moved')) return res.writeHead(302, { location: `${req.url}?moved=1` }).end();
+    if (behaviour === 'html') return res.writeHead(200, { 'content-type': 'text/html' }).end('<html>consent</html>');
     if (behaviour === 'huge') {
       res.writeHead(200, { 'content-type': 'image/png' });
       const chunk = Buffer.alloc(1024 * 1024);
