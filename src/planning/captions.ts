@@ -3,7 +3,8 @@
  * are used whole or in a shorter whole form, never cut to fit; a slide with no fresh idea left is
  * not written (the planner then drops it and says so).
  */
-import { incompleteness, overlap, substance } from './quality.ts';
+import nlp from 'compromise';
+import { echoes, incompleteness, overlap, substance } from './quality.ts';
 import { type Phrase, type Understanding } from './understand.ts';
 import { applyCase, capitalise, contentWords, dangles, danglingWords, headlineKey } from './text.ts';
 import { CAPTION_LENGTHS, type CaptionLength, type CaptionStyle } from './types.ts';
@@ -116,21 +117,31 @@ export class CaptionWriter {
   }
 
   private frameIdea(role: string, index: number, pool: Phrase[]): Caption | null {
+    // First a phrase whose subheadline adds to its headline; only when none has one, a
+    // subheadline that repeats the headline's words: a slide said twice beats no slide.
+    return this.frameIdeaWith(role, index, pool, false) ?? (this.subMax > 0 ? this.frameIdeaWith(role, index, pool, true) : null);
+  }
+
+  private frameIdeaWith(role: string, index: number, pool: Phrase[], allowEcho: boolean): Caption | null {
     const long = this.subMax > 0;
     for (const p of pool) {
       if (!this.fresh(p)) continue;
       // A feature said whole in the headline leaves its subheadline nothing to add: say it short.
-      const preferCore = this.voice.prefer === 'core' || (long && p.cores.length > 0 && headlineKey(p.sentence) === headlineKey(p.text));
+      // Cut at a word list, a phrase in another language may lose its meaning ("Le mode"): whole first.
+      const preferCore = this.u.english && (this.voice.prefer === 'core' || (long && p.cores.length > 0 && headlineKey(p.sentence) === headlineKey(p.text)));
       const frames = role === 'how-it-works' ? this.frames.step : this.frames.feature[p.shape];
       const rotated = frames.map((_, i) => frames[(i + index) % frames.length]);
-      const headline = this.say(rotated, p, role === 'how-it-works' ? ++this.step : index, preferCore);
+      // A step's number is taken only by the step that is written: steps stay 1, 2, 3.
+      const n = role === 'how-it-works' ? this.step + 1 : index;
+      const headline = this.say(rotated, p, n, preferCore);
       if (!headline) continue;
-      const sub = long ? this.sub(headline, p) : null;
+      const sub = long ? this.sub(headline, p, null, false, allowEcho) : null;
       // A long caption with nothing whole to say under it is not written: one slide fewer beats filler.
       if (long && sub === null) {
         this.usedHeads.delete(headlineKey(headline));
         continue;
       }
+      if (role === 'how-it-works') this.step = n;
       return this.commit(headline, p, sub);
     }
     return null;
@@ -153,7 +164,7 @@ export class CaptionWriter {
       }
       headline ??= this.say(['{name}'], null, index, false);
       if (!headline) return null;
-      return this.commit(headline, p, long ? (this.sub(headline, p, u.subtitle) ?? this.finishSub(u.category) ?? u.category.slice(0, this.subMax)) : null);
+      return this.commit(headline, p, long ? (this.sub(headline, p, u.subtitle, true) ?? this.finishSub(u.category) ?? u.category.slice(0, this.subMax)) : null);
     }
     if (role === 'social-proof') {
       const headline = this.say(this.frames.socialProof, null, index, false);
@@ -165,7 +176,9 @@ export class CaptionWriter {
     if (role === 'call-to-action') {
       const headline = this.say(this.frames.callToAction, null, index, false);
       if (!headline) return null;
-      const sub = long ? (this.finishSub(this.fill(u.english ? this.voice.callToActionSub : '{name}', null, index) ?? u.name) ?? u.name.slice(0, this.subMax)) : null;
+      const named = long ? (this.finishSub(this.fill(u.english ? this.voice.callToActionSub : '{name}', null, index) ?? u.name) ?? u.name.slice(0, this.subMax)) : null;
+      // A foreign call to action is the name itself: under it, the category rather than the name again.
+      const sub = named && echoes(headline, named) ? (this.finishSub(u.category) ?? named) : named;
       return this.commit(headline, null, sub);
     }
     if (role === 'problem') {
@@ -176,7 +189,10 @@ export class CaptionWriter {
       const headline = direct ?? (long ? this.say(this.frames.problem, null, index, false) : null);
       if (!headline) return null;
       this.usedPhrases.add(p);
-      return this.commit(headline, null, long ? this.finishSub(direct ? p.sentence : question) : null);
+      // Under a question that is the listing's own sentence, the sentence again would say it twice.
+      const own = long ? this.finishSub(direct ? p.sentence : question) : null;
+      const sub = own && echoes(headline, own) ? (this.sub(headline, null, null) ?? own) : own;
+      return this.commit(headline, null, long ? sub : null);
     }
     if (role === 'how-it-works') return this.frameIdea(role, index, u.steps);
     const pool = role === 'benefit' ? [...this.ordered.filter((p) => p.shape !== 'imperative'), ...this.ordered.filter((p) => p.shape === 'imperative')] : this.ordered;
@@ -192,29 +208,67 @@ export class CaptionWriter {
     return out;
   }
 
-  /** A whole sentence that adds to the headline: its own phrase's, else another unused one. Never a cut one. */
-  private sub(headline: string, p: Phrase | null, extra?: string | null): string | null {
-    const candidates: { text: string; phrase?: Phrase }[] = [];
-    if (p) candidates.push({ text: p.sentence }, { text: p.text });
-    if (extra) candidates.push({ text: extra });
-    // Prose first; a list item spent here is one slide fewer, which beats a subheadline said twice.
-    const spare = this.ordered.filter((q) => this.fresh(q) && q !== p);
-    for (const q of [...spare.filter((q) => q.kind === 'sentence' || q.kind === 'action'), ...spare.filter((q) => q.kind !== 'sentence' && q.kind !== 'action')]) candidates.push({ text: q.sentence, phrase: q });
-    if (this.u.subtitle) candidates.push({ text: this.u.subtitle });
-    if (this.u.promise) candidates.push({ text: this.u.promise.sentence });
-    for (const c of candidates) {
-      if (headlineKey(c.text) === headlineKey(headline)) continue;
-      const out = this.finishSub(c.text);
-      if (!out || headlineKey(headline).includes(headlineKey(out))) continue;
-      this.usedSubs.add(headlineKey(out));
-      if (c.phrase) {
-        this.usedPhrases.add(c.phrase);
-        this.usedTopics.push(topic(c.phrase.text, this.u.language, this.nameWords));
+  /**
+   * What the subheadline says under the headline: the phrase's own sentence when it adds to the
+   * headline; when that sentence only opens with the headline's words ("Smart reminders that adapt
+   * to your schedule"), the rest of it said on its own ("Adapt to your schedule"); else a line about
+   * the app as a whole (its subtitle or promise). Never another feature's sentence: a slide shows one
+   * feature. Null when nothing fits: the slide is not written.
+   */
+  private sub(headline: string, p: Phrase | null, extra?: string | null, anyIdea = false, allowEcho = false): string | null {
+    const candidates: string[] = [];
+    if (p) {
+      for (const own of [p.sentence, p.text]) {
+        const rest = remainder(headline, own);
+        candidates.push(rest ?? own);
       }
+    }
+    if (extra) candidates.push(extra);
+    if (this.u.subtitle) candidates.push(this.u.subtitle);
+    if (this.u.promise && this.u.promise !== p) candidates.push(this.u.promise.sentence);
+    // The hero sums the whole app up: any unused sentence about it may stand under it, prose first.
+    if (anyIdea) {
+      const spare = this.ordered.filter((q) => this.fresh(q) && q !== p);
+      for (const q of [...spare.filter((q) => q.kind === 'sentence' || q.kind === 'action'), ...spare.filter((q) => q.kind !== 'sentence' && q.kind !== 'action')]) candidates.push(q.sentence);
+    }
+    // Last, when allowed, the phrase's own sentence even though it repeats the headline's words.
+    const echoing = p && allowEcho ? [p.sentence, p.text] : [];
+    for (const [k, text] of [...candidates, ...echoing].entries()) {
+      if (headlineKey(text) === headlineKey(headline)) continue;
+      const out = this.finishSub(text);
+      if (!out || headlineKey(headline).includes(headlineKey(out)) || (k < candidates.length && echoes(headline, out))) continue;
+      // Nor what another slide already says: a sentence spent as a headline is not a subheadline too.
+      const said = substance(out, this.u.language, this.nameWords);
+      if (this.usedHeads.has(headlineKey(out)) || this.headTopics.some((t) => overlap(said, t) >= 0.8 && Math.min(said.size, t.size) >= 1)) continue;
+      this.usedSubs.add(headlineKey(out));
       return out;
     }
     return null;
   }
+}
+
+// Words a sentence's rest may open with and still stand as a line of its own.
+const REST_OPENERS = /^(with|in|on|for|across|without|from|anywhere|everywhere|right|straight|at|to|by|into|through|over|around|under|when|while)\b/i;
+
+/**
+ * "Smart reminders" + "Smart reminders that adapt to your schedule" -> "adapt to your schedule":
+ * the sentence after the headline's words, when it can stand alone (a verb phrase or a
+ * prepositional one of three words or more); null otherwise.
+ */
+function remainder(headline: string, sentence: string): string | null {
+  const bare = (t: string) => t.normalize('NFKC').replace(/^[^:]{1,40}:\s+/, '').replace(/[.!?…]+$/u, '').trim();
+  const head = bare(headline).toLowerCase().split(/\s+/);
+  const words = bare(sentence).split(/\s+/);
+  if (head.length < 2 || words.length <= head.length) return null;
+  const strip = (w: string) => w.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+  if (!head.every((w, i) => strip(w) === strip(words[i]))) return null;
+  const rest = words.slice(head.length).join(' ').replace(/^[,;:–—-]\s*/, '').replace(/^(that|which|who|and)\s+/i, '');
+  if (rest.split(/\s+/).length < 2) return null;
+  const terms = (nlp(rest.toLowerCase()).json() as { terms: { tags: string[] }[] }[])[0]?.terms ?? [];
+  // A verb phrase ("adapt to your schedule"), a clause ("Wayfarer builds your itinerary") or a
+  // prepositional phrase ("with a single tap") stands on its own; a bare noun tail does not.
+  const verbal = terms.some((t) => t.tags.includes('Verb'));
+  return verbal || REST_OPENERS.test(rest) ? rest : null;
 }
 
 /** A slide's keywords: the listing's own nouns and adjectives in its caption, topped up with the app's. */

@@ -82,6 +82,13 @@ export function incompleteness(text: string, language: string, proper: Set<strin
   return null;
 }
 
+/** Whether `sub` opens with the headline's own words (its framing and punctuation aside). */
+export function echoes(headline: string, sub: string): boolean {
+  const bare = (t: string) => normal(t).toLowerCase().replace(/^[^:]{1,40}:\s+/, '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  const h = bare(headline);
+  return h.split(' ').length >= 2 && `${bare(sub)} `.startsWith(`${h} `);
+}
+
 /** A subheadline that is a listing sentence with its end cut off. */
 function cutFromSource(sub: string, listing: Listing): boolean {
   const s = normal(sub).toLowerCase();
@@ -94,7 +101,7 @@ function cutFromSource(sub: string, listing: Listing): boolean {
 }
 
 /** Content words that say something: not the app's name, its category, or stock framing words. */
-export const STOCK = new Set(['app', 'apps', 'meet', 'discover', 'explore', 'download', 'today', 'now', 'get', 'try', 'closer', 'look', 'companion', 'everything', 'place', 'one', 'action', 'everyday', 'use', 'made', 'started', 'start', 'inside', 'glance', 'detail', 'overview', 'designed', 'built', 'thoughtfully', 'clear', 'focused', 'ready', 'simply', 'just', 'hello', 'peek', 'magic', 'fans', 'vibes', 'five', 'high', 'shiny', 'rated', 'stars', 'ratings', 'users', 'loved', 'trusted', 'average', 'rating', 'new', 'your', 'learn', 'take', 'see', 'level', 'stand', 'move', 'fast', 'own', 'pure', 'further', 'more']);
+export const STOCK = new Set(['app', 'apps', 'meet', 'discover', 'explore', 'download', 'today', 'now', 'get', 'try', 'closer', 'look', 'companion', 'everything', 'place', 'one', 'action', 'everyday', 'use', 'made', 'started', 'start', 'inside', 'glance', 'detail', 'overview', 'designed', 'built', 'thoughtfully', 'clear', 'focused', 'ready', 'simply', 'just', 'hello', 'peek', 'magic', 'fans', 'vibes', 'five', 'high', 'shiny', 'rated', 'stars', 'ratings', 'users', 'loved', 'trusted', 'average', 'rating', 'new', 'your', 'learn', 'take', 'see', 'level', 'stand', 'move', 'fast', 'own', 'pure', 'further', 'more', 'every', 'each', 'all', 'any']);
 
 export function substance(text: string, language: string, exclude: Set<string>): Set<string> {
   const stem = (w: string) => (language === 'en' ? w.replace(/(ies|es|s|ing|ed)$/, '') : w);
