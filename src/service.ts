@@ -131,7 +131,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       const jobReader = new JobReader(database.pool);
       const origin = config.publicUrl ?? `http://localhost:${config.port}`;
       const webhookSigner = new UrlSigner(await loadSigningSecret(database.pool, config.urlSigningSecret));
-      const links = () => ({ signer: webhookSigner, baseUrl: `${origin}${config.basePath}`, basePath: config.basePath, now: clock() });
+      const links = () => ({ signer: webhookSigner, origin, basePath: config.basePath, now: clock() });
       webhooks = new WebhookDispatcher(database.pool, notifications, { ...config.webhooks, readJob: (accountId, jobId) => jobReader.get(accountId, jobId, links()), log, ...opts.webhooks });
       webhooks.start();
       retention = startRetention(database.pool, objects, config.jobRetentionDays, { now: clock, log });

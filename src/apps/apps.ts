@@ -124,6 +124,8 @@ export async function createApp(db: Queryable, stores: StoreReaders, accountId: 
 const clean = (listing: Listing | null): Listing | null => (listing ? (JSON.parse(JSON.stringify(listing).replaceAll('\\u0000', '')) as Listing) : null);
 
 /** An app of this account, or null (another account's app is as unknown as a missing one). */
+export const appNotFound = (appId: string): Problem => new Problem(404, 'app_not_found', `No app ${appId} on this account.`);
+
 export async function findApp(db: Queryable, accountId: string, appId: string): Promise<App | null> {
   const { rows } = await db.query<AppRow>('SELECT * FROM apps WHERE id = $1 AND account_id = $2', [appId, accountId]);
   return rows[0] ? toApp(rows[0]) : null;

@@ -16,5 +16,5 @@ export interface LinkServices {
 export function pictureLinks(services: LinkServices, request: FastifyRequest): PictureLinks {
   const origin = services.config.publicUrl ?? `${request.protocol}://${request.host}`;
   const basePath = services.config.basePath;
-  return { signer: services.signer, baseUrl: `${origin}${basePath}`, basePath, now: services.clock() };
+  return { signer: services.signer, origin, basePath, now: services.clock() };
 }

@@ -30,7 +30,7 @@ export class JobReader {
     if (!links || entry.files.length === 0) return entry.job;
     // Signed URLs change once an hour (their expiry is rounded up to the hour): a finished job
     // polled again within the hour gets the same answer, without signing every URL again.
-    const key = `${links.baseUrl}\n${expiryBucket(links.now)}`;
+    const key = `${links.origin}\n${expiryBucket(links.now)}`;
     if (entry.presented?.key !== key) entry.presented = { key, job: withPictures(entry.job, entry.files, links) };
     return entry.presented.job;
   }

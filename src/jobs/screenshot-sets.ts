@@ -10,7 +10,7 @@ import { isId, newId } from '../ids.ts';
 import { findNarrative } from '../planning/narratives.ts';
 import { planDefaults, type PlanRequest } from '../planning/types.ts';
 import { Problem, validationFailed, type FieldError } from '../problem.ts';
-import { findApp } from '../apps/apps.ts';
+import { appNotFound, findApp } from '../apps/apps.ts';
 import { checkScreenIds } from '../screens/screens.ts';
 import { listingLocale, localeProblem, MAX_LOCALES, plannedNatively } from '../planning/locales.ts';
 import { primaryListing } from '../planning/screens.ts';
@@ -182,7 +182,6 @@ async function announce(db: Queryable, accountId: string, notifier: CreateOption
   await db.query(`SELECT pg_notify('shotgen_jobs', ''), pg_notify('shotgen_credits', $1)`, [accountId]).catch(() => undefined);
 }
 
-const appNotFound = (appId: string) => new Problem(404, 'app_not_found', `No app ${appId} on this account.`);
 
 /**
  * Check the app, charge, write the ledger row and queue the job in ONE statement: one round trip,

@@ -10,8 +10,8 @@ import type { UrlSigner } from './signed-urls.ts';
 
 export interface PictureLinks {
   signer: UrlSigner;
-  /** Scheme, host and BASE_PATH, e.g. https://shotgen.example/api/v1. */
-  baseUrl: string;
+  /** Scheme and host the client reaches the service at, e.g. https://shotgen.example. */
+  origin: string;
   /** The path the server routes on (BASE_PATH included): what the signature covers. */
   basePath: string;
   now: Date;
@@ -22,7 +22,7 @@ export function withPictures(job: PublicJob, files: JobFile[], links: PictureLin
   const byName = new Map(files.map((f) => [f.name, f]));
   const url = (name: string) => {
     const path = `${links.basePath}/public/v1/jobs/${job.id}/${name}`;
-    return `${links.baseUrl.slice(0, links.baseUrl.length - links.basePath.length)}${links.signer.sign(path, links.now)}`;
+    return `${links.origin}${links.signer.sign(path, links.now)}`;
   };
   const withImages = (slides: Slide[], locale: string | null): Slide[] =>
     slides.map((s) => {

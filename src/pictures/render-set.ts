@@ -8,6 +8,7 @@
  * beside the winner's files, never over them.
  */
 import { createHash } from 'node:crypto';
+import { buffer } from 'node:stream/consumers';
 import type { Queryable } from '../db/pool.ts';
 import type { ObjectStore } from '../objects/index.ts';
 import { layoutFor } from '../planning/look.ts';
@@ -82,9 +83,7 @@ function applyScreens(result: ScreenshotSetResult, uploaded: ScreenObject[]): Sc
 async function readObject(objects: ObjectStore, key: string): Promise<Buffer> {
   const found = await objects.get(key);
   if (!found) throw new Error(`object ${key} is missing`);
-  const chunks: Buffer[] = [];
-  for await (const c of found.body) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
+  return buffer(found.body);
 }
 
 /** Each distinct screen once: an uploaded screen's bytes, or a listing screenshot at full size. */

@@ -3,7 +3,7 @@
  * The bytes go to the object store first, then the row: a row never names a missing object.
  */
 import { createHash } from 'node:crypto';
-import { findApp } from '../apps/apps.ts';
+import { appNotFound, findApp } from '../apps/apps.ts';
 import { transaction, type Db, type Queryable } from '../db/pool.ts';
 import { isId, newId } from '../ids.ts';
 import type { ObjectStore } from '../objects/index.ts';
@@ -44,7 +44,6 @@ interface ScreenRow {
 
 const toScreen = (r: ScreenRow): Screen => ({ screenId: r.id, family: r.family, width: r.width, height: r.height, bytes: r.bytes, sha256: r.sha256, createdAt: r.created_at.toISOString() });
 
-export const appNotFound = (appId: string) => new Problem(404, 'app_not_found', `No app ${appId} on this account.`);
 export const screenNotFound = (screenId: string) => new Problem(404, 'screen_not_found', `No screen ${screenId} of this app.`);
 
 export async function uploadScreen(db: Db, objects: ObjectStore, accountId: string, appId: string, body: Buffer, family?: ScreenshotFamily): Promise<Screen> {
@@ -79,14 +78,16 @@ export async function uploadScreen(db: Db, objects: ObjectStore, accountId: stri
 }
 
 export async function listScreens(db: Queryable, accountId: string, appId: string): Promise<Screen[]> {
-  const app = isId('app', appId) ? await findApp(db, accountId, appId) : null;
-  if (!app) throw appNotFound(appId);
-  const { rows } = await db.query<ScreenRow>(
-    `SELECT id, family, width, height, bytes, sha256, object_key, created_at FROM screens
-     WHERE app_id = $1 AND account_id = $2 AND deleted_at IS NULL ORDER BY created_at, id`,
+  if (!isId('app', appId)) throw appNotFound(appId);
+  // One query answers both: no row at all is no such app; one row without a screen is none yet.
+  const { rows } = await db.query<{ [K in keyof ScreenRow]: ScreenRow[K] | null }>(
+    `SELECT s.id, s.family, s.width, s.height, s.bytes, s.sha256, s.object_key, s.created_at
+     FROM apps a LEFT JOIN screens s ON s.app_id = a.id AND s.deleted_at IS NULL
+     WHERE a.id = $1 AND a.account_id = $2 ORDER BY s.created_at, s.id`,
     [appId, accountId],
   );
-  return rows.map(toScreen);
+  if (rows.length === 0) throw appNotFound(appId);
+  return rows.filter((r): r is ScreenRow => r.id !== null).map(toScreen);
 }
 
 /**

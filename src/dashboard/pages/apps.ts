@@ -8,7 +8,8 @@ import { field, notFound, pageContext, requireSession, seeOther, sendPage, type 
 import { html, safeUrl } from '../html.ts';
 import { csrfField, describedBy, fieldError, page, when, type FieldError } from '../layout.ts';
 import { createSetForm, setsTable, type SetFormState } from './set-form.ts';
-import { appScreens, screenPages, screensSection } from './screens.ts';
+import { listScreens } from '../../screens/screens.ts';
+import { screenPages, screensSection } from './screens.ts';
 
 interface AddState {
   values: { iosUrl: string; androidUrl: string; extraContext: string };
@@ -68,7 +69,7 @@ export async function appPage(request: FastifyRequest, reply: FastifyReply, dash
   const app = isId('app', appId) ? await findApp(dash.services.db, session.user.accountId, appId) : null;
   if (!app) throw notFound();
   const ctx = pageContext(request, reply, dash);
-  const [sets, screens] = await Promise.all([listJobs(dash.services.db, session.user.accountId, { appId: app.id }), appScreens(dash, session.user.accountId, app.id)]);
+  const [sets, screens] = await Promise.all([listJobs(dash.services.db, session.user.accountId, { appId: app.id }), listScreens(dash.services.db, session.user.accountId, app.id)]);
   const stores = [app.iosListing ? html`<a href="${safeUrl(app.iosListing.url)}" rel="noopener noreferrer">App Store</a>` : '', app.androidListing ? html`<a href="${safeUrl(app.androidListing.url)}" rel="noopener noreferrer">Google Play</a>` : ''].filter(Boolean);
   return sendPage(
     reply,

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isId } from '../../ids.ts';
 import { isProblem } from '../../problem.ts';
 import { SCREEN_FAMILIES } from '../../screens/family.ts';
-import { deleteScreen, listScreens, screenObjects, uploadScreen, type Screen } from '../../screens/screens.ts';
+import { deleteScreen, screenObjects, uploadScreen, type Screen } from '../../screens/screens.ts';
 import type { ScreenshotFamily } from '../../stores/listing.ts';
 import { field, notFound, requireSession, seeOther, type Dashboard } from '../context.ts';
 import { html } from '../html.ts';
@@ -19,7 +19,7 @@ ${screens.length
   ? html`<ol class="screens">${screens.map(
       (s) => html`<li><figure><img src="/apps/${appId}/screens/${s.screenId}" alt="Screen ${s.screenId}, ${FAMILY_LABEL[s.family]}" width="${s.width}" height="${s.height}" loading="lazy">
 <figcaption>${FAMILY_LABEL[s.family]} · ${s.width}×${s.height}
-<form method="post" action="/apps/${appId}/screens/${s.screenId}/delete" class="inline-form">${csrfField(ctx)}<button type="submit" class="secondary small">Delete<span class="visually-hidden"> screen ${s.screenId}</span></button></form></figcaption></figure></li>`,
+<form method="post" action="/apps/${appId}/screens/${s.screenId}/delete" class="inline-form">${csrfField(ctx)}<button type="submit" class="button secondary small">Delete<span class="visually-hidden"> screen ${s.screenId}</span></button></form></figcaption></figure></li>`,
     )}</ol>`
   : html`<p>No screens yet: sets frame the listing's own screenshots.</p>`}
 <form method="post" action="/apps/${appId}/screens" enctype="multipart/form-data" class="card">
@@ -32,8 +32,6 @@ ${screens.length
 </form>
 </section>`;
 }
-
-export const appScreens = (dash: Dashboard, accountId: string, appId: string) => listScreens(dash.services.db, accountId, appId);
 
 /** The app's page, answered with a notice (a refused upload) and its status. */
 type AppPage = (request: FastifyRequest, reply: FastifyReply, dash: Dashboard, appId: string, form: null, status: number, notice: string) => Promise<FastifyReply>;
