@@ -80,3 +80,6 @@ export function isConnectionLost(error: unknown): boolean {
   if (LOST_MESSAGES.some((m) => error.message.includes(m)) || error.message === 'timeout exceeded when trying to connect') return true;
   return error.cause !== undefined && error.cause !== error && isConnectionLost(error.cause);
 }
+
+/** A unique constraint refused the row (PostgreSQL 23505): someone else got there first. */
+export const isUniqueViolation = (e: unknown): boolean => (e as { code?: string })?.code === '23505';

@@ -5,7 +5,7 @@
  */
 import { CHARGE_UPDATE, ensurePeriod, insufficientCredits, periodStart } from '../accounts/credits.ts';
 import type { NotifyBatcher } from '../db/notify-batcher.ts';
-import { transaction, type Db, type Queryable } from '../db/pool.ts';
+import { isUniqueViolation, transaction, type Db, type Queryable } from '../db/pool.ts';
 import { isId, newId } from '../ids.ts';
 import { findNarrative } from '../planning/narratives.ts';
 import { planDefaults, type PlanRequest } from '../planning/types.ts';
@@ -218,4 +218,3 @@ async function chargeAndEnqueue(q: Queryable, accountId: string, appId: string, 
   return { jobId, credits: { cost, remaining: outcome.remaining } };
 }
 
-const isUniqueViolation = (e: unknown): boolean => (e as { code?: string })?.code === '23505';

@@ -17,7 +17,9 @@
  * - screens:     a store screenshot is not framed twice while others go unused, its orientation
  *                matches the device, and a listing for another platform is warned about.
  *
- * This module is the yardstick, not the writer: the planner never calls it to filter its output.
+ * The writer (captions.ts) uses the same completeness and overlap predicates to refuse a caption,
+ * so `complete` and much of `distinct` hold by construction on its main paths and catch only its
+ * fallbacks; the other checks are independent of it.
  */
 import nlp from 'compromise';
 import type { Listing } from '../stores/listing.ts';

@@ -4,15 +4,11 @@
  */
 import os from 'node:os';
 import { Piscina } from 'piscina';
+import { workerFile } from '../threads/worker-file.ts';
 import { renderDuration } from '../metrics/index.ts';
 import { DEVICES } from '../planning/types.ts';
 import type { RenderInput, RenderOptions, RenderTask, SetMetrics, SlideLook } from './types.ts';
 
-// Tests and development run TypeScript (through tsx), production runs the compiled dist/ files:
-// the worker is this file's sibling with the same extension.
-const here = new URL(import.meta.url);
-const isTs = here.pathname.endsWith('.ts');
-const workerFile = new URL(`./worker.${isTs ? 'ts' : 'js'}`, here);
 
 export interface RenderPoolOptions {
   /** Rendering threads; default: the machine's cores, at most 4. */
@@ -41,12 +37,14 @@ export class RenderPool {
 
   constructor(opts: RenderPoolOptions = {}) {
     const threads = Math.max(1, opts.threads ?? Math.min(4, os.availableParallelism()));
+    // The sibling worker module: .ts under tsx in tests and development, .js from dist/.
+    const { filename, execArgv } = workerFile(import.meta.url, 'worker');
     this.pool = new Piscina({
-      filename: workerFile.href,
+      filename,
       minThreads: Math.min(threads, opts.warm ?? 0),
       maxThreads: threads,
       idleTimeout: opts.idleTimeout ?? 60_000,
-      execArgv: isTs ? ['--import', 'tsx'] : [],
+      execArgv,
       workerData: { nice: opts.nice ?? 10 },
       // One task per thread at a time: a slide keeps a core busy from start to end.
       concurrentTasksPerWorker: 1,

@@ -3,7 +3,7 @@
  * several users (the operator's `shotgen users create` adds one to any account).
  */
 import { createAccount, getAccount } from '../accounts/accounts.ts';
-import { transaction, type Db, type Queryable } from '../db/pool.ts';
+import { isUniqueViolation, transaction, type Db, type Queryable } from '../db/pool.ts';
 import { newId } from '../ids.ts';
 import { Problem, validationFailed, type FieldError } from '../problem.ts';
 import { hashPassword, passwordProblem } from './passwords.ts';
@@ -38,7 +38,6 @@ function checkCredentials(email: string, password: string): FieldError[] {
   return errors;
 }
 
-const isUniqueViolation = (e: unknown): boolean => (e as { code?: string })?.code === '23505';
 const emailTaken = () => validationFailed([{ field: 'email', message: 'is already registered; sign in instead' }]);
 
 async function insertUser(q: Queryable, accountId: string, email: string, passwordHash: string): Promise<User> {

@@ -137,9 +137,13 @@ ${gallery(job)}`
     );
   });
 
-  // Live status for the set page's script: a tiny JSON, scoped to the session's account.
+  // Live status for the set page's script, polled every second: one read of the job, scoped to the
+  // session's account, without the page's summary or signed links.
   app.get('/sets/:id/status', async (request, reply) => {
-    const { job } = await loadSet(request, dash);
+    const session = requireSession(request);
+    const { id } = request.params as { id: string };
+    const job = isId('job', id) ? await dash.services.jobs.get(session.user.accountId, id) : null;
+    if (!job) throw notFound();
     return reply.type('application/json; charset=utf-8').send({ status: job.status, progress: job.progress ?? null });
   });
 }
