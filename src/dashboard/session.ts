@@ -8,7 +8,8 @@
  *   sign up) carry a double-submit token: a random value in its own cookie, repeated in the form.
  * - Either way a request whose Sec-Fetch-Site says another site sent it is refused outright.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sameSecret } from '../http/auth.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { findSession, type Session } from '../users/sessions.ts';
 import type { Db } from '../db/pool.ts';
@@ -56,16 +57,10 @@ export function csrfTokenFor(request: FastifyRequest, reply: FastifyReply, names
   return token;
 }
 
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
 /** Whether a state-changing request carries the right token and did not come from another site. */
 export function csrfOk(request: FastifyRequest, names: CookieNames, submitted: unknown): boolean {
   if (request.headers['sec-fetch-site'] === 'cross-site') return false;
   if (typeof submitted !== 'string' || submitted === '') return false;
   const expected = request.dashboardSession ? request.dashboardSession.csrfToken : request.cookies[names.csrf];
-  return typeof expected === 'string' && expected !== '' && sameText(submitted, expected);
+  return typeof expected === 'string' && expected !== '' && sameSecret(submitted, expected);
 }

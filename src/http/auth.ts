@@ -2,6 +2,7 @@
  * Authentication runs in onRequest, before the body is read or anything is validated, so an
  * unauthenticated caller learns nothing about its body, the ids it sent or the account.
  */
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '../accounts/authenticator.ts';
 import { unauthorized } from '../problem.ts';
@@ -59,6 +60,16 @@ export function presentedKey(headers: FastifyRequest['headers'], rawHeaders?: st
   const key = fromBearer ?? fromHeader;
   if (!key) throw unauthorized('missing_api_key', 'Send your API key in the "Authorization: Bearer <API key>" header or the "x-api-key: <API key>" header.');
   return key;
+}
+
+/**
+ * Constant-time comparison of two secrets. Lengths are compared in bytes: a string of the same
+ * length in characters can differ in bytes, and timingSafeEqual throws on unequal buffers.
+ */
+export function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /** The authenticated principal of a route that requires one. */

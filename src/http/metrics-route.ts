@@ -1,11 +1,9 @@
 /** GET /metrics: Prometheus text, outside BASE_PATH, behind METRICS_TOKEN when one is set. */
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import { registry } from '../metrics/index.ts';
 import { Problem } from '../problem.ts';
-
-const sameSecret = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+import { sameSecret } from './auth.ts';
 
 export function metricsRoute(app: FastifyInstance, perServer: Registry, token: string | null): void {
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {

@@ -86,6 +86,8 @@ describe('GET /metrics with METRICS_TOKEN', () => {
     try {
       expect((await app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(401);
       expect((await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer wrong' } })).statusCode).toBe(401);
+      // As many characters as the token but more bytes: a 401, not a 500 from timingSafeEqual.
+      expect((await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer m3tr1cs-secrét' } })).statusCode).toBe(401);
       const ok = await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer m3tr1cs-secret' } });
       expect(ok.statusCode).toBe(200);
       expect(ok.body).toContain('shotgen_http_request_duration_seconds');
