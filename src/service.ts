@@ -137,6 +137,10 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       retention = startRetention(database.pool, objects, config.jobRetentionDays, { now: clock, log });
     }
   } catch (error) {
+    // Whatever had started before the failure stops again: a worker left claiming jobs on a
+    // closed pool would be worse than the failed start.
+    await Promise.all([server?.close(), worker?.stop(0), webhooks?.stop(0), retention?.stop()]).catch(() => undefined);
+    await authenticator?.close();
     await rateLimits?.close();
     await planner?.close();
     await renderer?.close();
