@@ -10,7 +10,7 @@ import { isId, newId } from '../ids.ts';
 import { findNarrative } from '../planning/narratives.ts';
 import { planDefaults, type PlanRequest } from '../planning/types.ts';
 import { Problem, validationFailed, type FieldError } from '../problem.ts';
-import { appNotFound, findApp } from '../apps/apps.ts';
+import { appNotFound, findApp, type App } from '../apps/apps.ts';
 import { checkScreenIds } from '../screens/screens.ts';
 import { listingLocale, localeProblem, MAX_LOCALES, plannedNatively } from '../planning/locales.ts';
 import { primaryListing } from '../planning/screens.ts';
@@ -73,9 +73,7 @@ function checkLocales(request: ScreenshotSetRequest): void {
  * Without a caption model only the listing's language can be written: refuse the other locales
  * now, naming them, rather than charge for a job that must fail.
  */
-async function checkTranslatable(db: Queryable, accountId: string, request: ScreenshotSetRequest): Promise<void> {
-  const app = await findApp(db, accountId, request.appId);
-  if (!app) throw appNotFound(request.appId);
+function checkTranslatable(app: App, request: ScreenshotSetRequest): void {
   const listings = [app.iosListing, app.androidListing].filter((l) => l !== null);
   if (listings.length === 0) return;
   const primary = primaryListing(listings, request.device);
@@ -110,10 +108,11 @@ function resolveRequest(request: ScreenshotSetRequest): StoredPlanRequest {
       errors: [{ field: 'narrativeId', message: 'is not a narrative of GET /public/v1/narratives' }],
     });
   }
+  const defaults = planDefaults(request);
   return {
     device: request.device,
-    ...planDefaults(request),
-    count: narrative ? narrative.roles.length : planDefaults(request).count,
+    ...defaults,
+    count: narrative ? narrative.roles.length : defaults.count,
     narrativeId: narrative?.id ?? null,
     ...extras,
   };
@@ -134,12 +133,14 @@ export async function createScreenshotSet(
   }
   // An id of the wrong shape cannot exist; answering without a query also keeps odd bytes out of SQL.
   if (!isId('app', request.appId)) throw appNotFound(request.appId);
-  if (request.locales && !opts.canTranslate) await checkTranslatable(db, accountId, request);
+  const untranslatable = request.locales !== undefined && !opts.canTranslate;
   const screenIds = [...(request.screenIds ?? []), ...(request.slides ?? []).flatMap((s) => (s.screenId ? [s.screenId] : []))];
-  if (screenIds.length) {
-    // Another account's app reads as missing, before any of its screens are looked at.
-    if (!(await findApp(db, accountId, request.appId))) throw appNotFound(request.appId);
-    await checkScreenIds(db, accountId, request.appId, screenIds);
+  if (untranslatable || screenIds.length) {
+    // Read once for both checks; another account's app reads as missing before its screens are looked at.
+    const app = await findApp(db, accountId, request.appId);
+    if (!app) throw appNotFound(request.appId);
+    if (untranslatable) checkTranslatable(app, request);
+    if (screenIds.length) await checkScreenIds(db, accountId, request.appId, screenIds);
   }
 
   const jobId = newId('job');
