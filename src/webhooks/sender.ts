@@ -8,7 +8,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import type { LookupFunction } from 'node:net';
 import { refusedAddress, refusedUrl, type UrlRules } from './address-check.ts';
 import type { AttemptResult } from './deliveries.ts';
 
@@ -56,15 +56,11 @@ function guardedLookup(resolve: Resolver, allowPrivate: boolean): LookupFunction
 
 export async function postWebhook(url: string, headers: Record<string, string>, body: string, opts: SendOptions): Promise<AttemptResult> {
   // Checked again at send time: the settings may be stricter now than when the URL was saved.
+  // refusedUrl judges a literal address (node connects to one without calling `lookup`); the
+  // lookup below judges every address a name resolves to.
   const why = refusedUrl(url, opts);
   if (why) return { ok: false, status: null, error: `URL refused: ${why}` };
   const target = new URL(url);
-  const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
-  // node connects to a literal address without calling `lookup`: judge it here.
-  if (isIP(host) && !opts.allowPrivate) {
-    const refused = refusedAddress(host);
-    if (refused) return { ok: false, status: null, error: `URL refused: ${refused} (${host})` };
-  }
   const client = target.protocol === 'https:' ? https : http;
   return new Promise<AttemptResult>((resolve) => {
     let settled = false;

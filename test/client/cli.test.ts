@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, shotgen } from '../cli/helpers.ts';
 import { solidPng } from '../support/fake-images.ts';
 import { IOS_URL, startShotgenServer, type ShotgenServer } from './server.ts';
+import { claimJobs, failJob } from '../../src/jobs/queue.ts';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -181,14 +182,19 @@ describe('client commands against a server that answers 503, and a job that fail
     const s = await startShotgenServer({ role: 'api' });
     try {
       const env = { DATA_DIR: tempDir(), SHOTGEN_URL: s.url, SHOTGEN_API_KEY: s.key };
+      // Failed the way a worker fails it (claim, then failJob), so the refund the command reports is real.
       const failNext = setInterval(() => {
-        void s.t.pool.query(`UPDATE jobs SET status = 'failed', error = '{"code":"planning_failed","message":"The listing says too little.","retryable":false}' WHERE status = 'queued'`).catch(() => undefined);
+        void claimJobs(s.t.pool, 'test-worker', 10, 60_000)
+          .then((jobs) => Promise.all(jobs.map((j) => failJob(s.t.pool, j.id, 'test-worker', { code: 'planning_failed', message: 'The listing says too little.', retryable: false }))))
+          .catch(() => undefined);
       }, 200);
       try {
         const r = await shotgen(['generate', '--ios', IOS_URL, '--device', 'iphone-69', '--out', tempDir()], env);
         expect(r.code, r.stderr).toBe(4);
         expect(r.stderr).toMatch(/shotgen: job job_\w+ failed: The listing says too little\. \(planning_failed\); the 5 credits were refunded\n$/);
         const jobId = /job (job_\w+) failed/.exec(r.stderr)![1];
+        const { rows } = await s.t.pool.query(`SELECT kind FROM credit_ledger WHERE job_id = $1 ORDER BY id`, [jobId]);
+        expect(rows.map((row) => row.kind)).toEqual(['charge', 'refund']);
         const waited = await shotgen(['jobs', 'get', jobId, '--wait', '--json'], env);
         expect(waited.code).toBe(4);
         expect(JSON.parse(waited.stdout)).toMatchObject({ id: jobId, status: 'failed', error: { code: 'planning_failed' } });

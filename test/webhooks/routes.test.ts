@@ -39,7 +39,7 @@ describe('webhook endpoints over the API', () => {
     const del = await h.app.inject({ method: 'DELETE', url: `${URL_}/${created.id}`, headers: h.auth });
     expect(del.statusCode).toBe(204);
     expect(del.body).toBe('');
-    expect(list().then((r) => r.json().webhooks.map((w: { id: string }) => w.id))).resolves.toEqual([second.id]);
+    await expect(list().then((r) => r.json().webhooks.map((w: { id: string }) => w.id))).resolves.toEqual([second.id]);
     expectProblem(await h.app.inject({ method: 'DELETE', url: `${URL_}/${created.id}`, headers: h.auth }), 404, 'webhook_not_found');
   });
 
