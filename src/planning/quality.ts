@@ -9,6 +9,8 @@
  *                sentence cut short.
  * - distinct:    no headline or subheadline repeats or nearly repeats another one of the set
  *                (content-word overlap), which is also what "Meet X" / "X for <Category>" are.
+ * - no-echo:     a subheadline adds to its headline: it does not open with the headline's words
+ *                ("Export reports — Export reports to CSV and PDF").
  * - clean:       no URL or e-mail fragment, no markup, invisible characters or stray symbols, no
  *                shouting in capitals (except the bold voice), brand casing as the listing writes it.
  * - tone:        no complaint, pain question or negative sentence outside a problem slide.
@@ -23,10 +25,10 @@
  */
 import nlp from 'compromise';
 import type { Listing } from '../stores/listing.ts';
-import { contentWords, danglingWords, words } from './text.ts';
+import { contentWords, danglingWords, looksParticiple, strandedPreposition, words } from './text.ts';
 import { DEVICES, type PlanInput, type ScreenshotSetResult, type Slide } from './types.ts';
 
-export const CHECKS = ['complete', 'distinct', 'clean', 'tone', 'one-feature', 'value-first', 'screens'] as const;
+export const CHECKS = ['complete', 'distinct', 'no-echo', 'clean', 'tone', 'one-feature', 'value-first', 'screens'] as const;
 export type Check = (typeof CHECKS)[number];
 
 export interface SlideVerdict {
@@ -63,7 +65,9 @@ export function incompleteness(text: string, language: string, proper: Set<strin
   if ((t.match(/[([“«]/g)?.length ?? 0) !== (t.match(/[)\]”»]/g)?.length ?? 0) || (t.match(/"/g)?.length ?? 0) % 2 === 1) return 'unbalanced brackets or quotes';
   if (/[,;:&+/–—-]$/u.test(t)) return 'ends on punctuation';
   const last = words(t).pop() ?? '';
-  if ((language === 'en' ? HARD_ENDS : danglingWords(language)).has(last)) return `ends on "${last}"`;
+  // "With the people you travel with": a relative clause may end on its preposition.
+  const stranded = language === 'en' && strandedPreposition(t);
+  if (!stranded && (language === 'en' ? HARD_ENDS : danglingWords(language)).has(last)) return `ends on "${last}"`;
   if (language !== 'en') return null;
   if (/^(and|or|but|so|because|which|that)\b/i.test(t)) return 'starts mid-sentence';
   if (QUANTITY.test(t) && /\b(from|of|among|with|over)\s+\S+$/i.test(t)) return 'dangling object ("from thousands")';
@@ -74,9 +78,11 @@ export function incompleteness(text: string, language: string, proper: Set<strin
   if (sentences.length === 0) return null;
   const final = sentences[sentences.length - 1];
   const end = final[final.length - 1];
-  if (end && end.tags.some((g) => ENDS_BADLY.has(g)) && !/^(it|you|them|me|us|in|on|up|out|off|down|over|away|back|together|more|now|today|tonight|anywhere|everywhere|again|instantly)$/i.test(end.text)) return `ends on "${end.text}"`;
+  if (end && !stranded && end.tags.some((g) => ENDS_BADLY.has(g)) && !/^(it|you|them|me|us|in|on|up|out|off|down|over|away|back|together|more|now|today|tonight|anywhere|everywhere|again|instantly)$/i.test(end.text)) return `ends on "${end.text}"`;
   // Every sentence of it stands alone: "Track habits. Now." has a fragment glued on.
-  for (const terms of sentences) {
+  for (const [k, terms] of sentences.entries()) {
+    // "Unlimited habits. Tracked.": a participle may close a noun phrase as its own sentence.
+    if (k > 0 && terms.length === 1 && looksParticiple(terms[0].text)) continue;
     const hasVerb = terms.some((x) => x.tags.includes('Verb'));
     const hasNoun = terms.some((x) => x.tags.some((g) => /Noun|Value|Acronym|Date/.test(g)) && !x.tags.includes('Pronoun'));
     if (!hasVerb && !hasNoun) return `"${terms.map((x) => x.text).join(' ')}" is neither a verb nor a noun phrase`;
@@ -90,6 +96,8 @@ export function echoes(headline: string, sub: string): boolean {
   const h = bare(headline);
   return h.split(' ').length >= 2 && `${bare(sub)} `.startsWith(`${h} `);
 }
+
+const lineKey = (t: string) => normal(t).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 
 /** A subheadline that is a listing sentence with its end cut off. */
 function cutFromSource(sub: string, listing: Listing): boolean {
@@ -122,8 +130,13 @@ function listsSeveral(text: string, english: boolean): boolean {
   const parts = normal(text).split(/,\s*|\s+(?:and|or|&)\s+/i).filter(Boolean);
   if (parts.length < 3) return false;
   if (!english) return parts.every((p) => p.split(' ').length >= 2);
-  const verbs = parts.filter((p) => (nlp(p.toLowerCase()).json() as { terms: { tags: string[] }[] }[])[0]?.terms[0]?.tags.includes('Verb')).length;
-  return verbs >= 2;
+  // An action is a verb with its own object: "Go ahead, build and upgrade a fortress" and "Adjust
+  // light, colour and detail" each do one thing.
+  const actions = parts.filter((p) => {
+    const terms = (nlp(p.toLowerCase()).json() as { terms: { tags: string[] }[] }[])[0]?.terms ?? [];
+    return terms[0]?.tags.includes('Verb') && terms.slice(1).some((t) => t.tags.includes('Noun') && !t.tags.includes('Pronoun'));
+  }).length;
+  return actions >= 2;
 }
 
 export function judgeSet(input: PlanInput, result: ScreenshotSetResult): SlideVerdict[] {
@@ -143,6 +156,10 @@ export function judgeSet(input: PlanInput, result: ScreenshotSetResult): SlideVe
   const nameWords = new Set([...contentWords(`${primary.name}`, language), ...contentWords(primary.category, language)]);
   const bold = result.captionStyle === 'bold';
   const texts = result.slides.map((s) => [s.headline, s.subheadline ?? ''].filter(Boolean));
+  // The developer's own subtitle or line of description is never a template, even when its words
+  // are the name's ("Every trip in one place" for Wayfarer Trip Planner).
+  const ownLines = new Set(input.listings.flatMap((l) => [l.subtitle ?? '', ...l.description.split(/\n|(?<=[.!?])\s+/)]).map(lineKey).filter(Boolean));
+  const templateOnly = (k: number) => substance(result.slides[k].headline, language, nameWords).size === 0 && !ownLines.has(lineKey(result.slides[k].headline));
   const topics = result.slides.map((s) => substance(`${s.headline} ${s.subheadline ?? ''}`, language, nameWords));
   // Landscape shots cannot fill a portrait slide, so leaving them unused is right.
   const shotUrls = new Set(input.listings.flatMap((l) => l.screenshots[device.family].filter((s) => !(s.width && s.height && s.width > s.height)).map((s) => s.url)));
@@ -161,6 +178,7 @@ export function judgeSet(input: PlanInput, result: ScreenshotSetResult): SlideVe
       const sl = incompleteness(s.subheadline, language, proper);
       if (sl) fail('complete', `subheadline ${sl}`);
       else if (cutFromSource(s.subheadline, primary)) fail('complete', 'subheadline is a listing sentence cut short');
+      if (echoes(s.headline, s.subheadline)) fail('no-echo', `"${s.subheadline}" opens with its headline's words`);
     }
 
     for (let j = 0; j < i; j++) {
@@ -170,8 +188,8 @@ export function judgeSet(input: PlanInput, result: ScreenshotSetResult): SlideVe
         if (a.toLowerCase() === b.toLowerCase() || (overlap(x, y) >= 0.8 && Math.min(x.size, y.size) >= 1)) fail('distinct', `"${a}" repeats slide ${j + 1}'s "${b}"`);
       }
       // "Meet X", "The <Category> App", "X for <Category>": the name and category rearranged say one thing.
-      const empty = (k: number) => substance(result.slides[k].headline, language, nameWords).size === 0;
-      if (empty(i) && empty(j) && s.role !== 'call-to-action' && result.slides[j].role !== 'call-to-action') fail('distinct', `"${s.headline}" and slide ${j + 1}'s "${result.slides[j].headline}" only rearrange the name and category`);
+      const aside = (k: number) => ['call-to-action', 'social-proof'].includes(result.slides[k].role);
+      if (templateOnly(i) && templateOnly(j) && !aside(i) && !aside(j)) fail('distinct', `"${s.headline}" and slide ${j + 1}'s "${result.slides[j].headline}" only rearrange the name and category`);
     }
 
     for (const t of own) {
@@ -196,7 +214,7 @@ export function judgeSet(input: PlanInput, result: ScreenshotSetResult): SlideVe
     }
 
     if (i < 3 && !['social-proof', 'problem'].includes(s.role)) {
-      if (substance(s.headline, language, nameWords).size === 0) fail('value-first', `"${s.headline}" carries no value proposition`);
+      if (templateOnly(i)) fail('value-first', `"${s.headline}" carries no value proposition`);
     }
 
     if (s.screenshotUrl) {

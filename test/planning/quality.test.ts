@@ -10,7 +10,6 @@ import { corpus } from './corpus/index.ts';
 import { formatRates, measure, tally } from './corpus/measure.ts';
 
 const GOAL = 0.95;
-const ECHO_FLOOR = 0.9;
 
 describe('the caption corpus', () => {
   it('has at least 30 listings, games, paid, empty, non-English and a Mac app among them', () => {
@@ -28,9 +27,6 @@ describe('the caption corpus', () => {
     const rates = tally(measure(planScreenshotSet));
     const table = formatRates(rates);
     for (const voice of [...CAPTION_STYLE_IDS, 'all'] as const) expect(rates[voice].passAll / rates[voice].slides, table).toBeGreaterThanOrEqual(GOAL);
-    // Headlines their subheadline repeats: 78 % of slides were free of them before the planner said the
-    // rest of the sentence instead; hold the gain while it climbs to the bar.
-    for (const voice of [...CAPTION_STYLE_IDS, 'all'] as const) expect(rates[voice].echoFree / rates[voice].slides, table).toBeGreaterThanOrEqual(ECHO_FLOOR);
   });
 });
 

@@ -1,5 +1,5 @@
 /** Runs the planner over the caption corpus and scores every slide with the copywriter's checks. */
-import { echoes, judgeSet, CHECKS, type Check } from '../../../src/planning/quality.ts';
+import { judgeSet, CHECKS, type Check } from '../../../src/planning/quality.ts';
 import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS, type CaptionStyle, type Device, type PlanInput, type PlanRequest, type ScreenshotSetResult } from '../../../src/planning/types.ts';
 import { corpus } from './index.ts';
 
@@ -38,23 +38,18 @@ export function measure(plan: (input: PlanInput) => ScreenshotSetResult): Scored
 export interface Rates {
   slides: number;
   passAll: number;
-  /** Slides whose subheadline does not open with the headline's words (quality.ts `echoes`; not in passAll). */
-  echoFree: number;
   byCheck: Record<Check, number>;
 }
 
-const emptyRates = (): Rates => ({ slides: 0, passAll: 0, echoFree: 0, byCheck: Object.fromEntries(CHECKS.map((c) => [c, 0])) as Record<Check, number> });
+const emptyRates = (): Rates => ({ slides: 0, passAll: 0, byCheck: Object.fromEntries(CHECKS.map((c) => [c, 0])) as Record<Check, number> });
 
 /** Pass counts per voice and overall ("all"). */
 export function tally(scored: Scored[]): Record<CaptionStyle | 'all', Rates> {
   const out = Object.fromEntries([...CAPTION_STYLE_IDS, 'all'].map((k) => [k, emptyRates()])) as Record<CaptionStyle | 'all', Rates>;
   for (const s of scored) {
-    for (const [i, f] of s.failed.entries()) {
-      const slide = s.result.slides[i];
-      const echo = slide.subheadline !== null && echoes(slide.headline, slide.subheadline);
+    for (const f of s.failed) {
       for (const r of [out[s.result.captionStyle], out.all]) {
         r.slides++;
-        if (!echo) r.echoFree++;
         if (Object.keys(f).length === 0) r.passAll++;
         for (const c of CHECKS) if (!f[c]) r.byCheck[c]++;
       }
@@ -71,6 +66,5 @@ export function formatRates(rates: Record<CaptionStyle | 'all', Rates>): string 
   for (const c of CHECKS) lines.push(`${c.padEnd(12)} ${cols.map((v) => pct(rates[v].byCheck[c], rates[v].slides).padStart(12)).join(' ')}`);
   lines.push(`${'ALL CHECKS'.padEnd(12)} ${cols.map((v) => pct(rates[v].passAll, rates[v].slides).padStart(12)).join(' ')}`);
   lines.push(`${'slides'.padEnd(12)} ${cols.map((v) => String(rates[v].slides).padStart(12)).join(' ')}`);
-  lines.push(`${'echo-free'.padEnd(12)} ${cols.map((v) => pct(rates[v].echoFree, rates[v].slides).padStart(12)).join(' ')}   (not in ALL CHECKS yet; see quality.ts echoes)`);
   return lines.join('\n');
 }
