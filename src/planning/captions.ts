@@ -6,7 +6,7 @@
 import nlp from 'compromise';
 import { echoes, incompleteness, overlap, substance } from './quality.ts';
 import { type Phrase, type Understanding } from './understand.ts';
-import { applyCase, capitalise, contentWords, dangles, danglingWords, headlineKey } from './text.ts';
+import { applyCase, capitalise, contentWords, dangles, danglingWords, headlineKey, opensStandalone, participleOf } from './text.ts';
 import { CAPTION_LENGTHS, type CaptionLength, type CaptionStyle } from './types.ts';
 import { FOREIGN, VOICES, type Voice } from './voices.ts';
 
@@ -58,19 +58,19 @@ export class CaptionWriter {
     return out.replace(/[\p{L}][\p{L}\p{N}'’]*/gu, (w) => this.u.brands.get(w.toLowerCase()) ?? w);
   }
 
-  private fill(template: string, part: string | null, index: number): string | null {
+  private fill(template: string, part: string | null, index: number, whole: string | null = part): string | null {
     let missing = false;
     const at = template.indexOf('{p}');
     // A phrase inside a sentence loses its capital, unless it opens with a name.
     const inner = part && at > 0 && !this.u.proper.has((part.split(' ')[0] ?? '').toLowerCase()) && !/^\p{Lu}{2}/u.test(part) ? part.charAt(0).toLowerCase() + part.slice(1) : part;
     const filled = template.replace(/\{(\w+)\}/g, (_, k: string) => {
-      const value = k === 'p' ? inner : k === 'n' ? String(index) : this.vars[k];
+      const value = k === 'p' ? inner : k === 'done' ? (part && whole && doneForm(part, whole)) : k === 'n' ? String(index) : this.vars[k];
       if (!value) missing = true;
       return value ?? '';
     });
     if (missing) return null;
     const ends = /[.!?]$/.test(filled);
-    const text = this.cased(filled) + (ends ? '' : this.voice.end);
+    const text = this.cased(filled) + (ends ? '' : ending(this.voice.end, filled));
     return text;
   }
 
@@ -87,16 +87,25 @@ export class CaptionWriter {
     return [...new Set(preferCore ? [...cores, p.text] : [p.text, ...p.cores])];
   }
 
-  /** The first template × form that fits and reads whole. */
-  private say(templates: string[], p: Phrase | null, index: number, preferCore: boolean): string | null {
+  /** Every template × form that fits and reads whole, in the voice's order of preference, with the form it says. */
+  private *sayings(templates: string[], p: Phrase | null, index: number, preferCore: boolean): Generator<{ text: string; form: string | null }> {
     for (const form of p ? this.forms(p, preferCore) : [null]) {
       for (const t of templates) {
         if (!p && t.includes('{p}')) continue;
-        const out = this.fill(t, form, index);
-        if (this.acceptable(out)) return out;
+        const text = this.fill(t, form, index, p?.text ?? null);
+        if (this.acceptable(text)) yield { text, form };
       }
     }
+  }
+
+  private say(templates: string[], p: Phrase | null, index: number, preferCore: boolean): string | null {
+    for (const out of this.sayings(templates, p, index, preferCore)) return out.text;
     return null;
+  }
+
+  /** Whether the phrase could headline a feature slide of its own. */
+  private sayable(p: Phrase): boolean {
+    return this.say(this.frames.feature[p.shape], p, 0, this.voice.prefer === 'core') !== null;
   }
 
   private fresh(p: Phrase): boolean {
@@ -108,7 +117,10 @@ export class CaptionWriter {
   private commit(headline: string, p: Phrase | null, sub: string | null): Caption {
     this.usedHeads.add(headlineKey(headline));
     this.headTopics.push(substance(headline, this.u.language, this.nameWords));
-    if (sub) this.headTopics.push(substance(sub, this.u.language, this.nameWords));
+    if (sub) {
+      this.usedSubs.add(headlineKey(sub));
+      this.headTopics.push(substance(sub, this.u.language, this.nameWords));
+    }
     if (p) {
       this.usedPhrases.add(p);
       this.usedTopics.push(topic(`${p.text}`, this.u.language, this.nameWords));
@@ -133,53 +145,62 @@ export class CaptionWriter {
       const rotated = frames.map((_, i) => frames[(i + index) % frames.length]);
       // A step's number is taken only by the step that is written: steps stay 1, 2, 3.
       const n = role === 'how-it-works' ? this.step + 1 : index;
-      const headline = this.say(rotated, p, n, preferCore);
-      if (!headline) continue;
-      const sub = long ? this.sub(headline, p, null, false, allowEcho) : null;
-      // A long caption with nothing whole to say under it is not written: one slide fewer beats filler.
-      if (long && sub === null) {
-        this.usedHeads.delete(headlineKey(headline));
-        continue;
+      // The first headline with something whole to say under it: "Save your looks as presets —
+      // Apply them to a whole album at once" when "Save your looks" leaves only "As presets and…".
+      for (const { text: headline, form } of this.sayings(rotated, p, n, preferCore)) {
+        const sub = long ? this.sub(headline, p, { form, allowEcho }) : null;
+        // A long caption with nothing whole to say under it is not written: one slide fewer beats filler.
+        if (long && sub === null) continue;
+        if (role === 'how-it-works') this.step = n;
+        return this.commit(headline, p, sub);
       }
-      if (role === 'how-it-works') this.step = n;
-      return this.commit(headline, p, sub);
     }
     return null;
   }
 
-  /** A caption for the slide, or null when the listing has no fresh idea left for it. */
-  caption(role: string, index: number): Caption | null {
+  /**
+   * A caption for the slide, or null when the listing has no fresh idea left for it. `featuresAfter`
+   * counts the slides after this one that each need a feature of their own: the hero may spend a
+   * spare feature's sentence under its headline only when that leaves enough for them.
+   */
+  caption(role: string, index: number, featuresAfter = 0): Caption | null {
     const u = this.u;
     const long = this.subMax > 0;
     if (role === 'hero' || (role === 'solution' && u.promise && !this.usedPhrases.has(u.promise))) {
       // The promise when it can be said in a headline, else the first feature that can.
       let p: Phrase | null = null;
-      let headline: string | null = null;
+      let said: { text: string; form: string | null } | null = null;
       for (const q of [...(u.promise && !this.usedPhrases.has(u.promise) ? [u.promise] : []), ...this.ordered.filter((x) => this.fresh(x))]) {
-        headline = this.say(this.frames.hero, q, index, this.voice.prefer === 'core');
-        if (headline) {
+        for (const s of this.sayings(this.frames.hero, q, index, this.voice.prefer === 'core')) {
+          said = s;
+          break;
+        }
+        if (said) {
           p = q;
           break;
         }
       }
-      headline ??= this.say(['{name}'], null, index, false);
+      const headline = said?.text ?? this.say(['{name}'], null, index, false);
       if (!headline) return null;
-      return this.commit(headline, p, long ? (this.sub(headline, p, u.subtitle, true) ?? this.finishSub(u.category) ?? u.category.slice(0, this.subMax)) : null);
+      const spare = this.ordered.filter((x) => this.fresh(x) && x !== p).length > featuresAfter;
+      const sub = long ? (this.sub(headline, p, { form: said?.form, extra: u.subtitle, spare: spare ? 'any' : 'unsayable' }) ?? this.sub(headline, p, { form: said?.form, spare: 'any' }) ?? this.finishSub(u.category) ?? u.category.slice(0, this.subMax)) : null;
+      return this.commit(headline, p, sub);
     }
     if (role === 'social-proof') {
       const headline = this.say(this.frames.socialProof, null, index, false);
       if (!headline || !u.rating) return null;
-      const proof = (u.english ? this.voice.socialProofSub : '{count} · {rating}/5 ★').replace(/\{(\w+)\}/g, (_, k: string) => this.vars[k] ?? '');
+      const proof = (u.english ? this.voice.socialProofSub : '{rating}/5 ★ ({count})').replace(/\{(\w+)\}/g, (_, k: string) => this.vars[k] ?? '');
       const sub = long ? (this.finishSub(proof) ?? proof) : null;
       return this.commit(headline, null, sub);
     }
     if (role === 'call-to-action') {
       const headline = this.say(this.frames.callToAction, null, index, false);
       if (!headline) return null;
-      const named = long ? (this.finishSub(this.fill(u.english ? this.voice.callToActionSub : '{name}', null, index) ?? u.name) ?? u.name.slice(0, this.subMax)) : null;
-      // A foreign call to action is the name itself: under it, the category rather than the name again.
-      const sub = named && echoes(headline, named) ? (this.finishSub(u.category) ?? named) : named;
-      return this.commit(headline, null, sub);
+      if (!long) return this.commit(headline, null, null);
+      const named = this.finishSub(this.fill(u.english ? this.voice.callToActionSub : '{name}', null, index) ?? u.name) ?? u.name.slice(0, this.subMax);
+      // A foreign call to action is the name itself: under it, a line not yet said, or no slide.
+      const sub = echoes(headline, named) || headlineKey(headline) === headlineKey(named) ? [u.category, u.subtitle].map((t) => t && this.finishSub(t)).find((t) => t) : named;
+      return sub ? this.commit(headline, null, sub) : null;
     }
     if (role === 'problem') {
       const p = u.problems.find((x) => !this.usedPhrases.has(x));
@@ -191,7 +212,7 @@ export class CaptionWriter {
       this.usedPhrases.add(p);
       // Under a question that is the listing's own sentence, the sentence again would say it twice.
       const own = long ? this.finishSub(direct ? p.sentence : question) : null;
-      const sub = own && echoes(headline, own) ? (this.sub(headline, null, null) ?? own) : own;
+      const sub = own && echoes(headline, own) ? (this.sub(headline, null) ?? own) : own;
       return this.commit(headline, null, long ? sub : null);
     }
     if (role === 'how-it-works') return this.frameIdea(role, index, u.steps);
@@ -202,8 +223,8 @@ export class CaptionWriter {
   private finishSub(text: string): string | null {
     const t = text.replace(/\s+/g, ' ').trim();
     const body = t.replace(/[.!?…]+$/u, '');
-    const ending = /[!?]$/.test(t) ? t.slice(-1) : this.voice.subEnd;
-    const out = capitalise(this.voice.casing === 'upper' ? body : body.replace(/[\p{L}][\p{L}\p{N}'’]*/gu, (w) => this.u.brands.get(w.toLowerCase()) ?? w)) + ending;
+    const end = /[!?]$/.test(t) ? t.slice(-1) : ending(this.voice.subEnd, t);
+    const out = capitalise(this.voice.casing === 'upper' ? body : body.replace(/[\p{L}][\p{L}\p{N}'’]*/gu, (w) => this.u.brands.get(w.toLowerCase()) ?? w)) + end;
     if (out.length > this.subMax || (this.u.english ? incompleteness(out, 'en', this.u.proper) !== null : dangles(out, this.dangling)) || this.usedSubs.has(headlineKey(out))) return null;
     return out;
   }
@@ -215,28 +236,32 @@ export class CaptionWriter {
    * the app as a whole (its subtitle or promise). Never another feature's sentence: a slide shows one
    * feature. Null when nothing fits: the slide is not written.
    */
-  private sub(headline: string, p: Phrase | null, extra?: string | null, anyIdea = false, allowEcho = false): string | null {
+  private sub(headline: string, p: Phrase | null, o: { form?: string | null; extra?: string | null; spare?: 'any' | 'unsayable'; allowEcho?: boolean } = {}): string | null {
     const candidates: string[] = [];
     if (p) {
       for (const own of [p.sentence, p.text]) {
-        const rest = remainder(headline, own);
+        const rest = remainder(o.form ?? headline, own, this.u.language);
         candidates.push(rest ?? own);
       }
     }
-    if (extra) candidates.push(extra);
-    if (this.u.subtitle) candidates.push(this.u.subtitle);
-    if (this.u.promise && this.u.promise !== p) candidates.push(this.u.promise.sentence);
-    // The hero sums the whole app up: any unused sentence about it may stand under it, prose first.
-    if (anyIdea) {
-      const spare = this.ordered.filter((q) => this.fresh(q) && q !== p);
+    // The app's promise under a feature, unless another slide already says it.
+    const promiseFree = !this.u.promise || this.u.promise === p || !this.usedPhrases.has(this.u.promise);
+    if (o.extra) candidates.push(o.extra);
+    if (this.u.subtitle && promiseFree) candidates.push(this.u.subtitle);
+    if (this.u.promise && this.u.promise !== p && promiseFree) candidates.push(this.u.promise.sentence);
+    // The hero sums the whole app up: an unused sentence about it may stand under it, prose first;
+    // when the slides after it need every feature, only one too long to be a headline of its own.
+    if (o.spare) {
+      const spare = this.ordered.filter((q) => this.fresh(q) && q !== p && (o.spare === 'any' || !this.sayable(q)));
       for (const q of [...spare.filter((q) => q.kind === 'sentence' || q.kind === 'action'), ...spare.filter((q) => q.kind !== 'sentence' && q.kind !== 'action')]) candidates.push(q.sentence);
     }
     // Last, when allowed, the phrase's own sentence even though it repeats the headline's words.
-    const echoing = p && allowEcho ? [p.sentence, p.text] : [];
+    const echoing = p && o.allowEcho ? [p.sentence, p.text] : [];
     for (const [k, text] of [...candidates, ...echoing].entries()) {
       if (headlineKey(text) === headlineKey(headline)) continue;
       const out = this.finishSub(text);
-      if (!out || headlineKey(headline).includes(headlineKey(out)) || (k < candidates.length && echoes(headline, out))) continue;
+      // Echo judged on the phrase as said too: "Go ahead, save your looks!" is echoed by "Save your looks as…".
+      if (!out || headlineKey(headline).includes(headlineKey(out)) || (k < candidates.length && (echoes(headline, out) || (o.form && echoes(o.form, out))))) continue;
       // Nor what another slide already says: a sentence spent as a headline is not a subheadline too.
       const said = substance(out, this.u.language, this.nameWords);
       if (this.usedHeads.has(headlineKey(out)) || this.headTopics.some((t) => overlap(said, t) >= 0.8 && Math.min(said.size, t.size) >= 1)) continue;
@@ -247,15 +272,47 @@ export class CaptionWriter {
   }
 }
 
-// Words a sentence's rest may open with and still stand as a line of its own.
-const REST_OPENERS = /^(with|in|on|for|across|without|from|anywhere|everywhere|right|straight|at|to|by|into|through|over|around|under|when|while)\b/i;
+// Verbs whose sense needs what follows the object: "Bring your imagination | to life".
+const LIGHT_VERBS = new Set(['bring', 'make', 'turn', 'put', 'get', 'take', 'keep', 'let', 'give', 'set', 'go', 'do', 'have', 'see', 'find', 'help']);
+
+/**
+ * "Track unlimited habits" → "Unlimited habits. Tracked.": an imperative said as its result, the
+ * bold voice's way of stating a feature. Only for a verb and a short object of its own (no
+ * preposition, list or article, which would not read as a headline of their own), and only when
+ * what the phrase says after it is an aside ("with a single tap", "to CSV", "and share them"), not
+ * its sense ("as presets", or "to life" after a light verb like "bring"); null otherwise.
+ */
+export function doneForm(phrase: string, whole: string = phrase): string | null {
+  const tokens = phrase.trim().split(/\s+/);
+  const after = whole.startsWith(phrase) ? whole.slice(phrase.length).trim() : null;
+  if (after === null || (after !== '' && !REST_OPENERS.test(after) && !/^(to|and)\s/i.test(after))) return null;
+  if (LIGHT_VERBS.has(tokens[0]?.toLowerCase() ?? '')) return null;
+  if (tokens.length < 2 || tokens.length > 5 || /[,;:]/.test(phrase)) return null;
+  const terms = (nlp(phrase.toLowerCase()).json() as { terms: { text: string; tags: string[] }[] }[])[0]?.terms ?? [];
+  if (terms.length !== tokens.length || !terms[0].tags.includes('Verb') || !terms[0].tags.some((g) => g === 'Infinitive' || g === 'Imperative')) return null;
+  const object = terms.slice(1);
+  // "your looks" and "booking emails" are objects; "them", "a photo" and "to friends" are not headlines.
+  const unfit = (t: { text: string; tags: string[] }, last: boolean) =>
+    t.tags.some((g) => g === 'Preposition' || g === 'Conjunction') || (t.tags.includes('Pronoun') && !t.tags.includes('Possessive')) || (t.tags.includes('Verb') && (last || !t.tags.includes('Gerund'))) || /^(a|an|the|to)$/.test(t.text);
+  if (object.some((t, i) => unfit(t, i === object.length - 1)) || !isNounEnd(object[object.length - 1].tags)) return null;
+  const participle = participleOf(terms[0].text);
+  if (!participle) return null;
+  const said = tokens.slice(1).join(' ');
+  return `${capitalise(said)}. ${capitalise(participle)}`;
+}
+
+const isNounEnd = (tags: string[]) => tags.some((g) => /Noun|Acronym/.test(g)) && !tags.includes('Pronoun');
+
+// Words a sentence's rest may open with and still stand as a line of its own. Not "to" or "as":
+// "To every document on the road" and "As presets and apply them…" only finish the headline.
+const REST_OPENERS = /^(with|in|on|for|across|against|among|without|from|anywhere|everywhere|right|straight|at|through|over|around|under|when|while)\b/i;
 
 /**
  * "Smart reminders" + "Smart reminders that adapt to your schedule" -> "adapt to your schedule":
- * the sentence after the headline's words, when it can stand alone (a verb phrase or a
- * prepositional one of three words or more); null otherwise.
+ * the sentence after the headline's words, when it can stand alone (a verb phrase, a clause with
+ * its own subject, or a prepositional phrase); null otherwise.
  */
-function remainder(headline: string, sentence: string): string | null {
+function remainder(headline: string, sentence: string, language: string): string | null {
   const bare = (t: string) => t.normalize('NFKC').replace(/^[^:]{1,40}:\s+/, '').replace(/[.!?…]+$/u, '').trim();
   const head = bare(headline).toLowerCase().split(/\s+/);
   const words = bare(sentence).split(/\s+/);
@@ -264,10 +321,16 @@ function remainder(headline: string, sentence: string): string | null {
   if (!head.every((w, i) => strip(w) === strip(words[i]))) return null;
   const rest = words.slice(head.length).join(' ').replace(/^[,;:–—-]\s*/, '').replace(/^(that|which|who|and)\s+/i, '');
   if (rest.split(/\s+/).length < 2) return null;
+  if (language !== 'en') return opensStandalone(rest, language) ? rest : null;
   const terms = (nlp(rest.toLowerCase()).json() as { terms: { tags: string[] }[] }[])[0]?.terms ?? [];
+  // "40 cars" + "to unlock and tune": the purpose said as an action, "Unlock and tune".
+  if (/^to\b/i.test(rest) && terms[1]?.tags.includes('Infinitive')) return rest.replace(/^to\s+/i, '');
+  if (/^(to|as|into|by|of)\b/i.test(rest)) return null;
   // A verb phrase ("adapt to your schedule"), a clause ("Wayfarer builds your itinerary") or a
   // prepositional phrase ("with a single tap") stands on its own; a bare noun tail does not.
-  const verbal = terms.some((t) => t.tags.includes('Verb'));
+  const verbAt = terms.findIndex((t) => t.tags.includes('Verb'));
+  const subject = terms.slice(0, verbAt).some((t) => t.tags.some((g) => /Noun|Pronoun/.test(g)));
+  const verbal = verbAt === 0 || (verbAt > 0 && verbAt <= 3 && subject);
   return verbal || REST_OPENERS.test(rest) ? rest : null;
 }
 
@@ -279,8 +342,16 @@ export function slideKeywords(u: Understanding, text: string, wanted: number): s
   return ranked.slice(0, wanted);
 }
 
+/** A voice's ending in the text's script: Japanese and Chinese captions take no full stop and a full-width "！". */
+function ending(end: '' | '.' | '!', text: string): string {
+  if (!/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(text)) return end;
+  return end === '!' ? '！' : '';
+}
+
+const FEATURE_ROLES = new Set(['feature', 'benefit', 'solution']);
+
 /** One caption per role; null where the listing had no fresh idea for that slide. */
 export function writeCaptions(u: Understanding, roles: string[], style: CaptionStyle, length: CaptionLength): (Caption | null)[] {
   const writer = new CaptionWriter(u, style, length);
-  return roles.map((role, i) => writer.caption(role, i + 1));
+  return roles.map((role, i) => writer.caption(role, i + 1, roles.slice(i + 1).filter((r) => FEATURE_ROLES.has(r)).length));
 }

@@ -4,7 +4,7 @@
  * and its keywords; then the promise is chosen and duplicates of an idea are dropped.
  */
 import nlp from 'compromise';
-import { contentWords, functionWordCuts, headlineKey, tidyEnd, words } from './text.ts';
+import { contentWords, functionWordCuts, headlineKey, strandedPreposition, tidyEnd, words } from './text.ts';
 import type { Phrase, PhraseKind, Raw, Shape, Term } from './understand.ts';
 
 export interface PhraseInput {
@@ -31,6 +31,8 @@ export interface Phrases {
   keywordish: Set<string>;
 }
 
+const PREPOSITION = /^(against|across|with|without|for|from|in|on|to|through|over|around|under|into|via|at|by)$/i;
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 const END_ONLY = new Set(['and', 'or', 'the', 'a', 'an', 'your', 'of', 'with', 'to', 'for']);
 const NOUNISH = /^(Noun|Singular|Plural|Acronym|ProperNoun|Uncountable)$/;
 const isNoun = (tags: string[]) => tags.some((t) => NOUNISH.test(t)) && !tags.some((t) => ['Pronoun', 'Determiner', 'Possessive', 'Preposition', 'Conjunction', 'Value'].includes(t));
@@ -72,14 +74,22 @@ function tag(text: string, terms: Term[], copyVerbs: Set<string>, keywordish: Se
   if (tokens.length !== text.split(/\s+/).length) return { shape, cuts: null };
   const subjectEnd = shape === 'clause' ? tokens.findIndex((tok) => tok.first.tags.includes('Verb')) : -1;
   const cuts: number[] = [];
+  // A word joined by "and" to a noun and followed by a preposition is a noun too, whatever the
+  // tagger says ("colour and detail | with curves"; but "budgets and see | where…" is an action).
+  const nounAt = (j: number) =>
+    isNoun(tokens[j].last.tags) || (j >= 2 && /^(and|or|&)$/i.test(tokens[j - 1].first.text) && isNoun(tokens[j - 2].last.tags) && PREPOSITION.test(tokens[j + 1]?.first.text ?? ''));
   tokens.forEach((tok, j) => {
     const next = tokens[j + 1];
     if (!next || QUANTITY.test(tok.last.text)) return;
     // After a noun and before a preposition, conjunction or relative clause: "Smart reminders | that adapt…".
-    const opensClause = next.first.tags.some((g) => g === 'Preposition' || g === 'Conjunction') || /^(that|which|who|so)$/i.test(next.first.text);
+    // The tagger reads some prepositions as adjectives ("races against players"): the word decides too.
+    const opensClause = next.first.tags.some((g) => g === 'Preposition' || g === 'Conjunction') || /^(that|which|who|so)$/i.test(next.first.text) || PREPOSITION.test(next.first.text);
     // At a comma only when a new action follows ("Earn streaks, | celebrate…"), not inside a list ("iPhone, | iPad and…").
     const atComma = /[,;:–—]/.test(tok.last.post);
-    if (atComma ? isNoun(tok.last.tags) && next.first.tags.includes('Verb') : isNoun(tok.last.tags) && opensClause) cuts.push(j + 1);
+    // Before "and" only when an action or a clause follows ("emails | and Wayfarer builds…"), not a
+    // second object ("curves and selective masks").
+    const joinsAction = !/^(and|or|&)$/i.test(next.first.text) || tokens.slice(j + 2, j + 5).some((t) => t.first.tags.includes('Verb'));
+    if (atComma ? isNoun(tok.last.tags) && next.first.tags.includes('Verb') : nounAt(j) && opensClause && joinsAction) cuts.push(j + 1);
   });
   // A clause's subject names its feature: "CarPlay and AirPlay support | built in".
   if (subjectEnd >= 2 && isNoun(tokens[subjectEnd - 1].last.tags) && tokens.slice(0, subjectEnd).filter((t) => isNoun(t.first.tags) || t.first.tags.includes('Adjective')).length >= 2) cuts.push(subjectEnd);
@@ -96,8 +106,10 @@ function coresOf(text: string, cuts: number[], dangling: Set<string>): string[] 
   for (const k of [...cuts].sort((a, b) => b - a)) {
     if (k < 2 || k >= tokens.length) continue;
     const part = tidyEnd(tokens.slice(0, k).join(' '), dangling);
-    // "Sync across iPhone" is not "Sync across iPhone, iPad and Apple Watch": never cut inside a list.
-    if (part.split(' ').length >= 2 && !part.includes(',') && !/\b(and|or|&)$/i.test(part)) out.push(part);
+    // "Sync across iPhone" is not "Sync across iPhone, iPad and Apple Watch": never cut inside a
+    // list, but after one its "and" closed ("Adjust light, colour and detail | with curves").
+    const openList = part.includes(',') && !/,[^,]*\b(and|or|&)\s+[^,]+$/i.test(part);
+    if (part.split(' ').length >= 2 && !openList && !/\b(and|or|&)$/i.test(part)) out.push(part);
   }
   return [...new Set(out)];
 }
@@ -115,9 +127,10 @@ export function analysePhrases(p: PhraseInput): Phrases {
   // English phrases keep their last word ("support built in"); the tagger judges the ending later.
   const ends = p.english ? END_ONLY : p.dangling;
   const keep = (r: Raw) => {
-    const text = tidyEnd(r.text, ends);
+    const text = p.english && strandedPreposition(r.text) ? r.text.replace(/[.!?…]+$/u, '').trim() : tidyEnd(r.text, ends);
     const key = headlineKey(text);
-    const n = text.split(' ').length;
+    // Scripts written without spaces count about one word per three characters.
+    const n = UNSPACED.test(text) ? Math.ceil(text.length / 3) : text.split(' ').length;
     if (!p.usable(text) || !key || seen.has(key) || n > 40 || (n < 2 && r.kind !== 'subtitle' && r.kind !== 'context')) return null;
     seen.add(key);
     return { ...r, text };

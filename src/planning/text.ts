@@ -1,4 +1,5 @@
 /** Word-level text helpers shared by the planner, its caption checks and the LLM path. */
+import nlp from 'compromise';
 import { dan, deu, eng, fin, fra, ita, nld, nob, pol, por, removeStopwords, rus, spa, swe, tur } from 'stopword';
 import { titleCase } from 'title-case';
 
@@ -28,11 +29,30 @@ const DANGLING: Record<string, string[]> = {
   fr: ['et', 'ou', 'avec', 'de', 'des', 'du', 'la', 'le', 'les', 'l', 'd', 'un', 'une', 'pour', 'à', 'au', 'aux', 'en', 'sur', 'par', 'dans',
     'votre', 'vos', 'ton', 'tes', 'son', 'ses', 'leur', 'leurs', 'que', 'qui', 'mais', 'est', 'sont', 'ce', 'cette', 'ces', 'tout', 'tous', 'plus', 'sans',
     'depuis', 'entre', 'chez', 'vers', 'lors', 'selon', 'ne', 'pas', 'se', 'sa', 'ma', 'mon', 'mes', 'nos', 'notre', 'afin', 'ainsi', 'grâce', 'comme'],
-  de: ['und', 'oder', 'mit', 'von', 'für', 'zu', 'der', 'die', 'das', 'den', 'dem', 'des', 'ein', 'eine', 'einen', 'in', 'im', 'auf', 'an', 'am', 'ihre', 'ihr', 'dein', 'deine', 'ist'],
-  es: ['y', 'o', 'con', 'de', 'del', 'la', 'el', 'los', 'las', 'un', 'una', 'para', 'por', 'en', 'a', 'al', 'tu', 'tus', 'su', 'sus', 'que', 'es'],
-  it: ['e', 'o', 'con', 'di', 'del', 'della', 'il', 'la', 'lo', 'le', 'gli', 'un', 'una', 'per', 'in', 'a', 'al', 'tuo', 'tua', 'che', 'è'],
-  pt: ['e', 'ou', 'com', 'de', 'do', 'da', 'o', 'a', 'os', 'as', 'um', 'uma', 'para', 'por', 'em', 'no', 'na', 'seu', 'sua', 'que', 'é'],
+  de: ['und', 'oder', 'mit', 'von', 'vom', 'für', 'zu', 'zum', 'zur', 'der', 'die', 'das', 'den', 'dem', 'des', 'ein', 'eine', 'einen', 'einem', 'einer', 'eines', 'in', 'im', 'auf', 'an', 'am',
+    'ohne', 'bei', 'beim', 'nach', 'über', 'unter', 'durch', 'gegen', 'um', 'aus', 'ihre', 'ihr', 'dein', 'deine', 'ist', 'sich'],
+  es: ['y', 'o', 'con', 'contra', 'sin', 'sobre', 'desde', 'hasta', 'entre', 'hacia', 'de', 'del', 'la', 'el', 'los', 'las', 'un', 'una', 'para', 'por', 'en', 'a', 'al', 'tu', 'tus', 'mi', 'mis', 'su', 'sus', 'que', 'es'],
+  it: ['e', 'o', 'con', 'senza', 'su', 'sul', 'sulla', 'tra', 'fra', 'da', 'dal', 'di', 'dei', 'delle', 'degli', 'del', 'della', 'nel', 'nella', 'il', 'la', 'lo', 'le', 'gli', 'un', 'una', 'per', 'in', 'a', 'al', 'tuo', 'tua', 'che', 'è'],
+  pt: ['e', 'ou', 'com', 'sem', 'sobre', 'desde', 'até', 'pelo', 'pela', 'ao', 'aos', 'de', 'do', 'da', 'dos', 'das', 'o', 'a', 'os', 'as', 'um', 'uma', 'para', 'por', 'em', 'no', 'na', 'nos', 'nas', 'seu', 'sua', 'que', 'é'],
 };
+
+// Prepositions a line may open with and still stand alone ("Contra la ansiedad", "Sur tous vos appareils").
+const STANDALONE_OPENERS: Record<string, string[]> = {
+  fr: ['pour', 'sur', 'avec', 'sans', 'par', 'dans', 'en', 'grâce', 'depuis', 'partout', 'chez'],
+  de: ['für', 'mit', 'ohne', 'in', 'im', 'auf', 'bei', 'überall', 'jederzeit', 'gegen', 'durch'],
+  es: ['con', 'contra', 'para', 'sin', 'en', 'desde', 'sobre', 'por'],
+  it: ['con', 'per', 'senza', 'su', 'in', 'ovunque'],
+  pt: ['para', 'com', 'sem', 'em', 'por', 'contra'],
+};
+
+/** Whether a line in this language (not English: the tagger judges that) opens as a standalone prepositional phrase. */
+export function opensStandalone(text: string, language: string): boolean {
+  const first = text.trim().split(/\s+/)[0]?.toLowerCase() ?? '';
+  return (STANDALONE_OPENERS[language] ?? []).includes(first);
+}
+
+// A cut before these splits a noun from its complement ("Une liste | de courses"): never cut there.
+const COMPLEMENT_WORDS = new Set(['de', 'des', 'du', 'd', 'di', 'del', 'della', 'dei', 'delle', 'degli', 'do', 'da', 'dos', 'das', 'von', 'vom', 'der']);
 
 export function danglingWords(language: string): Set<string> {
   return new Set([...(DANGLING[language] ?? []), ...DANGLING.en]);
@@ -40,6 +60,14 @@ export function danglingWords(language: string): Set<string> {
 
 const TRAILING_JUNK = /[\s,;:&+\-–—/|([{"'“‘«·•]+$/u;
 const LEADING_JUNK = /^[\s,;:&+\-–—/|)\]}"'”’»·•*✓✔★☆►▶→]+/u;
+
+/**
+ * "the people you travel with", "everything you care about": a preposition left at the end of a
+ * relative clause belongs there, and cutting it would break the phrase.
+ */
+export function strandedPreposition(text: string): boolean {
+  return /\b(you|we|they|i|anyone|everyone|people|friends|family)\s+(?:[\p{L}'’]+\s+){0,2}?[\p{L}'’]+\s+(with|to|for|about|from|on|in|of|at)[.!?]*$/iu.test(text.trim());
+}
 
 /** Trims punctuation and dangling words off the end; returns '' when nothing sensible is left. */
 export function tidyEnd(text: string, dangling: Set<string>): string {
@@ -57,6 +85,7 @@ export function tidyEnd(text: string, dangling: Set<string>): string {
 /** True when `text` ends on a word a caption must not end on (or on a comma, "&" and the like). */
 export function dangles(text: string, dangling: Set<string>): boolean {
   const t = text.replace(/[.!?…]+$/u, '').trimEnd();
+  if (strandedPreposition(t)) return false;
   if (t === '' || TRAILING_JUNK.test(t)) return true;
   const last = t.match(/[\p{L}\p{N}'’]+$/u)?.[0];
   return last !== undefined && dangling.has(last.toLowerCase());
@@ -122,11 +151,41 @@ export function functionWordCuts(text: string, dangling: Set<string>): number[] 
   return tokens.flatMap((w, i) => {
     const next = tokens[i + 1]?.toLowerCase().replace(/[^\p{L}'’]/gu, '');
     const here = w.toLowerCase().replace(/[^\p{L}'’]/gu, '');
-    return /[,;:]$/.test(w) || (next && dangling.has(next) && !dangling.has(here)) ? [i + 1] : [];
+    return /[,;:、，]$/.test(w) || (next && dangling.has(next) && !dangling.has(here) && !COMPLEMENT_WORDS.has(next)) ? [i + 1] : [];
   });
 }
 
 /** Only the language's own dangling words: a translation into German may well end on "an" or "in". */
 export function ownDanglingWords(language: string): Set<string> {
   return new Set(DANGLING[language] ?? []);
+}
+
+// Participles that are not the simple past ("write" → "written", not "wrote").
+const IRREGULAR_PARTICIPLES: Record<string, string> = { write: 'written', take: 'taken', draw: 'drawn', speak: 'spoken', see: 'seen', get: 'got', break: 'broken', choose: 'chosen', forget: 'forgotten', give: 'given', grow: 'grown', hide: 'hidden', know: 'known', ride: 'ridden', shake: 'shaken', throw: 'thrown', wear: 'worn', drive: 'driven', fly: 'flown', sing: 'sung', swim: 'swum', begin: 'begun', eat: 'eaten', do: 'done', go: 'gone', show: 'shown' };
+const PARTICIPLE_WORDS = new Set(Object.values(IRREGULAR_PARTICIPLES));
+
+/** "track" → "tracked", "build" → "built", "write" → "written"; null when the tagger cannot conjugate it. */
+export function participleOf(verb: string): string | null {
+  const v = verb.toLowerCase();
+  const doc = nlp(v);
+  doc.tag('Infinitive');
+  const past = (doc.verbs().conjugate() as { PastTense?: string }[])[0]?.PastTense;
+  const out = IRREGULAR_PARTICIPLES[v] ?? past;
+  return out && out !== v ? out : null;
+}
+
+/** A word that reads as a participle on its own ("Tracked.", "Built."), as the bold voice ends a headline. */
+export function looksParticiple(word: string): boolean {
+  const w = word.toLowerCase();
+  return /^\p{L}{3,}ed$/u.test(w) || PARTICIPLE_WORDS.has(w) || /^(built|kept|set|sent|spent|made|found|held|left|lost|paid|read|sold|told|won|done)$/.test(w);
+}
+
+/** The verbs a participle may come from ("saved" ← save, "scanned" ← scan, "built" ← build), for grounding checks. */
+export function participleBases(word: string): string[] {
+  const w = word.toLowerCase();
+  const out = Object.entries(IRREGULAR_PARTICIPLES).filter(([, p]) => p === w).map(([v]) => v);
+  if (/ied$/.test(w)) out.push(`${w.slice(0, -3)}y`);
+  if (/ed$/.test(w)) out.push(w.slice(0, -1), w.slice(0, -2), w.slice(0, -3));
+  if (w === 'built') out.push('build');
+  return out;
 }

@@ -70,7 +70,7 @@ const PROBLEM = /^(tired of|sick of|struggling|struggle|no more|never again|stop
 // Questions that sell rather than name a pain ("Why choose X?") are not problems.
 const SALES_QUESTION = /^(why (choose|use|download|pick|try)|what('s| is| are| makes)|how (does|do|to|it)|who('s| is| are))\b/i;
 const ACTION = /\b(?:lets|helps|allows|enables|empowers)\s+(?:you|users|people)\s+(?:to\s+)?(.+)$|\byou can\s+(.+)$/i;
-const BULLET = /^\s*(?:(?:[-*•·‣◦▪■□●○✓✔✅☑★☆►▶→➤⁃–—+]|(?![®©™])\p{Extended_Pictographic}\uFE0F?)\s*)/u;
+const BULLET = /^\s*(?:(?:[-*•·・･‣◦▪■□●○✓✔✅☑★☆►▶→➤⁃–—+]|(?![®©™])\p{Extended_Pictographic}\uFE0F?)\s*)/u;
 const STEP = /^\s*(?:step\s*)?(\d{1,2})\s*[.):]\s+(\S.*)$/i;
 const GENERIC_HEADING = /^(key |main |top |new |more |other |app |our |game )?(features?|highlights|what'?s new|about( us)?|how it works|faq|notes?|premium|pro|why .+|follow us|questions|use \S+ to|with \S+ you can)\b/i;
 const HOW_HEADING = /^(how it works|how to use|getting started|get started|in \w+ (easy )?steps)/i;

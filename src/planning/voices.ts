@@ -2,8 +2,9 @@
  * The five caption voices as phrase-level transformations. A voice never glues a fixed opener to
  * any phrase: it picks a framing by the phrase's shape (an imperative can be urged, a noun phrase
  * offered, a clause stated), sets the case and the ending, and decides whether it says a feature
- * whole or in its shorter form. `{p}` is the listing's phrase; `{name}`, `{rating}`, `{count}`,
- * `{n}` come from the listing. Every other word of a template is the voice's own vocabulary.
+ * whole or in its shorter form. `{p}` is the listing's phrase and `{done}` an imperative phrase said
+ * as its result ("Unlimited habits. Tracked."); `{name}`, `{rating}`, `{count}`, `{n}` come from
+ * the listing. Every other word of a template is the voice's own vocabulary.
  */
 import type { CaptionStyle } from './types.ts';
 import type { Casing } from './text.ts';
@@ -71,7 +72,7 @@ export const VOICES: Record<CaptionStyle, Voice> = {
   bold: {
     casing: 'upper', end: '.', subEnd: '.', order: 'source', prefer: 'core',
     hero: ['{p}', '{name}. {p}'],
-    feature: { imperative: ['{p} now', '{p}'], noun: ['Get {p}', '{p}'], clause: ['{p}'] },
+    feature: { imperative: ['{done}', '{p}'], noun: ['Get {p}', '{p}'], clause: ['{p}'] },
     step: ['Step {n}: {p}', '{n}. {p}'],
     problem: ['Sound familiar?'],
     socialProof: ['{rating} stars', '{count} ratings', 'Rated {rating}'],

@@ -5,6 +5,7 @@
 import type { Listing } from '../../src/stores/listing.ts';
 import { DEVICES, type PlanInput, type ScreenshotSetResult } from '../../src/planning/types.ts';
 import { voiceVocabulary } from '../../src/planning/voices.ts';
+import { participleBases, strandedPreposition } from '../../src/planning/text.ts';
 
 const WORD = /[\p{L}\p{N}]+(?:['’.][\p{L}\p{N}]+)*/gu;
 const wordsOf = (t: string) => (t.match(WORD) ?? []).map((w) => w.toLowerCase());
@@ -71,9 +72,10 @@ export function planViolations(input: PlanInput, result: ScreenshotSetResult): s
     if (length === 'long' && (s.headline.length > 40 || s.subheadline === null || s.subheadline.length > 100 || !s.subheadline.trim())) v.push(`${at}: long caption rule (${s.subheadline})`);
     for (const text of [s.headline, s.subheadline ?? '']) {
       const t = text.replace(/[.!?…]+$/u, '').trimEnd();
-      if (text && (/[,&;:+\-–—]$/.test(t) || dangling.has(wordsOf(t).pop() ?? ''))) v.push(`${at}: dangling end in "${text}"`);
+      if (text && (/[,&;:+\-–—]$/.test(t) || (dangling.has(wordsOf(t).pop() ?? '') && !strandedPreposition(t)))) v.push(`${at}: dangling end in "${text}"`);
       for (const w of wordsOf(text)) {
-        if (!allowed.has(w) && !vocabulary.has(w) && !/^\d/.test(w)) v.push(`${at}: word "${w}" is neither the listing's nor the voice's`);
+        // The bold voice says an action as its result ("Your looks. Saved."): the listing's verb, inflected.
+        if (!allowed.has(w) && !vocabulary.has(w) && !/^\d/.test(w) && !participleBases(w).some((b) => allowed.has(b))) v.push(`${at}: word "${w}" is neither the listing's nor the voice's`);
       }
       if (!free && /\bfree\b/i.test(text)) v.push(`${at}: says free for a paid app`);
     }

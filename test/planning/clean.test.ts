@@ -26,6 +26,12 @@ describe('notAFeature', () => {
     expect(notAFeature('Visit example.com to learn more')).toBe('boilerplate');
     expect(notAFeature('habit, tracker, goals, routine, streak, planner')).toBe('tags');
     expect(notAFeature('Track unlimited habits with a single tap')).toBeNull();
+    expect(notAFeature('Upgrade to Pro for unlimited exports')).toBe('upsell');
+    expect(notAFeature('Start your free trial today')).toBe('upsell');
+    // Selling points that share an upsell's words.
+    expect(notAFeature('Pro photo editing, no subscription')).toBeNull();
+    expect(notAFeature('40 cars to unlock and tune')).toBeNull();
+    expect(notAFeature('No in-app purchases, ever')).toBeNull();
   });
 });
 
