@@ -1,0 +1,74 @@
+/**
+ * The caption writer's ways of saying a phrase, on corpus listings whose copy once came out wrong:
+ * each expectation is a caption a copywriter sent back, and what it reads now.
+ */
+import { describe, expect, it } from 'vitest';
+import { doneForm } from '../../src/planning/captions.ts';
+import { planScreenshotSet } from '../../src/planning/plan.ts';
+import { incompleteness } from '../../src/planning/quality.ts';
+import { CAPTION_STYLE_IDS, type CaptionLength, type CaptionStyle, type PlanRequest } from '../../src/planning/types.ts';
+import { corpus } from './corpus/index.ts';
+
+function slides(app: string, captionStyle: CaptionStyle, captionLength: CaptionLength = 'long', extra: Partial<PlanRequest> = {}) {
+  const listing = corpus().find((e) => e.id === app)!.listing;
+  const device = listing.store === 'google-play' ? 'android-phone' : 'iphone-69';
+  return planScreenshotSet({ listings: [listing], extraContext: null, request: { device, captionStyle, captionLength, count: 4, ...extra } }).slides;
+}
+const pairs = (app: string, style: CaptionStyle) => slides(app, style).map((s) => `${s.headline} — ${s.subheadline}`);
+
+describe('subheadlines that stand alone', () => {
+  it('say the rest of a sentence only when it reads as a line of its own', () => {
+    expect(pairs('darkroom', 'minimal')).toContain('Save your looks as presets — Apply them to a whole album at once');
+    expect(pairs('darkroom', 'aso-expert')).toContain('Adjust Light, Colour and Detail — With curves and selective masks.');
+    expect(pairs('wayfarer', 'professional')).toContain('Offline access to every document. — On the road.');
+    // A purpose is said as the action it names.
+    expect(pairs('nitro', 'minimal')).toContain('40 cars — Unlock and tune');
+  });
+
+  it('never open with a word that only finishes the headline, anywhere in the corpus', () => {
+    const subs = corpus().flatMap((e) => CAPTION_STYLE_IDS.flatMap((style) => slides(e.id, style, 'long', { count: 6 }).map((s) => s.subheadline ?? '')));
+    expect(subs.filter((s) => /^(To|As|Into|Of|And|Or) /.test(s) && !/^To (unlock|tune)/.test(s))).toEqual([]);
+  });
+
+  it('keep the preposition a relative clause ends on', () => {
+    expect(pairs('wayfarer', 'minimal')).toContain('Share plans — With the people you travel with');
+    expect(incompleteness('With the people you travel with.', 'en')).toBeNull();
+  });
+
+  it('take a store subtitle that says "no subscription" as the promise, not as an upsell', () => {
+    expect(slides('darkroom', 'aso-expert')[0].headline).toBe('Pro Photo Editing, No Subscription');
+  });
+});
+
+describe('the bold voice', () => {
+  it('says an imperative as its result where the object stands alone, never with a glued NOW', () => {
+    expect(doneForm('Track unlimited habits', 'Track unlimited habits with a single tap')).toBe('Unlimited habits. Tracked');
+    expect(doneForm('Write your story')).toBe('Your story. Written');
+    // What follows is the phrase's sense, or the object is not one: no result form.
+    expect(doneForm('Save your looks', 'Save your looks as presets')).toBeNull();
+    expect(doneForm('Bring your imagination', 'Bring your imagination to life')).toBeNull();
+    expect(doneForm('Take a photo')).toBeNull();
+    expect(doneForm('Share them with friends')).toBeNull();
+    expect(incompleteness('UNLIMITED HABITS. TRACKED.', 'en')).toBeNull();
+    expect(incompleteness('Track habits. Now.', 'en')).not.toBeNull();
+    // "GET STREAKLY NOW." is the call to action's own line, not a feature's.
+    const bold = corpus().flatMap((e) => slides(e.id, 'bold', 'short', { count: 6 }).filter((s) => s.role !== 'call-to-action').map((s) => s.headline));
+    expect(bold.filter((h) => /\bNOW\.$/.test(h))).toEqual([]);
+    expect(bold).toContain('UNLIMITED HABITS. TRACKED.');
+  });
+});
+
+describe('other languages', () => {
+  it('cut a phrase before a preposition, never between a noun and its complement', () => {
+    expect(pairs('cuisine-fr', 'minimal')).toContain('Vos favoris synchronisés — Sur tous vos appareils');
+    expect(pairs('calma-es', 'minimal')).toContain('Ejercicios de respiración — Contra la ansiedad');
+    expect(slides('cuisine-fr', 'aso-expert').map((s) => s.headline)).not.toContain('Une Liste');
+  });
+
+  it('plan a Japanese listing from its own lines, without ASCII full stops', () => {
+    const ja = slides('kotoba-ja', 'professional', 'short');
+    expect(ja.length).toBe(4);
+    expect(ja.map((s) => s.headline)).toContain('TOEIC頻出の3000語を収録');
+    expect(ja.every((s) => !/\.$/.test(s.headline))).toBe(true);
+  });
+});
