@@ -189,7 +189,7 @@ export class CaptionWriter {
     if (role === 'social-proof') {
       const headline = this.say(this.frames.socialProof, null, index, false);
       if (!headline || !u.rating) return null;
-      const proof = (u.english ? this.voice.socialProofSub : '{rating}/5 ★ ({count})').replace(/\{(\w+)\}/g, (_, k: string) => this.vars[k] ?? '');
+      const proof = (u.english ? this.voice.socialProofSub : '{count} — {rating}/5 ★').replace(/\{(\w+)\}/g, (_, k: string) => this.vars[k] ?? '');
       const sub = long ? (this.finishSub(proof) ?? proof) : null;
       return this.commit(headline, null, sub);
     }
@@ -240,7 +240,7 @@ export class CaptionWriter {
     const candidates: string[] = [];
     if (p) {
       for (const own of [p.sentence, p.text]) {
-        const rest = remainder(o.form ?? headline, own, this.u.language);
+        const rest = remainder(o.form ?? headline, own, this.u.language, p.shape !== 'noun');
         candidates.push(rest ?? own);
       }
     }
@@ -312,7 +312,7 @@ const REST_OPENERS = /^(with|in|on|for|across|against|among|without|from|anywher
  * the sentence after the headline's words, when it can stand alone (a verb phrase, a clause with
  * its own subject, or a prepositional phrase); null otherwise.
  */
-function remainder(headline: string, sentence: string, language: string): string | null {
+function remainder(headline: string, sentence: string, language: string, action = false): string | null {
   const bare = (t: string) => t.normalize('NFKC').replace(/^[^:]{1,40}:\s+/, '').replace(/[.!?…]+$/u, '').trim();
   const head = bare(headline).toLowerCase().split(/\s+/);
   const words = bare(sentence).split(/\s+/);
@@ -325,6 +325,11 @@ function remainder(headline: string, sentence: string, language: string): string
   const terms = (nlp(rest.toLowerCase()).json() as { terms: { tags: string[] }[] }[])[0]?.terms ?? [];
   // "40 cars" + "to unlock and tune": the purpose said as an action, "Unlock and tune".
   if (/^to\b/i.test(rest) && terms[1]?.tags.includes('Infinitive')) return rest.replace(/^to\s+/i, '');
+  // After an action, where it goes or how is an aside that stands alone ("Export reports — To CSV
+  // and PDF", "Free up storage — By finding large files"); after a noun it only finishes it ("Offline
+  // access — To every document"), and "as" never stands alone ("As presets and apply them…").
+  const aside = action && /^(to|into|by)\b/i.test(rest) && !terms.slice(1).some((t, i) => t.tags.includes('Verb') && !(i === 0 && t.tags.includes('Gerund')));
+  if (aside) return rest;
   if (/^(to|as|into|by|of)\b/i.test(rest)) return null;
   // A verb phrase ("adapt to your schedule"), a clause ("Wayfarer builds your itinerary") or a
   // prepositional phrase ("with a single tap") stands on its own; a bare noun tail does not.

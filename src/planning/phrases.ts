@@ -80,7 +80,8 @@ function tag(text: string, terms: Term[], copyVerbs: Set<string>, keywordish: Se
     isNoun(tokens[j].last.tags) || (j >= 2 && /^(and|or|&)$/i.test(tokens[j - 1].first.text) && isNoun(tokens[j - 2].last.tags) && PREPOSITION.test(tokens[j + 1]?.first.text ?? ''));
   tokens.forEach((tok, j) => {
     const next = tokens[j + 1];
-    if (!next || QUANTITY.test(tok.last.text)) return;
+    // "week | by week", "step | by step": an idiom, not a clause.
+    if (!next || QUANTITY.test(tok.last.text) || tokens[j + 2]?.last.text.toLowerCase().replace(/\W/g, '') === tok.last.text.toLowerCase()) return;
     // After a noun and before a preposition, conjunction or relative clause: "Smart reminders | that adapt…".
     // The tagger reads some prepositions as adjectives ("races against players"): the word decides too.
     const opensClause = next.first.tags.some((g) => g === 'Preposition' || g === 'Conjunction') || /^(that|which|who|so)$/i.test(next.first.text) || PREPOSITION.test(next.first.text);
