@@ -55,8 +55,13 @@ export function notAFeature(line: string): string | null {
   return NOT_A_FEATURE.find(([, re]) => re.test(line))?.[0] ?? null;
 }
 
-/** A complaint or pain point: fine on a problem slide, never elsewhere. */
-export const NEGATIVE = /\b(tired of|sick of|fed up|hate|hates|struggl\w*|frustrat\w*|annoy\w*|hassle|headache|can't|cannot|never again|no more|don't let|worr(y|ied|ies)|overwhelm\w*|stress(ed|ful)?|guilty|lying awake|racing thoughts|hard way|waste\w*|boring|sans stress|te cuesta)\b|\?\s*$|^¿/i;
+/**
+ * Words of a complaint or pain point: fine on a problem slide, never elsewhere. One list for the
+ * writer (which routes such lines to problem slides) and the copywriter's tone check.
+ */
+export const NEGATIVE_WORDS = /\b(tired of|sick of|fed up|hate|hates|ugh|struggl\w*|frustrat\w*|annoy\w*|hassle|headache|can't|cannot|never again|no more|don't let|worr(y|ied|ies)|overwhelm\w*|stress(ed|ful)?|guilty|lying awake|racing thoughts|hard way|waste\w*|boring|sans stress|te cuesta)\b/i;
+/** A complaint, or a question (a pain question in the listing is a problem line). */
+export const NEGATIVE = new RegExp(`${NEGATIVE_WORDS.source}|\\?\\s*$|^¿`, 'i');
 
 /**
  * A sentence whose words were lost in editing ("… pointing your camera 94 languages."): a noun

@@ -4,7 +4,7 @@
  * and its keywords; then the promise is chosen and duplicates of an idea are dropped.
  */
 import nlp from 'compromise';
-import { contentWords, functionWordCuts, headlineKey, strandedPreposition, tidyEnd, words } from './text.ts';
+import { contentWords, functionWordCuts, headlineKey, QUANTITY_WORDS, strandedPreposition, tidyEnd, words } from './text.ts';
 import type { Phrase, PhraseKind, Raw, Shape, Term } from './understand.ts';
 
 export interface PhraseInput {
@@ -37,7 +37,7 @@ const END_ONLY = new Set(['and', 'or', 'the', 'a', 'an', 'your', 'of', 'with', '
 const NOUNISH = /^(Noun|Singular|Plural|Acronym|ProperNoun|Uncountable)$/;
 const isNoun = (tags: string[]) => tags.some((t) => NOUNISH.test(t)) && !tags.some((t) => ['Pronoun', 'Determiner', 'Possessive', 'Preposition', 'Conjunction', 'Value'].includes(t));
 // A cut after these leaves the object behind: "Browse recipes from thousands".
-const QUANTITY = /^(thousands|hundreds|millions|dozens|lots|tons|plenty|variety|range|number|kinds|types|more|most)$/i;
+const QUANTITY = new RegExp(`^(${QUANTITY_WORDS}|more|most)$`, 'i');
 
 /** Tags all phrases in one parse (much cheaper than one each), falling back when sentences do not line up. */
 function termsOf(texts: string[]): Term[][] {

@@ -25,7 +25,8 @@
  */
 import nlp from 'compromise';
 import type { Listing } from '../stores/listing.ts';
-import { contentWords, danglingWords, looksParticiple, strandedPreposition, words } from './text.ts';
+import { NEGATIVE_WORDS } from './clean.ts';
+import { contentWords, danglingWords, looksParticiple, QUANTITY_WORDS, strandedPreposition, words } from './text.ts';
 import { DEVICES, type PlanInput, type ScreenshotSetResult, type Slide } from './types.ts';
 
 export const CHECKS = ['complete', 'distinct', 'no-echo', 'clean', 'tone', 'one-feature', 'value-first', 'screens'] as const;
@@ -40,9 +41,8 @@ const URLISH = /https?:|www\.|[\w-]+\.(com|net|org|io|app|co|de|fr|example)\b|\S
 const MARKUP = /<\/?[a-z][^>]*>|\*\*|__|&[a-z]+;|&#\d+;|[\u200B-\u200D\u2060\uFEFF\u00AD]/i;
 // Symbols a caption should not carry: bullets, stars that are not a rating, arrows, checkmarks.
 const STRAY = /[•·‣◦▪■□●○✓✔☑►▶→➤]|^\s*[-*]\s/u;
-const NEGATIVE = /\b(tired of|sick of|fed up|hate|hates|struggl\w*|frustrat\w*|annoy\w*|hassle|headache|ugh|can't|cannot|never again|no more|don't let|worr(y|ied|ies)|overwhelm\w*|stress(ed|ful)?|guilty|lying awake|racing thoughts|hard way|waste\w*|boring)\b/i;
 const ENDS_BADLY = new Set(['Preposition', 'Conjunction', 'Determiner', 'Possessive', 'Auxiliary', 'Modal', 'Copula', 'QuestionWord']);
-const QUANTITY = /\b(thousands|hundreds|millions|dozens|lots|tons|plenty|variety|range|number|kinds|types)$/i;
+const QUANTITY = new RegExp(`\\b(${QUANTITY_WORDS})$`, 'i');
 const OPEN_INFINITIVE = /\bto (learn|discover|find|see|get|know|use|explore|make|do|try|have|keep|enjoy|start)$/i;
 
 // Words no English caption ends on; the tagger judges the rest (a final "in" can be a particle: "built in").
@@ -201,7 +201,7 @@ export function judgeSet(input: PlanInput, result: ScreenshotSetResult): SlideVe
         const brand = brands.get(w.toLowerCase());
         if (brand && w !== brand) fail('clean', `"${w}" should be spelt "${brand}"`);
       }
-      if (s.role !== 'problem' && (NEGATIVE.test(t) || (english && /\?\s*$/.test(t)))) fail('tone', `negative outside a problem slide: "${t}"`);
+      if (s.role !== 'problem' && (NEGATIVE_WORDS.test(t) || (english && /\?\s*$/.test(t)))) fail('tone', `negative outside a problem slide: "${t}"`);
     }
 
     if (!['social-proof', 'call-to-action', 'problem'].includes(s.role)) {

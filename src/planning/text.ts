@@ -21,6 +21,9 @@ export function contentWords(text: string, language: string): string[] {
   return removeStopwords(bare, list).filter((w) => w.length > 2 && !/^\d/.test(w));
 }
 
+/** Quantity words a phrase's object follows: a cut after them leaves it behind ("Browse recipes from thousands"). */
+export const QUANTITY_WORDS = 'thousands|hundreds|millions|dozens|lots|tons|plenty|variety|range|number|kinds|types';
+
 /** Words a caption may not end on: a cut there reads as an unfinished thought. */
 const DANGLING: Record<string, string[]> = {
   en: ['and', 'or', 'with', 'of', 'for', 'to', 'the', 'a', 'an', 'your', 'our', 'my', 'its', 'their', 'his', 'her', 'in', 'on', 'at', 'by', 'from',
