@@ -148,6 +148,9 @@ export function balance(text: string, maxWidth: number, measure: Measure): strin
   const greedy = wrap(text, maxWidth, measure);
   if (!greedy.fits || greedy.lines.length < 2) return greedy.lines;
   const n = greedy.lines.length;
+  // Two sentences on two lines break between them: "UNLIMITED HABITS. / TRACKED.", not "UNLIMITED / HABITS. TRACKED.".
+  const sentences = text.trim().split(/(?<=[.!?。！？])\s+/u);
+  if (n === 2 && sentences.length === 2 && sentences.every((line) => measure(line) <= maxWidth)) return sentences;
   let lo = maxWidth / n;
   let hi = maxWidth;
   let best = greedy.lines;

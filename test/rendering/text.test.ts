@@ -50,6 +50,13 @@ describe('balanced lines', () => {
     expect(wrap('Track every habit in one tap', 24, measure).lines).toEqual(['Track every habit in one', 'tap']);
     expect(balance('Track every habit in one tap', 24, measure)).toEqual(['Track every', 'habit in one tap']);
   });
+
+  it('puts two sentences on two lines one each, when each fits', () => {
+    const measure = (s: string) => s.length;
+    expect(balance('UNLIMITED HABITS. TRACKED.', 20, measure)).toEqual(['UNLIMITED HABITS.', 'TRACKED.']);
+    // A sentence wider than the line is wrapped as any text.
+    expect(balance('UNLIMITED HABITS. TRACKED.', 16, measure)).toEqual(['UNLIMITED', 'HABITS. TRACKED.']);
+  });
 });
 
 describe('direction', () => {
