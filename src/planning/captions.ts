@@ -260,6 +260,9 @@ export class CaptionWriter {
     for (const [k, text] of [...candidates, ...echoing].entries()) {
       if (headlineKey(text) === headlineKey(headline)) continue;
       const out = this.finishSub(text);
+      // "Track unlimited habits with Streakly. / With a single tap.": two "with"s in a row read as a stutter.
+      const framedBy = /\b(with|for|in|on|to)\b[^,.!?]*[.!?]?$/i.exec(headline)?.[1]?.toLowerCase();
+      if (framedBy && out && out.split(/\s+/)[0].toLowerCase() === framedBy) continue;
       // Echo judged on the phrase as said too: "Go ahead, save your looks!" is echoed by "Save your looks as…".
       if (!out || headlineKey(headline).includes(headlineKey(out)) || (k < candidates.length && (echoes(headline, out) || (o.form && echoes(o.form, out))))) continue;
       // Nor what another slide already says: a sentence spent as a headline is not a subheadline too.
@@ -336,7 +339,9 @@ function remainder(headline: string, sentence: string, language: string, action 
   const verbAt = terms.findIndex((t) => t.tags.includes('Verb'));
   const subject = terms.slice(0, verbAt).some((t) => t.tags.some((g) => /Noun|Pronoun/.test(g)));
   const verbal = verbAt === 0 || (verbAt > 0 && verbAt <= 3 && subject);
-  return verbal || REST_OPENERS.test(rest) ? rest : null;
+  // "For each goal and watch it fill up" glues a second action onto the aside: not a line of its own.
+  const secondAction = /\b(and|or)\s+\S+/i.test(rest) && terms.some((t, i) => i > 0 && t.tags.includes('Verb') && /^(and|or)$/i.test((rest.toLowerCase().split(/\s+/)[i - 1] ?? '')));
+  return verbal || (REST_OPENERS.test(rest) && !secondAction) ? rest : null;
 }
 
 /** A slide's keywords: the listing's own nouns and adjectives in its caption, topped up with the app's. */

@@ -41,7 +41,7 @@ const NOT_A_FEATURE: [string, RegExp][] = [
   ['other apps', /\b(also from|also by|our other apps?|more apps|from our studio|from the makers of|check out our|included\.?$)/i],
   ['review request', /\b(review|rate us|rating|5 stars|five stars|appreciate|feedback|love \S+\?|enjoying \S+\?|if you (like|enjoy))\b/i],
   // "No subscription" sells the app, and a game's "cars to unlock" is play, not a sale.
-  ['upsell', /\b(upgrade (to|for)|unlock (all|every|everything|full|the full|more features|premium|pro)|premium|pro version|plus to|(?<!\b(no|without|zero|free of) )in-app purchases?|purchased?|subscribe|(?<!\b(no|without|zero|free of) )subscriptions?|free trial|try \S+ free|cancel anytime|one-time purchase)\b/i],
+  ['upsell', /\b(upgrade (to|for)|unlock (\S+ ){0,2}(all|every|everything|full|more features|premium|pro|plus)\b|premium|pro version|plus to|(?<!\b(no|without|zero|free of) )in-app purchases?|purchased?|subscribe|(?<!\b(no|without|zero|free of) )subscriptions?|free trial|try \S+ free|cancel anytime|one-time purchase)\b/i],
   ['call to action', /\b(download (it )?(now|today)|get it (now|today)|install (it )?now|start playing now|what are you waiting for)\b/i],
   ['social', /\b(follow us|facebook|instagram|twitter|discord|tiktok|youtube|join our community)\b/i],
   ['tags', /^(keywords?|tags?|search terms)\s*:/i],

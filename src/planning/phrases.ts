@@ -36,8 +36,8 @@ const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script
 const END_ONLY = new Set(['and', 'or', 'the', 'a', 'an', 'your', 'of', 'with', 'to', 'for']);
 const NOUNISH = /^(Noun|Singular|Plural|Acronym|ProperNoun|Uncountable)$/;
 const isNoun = (tags: string[]) => tags.some((t) => NOUNISH.test(t)) && !tags.some((t) => ['Pronoun', 'Determiner', 'Possessive', 'Preposition', 'Conjunction', 'Value'].includes(t));
-// A cut after these leaves the object behind: "Browse recipes from thousands".
-const QUANTITY = new RegExp(`^(${QUANTITY_WORDS}|more|most)$`, 'i');
+// A cut after these leaves what they need behind: "Browse recipes from thousands", "The fastest way | to capture ideas".
+const QUANTITY = new RegExp(`^(${QUANTITY_WORDS}|more|most|way|ways)$`, 'i');
 
 /** Tags all phrases in one parse (much cheaper than one each), falling back when sentences do not line up. */
 function termsOf(texts: string[]): Term[][] {

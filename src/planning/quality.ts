@@ -72,6 +72,7 @@ export function incompleteness(text: string, language: string, proper: Set<strin
   if (/^(and|or|but|so|because|which|that)\b/i.test(t)) return 'starts mid-sentence';
   if (QUANTITY.test(t) && /\b(from|of|among|with|over)\s+\S+$/i.test(t)) return 'dangling object ("from thousands")';
   if (OPEN_INFINITIVE.test(t)) return 'dangling object ("to learn")';
+  if (/\b(the|a|an|\w+est) ways?$/i.test(t)) return 'dangling object ("the fastest way")';
   // "Pennywise turns your spending": a verb of change without what it changes into.
   if (/\b(turns?|transforms?|converts?)\b(?!.*\b(into|to)\b)/i.test(t)) return 'dangling object ("turns your spending")';
   const sentences = tagsOf(t, proper);
@@ -94,7 +95,10 @@ export function incompleteness(text: string, language: string, proper: Set<strin
 export function echoes(headline: string, sub: string): boolean {
   const bare = (t: string) => normal(t).toLowerCase().replace(/^[^:]{1,40}:\s+/, '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
   const h = bare(headline);
-  return h.split(' ').length >= 2 && `${bare(sub)} `.startsWith(`${h} `);
+  const n = h.split(' ').length;
+  // It opens with them ("Smart reminders / Smart reminders that…"), or says a headline of three
+  // words or more again inside ("Build good habits / Streakly helps you build good habits…").
+  return (n >= 2 && `${bare(sub)} `.startsWith(`${h} `)) || (n >= 3 && ` ${bare(sub)} `.includes(` ${h} `));
 }
 
 const lineKey = (t: string) => normal(t).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { doneForm } from '../../src/planning/captions.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
-import { incompleteness } from '../../src/planning/quality.ts';
+import { echoes, incompleteness } from '../../src/planning/quality.ts';
 import { CAPTION_STYLE_IDS, type CaptionLength, type CaptionStyle, type PlanRequest } from '../../src/planning/types.ts';
 import { corpus } from './corpus/index.ts';
 
@@ -24,6 +24,14 @@ describe('subheadlines that stand alone', () => {
     // A purpose is said as the action it names.
     expect(pairs('nitro', 'minimal')).toContain('40 cars — Unlock and tune');
     expect(pairs('pennywise', 'minimal')).toContain('Export reports — To CSV and PDF');
+    // An aside with a second action glued on is not one: the longer form leaves the action alone.
+    expect(pairs('moneyjar', 'minimal')).toContain('Create a jar for each goal — Watch it fill up');
+    // The hero's promise said again under it is an echo, even mid-sentence.
+    expect(pairs('streakly', 'minimal')[0]).toBe('Build good habits — Keep them, one day at a time');
+    expect(echoes('Build good habits.', 'Streakly helps you build good habits and keep them.')).toBe(true);
+    // No stutter: a headline framed "with {name}" is not followed by a "With …" line.
+    expect(pairs('streakly', 'professional')).toContain('Track unlimited habits. — With a single tap.');
+    expect(incompleteness('The fastest way', 'en')).not.toBeNull();
   });
 
   it('never open with a word that only finishes the headline, anywhere in the corpus', () => {

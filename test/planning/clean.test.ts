@@ -28,6 +28,7 @@ describe('notAFeature', () => {
     expect(notAFeature('Track unlimited habits with a single tap')).toBeNull();
     expect(notAFeature('Upgrade to Pro for unlimited exports')).toBe('upsell');
     expect(notAFeature('Start your free trial today')).toBe('upsell');
+    expect(notAFeature('Unlock MoneyJar Pro for unlimited jars')).toBe('upsell');
     // Selling points that share an upsell's words.
     expect(notAFeature('Pro photo editing, no subscription')).toBeNull();
     expect(notAFeature('40 cars to unlock and tune')).toBeNull();
