@@ -1,5 +1,5 @@
 /**
- * Creating a screenshot set: one transaction charges the credits (5 per locale), writes the queued
+ * Creating a screenshot set: one transaction charges the credits (SCREENSHOT_SET_COST per locale), writes the queued
  * job and, with an Idempotency-Key, the idempotency record. There is never a charge without a job nor a job
  * without a charge, and a refused request changes nothing.
  */
@@ -9,10 +9,10 @@ import { isUniqueViolation, transaction, type Db, type Queryable } from '../db/p
 import { isId, newId } from '../ids.ts';
 import { findNarrative } from '../planning/narratives.ts';
 import { planDefaults, type PlanRequest } from '../planning/types.ts';
-import { Problem, validationFailed, type FieldError } from '../problem.ts';
+import { Problem, validationFailed } from '../problem.ts';
 import { appNotFound, findApp, type App } from '../apps/apps.ts';
 import { checkScreenIds } from '../screens/screens.ts';
-import { listingLocale, localeProblem, MAX_LOCALES, plannedNatively } from '../planning/locales.ts';
+import { listingLocale, localesErrors, plannedNatively } from '../planning/locales.ts';
 import { primaryListing } from '../planning/screens.ts';
 import { creditsCharged } from '../metrics/index.ts';
 import { claimIdempotencyKey, completeIdempotencyKey, findIdempotencyRecord, requestHash } from './idempotency.ts';
@@ -25,7 +25,7 @@ export type ScreenshotSetRequest = Omit<PlanRequest, 'slides' | 'narrativeId' | 
   appId: string;
   slides?: NonNullable<PlanRequest['slides']>;
   narrativeId?: string;
-  /** One set per locale, 5 credits each (./translate.ts in planning). */
+  /** One set per locale, SCREENSHOT_SET_COST credits each (./translate.ts in planning). */
   locales?: string[];
   /** Uploaded screens the slides frame, in order. */
   screenIds?: string[];
@@ -52,20 +52,12 @@ export interface CreateOptions {
   notifier?: Pick<NotifyBatcher, 'notify'>;
 }
 
-/** A set costs 5 credits per locale: each locale is a set of its own (and, rendered, its own pictures). */
-export const setCost = (request: Pick<ScreenshotSetRequest, 'locales'>): number => SCREENSHOT_SET_COST * (request.locales?.length || 1);
+/** A set costs SCREENSHOT_SET_COST credits per locale: each locale is a set of its own (and, rendered, its own pictures). */
+const setCost = (request: Pick<ScreenshotSetRequest, 'locales'>): number => SCREENSHOT_SET_COST * (request.locales?.length || 1);
 
 /** The tags' own problems (the schema checks their shape and count; this, that the names exist). */
 function checkLocales(request: ScreenshotSetRequest): void {
-  if (request.locales === undefined) return;
-  const errors: FieldError[] = [];
-  if (request.locales.length < 1 || request.locales.length > MAX_LOCALES) errors.push({ field: 'locales', message: `must hold 1 to ${MAX_LOCALES} locales` });
-  request.locales.forEach((tag, i) => {
-    const problem = localeProblem(tag);
-    if (problem) errors.push({ field: `locales/${i}`, message: problem });
-    else if (request.locales!.indexOf(tag) !== i) errors.push({ field: `locales/${i}`, message: `repeats ${tag}: each locale once` });
-  });
-  if (request.slides) errors.push({ field: 'locales', message: 'cannot be combined with slides (your own captions are in one language: send one request per language)' });
+  const errors = localesErrors(request.locales, !!request.slides);
   if (errors.length) throw validationFailed(errors);
 }
 

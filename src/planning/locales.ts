@@ -2,6 +2,7 @@
  * Locales of a multi-language set (request `locales`): which tags are valid, which one the
  * built-in planner writes (the listing's own language) and how long a caption is in each script.
  */
+import type { FieldError } from '../problem.ts';
 import type { Listing } from '../stores/listing.ts';
 
 export const MAX_LOCALES = 10;
@@ -22,6 +23,25 @@ export function localeProblem(tag: string): string | null {
   const name = regionNames.of(region);
   if (name === region || name === 'Unknown Region') return `"${region}" is not a known region`;
   return null;
+}
+
+/**
+ * What is wrong with a request's `locales`, as field errors (none when absent): their count, each
+ * tag (localeProblem), repeats, and their combination with the request's own `slides`. One check
+ * for the planner and for creating a set, so that the two refuse the same requests alike.
+ */
+export function localesErrors(locales: readonly string[] | null | undefined, withSlides: boolean): FieldError[] {
+  if (locales == null) return [];
+  const errors: FieldError[] = [];
+  const list: readonly unknown[] = Array.isArray(locales) ? locales : [];
+  if (list.length < 1 || list.length > MAX_LOCALES) errors.push({ field: 'locales', message: `must hold 1 to ${MAX_LOCALES} locales` });
+  list.forEach((tag, i) => {
+    const problem = typeof tag === 'string' ? localeProblem(tag) : 'must be a string';
+    if (problem) errors.push({ field: `locales/${i}`, message: problem });
+    else if (list.indexOf(tag) !== i) errors.push({ field: `locales/${i}`, message: `repeats ${tag as string}: each locale once` });
+  });
+  if (withSlides) errors.push({ field: 'locales', message: 'cannot be combined with slides (your own captions are in one language: send one request per language)' });
+  return errors;
 }
 
 /** "German (Germany)": how the prompt names the language to write. */

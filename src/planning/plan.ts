@@ -5,7 +5,7 @@ import { layoutFor, paletteFor } from './look.ts';
 import { defaultRoles, findNarrative } from './narratives.ts';
 import { assignScreens, primaryListing, screensFor } from './screens.ts';
 import { adaptRoles, sparseWarning } from './story.ts';
-import { localeProblem, MAX_LOCALES } from './locales.ts';
+import { localesErrors } from './locales.ts';
 import { planOwnSlides } from './own-slides.ts';
 import { CAPTION_LENGTHS, CAPTION_STYLES, DEVICES, MAX_COUNT, planDefaults, OWN_SLIDE_LIMITS, type PlanInput, type ScreenshotSetResult } from './types.ts';
 import { danglingWords, fitWords } from './text.ts';
@@ -29,17 +29,7 @@ function validate(input: PlanInput): void {
       if (s.subheadline != null && [...s.subheadline].length > OWN_SLIDE_LIMITS.subheadline) errors.push({ field: `slides/${i}/subheadline`, message: `must be at most ${OWN_SLIDE_LIMITS.subheadline} characters` });
     });
   }
-  if (r.locales != null) {
-    if (!Array.isArray(r.locales) || r.locales.length < 1 || r.locales.length > MAX_LOCALES) errors.push({ field: 'locales', message: `must hold 1 to ${MAX_LOCALES} locales` });
-    else {
-      r.locales.forEach((l, i) => {
-        const problem = localeProblem(l);
-        if (problem) errors.push({ field: `locales/${i}`, message: problem });
-        else if (r.locales!.indexOf(l) !== i) errors.push({ field: `locales/${i}`, message: `repeats ${l}` });
-      });
-      if (r.slides) errors.push({ field: 'locales', message: 'cannot be combined with slides (your own captions are in one language)' });
-    }
-  }
+  errors.push(...localesErrors(r.locales, !!r.slides));
   if (r.narrativeId) {
     if (!findNarrative(r.narrativeId)) errors.push({ field: 'narrativeId', message: `unknown narrative "${r.narrativeId}"` });
   } else if (r.count !== undefined && (!Number.isInteger(r.count) || r.count < 1 || r.count > MAX_COUNT)) {

@@ -3,6 +3,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, expectProblem, type TestApp } from '../support/app.ts';
 import { primaryServer } from '../support/db.ts';
 import { insertApp } from '../support/fixtures.ts';
+import type { Db } from '../../src/db/pool.ts';
+import { createScreenshotSet } from '../../src/jobs/screenshot-sets.ts';
+import { planScreenshotSet } from '../../src/planning/plan.ts';
+import { isProblem } from '../../src/problem.ts';
+import { habitly } from '../planning/listings.ts';
 
 const SETS = '/api/v1/public/v1/screenshots';
 const ledger = async (h: TestApp) => (await h.t.pool.query(`SELECT kind, amount, job_id FROM credit_ledger ORDER BY id`)).rows;
@@ -54,5 +59,35 @@ describe('locales on POST /screenshots', () => {
     expect(await ledger(h)).toEqual([]);
     const ok = await h.app.inject({ method: 'POST', url: SETS, headers: h.auth, payload: { appId, device: 'iphone-69', locales: ['en-US'] } });
     expect(ok.json().credits.cost).toBe(5);
+  });
+});
+
+describe('one locales check for the planner and for creating a set', () => {
+  /** The field errors a call refused with, or null when it did not refuse on validation. */
+  const errorsOf = async (call: () => unknown): Promise<unknown> => {
+    try {
+      await call();
+      return null;
+    } catch (e) {
+      if (isProblem(e) && e.code === 'validation_failed') return e.extensions.errors;
+      throw e;
+    }
+  };
+  const eleven = ['DE', 'AT', 'CH', 'LU', 'BE', 'IT', 'US', 'GB', 'FR', 'NL', 'DK'].map((r) => `de-${r}`);
+  const cases: Array<{ locales: string[]; slides?: Array<{ headline: string }> }> = [
+    { locales: [] },
+    { locales: ['de'] },
+    { locales: ['xx-DE', 'de-QQ'] },
+    { locales: ['de-DE', 'en-US', 'de-DE'] },
+    { locales: eleven },
+    { locales: ['en-US'], slides: [{ headline: 'Hi' }] },
+  ];
+  it.each(cases)('refuses $locales alike', async ({ locales, slides }) => {
+    // Refused before the database is touched: no database at all.
+    const db = {} as Db;
+    const created = await errorsOf(() => createScreenshotSet(db, 'acc_x', { appId: 'app_x', device: 'iphone-69', locales, ...(slides ? { slides } : {}) }, { now: new Date() }));
+    const planned = await errorsOf(() => planScreenshotSet({ listings: [habitly], extraContext: null, request: { device: 'iphone-69', locales, ...(slides ? { slides } : {}) } }));
+    expect(created).not.toBeNull();
+    expect(planned).toEqual(created);
   });
 });
