@@ -6,10 +6,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { newId } from '../ids.ts';
 import type { Queryable } from '../db/pool.ts';
 
-export const KEY_PREFIX = 'sk_live_';
+const KEY_PREFIX = 'sk_live_';
 const SECRET_LENGTH = 40;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-export const DISPLAY_PREFIX_LENGTH = 12;
+const DISPLAY_PREFIX_LENGTH = 12;
 
 /** Uniform base62: bytes >= 248 are rejected so that `% 62` has no bias. */
 export function generateSecret(length = SECRET_LENGTH): string {
@@ -73,28 +73,38 @@ export async function listApiKeys(db: Queryable, accountId: string): Promise<Api
   return rows.map(toInfo);
 }
 
+type RevokedKey = ApiKeyInfo & { hashHex: string };
+
 /**
- * Revoke one of this account's keys (the dashboard's path). Another account's key is as unknown as
- * a missing one: null, and nothing changes. Revoking twice keeps the first revocation time. The
- * key's digest (hex) comes back too, so that this process can forget the key at once instead of
- * waiting for its own NOTIFY to come back (Authenticator.forget).
+ * The one revocation: `account` scopes it to that account's keys (the statement then names the
+ * account, so another account's key is never touched); 'any-account' is the operator's. Revoking
+ * twice keeps the first revocation time.
  */
-export async function revokeApiKey(db: Queryable, accountId: string, keyId: string): Promise<(ApiKeyInfo & { hashHex: string }) | null> {
+async function revoke(db: Queryable, keyId: string, scope: { account: string } | 'any-account'): Promise<RevokedKey | null> {
+  const scoped = scope !== 'any-account';
   const { rows } = await db.query<KeyRow & { hash_hex: string }>(
-    `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 AND account_id = $2
+    `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1${scoped ? ' AND account_id = $2' : ''}
      RETURNING ${COLUMNS}, encode(key_hash, 'hex') AS hash_hex`,
-    [keyId, accountId],
+    scoped ? [keyId, scope.account] : [keyId],
   );
   return rows[0] ? { ...toInfo(rows[0]), hashHex: rows[0].hash_hex } : null;
 }
 
+/**
+ * Revoke one of this account's keys (the dashboard's path). Another account's key is as unknown as
+ * a missing one: null, and nothing changes. The key's digest (hex) comes back too, so that this
+ * process can forget the key at once instead of waiting for its own NOTIFY to come back
+ * (Authenticator.forget).
+ */
+export const revokeApiKey = (db: Queryable, accountId: string, keyId: string): Promise<RevokedKey | null> => revoke(db, keyId, { account: accountId });
+
 /** The operator's path (`shotgen keys revoke`): any account's key, by id alone. */
 export async function revokeApiKeyAsOperator(db: Queryable, keyId: string): Promise<ApiKeyInfo | null> {
-  const { rows } = await db.query<KeyRow>(
-    `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 RETURNING ${COLUMNS}`,
-    [keyId],
-  );
-  return rows[0] ? toInfo(rows[0]) : null;
+  const revoked = await revoke(db, keyId, 'any-account');
+  if (!revoked) return null;
+  // What the operator sees: the key's digest stays inside the service.
+  const { hashHex: _digest, ...info } = revoked;
+  return info;
 }
 
 export interface KeyLookup {

@@ -56,6 +56,10 @@ describe('stored keys', () => {
     const first = await revokeApiKey(t.pool, account.id, k.id);
     const second = await revokeApiKeyAsOperator(t.pool, k.id);
     expect(first?.revokedAt).toEqual(second?.revokedAt);
+    // The account's path hands back the digest (to forget the key at once); the operator's does not.
+    expect(first?.hashHex).toBe(hashKey(k.key).toString('hex'));
+    expect(second).not.toHaveProperty('hashHex');
+    expect(second).toEqual({ id: k.id, accountId: account.id, name: null, prefix: k.prefix, createdAt: k.createdAt, lastUsedAt: null, revokedAt: first?.revokedAt });
     expect(await revokeApiKey(t.pool, account.id, 'key_unknown')).toBeNull();
     expect(await revokeApiKeyAsOperator(t.pool, 'key_unknown')).toBeNull();
     expect((await findKeyByHash(t.pool, hashKey(k.key)))?.revoked).toBe(true);
