@@ -83,31 +83,34 @@ function readPidFile(pgDir: string): PidFile | null {
   return { pid, port: Number(lines[3]) || PORT, socketDir: lines[4] || socketDirFor(path.dirname(pgDir)), state: (lines[7] ?? '').trim() };
 }
 
-/** A postmaster.pid is live only if its pid runs a postgres for this very data directory. */
-export function livePostmaster(pgDir: string): PidFile | null {
-  const file = readPidFile(pgDir);
-  if (!file || !isAlive(file.pid)) return null;
-  try {
-    const cmdline = fs.readFileSync(`/proc/${file.pid}/cmdline`, 'utf8').split('\0');
-    if (!cmdline[0]?.endsWith('postgres') || !cmdline.includes(pgDir)) return null;
-  } catch {
-    // No /proc (macOS): trust the liveness check.
-  }
-  return file;
+/**
+ * Whether a process's command line (/proc/<pid>/cmdline: NUL-separated) is a postgres serving this
+ * very data directory. Another cluster's postgres (a system server, another DATA_DIR) is not ours,
+ * nor is a zombie (its command line is empty).
+ */
+export function isPostmasterOf(cmdline: string, pgDir: string): boolean {
+  const args = cmdline.split('\0');
+  return args[0]?.endsWith('postgres') === true && args.includes(pgDir);
 }
 
 /**
- * Whether pid is a running postgres (not a zombie, not a reused pid). The supervisor asks this
- * rather than reading postmaster.pid, which a dead server leaves behind.
+ * Whether pid is the running postmaster of this data directory: not a zombie, not a pid reused by
+ * another process, not a postgres of another cluster. Without /proc (macOS) liveness is all we know.
  */
-export function isPostmasterProcess(pid: number): boolean {
+export function runsPostmasterOf(pid: number, pgDir: string): boolean {
   if (!isAlive(pid)) return false;
   try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0]?.endsWith('postgres') === true;
+    return isPostmasterOf(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'), pgDir);
   } catch (e) {
-    // No /proc (macOS): trust the liveness check. Gone meanwhile: dead.
+    // No /proc: trust the liveness check. Gone meanwhile: dead.
     return (e as NodeJS.ErrnoException).code !== 'ENOENT' || !fs.existsSync('/proc/self');
   }
+}
+
+/** A postmaster.pid is live only if its pid runs a postgres for this very data directory. */
+export function livePostmaster(pgDir: string): PidFile | null {
+  const file = readPidFile(pgDir);
+  return file && runsPostmasterOf(file.pid, pgDir) ? file : null;
 }
 
 /**

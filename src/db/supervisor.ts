@@ -10,7 +10,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withLock, writeOwner, type Role } from './embedded-records.ts';
-import { isPostmasterProcess, livePostmaster, removeStalePostmasterFiles, startPostmaster, type Binaries, type OsUser, type StartOptions } from './postmaster.ts';
+import { livePostmaster, removeStalePostmasterFiles, runsPostmasterOf, startPostmaster, type Binaries, type OsUser, type StartOptions } from './postmaster.ts';
 
 export interface SuperviseContext {
   dataDir: string;
@@ -28,15 +28,17 @@ export interface SuperviseContext {
 export interface Watched {
   readonly pid: number;
   readonly stopped: boolean;
-  /** The server runs again as `pid`; `started`: this process started it. */
-  replaced(pid: number, started: boolean): void;
+  /** The server runs again as `pid` (started by this process or another: the owner record says which). */
+  replaced(pid: number): void;
 }
 
 /** Starts watching; returns the function that stops it. */
 export function supervise(ctx: SuperviseContext, target: Watched): () => void {
   let restarting = false;
   const timer = setInterval(() => {
-    if (restarting || target.stopped || isPostmasterProcess(target.pid)) return;
+    // The pid itself, not postmaster.pid (which a dead server leaves behind), and only as a postgres
+    // of this data directory: a recycled pid now running another cluster's postgres is not ours.
+    if (restarting || target.stopped || runsPostmasterOf(target.pid, ctx.pgDir)) return;
     restarting = true;
     void restart(ctx, target).finally(() => (restarting = false));
   }, ctx.intervalMs ?? 200);
@@ -63,7 +65,7 @@ async function restart(ctx: SuperviseContext, target: Watched): Promise<void> {
         return { pid, started: true };
       });
       if (!outcome) return;
-      target.replaced(outcome.pid, outcome.started);
+      target.replaced(outcome.pid);
       ctx.log(`embedded PostgreSQL is back (pid ${outcome.pid}${outcome.started ? '' : ', started by another process'}) ${Date.now() - diedAt} ms after it was found gone`);
       return;
     } catch (error) {
