@@ -87,6 +87,10 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   let renderer: RenderPool | null = null;
   let retention: { stop(): Promise<void> } | null = null;
   try {
+    // One job reader (and its cache of finished jobs) and one URL signer for the whole process: in
+    // role `all` the API's polls and the webhooks read the same jobs, signed with the same key.
+    const jobs = new JobReader(database.pool);
+    const signer = new UrlSigner(await loadSigningSecret(database.pool, config.urlSigningSecret));
     if (role !== 'worker') {
       authenticator = new Authenticator(database.pool, notifications, { now: clock });
       rateLimits = await createRateLimits({ ...config.rateLimit, redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix }, (msg, err) => log.warn({ err }, msg));
@@ -103,12 +107,12 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
             cacheTtlMs: config.storeCacheTtlMs,
             logger: log,
           }),
-          jobs: new JobReader(database.pool),
+          jobs,
           notifier,
           clock,
           rateLimits,
           objects,
-          signer: new UrlSigner(await loadSigningSecret(database.pool, config.urlSigningSecret)),
+          signer,
           waiters: (waiters = new JobWaiters(notifications)),
         },
         { logger: log, limits: config.http, trustProxy: config.trustProxy, metricsToken: config.metricsToken, dashboard: dashboardPlugin },
@@ -128,11 +132,9 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       worker.start();
       // A webhook carries the job as GET shows it; its picture URLs need the public origin, which
       // a worker has no request to take from: PUBLIC_URL, else this machine's own port.
-      const jobReader = new JobReader(database.pool);
       const origin = config.publicUrl ?? `http://localhost:${config.port}`;
-      const webhookSigner = new UrlSigner(await loadSigningSecret(database.pool, config.urlSigningSecret));
-      const links = () => ({ signer: webhookSigner, origin, basePath: config.basePath, now: clock() });
-      webhooks = new WebhookDispatcher(database.pool, notifications, { ...config.webhooks, readJob: (accountId, jobId) => jobReader.get(accountId, jobId, links()), log, ...opts.webhooks });
+      const links = () => ({ signer, origin, basePath: config.basePath, now: clock() });
+      webhooks = new WebhookDispatcher(database.pool, notifications, { ...config.webhooks, readJob: (accountId, jobId) => jobs.get(accountId, jobId, links()), log, ...opts.webhooks });
       webhooks.start();
       retention = startRetention(database.pool, objects, config.jobRetentionDays, { now: clock, log });
     }
