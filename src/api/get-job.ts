@@ -7,7 +7,7 @@ import { Problem } from '../problem.ts';
 import { pictureLinks } from '../http/picture-links.ts';
 import { commonProblems, problemExample, problemRef, success } from './schemas.ts';
 
-export const MAX_WAIT_S = 30;
+const MAX_WAIT_S = 30;
 const PREFER_WAIT = /(?:^|[,;\s])wait\s*=\s*"?(\d{1,4})"?/i;
 
 /** The `wait` preference in seconds (RFC 7240), clamped to 1..30; null when absent. */

@@ -9,7 +9,7 @@ import { StringEnum } from '../typebox.ts';
 import { AppParams, ScreenSchema } from './screen-schemas.ts';
 import { commonProblems, problemExample, problemRef, success } from './schemas.ts';
 
-export const SCREEN_TYPES = ['image/png', 'image/jpeg'];
+const SCREEN_TYPES = ['image/png', 'image/jpeg'];
 
 export function uploadScreen(api: Api, services: Services) {
   // Image bytes are this route's only body: its own context takes image/png and image/jpeg as a

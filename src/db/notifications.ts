@@ -9,7 +9,7 @@
 import pg from 'pg';
 
 /** Every channel the service uses; all are LISTENed at connect, so none can be missed later. */
-export const CHANNELS = ['shotgen_api_keys', 'shotgen_credits', 'shotgen_jobs', 'shotgen_job_done'] as const;
+const CHANNELS = ['shotgen_api_keys', 'shotgen_credits', 'shotgen_jobs', 'shotgen_job_done'] as const;
 export type Channel = (typeof CHANNELS)[number];
 
 export interface Subscription {

@@ -26,7 +26,7 @@ const X = 1;
 const R = 4;
 
 /** The first directory on the way to `target` (or `target` itself) that `user` cannot pass. */
-export function blockerFor(target: string, user: OsUser, finalNeeds = X): string | null {
+function blockerFor(target: string, user: OsUser, finalNeeds = X): string | null {
   const parts = path.resolve(target).split(path.sep).filter(Boolean);
   let current: string = path.sep;
   for (let i = 0; i <= parts.length; i++) {

@@ -8,10 +8,10 @@ import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/pool.ts';
 import { Problem } from '../problem.ts';
 
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const IDEMPOTENCY_KEY_MAX = 255;
 /** How long a duplicate waits for the first request before answering 409. */
-export const IDEMPOTENCY_WAIT_MS = 5_000;
+const IDEMPOTENCY_WAIT_MS = 5_000;
 
 /** Canonical JSON (sorted keys) so that field order does not make a body "different". */
 function canonical(value: unknown): string {
