@@ -4,13 +4,14 @@
  */
 import type { SwaggerOptions } from '@fastify/swagger';
 import type { FastifySchema } from 'fastify';
+import { SCREENSHOT_SET_COST } from '../jobs/screenshot-sets.ts';
 
 export const API_DESCRIPTION = `shotgen makes store screenshot sets (App Store and Google Play) for an app: planned captions
 over your app's screens in device frames, rendered to store-ready PNGs.
 
 Flow: create an app from its store URL(s) (\`POST /public/v1/apps\`), optionally upload your own
 screens (\`POST /public/v1/apps/{appId}/screens\`), request a screenshot set for one device
-(\`POST /public/v1/screenshots\`, 5 credits, a background job), then wait with
+(\`POST /public/v1/screenshots\`, ${SCREENSHOT_SET_COST} credits per locale, a background job), then wait with
 \`GET /public/v1/jobs/{id}\` and \`Prefer: wait=30\` until \`succeeded\` or \`failed\` (a failed job is
 refunded). A succeeded job links each slide's PNG and the set's ZIP (fastlane layout) with signed URLs.
 

@@ -74,7 +74,7 @@ interface BodyRules {
 
 const sizeText = (bytes: number) => (bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${Math.round(bytes / 1024)} KiB`);
 
-export function toProblem(error: FastifyError & { validation?: AjvError[]; validationContext?: string }, rules: BodyRules = {}): Problem | null {
+function toProblem(error: FastifyError & { validation?: AjvError[]; validationContext?: string }, rules: BodyRules = {}): Problem | null {
   if (error instanceof Problem) return error;
   if (error.validation) return validationFailed(fieldErrors(error.validation, error.validationContext));
   switch (error.code) {
