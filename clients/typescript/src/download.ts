@@ -11,6 +11,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { ShotgenError, ShotgenIntegrityError } from './errors.ts';
+import { slidesByLocale } from './slides.ts';
 import type { Job } from './types.ts';
 
 export interface DownloadOptions {
@@ -53,8 +54,6 @@ export async function downloadSet(
 ): Promise<DownloadedSet> {
   if (job.status !== 'succeeded' || !job.result) throw new Error(`job ${job.id} is ${job.status}: only a succeeded job has pictures`);
   const result = job.result;
-  // A set in several locales has its slides per locale (result.slides repeats the first one's).
-  const groups = result.locales?.length ? result.locales.map((l): { locale?: string; slides: typeof result.slides } => ({ locale: l.locale, slides: l.slides })) : [{ slides: result.slides }];
   const out: DownloadedSet = { jobId: job.id, dir, slides: [], archive: null };
   await fs.mkdir(dir, { recursive: true });
 
@@ -90,7 +89,7 @@ export async function downloadSet(
     }
   };
 
-  for (const group of groups) {
+  for (const group of slidesByLocale(result)) {
     for (const slide of group.slides) {
       if (!slide.image) continue;
       const name = `${slide.index}_${safe(result.device)}_${safe(slide.role)}.png`;

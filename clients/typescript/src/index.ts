@@ -3,6 +3,7 @@ export { createShotgenClient, type CallOptions, type ShotgenClient, type Shotgen
 export type { DownloadedFile, DownloadedSet, DownloadOptions } from './download.ts';
 export { retryAfterSeconds, ShotgenError, ShotgenIntegrityError, ShotgenTimeoutError } from './errors.ts';
 export type { RetryOptions } from './retry.ts';
+export { slidesByLocale, type JobResult, type LocaleSlides, type Slide } from './slides.ts';
 export type { components, operations, paths } from './schema.js';
 export { isFinished, type Account, type App, type CreateAppRequest, type CreateScreenshotSetRequest, type Job, type JobStatus, type NarrativeCatalogue, type Problem, type ProblemCode, type Screen, type ScreenFamily, type ScreenList, type ScreenshotSetAccepted, type CreateWebhookRequest, type WebhookCreated, type WebhookList } from './types.ts';
 export type { WaitOptions } from './wait.ts';

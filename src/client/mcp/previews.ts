@@ -1,23 +1,14 @@
 /**
- * A succeeded job's slides for an agent: a link to each full-size PNG and the ZIP (signed URLs
- * that need no key), and small previews it can look at. Full size would be megabytes of base64
- * per slide in the conversation.
+ * A succeeded job's slides for an agent: a link to each full-size PNG, every locale's for a set in
+ * several, and the ZIP (signed URLs that need no key), and small previews it can look at. Full size
+ * would be megabytes of base64 per slide in the conversation.
  */
-import type { Job, ShotgenClient } from '@shotgen/client';
+import { slidesByLocale, type Job, type ShotgenClient } from '@shotgen/client';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 const PREVIEW_WIDTH = 320;
-
-interface Picture {
-  url: string;
-  bytes: number;
-}
-interface PictureSlide {
-  index: number;
-  role: string;
-  headline: string;
-  image?: Picture | null;
-}
+// A 10-locale, 10-slide set would put 100 images in the conversation: links for all, previews for the first ones.
+const MAX_PREVIEWS = 20;
 
 async function preview(url: string): Promise<string | null> {
   const res = await fetch(url);
@@ -28,17 +19,22 @@ async function preview(url: string): Promise<string | null> {
 }
 
 export async function slidePreviews(client: ShotgenClient, job: Job, images: boolean): Promise<CallToolResult['content']> {
-  const result = job.result as unknown as { slides: PictureSlide[]; archive?: Picture | null } | null;
+  const result = job.result;
   if (!result) return [];
   const absolute = (url: string) => new URL(url, `${client.baseUrl}/`).toString();
   const content: CallToolResult['content'] = [];
-  for (const slide of result.slides) {
-    if (!slide.image) continue;
-    const url = absolute(slide.image.url);
-    content.push({ type: 'resource_link', uri: url, name: `slide-${slide.index}-${slide.role}.png`, mimeType: 'image/png', description: slide.headline, size: slide.image.bytes });
-    if (images) {
-      const data = await preview(url).catch(() => null);
-      if (data) content.push({ type: 'image', data, mimeType: 'image/png' });
+  let previews = 0;
+  for (const { locale, slides } of slidesByLocale(result)) {
+    for (const slide of slides) {
+      if (!slide.image) continue;
+      const url = absolute(slide.image.url);
+      const name = `${locale ? `${locale}/` : ''}slide-${slide.index}-${slide.role}.png`;
+      content.push({ type: 'resource_link', uri: url, name, mimeType: 'image/png', description: slide.headline, size: slide.image.bytes });
+      if (images && previews < MAX_PREVIEWS) {
+        previews++;
+        const data = await preview(url).catch(() => null);
+        if (data) content.push({ type: 'image', data, mimeType: 'image/png' });
+      }
     }
   }
   if (result.archive) content.push({ type: 'resource_link', uri: absolute(result.archive.url), name: `${job.id}.zip`, mimeType: 'application/zip', size: result.archive.bytes });
