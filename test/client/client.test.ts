@@ -60,7 +60,13 @@ describe('the typed client against a running server', () => {
     const job = await client.waitForJob(accepted.jobId, { timeoutMs: 90_000, onProgress: (j) => seen.push(j) });
     expect(job.status).toBe('succeeded');
     expect(seen.at(-1)).toEqual(job);
-    expect(seen.length).toBeGreaterThanOrEqual(1);
+    // How many polls see the job queued or part-rendered depends on timing, but onProgress tells
+    // each state once, in the job's order: a subsequence of these that ends with success.
+    const label = (j: Job) => `${j.status}${j.progress ? ` ${j.progress.done}/${j.progress.total}` : ''}`;
+    const states = ['queued', 'running', 'running 0/3', 'running 1/3', 'running 2/3', 'running 3/3', 'succeeded'];
+    const labels = seen.map(label);
+    expect(labels).toEqual(states.filter((state) => labels.includes(state)));
+    expect(labels.at(-1)).toBe('succeeded');
     const slides = job.result!.slides;
     expect(slides).toHaveLength(3);
     expect(slides.map((x) => x.screenId)).toEqual([red.screenId, blue.screenId, red.screenId]);
@@ -89,6 +95,38 @@ describe('the typed client against a running server', () => {
     expect((await client.listScreens(app.appId)).screens).toHaveLength(1);
   });
 
+  it('serves a set in several locales: getLocaleSlideImage, and downloadSet writes every locale', { timeout: 120_000 }, async () => {
+    const app = await client.createApp({ iosUrl: IOS_URL });
+    await client.uploadScreen(app.appId, await solidPng(1290, 2796, 'yellow'), { contentType: 'image/png' });
+    const accepted = await client.createScreenshotSet({ appId: app.appId, device: 'iphone-69', count: 2, locales: ['en-US', 'en-GB'] }, { idempotencyKey: `locales-${Date.now()}` });
+    expect(accepted.credits.cost).toBe(10);
+    const job = await client.waitForJob(accepted.jobId, { timeoutMs: 90_000 });
+    expect(job.status).toBe('succeeded');
+    const locales = job.result!.locales!;
+    expect(locales.map((l) => l.locale)).toEqual(['en-US', 'en-GB']);
+
+    const second = await client.getLocaleSlideImage(job.id, 'en-GB', '2.png');
+    expect(second.headers.get('content-type')).toBe('image/png');
+    expect(sha256(Buffer.from(await second.arrayBuffer()))).toBe(locales[1].slides[1].image!.sha256);
+    // The first locale's slides are at /slides/, not under /locales/.
+    const first = (await client.getLocaleSlideImage(job.id, 'en-US', '1.png').catch((e: unknown) => e)) as ShotgenError;
+    expect(first).toBeInstanceOf(ShotgenError);
+    expect(first.status).toBe(404);
+    const missing = (await client.getLocaleSlideImage(job.id, 'en-GB', '3.png').catch((e: unknown) => e)) as ShotgenError;
+    expect(missing).toMatchObject({ status: 404 });
+
+    const dir = tempDir();
+    const files = await client.downloadSet(job, dir);
+    const roles = locales[0].slides.map((x) => x.role);
+    expect(files.slides.map((f) => [f.locale, f.index, path.relative(dir, f.path)])).toEqual([
+      ['en-US', 1, path.join('en-US', `1_iphone-69_${roles[0]}.png`)],
+      ['en-US', 2, path.join('en-US', `2_iphone-69_${roles[1]}.png`)],
+      ['en-GB', 1, path.join('en-GB', `1_iphone-69_${roles[0]}.png`)],
+      ['en-GB', 2, path.join('en-GB', `2_iphone-69_${roles[1]}.png`)],
+    ]);
+    expect(files.slides.map((f) => f.sha256)).toEqual(locales.flatMap((l) => l.slides.map((x) => x.image!.sha256)));
+  });
+
   it('refuses a download whose bytes differ from the result, keeping nothing', async () => {
     const fake = Buffer.from('not the picture');
     const job = {
@@ -111,6 +149,8 @@ describe('the typed client against a running server', () => {
     const e2 = (await client.createApp({ iosUrl: 'https://example.com/app/id1' }).catch((e: unknown) => e)) as ShotgenError;
     expect(e2).toMatchObject({ status: 400, code: 'validation_failed' });
     expect(e2.problem?.errors).toEqual([expect.objectContaining({ field: 'iosUrl' })]);
+    // The one line the client commands and the MCP tools show: the field error, code, status, requestId.
+    expect(e2.message).toBe(`iosUrl: ${(e2.problem!.errors as { message: string }[])[0].message} (validation_failed, HTTP 400, ${e2.requestId})`);
 
     const e3 = (await client.getJob('job_01JD2ZK5T8Q3W4E5R6T7Y8U9EF').catch((e: unknown) => e)) as ShotgenError;
     expect(e3).toMatchObject({ status: 404, code: 'job_not_found' });

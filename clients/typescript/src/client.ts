@@ -35,8 +35,10 @@ export interface ShotgenClient {
   uploadScreen(appId: string, image: Uint8Array | Blob, opts: CallOptions & { contentType: 'image/png' | 'image/jpeg'; family?: ScreenFamily }): Promise<Screen>;
   listScreens(appId: string, opts?: CallOptions): Promise<ScreenList>;
   deleteScreen(appId: string, screenId: string, opts?: CallOptions): Promise<void>;
-  /** A slide's PNG (`file`: `{index}.png`) or the set's ZIP, as the raw response to stream; downloadSet writes and verifies them all. */
+  /** A slide's PNG (`file`: `{index}.png`) or the set's ZIP, as the raw response to stream; downloadSet writes and verifies them all. With `locales`, these are the first locale's slides. */
   getSlideImage(jobId: string, file: string, opts?: CallOptions): Promise<Response>;
+  /** A slide's PNG (`file`: `{index}.png`) of a locale after the first, for a set created with `locales` (the first locale's are getSlideImage's). */
+  getLocaleSlideImage(jobId: string, locale: string, file: string, opts?: CallOptions): Promise<Response>;
   getSetArchive(jobId: string, opts?: CallOptions): Promise<Response>;
   listNarratives(opts?: CallOptions): Promise<NarrativeCatalogue>;
   getAccount(opts?: CallOptions): Promise<Account>;
@@ -115,6 +117,11 @@ export function createShotgenClient(options: ShotgenClientOptions): ShotgenClien
     },
     async getSlideImage(jobId, file, opts = {}) {
       const answer = await http.GET('/public/v1/jobs/{id}/slides/{file}', { params: { path: { id: jobId, file } }, parseAs: 'stream', signal: opts.signal });
+      unwrap(answer);
+      return answer.response;
+    },
+    async getLocaleSlideImage(jobId, locale, file, opts = {}) {
+      const answer = await http.GET('/public/v1/jobs/{id}/locales/{locale}/slides/{file}', { params: { path: { id: jobId, locale, file } }, parseAs: 'stream', signal: opts.signal });
       unwrap(answer);
       return answer.response;
     },
