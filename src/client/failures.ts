@@ -2,19 +2,13 @@
 import { ShotgenError, ShotgenIntegrityError, ShotgenTimeoutError } from '@shotgen/client';
 import { ClientFailure, EXIT } from './exit-codes.ts';
 
-/** A problem with field errors names each of them, not "see errors". */
-function problemText(error: ShotgenError): string {
-  const errors = error.problem?.errors as { field: string; message: string }[] | undefined;
-  const text = errors?.length ? errors.map((e) => `${e.field}: ${e.message}`).join('; ') : error.detail;
-  return `${text} (${error.code}, HTTP ${error.status}${error.requestId ? `, ${error.requestId}` : ''})`;
-}
-
 export function toFailure(error: unknown, baseUrl: string): ClientFailure {
   if (error instanceof ClientFailure) return error;
   if (error instanceof ShotgenError) {
     // 408 and 429 (after the retries) say "not now", like a 5xx: the request itself was fine.
     const unavailable = error.status >= 500 || error.status === 429 || error.status === 408;
-    return new ClientFailure(problemText(error), unavailable ? EXIT.unavailable : EXIT.refused);
+    // The message is the problem's one line: each field error or the detail, code, status, requestId.
+    return new ClientFailure(error.message, unavailable ? EXIT.unavailable : EXIT.refused);
   }
   if (error instanceof ShotgenTimeoutError) return new ClientFailure(error.message, EXIT.timedOut);
   if (error instanceof ShotgenIntegrityError) return new ClientFailure(error.message, EXIT.unavailable);

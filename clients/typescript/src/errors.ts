@@ -3,7 +3,8 @@ import type { Job, ProblemCode } from './types.ts';
 
 /**
  * The API answered with an error (RFC 9457 problem details). `code` is the stable member to branch
- * on; `problem` keeps the whole body (validation `errors`, `cost`/`remaining`, ...).
+ * on; `problem` keeps the whole body (validation `errors`, `cost`/`remaining`, ...); `message` is
+ * the problem as one line (problemLine).
  */
 export class ShotgenError extends Error {
   override readonly name = 'ShotgenError';
@@ -17,7 +18,7 @@ export class ShotgenError extends Error {
   readonly problem: Record<string, unknown> | null;
 
   constructor(init: { status: number; code: string; detail: string; requestId: string | null; retryAfter: number | null; problem: Record<string, unknown> | null }) {
-    super(`${init.detail} (${init.code}, HTTP ${init.status}${init.requestId ? `, ${init.requestId}` : ''})`);
+    super(problemLine(init));
     this.status = init.status;
     this.code = init.code;
     this.detail = init.detail;
@@ -39,6 +40,17 @@ export class ShotgenError extends Error {
       problem,
     });
   }
+}
+
+/**
+ * A problem as one line for a terminal, a log or an agent, which is every ShotgenError's `message`:
+ * each field error of a `validation_failed` ("iosUrl: …; count: …", not "see errors"), else the
+ * detail; then the code, the status and the request id to quote.
+ */
+function problemLine(p: { status: number; code: string; detail: string; requestId: string | null; problem: Record<string, unknown> | null }): string {
+  const errors = Array.isArray(p.problem?.errors) ? (p.problem.errors as { field?: unknown; message?: unknown }[]) : [];
+  const fields = errors.filter((e) => e && typeof e.message === 'string').map((e) => (typeof e.field === 'string' && e.field ? `${e.field}: ${e.message}` : String(e.message)));
+  return `${fields.length ? fields.join('; ') : p.detail} (${p.code}, HTTP ${p.status}${p.requestId ? `, ${p.requestId}` : ''})`;
 }
 
 /** waitForJob's timeout passed with the job still queued or running. */

@@ -3,14 +3,15 @@ import { ShotgenError, ShotgenTimeoutError, type Job, type ScreenFamily, type Sh
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
+import { notAScreen, sniffScreenType, type ScreenContentType } from '../screens-dir.ts';
 import { INPUTS, MAX_TOOL_WAIT_S, type ToolName } from './schemas.ts';
 import { slidePreviews } from './previews.ts';
 
 export const DESCRIPTIONS: Record<ToolName, string> = {
   create_app: 'Create an app from its App Store and/or Google Play URL; the service reads the listing. Returns appId, name, category, artworkUrl. Free.',
-  upload_screen: 'Upload one raw screenshot of the app (PNG or JPEG, from a file path or base64) for the slides to frame. Returns screenId, family, width, height.',
+  upload_screen: 'Upload one raw screenshot of the app (PNG or JPEG, from a file path or base64; any other format is refused) for the slides to frame. Returns screenId, family, width, height.',
   create_screenshot_set: 'Start rendering a screenshot set for one device: charges 5 credits and returns a jobId; follow it with get_job. Pass screenIds to frame uploaded screens.',
-  get_job: 'A screenshot-set job: queued, running (with progress), succeeded (slides with captions, image links and previews, the ZIP link) or failed (refunded). waitSeconds waits for it to end.',
+  get_job: 'A screenshot-set job: queued, running (with progress), succeeded (slides with captions, image links and previews, every locale’s for a set with locales, the ZIP link) or failed (refunded). waitSeconds waits for it to end.',
   list_narratives: 'The stories a set can tell: ids to pass as narrativeId, with their slide counts and roles.',
   get_account: 'The API key’s account: plan and credits (allowance, used, remaining, resetsAt).',
 };
@@ -22,12 +23,10 @@ const ok = (value: object, extra: CallToolResult['content'] = []): CallToolResul
   content: [{ type: 'text', text: JSON.stringify(value, null, 2) }, ...extra],
 });
 
-/** An agent reads why and can correct its call: the problem's detail, field errors and code. */
+/** An agent reads why and can correct its call: the problem's one line (field errors or detail, code, status, requestId) and the whole problem. */
 export function toolError(error: unknown): CallToolResult {
   if (error instanceof ShotgenError) {
-    const errors = error.problem?.errors as { field: string; message: string }[] | undefined;
-    const why = errors?.length ? errors.map((e) => `${e.field}: ${e.message}`).join('; ') : error.detail;
-    return { isError: true, structuredContent: error.problem ?? { status: error.status, code: error.code, detail: error.detail }, content: [{ type: 'text', text: `${why} (${error.code}, HTTP ${error.status})` }] };
+    return { isError: true, structuredContent: error.problem ?? { status: error.status, code: error.code, detail: error.detail }, content: [{ type: 'text', text: error.message }] };
   }
   return { isError: true, content: [{ type: 'text', text: (error as Error)?.message ?? String(error) }] };
 }
@@ -41,21 +40,25 @@ const str = (args: Args, name: string, required = true): string | undefined => {
   return v;
 };
 
-async function screenBytes(args: Args): Promise<Uint8Array> {
+/** The screen's bytes and their type, sniffed from the bytes; anything but PNG and JPEG stops here, before an upload. */
+async function screenImage(args: Args): Promise<{ bytes: Uint8Array; contentType: ScreenContentType }> {
   const file = str(args, 'path', false);
   const base64 = str(args, 'base64', false);
   if ((file === undefined) === (base64 === undefined)) throw new BadInput('give exactly one of path and base64');
+  let bytes: Uint8Array;
   if (file !== undefined) {
     try {
-      return new Uint8Array(await fs.readFile(file));
+      bytes = new Uint8Array(await fs.readFile(file));
     } catch (error) {
       throw new BadInput(`path: ${(error as Error).message}`);
     }
+  } else {
+    bytes = new Uint8Array(Buffer.from(base64!, 'base64'));
   }
-  return new Uint8Array(Buffer.from(base64!, 'base64'));
+  const contentType = sniffScreenType(bytes);
+  if (!contentType) throw new BadInput(notAScreen(bytes, file !== undefined ? `path: ${file}` : 'base64: the image'));
+  return { bytes, contentType };
 }
-
-const contentTypeOf = (bytes: Uint8Array) => (bytes[0] === 0xff && bytes[1] === 0xd8 ? 'image/jpeg' : 'image/png');
 
 async function jobAnswer(client: ShotgenClient, job: Job, images: boolean): Promise<CallToolResult> {
   return ok(job, job.status === 'succeeded' ? await slidePreviews(client, job, images) : []);
@@ -67,9 +70,10 @@ export async function callTool(client: ShotgenClient, name: string, args: Args):
       case 'create_app':
         return ok(await client.createApp(args as never));
       case 'upload_screen': {
-        const bytes = await screenBytes(args);
+        const appId = str(args, 'appId')!;
+        const { bytes, contentType } = await screenImage(args);
         const family = str(args, 'family', false) as ScreenFamily | undefined;
-        return ok(await client.uploadScreen(str(args, 'appId')!, bytes, { contentType: contentTypeOf(bytes), family }));
+        return ok(await client.uploadScreen(appId, bytes, { contentType, family }));
       }
       case 'create_screenshot_set': {
         const { idempotencyKey, ...body } = args;
