@@ -24,6 +24,8 @@ function sameIdea(a: Set<string>, b: Set<string>): boolean {
   return n / Math.min(a.size, b.size) >= 0.6;
 }
 
+const verdicts = new WeakMap<Understanding, Map<string, unknown>>();
+
 export class CaptionWriter {
   private readonly voice: Voice;
   private readonly frames: Pick<Voice, 'hero' | 'feature' | 'step' | 'problem' | 'socialProof' | 'callToAction'>;
@@ -51,6 +53,23 @@ export class CaptionWriter {
     this.nameWords = new Set([...contentWords(`${u.name} ${u.category}`, u.language)]);
   }
 
+  /**
+   * The tagger's verdicts on this listing's texts, kept with its analysis: a set asks about the same
+   * forms again and again, and so do the sets for its other devices, voices and retries.
+   */
+  private memo<T>(key: string, compute: () => T): T {
+    let memo = verdicts.get(this.u);
+    if (!memo) verdicts.set(this.u, (memo = new Map()));
+    if (memo.has(key)) return memo.get(key) as T;
+    const value = compute();
+    memo.set(key, value);
+    return value;
+  }
+
+  private incomplete(text: string): string | null {
+    return this.memo(`whole\0${text}`, () => incompleteness(text, this.u.language, this.u.proper));
+  }
+
   /** Brand spellings back (iCloud, EasyPlanner) after the voice's casing, except in capitals. */
   private cased(text: string): string {
     const out = applyCase(text, this.voice.casing, this.u.language, this.u.proper);
@@ -64,7 +83,7 @@ export class CaptionWriter {
     // A phrase inside a sentence loses its capital, unless it opens with a name.
     const inner = part && at > 0 && !this.u.proper.has((part.split(' ')[0] ?? '').toLowerCase()) && !/^\p{Lu}{2}/u.test(part) ? part.charAt(0).toLowerCase() + part.slice(1) : part;
     const filled = template.replace(/\{(\w+)\}/g, (_, k: string) => {
-      const value = k === 'p' ? inner : k === 'done' ? (part && whole && doneForm(part, whole)) : k === 'n' ? String(index) : this.vars[k];
+      const value = k === 'p' ? inner : k === 'done' ? (part && whole && this.memo(`done\0${part}\0${whole}`, () => doneForm(part, whole))) : k === 'n' ? String(index) : this.vars[k];
       if (!value) missing = true;
       return value ?? '';
     });
@@ -79,7 +98,7 @@ export class CaptionWriter {
     // Not a near-repeat of a headline already on the set ("Download maps" after "Offline maps").
     const mine = substance(text, this.u.language, this.nameWords);
     if (mine.size > 0 && this.headTopics.some((t) => Math.min(t.size, mine.size) >= 1 && overlap(t, mine) >= 0.8)) return false;
-    return incompleteness(text, this.u.language, this.u.proper) === null;
+    return this.incomplete(text) === null;
   }
 
   private forms(p: Phrase, preferCore: boolean): string[] {
@@ -225,7 +244,7 @@ export class CaptionWriter {
     const body = t.replace(/[.!?…]+$/u, '');
     const end = /[!?]$/.test(t) ? t.slice(-1) : ending(this.voice.subEnd, t);
     const out = capitalise(this.voice.casing === 'upper' ? body : body.replace(/[\p{L}][\p{L}\p{N}'’]*/gu, (w) => this.u.brands.get(w.toLowerCase()) ?? w)) + end;
-    if (out.length > this.subMax || (this.u.english ? incompleteness(out, 'en', this.u.proper) !== null : dangles(out, this.dangling)) || this.usedSubs.has(headlineKey(out))) return null;
+    if (out.length > this.subMax || (this.u.english ? this.incomplete(out) !== null : dangles(out, this.dangling)) || this.usedSubs.has(headlineKey(out))) return null;
     return out;
   }
 
@@ -240,7 +259,8 @@ export class CaptionWriter {
     const candidates: string[] = [];
     if (p) {
       for (const own of [p.sentence, p.text]) {
-        const rest = remainder(o.form ?? headline, own, this.u.language, p.shape !== 'noun');
+        const form = o.form ?? headline;
+        const rest = this.memo(`rest\0${form}\0${own}\0${p.shape}`, () => remainder(form, own, this.u.language, p.shape !== 'noun'));
         candidates.push(rest ?? own);
       }
     }
