@@ -67,7 +67,11 @@ export function planScreenshotSet(input: PlanInput): ScreenshotSetResult {
   const minimum = spec.store === 'google-play' ? PLAY_MIN_SHOTS : 1;
   const cta = kept.findIndex((s) => s.role === 'call-to-action');
   if (kept.length < asked.length && kept.length <= 3 && cta >= 0 && kept.length > minimum) kept.splice(cta, 1);
-  if (kept.length < asked.length) warnings.push(sparseWarning(asked.length, kept.length, u.descriptionEmpty));
+  if (kept.length < asked.length) {
+    // Long captions can run out of subheadlines before short ones run out of ideas (a Japanese listing has no shorter forms to split).
+    const madeShort = captionLength === 'long' ? writeCaptions(otherPlatform ? { ...u, rating: null } : u, roles, captionStyle, 'short').filter(Boolean).length : kept.length;
+    warnings.push(sparseWarning(asked.length, kept.length, u.descriptionEmpty, Math.min(madeShort, asked.length)));
+  }
   const finalRoles = kept.map((s) => s.role);
   const screens = otherPlatform ? { urls: [], warnings: [] } : screensFor(input.listings, device);
   warnings.push(...screens.warnings);

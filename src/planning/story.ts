@@ -29,6 +29,11 @@ export function adaptRoles(asked: string[], u: Pick<Understanding, 'rating' | 'r
   return roles;
 }
 
-export function sparseWarning(asked: number, made: number, empty: boolean): string {
-  return `The listing gives ${made} distinct idea${made === 1 ? '' : 's'} worth a slide${empty ? ' (the listing has no description)' : ''}, so this set has ${made} slide${made === 1 ? '' : 's'}, not the ${asked} asked for, rather than repeat itself. Add a few lines about the app as extraContext (POST /public/v1/apps), or write the captions yourself with "slides".`;
+/** `madeShort`: how many slides short captions would give, when long ones ran out of subheadlines first. */
+export function sparseWarning(asked: number, made: number, empty: boolean, madeShort = made): string {
+  const slides = (n: number) => `${n} slide${n === 1 ? '' : 's'}`;
+  const why = madeShort > made
+    ? `Long captions need a subheadline of their own under each headline, and the listing${empty ? ' (it has no description)' : ''} gives enough for ${slides(made)}, so this set has ${slides(made)}, not the ${asked} asked for, rather than repeat itself; with captionLength "short" it would have ${slides(madeShort)}.`
+    : `The listing gives ${made} distinct idea${made === 1 ? '' : 's'} worth a slide${empty ? ' (the listing has no description)' : ''}, so this set has ${slides(made)}, not the ${asked} asked for, rather than repeat itself.`;
+  return `${why} Add a few lines about the app as extraContext (POST /public/v1/apps), or write the captions yourself with "slides".`;
 }

@@ -82,4 +82,11 @@ describe('other languages', () => {
     expect(ja.map((s) => s.headline)).toContain('TOEIC頻出の3000語を収録');
     expect(ja.every((s) => !/\.$/.test(s.headline))).toBe(true);
   });
+
+  it('say why a long Japanese set is short, and that short captions would give the slides asked for', () => {
+    const listing = corpus().find((e) => e.id === 'kotoba-ja')!.listing;
+    const r = planScreenshotSet({ listings: [listing], extraContext: null, request: { device: 'iphone-69', captionLength: 'long', count: 4 } });
+    expect(r.slides.length).toBeLessThan(4);
+    expect(r.warnings.join('\n')).toContain('with captionLength "short" it would have 4 slides');
+  });
 });
