@@ -55,6 +55,18 @@ ${opts.body}
 
 export const csrfField = (ctx: Pick<PageContext, 'csrf'>): Html => html`<input type="hidden" name="_csrf" value="${ctx.csrf}">`;
 
+/** The card that asks before something cannot be undone: what it is, what follows, and the one dangerous button. */
+export function confirmCard(ctx: Pick<PageContext, 'csrf'>, o: { what: Html; consequence: string; action: string; button: string; cancel: string }): Html {
+  return html`<div class="card narrow">
+<p>${o.what}</p>
+<p>${o.consequence} This cannot be undone.</p>
+<form method="post" action="${o.action}" class="actions">
+  ${csrfField(ctx)}
+  <button type="submit" class="danger">${o.button}</button>
+  <a class="button secondary" href="${o.cancel}">Cancel</a>
+</form></div>`;
+}
+
 export interface FieldError {
   field: string;
   message: string;

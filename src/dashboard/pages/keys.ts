@@ -4,7 +4,7 @@ import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyInfo } from '../../
 import { isId } from '../../ids.ts';
 import { field, notFound, pageContext, requireSession, seeOther, sendPage, type Dashboard } from '../context.ts';
 import { html } from '../html.ts';
-import { csrfField, page, when } from '../layout.ts';
+import { confirmCard, csrfField, page, when } from '../layout.ts';
 
 const NAME_MAX = 100;
 
@@ -87,14 +87,13 @@ export function keyPages(app: FastifyInstance, dash: Dashboard): void {
         title: 'Revoke this key?',
         body: key.revokedAt
           ? html`<p>This key was already revoked ${when(key.revokedAt)}.</p><p><a href="/keys">Back to API keys</a></p>`
-          : html`<div class="card narrow">
-<p>Key <strong>${key.name ?? 'unnamed'}</strong> (<code>${key.prefix}…</code>), created ${when(key.createdAt)}, last used ${when(key.lastUsedAt, 'never')}.</p>
-<p>Every request with it will be refused (401) from the next one on. This cannot be undone.</p>
-<form method="post" action="/keys/${key.id}/revoke" class="actions">
-  ${csrfField(ctx)}
-  <button type="submit" class="danger">Revoke key</button>
-  <a class="button secondary" href="/keys">Cancel</a>
-</form></div>`,
+          : confirmCard(ctx, {
+              what: html`Key <strong>${key.name ?? 'unnamed'}</strong> (<code>${key.prefix}…</code>), created ${when(key.createdAt)}, last used ${when(key.lastUsedAt, 'never')}.`,
+              consequence: 'Every request with it will be refused (401) from the next one on.',
+              action: `/keys/${key.id}/revoke`,
+              button: 'Revoke key',
+              cancel: '/keys',
+            }),
       }),
     );
   });

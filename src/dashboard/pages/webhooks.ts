@@ -6,7 +6,7 @@ import { STRICT } from '../../webhooks/address-check.ts';
 import { createEndpoint, deleteEndpoint, listEndpoints, MAX_ENDPOINTS, WEBHOOK_EVENTS, type WebhookEndpoint, type WebhookEvent } from '../../webhooks/endpoints.ts';
 import { field, notFound, pageContext, requireSession, seeOther, sendPage, type Dashboard } from '../context.ts';
 import { html } from '../html.ts';
-import { csrfField, describedBy, fieldError, page, when, type FieldError } from '../layout.ts';
+import { confirmCard, csrfField, describedBy, fieldError, page, when, type FieldError } from '../layout.ts';
 
 const EVENT_LABEL: Record<WebhookEvent, string> = { 'job.succeeded': 'A set is ready (job.succeeded)', 'job.failed': 'A set failed (job.failed)' };
 
@@ -116,14 +116,13 @@ export function webhookPages(app: FastifyInstance, dash: Dashboard): void {
       reply,
       page(ctx, {
         title: 'Delete this endpoint?',
-        body: html`<div class="card narrow">
-<p>Endpoint <code>${endpoint.url}</code> (${endpoint.events.join(', ')}), added ${when(endpoint.createdAt)}.</p>
-<p>No more events will be sent to it, including retries still owed. This cannot be undone.</p>
-<form method="post" action="/webhooks/${endpoint.id}/delete" class="actions">
-  ${csrfField(ctx)}
-  <button type="submit" class="danger">Delete endpoint</button>
-  <a class="button secondary" href="/webhooks">Cancel</a>
-</form></div>`,
+        body: confirmCard(ctx, {
+          what: html`Endpoint <code>${endpoint.url}</code> (${endpoint.events.join(', ')}), added ${when(endpoint.createdAt)}.`,
+          consequence: 'No more events will be sent to it, including retries still owed.',
+          action: `/webhooks/${endpoint.id}/delete`,
+          button: 'Delete endpoint',
+          cancel: '/webhooks',
+        }),
       }),
     );
   });
