@@ -5,7 +5,6 @@
 import { createShotgenClient, ShotgenError, ShotgenIntegrityError, ShotgenTimeoutError, type Job, type ShotgenClient } from '@shotgen/client';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,12 +13,6 @@ import { IOS_URL, startShotgenServer, type ShotgenServer } from './server.ts';
 
 let s: ShotgenServer;
 let client: ShotgenClient;
-const dirs: string[] = [];
-const tempDir = () => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'shotgen-download-'));
-  dirs.push(d);
-  return d;
-};
 
 beforeAll(async () => {
   s = await startShotgenServer();
@@ -27,7 +20,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await s?.close();
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -71,7 +63,7 @@ describe('the typed client against a running server', () => {
     expect(slides).toHaveLength(3);
     expect(slides.map((x) => x.screenId)).toEqual([red.screenId, blue.screenId, red.screenId]);
 
-    const dir = tempDir();
+    const dir = s.tempDir();
     const files = await client.downloadSet(accepted.jobId, dir);
     expect(files.slides.map((f) => path.basename(f.path))).toEqual(slides.map((x) => `${x.index}_iphone-69_${x.role}.png`));
     for (const [i, f] of files.slides.entries()) {
@@ -115,7 +107,7 @@ describe('the typed client against a running server', () => {
     const missing = (await client.getLocaleSlideImage(job.id, 'en-GB', '3.png').catch((e: unknown) => e)) as ShotgenError;
     expect(missing).toMatchObject({ status: 404 });
 
-    const dir = tempDir();
+    const dir = s.tempDir();
     const files = await client.downloadSet(job, dir);
     const roles = locales[0].slides.map((x) => x.role);
     expect(files.slides.map((f) => [f.locale, f.index, path.relative(dir, f.path)])).toEqual([
@@ -135,7 +127,7 @@ describe('the typed client against a running server', () => {
       result: { device: 'iphone-69', slides: [{ index: 1, role: 'hero', image: { url: `${s.url}/nowhere.png`, bytes: 99, sha256: 'a'.repeat(64) } }], archive: null },
     } as unknown as Job;
     const lying = createShotgenClient({ baseUrl: s.url, apiKey: s.key, fetch: async () => new Response(fake) });
-    const dir = tempDir();
+    const dir = s.tempDir();
     await expect(lying.downloadSet(job, dir)).rejects.toBeInstanceOf(ShotgenIntegrityError);
     expect(fs.readdirSync(dir)).toEqual([]);
   });

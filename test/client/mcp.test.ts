@@ -9,7 +9,6 @@ import { JSONRPCMessageSchema, type CallToolResult, type JSONRPCMessage } from '
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,12 +73,6 @@ class RecordingStdioTransport implements Transport {
 let s: ShotgenServer;
 let client: Client;
 let transport: RecordingStdioTransport;
-const dirs: string[] = [];
-const tempDir = () => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'shotgen-mcp-'));
-  dirs.push(d);
-  return d;
-};
 
 beforeAll(async () => {
   s = await startShotgenServer();
@@ -91,7 +84,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.close();
   await s?.close();
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
 const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult;
@@ -199,7 +191,7 @@ describe('shotgen mcp', () => {
 
   it('upload_screen declares the type the bytes are, and refuses anything but PNG and JPEG before uploading', async () => {
     const appId = ((await call('create_app', { iosUrl: IOS_URL })).structuredContent as { appId: string }).appId;
-    const dir = tempDir();
+    const dir = s.tempDir();
     // A JPEG under a .png name is sent as the JPEG it is.
     const jpeg = await sharp({ create: { width: 1290, height: 2796, channels: 3, background: { r: 0, g: 0, b: 255 } } }).jpeg().toBuffer();
     fs.writeFileSync(path.join(dir, 'home.png'), jpeg);

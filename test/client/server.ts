@@ -23,6 +23,8 @@ export interface ShotgenServer {
   service: Service;
   t: TestDatabase;
   store: FakeStore;
+  /** A scratch directory for a test's downloads, removed with the server. */
+  tempDir(): string;
   close(): Promise<void>;
 }
 
@@ -46,6 +48,7 @@ export async function startShotgenServer(opts: { role?: ServiceRole } = {}): Pro
   });
   const service = await startService(config, { role: opts.role ?? 'all', database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined } });
   const { account, key } = await accountWithKey(t.pool);
+  const scratch: string[] = [dataDir];
   return {
     url: `${service.address}/api/v1`,
     key,
@@ -53,11 +56,16 @@ export async function startShotgenServer(opts: { role?: ServiceRole } = {}): Pro
     service,
     t,
     store,
+    tempDir() {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotgen-client-test-'));
+      scratch.push(dir);
+      return dir;
+    },
     async close() {
       await service.close();
       await store.close();
       await t.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      for (const dir of scratch) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -44,6 +44,12 @@ describe('webhook deliveries', () => {
     return d;
   };
   const endpoint = async (url = receiver.url, events?: WebhookEvent[], account = accountId) => createEndpoint(t.pool, account, { url, events }, OPEN);
+  /** Ends one job and waits until its delivery has failed for good; the delivery row as it then stands. */
+  const deliveryFails = async () => {
+    await endJobs(t.pool, accountId, appId, 1);
+    await until(async () => (await deliveryRows(t.pool))[0]?.status === 'failed', 5_000);
+    return (await deliveryRows(t.pool))[0];
+  };
   const verify = (secret: string, r: { headers: Record<string, string>; body: string }) => new Webhook(secret).verify(r.body, r.headers) as Record<string, unknown>;
 
   it('signs each event per Standard Webhooks, with the job as GET shows it, once per event (woken by NOTIFY, not polling)', async () => {
@@ -121,8 +127,7 @@ describe('webhook deliveries', () => {
     await endpoint();
     receiver.behave((n) => (n === 1 ? 302 : 500));
     start({ retryDelaysMs: [20, 20] });
-    await endJobs(t.pool, accountId, appId, 1);
-    await until(async () => (await deliveryRows(t.pool))[0]?.status === 'failed', 5_000);
+    await deliveryFails();
     await settle();
     expect(receiver.received).toHaveLength(3);
     expect((await deliveryRows(t.pool))[0]).toMatchObject({ status: 'failed', attempts: 3, last_status: 500 });
@@ -170,20 +175,18 @@ describe('webhook deliveries', () => {
       let call = 0;
       const asked: string[] = [];
       start({ allowHttp: true, allowPrivate: false, retryDelaysMs: [20, 20], resolve: async (host) => (asked.push(host), answers[call++ % answers.length]) });
-      await endJobs(t.pool, accountId, appId, 1);
-      await until(async () => (await deliveryRows(t.pool))[0]?.status === 'failed', 5_000);
+      const failed = await deliveryFails();
       expect(receiver.received).toHaveLength(0);
       expect(asked).toEqual(['hooks.example.test', 'hooks.example.test', 'hooks.example.test']);
-      expect((await deliveryRows(t.pool))[0].last_error).toMatch(/hooks\.example\.test resolves to a loopback address \(127\.0\.0\.1\); refused/);
+      expect(failed.last_error).toMatch(/hooks\.example\.test resolves to a loopback address \(127\.0\.0\.1\); refused/);
     });
 
     it('refuses a literal private URL at connect time too (an endpoint saved under laxer settings)', async () => {
       await endpoint();
       start({ allowHttp: true, allowPrivate: false, retryDelaysMs: [] });
-      await endJobs(t.pool, accountId, appId, 1);
-      await until(async () => (await deliveryRows(t.pool))[0]?.status === 'failed', 5_000);
+      const failed = await deliveryFails();
       expect(receiver.received).toHaveLength(0);
-      expect((await deliveryRows(t.pool))[0].last_error).toMatch(/loopback/);
+      expect(failed.last_error).toMatch(/loopback/);
     });
 
     it('connects to the checked address: with WEBHOOK_ALLOW_PRIVATE the name reaches the receiver', async () => {
@@ -198,10 +201,9 @@ describe('webhook deliveries', () => {
     it('https only without WEBHOOK_ALLOW_HTTP, checked at send time as well', async () => {
       await endpoint();
       start({ allowHttp: false, allowPrivate: true, retryDelaysMs: [] });
-      await endJobs(t.pool, accountId, appId, 1);
-      await until(async () => (await deliveryRows(t.pool))[0]?.status === 'failed', 5_000);
+      const failed = await deliveryFails();
       expect(receiver.received).toHaveLength(0);
-      expect((await deliveryRows(t.pool))[0].last_error).toMatch(/https/);
+      expect(failed.last_error).toMatch(/https/);
     });
   });
 
