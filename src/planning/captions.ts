@@ -6,7 +6,7 @@
 import nlp from 'compromise';
 import { echoes, incompleteness, overlap, substance } from './quality.ts';
 import { type Phrase, type Understanding } from './understand.ts';
-import { applyCase, capitalise, contentWords, dangles, danglingWords, headlineKey, opensStandalone, participleOf } from './text.ts';
+import { applyCase, capitalise, contentWords, dangles, danglingWords, headlineKey, opensStandalone, participleOf, UNSPACED } from './text.ts';
 import { CAPTION_LENGTHS, type CaptionLength, type CaptionStyle } from './types.ts';
 import { FOREIGN, VOICES, type Voice } from './voices.ts';
 
@@ -308,7 +308,7 @@ const LIGHT_VERBS = new Set(['bring', 'make', 'turn', 'put', 'get', 'take', 'kee
 export function doneForm(phrase: string, whole: string = phrase): string | null {
   const tokens = phrase.trim().split(/\s+/);
   const after = whole.startsWith(phrase) ? whole.slice(phrase.length).trim() : null;
-  if (after === null || (after !== '' && !REST_OPENERS.test(after) && !/^(to|and)\s/i.test(after))) return null;
+  if (after === null || (after !== '' && !opensStandalone(after, 'en') && !/^(to|and)\s/i.test(after))) return null;
   if (LIGHT_VERBS.has(tokens[0]?.toLowerCase() ?? '')) return null;
   if (tokens.length < 2 || tokens.length > 5 || /[,;:]/.test(phrase)) return null;
   const terms = (nlp(phrase.toLowerCase()).json() as { terms: { text: string; tags: string[] }[] }[])[0]?.terms ?? [];
@@ -325,10 +325,6 @@ export function doneForm(phrase: string, whole: string = phrase): string | null 
 }
 
 const isNounEnd = (tags: string[]) => tags.some((g) => /Noun|Acronym/.test(g)) && !tags.includes('Pronoun');
-
-// Words a sentence's rest may open with and still stand as a line of its own. Not "to" or "as":
-// "To every document on the road" and "As presets and apply them…" only finish the headline.
-const REST_OPENERS = /^(with|in|on|for|across|against|among|without|from|anywhere|everywhere|right|straight|at|through|over|around|under|when|while)\b/i;
 
 /**
  * "Smart reminders" + "Smart reminders that adapt to your schedule" -> "adapt to your schedule":
@@ -361,7 +357,7 @@ function remainder(headline: string, sentence: string, language: string, action 
   const verbal = verbAt === 0 || (verbAt > 0 && verbAt <= 3 && subject);
   // "For each goal and watch it fill up" glues a second action onto the aside: not a line of its own.
   const secondAction = /\b(and|or)\s+\S+/i.test(rest) && terms.some((t, i) => i > 0 && t.tags.includes('Verb') && /^(and|or)$/i.test((rest.toLowerCase().split(/\s+/)[i - 1] ?? '')));
-  return verbal || (REST_OPENERS.test(rest) && !secondAction) ? rest : null;
+  return verbal || (opensStandalone(rest, 'en') && !secondAction) ? rest : null;
 }
 
 /** A slide's keywords: the listing's own nouns and adjectives in its caption, topped up with the app's. */
@@ -372,9 +368,9 @@ export function slideKeywords(u: Understanding, text: string, wanted: number): s
   return ranked.slice(0, wanted);
 }
 
-/** A voice's ending in the text's script: Japanese and Chinese captions take no full stop and a full-width "！". */
+/** A voice's ending in the text's script: Japanese, Chinese and Thai captions take no full stop, and a full-width "！". */
 function ending(end: '' | '.' | '!', text: string): string {
-  if (!/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(text)) return end;
+  if (!UNSPACED.test(text)) return end;
   return end === '!' ? '！' : '';
 }
 

@@ -4,7 +4,7 @@
  * and its keywords; then the promise is chosen and duplicates of an idea are dropped.
  */
 import nlp from 'compromise';
-import { contentWords, functionWordCuts, headlineKey, QUANTITY_WORDS, strandedPreposition, tidyEnd, words } from './text.ts';
+import { contentWords, functionWordCuts, headlineKey, QUANTITY_WORDS, strandedPreposition, tidyEnd, UNSPACED, words } from './text.ts';
 import type { Phrase, PhraseKind, Raw, Shape, Term } from './understand.ts';
 
 export interface PhraseInput {
@@ -32,7 +32,6 @@ export interface Phrases {
 }
 
 const PREPOSITION = /^(against|across|with|without|for|from|in|on|to|through|over|around|under|into|via|at|by)$/i;
-const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 const END_ONLY = new Set(['and', 'or', 'the', 'a', 'an', 'your', 'of', 'with', 'to', 'for']);
 const NOUNISH = /^(Noun|Singular|Plural|Acronym|ProperNoun|Uncountable)$/;
 const isNoun = (tags: string[]) => tags.some((t) => NOUNISH.test(t)) && !tags.some((t) => ['Pronoun', 'Determiner', 'Possessive', 'Preposition', 'Conjunction', 'Value'].includes(t));

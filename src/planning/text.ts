@@ -21,6 +21,9 @@ export function contentWords(text: string, language: string): string[] {
   return removeStopwords(bare, list).filter((w) => w.length > 2 && !/^\d/.test(w));
 }
 
+/** Scripts written without spaces between words (and without a Latin full stop). */
+export const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
+
 /** Quantity words a phrase's object follows: a cut after them leaves it behind ("Browse recipes from thousands"). */
 export const QUANTITY_WORDS = 'thousands|hundreds|millions|dozens|lots|tons|plenty|variety|range|number|kinds|types';
 
@@ -39,8 +42,11 @@ const DANGLING: Record<string, string[]> = {
   pt: ['e', 'ou', 'com', 'sem', 'sobre', 'desde', 'até', 'pelo', 'pela', 'ao', 'aos', 'de', 'do', 'da', 'dos', 'das', 'o', 'a', 'os', 'as', 'um', 'uma', 'para', 'por', 'em', 'no', 'na', 'nos', 'nas', 'seu', 'sua', 'que', 'é'],
 };
 
-// Prepositions a line may open with and still stand alone ("Contra la ansiedad", "Sur tous vos appareils").
+// Words a line may open with and still stand alone ("With a single tap", "Contra la ansiedad", "Sur tous vos
+// appareils"). Not English "to" or "as": "To every document on the road" and "As presets and apply them…" only
+// finish the line before them.
 const STANDALONE_OPENERS: Record<string, string[]> = {
+  en: ['with', 'in', 'on', 'for', 'across', 'against', 'among', 'without', 'from', 'anywhere', 'everywhere', 'right', 'straight', 'at', 'through', 'over', 'around', 'under', 'when', 'while'],
   fr: ['pour', 'sur', 'avec', 'sans', 'par', 'dans', 'en', 'grâce', 'depuis', 'partout', 'chez'],
   de: ['für', 'mit', 'ohne', 'in', 'im', 'auf', 'bei', 'überall', 'jederzeit', 'gegen', 'durch'],
   es: ['con', 'contra', 'para', 'sin', 'en', 'desde', 'sobre', 'por'],
@@ -48,9 +54,9 @@ const STANDALONE_OPENERS: Record<string, string[]> = {
   pt: ['para', 'com', 'sem', 'em', 'por', 'contra'],
 };
 
-/** Whether a line in this language (not English: the tagger judges that) opens as a standalone prepositional phrase. */
+/** Whether a line opens with a word that lets it stand alone, a preposition mostly. */
 export function opensStandalone(text: string, language: string): boolean {
-  const first = text.trim().split(/\s+/)[0]?.toLowerCase() ?? '';
+  const first = text.trim().split(/\s+/)[0]?.toLowerCase().replace(/[^\p{L}]/gu, '') ?? '';
   return (STANDALONE_OPENERS[language] ?? []).includes(first);
 }
 
