@@ -7,7 +7,13 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   // The dashboard's one script runs in the browser.
-  { files: ['src/dashboard/assets/**/*.js'], languageOptions: { sourceType: 'script', globals: { window: 'readonly', document: 'readonly', navigator: 'readonly', fetch: 'readonly', setTimeout: 'readonly' } } },
+  {
+    files: ['src/dashboard/assets/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: { window: 'readonly', document: 'readonly', navigator: 'readonly', fetch: 'readonly', setTimeout: 'readonly' },
+    },
+  },
   {
     languageOptions: { globals: globals.node },
     rules: {

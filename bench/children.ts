@@ -31,7 +31,10 @@ export async function spawnChild(opts: SpawnOptions): Promise<Child> {
   const child = spawn(process.execPath, opts.args, { env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(child);
   const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
-  exited.then(() => live.delete(child), () => undefined);
+  exited.then(
+    () => live.delete(child),
+    () => undefined,
+  );
 
   const problems: string[] = [];
   let stderr = '';
@@ -41,7 +44,10 @@ export async function spawnChild(opts: SpawnOptions): Promise<Child> {
   });
 
   const ready = await new Promise<Record<string, unknown>>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${opts.name} did not start within ${opts.timeoutMs ?? 60_000} ms; stderr: ${stderr.trim().slice(-2000)}`)), opts.timeoutMs ?? 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`${opts.name} did not start within ${opts.timeoutMs ?? 60_000} ms; stderr: ${stderr.trim().slice(-2000)}`)),
+      opts.timeoutMs ?? 60_000,
+    );
     let started = false;
     // stdout carries the ready line and pino's JSON logs; keep reading after start for the latter.
     readline.createInterface({ input: child.stdout! }).on('line', (text) => {
@@ -61,10 +67,13 @@ export async function spawnChild(opts: SpawnOptions): Promise<Child> {
         resolve(line);
       }
     });
-    exited.then((how) => {
-      clearTimeout(timer);
-      if (!started) reject(new Error(`${opts.name} exited (${how}) before it was ready; stderr: ${stderr.trim().slice(-2000)}`));
-    }, () => undefined);
+    exited.then(
+      (how) => {
+        clearTimeout(timer);
+        if (!started) reject(new Error(`${opts.name} exited (${how}) before it was ready; stderr: ${stderr.trim().slice(-2000)}`));
+      },
+      () => undefined,
+    );
   });
 
   return {

@@ -34,7 +34,9 @@ function get(url: string, headers: Record<string, string>): Promise<number> {
     http
       .get(url, { agent, headers }, (res) => {
         res.resume();
-        res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`GET ${url} answered ${res.statusCode}`))));
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`GET ${url} answered ${res.statusCode}`)),
+        );
       })
       .on('error', reject);
   });
@@ -42,16 +44,28 @@ function get(url: string, headers: Record<string, string>): Promise<number> {
 
 export async function benchSets(base: string, account: BenchAccount, db: Queryable, progress: (m: string) => void): Promise<SetsResult> {
   const headers = { authorization: `Bearer ${account.key}` };
-  const upload = await fetch(`${base}/apps/${account.appId}/screens`, { method: 'POST', headers: { ...headers, 'content-type': 'image/png' }, body: new Uint8Array(await fakeScreen()) });
+  const upload = await fetch(`${base}/apps/${account.appId}/screens`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'image/png' },
+    body: new Uint8Array(await fakeScreen()),
+  });
   if (upload.status !== 201) throw new Error(`screen upload answered ${upload.status}: ${await upload.text()}`);
   const create = async () => {
-    const res = await fetch(`${base}/screenshots`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ appId: account.appId, device: 'iphone-69', narrativeId: 'full-tour' }) });
+    const res = await fetch(`${base}/screenshots`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ appId: account.appId, device: 'iphone-69', narrativeId: 'full-tour' }),
+    });
     if (res.status !== 201) throw new Error(`POST /screenshots answered ${res.status}: ${await res.text()}`);
     return ((await res.json()) as { jobId: string }).jobId;
   };
   const waitFor = async (jobId: string) => {
     for (;;) {
-      const job = (await (await fetch(`${base}/jobs/${jobId}`, { headers: { ...headers, prefer: 'wait=30' } })).json()) as { status: string; error: unknown; result: { slides: { image?: { bytes: number } }[] } };
+      const job = (await (await fetch(`${base}/jobs/${jobId}`, { headers: { ...headers, prefer: 'wait=30' } })).json()) as {
+        status: string;
+        error: unknown;
+        result: { slides: { image?: { bytes: number } }[] };
+      };
       if (job.status === 'failed') throw new Error(`set ${jobId} failed: ${JSON.stringify(job.error)}`);
       if (job.status === 'succeeded') return job;
     }

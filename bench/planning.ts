@@ -10,19 +10,42 @@ import { emptyScreenshots, type Listing } from '../src/stores/listing.ts';
 const GOAL_MS = 50;
 
 const listing: Listing = {
-  store: 'app-store', storeId: '1', country: 'us', language: 'en', url: 'https://apps.apple.com/us/app/id1',
-  name: 'Habitly: Habit Tracker & Goals', category: 'Health & Fitness', categoryId: '6013', artworkUrl: 'https://cdn.example.com/i.png',
-  subtitle: 'Build better habits daily', developer: 'Example', rating: 4.8, ratingCount: 12840, price: 0, currency: 'USD',
+  store: 'app-store',
+  storeId: '1',
+  country: 'us',
+  language: 'en',
+  url: 'https://apps.apple.com/us/app/id1',
+  name: 'Habitly: Habit Tracker & Goals',
+  category: 'Health & Fitness',
+  categoryId: '6013',
+  artworkUrl: 'https://cdn.example.com/i.png',
+  subtitle: 'Build better habits daily',
+  developer: 'Example',
+  rating: 4.8,
+  ratingCount: 12840,
+  price: 0,
+  currency: 'USD',
   description: [
     'Habitly helps you build good habits and break bad ones, one day at a time.',
     'FEATURES:',
-    ...['Track unlimited habits with a single tap', 'Smart reminders that adapt to your schedule', 'Beautiful charts and streak insights',
-      'Home screen widgets for quick check-ins', 'Sync across all your devices with iCloud', 'Dark mode and custom themes'].map((f) => `• ${f}`),
+    ...[
+      'Track unlimited habits with a single tap',
+      'Smart reminders that adapt to your schedule',
+      'Beautiful charts and streak insights',
+      'Home screen widgets for quick check-ins',
+      'Sync across all your devices with iCloud',
+      'Dark mode and custom themes',
+    ].map((f) => `• ${f}`),
     'Stay motivated',
     'Earn streaks, celebrate milestones and share your progress with friends. Plan your week, review your month and see how far you have come.',
     'Habitly Premium is an auto-renewing subscription. Privacy policy: https://example.com/privacy',
-  ].join('\n').repeat(2),
-  screenshots: { ...emptyScreenshots(), iphone: Array.from({ length: 6 }, (_, i) => ({ url: `https://cdn.example.com/${i}.png`, width: 1290, height: 2796 })) },
+  ]
+    .join('\n')
+    .repeat(2),
+  screenshots: {
+    ...emptyScreenshots(),
+    iphone: Array.from({ length: 6 }, (_, i) => ({ url: `https://cdn.example.com/${i}.png`, width: 1290, height: 2796 })),
+  },
 };
 
 export interface BenchRow {
@@ -49,14 +72,20 @@ function measure(name: string, runs: number, fn: () => void): BenchRow {
 }
 
 export async function benchPlanning(runs = 2000): Promise<{ name: string; rows: BenchRow[] }> {
-  const input: PlanInput = { listings: [listing], extraContext: null, request: { device: 'iphone-69', count: 10, captionStyle: 'aso-expert', captionLength: 'long' } };
+  const input: PlanInput = {
+    listings: [listing],
+    extraContext: null,
+    request: { device: 'iphone-69', count: 10, captionStyle: 'aso-expert', captionLength: 'long' },
+  };
   const rows = [
     measure('10 slides, cold (listing analysed each run)', Math.max(50, Math.floor(runs / 10)), () => {
       clearUnderstandingCache();
       planScreenshotSet(input);
     }),
     measure('10 slides, warm (cached analysis)', runs, () => planScreenshotSet(input)),
-    measure('10 slides, warm, playful short', runs, () => planScreenshotSet({ ...input, request: { ...input.request, captionStyle: 'playful', captionLength: 'short' } })),
+    measure('10 slides, warm, playful short', runs, () =>
+      planScreenshotSet({ ...input, request: { ...input.request, captionStyle: 'playful', captionLength: 'short' } }),
+    ),
   ];
   return { name: 'planning', rows };
 }

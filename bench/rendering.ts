@@ -24,21 +24,45 @@ const DEVICE = 'iphone-69' as const;
 const GOALS = { msPerSlide: 120, vsMagick: 30, slidesPerSec: 10, httpP99: 10 };
 
 const slide = (i: number, headline: string): Slide => ({
-  index: i, role: 'feature', headline, subheadline: null, keywords: [], screenshotUrl: null, layout: 'headline-top',
-  background: { colors: ['#4F46E5', '#7C3AED'] }, textColor: '#FFFFFF',
+  index: i,
+  role: 'feature',
+  headline,
+  subheadline: null,
+  keywords: [],
+  screenshotUrl: null,
+  layout: 'headline-top',
+  background: { colors: ['#4F46E5', '#7C3AED'] },
+  textColor: '#FFFFFF',
 });
-const HEADLINES = ['Track Every Habit in One Tap', 'Smart Reminders That Adapt', 'Beautiful Charts and Streaks', 'Widgets for Quick Check-ins', 'Sync Across All Your Devices'];
+const HEADLINES = [
+  'Track Every Habit in One Tap',
+  'Smart Reminders That Adapt',
+  'Beautiful Charts and Streaks',
+  'Widgets for Quick Check-ins',
+  'Sync Across All Your Devices',
+];
 
 /**
  * A screen like an app's: flat UI (bars, cards, lines of "text") with a photo-like block (blurred
  * noise) over a third of it, so decoding and PNG sizes are realistic rather than a flat colour.
  */
 export async function fakeScreen(): Promise<Buffer> {
-  const photo = await sharp({ create: { width: 1160, height: 900, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 50 } } }).blur(3).png().toBuffer();
-  const rows = Array.from({ length: 14 }, (_, i) => `<rect x="120" y="${1500 + i * 90}" width="${600 + ((i * 137) % 480)}" height="36" rx="18" fill="#94A3B8"/>`).join('');
+  const photo = await sharp({
+    create: { width: 1160, height: 900, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 50 } },
+  })
+    .blur(3)
+    .png()
+    .toBuffer();
+  const rows = Array.from(
+    { length: 14 },
+    (_, i) => `<rect x="120" y="${1500 + i * 90}" width="${600 + ((i * 137) % 480)}" height="36" rx="18" fill="#94A3B8"/>`,
+  ).join('');
   const ui = `<svg xmlns="http://www.w3.org/2000/svg" width="1320" height="2868"><rect width="1320" height="2868" fill="#F8FAFC"/>
     <rect width="1320" height="260" fill="#3B82F6"/><rect x="80" y="1380" width="1160" height="1360" rx="40" fill="#FFFFFF"/>${rows}</svg>`;
-  return sharp(Buffer.from(ui)).composite([{ input: photo, left: 80, top: 380 }]).png().toBuffer();
+  return sharp(Buffer.from(ui))
+    .composite([{ input: photo, left: 80, top: 380 }])
+    .png()
+    .toBuffer();
 }
 
 const cpuNow = () => {
@@ -56,7 +80,10 @@ async function oneThread(task: SlideTask, runs: number) {
     const [w0, c0] = [performance.now(), cpuNow()];
     const raw = await composeRaw(task);
     const c1 = cpuNow();
-    png = await sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: 4 } }).removeAlpha().png({ compressionLevel: PNG_LEVEL }).toBuffer();
+    png = await sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: 4 } })
+      .removeAlpha()
+      .png({ compressionLevel: PNG_LEVEL })
+      .toBuffer();
     if (i < 2) continue; // warm-up: JIT, font caches
     compose.push(c1 - c0);
     wall.push(performance.now() - w0);
@@ -73,21 +100,87 @@ function magick(task: SlideTask, screenFile: string, out: string): { wallMs: num
   const block = textBlock(ctx, task.slide, task.metrics, sc);
   const f = place(DEVICE, 'headline-top', task.metrics, block, sc).frame ?? frameBox(DEVICE, 660, 600, 1000);
   const s = f.screen;
-  const font = path.join(path.dirname(new URL(import.meta.resolve('@expo-google-fonts/noto-sans/package.json')).pathname), '700Bold/NotoSans_700Bold.ttf');
+  const font = path.join(
+    path.dirname(new URL(import.meta.resolve('@expo-google-fonts/noto-sans/package.json')).pathname),
+    '700Bold/NotoSans_700Bold.ttf',
+  );
   const r = Math.round(s.radius);
   const args = [
-    '-size', `${sc.width}x${sc.height}`, 'gradient:#4F46E5-#7C3AED',
-    '(', '-size', `${f.width}x${f.height}`, 'xc:none', '-fill', '#111114', '-draw', `roundrectangle 0,0 ${f.width - 1},${f.height - 1} ${r + 40},${r + 40}`,
-    '(', '+clone', '-background', 'black', '-shadow', '35x60+0+50', ')', '+swap', '-background', 'none', '-layers', 'merge', '+repage', ')',
+    '-size',
+    `${sc.width}x${sc.height}`,
+    'gradient:#4F46E5-#7C3AED',
+    '(',
+    '-size',
+    `${f.width}x${f.height}`,
+    'xc:none',
+    '-fill',
+    '#111114',
+    '-draw',
+    `roundrectangle 0,0 ${f.width - 1},${f.height - 1} ${r + 40},${r + 40}`,
+    '(',
+    '+clone',
+    '-background',
+    'black',
+    '-shadow',
+    '35x60+0+50',
+    ')',
+    '+swap',
+    '-background',
+    'none',
+    '-layers',
+    'merge',
+    '+repage',
+    ')',
     // -shadow 35x60+0+50 pads the shape by 2σ = 120 px each side and moves it 50 px down.
-    '-geometry', `+${f.x - 120}+${f.y - 120 + 50}`, '-composite',
-    '(', screenFile, '-resize', `${s.width}x${s.height}^`, '-gravity', 'north', '-extent', `${s.width}x${s.height}`,
-    '(', '-size', `${s.width}x${s.height}`, 'xc:black', '-fill', 'white', '-draw', `roundrectangle 0,0 ${s.width - 1},${s.height - 1} ${r},${r}`, ')',
-    '-alpha', 'off', '-compose', 'CopyOpacity', '-composite', ')',
-    '-compose', 'over', '-gravity', 'northwest', '-geometry', `+${s.x}+${s.y}`, '-composite',
-    '-font', font, '-pointsize', String(task.metrics.headlineSize), '-fill', task.slide.textColor, '-gravity', 'north',
-    '-annotate', `+0+${Math.round(sc.padTop)}`, block.headline.join('\n'),
-    '-alpha', 'off', '-depth', '8', out,
+    '-geometry',
+    `+${f.x - 120}+${f.y - 120 + 50}`,
+    '-composite',
+    '(',
+    screenFile,
+    '-resize',
+    `${s.width}x${s.height}^`,
+    '-gravity',
+    'north',
+    '-extent',
+    `${s.width}x${s.height}`,
+    '(',
+    '-size',
+    `${s.width}x${s.height}`,
+    'xc:black',
+    '-fill',
+    'white',
+    '-draw',
+    `roundrectangle 0,0 ${s.width - 1},${s.height - 1} ${r},${r}`,
+    ')',
+    '-alpha',
+    'off',
+    '-compose',
+    'CopyOpacity',
+    '-composite',
+    ')',
+    '-compose',
+    'over',
+    '-gravity',
+    'northwest',
+    '-geometry',
+    `+${s.x}+${s.y}`,
+    '-composite',
+    '-font',
+    font,
+    '-pointsize',
+    String(task.metrics.headlineSize),
+    '-fill',
+    task.slide.textColor,
+    '-gravity',
+    'north',
+    '-annotate',
+    `+0+${Math.round(sc.padTop)}`,
+    block.headline.join('\n'),
+    '-alpha',
+    'off',
+    '-depth',
+    '8',
+    out,
   ];
   // bash reports its waited-for children's CPU in /proc/$$/stat (cutime, cstime) after they end.
   const t0 = performance.now();
@@ -109,7 +202,9 @@ async function httpWhile(busy: Promise<unknown>): Promise<{ p50: number; p99: nu
   void busy.finally(() => (running = false));
   while (running) {
     const t = performance.now();
-    await new Promise<void>((resolve, reject) => http.get({ port, host: '127.0.0.1', path: '/', agent }, (res) => res.resume().on('end', resolve)).on('error', reject));
+    await new Promise<void>((resolve, reject) =>
+      http.get({ port, host: '127.0.0.1', path: '/', agent }, (res) => res.resume().on('end', resolve)).on('error', reject),
+    );
     times.push(performance.now() - t);
     await new Promise((r) => setTimeout(r, 2));
   }
@@ -138,7 +233,10 @@ export async function benchRendering(): Promise<{ text: string; correct: boolean
 
   const one = await oneThread(task, 15);
   const raw = await composeRaw(task);
-  const level6 = await sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: 4 } }).removeAlpha().png({ compressionLevel: 6 }).toBuffer();
+  const level6 = await sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: 4 } })
+    .removeAlpha()
+    .png({ compressionLevel: 6 })
+    .toBuffer();
 
   const dir = mkdtempSync(path.join(os.tmpdir(), 'shotgen-bench-'));
   const screenFile = path.join(dir, 'screen.png');
@@ -165,24 +263,56 @@ export async function benchRendering(): Promise<{ text: string; correct: boolean
   const rules = checkStoreRules(warm[0], DEVICE);
 
   const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
-  const row = (what: string, value: string, goal: string, met: boolean | null) => `| ${what} | ${value} | ${goal} | ${met === null ? '—' : met ? 'yes' : 'no'} |`;
-  const imRow = typeof im === 'string'
-    ? `| ImageMagick, the same slide (frameit's way) | ${im} | ≥ ${GOALS.vsMagick}× faster | — |`
-    : row('ImageMagick, the same slide (frameit\'s way): wall / CPU ms, ratio to ours (CPU)', `${im.wallMs.toFixed(0)} / ${im.cpuMs.toFixed(0)} ms, ${(im.cpuMs / one.cpu).toFixed(1)}× (wall ${(im.wallMs / one.wall).toFixed(1)}×)`, `≥ ${GOALS.vsMagick}×`, im.cpuMs / one.cpu >= GOALS.vsMagick);
+  const row = (what: string, value: string, goal: string, met: boolean | null) =>
+    `| ${what} | ${value} | ${goal} | ${met === null ? '—' : met ? 'yes' : 'no'} |`;
+  const imRow =
+    typeof im === 'string'
+      ? `| ImageMagick, the same slide (frameit's way) | ${im} | ≥ ${GOALS.vsMagick}× faster | — |`
+      : row(
+          "ImageMagick, the same slide (frameit's way): wall / CPU ms, ratio to ours (CPU)",
+          `${im.wallMs.toFixed(0)} / ${im.cpuMs.toFixed(0)} ms, ${(im.cpuMs / one.cpu).toFixed(1)}× (wall ${(im.wallMs / one.wall).toFixed(1)}×)`,
+          `≥ ${GOALS.vsMagick}×`,
+          im.cpuMs / one.cpu >= GOALS.vsMagick,
+        );
   const text = [
     '',
     `rendering — node ${process.version}, ${os.availableParallelism()} cores (load average ${os.loadavg()[0].toFixed(1)}: other work shares this machine), ${FONT_SOURCES.length} font families; one ${DEVICE} slide 1320×2868, frame + shadow + a ${lines}-line headline + a 1320×2868 app-like screen (flat UI, a photo over a third)`,
     '',
     '| measure | value | goal | met? |',
     '|---|---:|---|---|',
-    row('one slide on one thread: median CPU ms (min; median wall ms; CPU of compose with screen decode, the rest is PNG encode)', `${one.cpu.toFixed(0)} (${one.minCpu.toFixed(0)}; ${one.wall.toFixed(0)}; ${one.compose.toFixed(0)})`, `≤ ${GOALS.msPerSlide} ms`, one.cpu <= GOALS.msPerSlide),
+    row(
+      'one slide on one thread: median CPU ms (min; median wall ms; CPU of compose with screen decode, the rest is PNG encode)',
+      `${one.cpu.toFixed(0)} (${one.minCpu.toFixed(0)}; ${one.wall.toFixed(0)}; ${one.compose.toFixed(0)})`,
+      `≤ ${GOALS.msPerSlide} ms`,
+      one.cpu <= GOALS.msPerSlide,
+    ),
     imRow,
-    row(`worker pool, 2 threads: slides/s (${rounds} sets of ${set.slides.length})`, perSec.toFixed(1), `≥ ${GOALS.slidesPerSec}`, perSec >= GOALS.slidesPerSec),
-    row('worker pool: process CPU ms per slide (slides/s 2 idle cores would give)', `${poolCpuPerSlide.toFixed(0)} (${(2000 / poolCpuPerSlide).toFixed(1)})`, `≥ ${GOALS.slidesPerSec}/s`, 2000 / poolCpuPerSlide >= GOALS.slidesPerSec),
-    row(`HTTP GET served by this process while the pool renders: p50 / p99 ms (${web.n} requests)`, `${web.p50.toFixed(2)} / ${web.p99.toFixed(2)}`, `p99 < ${GOALS.httpP99} ms`, web.p99 < GOALS.httpP99),
-    row('a cold pool\'s first slide: wall ms (thread start, fonts, the slide)', coldMs.toFixed(0), '—', null),
-    row(`PNG size: zlib level ${PNG_LEVEL} (used) / level 6`, `${kb(one.png.length)} / ${kb(level6.length)}`, '≤ 8 MB', one.png.length <= 8 * 1024 * 1024),
-    row('store rules on the pool\'s PNG', rules.length ? rules.join('; ') : 'pass', 'pass', rules.length === 0),
+    row(
+      `worker pool, 2 threads: slides/s (${rounds} sets of ${set.slides.length})`,
+      perSec.toFixed(1),
+      `≥ ${GOALS.slidesPerSec}`,
+      perSec >= GOALS.slidesPerSec,
+    ),
+    row(
+      'worker pool: process CPU ms per slide (slides/s 2 idle cores would give)',
+      `${poolCpuPerSlide.toFixed(0)} (${(2000 / poolCpuPerSlide).toFixed(1)})`,
+      `≥ ${GOALS.slidesPerSec}/s`,
+      2000 / poolCpuPerSlide >= GOALS.slidesPerSec,
+    ),
+    row(
+      `HTTP GET served by this process while the pool renders: p50 / p99 ms (${web.n} requests)`,
+      `${web.p50.toFixed(2)} / ${web.p99.toFixed(2)}`,
+      `p99 < ${GOALS.httpP99} ms`,
+      web.p99 < GOALS.httpP99,
+    ),
+    row("a cold pool's first slide: wall ms (thread start, fonts, the slide)", coldMs.toFixed(0), '—', null),
+    row(
+      `PNG size: zlib level ${PNG_LEVEL} (used) / level 6`,
+      `${kb(one.png.length)} / ${kb(level6.length)}`,
+      '≤ 8 MB',
+      one.png.length <= 8 * 1024 * 1024,
+    ),
+    row("store rules on the pool's PNG", rules.length ? rules.join('; ') : 'pass', 'pass', rules.length === 0),
     '',
   ].join('\n');
   return { text, correct: rules.length === 0 };

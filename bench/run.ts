@@ -74,11 +74,25 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 function serviceEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   // Settings that would point the children elsewhere or make jobs call a real LLM.
-  for (const name of ['DATABASE_URL', 'DATA_DIR', 'PORT', 'HOST', 'BASE_PATH', 'LOG_LEVEL', 'LLM_BASE_URL', 'LLM_MODEL', 'LLM_API_KEY', 'REDIS_URL', 'RATE_LIMIT_PER_SECOND']) delete env[name];
+  for (const name of [
+    'DATABASE_URL',
+    'DATA_DIR',
+    'PORT',
+    'HOST',
+    'BASE_PATH',
+    'LOG_LEVEL',
+    'LLM_BASE_URL',
+    'LLM_MODEL',
+    'LLM_API_KEY',
+    'REDIS_URL',
+    'RATE_LIMIT_PER_SECOND',
+  ])
+    delete env[name];
   // The limiter runs on every request (its cost is measured) but never refuses: one key makes
   // thousands of requests a second here. BENCH_REDIS_URL measures the limiter in Redis instead.
   const limits: NodeJS.ProcessEnv = { RATE_LIMIT_PER_SECOND: '1000000000' };
-  if (process.env.BENCH_REDIS_URL) Object.assign(limits, { REDIS_URL: process.env.BENCH_REDIS_URL, REDIS_KEY_PREFIX: `shotgen-bench:${process.pid}:` });
+  if (process.env.BENCH_REDIS_URL)
+    Object.assign(limits, { REDIS_URL: process.env.BENCH_REDIS_URL, REDIS_KEY_PREFIX: `shotgen-bench:${process.pid}:` });
   return { ...env, ...limits, ...extra };
 }
 
@@ -86,7 +100,14 @@ async function startService(role: 'all' | 'api'): Promise<Child & { base: string
   const profDir = process.env.BENCH_CPU_PROF_DIR;
   const child = await spawnChild({
     name: `service (role ${role})`,
-    args: [...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profDir)}`] : []), path.join(ROOT, 'bin/shotgen.js'), '--json', 'serve', '--role', role],
+    args: [
+      ...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profDir)}`] : []),
+      path.join(ROOT, 'bin/shotgen.js'),
+      '--json',
+      'serve',
+      '--role',
+      role,
+    ],
     env: serviceEnv({ ...bench!.childEnv, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' }),
     isReady: (line) => typeof line.address === 'string',
   });
@@ -107,7 +128,11 @@ const auth = (account: BenchAccount) => ({ authorization: `Bearer ${account.key}
 const createBody = (account: BenchAccount) => JSON.stringify({ appId: account.appId, device: 'iphone-69', count: 10 });
 
 async function createOne(base: string, account: BenchAccount, count = 10): Promise<string> {
-  const res = await fetch(`${base}/screenshots`, { method: 'POST', headers: { ...auth(account), 'content-type': 'application/json' }, body: JSON.stringify({ appId: account.appId, device: 'iphone-69', count }) });
+  const res = await fetch(`${base}/screenshots`, {
+    method: 'POST',
+    headers: { ...auth(account), 'content-type': 'application/json' },
+    body: JSON.stringify({ appId: account.appId, device: 'iphone-69', count }),
+  });
   const text = await res.text();
   if (res.status !== 201) throw new Error(`POST /screenshots answered ${res.status}: ${text}`);
   return (JSON.parse(text) as { jobId: string }).jobId;
@@ -146,7 +171,12 @@ async function withCpu<T extends LoadResult>(label: string, serverPid: number, r
   return result;
 }
 
-async function measureGet(label: string, serverPid: number, url: string, headers: Record<string, string>): Promise<LoadResult & { bodyBytes: number }> {
+async function measureGet(
+  label: string,
+  serverPid: number,
+  url: string,
+  headers: Record<string, string>,
+): Promise<LoadResult & { bodyBytes: number }> {
   // One checked request first: a wrong key or id would otherwise be measured as fast 4xx answers.
   const res = await fetch(url, { headers });
   const body = await res.arrayBuffer();
@@ -193,7 +223,10 @@ async function pickupLatency(base: string, main: BenchAccount, warm: BenchAccoun
 
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const { rows } = await db.query<{ open: number }>(`SELECT count(*) AS open FROM jobs WHERE id = ANY($1) AND status NOT IN ('succeeded', 'failed')`, [ids]);
+    const { rows } = await db.query<{ open: number }>(
+      `SELECT count(*) AS open FROM jobs WHERE id = ANY($1) AND status NOT IN ('succeeded', 'failed')`,
+      [ids],
+    );
     if (rows[0].open === 0) break;
     if (Date.now() > deadline) throw new Error(`${rows[0].open} pickup jobs still unfinished after 60 s`);
     await sleep(100);
@@ -231,19 +264,27 @@ interface Accounting {
  * Creates from `accounts` spread over the connections. One account is the worst case (every
  * charge queues on its one credit row); several accounts show what the service as a whole does.
  */
-async function createThroughput(base: string, serverPid: number, label: string, accounts: BenchAccount[], warm: BenchAccount): Promise<{ load: Awaited<ReturnType<typeof postLoad>>; accounting: Accounting }> {
+async function createThroughput(
+  base: string,
+  serverPid: number,
+  label: string,
+  accounts: BenchAccount[],
+  warm: BenchAccount,
+): Promise<{ load: Awaited<ReturnType<typeof postLoad>>; accounting: Accounting }> {
   progress(`${label}: warm-up ${WARMUP_S} s on another account, then ${DURATION_S} s`);
   const url = `${base}/screenshots`;
   await postLoad({ url, durationS: WARMUP_S, connections: CONNECTIONS, headers: auth(warm), body: createBody(warm), expectStatus: 201 });
   const jobIds: string[] = [];
-  const load = await withCpu(label, serverPid, () => postLoad({
-    url,
-    durationS: DURATION_S,
-    connections: CONNECTIONS,
-    targets: accounts.map((a) => ({ headers: auth(a), body: createBody(a) })),
-    expectStatus: 201,
-    onExpected: (body) => jobIds.push((body as { jobId: string }).jobId),
-  }));
+  const load = await withCpu(label, serverPid, () =>
+    postLoad({
+      url,
+      durationS: DURATION_S,
+      connections: CONNECTIONS,
+      targets: accounts.map((a) => ({ headers: auth(a), body: createBody(a) })),
+      expectStatus: 201,
+      onExpected: (body) => jobIds.push((body as { jobId: string }).jobId),
+    }),
+  );
   const { rows } = await bench!.database.pool.query<{ jobs: number; matching: number; charges: number; refunds: number; used: number }>(
     `SELECT (SELECT count(*) FROM jobs WHERE account_id = ANY($1)) AS jobs,
             (SELECT count(*) FROM jobs WHERE account_id = ANY($1) AND id = ANY($2)) AS matching,
@@ -255,10 +296,19 @@ async function createThroughput(base: string, serverPid: number, label: string, 
   const r = rows[0];
   const n = load.expected;
   const exact = new Set(jobIds).size === n && r.jobs === n && r.matching === n && r.charges === n && r.refunds === 0 && r.used === n * COST;
-  return { load, accounting: { responses201: n, jobs: r.jobs, jobsMatchingResponses: r.matching, charges: r.charges, refunds: r.refunds, creditsUsed: r.used, exact } };
+  return {
+    load,
+    accounting: {
+      responses201: n,
+      jobs: r.jobs,
+      jobsMatchingResponses: r.matching,
+      charges: r.charges,
+      refunds: r.refunds,
+      creditsUsed: r.used,
+      exact,
+    },
+  };
 }
-
-
 
 // ---------------------------------------------------------------------------------------------
 // Report
@@ -321,7 +371,12 @@ async function main(): Promise<boolean> {
   for (let i = 0; i < MANY_ACCOUNTS; i++) manyAccounts.push(await benchAccount(db, `bench creates ${i}`, 1_000_000));
 
   progress('bare node:http responder');
-  const bareChild = await spawnChild({ name: 'bare responder', args: ['--import', 'tsx', path.join(ROOT, 'bench/bare-child.ts')], env: process.env, isReady: (l) => typeof l.port === 'number' });
+  const bareChild = await spawnChild({
+    name: 'bare responder',
+    args: ['--import', 'tsx', path.join(ROOT, 'bench/bare-child.ts')],
+    env: process.env,
+    isReady: (l) => typeof l.port === 'number',
+  });
   const bareUrl = `http://127.0.0.1:${bareChild.ready.port as number}/`;
   const bare = await measureGet('bare', bareChild.process.pid!, bareUrl, {});
 
@@ -336,16 +391,32 @@ async function main(): Promise<boolean> {
   service = await startService('api');
   const account = await measureGet('GET /account', service.process.pid!, `${service.base}/account`, auth(main));
   if (!pickup.succeededJobId) throw new Error('no pickup job succeeded; cannot measure GET of a succeeded job');
-  const jobDone = await measureGet('GET job (succeeded)', service.process.pid!, `${service.base}/jobs/${pickup.succeededJobId}`, auth(main));
+  const jobDone = await measureGet(
+    'GET job (succeeded)',
+    service.process.pid!,
+    `${service.base}/jobs/${pickup.succeededJobId}`,
+    auth(main),
+  );
   const queuedId = await createOne(service.base, main);
   const jobQueued = await measureGet('GET job (queued)', service.process.pid!, `${service.base}/jobs/${queuedId}`, auth(main));
   const createOne_ = await createThroughput(service.base, service.process.pid!, 'POST /screenshots (one account)', [creates], warm);
-  const createMany = await createThroughput(service.base, service.process.pid!, `POST /screenshots (${MANY_ACCOUNTS} accounts)`, manyAccounts, warm);
+  const createMany = await createThroughput(
+    service.base,
+    service.process.pid!,
+    `POST /screenshots (${MANY_ACCOUNTS} accounts)`,
+    manyAccounts,
+    warm,
+  );
   await stopChild(service);
 
   // A succeeded job's answer is ~20 times the size of bare's: the byte-for-byte fair baseline
   // is the same responder sending a body of the same size.
-  const bareSameSize = await measureGet(`bare (${jobDone.bodyBytes} B)`, bareChild.process.pid!, `${bareUrl}?bytes=${jobDone.bodyBytes}`, {});
+  const bareSameSize = await measureGet(
+    `bare (${jobDone.bodyBytes} B)`,
+    bareChild.process.pid!,
+    `${bareUrl}?bytes=${jobDone.bodyBytes}`,
+    {},
+  );
   await stopChild(bareChild);
 
   progress('planning: 10-slide sets');
@@ -354,12 +425,36 @@ async function main(): Promise<boolean> {
   const rows: Row[] = [
     loadRow(`bare node:http responder (${bare.bodyBytes} B body)`, bare, bare, 'baseline', true),
     loadRow(`GET /account (Bearer, ${account.bodyBytes} B body)`, account, bare, '≥ 0.5× bare', account.reqPerSec / bare.reqPerSec >= 0.5),
-    loadRow(`GET job, succeeded (from memory, ${jobDone.bodyBytes} B body)`, jobDone, bare, '≥ 0.5× bare', jobDone.reqPerSec / bare.reqPerSec >= 0.5),
+    loadRow(
+      `GET job, succeeded (from memory, ${jobDone.bodyBytes} B body)`,
+      jobDone,
+      bare,
+      '≥ 0.5× bare',
+      jobDone.reqPerSec / bare.reqPerSec >= 0.5,
+    ),
     loadRow(`bare node:http responder (${bareSameSize.bodyBytes} B body, the job's size)`, bareSameSize, bareSameSize, 'baseline', true),
-    loadRow(`GET job, succeeded, vs bare of the same size`, jobDone, bareSameSize, '≥ 0.5× bare', jobDone.reqPerSec / bareSameSize.reqPerSec >= 0.5),
-    loadRow(`GET job, queued (read from DB, ${jobQueued.bodyBytes} B body)`, jobQueued, bare, '≥ 0.5× bare', jobQueued.reqPerSec / bare.reqPerSec >= 0.5),
+    loadRow(
+      `GET job, succeeded, vs bare of the same size`,
+      jobDone,
+      bareSameSize,
+      '≥ 0.5× bare',
+      jobDone.reqPerSec / bareSameSize.reqPerSec >= 0.5,
+    ),
+    loadRow(
+      `GET job, queued (read from DB, ${jobQueued.bodyBytes} B body)`,
+      jobQueued,
+      bare,
+      '≥ 0.5× bare',
+      jobQueued.reqPerSec / bare.reqPerSec >= 0.5,
+    ),
     loadRow('POST /screenshots (one account, role api)', createOne_.load, null, '≥ 2,000/s', createOne_.load.reqPerSec >= 2000),
-    loadRow(`POST /screenshots (${MANY_ACCOUNTS} accounts, role api)`, createMany.load, null, '≥ 2,000/s', createMany.load.reqPerSec >= 2000),
+    loadRow(
+      `POST /screenshots (${MANY_ACCOUNTS} accounts, role api)`,
+      createMany.load,
+      null,
+      '≥ 2,000/s',
+      createMany.load.reqPerSec >= 2000,
+    ),
     {
       scenario: `job pickup, created → started (${pickup.jobs} jobs, role all)`,
       reqPerSec: `${fmtInt(pickup.offeredPerSec)} offered`,
@@ -391,7 +486,15 @@ async function main(): Promise<boolean> {
     },
   );
   for (const p of plans) {
-    rows.push({ scenario: `planning: ${p.case}`, reqPerSec: fmtInt(1000 / p.meanMs), p50: `mean ${fmtMs(p.meanMs)}`, p99: fmtMs(p.p99Ms), ratio: '—', goal: `p99 < ${p.goalMs} ms`, met: p.ok ? 'yes' : 'no' });
+    rows.push({
+      scenario: `planning: ${p.case}`,
+      reqPerSec: fmtInt(1000 / p.meanMs),
+      p50: `mean ${fmtMs(p.meanMs)}`,
+      p99: fmtMs(p.p99Ms),
+      ratio: '—',
+      goal: `p99 < ${p.goalMs} ms`,
+      met: p.ok ? 'yes' : 'no',
+    });
   }
 
   const accountingLine = (label: string, { load, accounting: a }: typeof createMany) =>
@@ -414,11 +517,16 @@ async function main(): Promise<boolean> {
       const us = cpu.serverUsPerResponse;
       // Bare's CPU per response over this one: the ratio the throughput would have if the server
       // alone were the bottleneck, steadier than req/s when other work shares the machine.
-      const perReq = us === null ? '' : `, ${us.toFixed(0)} µs server CPU per response${bareUs && label !== 'bare' ? ` (CPU ratio to bare ${(bareUs / us).toFixed(2)})` : ''}`;
+      const perReq =
+        us === null
+          ? ''
+          : `, ${us.toFixed(0)} µs server CPU per response${bareUs && label !== 'bare' ? ` (CPU ratio to bare ${(bareUs / us).toFixed(2)})` : ''}`;
       return `- ${label}: server ${pct(cpu.serverPct)}, database ${pct(cpu.dbPct)}, generator ${pct(cpu.generatorPct)}${perReq}`;
     }),
     ...(busyElsewhere(cpuShares[0].cpu)
-      ? ['warning: during the bare run the responder and the generator together used well under the 2 cores, so other work was competing for the CPU; its req/s and every ratio to it are unreliable (the CPU ratios above are not)']
+      ? [
+          'warning: during the bare run the responder and the generator together used well under the 2 cores, so other work was competing for the CPU; its req/s and every ratio to it are unreliable (the CPU ratios above are not)',
+        ]
       : []),
     `total bench time ${((Date.now() - started) / 1000).toFixed(0)} s`,
     '',

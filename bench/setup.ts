@@ -72,7 +72,9 @@ async function openExternal(baseUrl: string): Promise<BenchDatabase> {
     url = u.toString();
     created = true;
   } catch (error) {
-    console.error(`could not create a throwaway database (${(error as Error).message}); using ${new URL(baseUrl).pathname.slice(1)} itself`);
+    console.error(
+      `could not create a throwaway database (${(error as Error).message}); using ${new URL(baseUrl).pathname.slice(1)} itself`,
+    );
   } finally {
     await admin.end();
   }
@@ -143,9 +145,13 @@ export async function benchAccount(db: Queryable, name: string, extraCredits: nu
   const listing = benchListing();
   const appId = newId('app');
   // Inserted directly: POST /apps would read a real store.
-  await db.query(
-    `INSERT INTO apps (id, account_id, name, category, artwork_url, ios_listing) VALUES ($1, $2, $3, $4, $5, $6)`,
-    [appId, account.id, listing.name, listing.category, listing.artworkUrl, listing],
-  );
+  await db.query(`INSERT INTO apps (id, account_id, name, category, artwork_url, ios_listing) VALUES ($1, $2, $3, $4, $5, $6)`, [
+    appId,
+    account.id,
+    listing.name,
+    listing.category,
+    listing.artworkUrl,
+    listing,
+  ]);
   return { accountId: account.id, key: key.key, appId };
 }

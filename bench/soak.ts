@@ -79,7 +79,10 @@ function pssKb(pid: number, withChildren = false): number {
 
 async function screenPng(): Promise<Buffer> {
   // A plausible app screen: a header bar and rows, 1290×2796 as an iPhone takes it.
-  const rows = Array.from({ length: 12 }, (_, i) => `<rect x="60" y="${400 + i * 190}" width="1170" height="150" rx="24" fill="#ffffff"/>`).join('');
+  const rows = Array.from(
+    { length: 12 },
+    (_, i) => `<rect x="60" y="${400 + i * 190}" width="1170" height="150" rx="24" fill="#ffffff"/>`,
+  ).join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1290" height="2796"><rect width="1290" height="2796" fill="#eef2f7"/><rect width="1290" height="330" fill="#0a84ff"/>${rows}</svg>`;
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
@@ -104,10 +107,15 @@ async function setLoop(base: string, c: Client, until: number, pace: number, job
       jobs.push(jobId);
       if (!ownJobs.has(c)) ownJobs.set(c, []);
       ownJobs.get(c)!.push(jobId);
-      const done = await call('GET /jobs/{id} (Prefer: wait=30)', `${base}/jobs/${jobId}`, { headers: { ...c.headers, prefer: 'wait=30' } }).catch(() => null);
+      const done = await call('GET /jobs/{id} (Prefer: wait=30)', `${base}/jobs/${jobId}`, {
+        headers: { ...c.headers, prefer: 'wait=30' },
+      }).catch(() => null);
       const job = done ? (JSON.parse(done.bodyBytes.toString()) as { status: string; result?: { slides: { index: number }[] } }) : null;
       if (job?.status === 'succeeded') {
-        for (const s of job.result!.slides) await call('GET /jobs/{id}/slides/{n}.png', `${base}/jobs/${jobId}/slides/${s.index}.png`, { headers: c.headers }).catch(() => null);
+        for (const s of job.result!.slides)
+          await call('GET /jobs/{id}/slides/{n}.png', `${base}/jobs/${jobId}/slides/${s.index}.png`, { headers: c.headers }).catch(
+            () => null,
+          );
         await call('GET /jobs/{id}/archive.zip', `${base}/jobs/${jobId}/archive.zip`, { headers: c.headers }).catch(() => null);
       } else if (job) fail(`job ${job.status} after wait=30`);
     }
@@ -138,14 +146,27 @@ async function main(): Promise<void> {
     args: [path.join(ROOT, 'bin/shotgen.js'), '--json', 'serve'],
     // The limiter runs on every request, but the soak's own bursts (a set's downloads on top of a
     // poller) must not be refused: a 429 here would be the load's doing, not the service's.
-    env: { ...process.env, ...bench.childEnv, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '', RATE_LIMIT_PER_SECOND: '1000' },
+    env: {
+      ...process.env,
+      ...bench.childEnv,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      RATE_LIMIT_PER_SECOND: '1000',
+    },
     isReady: (line) => typeof line.address === 'string',
   });
   const base = `${child.ready.address as string}/api/v1/public/v1`;
   const clients: Client[] = accounts.map((account) => ({ account, headers: { authorization: `Bearer ${account.key}` } }));
   const png = await screenPng();
   for (const c of clients) {
-    await call('POST /apps/{id}/screens', `${base}/apps/${c.account.appId}/screens`, { method: 'POST', headers: { ...c.headers, 'content-type': 'image/png' }, body: new Uint8Array(png), expect: [201] });
+    await call('POST /apps/{id}/screens', `${base}/apps/${c.account.appId}/screens`, {
+      method: 'POST',
+      headers: { ...c.headers, 'content-type': 'image/png' },
+      body: new Uint8Array(png),
+      expect: [201],
+    });
   }
 
   const postmaster = bench.database.embedded?.pid ?? null;
@@ -160,7 +181,10 @@ async function main(): Promise<void> {
   });
   // The trend, not only two points: a steady process levels off, a leak keeps climbing.
   const samples: { at: number; service: number }[] = [];
-  const sampler = setInterval(() => samples.push({ at: Math.round((Date.now() - (until - DURATION_S * 1000)) / 1000), service: memory().service }), 60_000);
+  const sampler = setInterval(
+    () => samples.push({ at: Math.round((Date.now() - (until - DURATION_S * 1000)) / 1000), service: memory().service }),
+    60_000,
+  );
   // Each account: one client making sets (one every 8 s), one polling at ~10 requests/s.
   await Promise.all([warm, ...clients.flatMap((c) => [setLoop(base, c, until, 8_000, jobs), pollLoop(base, c, until)])]);
   clearInterval(sampler);
@@ -178,7 +202,9 @@ async function main(): Promise<void> {
   console.log('\n| memory (PSS) | after warm-up | at the end | change |\n|---|---|---|---|');
   const s = start as ReturnType<typeof memory> | null;
   console.log(`| service | ${s?.service ?? '-'} kB | ${end.service} kB | ${growth(s?.service, end.service)} |`);
-  console.log(`| PostgreSQL (postmaster + backends) | ${s?.postgres ?? '-'} kB | ${end.postgres ?? '-'} kB | ${growth(s?.postgres, end.postgres)} |`);
+  console.log(
+    `| PostgreSQL (postmaster + backends) | ${s?.postgres ?? '-'} kB | ${end.postgres ?? '-'} kB | ${growth(s?.postgres, end.postgres)} |`,
+  );
   console.log(`\nservice PSS each minute: ${samples.map((x) => `${x.at} s ${Math.round(x.service / 1024)} MB`).join(', ')}`);
   console.log(`\nerrors: ${[...errors.values()].reduce((a, b) => a + b, 0)}`);
   for (const [what, n] of errors) console.log(`- ${n} × ${what}`);

@@ -45,7 +45,15 @@ async function once(dataDir: string, fromSource: boolean): Promise<{ ms: number;
   const started = performance.now();
   const child = spawn(process.execPath, [path.join(ROOT, 'bin/shotgen.js'), 'serve'], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '', SHOTGEN_FROM_SOURCE: fromSource ? '1' : '' },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      SHOTGEN_FROM_SOURCE: fromSource ? '1' : '',
+    },
     stdio: 'ignore',
   });
   try {
@@ -71,7 +79,10 @@ async function once(dataDir: string, fromSource: boolean): Promise<{ ms: number;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-const rows: string[] = ['| mode | start | first answer, median ms | service RSS MB | PostgreSQL RSS MB |', '| --- | --- | ---: | ---: | ---: |'];
+const rows: string[] = [
+  '| mode | start | first answer, median ms | service RSS MB | PostgreSQL RSS MB |',
+  '| --- | --- | ---: | ---: | ---: |',
+];
 for (const fromSource of [false, true]) {
   const mode = fromSource ? 'TypeScript through tsx (SHOTGEN_FROM_SOURCE=1)' : 'compiled dist/ (npm start)';
   const cold: Awaited<ReturnType<typeof once>>[] = [];
@@ -85,8 +96,13 @@ for (const fromSource of [false, true]) {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   }
-  for (const [kind, runs] of [['cold (fresh DATA_DIR, initdb)', cold], ['warm (existing DATA_DIR)', warm]] as const) {
-    rows.push(`| ${mode} | ${kind} | ${median(runs.map((r) => r.ms)).toFixed(0)} | ${median(runs.map((r) => r.serviceMb)).toFixed(0)} | ${median(runs.map((r) => r.postgresMb)).toFixed(0)} |`);
+  for (const [kind, runs] of [
+    ['cold (fresh DATA_DIR, initdb)', cold],
+    ['warm (existing DATA_DIR)', warm],
+  ] as const) {
+    rows.push(
+      `| ${mode} | ${kind} | ${median(runs.map((r) => r.ms)).toFixed(0)} | ${median(runs.map((r) => r.serviceMb)).toFixed(0)} | ${median(runs.map((r) => r.postgresMb)).toFixed(0)} |`,
+    );
   }
   process.stderr.write(`[bench:start] ${mode} done\n`);
 }

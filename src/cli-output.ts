@@ -1,7 +1,5 @@
 /** How the CLI prints: JSON with --json, otherwise a readable object or table. */
-export type Printable =
-  | { kind: 'object'; value: object; text?: string }
-  | { kind: 'table'; value: object[] };
+export type Printable = { kind: 'object'; value: object; text?: string } | { kind: 'table'; value: object[] };
 
 const cell = (v: unknown): string => (v instanceof Date ? v.toISOString() : v === null || v === undefined ? '-' : String(v));
 
@@ -21,6 +19,10 @@ export function printResult(result: Printable, json: boolean): void {
   const columns = Object.keys(result.value[0]);
   const rows = result.value.map((r) => columns.map((c) => cell((r as Record<string, unknown>)[c])));
   const widths = columns.map((c, i) => Math.max(c.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   process.stdout.write(`${[line(columns), ...rows.map(line)].join('\n')}\n`);
 }

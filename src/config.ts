@@ -64,10 +64,18 @@ export interface HttpLimits {
   maxConnections: number;
 }
 
-export const DEFAULT_HTTP_LIMITS: HttpLimits = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, idleTimeoutMs: 60_000, maxConnections: 10_000 };
+export const DEFAULT_HTTP_LIMITS: HttpLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  idleTimeoutMs: 60_000,
+  maxConnections: 10_000,
+};
 
 export class ConfigError extends Error {
-  constructor(readonly setting: string, message: string) {
+  constructor(
+    readonly setting: string,
+    message: string,
+  ) {
     super(`Invalid setting ${setting}: ${message}`);
     this.name = 'ConfigError';
   }
@@ -123,8 +131,12 @@ function trustProxy(raw: string | undefined): boolean | number | string[] {
   if (v === '' || v === 'false') return false;
   if (v === 'true') return true;
   if (/^\d+$/.test(v)) return Number(v);
-  const list = v.split(',').map((s) => s.trim()).filter(Boolean);
-  if (!list.every((a) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(a))) throw new ConfigError('TRUST_PROXY', `expected true, false, a hop count or addresses/CIDRs, got "${raw}"`);
+  const list = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (!list.every((a) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(a)))
+    throw new ConfigError('TRUST_PROXY', `expected true, false, a hop count or addresses/CIDRs, got "${raw}"`);
   return list;
 }
 
@@ -133,9 +145,13 @@ export const DEFAULT_STORE_IMAGE_ORIGINS = ['https://*.mzstatic.com', 'https://p
 /** STORE_IMAGE_ORIGINS: comma-separated origins such as https://*.mzstatic.com or http://127.0.0.1:8080. */
 function storeImageOrigins(raw: string | undefined): string[] {
   if (!raw?.trim()) return DEFAULT_STORE_IMAGE_ORIGINS;
-  const list = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const o of list) {
-    if (!/^https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:\d{1,5})?$/.test(o)) throw new ConfigError('STORE_IMAGE_ORIGINS', `expected origins such as https://*.mzstatic.com, got "${o}"`);
+    if (!/^https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:\d{1,5})?$/.test(o))
+      throw new ConfigError('STORE_IMAGE_ORIGINS', `expected origins such as https://*.mzstatic.com, got "${o}"`);
   }
   return list;
 }
@@ -190,7 +206,8 @@ export function loadConfig(env: Env = process.env): Config {
       }
     : null;
   const urlSigningSecret = env.URL_SIGNING_SECRET || null;
-  if (urlSigningSecret !== null && urlSigningSecret.length < 32) throw new ConfigError('URL_SIGNING_SECRET', 'expected at least 32 characters');
+  if (urlSigningSecret !== null && urlSigningSecret.length < 32)
+    throw new ConfigError('URL_SIGNING_SECRET', 'expected at least 32 characters');
 
   return {
     port: int(env, 'PORT', 3000, 0, 65535),

@@ -49,5 +49,7 @@ export function newId(prefix: IdPrefix, now = Date.now()): string {
 
 /** Shape check for path parameters: a wrong shape is a 404 without a database round trip. */
 export function isId(prefix: IdPrefix, value: string): boolean {
-  return value.length === prefix.length + 27 && value.startsWith(`${prefix}_`) && /^[0-9A-HJKMNP-TV-Z]{26}$/.test(value.slice(prefix.length + 1));
+  return (
+    value.length === prefix.length + 27 && value.startsWith(`${prefix}_`) && /^[0-9A-HJKMNP-TV-Z]{26}$/.test(value.slice(prefix.length + 1))
+  );
 }

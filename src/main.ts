@@ -29,14 +29,20 @@ export async function main(argv: string[]): Promise<number> {
     if (error instanceof CommanderError) {
       if (error.exitCode === 0) return 0;
       // commander.help: help was asked for implicitly (no subcommand) and is already on stderr.
-      if (error.code !== 'commander.help') process.stderr.write(`shotgen: ${oneLine(error.message.replace(/^error: /, ''))} (see --help)\n`);
+      if (error.code !== 'commander.help')
+        process.stderr.write(`shotgen: ${oneLine(error.message.replace(/^error: /, ''))} (see --help)\n`);
       return 2;
     }
     if (error instanceof ClientFailure) {
       process.stderr.write(`shotgen: ${oneLine(error.message)}\n`);
       return error.exitCode;
     }
-    const message = error instanceof UsageError || error instanceof ConfigError || error instanceof PlacementError ? error.message : isProblem(error) ? problemText(error) : `unexpected error: ${(error as Error).message}`;
+    const message =
+      error instanceof UsageError || error instanceof ConfigError || error instanceof PlacementError
+        ? error.message
+        : isProblem(error)
+          ? problemText(error)
+          : `unexpected error: ${(error as Error).message}`;
     process.stderr.write(`shotgen: ${oneLine(message)}\n`);
     return error instanceof UsageError || isProblem(error) ? 2 : 1;
   }

@@ -63,15 +63,15 @@ export class Problem extends Error {
 
 export function validationFailed(errors: FieldError[]): Problem {
   const detail =
-    errors.length === 1
-      ? `${errors[0].field}: ${errors[0].message}`
-      : `The request has ${errors.length} problems; see errors.`;
+    errors.length === 1 ? `${errors[0].field}: ${errors[0].message}` : `The request has ${errors.length} problems; see errors.`;
   return new Problem(400, 'validation_failed', detail, { errors });
 }
 
 /** A 401 with the challenge every 401 carries. */
-export const unauthorized = (code: 'missing_api_key' | 'invalid_api_key' | 'revoked_api_key' | 'ambiguous_credentials', detail: string): Problem =>
-  new Problem(401, code, detail, {}, { 'WWW-Authenticate': 'Bearer' });
+export const unauthorized = (
+  code: 'missing_api_key' | 'invalid_api_key' | 'revoked_api_key' | 'ambiguous_credentials',
+  detail: string,
+): Problem => new Problem(401, code, detail, {}, { 'WWW-Authenticate': 'Bearer' });
 
 /** The `type` URI of a problem code. */
 export const problemType = (code: ProblemCode): string => `https://shotgen.dev/problems/${code.replaceAll('_', '-')}`;

@@ -93,7 +93,10 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     const signer = new UrlSigner(await loadSigningSecret(database.pool, config.urlSigningSecret));
     if (role !== 'worker') {
       authenticator = new Authenticator(database.pool, notifications, { now: clock });
-      rateLimits = await createRateLimits({ ...config.rateLimit, redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix }, (msg, err) => log.warn({ err }, msg));
+      rateLimits = await createRateLimits(
+        { ...config.rateLimit, redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix },
+        (msg, err) => log.warn({ err }, msg),
+      );
       server = await buildServer(
         {
           config,
@@ -134,7 +137,12 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       // a worker has no request to take from: PUBLIC_URL, else this machine's own port.
       const origin = config.publicUrl ?? `http://localhost:${config.port}`;
       const links = () => ({ signer, origin, basePath: config.basePath, now: clock() });
-      webhooks = new WebhookDispatcher(database.pool, notifications, { ...config.webhooks, readJob: (accountId, jobId) => jobs.get(accountId, jobId, links()), log, ...opts.webhooks });
+      webhooks = new WebhookDispatcher(database.pool, notifications, {
+        ...config.webhooks,
+        readJob: (accountId, jobId) => jobs.get(accountId, jobId, links()),
+        log,
+        ...opts.webhooks,
+      });
       webhooks.start();
       retention = startRetention(database.pool, objects, config.jobRetentionDays, { now: clock, log });
     }
@@ -165,7 +173,12 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
         // Stop taking work first, then finish what is in flight, then close the database. Long
         // polls are answered at once (with the job as it is): they must not hold the shutdown.
         waiters?.close();
-        await Promise.all([server ? closeServer(server, config.shutdownTimeoutMs) : null, worker?.stop(config.shutdownTimeoutMs), webhooks?.stop(config.shutdownTimeoutMs), retention?.stop()]);
+        await Promise.all([
+          server ? closeServer(server, config.shutdownTimeoutMs) : null,
+          worker?.stop(config.shutdownTimeoutMs),
+          webhooks?.stop(config.shutdownTimeoutMs),
+          retention?.stop(),
+        ]);
         await notifier.flush();
         await planner?.close();
         await renderer?.close();

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const SRC = path.resolve(import.meta.dirname, '../src');
-const files = (readdirSync(SRC, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).map((f) => f.split(path.sep).join('/'));
+const files = (readdirSync(SRC, { recursive: true }) as string[])
+  .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+  .map((f) => f.split(path.sep).join('/'));
 
 /** Relative imports of a file, resolved to paths under src/; `import type` ones only when asked. */
 function importsOf(file: string, withTypes: boolean): string[] {
@@ -24,12 +26,22 @@ describe('architecture', () => {
   it('domain folders never import http/, api/ or dashboard/ (types included)', () => {
     const offences = files
       .filter((f) => DOMAIN.some((d) => f.startsWith(d)))
-      .flatMap((f) => importsOf(f, true).filter((i) => /^(http|api|dashboard)\//.test(i)).map((i) => `${f} -> ${i}`));
+      .flatMap((f) =>
+        importsOf(f, true)
+          .filter((i) => /^(http|api|dashboard)\//.test(i))
+          .map((i) => `${f} -> ${i}`),
+      );
     expect(offences).toEqual([]);
   });
 
   it('the parts never import the server that mounts them (types included): no http <-> api cycle', () => {
-    const offences = files.filter((f) => !f.startsWith('http/')).flatMap((f) => importsOf(f, true).filter((i) => i === 'http/server.ts' && f !== 'service.ts').map((i) => `${f} -> ${i}`));
+    const offences = files
+      .filter((f) => !f.startsWith('http/'))
+      .flatMap((f) =>
+        importsOf(f, true)
+          .filter((i) => i === 'http/server.ts' && f !== 'service.ts')
+          .map((i) => `${f} -> ${i}`),
+      );
     expect(offences).toEqual([]);
   });
 

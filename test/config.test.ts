@@ -4,26 +4,64 @@ import { ConfigError, loadConfig } from '../src/config.ts';
 describe('configuration', () => {
   it('has the documented defaults', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ port: 3000, host: '0.0.0.0', basePath: '/api/v1', databaseUrl: null, logLevel: 'info', appStoreLookupUrl: 'https://itunes.apple.com/lookup', googlePlayUrl: 'https://play.google.com', storeTimeoutMs: 10_000, llm: null });
+    expect(c).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      basePath: '/api/v1',
+      databaseUrl: null,
+      logLevel: 'info',
+      appStoreLookupUrl: 'https://itunes.apple.com/lookup',
+      googlePlayUrl: 'https://play.google.com',
+      storeTimeoutMs: 10_000,
+      llm: null,
+    });
     expect(c.dataDir).toMatch(/\/data$/);
     expect(c.http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, idleTimeoutMs: 60_000, maxConnections: 10_000 });
   });
 
   it('webhooks: https and public addresses only unless WEBHOOK_ALLOW_HTTP / WEBHOOK_ALLOW_PRIVATE', () => {
     expect(loadConfig({}).webhooks).toEqual({ allowHttp: false, allowPrivate: false });
-    expect(loadConfig({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: '1' }).webhooks).toEqual({ allowHttp: true, allowPrivate: true });
+    expect(loadConfig({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: '1' }).webhooks).toEqual({
+      allowHttp: true,
+      allowPrivate: true,
+    });
     expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'sometimes' })).toThrow(/WEBHOOK_ALLOW_PRIVATE/);
     expect(() => loadConfig({ WEBHOOK_ALLOW_HTTP: 'yes please' })).toThrow(/WEBHOOK_ALLOW_HTTP/);
   });
 
   it('reads the HTTP limits', () => {
-    const c = loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '20000', HTTP_IDLE_TIMEOUT_MS: '45000', HTTP_MAX_CONNECTIONS: '500' });
+    const c = loadConfig({
+      HTTP_HEADERS_TIMEOUT_MS: '5000',
+      HTTP_REQUEST_TIMEOUT_MS: '20000',
+      HTTP_IDLE_TIMEOUT_MS: '45000',
+      HTTP_MAX_CONNECTIONS: '500',
+    });
     expect(c.http).toEqual({ headersTimeoutMs: 5_000, requestTimeoutMs: 20_000, idleTimeoutMs: 45_000, maxConnections: 500 });
   });
 
   it('reads every setting', () => {
-    const c = loadConfig({ PORT: '8080', HOST: '127.0.0.1', BASE_PATH: '/v2/', DATABASE_URL: 'postgresql://u@h/db', DATA_DIR: '/tmp/x', LOG_LEVEL: 'warn', APP_STORE_LOOKUP_URL: 'http://127.0.0.1:9/lookup', GOOGLE_PLAY_URL: 'http://127.0.0.1:9/', LLM_BASE_URL: 'http://localhost:11434/v1', LLM_MODEL: 'llama3' });
-    expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', basePath: '/v2', databaseUrl: 'postgresql://u@h/db', dataDir: '/tmp/x', logLevel: 'warn', googlePlayUrl: 'http://127.0.0.1:9', llm: { baseUrl: 'http://localhost:11434/v1', model: 'llama3', apiKey: null } });
+    const c = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      BASE_PATH: '/v2/',
+      DATABASE_URL: 'postgresql://u@h/db',
+      DATA_DIR: '/tmp/x',
+      LOG_LEVEL: 'warn',
+      APP_STORE_LOOKUP_URL: 'http://127.0.0.1:9/lookup',
+      GOOGLE_PLAY_URL: 'http://127.0.0.1:9/',
+      LLM_BASE_URL: 'http://localhost:11434/v1',
+      LLM_MODEL: 'llama3',
+    });
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      basePath: '/v2',
+      databaseUrl: 'postgresql://u@h/db',
+      dataDir: '/tmp/x',
+      logLevel: 'warn',
+      googlePlayUrl: 'http://127.0.0.1:9',
+      llm: { baseUrl: 'http://localhost:11434/v1', model: 'llama3', apiKey: null },
+    });
   });
 
   it.each([

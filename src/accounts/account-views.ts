@@ -18,7 +18,11 @@ export interface AccountView {
 export class AccountViews {
   private readonly cache: NotifiedCache<AccountView>;
 
-  constructor(private readonly db: Db, notifications: Notifications | null, private readonly clock: Clock) {
+  constructor(
+    private readonly db: Db,
+    notifications: Notifications | null,
+    private readonly clock: Clock,
+  ) {
     this.cache = new NotifiedCache({ notifications, channel: 'shotgen_credits', maxEntries: 100_000, maxAgeMs: 10_000 });
   }
 

@@ -24,7 +24,11 @@ export async function createAccount(db: Queryable, input: { name: string; plan?:
   if (!isPlanId(plan)) throw new Problem(400, 'validation_failed', `plan must be one of ${PLAN_IDS.join(', ')}`);
   const name = input.name.trim();
   if (!name) throw new Problem(400, 'validation_failed', 'name must not be empty');
-  const { rows } = await db.query<AccountRow>('INSERT INTO accounts (id, name, plan_id) VALUES ($1, $2, $3) RETURNING *', [newId('acc'), name, plan]);
+  const { rows } = await db.query<AccountRow>('INSERT INTO accounts (id, name, plan_id) VALUES ($1, $2, $3) RETURNING *', [
+    newId('acc'),
+    name,
+    plan,
+  ]);
   return toAccount(rows[0]);
 }
 

@@ -25,7 +25,8 @@ export function generateSecret(length = SECRET_LENGTH): string {
 export const hashKey = (key: string): Buffer => createHash('sha256').update(key).digest();
 
 /** Cheap shape check before hashing: anything else cannot be one of our keys. */
-export const looksLikeKey = (key: string): boolean => key.length === KEY_PREFIX.length + SECRET_LENGTH && key.startsWith(KEY_PREFIX) && /^[0-9A-Za-z]+$/.test(key.slice(KEY_PREFIX.length));
+export const looksLikeKey = (key: string): boolean =>
+  key.length === KEY_PREFIX.length + SECRET_LENGTH && key.startsWith(KEY_PREFIX) && /^[0-9A-Za-z]+$/.test(key.slice(KEY_PREFIX.length));
 
 export interface ApiKeyInfo {
   id: string;
@@ -96,7 +97,8 @@ async function revoke(db: Queryable, keyId: string, scope: { account: string } |
  * process can forget the key at once instead of waiting for its own NOTIFY to come back
  * (Authenticator.forget).
  */
-export const revokeApiKey = (db: Queryable, accountId: string, keyId: string): Promise<RevokedKey | null> => revoke(db, keyId, { account: accountId });
+export const revokeApiKey = (db: Queryable, accountId: string, keyId: string): Promise<RevokedKey | null> =>
+  revoke(db, keyId, { account: accountId });
 
 /** The operator's path (`shotgen keys revoke`): any account's key, by id alone. */
 export async function revokeApiKeyAsOperator(db: Queryable, keyId: string): Promise<ApiKeyInfo | null> {

@@ -58,13 +58,25 @@ export async function insufficientCredits(q: Queryable, accountId: string, amoun
  * can still be spent. The ledger's unique index on (job_id) for refunds makes a second refund of
  * one job fail instead of paying twice.
  */
-export async function refund(q: Queryable, accountId: string, chargedPeriod: string, amount: number, jobId: string, now: Date): Promise<void> {
+export async function refund(
+  q: Queryable,
+  accountId: string,
+  chargedPeriod: string,
+  amount: number,
+  jobId: string,
+  now: Date,
+): Promise<void> {
   // 'YYYY-MM-01' strings order as the months do. A refunding clock behind the charging one (two
   // hosts) still undoes the charge in its own month.
   const undo = periodStart(now) <= chargedPeriod;
   const period = undo ? chargedPeriod : periodStart(now);
   if (!undo) await ensurePeriod(q, accountId, period);
-  await q.query(`INSERT INTO credit_ledger (account_id, period_start, kind, amount, job_id) VALUES ($1, $2, 'refund', $3, $4)`, [accountId, period, amount, jobId]);
+  await q.query(`INSERT INTO credit_ledger (account_id, period_start, kind, amount, job_id) VALUES ($1, $2, 'refund', $3, $4)`, [
+    accountId,
+    period,
+    amount,
+    jobId,
+  ]);
   const column = undo ? 'used = used - $3' : 'granted = granted + $3';
   await q.query(`UPDATE credit_periods SET ${column} WHERE account_id = $1 AND period_start = $2`, [accountId, period, amount]);
 }
@@ -74,9 +86,18 @@ export async function grant(q: Queryable, accountId: string, amount: number, now
   if (!Number.isInteger(amount) || amount <= 0) throw new Problem(400, 'validation_failed', 'amount must be a positive whole number');
   const period = periodStart(now);
   await ensurePeriod(q, accountId, period);
-  const res = await q.query('UPDATE credit_periods SET granted = granted + $3 WHERE account_id = $1 AND period_start = $2', [accountId, period, amount]);
+  const res = await q.query('UPDATE credit_periods SET granted = granted + $3 WHERE account_id = $1 AND period_start = $2', [
+    accountId,
+    period,
+    amount,
+  ]);
   if (res.rowCount === 0) throw new Problem(404, 'not_found', `No account ${accountId}`);
-  await q.query(`INSERT INTO credit_ledger (account_id, period_start, kind, amount, note) VALUES ($1, $2, 'grant', $3, $4)`, [accountId, period, amount, note]);
+  await q.query(`INSERT INTO credit_ledger (account_id, period_start, kind, amount, note) VALUES ($1, $2, 'grant', $3, $4)`, [
+    accountId,
+    period,
+    amount,
+    note,
+  ]);
   return getBalance(q, accountId, now);
 }
 

@@ -5,7 +5,18 @@ import { IDEMPOTENCY_KEY_MAX } from '../jobs/idempotency.ts';
 import { createScreenshotSet as create, SCREENSHOT_SET_COST } from '../jobs/screenshot-sets.ts';
 import { LOCALE_PATTERN, MAX_LOCALES } from '../planning/locales.ts';
 import { NARRATIVES } from '../planning/narratives.ts';
-import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS, DEFAULT_CAPTION_LENGTH, DEFAULT_CAPTION_STYLE, CAPTION_STYLES, DEFAULT_COUNT, DEVICE_IDS, DEVICES, MAX_COUNT, OWN_SLIDE_LIMITS } from '../planning/types.ts';
+import {
+  CAPTION_LENGTH_IDS,
+  CAPTION_STYLE_IDS,
+  DEFAULT_CAPTION_LENGTH,
+  DEFAULT_CAPTION_STYLE,
+  CAPTION_STYLES,
+  DEFAULT_COUNT,
+  DEVICE_IDS,
+  DEVICES,
+  MAX_COUNT,
+  OWN_SLIDE_LIMITS,
+} from '../planning/types.ts';
 import { bodyProblems, commonProblems, problemExample, problemRef, RETRY_AFTER, StringEnum, success } from './schemas.ts';
 
 const describeDevices = DEVICE_IDS.map((d) => `\`${d}\`: ${DEVICES[d].width}×${DEVICES[d].height} (${DEVICES[d].slot})`).join('; ');
@@ -13,7 +24,12 @@ const describeStyles = CAPTION_STYLE_IDS.map((s) => `\`${s}\`: ${CAPTION_STYLES[
 
 export const CreateScreenshotSetBody = Type.Object(
   {
-    appId: Type.String({ minLength: 1, maxLength: 64, description: 'An appId from POST /public/v1/apps.', examples: ['app_01JD2ZK5T8Q3W4E5R6T7Y8U9CD'] }),
+    appId: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'An appId from POST /public/v1/apps.',
+      examples: ['app_01JD2ZK5T8Q3W4E5R6T7Y8U9CD'],
+    }),
     device: StringEnum(DEVICE_IDS, { description: `The device the set is planned for. ${describeDevices}.`, examples: ['iphone-69'] }),
     count: Type.Optional(
       Type.Integer({
@@ -22,26 +38,41 @@ export const CreateScreenshotSetBody = Type.Object(
         description: `Number of slides asked for, default ${DEFAULT_COUNT}; ignored when narrativeId is set; not allowed with slides. The set has AT MOST this many slides: when the listing says too little for that many distinct slides (a sparse or empty description), it has fewer, and \`warnings\` says so and suggests \`extraContext\` or your own \`slides\`. The price does not change.`,
       }),
     ),
-    captionStyle: Type.Optional(StringEnum(CAPTION_STYLE_IDS, { description: `Voice of the captions, default \`${DEFAULT_CAPTION_STYLE}\`. ${describeStyles}` })),
-    captionLength: Type.Optional(StringEnum(CAPTION_LENGTH_IDS, {
+    captionStyle: Type.Optional(
+      StringEnum(CAPTION_STYLE_IDS, { description: `Voice of the captions, default \`${DEFAULT_CAPTION_STYLE}\`. ${describeStyles}` }),
+    ),
+    captionLength: Type.Optional(
+      StringEnum(CAPTION_LENGTH_IDS, {
         // No schema `default`: the validator would fill it in before planDefaults, the one place defaults are applied.
         description: `\`short\`: headline ≤ 30 characters, no subheadline. \`long\`: headline ≤ 40 plus a subheadline ≤ 100. Default \`${DEFAULT_CAPTION_LENGTH}\`; with your own \`slides\`, \`long\` when any has a subheadline or a headline over 30 characters.`,
-      })),
-    narrativeId: Type.Optional(StringEnum(NARRATIVES.map((n) => n.id), { description: 'A slug from GET /public/v1/narratives; sets the number of slides.' })),
+      }),
+    ),
+    narrativeId: Type.Optional(
+      StringEnum(
+        NARRATIVES.map((n) => n.id),
+        { description: 'A slug from GET /public/v1/narratives; sets the number of slides.' },
+      ),
+    ),
     slides: Type.Optional(
       Type.Array(
         Type.Object(
           {
             headline: Type.String({ minLength: 1, maxLength: OWN_SLIDE_LIMITS.headline, description: 'Shown exactly as written.' }),
             subheadline: Type.Optional(Type.String({ maxLength: OWN_SLIDE_LIMITS.subheadline })),
-            screenId: Type.Optional(Type.String({ pattern: '^scr_[0-9A-HJKMNP-TV-Z]{26}$', description: 'An uploaded screen (POST /public/v1/apps/{appId}/screens) for this slide; otherwise the planner picks one.' })),
+            screenId: Type.Optional(
+              Type.String({
+                pattern: '^scr_[0-9A-HJKMNP-TV-Z]{26}$',
+                description: 'An uploaded screen (POST /public/v1/apps/{appId}/screens) for this slide; otherwise the planner picks one.',
+              }),
+            ),
           },
           { additionalProperties: false, title: 'OwnSlide' },
         ),
         {
           minItems: OWN_SLIDE_LIMITS.min,
           maxItems: OWN_SLIDE_LIMITS.max,
-          description: 'Captions you write yourself: the set has exactly these slides, with this text (the planner picks colours, layout and, without screenId, the screen). Not allowed together with count, narrativeId or locales (400 validation_failed). Same price.',
+          description:
+            'Captions you write yourself: the set has exactly these slides, with this text (the planner picks colours, layout and, without screenId, the screen). Not allowed together with count, narrativeId or locales (400 validation_failed). Same price.',
         },
       ),
     ),
@@ -51,23 +82,30 @@ export const CreateScreenshotSetBody = Type.Object(
         maxItems: 10,
         examples: [['scr_01JD2ZK5T8Q3W4E5R6T7Y8V9GH', 'scr_01JD2ZK5T8Q3W4E5R6T7Y8V9JK']],
         description:
-          'Uploaded screens of this app (POST /public/v1/apps/{appId}/screens), in order: slide i frames screen i, cycling when there are fewer screens than slides. Without it, the app\'s uploaded screens of the device\'s family are used in upload order, else the listing\'s own screenshots. An id that is not a live screen of this app is 404 `screen_not_found`.',
+          "Uploaded screens of this app (POST /public/v1/apps/{appId}/screens), in order: slide i frames screen i, cycling when there are fewer screens than slides. Without it, the app's uploaded screens of the device's family are used in upload order, else the listing's own screenshots. An id that is not a live screen of this app is 404 `screen_not_found`.",
       }),
     ),
     locales: Type.Optional(
-      Type.Array(Type.String({ pattern: LOCALE_PATTERN, description: 'A BCP 47 language-REGION tag with a known language and region.', examples: ['de-DE'] }), {
-        minItems: 1,
-        maxItems: MAX_LOCALES,
-        uniqueItems: true,
-        examples: [['en-US', 'de-DE', 'ja-JP']],
-        description: [
-          `One set per locale, in one job: up to ${MAX_LOCALES} distinct tags. **Costs ${SCREENSHOT_SET_COST} credits per locale** (\`credits.cost\` = ${SCREENSHOT_SET_COST} × the number of locales), charged at once and refunded whole if the job fails.`,
-          'The result then has `locales: [{ locale, slides, warnings }]` in this order, and its `slides` and `warnings` are the first locale\'s.',
-          'A locale in the listing\'s language (any region) gets the built-in captions. Another language is translated by the server\'s caption model, checked by the same caption rules (lengths count a full-width CJK character as 2, so a short Japanese headline holds 15); without a configured model such a locale is refused with 400 `validation_failed` naming it, and nothing is charged.',
-          'If the model cannot translate a locale (after one retry), the job is retried later and, failing again, fails with `planning_failed` and is refunded; a set is never shipped in the wrong language.',
-          'Not allowed together with `slides`. Omitted: one set in the listing\'s language, and no `locales` in the result.',
-        ].join(' '),
-      }),
+      Type.Array(
+        Type.String({
+          pattern: LOCALE_PATTERN,
+          description: 'A BCP 47 language-REGION tag with a known language and region.',
+          examples: ['de-DE'],
+        }),
+        {
+          minItems: 1,
+          maxItems: MAX_LOCALES,
+          uniqueItems: true,
+          examples: [['en-US', 'de-DE', 'ja-JP']],
+          description: [
+            `One set per locale, in one job: up to ${MAX_LOCALES} distinct tags. **Costs ${SCREENSHOT_SET_COST} credits per locale** (\`credits.cost\` = ${SCREENSHOT_SET_COST} × the number of locales), charged at once and refunded whole if the job fails.`,
+            "The result then has `locales: [{ locale, slides, warnings }]` in this order, and its `slides` and `warnings` are the first locale's.",
+            "A locale in the listing's language (any region) gets the built-in captions. Another language is translated by the server's caption model, checked by the same caption rules (lengths count a full-width CJK character as 2, so a short Japanese headline holds 15); without a configured model such a locale is refused with 400 `validation_failed` naming it, and nothing is charged.",
+            'If the model cannot translate a locale (after one retry), the job is retried later and, failing again, fails with `planning_failed` and is refunded; a set is never shipped in the wrong language.',
+            "Not allowed together with `slides`. Omitted: one set in the listing's language, and no `locales` in the result.",
+          ].join(' '),
+        },
+      ),
     ),
   },
   { additionalProperties: false, title: 'CreateScreenshotSetRequest' },
@@ -77,7 +115,10 @@ const Created = Type.Object(
   {
     jobId: Type.String({ examples: ['job_01JD2ZK5T8Q3W4E5R6T7Y8U9EF'] }),
     credits: Type.Object({
-      cost: Type.Integer({ examples: [SCREENSHOT_SET_COST], description: `Credits charged: ${SCREENSHOT_SET_COST}, or ${SCREENSHOT_SET_COST} per locale with \`locales\`.` }),
+      cost: Type.Integer({
+        examples: [SCREENSHOT_SET_COST],
+        description: `Credits charged: ${SCREENSHOT_SET_COST}, or ${SCREENSHOT_SET_COST} per locale with \`locales\`.`,
+      }),
       remaining: Type.Integer({ examples: [45] }),
     }),
   },
@@ -85,7 +126,13 @@ const Created = Type.Object(
 );
 
 const Headers = Type.Object({
-  'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX, description: 'Makes retries safe: the same key and body within 24 hours replay the first response and charge nothing more.' })),
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: IDEMPOTENCY_KEY_MAX,
+      description: 'Makes retries safe: the same key and body within 24 hours replay the first response and charge nothing more.',
+    }),
+  ),
 });
 
 export function createScreenshotSet(api: Api, services: Services) {
@@ -108,9 +155,24 @@ export function createScreenshotSet(api: Api, services: Services) {
           }),
           ...bodyProblems,
           ...commonProblems,
-          402: problemRef(`Fewer credits remain than the request costs (\`insufficient_credits\`, with cost — ${SCREENSHOT_SET_COST} per locale — remaining and resetsAt).`, problemExample(402, 'insufficient_credits', `This request costs ${SCREENSHOT_SET_COST} credits; 3 remain until 2026-12-01T00:00:00Z.`, { cost: SCREENSHOT_SET_COST, remaining: 3, resetsAt: '2026-12-01T00:00:00Z' })),
-          404: problemRef('No such app on this account (`app_not_found`), or a screen in `screenIds` or `slides` that is not one of its screens (`screen_not_found`).', problemExample(404, 'app_not_found', 'No app app_01JD2ZK5T8Q3W4E5R6T7Y8U9CD on this account.')),
-          409: problemRef('A request with the same Idempotency-Key is still being processed (`idempotency_key_in_use`).', undefined, RETRY_AFTER),
+          402: problemRef(
+            `Fewer credits remain than the request costs (\`insufficient_credits\`, with cost — ${SCREENSHOT_SET_COST} per locale — remaining and resetsAt).`,
+            problemExample(
+              402,
+              'insufficient_credits',
+              `This request costs ${SCREENSHOT_SET_COST} credits; 3 remain until 2026-12-01T00:00:00Z.`,
+              { cost: SCREENSHOT_SET_COST, remaining: 3, resetsAt: '2026-12-01T00:00:00Z' },
+            ),
+          ),
+          404: problemRef(
+            'No such app on this account (`app_not_found`), or a screen in `screenIds` or `slides` that is not one of its screens (`screen_not_found`).',
+            problemExample(404, 'app_not_found', 'No app app_01JD2ZK5T8Q3W4E5R6T7Y8U9CD on this account.'),
+          ),
+          409: problemRef(
+            'A request with the same Idempotency-Key is still being processed (`idempotency_key_in_use`).',
+            undefined,
+            RETRY_AFTER,
+          ),
           422: problemRef('The Idempotency-Key was used with a different body (`idempotency_key_reused`).'),
         },
       },

@@ -13,7 +13,8 @@ const CreateWebhookBody = Type.Object(
     url: Type.String({
       minLength: 1,
       maxLength: 2048,
-      description: 'Where deliveries are POSTed: an https URL whose host is a public address (no loopback, private, link-local, multicast or cloud metadata address; checked again on every connection).',
+      description:
+        'Where deliveries are POSTed: an https URL whose host is a public address (no loopback, private, link-local, multicast or cloud metadata address; checked again on every connection).',
       examples: ['https://example.com/hooks/shotgen'],
     }),
     events: Type.Optional(Type.Array(WebhookEventSchema, { minItems: 1, uniqueItems: true, description: 'Default: both events.' })),
@@ -38,7 +39,14 @@ export function createWebhook(api: Api, services: Services) {
           201: success(CreatedWebhookSchema, 'The endpoint; its secret is shown only here.'),
           ...bodyProblems,
           ...commonProblems,
-          409: problemRef(`The account already has ${MAX_ENDPOINTS} endpoints (\`webhook_limit\`).`, problemExample(409, 'webhook_limit', `This account already has ${MAX_ENDPOINTS} webhook endpoints, the most it may have. Delete one first.`)),
+          409: problemRef(
+            `The account already has ${MAX_ENDPOINTS} endpoints (\`webhook_limit\`).`,
+            problemExample(
+              409,
+              'webhook_limit',
+              `This account already has ${MAX_ENDPOINTS} webhook endpoints, the most it may have. Delete one first.`,
+            ),
+          ),
         },
       },
     },
@@ -50,7 +58,12 @@ export function createWebhook(api: Api, services: Services) {
         const why = typeof url === 'string' && !errors.some((e) => e.field === 'url') ? refusedUrl(url, rules) : null;
         throw validationFailed(why ? [...errors, { field: 'url', message: why }] : errors);
       }
-      const created = await createEndpoint(services.db, principalOf(request).accountId, request.body as Static<typeof CreateWebhookBody>, rules);
+      const created = await createEndpoint(
+        services.db,
+        principalOf(request).accountId,
+        request.body as Static<typeof CreateWebhookBody>,
+        rules,
+      );
       return reply.code(201).send(created);
     },
   );

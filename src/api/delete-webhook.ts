@@ -20,7 +20,10 @@ export function deleteWebhook(api: Api, services: Services) {
         response: {
           204: success(Type.Null(), 'Deleted.'),
           ...commonProblems,
-          404: problemRef('No such webhook on this account (`webhook_not_found`).', problemExample(404, 'webhook_not_found', 'No webhook whk_01JD2ZK5T8Q3W4E5R6T7Y8U9WH on this account.')),
+          404: problemRef(
+            'No such webhook on this account (`webhook_not_found`).',
+            problemExample(404, 'webhook_not_found', 'No webhook whk_01JD2ZK5T8Q3W4E5R6T7Y8U9WH on this account.'),
+          ),
         },
       },
     },

@@ -14,7 +14,11 @@ const AccountResponse = Type.Object(
       allowance: Type.Integer({ description: 'The plan’s monthly credits plus grants for this period.', examples: [50] }),
       used: Type.Integer({ examples: [5] }),
       remaining: Type.Integer({ description: 'What a screenshot set is charged against now.', examples: [45] }),
-      resetsAt: Type.String({ format: 'date-time', description: 'Start of the next calendar month (UTC).', examples: ['2026-12-01T00:00:00Z'] }),
+      resetsAt: Type.String({
+        format: 'date-time',
+        description: 'Start of the next calendar month (UTC).',
+        examples: ['2026-12-01T00:00:00Z'],
+      }),
     }),
   },
   { title: 'Account' },

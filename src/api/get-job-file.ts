@@ -31,8 +31,14 @@ const binary = (type: string, description: string) => ({
 
 const fileProblems = {
   ...commonProblems,
-  304: { description: 'Not modified: the If-None-Match ETag is current.', headers: { ETag: { type: 'string' }, 'x-request-id': { type: 'string' } } },
-  403: problemRef('A signed URL whose signature does not match, or that has expired (`invalid_signature`).', problemExample(403, 'invalid_signature', 'This signed URL has expired; poll the job for a fresh one.')),
+  304: {
+    description: 'Not modified: the If-None-Match ETag is current.',
+    headers: { ETag: { type: 'string' }, 'x-request-id': { type: 'string' } },
+  },
+  403: problemRef(
+    'A signed URL whose signature does not match, or that has expired (`invalid_signature`).',
+    problemExample(403, 'invalid_signature', 'This signed URL has expired; poll the job for a fresh one.'),
+  ),
   404: problemRef('No such job on this account, or it has no such picture (yet) (`job_not_found`).'),
   503: problemRef('The database or the picture storage is unreachable (`service_unavailable`).', undefined, RETRY_AFTER),
 };
@@ -65,7 +71,11 @@ async function serve(services: Services, request: FastifyRequest, reply: Fastify
     request.log.error({ jobId, name, key: file.objectKey }, 'a recorded picture is missing from the object store');
     throw new Problem(404, 'job_not_found', `${name} of job ${jobId} is no longer stored.`);
   }
-  return reply.type(file.contentType).header('content-length', object.bytes).header('content-disposition', `${name.endsWith('.zip') ? 'attachment' : 'inline'}; filename="${download}"`).send(object.body);
+  return reply
+    .type(file.contentType)
+    .header('content-length', object.bytes)
+    .header('content-disposition', `${name.endsWith('.zip') ? 'attachment' : 'inline'}; filename="${download}"`)
+    .send(object.body);
 }
 
 const SLIDE_FILE = '^([1-9]|10)\\.png$';
@@ -79,10 +89,14 @@ export function getJobFiles(api: Api, services: Services) {
       schema: {
         operationId: 'getSlideImage',
         summary: 'Download one rendered slide (PNG)',
-        description: 'With the API key, or without it through the signed URL in `result.slides[i].image.url`. With `locales`, these are the first locale\'s slides.',
+        description:
+          "With the API key, or without it through the signed URL in `result.slides[i].image.url`. With `locales`, these are the first locale's slides.",
         tags: ['jobs'],
         security: [{ bearerAuth: [] }, { apiKeyHeader: [] }, {}],
-        params: Type.Object({ id: Type.String(), file: Type.String({ pattern: SLIDE_FILE, description: '`{index}.png`, index 1..10.', examples: ['1.png'] }) }),
+        params: Type.Object({
+          id: Type.String(),
+          file: Type.String({ pattern: SLIDE_FILE, description: '`{index}.png`, index 1..10.', examples: ['1.png'] }),
+        }),
         querystring: SignedQuery,
         response: { 200: binary('image/png', 'The slide: the device’s exact size, 8-bit sRGB, no alpha.'), ...fileProblems },
       },
@@ -99,10 +113,15 @@ export function getJobFiles(api: Api, services: Services) {
       schema: {
         operationId: 'getLocaleSlideImage',
         summary: 'Download one rendered slide of another locale (PNG)',
-        description: 'For a set created with `locales`: the slides of each locale after the first (the first locale\'s are at /slides/{index}.png).',
+        description:
+          "For a set created with `locales`: the slides of each locale after the first (the first locale's are at /slides/{index}.png).",
         tags: ['jobs'],
         security: [{ bearerAuth: [] }, { apiKeyHeader: [] }, {}],
-        params: Type.Object({ id: Type.String(), locale: Type.String({ pattern: '^[a-z]{2,3}-[A-Z]{2}$', examples: ['de-DE'] }), file: Type.String({ pattern: SLIDE_FILE, examples: ['1.png'] }) }),
+        params: Type.Object({
+          id: Type.String(),
+          locale: Type.String({ pattern: '^[a-z]{2,3}-[A-Z]{2}$', examples: ['de-DE'] }),
+          file: Type.String({ pattern: SLIDE_FILE, examples: ['1.png'] }),
+        }),
         querystring: SignedQuery,
         response: { 200: binary('image/png', 'The slide.'), ...fileProblems },
       },
@@ -119,7 +138,8 @@ export function getJobFiles(api: Api, services: Services) {
       schema: {
         operationId: 'getSetArchive',
         summary: 'Download the whole set as a ZIP (fastlane layout)',
-        description: '`{locale}/{index}_{device}_{role}.png` for App Store devices, `android/{locale}/images/{phoneScreenshots|tenInchScreenshots}/{index}_{role}.png` for Google Play (index in two digits, so that alphabetical order is slide order), plus `plan.json`.',
+        description:
+          '`{locale}/{index}_{device}_{role}.png` for App Store devices, `android/{locale}/images/{phoneScreenshots|tenInchScreenshots}/{index}_{role}.png` for Google Play (index in two digits, so that alphabetical order is slide order), plus `plan.json`.',
         tags: ['jobs'],
         security: [{ bearerAuth: [] }, { apiKeyHeader: [] }, {}],
         params: Type.Object({ id: Type.String() }),

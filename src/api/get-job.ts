@@ -28,19 +28,26 @@ export function getJob(api: Api, services: Services) {
         description: [
           'While the job is queued or running the response carries `Retry-After: 1` as a polling hint, and `progress` counts the slides rendered so far.',
           'With `Prefer: wait=N` (1 to 30 seconds) the answer comes as soon as the job has succeeded or failed, or after N seconds with its state then; the response says `Preference-Applied: wait=N`.',
-          'A succeeded job holds each slide\'s `image` and the set\'s `archive`, with signed URLs valid 7 days; every poll returns fresh ones.',
-          'Pictures are kept 30 days after the job ends (the server\'s JOB_RETENTION_DAYS); after that the job keeps its plan but no longer has `image` or `archive`.',
+          "A succeeded job holds each slide's `image` and the set's `archive`, with signed URLs valid 7 days; every poll returns fresh ones.",
+          "Pictures are kept 30 days after the job ends (the server's JOB_RETENTION_DAYS); after that the job keeps its plan but no longer has `image` or `archive`.",
         ].join(' '),
         tags: ['jobs'],
         params: Type.Object({ id: Type.String({ description: 'The jobId from POST /public/v1/screenshots.' }) }),
-        headers: Type.Object({ prefer: Type.Optional(Type.String({ description: '`wait=N` (1..30): wait up to N seconds for the job to end.', examples: ['wait=30'] })) }),
+        headers: Type.Object({
+          prefer: Type.Optional(
+            Type.String({ description: '`wait=N` (1..30): wait up to N seconds for the job to end.', examples: ['wait=30'] }),
+          ),
+        }),
         response: {
           200: success(JobSchema, 'The job. While it is queued or running, Retry-After suggests when to poll again.', {
             'Retry-After': { type: 'string', description: '`1` while queued or running.' },
             'Preference-Applied': { type: 'string', description: '`wait=N` when the request asked to wait.' },
           }),
           ...commonProblems,
-          404: problemRef('No such job on this account (`job_not_found`).', problemExample(404, 'job_not_found', 'No job job_01JD2ZK5T8Q3W4E5R6T7Y8U9EF on this account.')),
+          404: problemRef(
+            'No such job on this account (`job_not_found`).',
+            problemExample(404, 'job_not_found', 'No job job_01JD2ZK5T8Q3W4E5R6T7Y8U9EF on this account.'),
+          ),
         },
       },
     },

@@ -35,8 +35,15 @@ const REQUEST_ID: HeaderDocs = {
   'x-request-id': { type: 'string', description: 'The request id (req_…); problem bodies repeat it as requestId.' },
   'Cache-Control': { type: 'string', description: '`no-store`: answers are per key and change.' },
   'X-Content-Type-Options': { type: 'string', description: '`nosniff`.' },
-  'RateLimit-Policy': { type: 'string', description: 'The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address.' },
-  RateLimit: { type: 'string', description: 'The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`.' },
+  'RateLimit-Policy': {
+    type: 'string',
+    description:
+      'The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address.',
+  },
+  RateLimit: {
+    type: 'string',
+    description: 'The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`.',
+  },
 };
 export const RETRY_AFTER: HeaderDocs = { 'Retry-After': { type: 'string', description: 'Seconds to wait before trying again.' } };
 
@@ -48,7 +55,11 @@ const problemRef = (description: string, example?: Record<string, unknown>, head
 });
 
 /** A success response: its schema, what it means, the headers it carries. */
-export const success = <T extends object>(schema: T, description: string, headers: HeaderDocs = {}): T => ({ ...schema, description, headers: { ...REQUEST_ID, ...headers } });
+export const success = <T extends object>(schema: T, description: string, headers: HeaderDocs = {}): T => ({
+  ...schema,
+  description,
+  headers: { ...REQUEST_ID, ...headers },
+});
 
 const example = (status: number, code: keyof typeof PROBLEM_TITLES, detail: string, extra: Record<string, unknown> = {}) => ({
   type: problemType(code),
@@ -64,7 +75,11 @@ const example = (status: number, code: keyof typeof PROBLEM_TITLES, detail: stri
 export const commonProblems = {
   401: problemRef(
     'Missing, invalid, revoked or ambiguous API key (`missing_api_key`, `invalid_api_key`, `revoked_api_key`, `ambiguous_credentials`).',
-    example(401, 'missing_api_key', 'Send your API key in the "Authorization: Bearer <API key>" header or the "x-api-key: <API key>" header.'),
+    example(
+      401,
+      'missing_api_key',
+      'Send your API key in the "Authorization: Bearer <API key>" header or the "x-api-key: <API key>" header.',
+    ),
     { 'WWW-Authenticate': { type: 'string', description: 'Always `Bearer`.' } },
   ),
   429: problemRef(
@@ -73,11 +88,18 @@ export const commonProblems = {
     RETRY_AFTER,
   ),
   500: problemRef('Unexpected error (`internal_error`).'),
-  503: problemRef('The server is restarting or its database is unreachable (`service_unavailable`); retry after Retry-After.', undefined, RETRY_AFTER),
+  503: problemRef(
+    'The server is restarting or its database is unreachable (`service_unavailable`); retry after Retry-After.',
+    undefined,
+    RETRY_AFTER,
+  ),
 };
 
 export const bodyProblems = {
-  400: problemRef('Invalid JSON (`invalid_json`) or a request that breaks the schema (`validation_failed`, with every problem in `errors`).', example(400, 'validation_failed', 'count: must be <= 10', { errors: [{ field: 'count', message: 'must be <= 10' }] })),
+  400: problemRef(
+    'Invalid JSON (`invalid_json`) or a request that breaks the schema (`validation_failed`, with every problem in `errors`).',
+    example(400, 'validation_failed', 'count: must be <= 10', { errors: [{ field: 'count', message: 'must be <= 10' }] }),
+  ),
   413: problemRef('Body over 64 KiB (`payload_too_large`).'),
   415: problemRef('Body is not application/json (`unsupported_media_type`).'),
 };

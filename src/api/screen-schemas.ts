@@ -17,4 +17,7 @@ export const ScreenSchema = Type.Object(
 );
 
 export const AppParams = Type.Object({ appId: Type.String({ description: 'An appId from POST /public/v1/apps.' }) });
-export const ScreenParams = Type.Object({ appId: Type.String(), screenId: Type.String({ description: 'A screenId from POST /public/v1/apps/{appId}/screens.' }) });
+export const ScreenParams = Type.Object({
+  appId: Type.String(),
+  screenId: Type.String({ description: 'A screenId from POST /public/v1/apps/{appId}/screens.' }),
+});

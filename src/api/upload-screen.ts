@@ -16,7 +16,9 @@ export function uploadScreen(api: Api, services: Services) {
   // Buffer, up to 10 MiB, and everything else (JSON included) is a 415.
   void api.register(async (scoped) => {
     scoped.removeAllContentTypeParsers();
-    scoped.addContentTypeParser(SCREEN_TYPES, { parseAs: 'buffer', bodyLimit: MAX_SCREEN_BYTES }, (_request, body, done) => done(null, body));
+    scoped.addContentTypeParser(SCREEN_TYPES, { parseAs: 'buffer', bodyLimit: MAX_SCREEN_BYTES }, (_request, body, done) =>
+      done(null, body),
+    );
     scoped.post(
       '/public/v1/apps/:appId/screens',
       {
@@ -28,13 +30,18 @@ export function uploadScreen(api: Api, services: Services) {
           description: `The body is the image itself (PNG or JPEG, at most 10 MiB), decoded before anything is stored: more than ${MAX_SCREEN_PIXELS / 1e6} megapixels, a side under ${MIN_SCREEN_SIDE} px, a truncated file or a decompression bomb is 400 \`invalid_image\`. The family is \`?family=\`, or inferred from the aspect ratio (and the app's stores: iPhone/iPad when it has an App Store listing). At most ${MAX_SCREENS_PER_APP} screens per app.`,
           tags: ['screens'],
           params: AppParams,
-          querystring: Type.Object({ family: Type.Optional(StringEnum(SCREEN_FAMILIES, { description: 'The device family; inferred when absent.' })) }),
+          querystring: Type.Object({
+            family: Type.Optional(StringEnum(SCREEN_FAMILIES, { description: 'The device family; inferred when absent.' })),
+          }),
           // Documentation only (see http/openapi.ts): the parser above hands the handler a Buffer.
           'x-binary-body': SCREEN_TYPES,
           response: {
             201: success(ScreenSchema, 'Stored.'),
             ...commonProblems,
-            400: problemRef('Not a readable PNG or JPEG, too many pixels, too small, truncated or a bomb (`invalid_image`), or a bad `family` (`validation_failed`).', problemExample(400, 'invalid_image', 'The image is 200×400; each side must be at least 320 px.')),
+            400: problemRef(
+              'Not a readable PNG or JPEG, too many pixels, too small, truncated or a bomb (`invalid_image`), or a bad `family` (`validation_failed`).',
+              problemExample(400, 'invalid_image', 'The image is 200×400; each side must be at least 320 px.'),
+            ),
             404: problemRef('No such app on this account (`app_not_found`).'),
             409: problemRef(`The app already has ${MAX_SCREENS_PER_APP} screens (\`screen_limit\`).`),
             413: problemRef('Body over 10 MiB (`payload_too_large`).'),

@@ -121,7 +121,8 @@ export async function createApp(db: Queryable, stores: StoreReaders, accountId: 
 }
 
 /** jsonb cannot hold NUL either; a store is not trusted to send none. */
-const clean = (listing: Listing | null): Listing | null => (listing ? (JSON.parse(JSON.stringify(listing).replaceAll('\\u0000', '')) as Listing) : null);
+const clean = (listing: Listing | null): Listing | null =>
+  listing ? (JSON.parse(JSON.stringify(listing).replaceAll('\\u0000', '')) as Listing) : null;
 
 /** An app of this account, or null (another account's app is as unknown as a missing one). */
 export const appNotFound = (appId: string): Problem => new Problem(404, 'app_not_found', `No app ${appId} on this account.`);

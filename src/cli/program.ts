@@ -44,7 +44,9 @@ function positiveInt(name: string) {
 
 export function program(): Command {
   const cli = new Command('shotgen')
-    .description('Operate the shotgen screenshot service (settings from the environment: DATABASE_URL, DATA_DIR, PORT, ...; see README), or use one over HTTP: generate, jobs, mcp (SHOTGEN_URL, SHOTGEN_API_KEY).')
+    .description(
+      'Operate the shotgen screenshot service (settings from the environment: DATABASE_URL, DATA_DIR, PORT, ...; see README), or use one over HTTP: generate, jobs, mcp (SHOTGEN_URL, SHOTGEN_API_KEY).',
+    )
     .option('--json', 'machine-readable output')
     // Usage errors are printed by main() as one line like every other error. Subcommands inherit
     // these settings because they are made after them.
@@ -78,7 +80,10 @@ export function program(): Command {
       // so the operator's one-off commands stay quick.
       const { startService } = await import('../service.ts');
       const service = await startService(config, { role: opts.role, logger: log });
-      log.info({ address: service.address, role: opts.role, database: service.database.embedded ? 'embedded' : 'external' }, 'shotgen started');
+      log.info(
+        { address: service.address, role: opts.role, database: service.database.embedded ? 'embedded' : 'external' },
+        'shotgen started',
+      );
       if (cli.opts().json) out({ kind: 'object', value: { address: service.address, role: opts.role } });
       const signal = await signalled;
       log.info({ signal }, 'shutting down');
@@ -107,7 +112,9 @@ export function program(): Command {
     .description('create an account; prints its id')
     .requiredOption('--name <name>', 'account name')
     .addOption(new Option('--plan <plan>', 'plan').choices(PLAN_IDS).default('free'))
-    .action((opts: { name: string; plan: string }) => withDatabase(async (db) => out({ kind: 'object', value: await createAccount(db.pool, opts) })));
+    .action((opts: { name: string; plan: string }) =>
+      withDatabase(async (db) => out({ kind: 'object', value: await createAccount(db.pool, opts) })),
+    );
   accounts
     .command('list')
     .description('list accounts')
@@ -165,8 +172,16 @@ export function program(): Command {
         // Loaded here: the argon2 binding is not worth loading for every other command.
         const { createUser } = await import('../users/users.ts');
         const user = await createUser(db.pool, { accountId: opts.account, email: opts.email, password });
-        const value = { id: user.id, accountId: user.accountId, email: user.email, createdAt: user.createdAt, ...(generated ? { password } : {}) };
-        const text = generated ? `${JSON.stringify(value, null, 2)}\nGive the owner this password now: it is shown only once.` : JSON.stringify(value, null, 2);
+        const value = {
+          id: user.id,
+          accountId: user.accountId,
+          email: user.email,
+          createdAt: user.createdAt,
+          ...(generated ? { password } : {}),
+        };
+        const text = generated
+          ? `${JSON.stringify(value, null, 2)}\nGive the owner this password now: it is shown only once.`
+          : JSON.stringify(value, null, 2);
         out({ kind: 'object', value, text });
       }),
     );
@@ -182,11 +197,19 @@ export function program(): Command {
       withDatabase(async (db) => {
         if (!(await getAccount(db.pool, opts.account))) throw new UsageError(`no account ${opts.account}`);
         const balance = await grant(db.pool, opts.account, opts.amount, new Date(), opts.note ?? null);
-        out({ kind: 'object', value: { account: opts.account, granted: opts.amount, allowance: balance.allowance, used: balance.used, remaining: balance.remaining } });
+        out({
+          kind: 'object',
+          value: {
+            account: opts.account,
+            granted: opts.amount,
+            allowance: balance.allowance,
+            used: balance.used,
+            remaining: balance.remaining,
+          },
+        });
       }),
     );
 
   registerClientCommands(cli, out);
   return cli;
 }
-

@@ -9,13 +9,17 @@ import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS, DEVICE_IDS, MAX_COUNT } from '..
 import { ClientFailure, EXIT } from './exit-codes.ts';
 import type { ClientContext } from './context.ts';
 
-const seconds = (name: string) => (value: string): number => {
-  if (!/^\d+$/.test(value) || Number(value) <= 0) throw new ClientFailure(`${name} must be a positive whole number of seconds, got "${value}"`, EXIT.usage);
-  return Number(value);
-};
+const seconds =
+  (name: string) =>
+  (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) <= 0)
+      throw new ClientFailure(`${name} must be a positive whole number of seconds, got "${value}"`, EXIT.usage);
+    return Number(value);
+  };
 
 const count = (value: string): number => {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_COUNT) throw new ClientFailure(`--count must be a whole number from 1 to ${MAX_COUNT}, got "${value}"`, EXIT.usage);
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_COUNT)
+    throw new ClientFailure(`--count must be a whole number from 1 to ${MAX_COUNT}, got "${value}"`, EXIT.usage);
   return Number(value);
 };
 
@@ -36,7 +40,9 @@ export function registerClientCommands(cli: Command, out: (value: Printable) => 
 
   cli
     .command('generate')
-    .description('create an app from its store URLs, upload your screens, render a screenshot set and download its PNGs and ZIP (talks to SHOTGEN_URL with SHOTGEN_API_KEY)')
+    .description(
+      'create an app from its store URLs, upload your screens, render a screenshot set and download its PNGs and ZIP (talks to SHOTGEN_URL with SHOTGEN_API_KEY)',
+    )
     .option('--ios <url>', 'App Store URL of the app')
     .option('--android <url>', 'Google Play URL of the app')
     .addOption(new Option('--device <device>', 'the device the set is for').choices(DEVICE_IDS).makeOptionMandatory())

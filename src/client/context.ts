@@ -22,7 +22,8 @@ export function clientContext(opts: { json: boolean; out: (value: Printable) => 
     ...settings,
     retry: {
       ...RETRY,
-      onRetry: ({ status, delayMs }) => reporter.line(`${status === null ? 'connection failed' : `HTTP ${status}`}: retrying in ${Math.ceil(delayMs / 1000)} s`),
+      onRetry: ({ status, delayMs }) =>
+        reporter.line(`${status === null ? 'connection failed' : `HTTP ${status}`}: retrying in ${Math.ceil(delayMs / 1000)} s`),
     },
   });
   return { settings, client, json: opts.json, out: opts.out, reporter };

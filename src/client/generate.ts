@@ -24,7 +24,13 @@ export interface GenerateOptions {
   timeout: number;
 }
 
-const fileRow = (f: DownloadedFile) => ({ path: f.path, bytes: f.bytes, sha256: f.sha256, ...(f.index ? { index: f.index } : {}), ...(f.locale ? { locale: f.locale } : {}) });
+const fileRow = (f: DownloadedFile) => ({
+  path: f.path,
+  bytes: f.bytes,
+  sha256: f.sha256,
+  ...(f.index ? { index: f.index } : {}),
+  ...(f.locale ? { locale: f.locale } : {}),
+});
 
 export async function generate({ client, reporter, out }: ClientContext, opts: GenerateOptions): Promise<void> {
   if (!opts.ios && !opts.android) throw new ClientFailure('give --ios URL, --android URL or both', EXIT.usage);
@@ -39,7 +45,9 @@ export async function generate({ client, reporter, out }: ClientContext, opts: G
   for (const [i, screen] of screens.entries()) {
     const uploaded = await client.uploadScreen(app.appId, screen.bytes, { contentType: screen.contentType });
     screenIds.push(uploaded.screenId);
-    reporter.line(`screen ${i + 1}/${screens.length} ${path.basename(screen.path)}: ${uploaded.screenId} (${uploaded.family}, ${uploaded.width}×${uploaded.height})`);
+    reporter.line(
+      `screen ${i + 1}/${screens.length} ${path.basename(screen.path)}: ${uploaded.screenId} (${uploaded.family}, ${uploaded.width}×${uploaded.height})`,
+    );
   }
 
   const accepted = await client.createScreenshotSet(
@@ -59,10 +67,15 @@ export async function generate({ client, reporter, out }: ClientContext, opts: G
   const job = await client.waitForJob(accepted.jobId, { timeoutMs: opts.timeout * 1000, onProgress: (j) => reporter.job(j) });
   reporter.end();
   if (job.status === 'failed') {
-    throw new ClientFailure(`job ${job.id} failed: ${job.error?.message ?? 'no reason given'} (${job.error?.code ?? 'unknown'}); the ${accepted.credits.cost} credits were refunded`, EXIT.jobFailed);
+    throw new ClientFailure(
+      `job ${job.id} failed: ${job.error?.message ?? 'no reason given'} (${job.error?.code ?? 'unknown'}); the ${accepted.credits.cost} credits were refunded`,
+      EXIT.jobFailed,
+    );
   }
 
-  const files = await client.downloadSet(job, opts.out, { onFile: (f) => reporter.line(`wrote ${f.path} (${f.bytes} bytes, sha256 verified)`) });
+  const files = await client.downloadSet(job, opts.out, {
+    onFile: (f) => reporter.line(`wrote ${f.path} (${f.bytes} bytes, sha256 verified)`),
+  });
   const value = {
     appId: app.appId,
     jobId: job.id,
@@ -72,6 +85,9 @@ export async function generate({ client, reporter, out }: ClientContext, opts: G
     archive: files.archive ? fileRow(files.archive) : null,
     warnings: job.result?.warnings ?? [],
   };
-  const text = [`${files.slides.length} slides${files.archive ? ' and the ZIP' : ''} in ${opts.out}`, ...value.warnings.map((w) => `warning: ${w}`)].join('\n');
+  const text = [
+    `${files.slides.length} slides${files.archive ? ' and the ZIP' : ''} in ${opts.out}`,
+    ...value.warnings.map((w) => `warning: ${w}`),
+  ].join('\n');
   out({ kind: 'object', value, text });
 }

@@ -26,7 +26,10 @@ export function sniffScreenType(bytes: Uint8Array): ScreenContentType | null {
 const OTHER_IMAGES: { name: string; test: (bytes: Uint8Array) => boolean }[] = [
   { name: 'WebP', test: (b) => startsWith(b, ascii('RIFF')) && startsWith(b, ascii('WEBP'), 8) },
   { name: 'GIF', test: (b) => startsWith(b, ascii('GIF8')) },
-  { name: 'HEIC', test: (b) => startsWith(b, ascii('ftyp'), 4) && /^(heic|heix|hevc|mif1|msf1)$/.test(String.fromCharCode(...b.subarray(8, 12))) },
+  {
+    name: 'HEIC',
+    test: (b) => startsWith(b, ascii('ftyp'), 4) && /^(heic|heix|hevc|mif1|msf1)$/.test(String.fromCharCode(...b.subarray(8, 12))),
+  },
   { name: 'AVIF', test: (b) => startsWith(b, ascii('ftypavi'), 4) },
   { name: 'TIFF', test: (b) => startsWith(b, ascii('II*\0')) || startsWith(b, ascii('MM\0*')) },
   { name: 'BMP', test: (b) => startsWith(b, ascii('BM')) },
@@ -43,7 +46,10 @@ export async function readScreens(dir: string): Promise<ScreenFile[]> {
   try {
     names = await fs.readdir(dir);
   } catch (error) {
-    throw new ClientFailure(`--screens ${dir}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such directory' : (error as Error).message}`, EXIT.usage);
+    throw new ClientFailure(
+      `--screens ${dir}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such directory' : (error as Error).message}`,
+      EXIT.usage,
+    );
   }
   const candidates = names.filter((n) => /\.(png|jpe?g)$/i.test(n)).sort(new Intl.Collator('en', { numeric: true }).compare);
   const screens: ScreenFile[] = [];

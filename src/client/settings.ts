@@ -10,7 +10,8 @@ export interface ClientSettings {
 
 export function clientSettings(env: NodeJS.ProcessEnv = process.env): ClientSettings {
   const apiKey = env.SHOTGEN_API_KEY?.trim();
-  if (!apiKey) throw new ClientFailure('SHOTGEN_API_KEY is not set: create a key in the dashboard or with `shotgen keys create`', EXIT.usage);
+  if (!apiKey)
+    throw new ClientFailure('SHOTGEN_API_KEY is not set: create a key in the dashboard or with `shotgen keys create`', EXIT.usage);
   const baseUrl = (env.SHOTGEN_URL?.trim() || DEFAULT_URL).replace(/\/+$/, '');
   let url: URL;
   try {
@@ -18,6 +19,7 @@ export function clientSettings(env: NodeJS.ProcessEnv = process.env): ClientSett
   } catch {
     throw new ClientFailure(`SHOTGEN_URL: expected the API's URL such as ${DEFAULT_URL}, got "${baseUrl}"`, EXIT.usage);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ClientFailure(`SHOTGEN_URL: expected an http(s) URL, got "${baseUrl}"`, EXIT.usage);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ClientFailure(`SHOTGEN_URL: expected an http(s) URL, got "${baseUrl}"`, EXIT.usage);
   return { baseUrl, apiKey };
 }

@@ -17,7 +17,12 @@ import { csrfTokenFor, type CookieNames } from './session.ts';
 /** The same domain services the API is built on (a structural subset of the API's Services). */
 export interface DashboardServices {
   /** basePath: the API's BASE_PATH (shown next to keys); publicUrl: https makes cookies Secure; webhooks: WEBHOOK_ALLOW_HTTP/PRIVATE. */
-  config: { basePath: string; publicUrl?: string | null; signupEnabled?: boolean; webhooks?: { allowHttp: boolean; allowPrivate: boolean } };
+  config: {
+    basePath: string;
+    publicUrl?: string | null;
+    signupEnabled?: boolean;
+    webhooks?: { allowHttp: boolean; allowPrivate: boolean };
+  };
   db: Db;
   stores: StoreReaders;
   authenticator: Pick<Authenticator, 'forget'>;
@@ -47,7 +52,12 @@ export class SignInRequired extends Error {}
 
 /** An HTML error page with this status. */
 export class PageError extends Error {
-  constructor(readonly status: number, readonly title: string, message: string, readonly headers: Record<string, string> = {}) {
+  constructor(
+    readonly status: number,
+    readonly title: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
     super(message);
   }
 }

@@ -51,13 +51,22 @@ export function securityHeaders(publicUrl: string | null): Record<string, string
 /** The plugin, in the shape of the server's dashboard slot: `(app, { services })`. */
 export async function dashboardPlugin(app: FastifyInstance, { services }: DashboardOptions): Promise<void> {
   const publicUrl = services.config.publicUrl ?? null;
-  const dash: Dashboard = { services, publicUrl, signupEnabled: services.config.signupEnabled ?? true, basePath: services.config.basePath, names: cookieNames(publicUrl) };
+  const dash: Dashboard = {
+    services,
+    publicUrl,
+    signupEnabled: services.config.signupEnabled ?? true,
+    basePath: services.config.basePath,
+    names: cookieNames(publicUrl),
+  };
   const headers = securityHeaders(publicUrl);
   const { db, clock } = services;
 
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
-  await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: UPLOAD_LIMIT, files: 10, fields: 10, fieldSize: 4096 } });
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { fileSize: UPLOAD_LIMIT, files: 10, fields: 10, fieldSize: 4096 },
+  });
   app.decorateRequest('dashboardSession', null);
 
   app.addHook('onRequest', async (request, reply) => {
@@ -73,7 +82,11 @@ export async function dashboardPlugin(app: FastifyInstance, { services }: Dashbo
     if (request.method === 'GET' || request.method === 'HEAD') return;
     if (!csrfOk(request, dash.names, (request.body as Record<string, unknown> | undefined)?._csrf)) {
       request.log.info({ requestId: request.id }, 'dashboard form refused: missing or wrong CSRF token');
-      throw new PageError(403, 'Form expired', 'This form could not be accepted: it was not sent from this page, or it has expired. Go back, reload the page and try again.');
+      throw new PageError(
+        403,
+        'Form expired',
+        'This form could not be accepted: it was not sent from this page, or it has expired. Go back, reload the page and try again.',
+      );
     }
   });
 

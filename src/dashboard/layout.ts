@@ -26,7 +26,8 @@ const NAV = [
 export function page(ctx: PageContext, opts: PageOptions): Html {
   const nav = ctx.session
     ? html`<nav aria-label="Main"><ul>${NAV.map(
-        (item) => html`<li><a href="${item.href}"${ctx.path.startsWith(item.href) ? html` aria-current="page"` : ''}>${item.label}</a></li>`,
+        (item) =>
+          html`<li><a href="${item.href}"${ctx.path.startsWith(item.href) ? html` aria-current="page"` : ''}>${item.label}</a></li>`,
       )}</ul></nav>
       <form method="post" action="/sign-out" class="sign-out">${csrfField(ctx)}
         <span class="who">${ctx.session.user.email}</span> <button type="submit" class="link">Sign out</button>
@@ -56,7 +57,10 @@ ${opts.body}
 export const csrfField = (ctx: Pick<PageContext, 'csrf'>): Html => html`<input type="hidden" name="_csrf" value="${ctx.csrf}">`;
 
 /** The card that asks before something cannot be undone: what it is, what follows, and the one dangerous button. */
-export function confirmCard(ctx: Pick<PageContext, 'csrf'>, o: { what: Html; consequence: string; action: string; button: string; cancel: string }): Html {
+export function confirmCard(
+  ctx: Pick<PageContext, 'csrf'>,
+  o: { what: Html; consequence: string; action: string; button: string; cancel: string },
+): Html {
   return html`<div class="card narrow">
 <p>${o.what}</p>
 <p>${o.consequence} This cannot be undone.</p>

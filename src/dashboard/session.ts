@@ -28,7 +28,9 @@ export interface CookieNames {
 
 export function cookieNames(publicUrl: string | null): CookieNames {
   const secure = publicUrl?.startsWith('https://') === true;
-  return secure ? { session: '__Host-shotgen_session', csrf: '__Host-shotgen_csrf', secure } : { session: 'shotgen_session', csrf: 'shotgen_csrf', secure };
+  return secure
+    ? { session: '__Host-shotgen_session', csrf: '__Host-shotgen_csrf', secure }
+    : { session: 'shotgen_session', csrf: 'shotgen_csrf', secure };
 }
 
 const baseCookie = (names: CookieNames) => ({ path: '/', httpOnly: true, sameSite: 'lax' as const, secure: names.secure });

@@ -23,8 +23,19 @@ export interface OpenOptions {
   warn?: (message: string) => void;
 }
 
-export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databasePoolSize'>, opts: OpenOptions = {}): Promise<Database> {
-  const embedded = config.databaseUrl ? null : await openEmbeddedServer({ dataDir: config.dataDir, role: opts.role, log: opts.log, warn: opts.warn, supervise: opts.role === 'serve' });
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databasePoolSize'>,
+  opts: OpenOptions = {},
+): Promise<Database> {
+  const embedded = config.databaseUrl
+    ? null
+    : await openEmbeddedServer({
+        dataDir: config.dataDir,
+        role: opts.role,
+        log: opts.log,
+        warn: opts.warn,
+        supervise: opts.role === 'serve',
+      });
   const url = config.databaseUrl ?? embedded!.url;
   const pool = createPool(url, config.databasePoolSize);
   try {

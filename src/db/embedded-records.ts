@@ -127,7 +127,8 @@ export function liveClients(dataDir: string, server: number): Client[] {
     } catch {
       entry = {};
     }
-    if (pid > 0 && isAlive(pid) && entry.server === server) clients.push({ id, pid, role: entry.role === 'serve' ? 'serve' : 'command', server });
+    if (pid > 0 && isAlive(pid) && entry.server === server)
+      clients.push({ id, pid, role: entry.role === 'serve' ? 'serve' : 'command', server });
     else fs.rmSync(path.join(clientsDir(dataDir), id), { force: true });
   }
   return clients;

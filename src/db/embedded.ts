@@ -31,7 +31,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { liveClients, readOwner, register, removeClients, removeOwner, unregister, withLock, writeOwner, type Role } from './embedded-records.ts';
+import {
+  liveClients,
+  readOwner,
+  register,
+  removeClients,
+  removeOwner,
+  unregister,
+  withLock,
+  writeOwner,
+  type Role,
+} from './embedded-records.ts';
 import { placeCluster, reachableBinaries } from './placement.ts';
 import { supervise, type SuperviseContext } from './supervisor.ts';
 import {
@@ -96,7 +106,10 @@ export async function openEmbeddedServer(opts: EmbeddedOptions): Promise<Embedde
 
   return withLock(dataDir, async () => {
     // Under the lock: concurrent first starts must agree on one place for the cluster.
-    const { pgDir, socketDir, relocated } = placeCluster(dataDir, user, { pgDir: path.join(dataDir, 'pg'), socketDir: socketDirFor(dataDir) });
+    const { pgDir, socketDir, relocated } = placeCluster(dataDir, user, {
+      pgDir: path.join(dataDir, 'pg'),
+      socketDir: socketDirFor(dataDir),
+    });
     prepareDirs(dataDir, pgDir, socketDir, user);
     const supervision: SuperviseContext | null = opts.supervise
       ? { dataDir, pgDir, socketDir, bin, user, role, start: opts, log: opts.warn ?? opts.log ?? (() => undefined) }
@@ -129,7 +142,12 @@ export async function openEmbeddedServer(opts: EmbeddedOptions): Promise<Embedde
   });
 }
 
-function handle(dataDir: string, live: { pid: number; port: number; socketDir: string }, role: Role, supervision: SuperviseContext | null): EmbeddedServer {
+function handle(
+  dataDir: string,
+  live: { pid: number; port: number; socketDir: string },
+  role: Role,
+  supervision: SuperviseContext | null,
+): EmbeddedServer {
   let pid = live.pid;
   let id = register(dataDir, role, pid);
   let stopped = false;

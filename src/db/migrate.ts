@@ -22,7 +22,11 @@ function listMigrations(): Migration[] {
     .readdirSync(MIGRATIONS_DIR)
     .filter((f) => /^\d+_.+\.sql$/.test(f))
     .sort()
-    .map((f) => ({ version: Number(f.split('_')[0]), name: f.replace(/\.sql$/, ''), sql: fs.readFileSync(path.join(MIGRATIONS_DIR, f), 'utf8') }));
+    .map((f) => ({
+      version: Number(f.split('_')[0]),
+      name: f.replace(/\.sql$/, ''),
+      sql: fs.readFileSync(path.join(MIGRATIONS_DIR, f), 'utf8'),
+    }));
 }
 
 /** Returns the names of the migrations it applied. */

@@ -60,7 +60,10 @@ export function reachableBinaries(bin: Binaries, user: OsUser | null, log?: (mes
   const nativeDir = path.resolve(bin.postgres, '..', '..');
   const pkg = JSON.parse(fs.readFileSync(path.join(nativeDir, '..', 'package.json'), 'utf8')) as { name: string; version: string };
   const dest = path.join(CACHE_ROOT, `${pkg.name.replace('/', '+')}@${pkg.version}`);
-  const cached = { initdb: path.join(dest, 'bin', path.basename(bin.initdb)), postgres: path.join(dest, 'bin', path.basename(bin.postgres)) };
+  const cached = {
+    initdb: path.join(dest, 'bin', path.basename(bin.initdb)),
+    postgres: path.join(dest, 'bin', path.basename(bin.postgres)),
+  };
   try {
     ensureRootDir(CACHE_ROOT);
     if (!fs.existsSync(cached.postgres)) {
@@ -75,10 +78,15 @@ export function reachableBinaries(bin: Binaries, user: OsUser | null, log?: (mes
       }
     }
   } catch (error) {
-    throw new PlacementError(`the embedded PostgreSQL runs as the postgres user, which cannot reach ${nativeDir}, and copying its binaries to ${CACHE_ROOT} failed (${(error as Error).message}); install shotgen in a directory that user can enter, or set DATABASE_URL`);
+    throw new PlacementError(
+      `the embedded PostgreSQL runs as the postgres user, which cannot reach ${nativeDir}, and copying its binaries to ${CACHE_ROOT} failed (${(error as Error).message}); install shotgen in a directory that user can enter, or set DATABASE_URL`,
+    );
   }
   const blocked = blockerFor(cached.postgres, user, R | X);
-  if (blocked) throw new PlacementError(`the postgres user cannot reach ${blocked}, on the way to the PostgreSQL binaries in ${dest}; allow it (chmod o+x) or set DATABASE_URL`);
+  if (blocked)
+    throw new PlacementError(
+      `the postgres user cannot reach ${blocked}, on the way to the PostgreSQL binaries in ${dest}; allow it (chmod o+x) or set DATABASE_URL`,
+    );
   return cached;
 }
 
@@ -111,7 +119,9 @@ export function placeCluster(dataDir: string, user: OsUser | null, defaults: { p
   const blocked = user ? blockerFor(path.dirname(path.resolve(dataDir)), user) : null;
   if (!blocked) return { ...defaults, relocated: false };
   if (st) {
-    throw new PlacementError(`the embedded PostgreSQL runs as the postgres user, which cannot enter ${blocked} to reach the cluster in ${link}; move DATA_DIR to a directory it can enter, or allow it (chmod o+x ${blocked})`);
+    throw new PlacementError(
+      `the embedded PostgreSQL runs as the postgres user, which cannot enter ${blocked} to reach the cluster in ${link}; move DATA_DIR to a directory it can enter, or allow it (chmod o+x ${blocked})`,
+    );
   }
   let base: string;
   try {
@@ -122,7 +132,9 @@ export function placeCluster(dataDir: string, user: OsUser | null, defaults: { p
     fs.mkdirSync(path.dirname(link), { recursive: true });
     fs.symlinkSync(path.join(base, 'pg'), link);
   } catch (error) {
-    throw new PlacementError(`the embedded PostgreSQL runs as the postgres user, which cannot enter ${blocked}, and placing its cluster in ${CLUSTERS_ROOT} failed (${(error as Error).message}); set DATA_DIR to a directory that user can enter, or DATABASE_URL`);
+    throw new PlacementError(
+      `the embedded PostgreSQL runs as the postgres user, which cannot enter ${blocked}, and placing its cluster in ${CLUSTERS_ROOT} failed (${(error as Error).message}); set DATA_DIR to a directory that user can enter, or DATABASE_URL`,
+    );
   }
   return { pgDir: path.join(base, 'pg'), socketDir: path.join(base, 'run'), relocated: true };
 }

@@ -63,7 +63,17 @@ const LOST_MESSAGES = ['Connection terminated', 'not queryable', 'Client was clo
 // too many connections.
 const UNAVAILABLE_STATES = /^(08...|57P0[123]|53300)$/;
 // Socket errors; ENOENT is a unix socket that is not there (the embedded server is down).
-const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOENT', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND']);
+const UNAVAILABLE_ERRNOS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOENT',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+]);
 const SOCKET_CALLS = new Set(['connect', 'read', 'write', 'getaddrinfo']);
 
 /**

@@ -162,7 +162,11 @@ export async function initialise(dataDir: string, pgDir: string, bin: Binaries, 
   fs.mkdirSync(scratch, { mode: 0o700 });
   if (user) fs.chownSync(scratch, user.uid, user.gid);
   // Local (socket) connections are trusted: the socket lives in DATA_DIR, guarded by file modes.
-  await run(bin.initdb, [`--pgdata=${scratch}`, `--username=${USER}`, '--auth-local=trust', '--auth-host=reject', '--encoding=UTF8', '--no-locale'], user);
+  await run(
+    bin.initdb,
+    [`--pgdata=${scratch}`, `--username=${USER}`, '--auth-local=trust', '--auth-host=reject', '--encoding=UTF8', '--no-locale'],
+    user,
+  );
   fs.renameSync(scratch, pgDir);
 }
 
@@ -178,7 +182,14 @@ export interface StartOptions {
  * need the database), and a process that hands the server over to another can exit while it runs.
  * Readiness comes from postmaster.pid, where PostgreSQL records "ready" once it accepts connections.
  */
-export async function startPostmaster(dataDir: string, pgDir: string, socketDir: string, bin: Binaries, user: OsUser | null, opts: StartOptions): Promise<number> {
+export async function startPostmaster(
+  dataDir: string,
+  pgDir: string,
+  socketDir: string,
+  bin: Binaries,
+  user: OsUser | null,
+  opts: StartOptions,
+): Promise<number> {
   const deadline = Date.now() + START_TIMEOUT_MS;
   for (;;) {
     try {
@@ -194,7 +205,15 @@ export async function startPostmaster(dataDir: string, pgDir: string, socketDir:
 
 const SHARED_MEMORY_IN_USE = 'pre-existing shared memory block';
 
-async function startOnce(dataDir: string, pgDir: string, socketDir: string, bin: Binaries, user: OsUser | null, opts: StartOptions, deadline: number): Promise<number> {
+async function startOnce(
+  dataDir: string,
+  pgDir: string,
+  socketDir: string,
+  bin: Binaries,
+  user: OsUser | null,
+  opts: StartOptions,
+  deadline: number,
+): Promise<number> {
   // After a crash PostgreSQL first fsyncs every file of the cluster, one by one: 2-4 s of a
   // supervised restart here. syncfs (Linux only) flushes the file system in one call: 0.4-0.6 s.
   const recovery = process.platform === 'linux' ? { recovery_init_sync_method: 'syncfs' } : {};
@@ -206,7 +225,12 @@ async function startOnce(dataDir: string, pgDir: string, socketDir: string, bin:
   const logStart = fs.fstatSync(logFd).size;
   let child: ChildProcess;
   try {
-    child = spawn(bin.postgres, args, { ...(user ?? {}), stdio: ['ignore', logFd, logFd], detached: true, env: { ...process.env, LC_ALL: 'C' } });
+    child = spawn(bin.postgres, args, {
+      ...(user ?? {}),
+      stdio: ['ignore', logFd, logFd],
+      detached: true,
+      env: { ...process.env, LC_ALL: 'C' },
+    });
   } finally {
     fs.closeSync(logFd);
   }

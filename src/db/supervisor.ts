@@ -10,7 +10,15 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withLock, writeOwner, type Role } from './embedded-records.ts';
-import { livePostmaster, removeStalePostmasterFiles, runsPostmasterOf, startPostmaster, type Binaries, type OsUser, type StartOptions } from './postmaster.ts';
+import {
+  livePostmaster,
+  removeStalePostmasterFiles,
+  runsPostmasterOf,
+  startPostmaster,
+  type Binaries,
+  type OsUser,
+  type StartOptions,
+} from './postmaster.ts';
 
 export interface SuperviseContext {
   dataDir: string;
@@ -66,11 +74,14 @@ async function restart(ctx: SuperviseContext, target: Watched): Promise<void> {
       });
       if (!outcome) return;
       target.replaced(outcome.pid);
-      ctx.log(`embedded PostgreSQL is back (pid ${outcome.pid}${outcome.started ? '' : ', started by another process'}) ${Date.now() - diedAt} ms after it was found gone`);
+      ctx.log(
+        `embedded PostgreSQL is back (pid ${outcome.pid}${outcome.started ? '' : ', started by another process'}) ${Date.now() - diedAt} ms after it was found gone`,
+      );
       return;
     } catch (error) {
       // Keep trying (the API answers 503 meanwhile), without flooding the log.
-      if (attempt === 1 || attempt % 30 === 0) ctx.log(`restarting embedded PostgreSQL failed (attempt ${attempt}): ${(error as Error).message}`);
+      if (attempt === 1 || attempt % 30 === 0)
+        ctx.log(`restarting embedded PostgreSQL failed (attempt ${attempt}): ${(error as Error).message}`);
       await sleep(Math.min(2_000, 100 * attempt));
     }
   }

@@ -7,7 +7,13 @@
  */
 import pg from 'pg';
 
-export async function waitForNotification<T>(url: string, channel: string, change: () => Promise<T>, timeoutMs = 2_000, graceMs = 50): Promise<T> {
+export async function waitForNotification<T>(
+  url: string,
+  channel: string,
+  change: () => Promise<T>,
+  timeoutMs = 2_000,
+  graceMs = 50,
+): Promise<T> {
   const listener = new pg.Client({ connectionString: url });
   // Losing the connection only means we cannot wait for the echo; it must not end the process.
   let lost: () => void = () => undefined;

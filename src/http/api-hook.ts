@@ -26,7 +26,13 @@ export function apiRequestHook(authenticator: Authenticator, limits: RateLimits 
     const apply = (d: Decision) => {
       reply.header('ratelimit', rateLimitHeader(limits.keyRule, d));
       if (d.allowed) return done();
-      done(rateLimited(limits.keyRule, d, `This key may make ${limits.keyRule.perSecond} requests a second (bursts of ${limits.keyRule.capacity}). Retry after ${d.retryAfterS} s.`));
+      done(
+        rateLimited(
+          limits.keyRule,
+          d,
+          `This key may make ${limits.keyRule.perSecond} requests a second (bursts of ${limits.keyRule.capacity}). Retry after ${d.retryAfterS} s.`,
+        ),
+      );
     };
     const d = limits.forKey(principal.keyId);
     if (d instanceof Promise) d.then(apply, done);
@@ -37,13 +43,15 @@ export function apiRequestHook(authenticator: Authenticator, limits: RateLimits 
   const slowPath = async (request: FastifyRequest, reply: FastifyReply, key: string | null, keyError: unknown): Promise<Principal> => {
     if (limits) {
       const d = await limits.addressAllowed(request.ip);
-      if (!d.allowed) throw rateLimited(limits.addressRule, d, `Too many failed authentications from this address. Retry after ${d.retryAfterS} s.`);
+      if (!d.allowed)
+        throw rateLimited(limits.addressRule, d, `Too many failed authentications from this address. Retry after ${d.retryAfterS} s.`);
     }
     try {
       if (key === null) throw keyError;
       return await authenticator.authenticate(key);
     } catch (error) {
-      if (limits && isProblem(error) && error.status === 401) reply.header('ratelimit', rateLimitHeader(limits.addressRule, await limits.authFailed(request.ip)));
+      if (limits && isProblem(error) && error.status === 401)
+        reply.header('ratelimit', rateLimitHeader(limits.addressRule, await limits.authFailed(request.ip)));
       throw error;
     }
   };

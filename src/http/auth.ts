@@ -58,7 +58,11 @@ export function presentedKey(headers: FastifyRequest['headers'], rawHeaders?: st
     throw unauthorized('ambiguous_credentials', 'The Authorization and x-api-key headers carry different keys; send one key.');
   }
   const key = fromBearer ?? fromHeader;
-  if (!key) throw unauthorized('missing_api_key', 'Send your API key in the "Authorization: Bearer <API key>" header or the "x-api-key: <API key>" header.');
+  if (!key)
+    throw unauthorized(
+      'missing_api_key',
+      'Send your API key in the "Authorization: Bearer <API key>" header or the "x-api-key: <API key>" header.',
+    );
   return key;
 }
 

@@ -36,14 +36,22 @@ export function rawProblemResponse(problem: Problem, extraHeaders: Record<string
     Connection: 'close',
     ...extraHeaders,
   };
-  const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const head = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
   return { requestId, bytes: `HTTP/1.1 ${problem.status} ${http.STATUS_CODES[problem.status]}\r\n${head}\r\n${body}` };
 }
 
 /** Only what identifies the failure; never err.rawPacket, the request's bytes. */
 const describe = (err: NodeJS.ErrnoException & { reason?: string }) => ({ code: err.code, message: err.message, reason: err.reason });
 
-function answer(socket: Duplex, problem: Problem, log: FastifyBaseLogger | undefined, err: NodeJS.ErrnoException | null, extraHeaders?: Record<string, string>): void {
+function answer(
+  socket: Duplex,
+  problem: Problem,
+  log: FastifyBaseLogger | undefined,
+  err: NodeJS.ErrnoException | null,
+  extraHeaders?: Record<string, string>,
+): void {
   const { requestId, bytes } = rawProblemResponse(problem, extraHeaders);
   log?.debug({ requestId, clientError: err ? describe(err) : undefined, status: problem.status }, 'request refused before routing');
   socket.end(bytes, () => socket.destroy());
@@ -67,6 +75,8 @@ export function clientErrorHandler(this: { log?: FastifyBaseLogger }, err: NodeJ
 /** CONNECT asks the server to be a proxy, which it is not. */
 export function connectHandler(log?: FastifyBaseLogger) {
   return (_req: http.IncomingMessage, socket: Duplex): void => {
-    answer(socket, new Problem(405, 'method_not_allowed', 'CONNECT is not supported: this server is not a proxy.'), log, null, { Allow: 'GET, POST, HEAD' });
+    answer(socket, new Problem(405, 'method_not_allowed', 'CONNECT is not supported: this server is not a proxy.'), log, null, {
+      Allow: 'GET, POST, HEAD',
+    });
   };
 }

@@ -9,7 +9,14 @@ export function metricsRoute(app: FastifyInstance, perServer: Registry, token: s
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     if (token !== null) {
       const presented = /^bearer[ \t]+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
-      if (!sameSecret(presented, token)) throw new Problem(401, 'invalid_api_key', 'GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>".', {}, { 'WWW-Authenticate': 'Bearer' });
+      if (!sameSecret(presented, token))
+        throw new Problem(
+          401,
+          'invalid_api_key',
+          'GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>".',
+          {},
+          { 'WWW-Authenticate': 'Bearer' },
+        );
     }
     // The database figures are read now; a database that is down must not hide the rest.
     const fromDb = await perServer.metrics().catch(() => '');

@@ -8,7 +8,14 @@ import { buildServer } from './server.ts';
 
 /** Throws on any use: proves that building the document reaches no service. */
 const absent = (name: string) =>
-  new Proxy({}, { get: (_target, property) => { throw new Error(`the OpenAPI document must not use ${name}.${String(property)}`); } });
+  new Proxy(
+    {},
+    {
+      get: (_target, property) => {
+        throw new Error(`the OpenAPI document must not use ${name}.${String(property)}`);
+      },
+    },
+  );
 
 export async function openapiDocument(basePath = '/api/v1'): Promise<Record<string, unknown>> {
   const services = {

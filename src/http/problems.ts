@@ -11,7 +11,13 @@ import { Problem, problemType, validationFailed, type FieldError } from '../prob
  */
 export const DATABASE_RETRY_AFTER_S = 2;
 export const databaseUnavailable = (): Problem =>
-  new Problem(503, 'service_unavailable', 'The database is not reachable right now. Retry in a moment.', {}, { 'Retry-After': String(DATABASE_RETRY_AFTER_S) });
+  new Problem(
+    503,
+    'service_unavailable',
+    'The database is not reachable right now. Retry in a moment.',
+    {},
+    { 'Retry-After': String(DATABASE_RETRY_AFTER_S) },
+  );
 
 export function problemBody(problem: Problem, requestId: string): Record<string, unknown> {
   return {
@@ -84,13 +90,25 @@ function toProblem(error: FastifyError & { validation?: AjvError[]; validationCo
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new Problem(413, 'payload_too_large', `The request body is larger than ${sizeText(rules.bodyLimit ?? 64 * 1024)}.`);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new Problem(415, 'unsupported_media_type', `Send the request body as ${rules.accepts ?? 'JSON with Content-Type: application/json'}.`);
+      return new Problem(
+        415,
+        'unsupported_media_type',
+        `Send the request body as ${rules.accepts ?? 'JSON with Content-Type: application/json'}.`,
+      );
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new Problem(400, 'invalid_json', 'The Content-Length header does not match the body.');
   }
   if (isConnectionLost(error)) return databaseUnavailable();
-  if (error instanceof ObjectStoreUnavailable) return new Problem(503, 'service_unavailable', 'The picture storage is not reachable right now. Retry in a moment.', {}, { 'Retry-After': '5' });
-  if (error instanceof SyntaxError && error.statusCode === 400) return new Problem(400, 'invalid_json', 'The request body is not valid JSON.');
+  if (error instanceof ObjectStoreUnavailable)
+    return new Problem(
+      503,
+      'service_unavailable',
+      'The picture storage is not reachable right now. Retry in a moment.',
+      {},
+      { 'Retry-After': '5' },
+    );
+  if (error instanceof SyntaxError && error.statusCode === 400)
+    return new Problem(400, 'invalid_json', 'The request body is not valid JSON.');
   return null;
 }
 
@@ -98,8 +116,10 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   const problem = toProblem(error, { bodyLimit: request.routeOptions?.bodyLimit, accepts: request.routeOptions?.config?.accepts });
   if (problem) {
     // An outage is logged once by whoever notices it (the supervisor, the LISTEN connection), not per request.
-    if (problem.status >= 500 && problem.code !== 'service_unavailable') request.log.error({ err: error, requestId: request.id }, 'request failed');
-    else if (problem.status >= 500) request.log.debug({ requestId: request.id, reason: error.message }, 'request refused: service unavailable');
+    if (problem.status >= 500 && problem.code !== 'service_unavailable')
+      request.log.error({ err: error, requestId: request.id }, 'request failed');
+    else if (problem.status >= 500)
+      request.log.debug({ requestId: request.id, reason: error.message }, 'request refused: service unavailable');
     return sendProblem(reply, problem);
   }
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
@@ -107,5 +127,8 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
     return sendProblem(reply, new Problem(400, 'validation_failed', 'The request could not be processed.'));
   }
   request.log.error({ err: error, requestId: request.id }, 'unexpected error');
-  return sendProblem(reply, new Problem(500, 'internal_error', `Something went wrong on our side. Quote ${request.id} if you contact support.`));
+  return sendProblem(
+    reply,
+    new Problem(500, 'internal_error', `Something went wrong on our side. Quote ${request.id} if you contact support.`),
+  );
 }

@@ -10,7 +10,16 @@ export function rootRequestHook(draining: () => boolean) {
     // Set here rather than in onSend so that errors thrown by any later hook carry them too.
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
-    if (draining()) return done(new Problem(503, 'service_unavailable', 'The server is restarting. Retry in a moment.', {}, { 'Retry-After': '1', Connection: 'close' }));
+    if (draining())
+      return done(
+        new Problem(
+          503,
+          'service_unavailable',
+          'The server is restarting. Retry in a moment.',
+          {},
+          { 'Retry-After': '1', Connection: 'close' },
+        ),
+      );
     done();
   };
 }

@@ -55,7 +55,11 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
       // bounded in time, and the number of sockets is capped (Fastify applies none of this to
       // a server it did not create).
       const server = http.createServer(
-        { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS },
+        {
+          headersTimeout: limits.headersTimeoutMs,
+          requestTimeout: limits.requestTimeoutMs,
+          connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+        },
         handler,
       );
       server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
@@ -92,7 +96,10 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
   app.addHook('preClose', async () => {
     draining = true;
   });
-  app.addHook('onRequest', rootRequestHook(() => draining));
+  app.addHook(
+    'onRequest',
+    rootRequestHook(() => draining),
+  );
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (draining) reply.header('connection', 'close');
     done(null, payload);
@@ -105,7 +112,9 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
   app.setErrorHandler(errorHandler);
   // With BASE_PATH empty the API's own 404 handler is the root's.
   if (!opts.dashboard && basePath !== '') {
-    app.setNotFoundHandler((request, reply) => sendProblem(reply, new Problem(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)));
+    app.setNotFoundHandler((request, reply) =>
+      sendProblem(reply, new Problem(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
+    );
   }
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));

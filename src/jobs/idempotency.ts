@@ -43,27 +43,60 @@ export async function findIdempotencyRecord<T>(q: Queryable, accountId: string, 
     return null;
   }
   if (!row.request_hash.equals(hash)) {
-    throw new Problem(422, 'idempotency_key_reused', 'This Idempotency-Key was used with a different request body in the last 24 hours. Use a new key for a new request.');
+    throw new Problem(
+      422,
+      'idempotency_key_reused',
+      'This Idempotency-Key was used with a different request body in the last 24 hours. Use a new key for a new request.',
+    );
   }
   return row.response;
 }
 
-export async function claimIdempotencyKey(q: Queryable, accountId: string, key: string, hash: Buffer, now: Date, waitMs = IDEMPOTENCY_WAIT_MS): Promise<void> {
+export async function claimIdempotencyKey(
+  q: Queryable,
+  accountId: string,
+  key: string,
+  hash: Buffer,
+  now: Date,
+  waitMs = IDEMPOTENCY_WAIT_MS,
+): Promise<void> {
   try {
     await q.query(`SET LOCAL lock_timeout = '${Math.max(1, Math.floor(waitMs))}ms'`);
-    await q.query('INSERT INTO idempotency_keys (account_id, key, request_hash, created_at) VALUES ($1, $2, $3, $4)', [accountId, key, hash, now]);
+    await q.query('INSERT INTO idempotency_keys (account_id, key, request_hash, created_at) VALUES ($1, $2, $3, $4)', [
+      accountId,
+      key,
+      hash,
+      now,
+    ]);
     // The timeout is for waiting on a duplicate only, not on the credit row that comes next.
     await q.query('SET LOCAL lock_timeout = 0');
   } catch (error) {
     if ((error as { code?: string }).code === '55P03') {
-      throw new Problem(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed. Retry shortly.', {}, { 'Retry-After': '1' });
+      throw new Problem(
+        409,
+        'idempotency_key_in_use',
+        'A request with this Idempotency-Key is still being processed. Retry shortly.',
+        {},
+        { 'Retry-After': '1' },
+      );
     }
     throw error;
   }
 }
 
-export async function completeIdempotencyKey(q: Queryable, accountId: string, key: string, jobId: string, response: unknown): Promise<void> {
-  await q.query('UPDATE idempotency_keys SET job_id = $3, response = $4 WHERE account_id = $1 AND key = $2', [accountId, key, jobId, response]);
+export async function completeIdempotencyKey(
+  q: Queryable,
+  accountId: string,
+  key: string,
+  jobId: string,
+  response: unknown,
+): Promise<void> {
+  await q.query('UPDATE idempotency_keys SET job_id = $3, response = $4 WHERE account_id = $1 AND key = $2', [
+    accountId,
+    key,
+    jobId,
+    response,
+  ]);
 }
 
 /** Housekeeping for the worker's sweep. */

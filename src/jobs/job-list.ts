@@ -25,7 +25,15 @@ interface Row {
   updated_at: Date;
 }
 
-const toSummary = (r: Row): JobSummary => ({ id: r.id, appId: r.app_id, appName: r.app_name, status: r.status, request: r.request, createdAt: r.created_at, updatedAt: r.updated_at });
+const toSummary = (r: Row): JobSummary => ({
+  id: r.id,
+  appId: r.app_id,
+  appName: r.app_name,
+  status: r.status,
+  request: r.request,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
 
 const SELECT = `SELECT j.id, j.app_id, a.name AS app_name, j.status, j.request, j.created_at, j.updated_at
   FROM jobs j JOIN apps a ON a.id = j.app_id AND a.account_id = j.account_id`;

@@ -21,7 +21,10 @@ interface Entry {
 export class JobReader {
   private readonly terminal = new Map<string, Entry>();
 
-  constructor(private readonly db: Db, private readonly maxEntries = 20_000) {}
+  constructor(
+    private readonly db: Db,
+    private readonly maxEntries = 20_000,
+  ) {}
 
   /** The job, or null when this account has no such job; with `links`, its pictures' URLs too. */
   async get(accountId: string, jobId: string, links?: PictureLinks): Promise<PublicJob | null> {

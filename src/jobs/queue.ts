@@ -22,14 +22,28 @@ export interface ClaimedJob {
 
 export async function claimJobs(db: Queryable, workerId: string, limit: number, leaseMs: number): Promise<ClaimedJob[]> {
   if (limit <= 0) return [];
-  const { rows } = await db.query<{ id: string; account_id: string; app_id: string; request: StoredPlanRequest; attempts: number; max_attempts: number }>(
+  const { rows } = await db.query<{
+    id: string;
+    account_id: string;
+    app_id: string;
+    request: StoredPlanRequest;
+    attempts: number;
+    max_attempts: number;
+  }>(
     `UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = $1,
        lease_expires_at = now() + make_interval(secs => $2::float8 / 1000), started_at = clock_timestamp(), updated_at = now()
      WHERE id IN (SELECT id FROM jobs WHERE status = 'queued' AND run_at <= now() ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
      RETURNING id, account_id, app_id, request, attempts, max_attempts`,
     [workerId, leaseMs, limit],
   );
-  return rows.map((r) => ({ id: r.id, accountId: r.account_id, appId: r.app_id, request: r.request, attempts: r.attempts, maxAttempts: r.max_attempts }));
+  return rows.map((r) => ({
+    id: r.id,
+    accountId: r.account_id,
+    appId: r.app_id,
+    request: r.request,
+    attempts: r.attempts,
+    maxAttempts: r.max_attempts,
+  }));
 }
 
 /** Extends the leases this worker still holds; returns the ids it no longer holds. */

@@ -22,7 +22,8 @@ export const JobSchema = Type.Object(
   {
     id: Type.String({ examples: ['job_01JD2ZK5T8Q3W4E5R6T7Y8U9EF'] }),
     status: StringEnum(JOB_STATUSES, {
-      description: 'queued → running → succeeded | failed. A job whose worker died goes back to queued (at most 3 attempts). succeeded and failed never change.',
+      description:
+        'queued → running → succeeded | failed. A job whose worker died goes back to queued (at most 3 attempts). succeeded and failed never change.',
     }),
     result: Nullable(ScreenshotSetResultSchema, { description: 'Non-null exactly when status is succeeded.' }),
     error: Nullable(JobErrorSchema, { description: 'Non-null exactly when status is failed; the credits were refunded.' }),

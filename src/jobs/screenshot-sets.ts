@@ -82,16 +82,28 @@ function checkTranslatable(app: App, request: ScreenshotSetRequest): void {
 /** The request as the job stores it: defaults resolved, a narrative fixing the slide count. */
 function resolveRequest(request: ScreenshotSetRequest): StoredPlanRequest {
   checkLocales(request);
-  const extras = { ...(request.locales ? { locales: [...request.locales] } : {}), ...(request.screenIds ? { screenIds: [...request.screenIds] } : {}) };
+  const extras = {
+    ...(request.locales ? { locales: [...request.locales] } : {}),
+    ...(request.screenIds ? { screenIds: [...request.screenIds] } : {}),
+  };
   if (request.slides) {
     // The user's own captions fix the slides: a count or a narrative would contradict them.
     const conflicts = (['count', 'narrativeId'] as const).filter((f) => request[f] !== undefined);
     if (conflicts.length) {
-      throw new Problem(400, 'validation_failed', `${conflicts.join(', ')}: cannot be combined with slides (your own captions set the slides).`, {
-        errors: conflicts.map((field) => ({ field, message: 'cannot be combined with slides' })),
-      });
+      throw new Problem(
+        400,
+        'validation_failed',
+        `${conflicts.join(', ')}: cannot be combined with slides (your own captions set the slides).`,
+        {
+          errors: conflicts.map((field) => ({ field, message: 'cannot be combined with slides' })),
+        },
+      );
     }
-    const slides = request.slides.map((s) => ({ headline: s.headline, ...(s.subheadline != null ? { subheadline: s.subheadline } : {}), ...(s.screenId ? { screenId: s.screenId } : {}) }));
+    const slides = request.slides.map((s) => ({
+      headline: s.headline,
+      ...(s.subheadline != null ? { subheadline: s.subheadline } : {}),
+      ...(s.screenId ? { screenId: s.screenId } : {}),
+    }));
     return { device: request.device, ...planDefaults(request), narrativeId: null, slides, ...extras };
   }
   const narrative = request.narrativeId ? findNarrative(request.narrativeId) : null;
@@ -175,7 +187,6 @@ async function announce(db: Queryable, accountId: string, notifier: CreateOption
   await db.query(`SELECT pg_notify('shotgen_jobs', ''), pg_notify('shotgen_credits', $1)`, [accountId]).catch(() => undefined);
 }
 
-
 /**
  * Check the app, charge, write the ledger row and queue the job in ONE statement: one round trip,
  * and the credit row stays locked only until this statement commits, which is what bounds how
@@ -195,10 +206,24 @@ const CHARGE_AND_ENQUEUE = `
 
 // Named: each connection parses and plans this four-part statement once, not per create (in the
 // create bench that planning was a third of PostgreSQL's time).
-async function chargeAndEnqueue(q: Queryable, accountId: string, appId: string, jobId: string, request: StoredPlanRequest, cost: number, now: Date): Promise<CreatedScreenshotSet> {
+async function chargeAndEnqueue(
+  q: Queryable,
+  accountId: string,
+  appId: string,
+  jobId: string,
+  request: StoredPlanRequest,
+  cost: number,
+  now: Date,
+): Promise<CreatedScreenshotSet> {
   const period = periodStart(now);
   const run = async () =>
-    (await q.query<{ remaining: number | null; app_found: boolean }>({ name: 'charge-and-enqueue', text: CHARGE_AND_ENQUEUE, values: [accountId, period, cost, appId, jobId, JSON.stringify(request)] })).rows[0];
+    (
+      await q.query<{ remaining: number | null; app_found: boolean }>({
+        name: 'charge-and-enqueue',
+        text: CHARGE_AND_ENQUEUE,
+        values: [accountId, period, cost, appId, jobId, JSON.stringify(request)],
+      })
+    ).rows[0];
   let outcome = await run();
   if (!outcome.app_found) throw appNotFound(appId);
   if (outcome.remaining === null) {
@@ -210,4 +235,3 @@ async function chargeAndEnqueue(q: Queryable, accountId: string, appId: string, 
   }
   return { jobId, credits: { cost, remaining: outcome.remaining } };
 }
-

@@ -30,7 +30,14 @@ export function screenshotSetRunner({ db, planner, pictures, log }: SetRunnerDep
     const app = await findApp(db, job.accountId, job.appId);
     if (!app) throw new FatalJobError({ code: 'planning_failed', message: 'The app of this job no longer exists.', retryable: false });
     const listings = [app.iosListing, app.androidListing].filter((l) => l !== null);
-    const pictureJob = { id: job.id, accountId: job.accountId, appId: job.appId, attempt: job.attempts, device: job.request.device, screenIds: job.request.screenIds ?? null };
+    const pictureJob = {
+      id: job.id,
+      accountId: job.accountId,
+      appId: job.appId,
+      attempt: job.attempts,
+      device: job.request.device,
+      screenIds: job.request.screenIds ?? null,
+    };
     const uploaded = pictures ? await uploadedScreensFor(db, pictureJob) : [];
     let planned;
     try {
@@ -38,12 +45,17 @@ export function screenshotSetRunner({ db, planner, pictures, log }: SetRunnerDep
     } catch (error) {
       if (signal.aborted) throw error;
       // A model that could not translate a locale may well answer later: retry, refund at the last attempt.
-      if (error instanceof TranslationFailed) throw new RetryableJobError({ code: 'planning_failed', message: error.message, retryable: true });
+      if (error instanceof TranslationFailed)
+        throw new RetryableJobError({ code: 'planning_failed', message: error.message, retryable: true });
       // The planner is otherwise pure (its caption model call falls back on any failure), so the same input would
       // fail the same way again: fail at once rather than retry.
       if (isProblem(error)) throw new FatalJobError({ code: 'planning_failed', message: error.detail, retryable: false });
       log?.warn({ err: error, jobId: job.id }, 'planner failed');
-      throw new FatalJobError({ code: 'internal_error', message: 'Planning this set failed on our side; the credits were refunded.', retryable: false });
+      throw new FatalJobError({
+        code: 'internal_error',
+        message: 'Planning this set failed on our side; the credits were refunded.',
+        retryable: false,
+      });
     }
     if (!pictures) return { result: planned };
 
@@ -56,11 +68,24 @@ export function screenshotSetRunner({ db, planner, pictures, log }: SetRunnerDep
       return { result, save: (tx) => saveJobFiles(tx, job.id, files) };
     } catch (error) {
       if (signal.aborted) throw error;
-      if (error instanceof StoreImageUnavailable) throw new RetryableJobError({ code: 'store_unavailable', message: `A listing screenshot could not be fetched: ${error.message}.`, retryable: true });
-      if (error instanceof ObjectStoreUnavailable) throw new RetryableJobError({ code: 'internal_error', message: 'The pictures could not be stored; the job is retried.', retryable: true });
+      if (error instanceof StoreImageUnavailable)
+        throw new RetryableJobError({
+          code: 'store_unavailable',
+          message: `A listing screenshot could not be fetched: ${error.message}.`,
+          retryable: true,
+        });
+      if (error instanceof ObjectStoreUnavailable)
+        throw new RetryableJobError({
+          code: 'internal_error',
+          message: 'The pictures could not be stored; the job is retried.',
+          retryable: true,
+        });
       log?.warn({ err: error, jobId: job.id }, 'rendering failed');
-      throw new RetryableJobError({ code: 'internal_error', message: 'Rendering this set failed on our side; the credits were refunded.', retryable: true });
+      throw new RetryableJobError({
+        code: 'internal_error',
+        message: 'Rendering this set failed on our side; the credits were refunded.',
+        retryable: true,
+      });
     }
   };
 }
-

@@ -39,9 +39,18 @@ export class Worker {
   private readonly timers: NodeJS.Timeout[] = [];
   private unsubscribe: (() => void) | null = null;
   private stopping = false;
-  private readonly claims = new CoalescedRun(() => this.claimLoop(), (e) => this.opts.log?.error({ err: e }, 'claiming jobs failed'), () => !this.stopping);
+  private readonly claims = new CoalescedRun(
+    () => this.claimLoop(),
+    (e) => this.opts.log?.error({ err: e }, 'claiming jobs failed'),
+    () => !this.stopping,
+  );
 
-  constructor(private readonly db: Db, private readonly notifications: Notifications | null, private readonly run: JobRunner, private readonly opts: WorkerOptions) {
+  constructor(
+    private readonly db: Db,
+    private readonly notifications: Notifications | null,
+    private readonly run: JobRunner,
+    private readonly opts: WorkerOptions,
+  ) {
     this.id = opts.workerId ?? `wrk_${process.pid}_${randomBytes(4).toString('hex')}`;
   }
 
@@ -94,11 +103,14 @@ export class Worker {
       abort.signal.addEventListener('abort', () => reject(abort.signal.reason), { once: true });
     });
     const timer = setTimeout(() => abort.abort(new Error(`attempt ran over ${timeoutMs} ms`)), timeoutMs);
-    const progress = new ProgressReporter(this.db, this.id, job.id, (e) => this.opts.log?.warn({ err: e, jobId: job.id }, 'progress not recorded'));
+    const progress = new ProgressReporter(this.db, this.id, job.id, (e) =>
+      this.opts.log?.warn({ err: e, jobId: job.id }, 'progress not recorded'),
+    );
     try {
       const outcome = await Promise.race([this.run(job, { signal: abort.signal, progress: (d, t) => progress.report(d, t) }), abandoned]);
       await progress.settle();
-      if (!(await completeJob(this.db, this.id, job.id, outcome))) this.opts.log?.warn({ jobId: job.id }, 'lease lost before completion; result dropped');
+      if (!(await completeJob(this.db, this.id, job.id, outcome)))
+        this.opts.log?.warn({ jobId: job.id }, 'lease lost before completion; result dropped');
     } catch (error) {
       await progress.settle();
       if (!this.stopping || !abort.signal.aborted) {
@@ -119,9 +131,21 @@ export class Worker {
     if (job.attempts < job.maxAttempts) {
       await releaseJob(this.db, this.id, job.id, true, (this.opts.retryDelayMs ?? retryDelay)(job.attempts));
     } else if (error instanceof RetryableJobError) {
-      await failJob(this.db, job.id, this.id, { ...error.jobError, message: `${error.jobError.message} (after ${job.attempts} attempts)` }, this.now());
+      await failJob(
+        this.db,
+        job.id,
+        this.id,
+        { ...error.jobError, message: `${error.jobError.message} (after ${job.attempts} attempts)` },
+        this.now(),
+      );
     } else {
-      await failJob(this.db, job.id, this.id, { code: 'attempts_exhausted', message: `The job failed ${job.attempts} times; the last error was internal.`, retryable: false }, this.now());
+      await failJob(
+        this.db,
+        job.id,
+        this.id,
+        { code: 'attempts_exhausted', message: `The job failed ${job.attempts} times; the last error was internal.`, retryable: false },
+        this.now(),
+      );
     }
   }
 

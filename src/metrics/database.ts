@@ -29,9 +29,25 @@ export function databaseMetrics(db: Db): Registry {
         pending = null;
       }
     })());
-  const jobs = new Gauge({ name: 'shotgen_jobs', help: 'Jobs by state.', labelNames: ['state'] as const, registers: [registry], collect: readJobs });
-  const depth = new Gauge({ name: 'shotgen_queue_depth', help: 'Queued jobs that are due to run.', registers: [registry], collect: readJobs });
-  const age = new Gauge({ name: 'shotgen_queue_oldest_age_seconds', help: 'Age of the oldest job that is due and still queued (0 when none).', registers: [registry], collect: readJobs });
+  const jobs = new Gauge({
+    name: 'shotgen_jobs',
+    help: 'Jobs by state.',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect: readJobs,
+  });
+  const depth = new Gauge({
+    name: 'shotgen_queue_depth',
+    help: 'Queued jobs that are due to run.',
+    registers: [registry],
+    collect: readJobs,
+  });
+  const age = new Gauge({
+    name: 'shotgen_queue_oldest_age_seconds',
+    help: 'Age of the oldest job that is due and still queued (0 when none).',
+    registers: [registry],
+    collect: readJobs,
+  });
   new Gauge({
     name: 'shotgen_db_pool_connections',
     help: 'This process’s database connections: total, idle, and requests waiting for one.',

@@ -2,7 +2,15 @@
  * Objects in an S3-compatible bucket (AWS S3, MinIO, R2, ...): any number of API and worker
  * processes on any machines share the pictures.
  */
-import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
 import { checkKey, ObjectStoreUnavailable, type ObjectStore, type StoredObject } from './store.ts';
 
@@ -27,7 +35,9 @@ export class S3ObjectStore implements ObjectStore {
       region: settings.region,
       ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
       forcePathStyle: settings.forcePathStyle,
-      ...(settings.accessKeyId && settings.secretAccessKey ? { credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } } : {}),
+      ...(settings.accessKeyId && settings.secretAccessKey
+        ? { credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } }
+        : {}),
       // A request that cannot reach the bucket fails in seconds, not minutes: the caller answers 503.
       requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000 },
       maxAttempts: 3,
@@ -45,7 +55,9 @@ export class S3ObjectStore implements ObjectStore {
   async put(key: string, body: Buffer, contentType: string): Promise<void> {
     // A PUT is atomic in S3: readers see the old object or the new one.
     await this.call(`could not write ${key}`, () =>
-      this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: checkKey(key), Body: body, ContentLength: body.length, ContentType: contentType })),
+      this.client.send(
+        new PutObjectCommand({ Bucket: this.bucket, Key: checkKey(key), Body: body, ContentLength: body.length, ContentType: contentType }),
+      ),
     );
   }
 
@@ -60,16 +72,23 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async delete(key: string): Promise<void> {
-    await this.call(`could not delete ${key}`, () => this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: checkKey(key) })));
+    await this.call(`could not delete ${key}`, () =>
+      this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: checkKey(key) })),
+    );
   }
 
   async deletePrefix(prefix: string): Promise<void> {
     const Prefix = `${checkKey(prefix.replace(/\/+$/, ''))}/`;
     let token: string | undefined;
     do {
-      const page = await this.call(`could not list ${Prefix}`, () => this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix, ContinuationToken: token })));
+      const page = await this.call(`could not list ${Prefix}`, () =>
+        this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix, ContinuationToken: token })),
+      );
       const keys = (page.Contents ?? []).map((o) => ({ Key: o.Key! }));
-      if (keys.length) await this.call(`could not delete ${Prefix}`, () => this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys, Quiet: true } })));
+      if (keys.length)
+        await this.call(`could not delete ${Prefix}`, () =>
+          this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys, Quiet: true } })),
+        );
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
   }

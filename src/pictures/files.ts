@@ -14,34 +14,77 @@ export interface JobFile {
 
 export const ARCHIVE_NAME = 'archive.zip';
 /** The first (or only) locale's slides are the set's `slides`; other locales' have their own folder. */
-export const slideFileName = (index: number, locale: string | null): string => (locale ? `locales/${locale}/slides/${index}.png` : `slides/${index}.png`);
+export const slideFileName = (index: number, locale: string | null): string =>
+  locale ? `locales/${locale}/slides/${index}.png` : `slides/${index}.png`;
 
 export async function saveJobFiles(tx: Queryable, jobId: string, files: JobFile[]): Promise<void> {
   if (files.length === 0) return;
   await tx.query(
     `INSERT INTO job_files (job_id, name, object_key, content_type, bytes, sha256, width, height)
      SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::int[], $8::int[])`,
-    [jobId, files.map((f) => f.name), files.map((f) => f.objectKey), files.map((f) => f.contentType), files.map((f) => f.bytes), files.map((f) => f.sha256), files.map((f) => f.width), files.map((f) => f.height)],
+    [
+      jobId,
+      files.map((f) => f.name),
+      files.map((f) => f.objectKey),
+      files.map((f) => f.contentType),
+      files.map((f) => f.bytes),
+      files.map((f) => f.sha256),
+      files.map((f) => f.width),
+      files.map((f) => f.height),
+    ],
   );
 }
 
 export async function listJobFiles(db: Queryable, jobId: string): Promise<JobFile[]> {
-  const { rows } = await db.query<{ name: string; object_key: string; content_type: string; bytes: string; sha256: string; width: number | null; height: number | null }>({
+  const { rows } = await db.query<{
+    name: string;
+    object_key: string;
+    content_type: string;
+    bytes: string;
+    sha256: string;
+    width: number | null;
+    height: number | null;
+  }>({
     name: 'list-job-files',
     text: 'SELECT name, object_key, content_type, bytes, sha256, width, height FROM job_files WHERE job_id = $1',
     values: [jobId],
   });
-  return rows.map((r) => ({ name: r.name, objectKey: r.object_key, contentType: r.content_type, bytes: Number(r.bytes), sha256: r.sha256, width: r.width, height: r.height }));
+  return rows.map((r) => ({
+    name: r.name,
+    objectKey: r.object_key,
+    contentType: r.content_type,
+    bytes: Number(r.bytes),
+    sha256: r.sha256,
+    width: r.width,
+    height: r.height,
+  }));
 }
 
 /** One file of one account's job, or null (another account's job is as unknown as a missing one). */
 export async function findJobFile(db: Queryable, accountId: string | null, jobId: string, name: string): Promise<JobFile | null> {
-  const { rows } = await db.query<{ object_key: string; content_type: string; bytes: string; sha256: string; width: number | null; height: number | null }>({
+  const { rows } = await db.query<{
+    object_key: string;
+    content_type: string;
+    bytes: string;
+    sha256: string;
+    width: number | null;
+    height: number | null;
+  }>({
     name: 'find-job-file',
     text: `SELECT f.object_key, f.content_type, f.bytes, f.sha256, f.width, f.height FROM job_files f JOIN jobs j ON j.id = f.job_id
            WHERE f.job_id = $1 AND f.name = $2 AND ($3::text IS NULL OR j.account_id = $3)`,
     values: [jobId, name, accountId],
   });
   const r = rows[0];
-  return r ? { name, objectKey: r.object_key, contentType: r.content_type, bytes: Number(r.bytes), sha256: r.sha256, width: r.width, height: r.height } : null;
+  return r
+    ? {
+        name,
+        objectKey: r.object_key,
+        contentType: r.content_type,
+        bytes: Number(r.bytes),
+        sha256: r.sha256,
+        width: r.width,
+        height: r.height,
+      }
+    : null;
 }

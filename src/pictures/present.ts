@@ -27,7 +27,19 @@ export function withPictures(job: PublicJob, files: JobFile[], links: PictureLin
   const withImages = (slides: Slide[], locale: string | null): Slide[] =>
     slides.map((s) => {
       const f = byName.get(slideFileName(s.index, locale));
-      return f ? { ...s, image: { url: url(f.name), width: f.width ?? 0, height: f.height ?? 0, format: 'png' as const, bytes: f.bytes, sha256: f.sha256 } } : s;
+      return f
+        ? {
+            ...s,
+            image: {
+              url: url(f.name),
+              width: f.width ?? 0,
+              height: f.height ?? 0,
+              format: 'png' as const,
+              bytes: f.bytes,
+              sha256: f.sha256,
+            },
+          }
+        : s;
     });
   const archive = byName.get(ARCHIVE_NAME);
   const result = job.result;
@@ -37,7 +49,9 @@ export function withPictures(job: PublicJob, files: JobFile[], links: PictureLin
       ...result,
       slides: withImages(result.slides, null),
       ...(archive ? { archive: { url: url(archive.name), bytes: archive.bytes, sha256: archive.sha256 } } : {}),
-      ...(result.locales ? { locales: result.locales.map((l, i) => ({ ...l, slides: withImages(l.slides, i === 0 ? null : l.locale) })) } : {}),
+      ...(result.locales
+        ? { locales: result.locales.map((l, i) => ({ ...l, slides: withImages(l.slides, i === 0 ? null : l.locale) })) }
+        : {}),
     },
   };
 }

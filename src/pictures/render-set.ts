@@ -71,12 +71,25 @@ const LISTING_SCREENSHOT_WARNING = /^(The listing has (no |\d+ screenshots? for)
 function applyScreens(result: ScreenshotSetResult, uploaded: ScreenObject[]): ScreenshotSetResult {
   if (uploaded.length === 0) return result;
   const framed = result.slides.filter((s) => !s.screenId).length;
-  const repeats = uploaded.length < framed ? [`${uploaded.length} of your screens for ${framed} slides, so some appear twice; upload more screens of this family for a set without repeats.`] : [];
+  const repeats =
+    uploaded.length < framed
+      ? [
+          `${uploaded.length} of your screens for ${framed} slides, so some appear twice; upload more screens of this family for a set without repeats.`,
+        ]
+      : [];
   return {
     ...result,
     warnings: [...result.warnings.filter((w) => !LISTING_SCREENSHOT_WARNING.test(w)), ...repeats],
     slides: frameUploadedScreens(result.slides, uploaded),
-    ...(result.locales ? { locales: result.locales.map((l) => ({ ...l, warnings: l.warnings.filter((w) => !LISTING_SCREENSHOT_WARNING.test(w)), slides: frameUploadedScreens(l.slides, uploaded) })) } : {}),
+    ...(result.locales
+      ? {
+          locales: result.locales.map((l) => ({
+            ...l,
+            warnings: l.warnings.filter((w) => !LISTING_SCREENSHOT_WARNING.test(w)),
+            slides: frameUploadedScreens(l.slides, uploaded),
+          })),
+        }
+      : {}),
   };
 }
 
@@ -102,7 +115,10 @@ async function loadScreens(deps: PictureDeps, job: PictureJob, slides: Slide[], 
         if (!key) throw new Error(`screen ${s.screenId} is missing`);
         return once(key, () => readObject(deps.objects, key));
       }
-      if (s.screenshotUrl) return once(s.screenshotUrl, () => fetchStoreImage(s.screenshotUrl!, { origins: deps.storeImageOrigins, timeoutMs: deps.storeImageTimeoutMs, signal }));
+      if (s.screenshotUrl)
+        return once(s.screenshotUrl, () =>
+          fetchStoreImage(s.screenshotUrl!, { origins: deps.storeImageOrigins, timeoutMs: deps.storeImageTimeoutMs, signal }),
+        );
       return null;
     }),
   );
@@ -117,7 +133,9 @@ export async function renderPictures(
   ctx: { signal: AbortSignal; progress(done: number, total: number): void },
 ): Promise<Rendered> {
   const result = applyScreens(planned, uploaded);
-  const sets = result.locales ? result.locales.map((l, i) => ({ locale: l.locale, slides: l.slides, fileLocale: i === 0 ? null : l.locale })) : [{ locale: defaultLocale, slides: result.slides, fileLocale: null }];
+  const sets = result.locales
+    ? result.locales.map((l, i) => ({ locale: l.locale, slides: l.slides, fileLocale: i === 0 ? null : l.locale }))
+    : [{ locale: defaultLocale, slides: result.slides, fileLocale: null }];
   // Every locale has the same screens in the same places: load them once.
   const screens = await loadScreens(deps, job, sets[0].slides, ctx.signal);
   const total = sets.reduce((n, s) => n + s.slides.length, 0);
@@ -129,7 +147,10 @@ export async function renderPictures(
   const archived: ArchiveSlide[] = [];
   const { width, height } = DEVICES[job.device];
   for (const set of sets) {
-    const pngs = await deps.renderer.renderSet({ device: job.device, slides: set.slides, screens }, { signal: ctx.signal, onSlide: () => ctx.progress(++done, total) });
+    const pngs = await deps.renderer.renderSet(
+      { device: job.device, slides: set.slides, screens },
+      { signal: ctx.signal, onSlide: () => ctx.progress(++done, total) },
+    );
     await Promise.all(
       pngs.map(async (png, i) => {
         const slide = set.slides[i];
@@ -138,7 +159,15 @@ export async function renderPictures(
         if (broken.length) throw new Error(`slide ${slide.index} breaks the store rules: ${broken.join('; ')}`);
         const name = slideFileName(slide.index, set.fileLocale);
         await deps.objects.put(`${prefix}/${name}`, png, 'image/png');
-        files.push({ name, objectKey: `${prefix}/${name}`, contentType: 'image/png', bytes: png.length, sha256: sha256(png), width, height });
+        files.push({
+          name,
+          objectKey: `${prefix}/${name}`,
+          contentType: 'image/png',
+          bytes: png.length,
+          sha256: sha256(png),
+          width,
+          height,
+        });
         archived.push({ locale: set.locale, index: slide.index, role: slide.role, png });
       }),
     );
@@ -147,6 +176,14 @@ export async function renderPictures(
   archived.sort((a, b) => a.locale.localeCompare(b.locale) || a.index - b.index);
   const zip = await buildArchive(job.device, archived, result, deps.now());
   await deps.objects.put(`${prefix}/${ARCHIVE_NAME}`, zip, 'application/zip');
-  files.push({ name: ARCHIVE_NAME, objectKey: `${prefix}/${ARCHIVE_NAME}`, contentType: 'application/zip', bytes: zip.length, sha256: sha256(zip), width: null, height: null });
+  files.push({
+    name: ARCHIVE_NAME,
+    objectKey: `${prefix}/${ARCHIVE_NAME}`,
+    contentType: 'application/zip',
+    bytes: zip.length,
+    sha256: sha256(zip),
+    width: null,
+    height: null,
+  });
   return { result, files };
 }

@@ -35,7 +35,10 @@ export async function purgeExpiredPictures(db: Queryable, objects: ObjectStore, 
     if (rows.length < BATCH) break;
   }
   for (;;) {
-    const { rows } = await db.query<{ id: string; object_key: string }>('SELECT id, object_key FROM screens WHERE deleted_at < $1 LIMIT $2', [cutoff, BATCH]);
+    const { rows } = await db.query<{ id: string; object_key: string }>(
+      'SELECT id, object_key FROM screens WHERE deleted_at < $1 LIMIT $2',
+      [cutoff, BATCH],
+    );
     for (const r of rows) {
       await objects.delete(r.object_key);
       await db.query('DELETE FROM screens WHERE id = $1', [r.id]);
@@ -47,7 +50,12 @@ export async function purgeExpiredPictures(db: Queryable, objects: ObjectStore, 
 }
 
 /** Runs the purge now and every `everyMs` (an hour by default) until stopped. */
-export function startRetention(db: Queryable, objects: ObjectStore, days: number, opts: { now(): Date; everyMs?: number; log?: { warn(o: object, m: string): void; info(o: object, m: string): void } }): { stop(): Promise<void> } {
+export function startRetention(
+  db: Queryable,
+  objects: ObjectStore,
+  days: number,
+  opts: { now(): Date; everyMs?: number; log?: { warn(o: object, m: string): void; info(o: object, m: string): void } },
+): { stop(): Promise<void> } {
   let running: Promise<void> = Promise.resolve();
   const run = () => {
     running = running.then(async () => {

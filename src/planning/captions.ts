@@ -6,7 +6,17 @@
 import nlp from 'compromise';
 import { echoes, incompleteness, overlap, substance } from './quality.ts';
 import { type Phrase, type Understanding } from './understand.ts';
-import { applyCase, capitalise, contentWords, dangles, danglingWords, headlineKey, opensStandalone, participleOf, UNSPACED } from './text.ts';
+import {
+  applyCase,
+  capitalise,
+  contentWords,
+  dangles,
+  danglingWords,
+  headlineKey,
+  opensStandalone,
+  participleOf,
+  UNSPACED,
+} from './text.ts';
 import { CAPTION_LENGTHS, type CaptionLength, type CaptionStyle } from './types.ts';
 import { FOREIGN, VOICES, type Voice } from './voices.ts';
 
@@ -16,7 +26,12 @@ export interface Caption {
   keywords: string[];
 }
 
-const topic = (text: string, language: string, skip: Set<string>) => new Set(contentWords(text, language).map((w) => w.replace(/(ies|es|s)$/, '')).filter((w) => !skip.has(w)));
+const topic = (text: string, language: string, skip: Set<string>) =>
+  new Set(
+    contentWords(text, language)
+      .map((w) => w.replace(/(ies|es|s)$/, ''))
+      .filter((w) => !skip.has(w)),
+  );
 function sameIdea(a: Set<string>, b: Set<string>): boolean {
   if (a.size === 0 || b.size === 0) return false;
   let n = 0;
@@ -42,7 +57,11 @@ export class CaptionWriter {
   private readonly headTopics: Set<string>[] = [];
   private step = 0;
 
-  constructor(private readonly u: Understanding, style: CaptionStyle, length: CaptionLength) {
+  constructor(
+    private readonly u: Understanding,
+    style: CaptionStyle,
+    length: CaptionLength,
+  ) {
     this.voice = VOICES[style];
     this.frames = u.english ? this.voice : FOREIGN;
     this.dangling = danglingWords(u.language);
@@ -81,9 +100,19 @@ export class CaptionWriter {
     let missing = false;
     const at = template.indexOf('{p}');
     // A phrase inside a sentence loses its capital, unless it opens with a name.
-    const inner = part && at > 0 && !this.u.proper.has((part.split(' ')[0] ?? '').toLowerCase()) && !/^\p{Lu}{2}/u.test(part) ? part.charAt(0).toLowerCase() + part.slice(1) : part;
+    const inner =
+      part && at > 0 && !this.u.proper.has((part.split(' ')[0] ?? '').toLowerCase()) && !/^\p{Lu}{2}/u.test(part)
+        ? part.charAt(0).toLowerCase() + part.slice(1)
+        : part;
     const filled = template.replace(/\{(\w+)\}/g, (_, k: string) => {
-      const value = k === 'p' ? inner : k === 'done' ? (part && whole && this.memo(`done\0${part}\0${whole}`, () => doneForm(part, whole))) : k === 'n' ? String(index) : this.vars[k];
+      const value =
+        k === 'p'
+          ? inner
+          : k === 'done'
+            ? part && whole && this.memo(`done\0${part}\0${whole}`, () => doneForm(part, whole))
+            : k === 'n'
+              ? String(index)
+              : this.vars[k];
       if (!value) missing = true;
       return value ?? '';
     });
@@ -94,7 +123,8 @@ export class CaptionWriter {
   }
 
   private acceptable(text: string | null): text is string {
-    if (!text || text.length > this.max || (!this.u.english && dangles(text, this.dangling)) || this.usedHeads.has(headlineKey(text))) return false;
+    if (!text || text.length > this.max || (!this.u.english && dangles(text, this.dangling)) || this.usedHeads.has(headlineKey(text)))
+      return false;
     // Not a near-repeat of a headline already on the set ("Download maps" after "Offline maps").
     const mine = substance(text, this.u.language, this.nameWords);
     if (mine.size > 0 && this.headTopics.some((t) => Math.min(t.size, mine.size) >= 1 && overlap(t, mine) >= 0.8)) return false;
@@ -107,7 +137,12 @@ export class CaptionWriter {
   }
 
   /** Every template × form that fits and reads whole, in the voice's order of preference, with the form it says. */
-  private *sayings(templates: string[], p: Phrase | null, index: number, preferCore: boolean): Generator<{ text: string; form: string | null }> {
+  private *sayings(
+    templates: string[],
+    p: Phrase | null,
+    index: number,
+    preferCore: boolean,
+  ): Generator<{ text: string; form: string | null }> {
     for (const form of p ? this.forms(p, preferCore) : [null]) {
       for (const t of templates) {
         if (!p && t.includes('{p}')) continue;
@@ -144,7 +179,11 @@ export class CaptionWriter {
       this.usedPhrases.add(p);
       this.usedTopics.push(topic(`${p.text}`, this.u.language, this.nameWords));
     }
-    return { headline, subheadline: sub, keywords: slideKeywords(this.u, `${headline} ${sub ?? ''}`, this.voice.order === 'score' ? 5 : 3) };
+    return {
+      headline,
+      subheadline: sub,
+      keywords: slideKeywords(this.u, `${headline} ${sub ?? ''}`, this.voice.order === 'score' ? 5 : 3),
+    };
   }
 
   private frameIdea(role: string, index: number, pool: Phrase[]): Caption | null {
@@ -159,7 +198,8 @@ export class CaptionWriter {
       if (!this.fresh(p)) continue;
       // A feature said whole in the headline leaves its subheadline nothing to add: say it short.
       // Cut at a word list, a phrase in another language may lose its meaning ("Le mode"): whole first.
-      const preferCore = this.u.english && (this.voice.prefer === 'core' || (long && p.cores.length > 0 && headlineKey(p.sentence) === headlineKey(p.text)));
+      const preferCore =
+        this.u.english && (this.voice.prefer === 'core' || (long && p.cores.length > 0 && headlineKey(p.sentence) === headlineKey(p.text)));
       const frames = role === 'how-it-works' ? this.frames.step : this.frames.feature[p.shape];
       const rotated = frames.map((_, i) => frames[(i + index) % frames.length]);
       // A step's number is taken only by the step that is written: steps stay 1, 2, 3.
@@ -189,7 +229,10 @@ export class CaptionWriter {
       // The promise when it can be said in a headline, else the first feature that can.
       let p: Phrase | null = null;
       let said: { text: string; form: string | null } | null = null;
-      for (const q of [...(u.promise && !this.usedPhrases.has(u.promise) ? [u.promise] : []), ...this.ordered.filter((x) => this.fresh(x))]) {
+      for (const q of [
+        ...(u.promise && !this.usedPhrases.has(u.promise) ? [u.promise] : []),
+        ...this.ordered.filter((x) => this.fresh(x)),
+      ]) {
         for (const s of this.sayings(this.frames.hero, q, index, this.voice.prefer === 'core')) {
           said = s;
           break;
@@ -202,13 +245,21 @@ export class CaptionWriter {
       const headline = said?.text ?? this.say(['{name}'], null, index, false);
       if (!headline) return null;
       const spare = this.ordered.filter((x) => this.fresh(x) && x !== p).length > featuresAfter;
-      const sub = long ? (this.sub(headline, p, { form: said?.form, extra: u.subtitle, spare: spare ? 'any' : 'unsayable' }) ?? this.sub(headline, p, { form: said?.form, spare: 'any' }) ?? this.finishSub(u.category) ?? u.category.slice(0, this.subMax)) : null;
+      const sub = long
+        ? (this.sub(headline, p, { form: said?.form, extra: u.subtitle, spare: spare ? 'any' : 'unsayable' }) ??
+          this.sub(headline, p, { form: said?.form, spare: 'any' }) ??
+          this.finishSub(u.category) ??
+          u.category.slice(0, this.subMax))
+        : null;
       return this.commit(headline, p, sub);
     }
     if (role === 'social-proof') {
       const headline = this.say(this.frames.socialProof, null, index, false);
       if (!headline || !u.rating) return null;
-      const proof = (u.english ? this.voice.socialProofSub : '{count} — {rating}/5 ★').replace(/\{(\w+)\}/g, (_, k: string) => this.vars[k] ?? '');
+      const proof = (u.english ? this.voice.socialProofSub : '{count} — {rating}/5 ★').replace(
+        /\{(\w+)\}/g,
+        (_, k: string) => this.vars[k] ?? '',
+      );
       const sub = long ? (this.finishSub(proof) ?? proof) : null;
       return this.commit(headline, null, sub);
     }
@@ -216,9 +267,13 @@ export class CaptionWriter {
       const headline = this.say(this.frames.callToAction, null, index, false);
       if (!headline) return null;
       if (!long) return this.commit(headline, null, null);
-      const named = this.finishSub(this.fill(u.english ? this.voice.callToActionSub : '{name}', null, index) ?? u.name) ?? u.name.slice(0, this.subMax);
+      const named =
+        this.finishSub(this.fill(u.english ? this.voice.callToActionSub : '{name}', null, index) ?? u.name) ?? u.name.slice(0, this.subMax);
       // A foreign call to action is the name itself: under it, a line not yet said, or no slide.
-      const sub = echoes(headline, named) || headlineKey(headline) === headlineKey(named) ? [u.category, u.subtitle].map((t) => t && this.finishSub(t)).find((t) => t) : named;
+      const sub =
+        echoes(headline, named) || headlineKey(headline) === headlineKey(named)
+          ? [u.category, u.subtitle].map((t) => t && this.finishSub(t)).find((t) => t)
+          : named;
       return sub ? this.commit(headline, null, sub) : null;
     }
     if (role === 'problem') {
@@ -235,7 +290,10 @@ export class CaptionWriter {
       return this.commit(headline, null, long ? sub : null);
     }
     if (role === 'how-it-works') return this.frameIdea(role, index, u.steps);
-    const pool = role === 'benefit' ? [...this.ordered.filter((p) => p.shape !== 'imperative'), ...this.ordered.filter((p) => p.shape === 'imperative')] : this.ordered;
+    const pool =
+      role === 'benefit'
+        ? [...this.ordered.filter((p) => p.shape !== 'imperative'), ...this.ordered.filter((p) => p.shape === 'imperative')]
+        : this.ordered;
     return this.frameIdea(role, index, pool);
   }
 
@@ -243,8 +301,16 @@ export class CaptionWriter {
     const t = text.replace(/\s+/g, ' ').trim();
     const body = t.replace(/[.!?…]+$/u, '');
     const end = /[!?]$/.test(t) ? t.slice(-1) : ending(this.voice.subEnd, t);
-    const out = capitalise(this.voice.casing === 'upper' ? body : body.replace(/[\p{L}][\p{L}\p{N}'’]*/gu, (w) => this.u.brands.get(w.toLowerCase()) ?? w)) + end;
-    if (out.length > this.subMax || (this.u.english ? this.incomplete(out) !== null : dangles(out, this.dangling)) || this.usedSubs.has(headlineKey(out))) return null;
+    const out =
+      capitalise(
+        this.voice.casing === 'upper' ? body : body.replace(/[\p{L}][\p{L}\p{N}'’]*/gu, (w) => this.u.brands.get(w.toLowerCase()) ?? w),
+      ) + end;
+    if (
+      out.length > this.subMax ||
+      (this.u.english ? this.incomplete(out) !== null : dangles(out, this.dangling)) ||
+      this.usedSubs.has(headlineKey(out))
+    )
+      return null;
     return out;
   }
 
@@ -255,7 +321,11 @@ export class CaptionWriter {
    * the app as a whole (its subtitle or promise). Never another feature's sentence: a slide shows one
    * feature. Null when nothing fits: the slide is not written.
    */
-  private sub(headline: string, p: Phrase | null, o: { form?: string | null; extra?: string | null; spare?: 'any' | 'unsayable'; allowEcho?: boolean } = {}): string | null {
+  private sub(
+    headline: string,
+    p: Phrase | null,
+    o: { form?: string | null; extra?: string | null; spare?: 'any' | 'unsayable'; allowEcho?: boolean } = {},
+  ): string | null {
     const candidates: string[] = [];
     if (p) {
       for (const own of [p.sentence, p.text]) {
@@ -273,7 +343,11 @@ export class CaptionWriter {
     // when the slides after it need every feature, only one too long to be a headline of its own.
     if (o.spare) {
       const spare = this.ordered.filter((q) => this.fresh(q) && q !== p && (o.spare === 'any' || !this.sayable(q)));
-      for (const q of [...spare.filter((q) => q.kind === 'sentence' || q.kind === 'action'), ...spare.filter((q) => q.kind !== 'sentence' && q.kind !== 'action')]) candidates.push(q.sentence);
+      for (const q of [
+        ...spare.filter((q) => q.kind === 'sentence' || q.kind === 'action'),
+        ...spare.filter((q) => q.kind !== 'sentence' && q.kind !== 'action'),
+      ])
+        candidates.push(q.sentence);
     }
     // Last, when allowed, the phrase's own sentence even though it repeats the headline's words.
     const echoing = p && o.allowEcho ? [p.sentence, p.text] : [];
@@ -284,10 +358,16 @@ export class CaptionWriter {
       const framedBy = /\b(with|for|in|on|to)\b[^,.!?]*[.!?]?$/i.exec(headline)?.[1]?.toLowerCase();
       if (framedBy && out && out.split(/\s+/)[0].toLowerCase() === framedBy) continue;
       // Echo judged on the phrase as said too: "Go ahead, save your looks!" is echoed by "Save your looks as…".
-      if (!out || headlineKey(headline).includes(headlineKey(out)) || (k < candidates.length && (echoes(headline, out) || (o.form && echoes(o.form, out))))) continue;
+      if (
+        !out ||
+        headlineKey(headline).includes(headlineKey(out)) ||
+        (k < candidates.length && (echoes(headline, out) || (o.form && echoes(o.form, out))))
+      )
+        continue;
       // Nor what another slide already says: a sentence spent as a headline is not a subheadline too.
       const said = substance(out, this.u.language, this.nameWords);
-      if (this.usedHeads.has(headlineKey(out)) || this.headTopics.some((t) => overlap(said, t) >= 0.8 && Math.min(said.size, t.size) >= 1)) continue;
+      if (this.usedHeads.has(headlineKey(out)) || this.headTopics.some((t) => overlap(said, t) >= 0.8 && Math.min(said.size, t.size) >= 1))
+        continue;
       this.usedSubs.add(headlineKey(out));
       return out;
     }
@@ -296,7 +376,24 @@ export class CaptionWriter {
 }
 
 // Verbs whose sense needs what follows the object: "Bring your imagination | to life".
-const LIGHT_VERBS = new Set(['bring', 'make', 'turn', 'put', 'get', 'take', 'keep', 'let', 'give', 'set', 'go', 'do', 'have', 'see', 'find', 'help']);
+const LIGHT_VERBS = new Set([
+  'bring',
+  'make',
+  'turn',
+  'put',
+  'get',
+  'take',
+  'keep',
+  'let',
+  'give',
+  'set',
+  'go',
+  'do',
+  'have',
+  'see',
+  'find',
+  'help',
+]);
 
 /**
  * "Track unlimited habits" → "Unlimited habits. Tracked.": an imperative said as its result, the
@@ -312,11 +409,19 @@ export function doneForm(phrase: string, whole: string = phrase): string | null 
   if (LIGHT_VERBS.has(tokens[0]?.toLowerCase() ?? '')) return null;
   if (tokens.length < 2 || tokens.length > 5 || /[,;:]/.test(phrase)) return null;
   const terms = (nlp(phrase.toLowerCase()).json() as { terms: { text: string; tags: string[] }[] }[])[0]?.terms ?? [];
-  if (terms.length !== tokens.length || !terms[0].tags.includes('Verb') || !terms[0].tags.some((g) => g === 'Infinitive' || g === 'Imperative')) return null;
+  if (
+    terms.length !== tokens.length ||
+    !terms[0].tags.includes('Verb') ||
+    !terms[0].tags.some((g) => g === 'Infinitive' || g === 'Imperative')
+  )
+    return null;
   const object = terms.slice(1);
   // "your looks" and "booking emails" are objects; "them", "a photo" and "to friends" are not headlines.
   const unfit = (t: { text: string; tags: string[] }, last: boolean) =>
-    t.tags.some((g) => g === 'Preposition' || g === 'Conjunction') || (t.tags.includes('Pronoun') && !t.tags.includes('Possessive')) || (t.tags.includes('Verb') && (last || !t.tags.includes('Gerund'))) || /^(a|an|the|to)$/.test(t.text);
+    t.tags.some((g) => g === 'Preposition' || g === 'Conjunction') ||
+    (t.tags.includes('Pronoun') && !t.tags.includes('Possessive')) ||
+    (t.tags.includes('Verb') && (last || !t.tags.includes('Gerund'))) ||
+    /^(a|an|the|to)$/.test(t.text);
   if (object.some((t, i) => unfit(t, i === object.length - 1)) || !isNounEnd(object[object.length - 1].tags)) return null;
   const participle = participleOf(terms[0].text);
   if (!participle) return null;
@@ -332,13 +437,22 @@ const isNounEnd = (tags: string[]) => tags.some((g) => /Noun|Acronym/.test(g)) &
  * its own subject, or a prepositional phrase); null otherwise.
  */
 function remainder(headline: string, sentence: string, language: string, action = false): string | null {
-  const bare = (t: string) => t.normalize('NFKC').replace(/^[^:]{1,40}:\s+/, '').replace(/[.!?…]+$/u, '').trim();
+  const bare = (t: string) =>
+    t
+      .normalize('NFKC')
+      .replace(/^[^:]{1,40}:\s+/, '')
+      .replace(/[.!?…]+$/u, '')
+      .trim();
   const head = bare(headline).toLowerCase().split(/\s+/);
   const words = bare(sentence).split(/\s+/);
   if (head.length < 2 || words.length <= head.length) return null;
   const strip = (w: string) => w.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
   if (!head.every((w, i) => strip(w) === strip(words[i]))) return null;
-  const rest = words.slice(head.length).join(' ').replace(/^[,;:–—-]\s*/, '').replace(/^(that|which|who|and)\s+/i, '');
+  const rest = words
+    .slice(head.length)
+    .join(' ')
+    .replace(/^[,;:–—-]\s*/, '')
+    .replace(/^(that|which|who|and)\s+/i, '');
   if (rest.split(/\s+/).length < 2) return null;
   if (language !== 'en') return opensStandalone(rest, language) ? rest : null;
   const terms = (nlp(rest.toLowerCase()).json() as { terms: { tags: string[] }[] }[])[0]?.terms ?? [];
@@ -347,7 +461,10 @@ function remainder(headline: string, sentence: string, language: string, action 
   // After an action, where it goes or how is an aside that stands alone ("Export reports — To CSV
   // and PDF", "Free up storage — By finding large files"); after a noun it only finishes it ("Offline
   // access — To every document"), and "as" never stands alone ("As presets and apply them…").
-  const aside = action && /^(to|into|by)\b/i.test(rest) && !terms.slice(1).some((t, i) => t.tags.includes('Verb') && !(i === 0 && t.tags.includes('Gerund')));
+  const aside =
+    action &&
+    /^(to|into|by)\b/i.test(rest) &&
+    !terms.slice(1).some((t, i) => t.tags.includes('Verb') && !(i === 0 && t.tags.includes('Gerund')));
   if (aside) return rest;
   if (/^(to|as|into|by|of)\b/i.test(rest)) return null;
   // A verb phrase ("adapt to your schedule"), a clause ("Wayfarer builds your itinerary") or a
@@ -356,7 +473,9 @@ function remainder(headline: string, sentence: string, language: string, action 
   const subject = terms.slice(0, verbAt).some((t) => t.tags.some((g) => /Noun|Pronoun/.test(g)));
   const verbal = verbAt === 0 || (verbAt > 0 && verbAt <= 3 && subject);
   // "For each goal and watch it fill up" glues a second action onto the aside: not a line of its own.
-  const secondAction = /\b(and|or)\s+\S+/i.test(rest) && terms.some((t, i) => i > 0 && t.tags.includes('Verb') && /^(and|or)$/i.test((rest.toLowerCase().split(/\s+/)[i - 1] ?? '')));
+  const secondAction =
+    /\b(and|or)\s+\S+/i.test(rest) &&
+    terms.some((t, i) => i > 0 && t.tags.includes('Verb') && /^(and|or)$/i.test(rest.toLowerCase().split(/\s+/)[i - 1] ?? ''));
   return verbal || (opensStandalone(rest, 'en') && !secondAction) ? rest : null;
 }
 

@@ -27,11 +27,14 @@ export function unshoutLine(line: string, acronyms: Set<string>): string {
   const upper = letters.filter((c) => c !== c.toLowerCase()).length;
   if (letters.length < 6 || upper / letters.length < 0.8) return line;
   const lowered = line.replace(/\p{L}[\p{L}'’-]*/gu, (w) => (acronyms.has(w) ? w : w.toLowerCase()));
-  return lowered.replace(/^(\P{L}*)(\p{L})/u, (_, pre: string, c: string) => pre + c.toUpperCase()).replace(/([.!?]\s+)(\p{Ll})/gu, (_, p: string, c: string) => p + c.toUpperCase());
+  return lowered
+    .replace(/^(\P{L}*)(\p{L})/u, (_, pre: string, c: string) => pre + c.toUpperCase())
+    .replace(/([.!?]\s+)(\p{Ll})/gu, (_, p: string, c: string) => p + c.toUpperCase());
 }
 
 /** Headings that open a section whose lines are not the app's features. */
-export const NON_FEATURE_SECTION = /^(what'?s new|new in (this )?version|release notes|changelog|more apps|other apps|also (from|by)|from (the makers|our studio|the same)|our other|follow us|contact|about us|support|subscription|pricing|terms|privacy|legal|tags|keywords)\b/i;
+export const NON_FEATURE_SECTION =
+  /^(what'?s new|new in (this )?version|release notes|changelog|more apps|other apps|also (from|by)|from (the makers|our studio|the same)|our other|follow us|contact|about us|support|subscription|pricing|terms|privacy|legal|tags|keywords)\b/i;
 
 /**
  * Lines that are not features, each kind named for the planner's notes: the developer's other
@@ -41,16 +44,25 @@ const NOT_A_FEATURE: [string, RegExp][] = [
   ['other apps', /\b(also from|also by|our other apps?|more apps|from our studio|from the makers of|check out our|included\.?$)/i],
   ['review request', /\b(review|rate us|rating|5 stars|five stars|appreciate|feedback|love \S+\?|enjoying \S+\?|if you (like|enjoy))\b/i],
   // "No subscription" sells the app, and a game's "cars to unlock" is play, not a sale.
-  ['upsell', /\b(upgrade (to|for)|unlock (\S+ ){0,2}(all|every|everything|full|more features|premium|pro|plus)\b|premium|pro version|plus to|(?<!\b(no|without|zero|free of) )in-app purchases?|purchased?|subscribe|(?<!\b(no|without|zero|free of) )subscriptions?|free trial|try \S+ free|cancel anytime|one-time purchase)\b/i],
+  [
+    'upsell',
+    /\b(upgrade (to|for)|unlock (\S+ ){0,2}(all|every|everything|full|more features|premium|pro|plus)\b|premium|pro version|plus to|(?<!\b(no|without|zero|free of) )in-app purchases?|purchased?|subscribe|(?<!\b(no|without|zero|free of) )subscriptions?|free trial|try \S+ free|cancel anytime|one-time purchase)\b/i,
+  ],
   ['call to action', /\b(download (it )?(now|today)|get it (now|today)|install (it )?now|start playing now|what are you waiting for)\b/i],
   ['social', /\b(follow us|facebook|instagram|twitter|discord|tiktok|youtube|join our community)\b/i],
   ['tags', /^(keywords?|tags?|search terms)\s*:/i],
-  ['boilerplate', /https?:|www\.|\S+@\S+|\b[\w-]+\.(com|net|org|io|app|co|example)\b|©|\b(privacy|terms of (use|service)|eula|auto-?renew\w*|itunes|payment|billing|charged|refund|permissions?|questions\?|contact us|email us|bug fixes|performance improvements)\b/i],
+  [
+    'boilerplate',
+    /https?:|www\.|\S+@\S+|\b[\w-]+\.(com|net|org|io|app|co|example)\b|©|\b(privacy|terms of (use|service)|eula|auto-?renew\w*|itunes|payment|billing|charged|refund|permissions?|questions\?|contact us|email us|bug fixes|performance improvements)\b/i,
+  ],
 ];
 
 export function notAFeature(line: string): string | null {
   // A comma list of bare words is a keyword tag line, whatever its label.
-  const parts = line.split(',').map((p) => p.trim()).filter(Boolean);
+  const parts = line
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (parts.length >= 5 && parts.filter((p) => p.split(/\s+/).length <= 2).length >= parts.length - 1) return 'tags';
   return NOT_A_FEATURE.find(([, re]) => re.test(line))?.[0] ?? null;
 }
@@ -59,7 +71,8 @@ export function notAFeature(line: string): string | null {
  * Words of a complaint or pain point: fine on a problem slide, never elsewhere. One list for the
  * writer (which routes such lines to problem slides) and the copywriter's tone check.
  */
-export const NEGATIVE_WORDS = /\b(tired of|sick of|fed up|hate|hates|ugh|struggl\w*|frustrat\w*|annoy\w*|hassle|headache|can't|cannot|never again|no more|don't let|worr(y|ied|ies)|overwhelm\w*|stress(ed|ful)?|guilty|lying awake|racing thoughts|hard way|waste\w*|boring|sans stress|te cuesta)\b/i;
+export const NEGATIVE_WORDS =
+  /\b(tired of|sick of|fed up|hate|hates|ugh|struggl\w*|frustrat\w*|annoy\w*|hassle|headache|can't|cannot|never again|no more|don't let|worr(y|ied|ies)|overwhelm\w*|stress(ed|ful)?|guilty|lying awake|racing thoughts|hard way|waste\w*|boring|sans stress|te cuesta)\b/i;
 /** A complaint, or a question (a pain question in the listing is a problem line). */
 export const NEGATIVE = new RegExp(`${NEGATIVE_WORDS.source}|\\?\\s*$|^¿`, 'i');
 
@@ -74,6 +87,15 @@ export function looksBroken(sentence: string): boolean {
   return terms.some((t, i) => {
     const [a, b] = [terms[i + 1], terms[i + 2]];
     const noun = (x: { tags: string[] }) => x.tags.includes('Noun') && !x.tags.includes('Value') && !x.tags.includes('Pronoun');
-    return a !== undefined && b !== undefined && noun(t) && !t.tags.includes('Possessive') && a.tags.includes('Value') && noun(b) && /s$/i.test(b.text) && !/^(chapter|level|step|page|version|ios|android|top)$/i.test(t.text);
+    return (
+      a !== undefined &&
+      b !== undefined &&
+      noun(t) &&
+      !t.tags.includes('Possessive') &&
+      a.tags.includes('Value') &&
+      noun(b) &&
+      /s$/i.test(b.text) &&
+      !/^(chapter|level|step|page|version|ios|android|top)$/i.test(t.text)
+    );
   });
 }

@@ -49,7 +49,9 @@ export function formatPlan(result: ScreenshotSetResult): string {
   ];
   for (const s of result.slides) {
     const shot = s.screenshotUrl ? s.screenshotUrl.split('/').slice(-2).join('/') : '(none)';
-    lines.push(`${cell(String(s.index), 3)} ${cell(s.role, 15)} ${cell(s.layout, 16)} ${cell(s.headline, 42)} ${cell(shot, 16)} ${s.keywords.join(', ')}`);
+    lines.push(
+      `${cell(String(s.index), 3)} ${cell(s.role, 15)} ${cell(s.layout, 16)} ${cell(s.headline, 42)} ${cell(shot, 16)} ${s.keywords.join(', ')}`,
+    );
     if (s.subheadline) lines.push(`${' '.repeat(37)}↳ ${s.subheadline}`);
   }
   if (result.warnings.length) lines.push('', 'warnings:', ...result.warnings.map((w) => `  - ${w}`));
@@ -73,7 +75,9 @@ function main(argv: string[]): number {
     },
   });
   if (positionals.length === 0) {
-    console.error('usage: npm run plan -- <listing.json | lookup.json | details.html>... [--device D] [--style S] [--length L] [--count N] [--narrative ID] [--context TEXT] [--json]');
+    console.error(
+      'usage: npm run plan -- <listing.json | lookup.json | details.html>... [--device D] [--style S] [--length L] [--count N] [--narrative ID] [--context TEXT] [--json]',
+    );
     return 2;
   }
   const listings = positionals.map((f) => readListing(f, { country: values.country, language: values.language }));

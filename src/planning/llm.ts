@@ -50,11 +50,19 @@ function prompt(input: PlanInput, base: ScreenshotSetResult): { system: string; 
     `Each headline has at most ${limits.headline} characters.`,
     limits.subheadline > 0 ? `Each subheadline has at most ${limits.subheadline} characters.` : 'Every subheadline is null.',
     'Write complete words and phrases; never end on "and", "with", "or", "&" or a comma. No two headlines may be the same.',
-    'Only mention features the listing states. Write in the listing\'s language.',
+    "Only mention features the listing states. Write in the listing's language.",
     listing.price === 0 ? '' : 'The app is paid: never use the word "free".',
-  ].filter(Boolean).join('\n');
+  ]
+    .filter(Boolean)
+    .join('\n');
   const user = JSON.stringify({
-    app: { name: listing.name, category: listing.category, subtitle: listing.subtitle, language: listing.language, description: listing.description.slice(0, MAX_DESCRIPTION) },
+    app: {
+      name: listing.name,
+      category: listing.category,
+      subtitle: listing.subtitle,
+      language: listing.language,
+      description: listing.description.slice(0, MAX_DESCRIPTION),
+    },
     extraContext: input.extraContext,
     slides: base.slides.map((s) => ({ index: s.index, role: s.role, draftHeadline: s.headline, draftSubheadline: s.subheadline })),
   });
@@ -66,7 +74,11 @@ export function parseAnswer(content: string | null | undefined, n: number): Capt
   if (!Array.isArray(data.slides) || data.slides.length !== n) throw new Error(`expected ${n} slides`);
   return data.slides.map((s: unknown, i: number) => {
     const slide = s as { index?: unknown; headline?: unknown; subheadline?: unknown };
-    if (slide.index !== i + 1 || typeof slide.headline !== 'string' || !(slide.subheadline === null || typeof slide.subheadline === 'string')) {
+    if (
+      slide.index !== i + 1 ||
+      typeof slide.headline !== 'string' ||
+      !(slide.subheadline === null || typeof slide.subheadline === 'string')
+    ) {
       throw new Error(`slide ${i + 1} has the wrong shape`);
     }
     return { headline: slide.headline.trim(), subheadline: slide.subheadline === null ? null : slide.subheadline.trim() };
@@ -75,7 +87,12 @@ export function parseAnswer(content: string | null | undefined, n: number): Capt
 
 /** One chat completion with the captions' JSON schema; the content of the answer (parse it with parseAnswer). */
 export async function askModel(llm: LlmSettings, system: string, user: string): Promise<string | null | undefined> {
-  const client = new OpenAI({ baseURL: llm.baseUrl, apiKey: llm.apiKey ?? 'none', timeout: llm.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxRetries: 0 });
+  const client = new OpenAI({
+    baseURL: llm.baseUrl,
+    apiKey: llm.apiKey ?? 'none',
+    timeout: llm.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxRetries: 0,
+  });
   const completion = await client.chat.completions.create({
     model: llm.model,
     temperature: 0,
@@ -113,7 +130,10 @@ export async function planWithLlm(input: PlanInput, llm: LlmSettings | null, log
     };
   } catch (error) {
     // The message names the failure (status, timeout, parse error); the SDK never puts the key in it.
-    logger?.warn({ error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }, 'LLM captions failed; using the built-in captions');
+    logger?.warn(
+      { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) },
+      'LLM captions failed; using the built-in captions',
+    );
     return base;
   }
 }

@@ -40,7 +40,11 @@ export function localesErrors(locales: readonly string[] | null | undefined, wit
     if (problem) errors.push({ field: `locales/${i}`, message: problem });
     else if (list.indexOf(tag) !== i) errors.push({ field: `locales/${i}`, message: `repeats ${tag as string}: each locale once` });
   });
-  if (withSlides) errors.push({ field: 'locales', message: 'cannot be combined with slides (your own captions are in one language: send one request per language)' });
+  if (withSlides)
+    errors.push({
+      field: 'locales',
+      message: 'cannot be combined with slides (your own captions are in one language: send one request per language)',
+    });
   return errors;
 }
 
@@ -51,16 +55,19 @@ export const describeLocale = (locale: string): string => {
 };
 
 /** The listing's own locale: its language and storefront country, e.g. en + us → "en-US". */
-export const listingLocale = (listing: Pick<Listing, 'language' | 'country'>): string => `${listing.language.toLowerCase()}-${listing.country.toUpperCase()}`;
+export const listingLocale = (listing: Pick<Listing, 'language' | 'country'>): string =>
+  `${listing.language.toLowerCase()}-${listing.country.toUpperCase()}`;
 
 /**
  * Whether the built-in planner writes this locale: it writes the listing's language, whatever the
  * region (en-GB and en-US get the same English captions; regional spelling is not adapted).
  */
-export const plannedNatively = (locale: string, listing: Pick<Listing, 'language'>): boolean => languageOf(locale) === listing.language.toLowerCase();
+export const plannedNatively = (locale: string, listing: Pick<Listing, 'language'>): boolean =>
+  languageOf(locale) === listing.language.toLowerCase();
 
 /** Chinese, Japanese and Korean: a full-width character takes the room of two Latin ones. */
-const WIDE = /[\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA960-\uA97F\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6]|[\u{20000}-\u{3FFFD}]/u;
+const WIDE =
+  /[\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA960-\uA97F\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6]|[\u{20000}-\u{3FFFD}]/u;
 
 /**
  * A caption's length against the CAPTION_LENGTHS limits, per script: a full-width (CJK) character

@@ -29,11 +29,19 @@ function hslToHex(h: number, s: number, l: number): string {
   const k = (n: number) => (n + h / 30) % 12;
   const a = sat * Math.min(lig, 1 - lig);
   const f = (n: number) => lig - a * Math.max(-1, Math.min(k(n) - 3, 9 - k(n), 1));
-  return `#${[f(0), f(8), f(4)].map((x) => Math.round(x * 255).toString(16).padStart(2, '0')).join('')}`.toUpperCase();
+  return `#${[f(0), f(8), f(4)]
+    .map((x) =>
+      Math.round(x * 255)
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`.toUpperCase();
 }
 
 function luminance(hex: string): number {
-  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  const [r, g, b] = [1, 3, 5]
+    .map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+    .map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
@@ -58,7 +66,10 @@ export function paletteFor(category: string, name: string): Palette {
   // Start from the look we want, then step the lightness until the text passes AA on both stops.
   for (let step = 0; step < 40; step++) {
     const l = light ? Math.min(96, 86 + step) : Math.max(8, 44 - step * 2);
-    const colors = [hslToHex(hue, light ? 75 : 70, l), hslToHex((hue + 35) % 360, light ? 70 : 65, light ? Math.max(l - 6, 70) : Math.max(l - 8, 6))];
+    const colors = [
+      hslToHex(hue, light ? 75 : 70, l),
+      hslToHex((hue + 35) % 360, light ? 70 : 65, light ? Math.max(l - 6, 70) : Math.max(l - 8, 6)),
+    ];
     const textColor = light ? DARK_TEXT : LIGHT_TEXT;
     if (colors.every((c) => contrastRatio(c, textColor) >= MIN_CONTRAST)) return { colors, textColor };
   }

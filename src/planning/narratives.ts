@@ -9,7 +9,7 @@ export const NARRATIVES: Narrative[] = [
   {
     id: 'hero-feature-tour',
     name: 'Hero and feature tour',
-    description: 'Opens with the app\'s main promise, then shows one key feature per slide.',
+    description: "Opens with the app's main promise, then shows one key feature per slide.",
     roles: ['hero', 'feature', 'feature', 'feature', 'feature'],
   },
   {
@@ -21,7 +21,7 @@ export const NARRATIVES: Narrative[] = [
   {
     id: 'social-proof-first',
     name: 'Social proof first',
-    description: 'Leads with the app\'s rating, then backs it up with the features people love.',
+    description: "Leads with the app's rating, then backs it up with the features people love.",
     roles: ['social-proof', 'hero', 'feature', 'feature', 'call-to-action'],
   },
   {
@@ -39,7 +39,7 @@ export const NARRATIVES: Narrative[] = [
   {
     id: 'single-hero',
     name: 'Single hero',
-    description: 'One slide with the app\'s main promise, for listings that need a single strong image.',
+    description: "One slide with the app's main promise, for listings that need a single strong image.",
     roles: ['hero'],
   },
   {

@@ -18,7 +18,10 @@ export function planOwnSlides(input: PlanInput): ScreenshotSetResult {
   // Slides with their own screen keep it; the others share the listing's shots among themselves.
   const open = own.map((s, i) => (s.screenId ? -1 : i)).filter((i) => i >= 0);
   const screens = screensFor(input.listings, request.device);
-  const shots = assignScreens(open.map((i) => roles[i]), screens.urls);
+  const shots = assignScreens(
+    open.map((i) => roles[i]),
+    screens.urls,
+  );
   const urlFor = new Map(open.map((i, k) => [i, shots[k]]));
   const palette = paletteFor(primary.category, primary.name);
   const { captionStyle, captionLength } = planDefaults(request);

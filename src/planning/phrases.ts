@@ -34,7 +34,9 @@ export interface Phrases {
 const PREPOSITION = /^(against|across|with|without|for|from|in|on|to|through|over|around|under|into|via|at|by)$/i;
 const END_ONLY = new Set(['and', 'or', 'the', 'a', 'an', 'your', 'of', 'with', 'to', 'for']);
 const NOUNISH = /^(Noun|Singular|Plural|Acronym|ProperNoun|Uncountable)$/;
-const isNoun = (tags: string[]) => tags.some((t) => NOUNISH.test(t)) && !tags.some((t) => ['Pronoun', 'Determiner', 'Possessive', 'Preposition', 'Conjunction', 'Value'].includes(t));
+const isNoun = (tags: string[]) =>
+  tags.some((t) => NOUNISH.test(t)) &&
+  !tags.some((t) => ['Pronoun', 'Determiner', 'Possessive', 'Preposition', 'Conjunction', 'Value'].includes(t));
 // A cut after these leaves what they need behind: "Browse recipes from thousands", "The fastest way | to capture ideas".
 const QUANTITY = new RegExp(`^(${QUANTITY_WORDS}|more|most|way|ways)$`, 'i');
 
@@ -53,14 +55,20 @@ interface Tagged {
 function tag(text: string, terms: Term[], copyVerbs: Set<string>, keywordish: Set<string>, proper: Set<string>): Tagged {
   for (const [i, t] of terms.entries()) {
     if (i > 0 && (t.tags.includes('ProperNoun') || t.tags.includes('Acronym'))) proper.add(t.text.toLowerCase());
-    if (t.tags.some((g) => g === 'Noun' || g === 'Adjective') && !t.tags.includes('Pronoun')) keywordish.add(t.text.toLowerCase().replace(/[^\p{L}\p{N}'’-]/gu, ''));
+    if (t.tags.some((g) => g === 'Noun' || g === 'Adjective') && !t.tags.includes('Pronoun'))
+      keywordish.add(t.text.toLowerCase().replace(/[^\p{L}\p{N}'’-]/gu, ''));
   }
   const first = words(text)[0] ?? '';
   const verbAt = terms.findIndex((t) => t.tags.includes('Verb') && !t.tags.includes('Gerund') && !t.tags.includes('Participle'));
   const relative = terms.findIndex((t) => /^(that|which|who)$/i.test(t.text));
   let shape: Shape = 'noun';
   if (copyVerbs.has(first) || (verbAt === 0 && terms[0].tags.includes('Infinitive'))) shape = 'imperative';
-  else if (verbAt > 0 && (relative < 0 || relative > verbAt) && terms.slice(0, verbAt).some((t) => isNoun(t.tags) || t.tags.includes('Pronoun'))) shape = 'clause';
+  else if (
+    verbAt > 0 &&
+    (relative < 0 || relative > verbAt) &&
+    terms.slice(0, verbAt).some((t) => isNoun(t.tags) || t.tags.includes('Pronoun'))
+  )
+    shape = 'clause';
   const tokens: { first: Term; last: Term }[] = [];
   let start: Term | null = null;
   terms.forEach((t, i) => {
@@ -76,14 +84,22 @@ function tag(text: string, terms: Term[], copyVerbs: Set<string>, keywordish: Se
   // A word joined by "and" to a noun and followed by a preposition is a noun too, whatever the
   // tagger says ("colour and detail | with curves"; but "budgets and see | where…" is an action).
   const nounAt = (j: number) =>
-    isNoun(tokens[j].last.tags) || (j >= 2 && /^(and|or|&)$/i.test(tokens[j - 1].first.text) && isNoun(tokens[j - 2].last.tags) && PREPOSITION.test(tokens[j + 1]?.first.text ?? ''));
+    isNoun(tokens[j].last.tags) ||
+    (j >= 2 &&
+      /^(and|or|&)$/i.test(tokens[j - 1].first.text) &&
+      isNoun(tokens[j - 2].last.tags) &&
+      PREPOSITION.test(tokens[j + 1]?.first.text ?? ''));
   tokens.forEach((tok, j) => {
     const next = tokens[j + 1];
     // "week | by week", "step | by step": an idiom, not a clause.
-    if (!next || QUANTITY.test(tok.last.text) || tokens[j + 2]?.last.text.toLowerCase().replace(/\W/g, '') === tok.last.text.toLowerCase()) return;
+    if (!next || QUANTITY.test(tok.last.text) || tokens[j + 2]?.last.text.toLowerCase().replace(/\W/g, '') === tok.last.text.toLowerCase())
+      return;
     // After a noun and before a preposition, conjunction or relative clause: "Smart reminders | that adapt…".
     // The tagger reads some prepositions as adjectives ("races against players"): the word decides too.
-    const opensClause = next.first.tags.some((g) => g === 'Preposition' || g === 'Conjunction') || /^(that|which|who|so)$/i.test(next.first.text) || PREPOSITION.test(next.first.text);
+    const opensClause =
+      next.first.tags.some((g) => g === 'Preposition' || g === 'Conjunction') ||
+      /^(that|which|who|so)$/i.test(next.first.text) ||
+      PREPOSITION.test(next.first.text);
     // At a comma only when a new action follows ("Earn streaks, | celebrate…"), not inside a list ("iPhone, | iPad and…").
     const atComma = /[,;:–—]/.test(tok.last.post);
     // Before "and" only when an action or a clause follows ("emails | and Wayfarer builds…"), not a
@@ -92,7 +108,12 @@ function tag(text: string, terms: Term[], copyVerbs: Set<string>, keywordish: Se
     if (atComma ? isNoun(tok.last.tags) && next.first.tags.includes('Verb') : nounAt(j) && opensClause && joinsAction) cuts.push(j + 1);
   });
   // A clause's subject names its feature: "CarPlay and AirPlay support | built in".
-  if (subjectEnd >= 2 && isNoun(tokens[subjectEnd - 1].last.tags) && tokens.slice(0, subjectEnd).filter((t) => isNoun(t.first.tags) || t.first.tags.includes('Adjective')).length >= 2) cuts.push(subjectEnd);
+  if (
+    subjectEnd >= 2 &&
+    isNoun(tokens[subjectEnd - 1].last.tags) &&
+    tokens.slice(0, subjectEnd).filter((t) => isNoun(t.first.tags) || t.first.tags.includes('Adjective')).length >= 2
+  )
+    cuts.push(subjectEnd);
   // Before a relative clause the head stands whole: "Make new friends nearby | who share…".
   tokens.forEach((tok, j) => {
     if (j >= 2 && /^(who|that|which)$/i.test(tok.first.text)) cuts.push(j);
@@ -118,7 +139,13 @@ function coresOf(text: string, cuts: number[], dangling: Set<string>): string[] 
 function promiseOf(sentence: string, name: string): string | null {
   const nameWords = words(name).slice(0, 2).join(' ');
   const m = /^(.+?)\s+(?:is|are)\s+((?:the|a|an|your)\s+.+)$/i.exec(sentence.replace(/[.!]+$/, ''));
-  if (m && words(m[1]).join(' ').startsWith(words(nameWords)[0] ?? '\u0000')) return m[2].charAt(0).toUpperCase() + m[2].slice(1);
+  if (
+    m &&
+    words(m[1])
+      .join(' ')
+      .startsWith(words(nameWords)[0] ?? '\u0000')
+  )
+    return m[2].charAt(0).toUpperCase() + m[2].slice(1);
   return null;
 }
 
@@ -144,11 +171,16 @@ export function analysePhrases(p: PhraseInput): Phrases {
     promise = { text: np ?? opening.text, sentence: opening.sentence, kind: 'promise' };
   }
   const promiseKept = promise ? keep(promise) : null;
-  const rest = p.raws.filter((r) => r !== promiseRaw && !(promise?.kind === 'promise' && r === opening)).map(keep).filter((r): r is Raw => r !== null);
+  const rest = p.raws
+    .filter((r) => r !== promiseRaw && !(promise?.kind === 'promise' && r === opening))
+    .map(keep)
+    .filter((r): r is Raw => r !== null);
   const kept = [...(promiseKept ? [promiseKept] : []), ...rest].slice(0, p.maxPhrases);
   const steps = p.steps.map(keep).filter((r): r is Raw => r !== null);
   // "Trailhead is the hiking companion…": the feature is what follows the name.
-  const all = [...kept, ...steps].map((r) => (p.english && r.kind === 'sentence' ? { ...r, text: promiseOf(r.text, p.name) ?? r.text } : r));
+  const all = [...kept, ...steps].map((r) =>
+    p.english && r.kind === 'sentence' ? { ...r, text: promiseOf(r.text, p.name) ?? r.text } : r,
+  );
   const keywordish = new Set<string>();
   const proper = new Set<string>();
   const terms = p.english && all.length ? termsOf(all.map((k) => k.text)) : [];
@@ -159,7 +191,15 @@ export function analysePhrases(p: PhraseInput): Phrases {
     const t = p.english ? tag(r.text, terms[i], p.copyVerbs, keywordish, proper) : { shape: 'noun' as Shape, cuts: null };
     const cuts = t.cuts ?? functionWordCuts(r.text, p.dangling);
     const sentence = p.usable(r.sentence) ? r.sentence.replace(/\s+/g, ' ').trim() : r.text;
-    return { text: r.text, cores: coresOf(r.text, cuts, p.dangling), sentence, keywords, kind: r.kind, shape: t.shape, score: p.kindRank[r.kind] - i / 100 };
+    return {
+      text: r.text,
+      cores: coresOf(r.text, cuts, p.dangling),
+      sentence,
+      keywords,
+      kind: r.kind,
+      shape: t.shape,
+      score: p.kindRank[r.kind] - i / 100,
+    };
   });
   const ranked = [...freq.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([w]) => w);
   const nameWords = new Set(words(p.name));
@@ -173,6 +213,14 @@ export function analysePhrases(p: PhraseInput): Phrases {
   const problems = p.problems
     .map((r) => ({ ...r, text: tidyEnd(r.text, p.dangling) }))
     .filter((r) => r.text && p.usable(r.text))
-    .map((r): Phrase => ({ text: /\?$/.test(r.sentence.trim()) ? r.sentence.trim().replace(/\?+$/, '') : r.text, cores: [], sentence: r.sentence, keywords: contentWords(r.text, p.language).slice(0, 4), kind: 'sentence', shape: 'clause', score: 0 }));
+    .map((r): Phrase => ({
+      text: /\?$/.test(r.sentence.trim()) ? r.sentence.trim().replace(/\?+$/, '') : r.text,
+      cores: [],
+      sentence: r.sentence,
+      keywords: contentWords(r.text, p.language).slice(0, 4),
+      kind: 'sentence',
+      shape: 'clause',
+      score: 0,
+    }));
   return { promise: promiseKept ? phrases[0] : null, phrases: features, steps: [...stepSet], problems, keywords, proper, keywordish };
 }

@@ -12,11 +12,20 @@ export interface PlanTask {
 
 export type PlanAnswer =
   | { ok: true; result: ScreenshotSetResult; logs: { obj: object; msg: string }[] }
-  | { ok: false; problem: { status: number; code: string; detail: string } | null; retryable: boolean; message: string; logs: { obj: object; msg: string }[] };
+  | {
+      ok: false;
+      problem: { status: number; code: string; detail: string } | null;
+      retryable: boolean;
+      message: string;
+      logs: { obj: object; msg: string }[];
+    };
 
 export default async function plan(task: PlanTask): Promise<PlanAnswer> {
   const logs: { obj: object; msg: string }[] = [];
-  const log = { warn: (obj: object, msg: string) => logs.push({ obj: JSON.parse(JSON.stringify(obj, (_k, v) => (v instanceof Error ? { message: v.message } : v))), msg }) };
+  const log = {
+    warn: (obj: object, msg: string) =>
+      logs.push({ obj: JSON.parse(JSON.stringify(obj, (_k, v) => (v instanceof Error ? { message: v.message } : v))), msg }),
+  };
   try {
     return { ok: true, result: await planLocales(task.input, task.llm, log), logs };
   } catch (error) {

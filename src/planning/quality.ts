@@ -46,13 +46,65 @@ const QUANTITY = new RegExp(`\\b(${QUANTITY_WORDS})$`, 'i');
 const OPEN_INFINITIVE = /\bto (learn|discover|find|see|get|know|use|explore|make|do|try|have|keep|enjoy|start)$/i;
 
 // Words no English caption ends on; the tagger judges the rest (a final "in" can be a particle: "built in").
-const HARD_ENDS = new Set(['and', 'or', 'with', 'of', 'for', 'to', 'the', 'a', 'an', 'your', 'our', 'my', 'its', 'their', 'from', 'into', 'via', 'per', 'than', 'that', 'which', 'who', 'is', 'are', 'be', 'can', 'will', 'such', 'including', 'plus', 'every', 'each', 'this', 'these', 'those', 'not', 'no', 'by', 'at', 'as', 'but', 'nor', 'so', 'his', 'her']);
-const normal = (t: string) => t.normalize('NFKC').replace(/[.!?…]+$/u, '').trim();
+const HARD_ENDS = new Set([
+  'and',
+  'or',
+  'with',
+  'of',
+  'for',
+  'to',
+  'the',
+  'a',
+  'an',
+  'your',
+  'our',
+  'my',
+  'its',
+  'their',
+  'from',
+  'into',
+  'via',
+  'per',
+  'than',
+  'that',
+  'which',
+  'who',
+  'is',
+  'are',
+  'be',
+  'can',
+  'will',
+  'such',
+  'including',
+  'plus',
+  'every',
+  'each',
+  'this',
+  'these',
+  'those',
+  'not',
+  'no',
+  'by',
+  'at',
+  'as',
+  'but',
+  'nor',
+  'so',
+  'his',
+  'her',
+]);
+const normal = (t: string) =>
+  t
+    .normalize('NFKC')
+    .replace(/[.!?…]+$/u, '')
+    .trim();
 
 /** Term tags for English text, parsed in sentence case so that Title Case does not read as names. */
 function tagsOf(text: string, proper: Set<string>): { text: string; tags: string[] }[][] {
   if (text === text.toUpperCase()) text = text.toLowerCase();
-  const lowered = text.replace(/\p{L}[\p{L}'’-]*/gu, (w) => (proper.has(w.toLowerCase()) || /\p{Ll}\p{Lu}/u.test(w) || /^\p{Lu}{2,5}$/u.test(w) && w.length <= 4 ? w : w.toLowerCase()));
+  const lowered = text.replace(/\p{L}[\p{L}'’-]*/gu, (w) =>
+    proper.has(w.toLowerCase()) || /\p{Ll}\p{Lu}/u.test(w) || (/^\p{Lu}{2,5}$/u.test(w) && w.length <= 4) ? w : w.toLowerCase(),
+  );
   const json = nlp(lowered).json() as { terms: { text: string; tags: string[] }[] }[];
   return json.map((s) => s.terms.filter((t) => t.text !== '')).filter((s) => s.length > 0);
 }
@@ -62,7 +114,8 @@ export function incompleteness(text: string, language: string, proper: Set<strin
   const t = normal(text);
   if (!t) return 'empty';
   if (/[…]|\.\.\.$/u.test(text.trim())) return 'ends in an ellipsis';
-  if ((t.match(/[([“«]/g)?.length ?? 0) !== (t.match(/[)\]”»]/g)?.length ?? 0) || (t.match(/"/g)?.length ?? 0) % 2 === 1) return 'unbalanced brackets or quotes';
+  if ((t.match(/[([“«]/g)?.length ?? 0) !== (t.match(/[)\]”»]/g)?.length ?? 0) || (t.match(/"/g)?.length ?? 0) % 2 === 1)
+    return 'unbalanced brackets or quotes';
   if (/[,;:&+/–—-]$/u.test(t)) return 'ends on punctuation';
   const last = words(t).pop() ?? '';
   // "With the people you travel with": a relative clause may end on its preposition.
@@ -79,7 +132,15 @@ export function incompleteness(text: string, language: string, proper: Set<strin
   if (sentences.length === 0) return null;
   const final = sentences[sentences.length - 1];
   const end = final[final.length - 1];
-  if (end && !stranded && end.tags.some((g) => ENDS_BADLY.has(g)) && !/^(it|you|them|me|us|in|on|up|out|off|down|over|away|back|together|more|now|today|tonight|anywhere|everywhere|again|instantly)$/i.test(end.text)) return `ends on "${end.text}"`;
+  if (
+    end &&
+    !stranded &&
+    end.tags.some((g) => ENDS_BADLY.has(g)) &&
+    !/^(it|you|them|me|us|in|on|up|out|off|down|over|away|back|together|more|now|today|tonight|anywhere|everywhere|again|instantly)$/i.test(
+      end.text,
+    )
+  )
+    return `ends on "${end.text}"`;
   // Every sentence of it stands alone: "Track habits. Now." has a fragment glued on.
   for (const [k, terms] of sentences.entries()) {
     // "Unlimited habits. Tracked.": a participle may close a noun phrase as its own sentence.
@@ -93,7 +154,12 @@ export function incompleteness(text: string, language: string, proper: Set<strin
 
 /** Whether `sub` opens with the headline's own words (its framing and punctuation aside). */
 export function echoes(headline: string, sub: string): boolean {
-  const bare = (t: string) => normal(t).toLowerCase().replace(/^[^:]{1,40}:\s+/, '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  const bare = (t: string) =>
+    normal(t)
+      .toLowerCase()
+      .replace(/^[^:]{1,40}:\s+/, '')
+      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      .trim();
   const h = bare(headline);
   const n = h.split(' ').length;
   // It opens with them ("Smart reminders / Smart reminders that…"), or says a headline of three
@@ -101,7 +167,11 @@ export function echoes(headline: string, sub: string): boolean {
   return (n >= 2 && `${bare(sub)} `.startsWith(`${h} `)) || (n >= 3 && ` ${bare(sub)} `.includes(` ${h} `));
 }
 
-const lineKey = (t: string) => normal(t).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const lineKey = (t: string) =>
+  normal(t)
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 
 /** A subheadline that is a listing sentence with its end cut off. */
 function cutFromSource(sub: string, listing: Listing): boolean {
@@ -115,11 +185,83 @@ function cutFromSource(sub: string, listing: Listing): boolean {
 }
 
 /** Content words that say something: not the app's name, its category, or stock framing words. */
-export const STOCK = new Set(['app', 'apps', 'meet', 'discover', 'explore', 'download', 'today', 'now', 'get', 'try', 'closer', 'look', 'companion', 'everything', 'place', 'one', 'action', 'everyday', 'use', 'made', 'started', 'start', 'inside', 'glance', 'detail', 'overview', 'designed', 'built', 'thoughtfully', 'clear', 'focused', 'ready', 'simply', 'just', 'hello', 'peek', 'magic', 'fans', 'vibes', 'five', 'high', 'shiny', 'rated', 'stars', 'ratings', 'users', 'loved', 'trusted', 'average', 'rating', 'new', 'your', 'learn', 'take', 'see', 'level', 'stand', 'move', 'fast', 'own', 'pure', 'further', 'more', 'every', 'each', 'all', 'any']);
+export const STOCK = new Set([
+  'app',
+  'apps',
+  'meet',
+  'discover',
+  'explore',
+  'download',
+  'today',
+  'now',
+  'get',
+  'try',
+  'closer',
+  'look',
+  'companion',
+  'everything',
+  'place',
+  'one',
+  'action',
+  'everyday',
+  'use',
+  'made',
+  'started',
+  'start',
+  'inside',
+  'glance',
+  'detail',
+  'overview',
+  'designed',
+  'built',
+  'thoughtfully',
+  'clear',
+  'focused',
+  'ready',
+  'simply',
+  'just',
+  'hello',
+  'peek',
+  'magic',
+  'fans',
+  'vibes',
+  'five',
+  'high',
+  'shiny',
+  'rated',
+  'stars',
+  'ratings',
+  'users',
+  'loved',
+  'trusted',
+  'average',
+  'rating',
+  'new',
+  'your',
+  'learn',
+  'take',
+  'see',
+  'level',
+  'stand',
+  'move',
+  'fast',
+  'own',
+  'pure',
+  'further',
+  'more',
+  'every',
+  'each',
+  'all',
+  'any',
+]);
 
 export function substance(text: string, language: string, exclude: Set<string>): Set<string> {
   const stem = (w: string) => (language === 'en' ? w.replace(/(ies|es|s|ing|ed)$/, '') : w);
-  return new Set(contentWords(text, language).filter((w) => !exclude.has(w) && !STOCK.has(w)).map(stem));
+  return new Set(
+    contentWords(text, language)
+      .filter((w) => !exclude.has(w) && !STOCK.has(w))
+      .map(stem),
+  );
 }
 
 export function overlap(a: Set<string>, b: Set<string>): number {
@@ -131,7 +273,9 @@ export function overlap(a: Set<string>, b: Set<string>): number {
 
 /** "Track habits, set goals and view charts": three coordinated actions are three features. */
 function listsSeveral(text: string, english: boolean): boolean {
-  const parts = normal(text).split(/,\s*|\s+(?:and|or|&)\s+/i).filter(Boolean);
+  const parts = normal(text)
+    .split(/,\s*|\s+(?:and|or|&)\s+/i)
+    .filter(Boolean);
   if (parts.length < 3) return false;
   if (!english) return parts.every((p) => p.split(' ').length >= 2);
   // An action is a verb with its own object: "Go ahead, build and upgrade a fortress" and "Adjust
@@ -162,11 +306,21 @@ export function judgeSet(input: PlanInput, result: ScreenshotSetResult): SlideVe
   const texts = result.slides.map((s) => [s.headline, s.subheadline ?? ''].filter(Boolean));
   // The developer's own subtitle or line of description is never a template, even when its words
   // are the name's ("Every trip in one place" for Wayfarer Trip Planner).
-  const ownLines = new Set(input.listings.flatMap((l) => [l.subtitle ?? '', ...l.description.split(/\n|(?<=[.!?])\s+/)]).map(lineKey).filter(Boolean));
-  const templateOnly = (k: number) => substance(result.slides[k].headline, language, nameWords).size === 0 && !ownLines.has(lineKey(result.slides[k].headline));
+  const ownLines = new Set(
+    input.listings
+      .flatMap((l) => [l.subtitle ?? '', ...l.description.split(/\n|(?<=[.!?])\s+/)])
+      .map(lineKey)
+      .filter(Boolean),
+  );
+  const templateOnly = (k: number) =>
+    substance(result.slides[k].headline, language, nameWords).size === 0 && !ownLines.has(lineKey(result.slides[k].headline));
   const topics = result.slides.map((s) => substance(`${s.headline} ${s.subheadline ?? ''}`, language, nameWords));
   // Landscape shots cannot fill a portrait slide, so leaving them unused is right.
-  const shotUrls = new Set(input.listings.flatMap((l) => l.screenshots[device.family].filter((s) => !(s.width && s.height && s.width > s.height)).map((s) => s.url)));
+  const shotUrls = new Set(
+    input.listings.flatMap((l) =>
+      l.screenshots[device.family].filter((s) => !(s.width && s.height && s.width > s.height)).map((s) => s.url),
+    ),
+  );
   const shotSize = new Map(input.listings.flatMap((l) => Object.values(l.screenshots).flat()).map((s) => [s.url, s]));
   const otherPlatform = primary.platform === 'mac' && device.store === 'app-store';
   const warnedPlatform = result.warnings.some((w) => /\bMac\b/.test(w));
@@ -186,14 +340,17 @@ export function judgeSet(input: PlanInput, result: ScreenshotSetResult): SlideVe
     }
 
     for (let j = 0; j < i; j++) {
-      for (const a of own) for (const b of texts[j]) {
-        const x = substance(a, language, nameWords);
-        const y = substance(b, language, nameWords);
-        if (a.toLowerCase() === b.toLowerCase() || (overlap(x, y) >= 0.8 && Math.min(x.size, y.size) >= 1)) fail('distinct', `"${a}" repeats slide ${j + 1}'s "${b}"`);
-      }
+      for (const a of own)
+        for (const b of texts[j]) {
+          const x = substance(a, language, nameWords);
+          const y = substance(b, language, nameWords);
+          if (a.toLowerCase() === b.toLowerCase() || (overlap(x, y) >= 0.8 && Math.min(x.size, y.size) >= 1))
+            fail('distinct', `"${a}" repeats slide ${j + 1}'s "${b}"`);
+        }
       // "Meet X", "The <Category> App", "X for <Category>": the name and category rearranged say one thing.
       const aside = (k: number) => ['call-to-action', 'social-proof'].includes(result.slides[k].role);
-      if (templateOnly(i) && templateOnly(j) && !aside(i) && !aside(j)) fail('distinct', `"${s.headline}" and slide ${j + 1}'s "${result.slides[j].headline}" only rearrange the name and category`);
+      if (templateOnly(i) && templateOnly(j) && !aside(i) && !aside(j))
+        fail('distinct', `"${s.headline}" and slide ${j + 1}'s "${result.slides[j].headline}" only rearrange the name and category`);
     }
 
     for (const t of own) {
@@ -201,11 +358,13 @@ export function judgeSet(input: PlanInput, result: ScreenshotSetResult): SlideVe
       if (MARKUP.test(t)) fail('clean', `markup or invisible characters in "${t}"`);
       if (STRAY.test(t)) fail('clean', `stray symbol in "${t}"`);
       if (!bold && /\p{Lu}{2,}(\s+\p{Lu}{2,}){2,}/u.test(t)) fail('clean', `capitals in "${t}"`);
-      if (!bold) for (const w of t.match(/[\p{L}][\p{L}\p{N}'’]*/gu) ?? []) {
-        const brand = brands.get(w.toLowerCase());
-        if (brand && w !== brand) fail('clean', `"${w}" should be spelt "${brand}"`);
-      }
-      if (s.role !== 'problem' && (NEGATIVE_WORDS.test(t) || (english && /\?\s*$/.test(t)))) fail('tone', `negative outside a problem slide: "${t}"`);
+      if (!bold)
+        for (const w of t.match(/[\p{L}][\p{L}\p{N}'’]*/gu) ?? []) {
+          const brand = brands.get(w.toLowerCase());
+          if (brand && w !== brand) fail('clean', `"${w}" should be spelt "${brand}"`);
+        }
+      if (s.role !== 'problem' && (NEGATIVE_WORDS.test(t) || (english && /\?\s*$/.test(t))))
+        fail('tone', `negative outside a problem slide: "${t}"`);
     }
 
     if (!['social-proof', 'call-to-action', 'problem'].includes(s.role)) {
@@ -213,7 +372,8 @@ export function judgeSet(input: PlanInput, result: ScreenshotSetResult): SlideVe
       if (s.role !== 'hero' && listsSeveral(s.headline, english)) fail('one-feature', `several features in "${s.headline}"`);
       for (let j = 0; j < i; j++) {
         if (['social-proof', 'call-to-action', 'problem'].includes(result.slides[j].role)) continue;
-        if (topics[i].size > 0 && overlap(topics[i], topics[j]) >= 0.6 && Math.min(topics[i].size, topics[j].size) >= 2) fail('one-feature', `same feature as slide ${j + 1}`);
+        if (topics[i].size > 0 && overlap(topics[i], topics[j]) >= 0.6 && Math.min(topics[i].size, topics[j].size) >= 2)
+          fail('one-feature', `same feature as slide ${j + 1}`);
       }
     }
 

@@ -40,7 +40,8 @@ export function captionProblems(
   const checkGrounding = options.grounded ?? true;
   const vocabulary = voiceVocabulary(style);
   const known = [...u.sourceWords];
-  const grounded = (w: string) => u.sourceWords.has(w) || vocabulary.has(w) || (w.length >= 5 && known.some((k) => k.startsWith(w.slice(0, 5))));
+  const grounded = (w: string) =>
+    u.sourceWords.has(w) || vocabulary.has(w) || (w.length >= 5 && known.some((k) => k.startsWith(w.slice(0, 5))));
   const problems: string[] = [];
   const seen = new Set<string>();
   captions.forEach((c, i) => {
@@ -49,8 +50,10 @@ export function captionProblems(
     if (!c.headline.trim()) problems.push(`${at}: empty headline`);
     if (width(c.headline) > limits.headline) problems.push(`${at}: headline longer than ${limits.headline} characters`);
     if (limits.subheadline === 0 && c.subheadline !== null) problems.push(`${at}: short captions have no subheadline`);
-    if (limits.subheadline > 0 && (c.subheadline === null || !c.subheadline.trim())) problems.push(`${at}: long captions need a subheadline`);
-    if (c.subheadline !== null && width(c.subheadline) > limits.subheadline) problems.push(`${at}: subheadline longer than ${limits.subheadline} characters`);
+    if (limits.subheadline > 0 && (c.subheadline === null || !c.subheadline.trim()))
+      problems.push(`${at}: long captions need a subheadline`);
+    if (c.subheadline !== null && width(c.subheadline) > limits.subheadline)
+      problems.push(`${at}: subheadline longer than ${limits.subheadline} characters`);
     for (const t of texts) {
       if (dangles(t, dangling) || LOOKS_CUT.test(t.trim())) problems.push(`${at}: "${t}" ends unfinished`);
       if (!u.free && mentionsFree(t)) problems.push(`${at}: says "free" but the app is paid`);

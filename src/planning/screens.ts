@@ -35,8 +35,12 @@ const landscape = (s: Screenshot) => s.width !== null && s.height !== null && s.
 function portraitOnly(shots: Screenshot[], label: string, device: Device, warnings: string[]): string[] {
   const upright = shots.filter((s) => !landscape(s));
   const skipped = shots.length - upright.length;
-  if (skipped > 0 && upright.length > 0) warnings.push(`${skipped} of the listing's ${label} screenshots are landscape and are left out: the ${device} slides are portrait.`);
-  if (skipped > 0 && upright.length === 0) warnings.push(`The listing has no portrait ${label} screenshots (its ${skipped} are landscape), so the ${device} slides use the text-only layout; upload portrait screens for this set.`);
+  if (skipped > 0 && upright.length > 0)
+    warnings.push(`${skipped} of the listing's ${label} screenshots are landscape and are left out: the ${device} slides are portrait.`);
+  if (skipped > 0 && upright.length === 0)
+    warnings.push(
+      `The listing has no portrait ${label} screenshots (its ${skipped} are landscape), so the ${device} slides use the text-only layout; upload portrait screens for this set.`,
+    );
   return upright.map((s) => s.url);
 }
 
@@ -45,27 +49,44 @@ export function screensFor(listings: Listing[], device: Device): Screens {
   const ordered = [...listings.filter((l) => l.store === store), ...listings.filter((l) => l.store !== store)];
   const warnings: string[] = [];
   if (!listings.some((l) => l.store === store)) {
-    warnings.push(`The app has no ${STORE_LABEL[store]} listing; this ${device} set is planned from its ${STORE_LABEL[listings[0].store]} listing.`);
+    warnings.push(
+      `The app has no ${STORE_LABEL[store]} listing; this ${device} set is planned from its ${STORE_LABEL[listings[0].store]} listing.`,
+    );
   }
   const own = ordered.find((l) => l.screenshots[family].length > 0);
   if (own) return { urls: portraitOnly(own.screenshots[family], FAMILY_LABEL[family], device, warnings), warnings };
   const fallback = FALLBACK[family];
   const other = fallback ? ordered.find((l) => l.screenshots[fallback].length > 0) : undefined;
   if (fallback && other) {
-    warnings.push(`The listing has no ${FAMILY_LABEL[family]} screenshots; its ${FAMILY_LABEL[fallback]} screenshots are used instead, so check that they suit the ${device} frame.`);
+    warnings.push(
+      `The listing has no ${FAMILY_LABEL[family]} screenshots; its ${FAMILY_LABEL[fallback]} screenshots are used instead, so check that they suit the ${device} frame.`,
+    );
     return { urls: portraitOnly(other.screenshots[fallback], FAMILY_LABEL[fallback], device, warnings), warnings };
   }
-  warnings.push(`The listing has no ${FAMILY_LABEL[family]} screenshots, so the ${device} slides have no screenshot and use the text-only layout.`);
+  warnings.push(
+    `The listing has no ${FAMILY_LABEL[family]} screenshots, so the ${device} slides have no screenshot and use the text-only layout.`,
+  );
   return { urls: [], warnings };
 }
 
 // The slides that show the product get distinct screens first; proof and the call to action reuse.
-const SCREEN_PRIORITY: Record<string, number> = { hero: 0, feature: 1, benefit: 1, 'how-it-works': 1, solution: 1, problem: 2, 'social-proof': 3, 'call-to-action': 4 };
+const SCREEN_PRIORITY: Record<string, number> = {
+  hero: 0,
+  feature: 1,
+  benefit: 1,
+  'how-it-works': 1,
+  solution: 1,
+  problem: 2,
+  'social-proof': 3,
+  'call-to-action': 4,
+};
 
 /** Each slide its own screen, in the listing's order by slide priority; a screen repeats only when all are used. */
 export function assignScreens(roles: string[], urls: string[]): (string | null)[] {
   if (urls.length === 0) return roles.map(() => null);
-  const order = roles.map((role, i) => ({ role, i })).sort((a, b) => (SCREEN_PRIORITY[a.role] ?? 1) - (SCREEN_PRIORITY[b.role] ?? 1) || a.i - b.i);
+  const order = roles
+    .map((role, i) => ({ role, i }))
+    .sort((a, b) => (SCREEN_PRIORITY[a.role] ?? 1) - (SCREEN_PRIORITY[b.role] ?? 1) || a.i - b.i);
   const out: (string | null)[] = roles.map(() => null);
   order.forEach(({ i }, k) => {
     out[i] = urls[k % urls.length];

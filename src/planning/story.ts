@@ -7,24 +7,39 @@ import type { Understanding } from './understand.ts';
 
 const slideList = (ns: number[]) => (ns.length === 1 ? `Slide ${ns[0]}` : `Slides ${ns.slice(0, -1).join(', ')} and ${ns[ns.length - 1]}`);
 
-export function adaptRoles(asked: string[], u: Pick<Understanding, 'rating' | 'ratingTooLow' | 'steps' | 'problems'>, warnings: string[], length: CaptionLength): string[] {
+export function adaptRoles(
+  asked: string[],
+  u: Pick<Understanding, 'rating' | 'ratingTooLow' | 'steps' | 'problems'>,
+  warnings: string[],
+  length: CaptionLength,
+): string[] {
   const roles = [...asked];
   const swapped = (from: string, to: string, why: string) => {
     const at = roles.flatMap((r, i) => (r === from ? [i + 1] : []));
     if (at.length === 0) return;
     for (const i of at) roles[i - 1] = to;
-    warnings.push(`${slideList(at)} ${at.length === 1 ? 'shows' : 'show'} a feature instead of ${from === 'how-it-works' ? 'a step' : from.replace('-', ' ')}: ${why}.`);
+    warnings.push(
+      `${slideList(at)} ${at.length === 1 ? 'shows' : 'show'} a feature instead of ${from === 'how-it-works' ? 'a step' : from.replace('-', ' ')}: ${why}.`,
+    );
   };
-  if (!u.rating) swapped('social-proof', 'feature', u.ratingTooLow ? "the listing's rating is below 3.5, which would not persuade" : 'the listing has no rating yet');
+  if (!u.rating)
+    swapped(
+      'social-proof',
+      'feature',
+      u.ratingTooLow ? "the listing's rating is below 3.5, which would not persuade" : 'the listing has no rating yet',
+    );
   const steps = roles.filter((r) => r === 'how-it-works').length;
-  if (steps > 0 && u.steps.length < steps) swapped('how-it-works', 'feature', `the listing does not state ${steps} steps of how the app works`);
+  if (steps > 0 && u.steps.length < steps)
+    swapped('how-it-works', 'feature', `the listing does not state ${steps} steps of how the app works`);
   const problems = roles.filter((r) => r === 'problem').length;
   // A short headline cannot hold a whole question, and a long one frames it above its subheadline.
   const askable = u.problems.filter((p) => length === 'long' || p.text.length < 30);
   if (problems > 0 && askable.length < problems) {
     const at = roles.indexOf('problem');
     roles[at] = roles.includes('hero') ? 'feature' : 'hero';
-    warnings.push(`Slide ${at + 1} shows the app's promise instead of a problem: the listing names no problem${length === 'short' && u.problems.length ? ' short enough for a headline' : ''} to open with.`);
+    warnings.push(
+      `Slide ${at + 1} shows the app's promise instead of a problem: the listing names no problem${length === 'short' && u.problems.length ? ' short enough for a headline' : ''} to open with.`,
+    );
   }
   return roles;
 }
@@ -32,8 +47,9 @@ export function adaptRoles(asked: string[], u: Pick<Understanding, 'rating' | 'r
 /** `madeShort`: how many slides short captions would give, when long ones ran out of subheadlines first. */
 export function sparseWarning(asked: number, made: number, empty: boolean, madeShort = made): string {
   const slides = (n: number) => `${n} slide${n === 1 ? '' : 's'}`;
-  const why = madeShort > made
-    ? `Long captions need a subheadline of their own under each headline, and the listing${empty ? ' (it has no description)' : ''} gives enough for ${slides(made)}, so this set has ${slides(made)}, not the ${asked} asked for, rather than repeat itself; with captionLength "short" it would have ${slides(madeShort)}.`
-    : `The listing gives ${made} distinct idea${made === 1 ? '' : 's'} worth a slide${empty ? ' (the listing has no description)' : ''}, so this set has ${slides(made)}, not the ${asked} asked for, rather than repeat itself.`;
+  const why =
+    madeShort > made
+      ? `Long captions need a subheadline of their own under each headline, and the listing${empty ? ' (it has no description)' : ''} gives enough for ${slides(made)}, so this set has ${slides(made)}, not the ${asked} asked for, rather than repeat itself; with captionLength "short" it would have ${slides(madeShort)}.`
+      : `The listing gives ${made} distinct idea${made === 1 ? '' : 's'} worth a slide${empty ? ' (the listing has no description)' : ''}, so this set has ${slides(made)}, not the ${asked} asked for, rather than repeat itself.`;
   return `${why} Add a few lines about the app as extraContext (POST /public/v1/apps), or write the captions yourself with "slides".`;
 }

@@ -4,7 +4,21 @@ import { dan, deu, eng, fin, fra, ita, nld, nob, pol, por, removeStopwords, rus,
 import { titleCase } from 'title-case';
 
 const STOPWORDS: Record<string, string[]> = {
-  en: eng, fr: fra, de: deu, es: spa, it: ita, pt: por, nl: nld, sv: swe, da: dan, nb: nob, no: nob, fi: fin, pl: pol, tr: tur, ru: rus,
+  en: eng,
+  fr: fra,
+  de: deu,
+  es: spa,
+  it: ita,
+  pt: por,
+  nl: nld,
+  sv: swe,
+  da: dan,
+  nb: nob,
+  no: nob,
+  fi: fin,
+  pl: pol,
+  tr: tur,
+  ru: rus,
 };
 
 export const WORD = /[\p{L}\p{N}]+(?:['’.][\p{L}\p{N}]+)*/gu;
@@ -29,24 +43,301 @@ export const QUANTITY_WORDS = 'thousands|hundreds|millions|dozens|lots|tons|plen
 
 /** Words a caption may not end on: a cut there reads as an unfinished thought. */
 const DANGLING: Record<string, string[]> = {
-  en: ['and', 'or', 'with', 'of', 'for', 'to', 'the', 'a', 'an', 'your', 'our', 'my', 'its', 'their', 'his', 'her', 'in', 'on', 'at', 'by', 'from',
-    'into', 'as', 'but', 'nor', 'plus', 'every', 'all', 'any', 'more', 'most', 'than', 'that', 'which', 'who', 'so', 'is', 'are', 'be', 'can',
-    'will', 'via', 'per', 'over', 'about', 'like', 'including', 'such', 'both', 'each', 'this', 'these', 'those', 'not', 'no'],
-  fr: ['et', 'ou', 'avec', 'de', 'des', 'du', 'la', 'le', 'les', 'l', 'd', 'un', 'une', 'pour', 'à', 'au', 'aux', 'en', 'sur', 'par', 'dans',
-    'votre', 'vos', 'ton', 'tes', 'son', 'ses', 'leur', 'leurs', 'que', 'qui', 'mais', 'est', 'sont', 'ce', 'cette', 'ces', 'tout', 'tous', 'plus', 'sans',
-    'depuis', 'entre', 'chez', 'vers', 'lors', 'selon', 'ne', 'pas', 'se', 'sa', 'ma', 'mon', 'mes', 'nos', 'notre', 'afin', 'ainsi', 'grâce', 'comme'],
-  de: ['und', 'oder', 'mit', 'von', 'vom', 'für', 'zu', 'zum', 'zur', 'der', 'die', 'das', 'den', 'dem', 'des', 'ein', 'eine', 'einen', 'einem', 'einer', 'eines', 'in', 'im', 'auf', 'an', 'am',
-    'ohne', 'bei', 'beim', 'nach', 'über', 'unter', 'durch', 'gegen', 'um', 'aus', 'ihre', 'ihr', 'dein', 'deine', 'ist', 'sich'],
-  es: ['y', 'o', 'con', 'contra', 'sin', 'sobre', 'desde', 'hasta', 'entre', 'hacia', 'de', 'del', 'la', 'el', 'los', 'las', 'un', 'una', 'para', 'por', 'en', 'a', 'al', 'tu', 'tus', 'mi', 'mis', 'su', 'sus', 'que', 'es'],
-  it: ['e', 'o', 'con', 'senza', 'su', 'sul', 'sulla', 'tra', 'fra', 'da', 'dal', 'di', 'dei', 'delle', 'degli', 'del', 'della', 'nel', 'nella', 'il', 'la', 'lo', 'le', 'gli', 'un', 'una', 'per', 'in', 'a', 'al', 'tuo', 'tua', 'che', 'è'],
-  pt: ['e', 'ou', 'com', 'sem', 'sobre', 'desde', 'até', 'pelo', 'pela', 'ao', 'aos', 'de', 'do', 'da', 'dos', 'das', 'o', 'a', 'os', 'as', 'um', 'uma', 'para', 'por', 'em', 'no', 'na', 'nos', 'nas', 'seu', 'sua', 'que', 'é'],
+  en: [
+    'and',
+    'or',
+    'with',
+    'of',
+    'for',
+    'to',
+    'the',
+    'a',
+    'an',
+    'your',
+    'our',
+    'my',
+    'its',
+    'their',
+    'his',
+    'her',
+    'in',
+    'on',
+    'at',
+    'by',
+    'from',
+    'into',
+    'as',
+    'but',
+    'nor',
+    'plus',
+    'every',
+    'all',
+    'any',
+    'more',
+    'most',
+    'than',
+    'that',
+    'which',
+    'who',
+    'so',
+    'is',
+    'are',
+    'be',
+    'can',
+    'will',
+    'via',
+    'per',
+    'over',
+    'about',
+    'like',
+    'including',
+    'such',
+    'both',
+    'each',
+    'this',
+    'these',
+    'those',
+    'not',
+    'no',
+  ],
+  fr: [
+    'et',
+    'ou',
+    'avec',
+    'de',
+    'des',
+    'du',
+    'la',
+    'le',
+    'les',
+    'l',
+    'd',
+    'un',
+    'une',
+    'pour',
+    'à',
+    'au',
+    'aux',
+    'en',
+    'sur',
+    'par',
+    'dans',
+    'votre',
+    'vos',
+    'ton',
+    'tes',
+    'son',
+    'ses',
+    'leur',
+    'leurs',
+    'que',
+    'qui',
+    'mais',
+    'est',
+    'sont',
+    'ce',
+    'cette',
+    'ces',
+    'tout',
+    'tous',
+    'plus',
+    'sans',
+    'depuis',
+    'entre',
+    'chez',
+    'vers',
+    'lors',
+    'selon',
+    'ne',
+    'pas',
+    'se',
+    'sa',
+    'ma',
+    'mon',
+    'mes',
+    'nos',
+    'notre',
+    'afin',
+    'ainsi',
+    'grâce',
+    'comme',
+  ],
+  de: [
+    'und',
+    'oder',
+    'mit',
+    'von',
+    'vom',
+    'für',
+    'zu',
+    'zum',
+    'zur',
+    'der',
+    'die',
+    'das',
+    'den',
+    'dem',
+    'des',
+    'ein',
+    'eine',
+    'einen',
+    'einem',
+    'einer',
+    'eines',
+    'in',
+    'im',
+    'auf',
+    'an',
+    'am',
+    'ohne',
+    'bei',
+    'beim',
+    'nach',
+    'über',
+    'unter',
+    'durch',
+    'gegen',
+    'um',
+    'aus',
+    'ihre',
+    'ihr',
+    'dein',
+    'deine',
+    'ist',
+    'sich',
+  ],
+  es: [
+    'y',
+    'o',
+    'con',
+    'contra',
+    'sin',
+    'sobre',
+    'desde',
+    'hasta',
+    'entre',
+    'hacia',
+    'de',
+    'del',
+    'la',
+    'el',
+    'los',
+    'las',
+    'un',
+    'una',
+    'para',
+    'por',
+    'en',
+    'a',
+    'al',
+    'tu',
+    'tus',
+    'mi',
+    'mis',
+    'su',
+    'sus',
+    'que',
+    'es',
+  ],
+  it: [
+    'e',
+    'o',
+    'con',
+    'senza',
+    'su',
+    'sul',
+    'sulla',
+    'tra',
+    'fra',
+    'da',
+    'dal',
+    'di',
+    'dei',
+    'delle',
+    'degli',
+    'del',
+    'della',
+    'nel',
+    'nella',
+    'il',
+    'la',
+    'lo',
+    'le',
+    'gli',
+    'un',
+    'una',
+    'per',
+    'in',
+    'a',
+    'al',
+    'tuo',
+    'tua',
+    'che',
+    'è',
+  ],
+  pt: [
+    'e',
+    'ou',
+    'com',
+    'sem',
+    'sobre',
+    'desde',
+    'até',
+    'pelo',
+    'pela',
+    'ao',
+    'aos',
+    'de',
+    'do',
+    'da',
+    'dos',
+    'das',
+    'o',
+    'a',
+    'os',
+    'as',
+    'um',
+    'uma',
+    'para',
+    'por',
+    'em',
+    'no',
+    'na',
+    'nos',
+    'nas',
+    'seu',
+    'sua',
+    'que',
+    'é',
+  ],
 };
 
 // Words a line may open with and still stand alone ("With a single tap", "Contra la ansiedad", "Sur tous vos
 // appareils"). Not English "to" or "as": "To every document on the road" and "As presets and apply them…" only
 // finish the line before them.
 const STANDALONE_OPENERS: Record<string, string[]> = {
-  en: ['with', 'in', 'on', 'for', 'across', 'against', 'among', 'without', 'from', 'anywhere', 'everywhere', 'right', 'straight', 'at', 'through', 'over', 'around', 'under', 'when', 'while'],
+  en: [
+    'with',
+    'in',
+    'on',
+    'for',
+    'across',
+    'against',
+    'among',
+    'without',
+    'from',
+    'anywhere',
+    'everywhere',
+    'right',
+    'straight',
+    'at',
+    'through',
+    'over',
+    'around',
+    'under',
+    'when',
+    'while',
+  ],
   fr: ['pour', 'sur', 'avec', 'sans', 'par', 'dans', 'en', 'grâce', 'depuis', 'partout', 'chez'],
   de: ['für', 'mit', 'ohne', 'in', 'im', 'auf', 'bei', 'überall', 'jederzeit', 'gegen', 'durch'],
   es: ['con', 'contra', 'para', 'sin', 'en', 'desde', 'sobre', 'por'],
@@ -56,12 +347,35 @@ const STANDALONE_OPENERS: Record<string, string[]> = {
 
 /** Whether a line opens with a word that lets it stand alone, a preposition mostly. */
 export function opensStandalone(text: string, language: string): boolean {
-  const first = text.trim().split(/\s+/)[0]?.toLowerCase().replace(/[^\p{L}]/gu, '') ?? '';
+  const first =
+    text
+      .trim()
+      .split(/\s+/)[0]
+      ?.toLowerCase()
+      .replace(/[^\p{L}]/gu, '') ?? '';
   return (STANDALONE_OPENERS[language] ?? []).includes(first);
 }
 
 // A cut before these splits a noun from its complement ("Une liste | de courses"): never cut there.
-const COMPLEMENT_WORDS = new Set(['de', 'des', 'du', 'd', 'di', 'del', 'della', 'dei', 'delle', 'degli', 'do', 'da', 'dos', 'das', 'von', 'vom', 'der']);
+const COMPLEMENT_WORDS = new Set([
+  'de',
+  'des',
+  'du',
+  'd',
+  'di',
+  'del',
+  'della',
+  'dei',
+  'delle',
+  'degli',
+  'do',
+  'da',
+  'dos',
+  'das',
+  'von',
+  'vom',
+  'der',
+]);
 
 export function danglingWords(language: string): Set<string> {
   return new Set([...(DANGLING[language] ?? []), ...DANGLING.en]);
@@ -75,15 +389,24 @@ const LEADING_JUNK = /^[\s,;:&+\-–—/|)\]}"'”’»·•*✓✔★☆►▶�
  * relative clause belongs there, and cutting it would break the phrase.
  */
 export function strandedPreposition(text: string): boolean {
-  return /\b(you|we|they|i|anyone|everyone|people|friends|family)\s+(?:[\p{L}'’]+\s+){0,2}?[\p{L}'’]+\s+(with|to|for|about|from|on|in|of|at)[.!?]*$/iu.test(text.trim());
+  return /\b(you|we|they|i|anyone|everyone|people|friends|family)\s+(?:[\p{L}'’]+\s+){0,2}?[\p{L}'’]+\s+(with|to|for|about|from|on|in|of|at)[.!?]*$/iu.test(
+    text.trim(),
+  );
 }
 
 /** Trims punctuation and dangling words off the end; returns '' when nothing sensible is left. */
 export function tidyEnd(text: string, dangling: Set<string>): string {
-  let out = text.replace(/[()[\]{}"“”«»]/g, '').replace(/\s+/g, ' ').replace(LEADING_JUNK, '').trim();
+  let out = text
+    .replace(/[()[\]{}"“”«»]/g, '')
+    .replace(/\s+/g, ' ')
+    .replace(LEADING_JUNK, '')
+    .trim();
   for (;;) {
     const before = out;
-    out = out.replace(/[.!?…]+$/u, '').replace(TRAILING_JUNK, '').trim();
+    out = out
+      .replace(/[.!?…]+$/u, '')
+      .replace(TRAILING_JUNK, '')
+      .trim();
     const last = out.match(/[\p{L}\p{N}'’]+$/u)?.[0];
     if (last && dangling.has(last.toLowerCase())) out = out.slice(0, -last.length);
     if (/[\p{L}]['’]$/u.test(out)) out = out.replace(/\s*\S*['’]$/u, '');
@@ -101,7 +424,13 @@ export function dangles(text: string, dangling: Set<string>): boolean {
 }
 
 /** The longest prefix of whole words (at least `minWords`) whose rendering fits `max` characters. */
-export function fitWords(text: string, max: number, dangling: Set<string>, render: (s: string) => string = (s) => s, minWords = 1): string | null {
+export function fitWords(
+  text: string,
+  max: number,
+  dangling: Set<string>,
+  render: (s: string) => string = (s) => s,
+  minWords = 1,
+): string | null {
   const tokens = text.split(/\s+/).filter(Boolean);
   // Rendering adds at most a few characters, so longer prefixes cannot fit: skip them untried.
   let k0 = tokens.length;
@@ -121,7 +450,8 @@ export type Casing = 'title' | 'sentence' | 'upper';
 export function applyCase(text: string, casing: Casing, language: string, proper: Set<string>): string {
   if (casing === 'upper') return text.toLocaleUpperCase(language);
   // Other languages get their own short function words kept lower case, as title-case does for English.
-  if (casing === 'title') return language === 'en' ? titleCase(text) : capitalise(titleCase(text, { locale: language, smallWords: danglingWords(language) }));
+  if (casing === 'title')
+    return language === 'en' ? titleCase(text) : capitalise(titleCase(text, { locale: language, smallWords: danglingWords(language) }));
   let first = true;
   const lowered = text.replace(/[\p{L}][\p{L}'’]*|[.!?]\s/gu, (w) => {
     if (/^[.!?]/u.test(w)) {
@@ -140,9 +470,14 @@ export function capitalise(text: string): string {
 }
 
 /** Headlines compare equal ignoring case and end punctuation. */
-export const headlineKey = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+export const headlineKey = (s: string): string =>
+  s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 
-export const mentionsFree = (s: string): boolean => /(^|[^\p{L}])(free|gratis|gratuit|gratuite|kostenlos|gratuito|gratuita)(?![\p{L}])/iu.test(s);
+export const mentionsFree = (s: string): boolean =>
+  /(^|[^\p{L}])(free|gratis|gratuit|gratuite|kostenlos|gratuito|gratuita)(?![\p{L}])/iu.test(s);
 
 /** FNV-1a: a stable hash so that colours and rotations do not depend on Math.random. */
 export function hash(text: string): number {
@@ -170,7 +505,34 @@ export function ownDanglingWords(language: string): Set<string> {
 }
 
 // Participles that are not the simple past ("write" → "written", not "wrote").
-const IRREGULAR_PARTICIPLES: Record<string, string> = { write: 'written', take: 'taken', draw: 'drawn', speak: 'spoken', see: 'seen', get: 'got', break: 'broken', choose: 'chosen', forget: 'forgotten', give: 'given', grow: 'grown', hide: 'hidden', know: 'known', ride: 'ridden', shake: 'shaken', throw: 'thrown', wear: 'worn', drive: 'driven', fly: 'flown', sing: 'sung', swim: 'swum', begin: 'begun', eat: 'eaten', do: 'done', go: 'gone', show: 'shown' };
+const IRREGULAR_PARTICIPLES: Record<string, string> = {
+  write: 'written',
+  take: 'taken',
+  draw: 'drawn',
+  speak: 'spoken',
+  see: 'seen',
+  get: 'got',
+  break: 'broken',
+  choose: 'chosen',
+  forget: 'forgotten',
+  give: 'given',
+  grow: 'grown',
+  hide: 'hidden',
+  know: 'known',
+  ride: 'ridden',
+  shake: 'shaken',
+  throw: 'thrown',
+  wear: 'worn',
+  drive: 'driven',
+  fly: 'flown',
+  sing: 'sung',
+  swim: 'swum',
+  begin: 'begun',
+  eat: 'eaten',
+  do: 'done',
+  go: 'gone',
+  show: 'shown',
+};
 const PARTICIPLE_WORDS = new Set(Object.values(IRREGULAR_PARTICIPLES));
 
 /** "track" → "tracked", "build" → "built", "write" → "written"; null when the tagger cannot conjugate it. */
@@ -186,13 +548,19 @@ export function participleOf(verb: string): string | null {
 /** A word that reads as a participle on its own ("Tracked.", "Built."), as the bold voice ends a headline. */
 export function looksParticiple(word: string): boolean {
   const w = word.toLowerCase();
-  return /^\p{L}{3,}ed$/u.test(w) || PARTICIPLE_WORDS.has(w) || /^(built|kept|set|sent|spent|made|found|held|left|lost|paid|read|sold|told|won|done)$/.test(w);
+  return (
+    /^\p{L}{3,}ed$/u.test(w) ||
+    PARTICIPLE_WORDS.has(w) ||
+    /^(built|kept|set|sent|spent|made|found|held|left|lost|paid|read|sold|told|won|done)$/.test(w)
+  );
 }
 
 /** The verbs a participle may come from ("saved" ← save, "scanned" ← scan, "built" ← build), for grounding checks. */
 export function participleBases(word: string): string[] {
   const w = word.toLowerCase();
-  const out = Object.entries(IRREGULAR_PARTICIPLES).filter(([, p]) => p === w).map(([v]) => v);
+  const out = Object.entries(IRREGULAR_PARTICIPLES)
+    .filter(([, p]) => p === w)
+    .map(([v]) => v);
   if (/ied$/.test(w)) out.push(`${w.slice(0, -3)}y`);
   if (/ed$/.test(w)) out.push(w.slice(0, -1), w.slice(0, -2), w.slice(0, -3));
   if (w === 'built') out.push('build');

@@ -23,14 +23,20 @@ export const TRANSLATION_ATTEMPTS = 2;
 /** Locales translated at once: a local model (Ollama) serves one request at a time anyway. */
 const PARALLEL = 3;
 
-
 export interface LocaleSet {
   locale: string;
   slides: Slide[];
   warnings: string[];
 }
 
-function prompt(base: ScreenshotSetResult, locale: string, sourceLocale: string, name: string, category: string, paid: boolean): { system: string; user: string } {
+function prompt(
+  base: ScreenshotSetResult,
+  locale: string,
+  sourceLocale: string,
+  name: string,
+  category: string,
+  paid: boolean,
+): { system: string; user: string } {
   const limits = CAPTION_LENGTHS[base.captionLength];
   const wide = ['ja', 'zh', 'ko'].includes(languageOf(locale));
   const room = (n: number) => (wide ? `${n / 2} full-width characters` : `${n} characters`);
@@ -39,9 +45,11 @@ function prompt(base: ScreenshotSetResult, locale: string, sourceLocale: string,
     `Write idiomatic store copy a native ${describeLocale(locale)} copywriter would ship, in this voice: ${base.captionStyle} — ${CAPTION_STYLES[base.captionStyle]}`,
     `Each headline has at most ${room(limits.headline)}.`,
     limits.subheadline > 0 ? `Each subheadline has at most ${room(limits.subheadline)}.` : 'Every subheadline is null.',
-    'Keep the app\'s name and brand names exactly as written. Keep one slide per input slide, in order, with the same index. No two headlines may be the same. Never end on a conjunction, preposition or comma.',
+    "Keep the app's name and brand names exactly as written. Keep one slide per input slide, in order, with the same index. No two headlines may be the same. Never end on a conjunction, preposition or comma.",
     paid ? 'The app is paid: never say it is free.' : '',
-  ].filter(Boolean).join('\n');
+  ]
+    .filter(Boolean)
+    .join('\n');
   const user = JSON.stringify({
     app: { name, category },
     targetLocale: locale,
@@ -59,8 +67,10 @@ function translationProblems(captions: CaptionText[], base: ScreenshotSetResult,
     // The listing's words are in its language, not this one: grounding is checked on the source set.
     grounded: false,
   });
-  if (captions.every((c, i) => headlineKey(c.headline) === headlineKey(base.slides[i].headline))) problems.push('every headline is the untranslated source');
-  if (['ja', 'zh', 'ko'].includes(language) && !captions.some((c) => hasWideScript(c.headline))) problems.push(`no headline is written in ${describeLocale(locale)} script`);
+  if (captions.every((c, i) => headlineKey(c.headline) === headlineKey(base.slides[i].headline)))
+    problems.push('every headline is the untranslated source');
+  if (['ja', 'zh', 'ko'].includes(language) && !captions.some((c) => hasWideScript(c.headline)))
+    problems.push(`no headline is written in ${describeLocale(locale)} script`);
   return problems;
 }
 
@@ -72,7 +82,14 @@ function keywordsOf(text: string, language: string, wanted: number): string[] {
   return [...new Set(words.filter((w) => [...w].length >= 2 && !skip.has(w) && !/^\d+$/.test(w)))].slice(0, wanted);
 }
 
-async function translateSet(base: ScreenshotSetResult, locale: string, input: PlanInput, llm: LlmSettings, u: Understanding, logger?: LlmLogger): Promise<LocaleSet> {
+async function translateSet(
+  base: ScreenshotSetResult,
+  locale: string,
+  input: PlanInput,
+  llm: LlmSettings,
+  u: Understanding,
+  logger?: LlmLogger,
+): Promise<LocaleSet> {
   const primary = primaryListing(input.listings, base.device);
   const source = listingLocale(primary);
   const { system, user } = prompt(base, locale, source, primary.name, primary.category, !u.free);
@@ -83,7 +100,11 @@ async function translateSet(base: ScreenshotSetResult, locale: string, input: Pl
       const problems = translationProblems(captions, base, locale, u);
       if (problems.length === 0) {
         const wanted = base.captionStyle === 'aso-expert' ? 5 : 3;
-        const slides = base.slides.map((s, i) => ({ ...s, ...captions[i], keywords: keywordsOf(`${captions[i].headline} ${captions[i].subheadline ?? ''}`, languageOf(locale), wanted) }));
+        const slides = base.slides.map((s, i) => ({
+          ...s,
+          ...captions[i],
+          keywords: keywordsOf(`${captions[i].headline} ${captions[i].subheadline ?? ''}`, languageOf(locale), wanted),
+        }));
         const note = `Captions translated from ${source} into ${locale} by the caption model: have a fluent speaker review them.`;
         return { locale, slides, warnings: [...base.warnings, note] };
       }
@@ -94,7 +115,9 @@ async function translateSet(base: ScreenshotSetResult, locale: string, input: Pl
     }
     logger?.warn({ locale, attempt, reason }, 'LLM translation failed');
   }
-  throw new TranslationFailed(`The captions for ${locale} could not be translated (${reason.slice(0, 200)}); the job is retried, and refunded if it keeps failing.`);
+  throw new TranslationFailed(
+    `The captions for ${locale} could not be translated (${reason.slice(0, 200)}); the job is retried, and refunded if it keeps failing.`,
+  );
 }
 
 /** Runs `fn` over `items`, at most `limit` at a time, keeping the order. */
@@ -123,11 +146,18 @@ export async function planLocales(input: PlanInput, llm: LlmSettings | null, log
   const foreign = locales.filter((l) => !plannedNatively(l, primary));
   // Acceptance refuses these without a model; a listing re-read in another language since can still get here.
   if (foreign.length > 0 && !llm) {
-    throw validationFailed([{ field: 'locales', message: `${foreign.join(', ')}: not the listing's language (${listingLocale(primary)}), and no caption model is configured to translate` }]);
+    throw validationFailed([
+      {
+        field: 'locales',
+        message: `${foreign.join(', ')}: not the listing's language (${listingLocale(primary)}), and no caption model is configured to translate`,
+      },
+    ]);
   }
   const u = understand(input.listings, primary, input.extraContext);
   const sets = await mapLimited(locales, PARALLEL, async (locale) =>
-    plannedNatively(locale, primary) ? { locale, slides: base.slides, warnings: base.warnings } : translateSet(base, locale, input, llm!, u, logger),
+    plannedNatively(locale, primary)
+      ? { locale, slides: base.slides, warnings: base.warnings }
+      : translateSet(base, locale, input, llm!, u, logger),
   );
   return { ...base, slides: sets[0].slides, warnings: sets[0].warnings, locales: sets };
 }

@@ -76,9 +76,16 @@ export interface PlanRequest {
  * the job, the planner plans from it, and the API's schema documents the same constants. Your own
  * captions are `long` when any has a subheadline or a headline over the short limit.
  */
-export function planDefaults(r: Pick<PlanRequest, 'slides' | 'captionStyle' | 'captionLength' | 'count'>): { captionStyle: CaptionStyle; captionLength: CaptionLength; count: number } {
+export function planDefaults(r: Pick<PlanRequest, 'slides' | 'captionStyle' | 'captionLength' | 'count'>): {
+  captionStyle: CaptionStyle;
+  captionLength: CaptionLength;
+  count: number;
+} {
   const own = r.slides?.length ? r.slides : null;
-  const ownLength = own && (own.some((s) => s.subheadline) || Math.max(...own.map((s) => s.headline.length)) > CAPTION_LENGTHS.short.headline) ? 'long' : DEFAULT_CAPTION_LENGTH;
+  const ownLength =
+    own && (own.some((s) => s.subheadline) || Math.max(...own.map((s) => s.headline.length)) > CAPTION_LENGTHS.short.headline)
+      ? 'long'
+      : DEFAULT_CAPTION_LENGTH;
   return {
     captionStyle: r.captionStyle ?? DEFAULT_CAPTION_STYLE,
     captionLength: r.captionLength ?? ownLength,

@@ -64,15 +64,19 @@ interface Term {
 }
 
 // Verbs app copy opens its imperatives with; compromise reads some of them ("Sync", "Log") as nouns.
-const COPY_VERBS = new Set(('sync share scan track edit plan save export record download discover find search browse create build organise organize log compare measure play solve learn analyse analyze trim add send open collect get set watch race raise recruit join command avoid queue drop clear beat cook translate write capture connect point sign fill round adjust design draw chat meet listen read practise practice train keep stay earn celebrate book split pay check see block run review import print convert customise customize manage schedule turn forward store protect lock hide back follow explore master bring make take start type talk speak call stream shop order compose mix sleep relax breathe meditate')
-  .split(' '));
+const COPY_VERBS = new Set(
+  'sync share scan track edit plan save export record download discover find search browse create build organise organize log compare measure play solve learn analyse analyze trim add send open collect get set watch race raise recruit join command avoid queue drop clear beat cook translate write capture connect point sign fill round adjust design draw chat meet listen read practise practice train keep stay earn celebrate book split pay check see block run review import print convert customise customize manage schedule turn forward store protect lock hide back follow explore master bring make take start type talk speak call stream shop order compose mix sleep relax breathe meditate'.split(
+    ' ',
+  ),
+);
 const PROBLEM = /^(tired of|sick of|struggling|struggle|no more|never again|stop |forget about|hate |don't let|fed up|can't)|\?$/i;
 // Questions that sell rather than name a pain ("Why choose X?") are not problems.
 const SALES_QUESTION = /^(why (choose|use|download|pick|try)|what('s| is| are| makes)|how (does|do|to|it)|who('s| is| are))\b/i;
 const ACTION = /\b(?:lets|helps|allows|enables|empowers)\s+(?:you|users|people)\s+(?:to\s+)?(.+)$|\byou can\s+(.+)$/i;
 const BULLET = /^\s*(?:(?:[-*•·・･‣◦▪■□●○✓✔✅☑★☆►▶→➤⁃–—+]|(?![®©™])\p{Extended_Pictographic}\uFE0F?)\s*)/u;
 const STEP = /^\s*(?:step\s*)?(\d{1,2})\s*[.):]\s+(\S.*)$/i;
-const GENERIC_HEADING = /^(key |main |top |new |more |other |app |our |game )?(features?|highlights|what'?s new|about( us)?|how it works|faq|notes?|premium|pro|why .+|follow us|questions|use \S+ to|with \S+ you can)\b/i;
+const GENERIC_HEADING =
+  /^(key |main |top |new |more |other |app |our |game )?(features?|highlights|what'?s new|about( us)?|how it works|faq|notes?|premium|pro|why .+|follow us|questions|use \S+ to|with \S+ you can)\b/i;
 const HOW_HEADING = /^(how it works|how to use|getting started|get started|in \w+ (easy )?steps)/i;
 const OTHER_PLATFORM: Record<string, RegExp> = {
   'app-store': /\b(android|google play|play store|chromebook|wear os)\b/i,
@@ -80,7 +84,16 @@ const OTHER_PLATFORM: Record<string, RegExp> = {
 };
 /** A ten-slide set needs far fewer; the cap bounds the tagging work on very long descriptions. */
 const MAX_PHRASES = 24;
-const KIND_RANK: Record<PhraseKind, number> = { context: 60, subtitle: 50, promise: 45, bullet: 40, action: 35, step: 32, heading: 30, sentence: 10 };
+const KIND_RANK: Record<PhraseKind, number> = {
+  context: 60,
+  subtitle: 50,
+  promise: 45,
+  bullet: 40,
+  action: 35,
+  step: 32,
+  heading: 30,
+  sentence: 10,
+};
 
 export function shortNameOf(name: string): string {
   const cut = name.split(/\s*[:|–—]\s*|\s+-\s+/)[0].trim() || name.trim();
@@ -91,7 +104,8 @@ export function shortNameOf(name: string): string {
 function dropLabel(body: string): string {
   const m = /^([^:.!?]{1,30})(?::|\.)\s+(\S.*)$/u.exec(body);
   if (!m) return body;
-  const isLabel = m[1].trim().split(/\s+/).length <= 3 && (body[m[1].length] === ':' || (m[1] === m[1].toUpperCase() && /\p{Lu}{3}/u.test(m[1])));
+  const isLabel =
+    m[1].trim().split(/\s+/).length <= 3 && (body[m[1].length] === ':' || (m[1] === m[1].toUpperCase() && /\p{Lu}{3}/u.test(m[1])));
   return isLabel ? m[2] : body;
 }
 
@@ -133,7 +147,8 @@ function collect(text: string, english: boolean, asKind: PhraseKind | null, acro
       const heading = line.replace(/[:?]$/, '').trim();
       skipping = NON_FEATURE_SECTION.test(heading) || notAFeature(heading) !== null;
       stepsSection = HOW_HEADING.test(heading);
-      if (!skipping && !stepsSection && !line.endsWith(':') && !line.endsWith('?') && !GENERIC_HEADING.test(heading) && nWords >= 2) out.raws.push({ text: heading, sentence: heading, kind: 'heading' });
+      if (!skipping && !stepsSection && !line.endsWith(':') && !line.endsWith('?') && !GENERIC_HEADING.test(heading) && nWords >= 2)
+        out.raws.push({ text: heading, sentence: heading, kind: 'heading' });
       continue;
     }
     if (skipping) continue;
@@ -193,7 +208,6 @@ export function clearUnderstandingCache(): void {
   cache.clear();
 }
 
-
 function analyse(listings: Listing[], primary: Listing, extraContext: string | null): Understanding {
   const language = (primary.language || 'en').toLowerCase().split(/[-_]/)[0];
   const english = language === 'en';
@@ -231,7 +245,19 @@ function analyse(listings: Listing[], primary: Listing, extraContext: string | n
 
   const banned = OTHER_PLATFORM[primary.store];
   const usable = (t: string) => t.length > 2 && !banned.test(t) && (free || !mentionsFree(t)) && notAFeature(t) === null;
-  const a = analysePhrases({ raws: got.raws, steps: got.steps, problems: got.problems, usable, english, language, dangling, name, maxPhrases: MAX_PHRASES, kindRank: KIND_RANK, copyVerbs: COPY_VERBS });
+  const a = analysePhrases({
+    raws: got.raws,
+    steps: got.steps,
+    problems: got.problems,
+    usable,
+    english,
+    language,
+    dangling,
+    name,
+    maxPhrases: MAX_PHRASES,
+    kindRank: KIND_RANK,
+    copyVerbs: COPY_VERBS,
+  });
 
   for (const w of a.proper) proper.add(w);
   for (const w of words(name)) proper.add(w);
@@ -239,7 +265,9 @@ function analyse(listings: Listing[], primary: Listing, extraContext: string | n
   const hasRating = primary.rating !== null && primary.ratingCount !== null && primary.rating > 0 && primary.ratingCount > 0;
   const ratingTooLow = hasRating && (primary.rating as number) < 3.5;
   const sourceWords = new Set<string>();
-  for (const l of listings) for (const t of [l.name, l.category, l.subtitle ?? '', l.description, l.developer ?? '']) for (const w of words(cleanText(t))) sourceWords.add(w);
+  for (const l of listings)
+    for (const t of [l.name, l.category, l.subtitle ?? '', l.description, l.developer ?? ''])
+      for (const w of words(cleanText(t))) sourceWords.add(w);
   for (const w of words(extraContext ?? '')) sourceWords.add(w);
   for (const w of [...sourceWords]) sourceWords.add(w.replace(/^(l|d|qu|j|n|s|c|m|t|dell|all|un)['’]/, ''));
 
@@ -255,7 +283,10 @@ function analyse(listings: Listing[], primary: Listing, extraContext: string | n
     steps: a.steps,
     problems: a.problems,
     keywords: a.keywords,
-    rating: hasRating && !ratingTooLow ? { value: (Math.floor((primary.rating as number) * 10) / 10).toFixed(1), count: formatCount(primary.ratingCount as number) } : null,
+    rating:
+      hasRating && !ratingTooLow
+        ? { value: (Math.floor((primary.rating as number) * 10) / 10).toFixed(1), count: formatCount(primary.ratingCount as number) }
+        : null,
     ratingTooLow,
     free,
     descriptionEmpty: primary.description.trim() === '',

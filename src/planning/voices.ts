@@ -33,7 +33,11 @@ export interface Voice {
 
 export const VOICES: Record<CaptionStyle, Voice> = {
   'aso-expert': {
-    casing: 'title', end: '', subEnd: '.', order: 'score', prefer: 'whole',
+    casing: 'title',
+    end: '',
+    subEnd: '.',
+    order: 'score',
+    prefer: 'whole',
     hero: ['{name}: {p}', '{p}'],
     feature: { imperative: ['{p}'], noun: ['{p}'], clause: ['{p}'] },
     step: ['Step {n}: {p}', '{n}. {p}'],
@@ -44,7 +48,11 @@ export const VOICES: Record<CaptionStyle, Voice> = {
     callToActionSub: 'Start today with {name}',
   },
   minimal: {
-    casing: 'sentence', end: '', subEnd: '', order: 'source', prefer: 'core',
+    casing: 'sentence',
+    end: '',
+    subEnd: '',
+    order: 'source',
+    prefer: 'core',
     hero: ['{p}'],
     feature: { imperative: ['{p}'], noun: ['{p}'], clause: ['{p}'] },
     step: ['{n}. {p}'],
@@ -55,7 +63,11 @@ export const VOICES: Record<CaptionStyle, Voice> = {
     callToActionSub: 'Start today',
   },
   playful: {
-    casing: 'sentence', end: '!', subEnd: '.', order: 'source', prefer: 'whole',
+    casing: 'sentence',
+    end: '!',
+    subEnd: '.',
+    order: 'source',
+    prefer: 'whole',
     hero: ['{p}'],
     feature: {
       imperative: ['Go ahead, {p}', '{p}', 'Now you can {p}'],
@@ -70,7 +82,11 @@ export const VOICES: Record<CaptionStyle, Voice> = {
     callToActionSub: 'Give it a go today',
   },
   bold: {
-    casing: 'upper', end: '.', subEnd: '.', order: 'source', prefer: 'core',
+    casing: 'upper',
+    end: '.',
+    subEnd: '.',
+    order: 'source',
+    prefer: 'core',
     hero: ['{p}', '{name}. {p}'],
     feature: { imperative: ['{done}', '{p}'], noun: ['Get {p}', '{p}'], clause: ['{p}'] },
     step: ['Step {n}: {p}', '{n}. {p}'],
@@ -81,7 +97,11 @@ export const VOICES: Record<CaptionStyle, Voice> = {
     callToActionSub: 'Start today',
   },
   professional: {
-    casing: 'sentence', end: '.', subEnd: '.', order: 'source', prefer: 'whole',
+    casing: 'sentence',
+    end: '.',
+    subEnd: '.',
+    order: 'source',
+    prefer: 'whole',
     hero: ['{p}'],
     feature: { imperative: ['{p} with {name}', '{p}'], noun: ['{p}'], clause: ['{p}'] },
     step: ['Step {n}: {p}', '{n}. {p}'],
@@ -109,6 +129,17 @@ export const FOREIGN: Pick<Voice, 'hero' | 'feature' | 'step' | 'problem' | 'soc
 /** Every fixed word the templates can add, per voice: the only words a caption may use that the listing does not. */
 export function voiceVocabulary(style: CaptionStyle): Set<string> {
   const v = VOICES[style];
-  const text = [...v.hero, ...Object.values(v.feature).flat(), ...v.step, ...v.problem, ...v.socialProof, v.socialProofSub, ...v.callToAction, v.callToActionSub].join(' ').replace(/\{\w+\}/g, ' ');
+  const text = [
+    ...v.hero,
+    ...Object.values(v.feature).flat(),
+    ...v.step,
+    ...v.problem,
+    ...v.socialProof,
+    v.socialProofSub,
+    ...v.callToAction,
+    v.callToActionSub,
+  ]
+    .join(' ')
+    .replace(/\{\w+\}/g, ' ');
   return new Set((text.match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu) ?? []).map((w) => w.toLowerCase()));
 }

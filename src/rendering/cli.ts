@@ -34,7 +34,12 @@ function loadPlan(files: string[], device: Device | undefined): ScreenshotSetRes
 }
 
 function screensFrom(dir: string | undefined, plan: ScreenshotSetResult): (Buffer | null)[] {
-  const files = dir ? readdirSync(dir).filter((f) => /\.(png|jpe?g|webp)$/i.test(f)).sort().map((f) => path.join(dir, f)) : [];
+  const files = dir
+    ? readdirSync(dir)
+        .filter((f) => /\.(png|jpe?g|webp)$/i.test(f))
+        .sort()
+        .map((f) => path.join(dir, f))
+    : [];
   let next = 0;
   return plan.slides.map((s) => (s.layout !== 'text-only' && next < files.length ? readFileSync(files[next++]) : null));
 }
@@ -77,7 +82,9 @@ export async function main(argv: string[]): Promise<number> {
       writeFileSync(file, png);
       const problems = checkStoreRules(png, plan.device);
       if (problems.length) failed++;
-      console.log(`${file}  ${(png.length / 1024).toFixed(0)} KB  ${s.layout}  ${problems.length ? `STORE RULES: ${problems.join('; ')}` : 'store rules ok'}`);
+      console.log(
+        `${file}  ${(png.length / 1024).toFixed(0)} KB  ${s.layout}  ${problems.length ? `STORE RULES: ${problems.join('; ')}` : 'store rules ok'}`,
+      );
     });
     return failed ? 1 : 0;
   } finally {

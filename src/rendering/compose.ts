@@ -70,7 +70,16 @@ function drawBackground(ctx: SKRSContext2D, sc: Scale, colors: string[], panoram
   ctx.restore();
 }
 
-function drawLines(ctx: SKRSContext2D, lines: string[], text: string, weight: 400 | 700, size: number, lineHeight: number, cx: number, top: number): number {
+function drawLines(
+  ctx: SKRSContext2D,
+  lines: string[],
+  text: string,
+  weight: 400 | 700,
+  size: number,
+  lineHeight: number,
+  cx: number,
+  top: number,
+): number {
   ctx.font = fontString(weight, size, text);
   ctx.direction = directionOf(text);
   ctx.textAlign = 'center';
@@ -120,7 +129,9 @@ async function drawScreen(ctx: SKRSContext2D, box: FrameBox, screen: Uint8Array 
       ctx.fillStyle = '#000000';
       ctx.fillRect(s.x, s.y, s.width, s.height);
     }
-    layer.getContext('2d', { alpha: hasAlpha }).putImageData(new ImageData(new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength), info.width, info.height), 0, 0);
+    layer
+      .getContext('2d', { alpha: hasAlpha })
+      .putImageData(new ImageData(new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength), info.width, info.height), 0, 0);
     // Cover, anchored at the top (the status bar stays): scale to fill, crop what overflows.
     const scale = Math.max(s.width / info.width, s.height / info.height);
     const [cw, ch] = [s.width / scale, s.height / scale];

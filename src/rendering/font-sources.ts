@@ -44,4 +44,3 @@ export const FONT_SOURCES: FontSource[] = [
     neededFor: /[\p{Extended_Pictographic}\p{Regional_Indicator}]/u,
   },
 ];
-

@@ -55,7 +55,8 @@ const KANA = /[\u3040-\u30ff\u31f0-\u31ff]/u;
 const HANGUL = /[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]/u;
 const HAN = /\p{Script=Han}/u;
 // Frequent characters that exist only in traditional writing; enough to tell a caption's variant.
-const TRADITIONAL = /[們這個來為說時國會學開關與當對還樣後從發麼裡經點問機動現長書體區萬電實見話應錄覽應讓變認讀識營專業熱門圖網頁藝術雲記憶費車擁廣場]/u;
+const TRADITIONAL =
+  /[們這個來為說時國會學開關與當對還樣後從發麼裡經點問機動現長書體區萬電實見話應錄覽應讓變認讀識營專業熱門圖網頁藝術雲記憶費車擁廣場]/u;
 
 /**
  * The family list for a text, best match first: Han characters are drawn in the variant their
@@ -73,5 +74,7 @@ export function familiesFor(text: string): string[] {
 }
 
 export function fontString(weight: 400 | 700, sizePx: number, text: string): string {
-  return `${weight === 700 ? 'bold' : 'normal'} ${sizePx}px ${familiesFor(text).map((f) => `"${f}"`).join(', ')}`;
+  return `${weight === 700 ? 'bold' : 'normal'} ${sizePx}px ${familiesFor(text)
+    .map((f) => `"${f}"`)
+    .join(', ')}`;
 }

@@ -82,7 +82,14 @@ function buttons(ctx: SKRSContext2D, device: Device, box: FrameBox): void {
   const sw = box.screen.width;
   const depth = sw * 0.011;
   const side = (left: boolean, at: number, len: number) => {
-    roundRect(ctx, left ? box.x - depth : box.x + box.width - depth * 0.5, box.y + box.height * at, depth * 1.5, box.height * len, depth * 0.6);
+    roundRect(
+      ctx,
+      left ? box.x - depth : box.x + box.width - depth * 0.5,
+      box.y + box.height * at,
+      depth * 1.5,
+      box.height * len,
+      depth * 0.6,
+    );
     ctx.fill();
   };
   ctx.fillStyle = '#2B2B2E';
@@ -114,7 +121,10 @@ function shadowFor(device: Device, box: FrameBox, outerR: number): { image: Canv
     ctx.scale(k, k);
     ctx.fillStyle = '#000000';
     // A wide soft shadow for depth and a tight one that seats the device on the background.
-    for (const [alpha, blur, dy] of [[0.3, 0.09, 0.04], [0.28, 0.015, 0.006]]) {
+    for (const [alpha, blur, dy] of [
+      [0.3, 0.09, 0.04],
+      [0.28, 0.015, 0.006],
+    ]) {
       ctx.shadowColor = `rgba(0, 0, 0, ${alpha})`;
       ctx.shadowBlur = sw * blur * k;
       ctx.shadowOffsetY = sw * dy * k;

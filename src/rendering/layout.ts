@@ -42,7 +42,14 @@ export function textBlock(ctx: SKRSContext2D, slide: SlideLook, m: SetMetrics, s
 /** One headline size and one subheadline size for the whole set: the largest that fit every slide. */
 export function fitSet(ctx: SKRSContext2D, device: Device, slides: SlideLook[]): SetMetrics {
   const sc = scaleOf(device);
-  const headlineSize = fitSize(ctx, slides.map((s) => s.headline), 700, sc.textWidth, Math.round(sc.base * 0.04), Math.round(sc.base * 0.09));
+  const headlineSize = fitSize(
+    ctx,
+    slides.map((s) => s.headline),
+    700,
+    sc.textWidth,
+    Math.round(sc.base * 0.04),
+    Math.round(sc.base * 0.09),
+  );
   const subs = slides.flatMap((s) => (s.subheadline ? [s.subheadline] : []));
   const subSize = fitSize(ctx, subs, 400, sc.textWidth, Math.round(sc.base * 0.026), Math.round(headlineSize * 0.52));
   const partial: SetMetrics = { headlineSize, subSize, blockHeight: 0 };

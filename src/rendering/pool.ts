@@ -9,7 +9,6 @@ import { renderDuration } from '../metrics/index.ts';
 import { DEVICES } from '../planning/types.ts';
 import type { RenderInput, RenderOptions, RenderTask, SetMetrics, SlideLook } from './types.ts';
 
-
 export interface RenderPoolOptions {
   /** Rendering threads; default: the machine's cores, at most 4. */
   threads?: number;
@@ -29,7 +28,13 @@ function ownBytes(b: Uint8Array): Uint8Array {
   return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b : Uint8Array.prototype.slice.call(b);
 }
 
-const look = (s: SlideLook): SlideLook => ({ headline: s.headline, subheadline: s.subheadline, layout: s.layout, background: s.background, textColor: s.textColor });
+const look = (s: SlideLook): SlideLook => ({
+  headline: s.headline,
+  subheadline: s.subheadline,
+  layout: s.layout,
+  background: s.background,
+  textColor: s.textColor,
+});
 
 export class RenderPool {
   private readonly pool: Piscina;

@@ -10,12 +10,22 @@ const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 // App Store Connect's accepted sizes per slot (portrait; landscape is the same swapped). A 6.7"
 // picture goes in the 6.9" slot, which takes all three sizes.
-const SIX_NINE = [[1320, 2868], [1290, 2796], [1260, 2736]];
+const SIX_NINE = [
+  [1320, 2868],
+  [1290, 2796],
+  [1260, 2736],
+];
 const APPLE_SIZES: Partial<Record<Device, number[][]>> = {
   'iphone-69': SIX_NINE,
   'iphone-67': SIX_NINE,
-  'iphone-65': [[1242, 2688], [1284, 2778]],
-  'ipad-pro': [[2064, 2752], [2048, 2732]],
+  'iphone-65': [
+    [1242, 2688],
+    [1284, 2778],
+  ],
+  'ipad-pro': [
+    [2064, 2752],
+    [2048, 2732],
+  ],
 };
 
 interface PngInfo {
@@ -59,7 +69,9 @@ export function checkStoreRules(png: Buffer, device: Device): string[] {
   if (spec.store === 'app-store') {
     const sizes = APPLE_SIZES[device] ?? [[spec.width, spec.height]];
     if (!sizes.some(([a, b]) => (w === a && h === b) || (w === b && h === a))) {
-      problems.push(`${w}×${h} is not a size the ${spec.slot} slot accepts (${sizes.map(([a, b]) => `${a}×${b}`).join(', ')}, or landscape)`);
+      problems.push(
+        `${w}×${h} is not a size the ${spec.slot} slot accepts (${sizes.map(([a, b]) => `${a}×${b}`).join(', ')}, or landscape)`,
+      );
     }
   } else {
     const [short, long] = w < h ? [w, h] : [h, w];

@@ -26,7 +26,8 @@ export function breakPieces(text: string): { piece: string; required: boolean }[
   for (let bk = breaker.nextBreak(); bk; bk = breaker.nextBreak()) positions.set(bk.position, bk.required);
   for (const run of text.matchAll(SOUTHEAST_ASIAN)) {
     thaiWords ??= new Intl.Segmenter('th', { granularity: 'word' });
-    for (const seg of thaiWords.segment(run[0])) if (seg.index > 0) positions.set(run.index + seg.index, positions.get(run.index + seg.index) ?? false);
+    for (const seg of thaiWords.segment(run[0]))
+      if (seg.index > 0) positions.set(run.index + seg.index, positions.get(run.index + seg.index) ?? false);
   }
   // UAX #14 lets Chinese and Japanese break between any two characters, even inside a word
   // ("リ/スト"); keep only the dictionary's word boundaries there, as CSS word-break: auto-phrase.
@@ -35,7 +36,8 @@ export function breakPieces(text: string): { piece: string; required: boolean }[
     let seg = cjkWords.get(locale);
     if (!seg) cjkWords.set(locale, (seg = new Intl.Segmenter(locale, { granularity: 'word' })));
     const words = new Set([...seg.segment(run[0])].map((w) => run.index + w.index));
-    for (let at = run.index + 1; at < run.index + run[0].length; at++) if (!words.has(at) && positions.get(at) === false) positions.delete(at);
+    for (let at = run.index + 1; at < run.index + run[0].length; at++)
+      if (!words.has(at) && positions.get(at) === false) positions.delete(at);
   }
   const sorted = [...positions.keys()].sort((a, b) => a - b);
   const pieces: { piece: string; required: boolean }[] = [];
@@ -124,10 +126,11 @@ export function linesAt(ctx: SKRSContext2D, text: string, weight: 400 | 700, siz
  * MAX_LINES lines; `min` when none does (the caller then lets lines run on, never cuts them).
  */
 export function fitSize(ctx: SKRSContext2D, texts: string[], weight: 400 | 700, maxWidth: number, min: number, max: number): number {
-  const ok = (size: number) => texts.every((t) => {
-    const w = linesAt(ctx, t, weight, size, maxWidth);
-    return w.fits && w.lines.length <= MAX_LINES;
-  });
+  const ok = (size: number) =>
+    texts.every((t) => {
+      const w = linesAt(ctx, t, weight, size, maxWidth);
+      return w.fits && w.lines.length <= MAX_LINES;
+    });
   if (texts.length === 0 || ok(max)) return max;
   let lo = min;
   let hi = max;

@@ -15,7 +15,6 @@ import type { RenderTask, SetMetrics } from './types.ts';
 sharp.concurrency(1);
 sharp.cache(false);
 
-
 export default async function run(task: RenderTask): Promise<SetMetrics | Uint8Array> {
   const slides = task.kind === 'fit' ? task.slides : [task.slide];
   registerFontsFor(slides.flatMap((s) => [s.headline, s.subheadline]));
@@ -27,5 +26,5 @@ export default async function run(task: RenderTask): Promise<SetMetrics | Uint8A
   });
   // Hand the bytes over instead of copying them back to the calling thread.
   const out = new Uint8Array(png.buffer, png.byteOffset, png.byteLength);
-  return png.byteOffset === 0 && png.byteLength === png.buffer.byteLength ? move(out) as Uint8Array : new Uint8Array(out);
+  return png.byteOffset === 0 && png.byteLength === png.buffer.byteLength ? (move(out) as Uint8Array) : new Uint8Array(out);
 }

@@ -30,12 +30,17 @@ export async function decodeScreen(bytes: Buffer): Promise<DecodedImage> {
   if (!contentType) throw invalid(`The body is a ${meta.format ?? 'unknown'} image; send a PNG or a JPEG.`);
   const { width, height } = meta;
   if (!width || !height) throw invalid('The image has no size.');
-  if (width * height > MAX_SCREEN_PIXELS) throw invalid(`The image has ${width}×${height} pixels; at most ${MAX_SCREEN_PIXELS / 1e6} megapixels are accepted.`);
-  if (Math.min(width, height) < MIN_SCREEN_SIDE) throw invalid(`The image is ${width}×${height}; each side must be at least ${MIN_SCREEN_SIDE} px.`);
+  if (width * height > MAX_SCREEN_PIXELS)
+    throw invalid(`The image has ${width}×${height} pixels; at most ${MAX_SCREEN_PIXELS / 1e6} megapixels are accepted.`);
+  if (Math.min(width, height) < MIN_SCREEN_SIDE)
+    throw invalid(`The image is ${width}×${height}; each side must be at least ${MIN_SCREEN_SIDE} px.`);
   try {
     // Read every pixel (into a small thumbnail, so memory stays low): a truncated or corrupt file
     // fails here, not later inside a job.
-    await sharp(bytes, { limitInputPixels: MAX_SCREEN_PIXELS, failOn: 'truncated', sequentialRead: true }).resize(64, 64, { fit: 'inside' }).raw().toBuffer();
+    await sharp(bytes, { limitInputPixels: MAX_SCREEN_PIXELS, failOn: 'truncated', sequentialRead: true })
+      .resize(64, 64, { fit: 'inside' })
+      .raw()
+      .toBuffer();
   } catch {
     throw invalid('The image is truncated or corrupt.');
   }

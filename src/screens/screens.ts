@@ -42,11 +42,26 @@ interface ScreenRow {
   created_at: Date;
 }
 
-const toScreen = (r: ScreenRow): Screen => ({ screenId: r.id, family: r.family, width: r.width, height: r.height, bytes: r.bytes, sha256: r.sha256, createdAt: r.created_at.toISOString() });
+const toScreen = (r: ScreenRow): Screen => ({
+  screenId: r.id,
+  family: r.family,
+  width: r.width,
+  height: r.height,
+  bytes: r.bytes,
+  sha256: r.sha256,
+  createdAt: r.created_at.toISOString(),
+});
 
 export const screenNotFound = (screenId: string) => new Problem(404, 'screen_not_found', `No screen ${screenId} of this app.`);
 
-export async function uploadScreen(db: Db, objects: ObjectStore, accountId: string, appId: string, body: Buffer, family?: ScreenshotFamily): Promise<Screen> {
+export async function uploadScreen(
+  db: Db,
+  objects: ObjectStore,
+  accountId: string,
+  appId: string,
+  body: Buffer,
+  family?: ScreenshotFamily,
+): Promise<Screen> {
   const app = isId('app', appId) ? await findApp(db, accountId, appId) : null;
   if (!app) throw appNotFound(appId);
   const image = await decodeScreen(body);
@@ -59,7 +74,10 @@ export async function uploadScreen(db: Db, objects: ObjectStore, accountId: stri
     return await transaction(db, async (tx) => {
       // The app row is the lock that makes the count and the insert one step for concurrent uploads.
       await tx.query('SELECT 1 FROM apps WHERE id = $1 AND account_id = $2 FOR UPDATE', [appId, accountId]);
-      const { rows: counted } = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM screens WHERE app_id = $1 AND deleted_at IS NULL', [appId]);
+      const { rows: counted } = await tx.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM screens WHERE app_id = $1 AND deleted_at IS NULL',
+        [appId],
+      );
       if (counted[0].n >= MAX_SCREENS_PER_APP) {
         throw new Problem(409, 'screen_limit', `This app has ${MAX_SCREENS_PER_APP} screens, the most it may hold; delete one first.`);
       }
@@ -96,7 +114,10 @@ export async function listScreens(db: Queryable, accountId: string, appId: strin
  */
 export async function deleteScreen(db: Queryable, accountId: string, appId: string, screenId: string): Promise<void> {
   if (!isId('app', appId) || !isId('scr', screenId)) throw screenNotFound(screenId);
-  const { rowCount } = await db.query('UPDATE screens SET deleted_at = now() WHERE id = $1 AND app_id = $2 AND account_id = $3 AND deleted_at IS NULL', [screenId, appId, accountId]);
+  const { rowCount } = await db.query(
+    'UPDATE screens SET deleted_at = now() WHERE id = $1 AND app_id = $2 AND account_id = $3 AND deleted_at IS NULL',
+    [screenId, appId, accountId],
+  );
   if (rowCount !== 1) throw screenNotFound(screenId);
 }
 
@@ -106,7 +127,10 @@ export async function checkScreenIds(db: Queryable, accountId: string, appId: st
   if (unique.length === 0) return;
   const malformed = unique.find((id) => !isId('scr', id));
   if (malformed) throw screenNotFound(malformed);
-  const { rows } = await db.query<{ id: string }>('SELECT id FROM screens WHERE id = ANY($1) AND app_id = $2 AND account_id = $3 AND deleted_at IS NULL', [unique, appId, accountId]);
+  const { rows } = await db.query<{ id: string }>(
+    'SELECT id FROM screens WHERE id = ANY($1) AND app_id = $2 AND account_id = $3 AND deleted_at IS NULL',
+    [unique, appId, accountId],
+  );
   const found = new Set(rows.map((r) => r.id));
   const missing = unique.find((id) => !found.has(id));
   if (missing) throw screenNotFound(missing);

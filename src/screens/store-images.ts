@@ -62,7 +62,8 @@ export async function fetchStoreImage(listingUrl: string, opts: StoreImageOption
       const next = res.headers.get('location');
       if (!next) throw new StoreImageUnavailable(`a redirect without a location (${res.status})`);
       const target = new URL(next, url);
-      if (target.host !== new URL(url).host) throw new StoreImageUnavailable(`a redirect to another host (${target.host}) was not followed`);
+      if (target.host !== new URL(url).host)
+        throw new StoreImageUnavailable(`a redirect to another host (${target.host}) was not followed`);
       url = target.href;
       continue;
     }

@@ -7,10 +7,45 @@ import type { AppStoreRef } from './urls.ts';
 // The lookup API has no listing language; the storefront's main language is the best guess the
 // planner can get. Countries not listed (and multilingual ones such as ch or be) fall back to en.
 const STOREFRONT_LANGUAGE: Record<string, string> = {
-  fr: 'fr', de: 'de', at: 'de', jp: 'ja', es: 'es', mx: 'es', ar: 'es', co: 'es', cl: 'es', pe: 'es',
-  it: 'it', br: 'pt', pt: 'pt', nl: 'nl', se: 'sv', no: 'nb', dk: 'da', fi: 'fi', pl: 'pl', ru: 'ru',
-  tr: 'tr', kr: 'ko', cn: 'zh', tw: 'zh', hk: 'zh', gr: 'el', cz: 'cs', hu: 'hu', ro: 'ro', il: 'he',
-  sa: 'ar', ae: 'ar', eg: 'ar', th: 'th', vn: 'vi', id: 'id', ua: 'uk', sk: 'sk', hr: 'hr',
+  fr: 'fr',
+  de: 'de',
+  at: 'de',
+  jp: 'ja',
+  es: 'es',
+  mx: 'es',
+  ar: 'es',
+  co: 'es',
+  cl: 'es',
+  pe: 'es',
+  it: 'it',
+  br: 'pt',
+  pt: 'pt',
+  nl: 'nl',
+  se: 'sv',
+  no: 'nb',
+  dk: 'da',
+  fi: 'fi',
+  pl: 'pl',
+  ru: 'ru',
+  tr: 'tr',
+  kr: 'ko',
+  cn: 'zh',
+  tw: 'zh',
+  hk: 'zh',
+  gr: 'el',
+  cz: 'cs',
+  hu: 'hu',
+  ro: 'ro',
+  il: 'he',
+  sa: 'ar',
+  ae: 'ar',
+  eg: 'ar',
+  th: 'th',
+  vn: 'vi',
+  id: 'id',
+  ua: 'uk',
+  sk: 'sk',
+  hr: 'hr',
 };
 
 export const storefrontLanguage = (country: string): string => STOREFRONT_LANGUAGE[country] ?? 'en';
@@ -48,7 +83,8 @@ export function appStoreScreenshot(url: string): Screenshot {
   return { url: https(url), width: w > 0 && h > 0 ? w : null, height: w > 0 && h > 0 ? h : null };
 }
 
-const urls = (v: unknown): string[] => (Array.isArray(v) ? v.filter((u): u is string => typeof u === 'string' && /^https?:\/\//i.test(u)) : []);
+const urls = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((u): u is string => typeof u === 'string' && /^https?:\/\//i.test(u)) : [];
 
 function parseJson(body: string): unknown {
   try {

@@ -1,7 +1,16 @@
 /** Google Play, read from the public details page (there is no public listing API). */
 import { emptyScreenshots, type Listing, type Screenshot } from './listing.ts';
 import { getStore, storeAppNotFound, storeUnavailable, withRetry, type RetryPolicy, type StoreLogger } from './http.ts';
-import { at, describePage, extractDataBlocks, findSoftwareApplication, listAt, numAt, strAt, type SoftwareApplicationLd } from './play-data.ts';
+import {
+  at,
+  describePage,
+  extractDataBlocks,
+  findSoftwareApplication,
+  listAt,
+  numAt,
+  strAt,
+  type SoftwareApplicationLd,
+} from './play-data.ts';
 import { htmlToText } from './text.ts';
 import type { GooglePlayRef } from './urls.ts';
 
@@ -101,7 +110,15 @@ export function parseGooglePlayDetailsPage(html: string, ref: GooglePlayRef, log
   const category = strAt(details, 79, 0, 0, 0) ?? (categoryId ? genreName(categoryId) : null);
   if (!name || !icon || !category) {
     logger?.warn(
-      { store: 'google-play', id: ref.id, country: ref.country, language: ref.language, detailsBlock: details !== undefined, jsonLd: ld !== null, page: describePage(html, blocks, broken) },
+      {
+        store: 'google-play',
+        id: ref.id,
+        country: ref.country,
+        language: ref.language,
+        detailsBlock: details !== undefined,
+        jsonLd: ld !== null,
+        page: describePage(html, blocks, broken),
+      },
       'Google Play page has no readable app details',
     );
     throw storeUnavailable('Google Play answered with a page that could not be read; try again shortly.');
@@ -139,8 +156,7 @@ export interface GooglePlayClientOptions extends RetryPolicy {
   baseUrl: string;
 }
 
-const USER_AGENT =
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+const USER_AGENT = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 
 /** Read one listing page; the request is built from the parsed package name only. */
 export async function fetchGooglePlayListing(ref: GooglePlayRef, opts: GooglePlayClientOptions): Promise<Listing> {
@@ -162,7 +178,10 @@ export async function fetchGooglePlayListing(ref: GooglePlayRef, opts: GooglePla
       throw storeAppNotFound(`Google Play has no app with id ${ref.id} in the ${ref.country.toUpperCase()} storefront.`);
     }
     if (res.status !== 200) {
-      opts.logger?.warn({ store: 'google-play', status: res.status, id: ref.id, location: res.headers.get('location') }, 'unexpected Google Play status');
+      opts.logger?.warn(
+        { store: 'google-play', status: res.status, id: ref.id, location: res.headers.get('location') },
+        'unexpected Google Play status',
+      );
       throw storeUnavailable(`Google Play answered with an error (HTTP ${res.status}); try again shortly.`);
     }
     return parseGooglePlayDetailsPage(res.body, ref, opts.logger);

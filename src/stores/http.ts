@@ -30,8 +30,7 @@ export class TransientStoreError extends Error {
   }
 }
 
-export const storeUnavailable = (detail: string): Problem =>
-  new Problem(502, 'store_unavailable', detail, {}, { 'Retry-After': '30' });
+export const storeUnavailable = (detail: string): Problem => new Problem(502, 'store_unavailable', detail, {}, { 'Retry-After': '30' });
 
 export const storeAppNotFound = (detail: string): Problem => new Problem(422, 'store_app_not_found', detail);
 
@@ -95,11 +94,7 @@ function describeFetchError(e: unknown): string {
  * Run `attempt` once, and once more when it fails transiently and the budget allows. Any other
  * error (a Problem such as not found, or a bug) goes straight through.
  */
-export async function withRetry<T>(
-  policy: RetryPolicy,
-  what: string,
-  attempt: (signal: AbortSignal) => Promise<T>,
-): Promise<T> {
+export async function withRetry<T>(policy: RetryPolicy, what: string, attempt: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const deadline = performance.now() + policy.timeoutMs;
   let reason = 'no attempt';
   for (let n = 1; n <= 2; n++) {

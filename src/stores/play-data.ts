@@ -10,8 +10,7 @@ export interface DataBlock {
   size: number;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * One step of a path. Google serialises messages as arrays (field n at index n-1) and, on newer

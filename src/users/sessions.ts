@@ -25,7 +25,12 @@ const looksLikeToken = (token: string): boolean => /^[A-Za-z0-9_-]{43}$/.test(to
  * Start a session for the user. `replaces` is the token the browser presented, if any: that
  * session ends here, so signing in always leaves exactly one fresh session behind it.
  */
-export async function createSession(db: Queryable, userId: string, now: Date, replaces?: string): Promise<{ token: string; session: Omit<Session, 'user'> }> {
+export async function createSession(
+  db: Queryable,
+  userId: string,
+  now: Date,
+  replaces?: string,
+): Promise<{ token: string; session: Omit<Session, 'user'> }> {
   const token = randomToken();
   const csrfToken = randomToken();
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
@@ -41,7 +46,14 @@ export async function createSession(db: Queryable, userId: string, now: Date, re
 /** The live session for a presented token, or null (unknown, malformed or expired). */
 export async function findSession(db: Queryable, token: string, now: Date): Promise<Session | null> {
   if (!looksLikeToken(token)) return null;
-  const { rows } = await db.query<{ id: string; account_id: string; email: string; created_at: Date; csrf_token: string; expires_at: Date }>(
+  const { rows } = await db.query<{
+    id: string;
+    account_id: string;
+    email: string;
+    created_at: Date;
+    csrf_token: string;
+    expires_at: Date;
+  }>(
     `SELECT u.id, u.account_id, u.email, u.created_at, s.csrf_token, s.expires_at
      FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1 AND s.expires_at > $2`,
     [digest(token), now],

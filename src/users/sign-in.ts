@@ -23,7 +23,12 @@ export interface SignInInput {
   previousToken?: string;
 }
 
-export async function signIn(db: Queryable, input: SignInInput, now: Date, limits: ThrottleLimits = DEFAULT_LIMITS): Promise<SignInOutcome> {
+export async function signIn(
+  db: Queryable,
+  input: SignInInput,
+  now: Date,
+  limits: ThrottleLimits = DEFAULT_LIMITS,
+): Promise<SignInOutcome> {
   const wait = await countAttempt(
     db,
     [
@@ -37,7 +42,8 @@ export async function signIn(db: Queryable, input: SignInInput, now: Date, limit
   const user = await findUserByEmail(db, input.email);
   // An over-long password cannot match (sign-up refuses them) and is not worth hashing.
   const tooLong = [...input.password].length > PASSWORD_MAX;
-  const matches = user && !tooLong ? await verifyPassword(user.passwordHash, input.password) : await verifyNothing(tooLong ? '' : input.password);
+  const matches =
+    user && !tooLong ? await verifyPassword(user.passwordHash, input.password) : await verifyNothing(tooLong ? '' : input.password);
   if (!user || !matches) return { ok: false, reason: 'invalid' };
   await forgiveAttempt(db, input.email, input.address);
   await pruneSignInState(db, now);

@@ -22,7 +22,12 @@ export const addressSubject = (address: string): string => `addr:${address}`;
  * Count one attempt for each subject. Returns 0 when the attempt may go ahead, else the seconds
  * until the earliest window that refuses it ends.
  */
-export async function countAttempt(db: Queryable, subjects: { subject: string; limit: number }[], now: Date, windowMs: number): Promise<number> {
+export async function countAttempt(
+  db: Queryable,
+  subjects: { subject: string; limit: number }[],
+  now: Date,
+  windowMs: number,
+): Promise<number> {
   const { rows } = await db.query<{ failures: number; window_start: Date; lim: number }>(
     `INSERT INTO sign_in_failures AS f (subject, window_start, failures)
      SELECT s, $3::timestamptz, 1 FROM unnest($1::text[]) AS s

@@ -32,7 +32,8 @@ export const normalizeEmail = (email: string): string => email.trim();
 
 function checkCredentials(email: string, password: string): FieldError[] {
   const errors: FieldError[] = [];
-  if (!EMAIL.test(email) || email.length > 254) errors.push({ field: 'email', message: 'must be an email address such as you@example.com' });
+  if (!EMAIL.test(email) || email.length > 254)
+    errors.push({ field: 'email', message: 'must be an email address such as you@example.com' });
   const pw = passwordProblem(password);
   if (pw) errors.push({ field: 'password', message: pw });
   return errors;

@@ -67,7 +67,10 @@ function parseIpv6(text: string): number[] | null {
   let tail: number[] = [];
   const lastColon = s.lastIndexOf(':');
   if (s.slice(lastColon + 1).includes('.')) {
-    const quad = s.slice(lastColon + 1).split('.').map(Number);
+    const quad = s
+      .slice(lastColon + 1)
+      .split('.')
+      .map(Number);
     if (quad.length !== 4 || quad.some((n) => !Number.isInteger(n) || n < 0 || n > 255)) return null;
     tail = quad;
     s = `${s.slice(0, lastColon + 1)}0:0`;

@@ -11,7 +11,11 @@ import type { WebhookEvent } from './endpoints.ts';
 export const RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000, 21_600_000];
 
 /** ±20 %, so that the deliveries of one outage do not all come back at once. */
-export function retryDelay(attempt: number, delays: readonly number[] = RETRY_DELAYS_MS, random: () => number = Math.random): number | null {
+export function retryDelay(
+  attempt: number,
+  delays: readonly number[] = RETRY_DELAYS_MS,
+  random: () => number = Math.random,
+): number | null {
   const exact = delays[attempt - 1];
   return exact === undefined ? null : Math.round(exact * (0.8 + 0.4 * random()));
 }
@@ -32,7 +36,16 @@ export interface ClaimedDelivery {
 export async function claimDeliveries(db: Queryable, workerId: string, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
   if (limit <= 0) return [];
   const { rows } = await db.query<{
-    id: string; message_id: string; account_id: string; endpoint_id: string; attempts: number; url: string; secret: string; job_id: string; type: WebhookEvent; event_at: Date;
+    id: string;
+    message_id: string;
+    account_id: string;
+    endpoint_id: string;
+    attempts: number;
+    url: string;
+    secret: string;
+    job_id: string;
+    type: WebhookEvent;
+    event_at: Date;
   }>(
     `WITH claimed AS (
        UPDATE webhook_deliveries SET attempts = attempts + 1, locked_by = $1,
@@ -48,8 +61,16 @@ export async function claimDeliveries(db: Queryable, workerId: string, limit: nu
     [workerId, leaseMs, limit],
   );
   return rows.map((r) => ({
-    id: String(r.id), messageId: r.message_id, accountId: r.account_id, endpointId: r.endpoint_id, attempt: r.attempts,
-    url: r.url, secret: r.secret, jobId: r.job_id, type: r.type, eventAt: r.event_at,
+    id: String(r.id),
+    messageId: r.message_id,
+    accountId: r.account_id,
+    endpointId: r.endpoint_id,
+    attempt: r.attempts,
+    url: r.url,
+    secret: r.secret,
+    jobId: r.job_id,
+    type: r.type,
+    eventAt: r.event_at,
   }));
 }
 
@@ -59,7 +80,13 @@ export type AttemptResult = { ok: true; status: number } | { ok: false; status: 
  * Records an attempt: delivered, due again after `retryInMs`, or failed for good when that is
  * null. False when the claim was lost (another worker has the row now).
  */
-export async function finishAttempt(db: Queryable, workerId: string, d: Pick<ClaimedDelivery, 'id' | 'accountId' | 'attempt'>, result: AttemptResult, retryInMs: number | null): Promise<boolean> {
+export async function finishAttempt(
+  db: Queryable,
+  workerId: string,
+  d: Pick<ClaimedDelivery, 'id' | 'accountId' | 'attempt'>,
+  result: AttemptResult,
+  retryInMs: number | null,
+): Promise<boolean> {
   const status = result.ok ? 'delivered' : retryInMs === null ? 'failed' : 'pending';
   const res = await db.query(
     `UPDATE webhook_deliveries SET status = $5, last_status = $6, last_error = $7, locked_by = NULL, updated_at = now(),
@@ -71,7 +98,11 @@ export async function finishAttempt(db: Queryable, workerId: string, d: Pick<Cla
 }
 
 /** A worker shutting down gives its unfinished claims back at once; the attempt does not count. */
-export async function releaseDelivery(db: Queryable, workerId: string, d: Pick<ClaimedDelivery, 'id' | 'accountId' | 'attempt'>): Promise<void> {
+export async function releaseDelivery(
+  db: Queryable,
+  workerId: string,
+  d: Pick<ClaimedDelivery, 'id' | 'accountId' | 'attempt'>,
+): Promise<void> {
   await db.query(
     `UPDATE webhook_deliveries SET attempts = attempts - 1, locked_by = NULL, next_attempt_at = now(), updated_at = now()
      WHERE id = $1 AND account_id = $2 AND locked_by = $3 AND attempts = $4 AND status = 'pending'`,

@@ -11,7 +11,15 @@ import type { Notifications } from '../db/notifications.ts';
 import type { Db } from '../db/pool.ts';
 import type { PublicJob } from '../jobs/jobs.ts';
 import { webhookDeliveries } from '../metrics/index.ts';
-import { claimDeliveries, finishAttempt, releaseDelivery, retryDelay, RETRY_DELAYS_MS, type AttemptResult, type ClaimedDelivery } from './deliveries.ts';
+import {
+  claimDeliveries,
+  finishAttempt,
+  releaseDelivery,
+  retryDelay,
+  RETRY_DELAYS_MS,
+  type AttemptResult,
+  type ClaimedDelivery,
+} from './deliveries.ts';
 import { postWebhook, systemResolver, type Resolver } from './sender.ts';
 import { signatureHeaders } from './signing.ts';
 
@@ -40,9 +48,17 @@ export class WebhookDispatcher {
   private readonly timers = new Set<NodeJS.Timeout>();
   private unsubscribe: (() => void) | null = null;
   private stopping = false;
-  private readonly claims = new CoalescedRun(() => this.claimLoop(), (e) => this.opts.log?.error({ err: e }, 'claiming webhook deliveries failed'), () => !this.stopping);
+  private readonly claims = new CoalescedRun(
+    () => this.claimLoop(),
+    (e) => this.opts.log?.error({ err: e }, 'claiming webhook deliveries failed'),
+    () => !this.stopping,
+  );
 
-  constructor(private readonly db: Db, private readonly notifications: Notifications | null, private readonly opts: DispatcherOptions) {
+  constructor(
+    private readonly db: Db,
+    private readonly notifications: Notifications | null,
+    private readonly opts: DispatcherOptions,
+  ) {
     this.id = opts.workerId ?? `whd_${process.pid}_${randomBytes(4).toString('hex')}`;
   }
 
@@ -51,7 +67,8 @@ export class WebhookDispatcher {
   }
 
   start(): void {
-    this.unsubscribe = this.notifications?.subscribe('shotgen_job_done', { onNotify: () => this.wake(), onReset: () => this.wake() }) ?? null;
+    this.unsubscribe =
+      this.notifications?.subscribe('shotgen_job_done', { onNotify: () => this.wake(), onReset: () => this.wake() }) ?? null;
     const poll = setInterval(() => this.wake(), this.opts.pollIntervalMs ?? 1_000);
     poll.unref();
     this.timers.add(poll);
@@ -94,7 +111,11 @@ export class WebhookDispatcher {
       return;
     }
     webhookDeliveries.inc({ outcome: result.ok ? 'delivered' : retryIn === null ? 'failed' : 'retrying' });
-    if (!result.ok) this.opts.log?.warn({ deliveryId: d.id, endpointId: d.endpointId, attempt: d.attempt, error: result.error, retryInMs: retryIn }, 'webhook attempt failed');
+    if (!result.ok)
+      this.opts.log?.warn(
+        { deliveryId: d.id, endpointId: d.endpointId, attempt: d.attempt, error: result.error, retryInMs: retryIn },
+        'webhook attempt failed',
+      );
     // Short delays (tests, or a first retry) should not wait for the next poll.
     if (retryIn !== null && retryIn < (this.opts.pollIntervalMs ?? 1_000)) {
       const t = setTimeout(() => {

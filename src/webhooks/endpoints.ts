@@ -45,9 +45,15 @@ export async function createEndpoint(
   return transaction(db, async (tx) => {
     // The account row serialises concurrent creates, so the limit holds under a race.
     await tx.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
-    const { rows: count } = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_endpoints WHERE account_id = $1', [accountId]);
+    const { rows: count } = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_endpoints WHERE account_id = $1', [
+      accountId,
+    ]);
     if (count[0].n >= MAX_ENDPOINTS) {
-      throw new Problem(409, 'webhook_limit', `This account already has ${MAX_ENDPOINTS} webhook endpoints, the most it may have. Delete one first.`);
+      throw new Problem(
+        409,
+        'webhook_limit',
+        `This account already has ${MAX_ENDPOINTS} webhook endpoints, the most it may have. Delete one first.`,
+      );
     }
     const { rows } = await tx.query<Row>(
       `INSERT INTO webhook_endpoints (id, account_id, url, events, secret) VALUES ($1, $2, $3, $4, $5) RETURNING id, url, events, created_at`,
@@ -59,7 +65,10 @@ export async function createEndpoint(
 
 /** Oldest first. */
 export async function listEndpoints(db: Queryable, accountId: string): Promise<WebhookEndpoint[]> {
-  const { rows } = await db.query<Row>('SELECT id, url, events, created_at FROM webhook_endpoints WHERE account_id = $1 ORDER BY created_at, id', [accountId]);
+  const { rows } = await db.query<Row>(
+    'SELECT id, url, events, created_at FROM webhook_endpoints WHERE account_id = $1 ORDER BY created_at, id',
+    [accountId],
+  );
   return rows.map(toEndpoint);
 }
 

@@ -18,7 +18,8 @@ export const CreatedWebhookSchema = Type.Object(
   {
     ...endpointProperties,
     secret: Type.String({
-      description: 'The signing secret (whsec_ + base64), shown only in this answer. Verify each delivery’s webhook-signature with it, as the Standard Webhooks specification says.',
+      description:
+        'The signing secret (whsec_ + base64), shown only in this answer. Verify each delivery’s webhook-signature with it, as the Standard Webhooks specification says.',
       examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw1v8fQYFUeBk='],
     }),
   },

@@ -72,7 +72,12 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
     };
     const request = client.request(target, {
       method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'shotgen-webhooks/1' },
+      headers: {
+        ...headers,
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+        'user-agent': 'shotgen-webhooks/1',
+      },
       lookup: guardedLookup(opts.resolve, opts.allowPrivate),
       // A fresh connection per attempt: a pooled socket would skip the address check.
       agent: false,
@@ -83,7 +88,11 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
     }, opts.timeoutMs);
     request.on('response', (response) => {
       const status = response.statusCode ?? 0;
-      settle(status >= 200 && status < 300 ? { ok: true, status } : { ok: false, status, error: `answered ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}` });
+      settle(
+        status >= 200 && status < 300
+          ? { ok: true, status }
+          : { ok: false, status, error: `answered ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}` },
+      );
       let read = 0;
       response.on('data', (chunk: Buffer) => {
         read += chunk.length;

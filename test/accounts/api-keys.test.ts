@@ -1,6 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/accounts/accounts.ts';
-import { createApiKey, findKeyByHash, generateSecret, hashKey, listApiKeys, looksLikeKey, revokeApiKey, revokeApiKeyAsOperator, touchApiKeys } from '../../src/accounts/api-keys.ts';
+import {
+  createApiKey,
+  findKeyByHash,
+  generateSecret,
+  hashKey,
+  listApiKeys,
+  looksLikeKey,
+  revokeApiKey,
+  revokeApiKeyAsOperator,
+  touchApiKeys,
+} from '../../src/accounts/api-keys.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 
 describe('key generation', () => {
@@ -59,7 +69,15 @@ describe('stored keys', () => {
     // The account's path hands back the digest (to forget the key at once); the operator's does not.
     expect(first?.hashHex).toBe(hashKey(k.key).toString('hex'));
     expect(second).not.toHaveProperty('hashHex');
-    expect(second).toEqual({ id: k.id, accountId: account.id, name: null, prefix: k.prefix, createdAt: k.createdAt, lastUsedAt: null, revokedAt: first?.revokedAt });
+    expect(second).toEqual({
+      id: k.id,
+      accountId: account.id,
+      name: null,
+      prefix: k.prefix,
+      createdAt: k.createdAt,
+      lastUsedAt: null,
+      revokedAt: first?.revokedAt,
+    });
     expect(await revokeApiKey(t.pool, account.id, 'key_unknown')).toBeNull();
     expect(await revokeApiKeyAsOperator(t.pool, 'key_unknown')).toBeNull();
     expect((await findKeyByHash(t.pool, hashKey(k.key)))?.revoked).toBe(true);
@@ -79,7 +97,13 @@ describe('stored keys', () => {
     const account = await createAccount(t.pool, { name: 'A' });
     const a = await createApiKey(t.pool, account.id);
     const b = await createApiKey(t.pool, account.id);
-    await touchApiKeys(t.pool, new Map([[a.id, new Date('2026-11-02T00:00:00Z')], [b.id, new Date('2026-11-03T00:00:00Z')]]));
+    await touchApiKeys(
+      t.pool,
+      new Map([
+        [a.id, new Date('2026-11-02T00:00:00Z')],
+        [b.id, new Date('2026-11-03T00:00:00Z')],
+      ]),
+    );
     await touchApiKeys(t.pool, new Map([[a.id, new Date('2026-11-01T00:00:00Z')]]));
     const keys = await listApiKeys(t.pool, account.id);
     expect(keys.find((k) => k.id === a.id)?.lastUsedAt?.toISOString()).toBe('2026-11-02T00:00:00.000Z');

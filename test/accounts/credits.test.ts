@@ -45,7 +45,11 @@ for (const server of testServers()) {
     it('100 concurrent charges of 5 on 50 credits: exactly 10 succeed', async () => {
       const { account } = await accountWithKey(t.pool);
       const appId = await insertApp(t.pool, account.id);
-      const attempts = await Promise.allSettled(Array.from({ length: 100 }, () => createScreenshotSet(t.pool, account.id, { appId, device: 'iphone-69' }, { now: NOV }).then((r) => r.body.credits)));
+      const attempts = await Promise.allSettled(
+        Array.from({ length: 100 }, () =>
+          createScreenshotSet(t.pool, account.id, { appId, device: 'iphone-69' }, { now: NOV }).then((r) => r.body.credits),
+        ),
+      );
       const ok = attempts.filter((a) => a.status === 'fulfilled');
       const refused = attempts.filter((a) => a.status === 'rejected');
       expect(ok).toHaveLength(10);
@@ -105,7 +109,11 @@ for (const server of testServers()) {
       const { account } = await accountWithKey(t.pool);
       const c = await chargeSet(t, account.id, new Date('2026-12-01T00:00:01Z'));
       await transaction(t.pool, (tx) => refund(tx, account.id, c.periodStart, 5, c.jobId, new Date('2026-11-30T23:59:59Z')));
-      expect(await getBalance(t.pool, account.id, new Date('2026-12-01T00:00:02Z'))).toMatchObject({ allowance: 50, used: 0, remaining: 50 });
+      expect(await getBalance(t.pool, account.id, new Date('2026-12-01T00:00:02Z'))).toMatchObject({
+        allowance: 50,
+        used: 0,
+        remaining: 50,
+      });
       expect(await ledgerSum(t, account.id, '2026-12-01')).toEqual({ charge: { total: 5, n: 1 }, refund: { total: 5, n: 1 } });
     });
 
@@ -118,7 +126,12 @@ for (const server of testServers()) {
       await expect(chargeSet(t, account.id, lastInstant)).rejects.toMatchObject({ code: 'insufficient_credits' });
       const dec = await chargeSet(t, account.id, firstInstant);
       expect(dec).toMatchObject({ remaining: 45, periodStart: '2026-12-01' });
-      expect(await getBalance(t.pool, account.id, firstInstant)).toMatchObject({ allowance: 50, used: 5, remaining: 45, resetsAt: new Date('2027-01-01T00:00:00Z') });
+      expect(await getBalance(t.pool, account.id, firstInstant)).toMatchObject({
+        allowance: 50,
+        used: 5,
+        remaining: 45,
+        resetsAt: new Date('2027-01-01T00:00:00Z'),
+      });
       expect(await getBalance(t.pool, account.id, lastInstant)).toMatchObject({ allowance: 60, used: 60, remaining: 0 });
     });
   });

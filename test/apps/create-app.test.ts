@@ -21,15 +21,23 @@ describe('POST /apps', () => {
   });
   afterEach(async () => h.close());
 
-  const post = (body: unknown, headers: Record<string, string> = h.auth) => h.app.inject({ method: 'POST', url: APPS, headers, payload: body as object });
+  const post = (body: unknown, headers: Record<string, string> = h.auth) =>
+    h.app.inject({ method: 'POST', url: APPS, headers, payload: body as object });
   const appCount = async () => (await h.t.pool.query('SELECT count(*)::int AS n FROM apps')).rows[0].n as number;
 
   it('creates an app from an App Store URL', async () => {
     const res = await post({ iosUrl: IOS, extraContext: 'Stress the offline mode.' });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toEqual({ appId: expect.stringMatching(/^app_[0-9A-Z]{26}$/), name: 'Pocket Planner', category: 'Productivity', artworkUrl: expect.stringMatching(/^https:\/\/.*512x512/) });
-    const { rows } = await h.t.pool.query('SELECT account_id, ios_listing, android_listing, extra_context FROM apps WHERE id = $1', [body.appId]);
+    expect(body).toEqual({
+      appId: expect.stringMatching(/^app_[0-9A-Z]{26}$/),
+      name: 'Pocket Planner',
+      category: 'Productivity',
+      artworkUrl: expect.stringMatching(/^https:\/\/.*512x512/),
+    });
+    const { rows } = await h.t.pool.query('SELECT account_id, ios_listing, android_listing, extra_context FROM apps WHERE id = $1', [
+      body.appId,
+    ]);
     expect(rows[0]).toMatchObject({ account_id: h.account.id, android_listing: null, extra_context: 'Stress the offline mode.' });
     expect(rows[0].ios_listing).toMatchObject({ store: 'app-store', storeId: '1234567890', country: 'us' });
   });
@@ -62,7 +70,10 @@ describe('POST /apps', () => {
       [{ iosUrl: 'https://example.com/app/id1' }, ['iosUrl']],
       [{ iosUrl: 'http://apps.apple.com/us/app/x/id1' }, ['iosUrl']],
       [{ androidUrl: 'https://play.google.com/store/apps/details?id=not a package' }, ['androidUrl']],
-      [{ iosUrl: 'https://apps.apple.com:8443/us/app/x/id1', androidUrl: 'https://evil.com/store/apps/details?id=com.a.b' }, ['androidUrl', 'iosUrl']],
+      [
+        { iosUrl: 'https://apps.apple.com:8443/us/app/x/id1', androidUrl: 'https://evil.com/store/apps/details?id=com.a.b' },
+        ['androidUrl', 'iosUrl'],
+      ],
       [{ iosUrl: IOS, extraContext: 'x'.repeat(2001) }, ['extraContext']],
       [{ iosUrl: IOS, color: 'red' }, ['color']],
       [{ iosUrl: 42 }, ['iosUrl']],

@@ -9,7 +9,17 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { isAlive } from '../../src/db/embedded.ts';
-import { freePort, killPostmasters, postmasterPid, postmastersFor, shotgen, shotgenJson, startServe, waitForDeath, type Serve } from './helpers.ts';
+import {
+  freePort,
+  killPostmasters,
+  postmasterPid,
+  postmastersFor,
+  shotgen,
+  shotgenJson,
+  startServe,
+  waitForDeath,
+  type Serve,
+} from './helpers.ts';
 
 interface Account {
   id: string;
@@ -81,9 +91,15 @@ describe('shotgen with the embedded database and no server running', () => {
     expect(revoked.revokedAt).not.toBeNull();
     expect(revoked).not.toHaveProperty('key');
 
-    const granted = await shotgenJson<{ account: string; granted: number; remaining: number }>(['credits', 'grant', '--account', account.id, '--amount', '25'], env);
+    const granted = await shotgenJson<{ account: string; granted: number; remaining: number }>(
+      ['credits', 'grant', '--account', account.id, '--amount', '25'],
+      env,
+    );
     expect(granted).toMatchObject({ account: account.id, granted: 25 });
-    const again = await shotgenJson<{ remaining: number }>(['credits', 'grant', '--account', account.id, '--amount', '5', '--note', 'goodwill'], env);
+    const again = await shotgenJson<{ remaining: number }>(
+      ['credits', 'grant', '--account', account.id, '--amount', '5', '--note', 'goodwill'],
+      env,
+    );
     expect(again.remaining).toBe(granted.remaining + 5);
 
     // Every command above migrated on open, so there is nothing left to apply.

@@ -19,14 +19,30 @@ async function run(args: string[]): Promise<{ code: number; stdout: string; stde
 }
 
 describe('shotgen --help', () => {
-  const commands = [[], ['serve'], ['migrate'], ['accounts'], ['accounts', 'create'], ['accounts', 'list'], ['keys'], ['keys', 'create'], ['keys', 'list'], ['keys', 'revoke'], ['credits'], ['credits', 'grant']];
+  const commands = [
+    [],
+    ['serve'],
+    ['migrate'],
+    ['accounts'],
+    ['accounts', 'create'],
+    ['accounts', 'list'],
+    ['keys'],
+    ['keys', 'create'],
+    ['keys', 'list'],
+    ['keys', 'revoke'],
+    ['credits'],
+    ['credits', 'grant'],
+  ];
 
-  it.each(commands.map((c) => [['shotgen', ...c].join(' '), c] as const))('%s prints its help on stdout, says it takes --json, exit 0', async (name, c) => {
-    const r = await run([...c, '--help']);
-    expect(r).toMatchObject({ code: 0, stderr: '' });
-    expect(r.stdout).toContain(`Usage: ${name} `);
-    expect(r.stdout).toContain('--json');
-  });
+  it.each(commands.map((c) => [['shotgen', ...c].join(' '), c] as const))(
+    '%s prints its help on stdout, says it takes --json, exit 0',
+    async (name, c) => {
+      const r = await run([...c, '--help']);
+      expect(r).toMatchObject({ code: 0, stderr: '' });
+      expect(r.stdout).toContain(`Usage: ${name} `);
+      expect(r.stdout).toContain('--json');
+    },
+  );
 
   it('lists the plans and names the key argument', async () => {
     expect((await run(['accounts', 'create', '--help'])).stdout).toMatch(/--plan <plan>.*choices: "free", "starter", "pro", "scale"/s);

@@ -40,14 +40,27 @@ async function lossyProxy(target: string, loseAnswer: (req: http.IncomingMessage
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     seen.push({ method: req.method!, url: req.url!, idempotencyKey: req.headers['idempotency-key'] as string | undefined });
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
-    const upstream = await fetch(new URL(req.url!, target), { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)),
+    ) as Record<string, string>;
+    const upstream = await fetch(new URL(req.url!, target), {
+      method: req.method,
+      headers,
+      body: chunks.length ? Buffer.concat(chunks) : undefined,
+    });
     const body = Buffer.from(await upstream.arrayBuffer());
     if (loseAnswer(req)) {
       res.writeHead(502, { 'content-type': 'text/html', 'retry-after': '0' }).end('<html>Bad gateway</html>');
       return;
     }
-    res.writeHead(upstream.status, Object.fromEntries([...upstream.headers].filter(([k]) => !['content-encoding', 'transfer-encoding', 'connection', 'content-length'].includes(k)))).end(body);
+    res
+      .writeHead(
+        upstream.status,
+        Object.fromEntries(
+          [...upstream.headers].filter(([k]) => !['content-encoding', 'transfer-encoding', 'connection', 'content-length'].includes(k)),
+        ),
+      )
+      .end(body);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
@@ -65,11 +78,34 @@ describe('shotgen generate and jobs get against a running server', () => {
 
   it('generate --screens: uploads them, renders, downloads every PNG and the ZIP (--json)', { timeout: 120_000 }, async () => {
     const screens = tempDir();
-    fs.writeFileSync(path.join(screens, '10-blue.jpg'), await sharp({ create: { width: 1290, height: 2796, channels: 3, background: '#0000ff' } }).jpeg().toBuffer());
+    fs.writeFileSync(
+      path.join(screens, '10-blue.jpg'),
+      await sharp({ create: { width: 1290, height: 2796, channels: 3, background: '#0000ff' } })
+        .jpeg()
+        .toBuffer(),
+    );
     fs.writeFileSync(path.join(screens, '2-red.png'), await solidPng(1290, 2796, 'red'));
     fs.writeFileSync(path.join(screens, 'notes.txt'), 'not a screen');
     const out = path.join(tempDir(), 'set');
-    const r = await shotgen(['generate', '--ios', IOS_URL, '--device', 'iphone-69', '--count', '3', '--style', 'bold', '--screens', screens, '--out', out, '--json'], env);
+    const r = await shotgen(
+      [
+        'generate',
+        '--ios',
+        IOS_URL,
+        '--device',
+        'iphone-69',
+        '--count',
+        '3',
+        '--style',
+        'bold',
+        '--screens',
+        screens,
+        '--out',
+        out,
+        '--json',
+      ],
+      env,
+    );
     expect(r.code, r.stderr).toBe(0);
     const result = JSON.parse(r.stdout) as Generated;
     expect(result).toMatchObject({ appId: expect.stringMatching(/^app_/), jobId: expect.stringMatching(/^job_/), credits: { cost: 5 } });
@@ -109,7 +145,10 @@ describe('shotgen generate and jobs get against a running server', () => {
     });
     try {
       const before = await (await fetch(`${s.url}/public/v1/account`, { headers: { authorization: `Bearer ${s.key}` } })).json();
-      const r = await shotgen(['generate', '--ios', IOS_URL, '--device', 'iphone-69', '--count', '2', '--out', tempDir(), '--json'], { ...env, SHOTGEN_URL: `${proxy.origin}/api/v1` });
+      const r = await shotgen(['generate', '--ios', IOS_URL, '--device', 'iphone-69', '--count', '2', '--out', tempDir(), '--json'], {
+        ...env,
+        SHOTGEN_URL: `${proxy.origin}/api/v1`,
+      });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toContain('HTTP 502: retrying in 0 s');
       const posts = proxy.seen.filter((x) => x.method === 'POST' && x.url.endsWith('/screenshots'));
@@ -126,7 +165,10 @@ describe('shotgen generate and jobs get against a running server', () => {
 
   it('exit codes say what failed, each with one line on stderr', { timeout: 60_000 }, async () => {
     const out = tempDir();
-    const noKey = await shotgen(['generate', '--ios', IOS_URL, '--device', 'iphone-69', '--out', out], { DATA_DIR: env.DATA_DIR, SHOTGEN_URL: s.url });
+    const noKey = await shotgen(['generate', '--ios', IOS_URL, '--device', 'iphone-69', '--out', out], {
+      DATA_DIR: env.DATA_DIR,
+      SHOTGEN_URL: s.url,
+    });
     expect(noKey).toMatchObject({ code: 2, stdout: '' });
     expect(noKey.stderr).toMatch(/^shotgen: SHOTGEN_API_KEY is not set.*\n$/);
 
@@ -134,7 +176,10 @@ describe('shotgen generate and jobs get against a running server', () => {
     expect(badDevice.code).toBe(2);
     const noUrl = await shotgen(['generate', '--device', 'iphone-69', '--out', out], env);
     expect(noUrl).toMatchObject({ code: 2, stderr: 'shotgen: give --ios URL, --android URL or both\n' });
-    const noScreens = await shotgen(['generate', '--ios', IOS_URL, '--device', 'iphone-69', '--screens', path.join(out, 'missing'), '--out', out], env);
+    const noScreens = await shotgen(
+      ['generate', '--ios', IOS_URL, '--device', 'iphone-69', '--screens', path.join(out, 'missing'), '--out', out],
+      env,
+    );
     expect(noScreens.code).toBe(2);
 
     const refused = await shotgen(['generate', '--ios', 'https://example.com/app/id1', '--device', 'iphone-69', '--out', out], env);
@@ -147,7 +192,10 @@ describe('shotgen generate and jobs get against a running server', () => {
     expect(unknown.code).toBe(3);
     expect(unknown.stderr).toContain('job_not_found');
 
-    const down = await shotgen(['jobs', 'get', 'job_01JD2ZK5T8Q3W4E5R6T7Y8U9EF'], { ...env, SHOTGEN_URL: `http://127.0.0.1:${await freePort()}/api/v1` });
+    const down = await shotgen(['jobs', 'get', 'job_01JD2ZK5T8Q3W4E5R6T7Y8U9EF'], {
+      ...env,
+      SHOTGEN_URL: `http://127.0.0.1:${await freePort()}/api/v1`,
+    });
     expect(down.code).toBe(5);
     expect(down.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+\/api\/v1: ECONNREFUSED\n$/);
   });
@@ -158,10 +206,14 @@ describe('client commands against a server that answers 503, and a job that fail
     let calls = 0;
     const server = http.createServer((req, res) => {
       if (++calls <= 2) {
-        res.writeHead(503, { 'content-type': 'application/problem+json', 'retry-after': '1' }).end(JSON.stringify({ status: 503, code: 'service_unavailable', detail: 'restarting', requestId: 'req_1' }));
+        res
+          .writeHead(503, { 'content-type': 'application/problem+json', 'retry-after': '1' })
+          .end(JSON.stringify({ status: 503, code: 'service_unavailable', detail: 'restarting', requestId: 'req_1' }));
         return;
       }
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'job_1', status: 'queued', result: null, error: null, progress: null }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ id: 'job_1', status: 'queued', result: null, error: null, progress: null }));
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
@@ -185,13 +237,25 @@ describe('client commands against a server that answers 503, and a job that fail
       // Failed the way a worker fails it (claim, then failJob), so the refund the command reports is real.
       const failNext = setInterval(() => {
         void claimJobs(s.t.pool, 'test-worker', 10, 60_000)
-          .then((jobs) => Promise.all(jobs.map((j) => failJob(s.t.pool, j.id, 'test-worker', { code: 'planning_failed', message: 'The listing says too little.', retryable: false }))))
+          .then((jobs) =>
+            Promise.all(
+              jobs.map((j) =>
+                failJob(s.t.pool, j.id, 'test-worker', {
+                  code: 'planning_failed',
+                  message: 'The listing says too little.',
+                  retryable: false,
+                }),
+              ),
+            ),
+          )
           .catch(() => undefined);
       }, 200);
       try {
         const r = await shotgen(['generate', '--ios', IOS_URL, '--device', 'iphone-69', '--out', tempDir()], env);
         expect(r.code, r.stderr).toBe(4);
-        expect(r.stderr).toMatch(/shotgen: job job_\w+ failed: The listing says too little\. \(planning_failed\); the 5 credits were refunded\n$/);
+        expect(r.stderr).toMatch(
+          /shotgen: job job_\w+ failed: The listing says too little\. \(planning_failed\); the 5 credits were refunded\n$/,
+        );
         const jobId = /job (job_\w+) failed/.exec(r.stderr)![1];
         const { rows } = await s.t.pool.query(`SELECT kind FROM credit_ledger WHERE job_id = $1 ORDER BY id`, [jobId]);
         expect(rows.map((row) => row.kind)).toEqual(['charge', 'refund']);

@@ -2,7 +2,14 @@
  * The typed client (built to clients/typescript/dist, as a user gets it) against a whole server on
  * 127.0.0.1: app, screens, set, long poll with progress, every picture downloaded and verified.
  */
-import { createShotgenClient, ShotgenError, ShotgenIntegrityError, ShotgenTimeoutError, type Job, type ShotgenClient } from '@shotgen/client';
+import {
+  createShotgenClient,
+  ShotgenError,
+  ShotgenIntegrityError,
+  ShotgenTimeoutError,
+  type Job,
+  type ShotgenClient,
+} from '@shotgen/client';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -30,7 +37,9 @@ describe('the typed client against a running server', () => {
     expect(app).toMatchObject({ appId: expect.stringMatching(/^app_/), name: 'Pocket Planner' });
 
     const red = await client.uploadScreen(app.appId, await solidPng(1290, 2796, 'red'), { contentType: 'image/png' });
-    const jpeg = await sharp({ create: { width: 1290, height: 2796, channels: 3, background: { r: 0, g: 0, b: 255 } } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 1290, height: 2796, channels: 3, background: { r: 0, g: 0, b: 255 } } })
+      .jpeg()
+      .toBuffer();
     const blue = await client.uploadScreen(app.appId, new Blob([new Uint8Array(jpeg)]), { contentType: 'image/jpeg', family: 'iphone' });
     expect(red).toMatchObject({ screenId: expect.stringMatching(/^scr_/), family: 'iphone', width: 1290, height: 2796 });
     expect(blue.sha256).toBe(sha256(jpeg));
@@ -41,10 +50,20 @@ describe('the typed client against a running server', () => {
     const before = await client.getAccount();
 
     const key = `test-${Date.now()}`;
-    const accepted = await client.createScreenshotSet({ appId: app.appId, device: 'iphone-69', count: 3, screenIds: [red.screenId, blue.screenId] }, { idempotencyKey: key });
-    expect(accepted).toMatchObject({ jobId: expect.stringMatching(/^job_/), credits: { cost: 5, remaining: before.credits.remaining - 5 }, replayed: false });
+    const accepted = await client.createScreenshotSet(
+      { appId: app.appId, device: 'iphone-69', count: 3, screenIds: [red.screenId, blue.screenId] },
+      { idempotencyKey: key },
+    );
+    expect(accepted).toMatchObject({
+      jobId: expect.stringMatching(/^job_/),
+      credits: { cost: 5, remaining: before.credits.remaining - 5 },
+      replayed: false,
+    });
     // The same key and body: the first answer again, no second charge.
-    const again = await client.createScreenshotSet({ appId: app.appId, device: 'iphone-69', count: 3, screenIds: [red.screenId, blue.screenId] }, { idempotencyKey: key });
+    const again = await client.createScreenshotSet(
+      { appId: app.appId, device: 'iphone-69', count: 3, screenIds: [red.screenId, blue.screenId] },
+      { idempotencyKey: key },
+    );
     expect(again).toMatchObject({ jobId: accepted.jobId, replayed: true });
     expect((await client.getAccount()).credits.remaining).toBe(before.credits.remaining - 5);
 
@@ -90,7 +109,10 @@ describe('the typed client against a running server', () => {
   it('serves a set in several locales: getLocaleSlideImage, and downloadSet writes every locale', { timeout: 120_000 }, async () => {
     const app = await client.createApp({ iosUrl: IOS_URL });
     await client.uploadScreen(app.appId, await solidPng(1290, 2796, 'yellow'), { contentType: 'image/png' });
-    const accepted = await client.createScreenshotSet({ appId: app.appId, device: 'iphone-69', count: 2, locales: ['en-US', 'en-GB'] }, { idempotencyKey: `locales-${Date.now()}` });
+    const accepted = await client.createScreenshotSet(
+      { appId: app.appId, device: 'iphone-69', count: 2, locales: ['en-US', 'en-GB'] },
+      { idempotencyKey: `locales-${Date.now()}` },
+    );
     expect(accepted.credits.cost).toBe(10);
     const job = await client.waitForJob(accepted.jobId, { timeoutMs: 90_000 });
     expect(job.status).toBe('succeeded');
@@ -124,7 +146,11 @@ describe('the typed client against a running server', () => {
     const job = {
       id: 'job_X',
       status: 'succeeded',
-      result: { device: 'iphone-69', slides: [{ index: 1, role: 'hero', image: { url: `${s.url}/nowhere.png`, bytes: 99, sha256: 'a'.repeat(64) } }], archive: null },
+      result: {
+        device: 'iphone-69',
+        slides: [{ index: 1, role: 'hero', image: { url: `${s.url}/nowhere.png`, bytes: 99, sha256: 'a'.repeat(64) } }],
+        archive: null,
+      },
     } as unknown as Job;
     const lying = createShotgenClient({ baseUrl: s.url, apiKey: s.key, fetch: async () => new Response(fake) });
     const dir = s.tempDir();
@@ -142,7 +168,9 @@ describe('the typed client against a running server', () => {
     expect(e2).toMatchObject({ status: 400, code: 'validation_failed' });
     expect(e2.problem?.errors).toEqual([expect.objectContaining({ field: 'iosUrl' })]);
     // The one line the client commands and the MCP tools show: the field error, code, status, requestId.
-    expect(e2.message).toBe(`iosUrl: ${(e2.problem!.errors as { message: string }[])[0].message} (validation_failed, HTTP 400, ${e2.requestId})`);
+    expect(e2.message).toBe(
+      `iosUrl: ${(e2.problem!.errors as { message: string }[])[0].message} (validation_failed, HTTP 400, ${e2.requestId})`,
+    );
 
     const e3 = (await client.getJob('job_01JD2ZK5T8Q3W4E5R6T7Y8U9EF').catch((e: unknown) => e)) as ShotgenError;
     expect(e3).toMatchObject({ status: 404, code: 'job_not_found' });
@@ -152,12 +180,26 @@ describe('the typed client against a running server', () => {
 
 describe('retries and waiting, against a scripted fetch', () => {
   const problem = (status: number, code: string, headers: Record<string, string> = {}) =>
-    new Response(JSON.stringify({ type: 'about:blank', title: code, status, detail: code, code, requestId: 'req_1' }), { status, headers: { 'content-type': 'application/problem+json', ...headers } });
-  const job = (status: string, progress: { done: number; total: number } | null = null) =>
-    new Response(JSON.stringify({ id: 'job_1', status, result: status === 'succeeded' ? { slides: [] } : null, error: null, progress, createdAt: '', updatedAt: '' }), {
-      status: 200,
-      headers: { 'content-type': 'application/json', ...(status === 'running' || status === 'queued' ? { 'retry-after': '1' } : {}) },
+    new Response(JSON.stringify({ type: 'about:blank', title: code, status, detail: code, code, requestId: 'req_1' }), {
+      status,
+      headers: { 'content-type': 'application/problem+json', ...headers },
     });
+  const job = (status: string, progress: { done: number; total: number } | null = null) =>
+    new Response(
+      JSON.stringify({
+        id: 'job_1',
+        status,
+        result: status === 'succeeded' ? { slides: [] } : null,
+        error: null,
+        progress,
+        createdAt: '',
+        updatedAt: '',
+      }),
+      {
+        status: 200,
+        headers: { 'content-type': 'application/json', ...(status === 'running' || status === 'queued' ? { 'retry-after': '1' } : {}) },
+      },
+    );
 
   function scripted(answers: Array<() => Response>) {
     const requests: Array<{ at: number; method: string; url: string; headers: Headers }> = [];
@@ -174,11 +216,17 @@ describe('retries and waiting, against a scripted fetch', () => {
       () => problem(429, 'rate_limited', { 'retry-after': '1' }),
       () => problem(503, 'service_unavailable', { 'retry-after': '0' }),
       () => problem(409, 'idempotency_key_in_use', { 'retry-after': '0' }),
-      () => new Response(JSON.stringify({ jobId: 'job_1', credits: { cost: 5, remaining: 45 } }), { status: 201, headers: { 'content-type': 'application/json' } }),
+      () =>
+        new Response(JSON.stringify({ jobId: 'job_1', credits: { cost: 5, remaining: 45 } }), {
+          status: 201,
+          headers: { 'content-type': 'application/json' },
+        }),
     ]);
     const c = createShotgenClient({ baseUrl: 'http://127.0.0.1:1/api/v1', apiKey: 'k', fetch });
     const started = Date.now();
-    await expect(c.createScreenshotSet({ appId: 'app_1', device: 'iphone-69' }, { idempotencyKey: 'run-1' })).resolves.toMatchObject({ jobId: 'job_1' });
+    await expect(c.createScreenshotSet({ appId: 'app_1', device: 'iphone-69' }, { idempotencyKey: 'run-1' })).resolves.toMatchObject({
+      jobId: 'job_1',
+    });
     expect(requests).toHaveLength(4);
     expect(requests[1].at - started).toBeGreaterThanOrEqual(950);
     expect(new Set(requests.map((r) => r.headers.get('idempotency-key')))).toEqual(new Set(['run-1']));
@@ -208,10 +256,18 @@ describe('retries and waiting, against a scripted fetch', () => {
   });
 
   it('waitForJob asks with Prefer: wait, reports progress, outlasts a 429 and stops at its timeout', async () => {
-    const { fetch, requests } = scripted([() => job('queued'), () => problem(429, 'rate_limited', { 'retry-after': '0' }), () => job('running', { done: 1, total: 3 }), () => job('succeeded')]);
+    const { fetch, requests } = scripted([
+      () => job('queued'),
+      () => problem(429, 'rate_limited', { 'retry-after': '0' }),
+      () => job('running', { done: 1, total: 3 }),
+      () => job('succeeded'),
+    ]);
     const c = createShotgenClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k', fetch, retry: false });
     const seen: string[] = [];
-    const done = await c.waitForJob('job_1', { onProgress: (j) => seen.push(`${j.status}${j.progress ? ` ${j.progress.done}/${j.progress.total}` : ''}`), pollSeconds: 5 });
+    const done = await c.waitForJob('job_1', {
+      onProgress: (j) => seen.push(`${j.status}${j.progress ? ` ${j.progress.done}/${j.progress.total}` : ''}`),
+      pollSeconds: 5,
+    });
     expect(done.status).toBe('succeeded');
     expect(seen).toEqual(['queued', 'running 1/3', 'succeeded']);
     expect(requests.every((r) => r.headers.get('prefer') === 'wait=5')).toBe(true);

@@ -2,7 +2,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/main.ts';
 
-async function run(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function run(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true));
@@ -39,7 +42,9 @@ describe('shotgen generate, jobs get, mcp', () => {
     expect(noKey.stderr).toMatch(/^shotgen: SHOTGEN_API_KEY is not set[^\n]*\n$/);
     const badUrl = await run(['jobs', 'get', 'job_1'], { SHOTGEN_API_KEY: 'sk_live_x', SHOTGEN_URL: 'ftp://x' });
     expect(badUrl).toMatchObject({ code: 2, stderr: 'shotgen: SHOTGEN_URL: expected an http(s) URL, got "ftp://x"\n' });
-    const count = await run(['generate', '--ios', 'x', '--device', 'iphone-69', '--count', '11', '--out', 'o'], { SHOTGEN_API_KEY: 'sk_live_x' });
+    const count = await run(['generate', '--ios', 'x', '--device', 'iphone-69', '--count', '11', '--out', 'o'], {
+      SHOTGEN_API_KEY: 'sk_live_x',
+    });
     expect(count).toMatchObject({ code: 2, stderr: 'shotgen: --count must be a whole number from 1 to 10, got "11"\n' });
     const noOut = await run(['generate', '--ios', 'x', '--device', 'iphone-69'], { SHOTGEN_API_KEY: 'sk_live_x' });
     expect(noOut.code).toBe(2);

@@ -86,28 +86,47 @@ afterAll(async () => {
   await s?.close();
 });
 
-const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+const call = async (name: string, args: Record<string, unknown> = {}) =>
+  (await client.callTool({ name, arguments: args })) as CallToolResult;
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 /** The app's screens as the API lists them. */
 const screensOf = async (appId: string) =>
-  ((await (await fetch(`${s.url}/public/v1/apps/${appId}/screens`, { headers: { 'x-api-key': s.key } })).json()) as { screens: { screenId: string; sha256: string }[] }).screens;
+  (
+    (await (await fetch(`${s.url}/public/v1/apps/${appId}/screens`, { headers: { 'x-api-key': s.key } })).json()) as {
+      screens: { screenId: string; sha256: string }[];
+    }
+  ).screens;
 /** Polls get_job until the job has ended. */
 async function finishedJob(jobId: string): Promise<CallToolResult> {
   let job = await call('get_job', { jobId, waitSeconds: 45 });
-  for (let i = 0; i < 3 && !['succeeded', 'failed'].includes((job.structuredContent as { status: string }).status); i++) job = await call('get_job', { jobId, waitSeconds: 45 });
+  for (let i = 0; i < 3 && !['succeeded', 'failed'].includes((job.structuredContent as { status: string }).status); i++)
+    job = await call('get_job', { jobId, waitSeconds: 45 });
   return job;
 }
 
 describe('shotgen mcp', () => {
   it('lists the tools, with input schemas taken from the API’s own request schemas', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['create_app', 'create_screenshot_set', 'get_account', 'get_job', 'list_narratives', 'upload_screen']);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'create_app',
+      'create_screenshot_set',
+      'get_account',
+      'get_job',
+      'list_narratives',
+      'upload_screen',
+    ]);
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    expect(byName.create_app.inputSchema).toMatchObject({ type: 'object', additionalProperties: false, properties: { iosUrl: { type: 'string', maxLength: 2048 }, extraContext: { maxLength: 2000 } } });
+    expect(byName.create_app.inputSchema).toMatchObject({
+      type: 'object',
+      additionalProperties: false,
+      properties: { iosUrl: { type: 'string', maxLength: 2048 }, extraContext: { maxLength: 2000 } },
+    });
     const set = byName.create_screenshot_set.inputSchema as { required: string[]; properties: Record<string, { enum?: string[] }> };
     expect(set.required.sort()).toEqual(['appId', 'device']);
     expect(set.properties.device.enum).toContain('iphone-69');
-    expect(Object.keys(set.properties)).toEqual(expect.arrayContaining(['count', 'captionStyle', 'narrativeId', 'screenIds', 'slides', 'idempotencyKey']));
+    expect(Object.keys(set.properties)).toEqual(
+      expect.arrayContaining(['count', 'captionStyle', 'narrativeId', 'screenIds', 'slides', 'idempotencyKey']),
+    );
     expect(client.getInstructions()).toContain('create_app');
   });
 
@@ -123,15 +142,23 @@ describe('shotgen mcp', () => {
 
     const account = (await call('get_account')).structuredContent as { credits: { remaining: number } };
     const created = await call('create_screenshot_set', { appId, device: 'iphone-69', count: 2, idempotencyKey: 'agent-1' });
-    expect(created.structuredContent).toMatchObject({ jobId: expect.stringMatching(/^job_/), credits: { cost: 5, remaining: account.credits.remaining - 5 } });
+    expect(created.structuredContent).toMatchObject({
+      jobId: expect.stringMatching(/^job_/),
+      credits: { cost: 5, remaining: account.credits.remaining - 5 },
+    });
     // The agent calling again with its key: the same job, no second charge.
     const again = await call('create_screenshot_set', { appId, device: 'iphone-69', count: 2, idempotencyKey: 'agent-1' });
     expect(again.structuredContent).toMatchObject({ jobId: (created.structuredContent as { jobId: string }).jobId, replayed: true });
     const jobId = (created.structuredContent as { jobId: string }).jobId;
 
     let job = await call('get_job', { jobId, waitSeconds: 45 });
-    for (let i = 0; i < 3 && (job.structuredContent as { status: string }).status !== 'succeeded'; i++) job = await call('get_job', { jobId, waitSeconds: 45 });
-    expect(job.structuredContent).toMatchObject({ id: jobId, status: 'succeeded', result: { slides: [expect.anything(), expect.anything()] } });
+    for (let i = 0; i < 3 && (job.structuredContent as { status: string }).status !== 'succeeded'; i++)
+      job = await call('get_job', { jobId, waitSeconds: 45 });
+    expect(job.structuredContent).toMatchObject({
+      id: jobId,
+      status: 'succeeded',
+      result: { slides: [expect.anything(), expect.anything()] },
+    });
 
     const links = job.content.filter((c) => c.type === 'resource_link') as { uri: string; mimeType: string; name: string }[];
     expect(links.map((l) => l.mimeType)).toEqual(['image/png', 'image/png', 'application/zip']);
@@ -171,16 +198,31 @@ describe('shotgen mcp', () => {
     const jobId = (created.structuredContent as { jobId: string }).jobId;
 
     const job = await finishedJob(jobId);
-    const result = (job.structuredContent as { status: string; result: { locales: { locale: string; slides: { index: number; role: string; image: { sha256: string } }[] }[] } }).result;
+    const result = (
+      job.structuredContent as {
+        status: string;
+        result: { locales: { locale: string; slides: { index: number; role: string; image: { sha256: string } }[] }[] };
+      }
+    ).result;
     expect(job.structuredContent).toMatchObject({ status: 'succeeded' });
     expect(result.locales.map((l) => l.locale)).toEqual(['en-US', 'en-GB']);
 
     const links = job.content.filter((c) => c.type === 'resource_link') as { uri: string; mimeType: string; name: string }[];
     const pngs = links.filter((l) => l.mimeType === 'image/png');
     // The first locale's slides are under /slides/, the others' under /locales/{locale}/slides/.
-    expect(pngs.map((l) => new URL(l.uri).pathname.replace(/^.*\/jobs\/[^/]+\//, ''))).toEqual(['slides/1.png', 'slides/2.png', 'locales/en-GB/slides/1.png', 'locales/en-GB/slides/2.png']);
+    expect(pngs.map((l) => new URL(l.uri).pathname.replace(/^.*\/jobs\/[^/]+\//, ''))).toEqual([
+      'slides/1.png',
+      'slides/2.png',
+      'locales/en-GB/slides/1.png',
+      'locales/en-GB/slides/2.png',
+    ]);
     const roles = result.locales[0].slides.map((x) => x.role);
-    expect(pngs.map((l) => l.name)).toEqual([`en-US/slide-1-${roles[0]}.png`, `en-US/slide-2-${roles[1]}.png`, `en-GB/slide-1-${roles[0]}.png`, `en-GB/slide-2-${roles[1]}.png`]);
+    expect(pngs.map((l) => l.name)).toEqual([
+      `en-US/slide-1-${roles[0]}.png`,
+      `en-US/slide-2-${roles[1]}.png`,
+      `en-GB/slide-1-${roles[0]}.png`,
+      `en-GB/slide-2-${roles[1]}.png`,
+    ]);
     expect(links.map((l) => l.mimeType).at(-1)).toBe('application/zip');
     // Each link is the locale's own picture: the bytes its result entry names.
     const expected = result.locales.flatMap((l) => l.slides.map((x) => x.image.sha256));
@@ -193,18 +235,28 @@ describe('shotgen mcp', () => {
     const appId = ((await call('create_app', { iosUrl: IOS_URL })).structuredContent as { appId: string }).appId;
     const dir = s.tempDir();
     // A JPEG under a .png name is sent as the JPEG it is.
-    const jpeg = await sharp({ create: { width: 1290, height: 2796, channels: 3, background: { r: 0, g: 0, b: 255 } } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 1290, height: 2796, channels: 3, background: { r: 0, g: 0, b: 255 } } })
+      .jpeg()
+      .toBuffer();
     fs.writeFileSync(path.join(dir, 'home.png'), jpeg);
     const uploaded = await call('upload_screen', { appId, path: path.join(dir, 'home.png') });
     expect(uploaded.isError).toBeFalsy();
     expect(uploaded.structuredContent).toMatchObject({ family: 'iphone', width: 1290, height: 2796, sha256: sha256(jpeg) });
 
-    const webp = await sharp({ create: { width: 1290, height: 2796, channels: 3, background: { r: 0, g: 200, b: 0 } } }).webp().toBuffer();
+    const webp = await sharp({ create: { width: 1290, height: 2796, channels: 3, background: { r: 0, g: 200, b: 0 } } })
+      .webp()
+      .toBuffer();
     const fromBase64 = await call('upload_screen', { appId, base64: webp.toString('base64') });
-    expect(fromBase64).toEqual({ isError: true, content: [{ type: 'text', text: 'base64: the image is neither a PNG nor a JPEG (it looks like WebP); upload a PNG or a JPEG' }] });
+    expect(fromBase64).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'base64: the image is neither a PNG nor a JPEG (it looks like WebP); upload a PNG or a JPEG' }],
+    });
     fs.writeFileSync(path.join(dir, 'notes.png'), 'not an image at all');
     const fromFile = await call('upload_screen', { appId, path: path.join(dir, 'notes.png') });
-    expect(fromFile).toEqual({ isError: true, content: [{ type: 'text', text: `path: ${path.join(dir, 'notes.png')} is neither a PNG nor a JPEG; upload a PNG or a JPEG` }] });
+    expect(fromFile).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: `path: ${path.join(dir, 'notes.png')} is neither a PNG nor a JPEG; upload a PNG or a JPEG` }],
+    });
     // Neither reached the server: the app has the one JPEG.
     expect((await screensOf(appId)).map((x) => x.sha256)).toEqual([sha256(jpeg)]);
   });
@@ -223,7 +275,9 @@ describe('shotgen mcp', () => {
     });
     expect(invalid).toEqual([]);
     // One answer to each request the tests above made (initialize, tools/list, every tool call).
-    const answered = lines.map((line) => JSON.parse(line) as { id?: number; method?: string }).filter((m) => m.id !== undefined && m.method === undefined);
+    const answered = lines
+      .map((line) => JSON.parse(line) as { id?: number; method?: string })
+      .filter((m) => m.id !== undefined && m.method === undefined);
     const asked = transport.sent.filter((m) => 'id' in m && 'method' in m);
     expect(asked.length).toBeGreaterThan(10);
     expect(answered.map((m) => m.id)).toEqual(asked.map((m) => (m as { id: number }).id));

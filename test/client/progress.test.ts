@@ -16,11 +16,16 @@ describe('the progress reporter', () => {
     r.job(job('running', { done: 1, total: 4 }));
     r.job(job('running', { done: 4, total: 4 }));
     r.line('wrote x.png');
-    expect(out.text()).toBe(`\r\x1b[2Krendering [${'#'.repeat(6)}${'.'.repeat(18)}] 1/4 slides\r\x1b[2Krendering [${'#'.repeat(24)}] 4/4 slides\r\x1b[2Kwrote x.png\n`);
+    expect(out.text()).toBe(
+      `\r\x1b[2Krendering [${'#'.repeat(6)}${'.'.repeat(18)}] 1/4 slides\r\x1b[2Krendering [${'#'.repeat(24)}] 4/4 slides\r\x1b[2Kwrote x.png\n`,
+    );
   });
 
   it('prints a plain line per change when not a terminal, or with --json', () => {
-    for (const [tty, json] of [[false, false], [true, true]]) {
+    for (const [tty, json] of [
+      [false, false],
+      [true, true],
+    ]) {
       const out = stream(tty);
       const r = createReporter({ json, stream: out.s });
       r.job(job('queued'));

@@ -22,6 +22,8 @@ describe('clients/typescript/src/schema.d.ts', () => {
     const generated = await generateSchema(document);
     if (process.env.UPDATE_CLIENT_SCHEMA === '1') await writeFile(SCHEMA_FILE, generated);
     const committed = await readFile(SCHEMA_FILE, 'utf8');
-    expect(committed === generated, 'the client is out of date: UPDATE_CLIENT_SCHEMA=1 npx vitest run test/client/schema.test.ts').toBe(true);
+    expect(committed === generated, 'the client is out of date: UPDATE_CLIENT_SCHEMA=1 npx vitest run test/client/schema.test.ts').toBe(
+      true,
+    );
   });
 });

@@ -46,7 +46,10 @@ export async function startShotgenServer(opts: { role?: ServiceRole } = {}): Pro
     STORE_IMAGE_ORIGINS: 'http://127.0.0.1:9',
     WORKER_CONCURRENCY: '2',
   });
-  const service = await startService(config, { role: opts.role ?? 'all', database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined } });
+  const service = await startService(config, {
+    role: opts.role ?? 'all',
+    database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined },
+  });
   const { account, key } = await accountWithKey(t.pool);
   const scratch: string[] = [dataDir];
   return {

@@ -10,7 +10,9 @@ describe('dashboard sign up, sign in, sign out', () => {
   afterEach(async () => h?.close());
 
   const sessionCookie = (res: { cookies: unknown[] }, name = 'shotgen_session') =>
-    (res.cookies as { name: string; value: string; httpOnly?: boolean; sameSite?: string; secure?: boolean; path?: string }[]).find((c) => c.name === name);
+    (res.cookies as { name: string; value: string; httpOnly?: boolean; sameSite?: string; secure?: boolean; path?: string }[]).find(
+      (c) => c.name === name,
+    );
 
   it('sign up creates an account on the free plan and signs in with an HttpOnly, SameSite=Lax cookie', async () => {
     h = await createDashboardApp();

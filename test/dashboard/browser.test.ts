@@ -40,9 +40,19 @@ describe.skipIf(!haveChromium)('the dashboard in Chromium', () => {
     // The pictures go to a scratch DATA_DIR shared by the API and the worker service.
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotgen-dashboard-'));
     dirs.push(dataDir);
-    config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: dataDir, APP_STORE_LOOKUP_URL: store.appStoreLookupUrl, GOOGLE_PLAY_URL: store.googlePlayUrl });
+    config = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: dataDir,
+      APP_STORE_LOOKUP_URL: store.appStoreLookupUrl,
+      GOOGLE_PLAY_URL: store.googlePlayUrl,
+    });
     // The API only: the test starts the worker itself, so that a set is seen queued first.
-    service = await startService(config, { role: 'api', database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined } });
+    service = await startService(config, {
+      role: 'api',
+      database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined },
+    });
     base = service.address!;
   });
 
@@ -83,7 +93,9 @@ describe.skipIf(!haveChromium)('the dashboard in Chromium', () => {
     // Evaluated through DevTools, which the page's CSP does not govern; the page itself runs no such script.
     await page.evaluate(axeSource);
     const violations = await page.evaluate(async () => {
-      const axe = (globalThis as unknown as { axe: { run(o: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
+      const axe = (
+        globalThis as unknown as { axe: { run(o: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }
+      ).axe;
       const result = await axe.run({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
       return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
     });
@@ -157,7 +169,9 @@ describe.skipIf(!haveChromium)('the dashboard in Chromium', () => {
     ]);
     await page.getByRole('button', { name: 'Upload screens', exact: true }).click();
     await page.waitForURL(/#screens$/);
-    await expect.poll(() => page.locator('.screens img').evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).naturalWidth))).toEqual([1290, 1290]);
+    await expect
+      .poll(() => page.locator('.screens img').evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).naturalWidth)))
+      .toEqual([1290, 1290]);
 
     await page.getByLabel('Device').selectOption('iphone-69');
     await page.getByLabel('Voice').selectOption('playful');
@@ -172,7 +186,10 @@ describe.skipIf(!haveChromium)('the dashboard in Chromium', () => {
 
     // Now a worker process's service takes the job; the page's script notices and shows the
     // result by itself.
-    const worker = await startService(config, { role: 'worker', database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined } });
+    const worker = await startService(config, {
+      role: 'worker',
+      database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined },
+    });
     try {
       await page.waitForSelector('.gallery figure', { timeout: 20_000 });
     } finally {
@@ -181,14 +198,17 @@ describe.skipIf(!haveChromium)('the dashboard in Chromium', () => {
     const { result } = (await t.pool.query('SELECT result FROM jobs')).rows[0];
     expect(await page.locator('.gallery figure').count()).toBe(result.slides.length);
     // The rendered PNGs themselves, loaded through their signed URLs.
-    await expect.poll(() => page.locator('.gallery img').evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).naturalWidth))).toEqual(result.slides.map(() => 1320));
+    await expect
+      .poll(() => page.locator('.gallery img').evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).naturalWidth)))
+      .toEqual(result.slides.map(() => 1320));
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download ZIP' }).click()]);
     const zip = fs.readFileSync((await download.path())!);
     expect(zip.subarray(0, 2).toString()).toBe('PK');
     expect(zip.length).toBeGreaterThan(result.slides.length * 10_000);
     expect(await page.getByText('Done', { exact: true }).count()).toBe(1);
     await shot(page, 'set-done');
-    if (process.env.UPDATE_DOCS_SCREENSHOT === '1') await page.screenshot({ path: path.join(ROOT, 'docs', 'dashboard.png'), fullPage: false });
+    if (process.env.UPDATE_DOCS_SCREENSHOT === '1')
+      await page.screenshot({ path: path.join(ROOT, 'docs', 'dashboard.png'), fullPage: false });
 
     await page.getByRole('link', { name: 'Usage' }).click();
     await expect.poll(() => page.locator('dd').nth(2).textContent()).toBe('5');
@@ -229,7 +249,10 @@ describe.skipIf(!haveChromium)('the dashboard in Chromium', () => {
     await page.goto(`${base}/keys`);
     await page.locator('form[action="/keys"] input[name="_csrf"]').evaluate((input) => input.remove());
     await page.getByLabel(/^Name/).fill('forged');
-    const [response] = await Promise.all([page.waitForResponse((r) => r.url() === `${base}/keys` && r.request().method() === 'POST'), page.getByRole('button', { name: 'Create key' }).click()]);
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.url() === `${base}/keys` && r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Create key' }).click(),
+    ]);
     expect(response.status()).toBe(403);
     await expect.poll(() => page.getByRole('heading', { name: 'Form expired' }).count()).toBe(1);
     await shot(page, 'csrf-refused');

@@ -25,11 +25,13 @@ describe('html templates', () => {
   it('keep only http(s) and same-origin URLs', () => {
     expect(safeUrl('https://is1-ssl.mzstatic.com/a.png')).toBe('https://is1-ssl.mzstatic.com/a.png');
     expect(safeUrl('/api/v1/public/v1/jobs/job_x/slides/1.png?sig=a')).toBe('/api/v1/public/v1/jobs/job_x/slides/1.png?sig=a');
-    for (const bad of ['javascript:alert(1)', 'JAVASCRIPT:x', 'data:text/html,x', '//evil.example/x', ' javascript:x', null, undefined, '']) expect(safeUrl(bad)).toBe('');
+    for (const bad of ['javascript:alert(1)', 'JAVASCRIPT:x', 'data:text/html,x', '//evil.example/x', ' javascript:x', null, undefined, ''])
+      expect(safeUrl(bad)).toBe('');
   });
 
   it('send a signed-in user only to a path of this site', () => {
     expect(safeNext('/apps/app_1?x=1')).toBe('/apps/app_1?x=1');
-    for (const bad of ['//evil.example', '/\\evil.example', 'https://evil.example', '', '/sign-out', 'apps']) expect(safeNext(bad)).toBe('/keys');
+    for (const bad of ['//evil.example', '/\\evil.example', 'https://evil.example', '', '/sign-out', 'apps'])
+      expect(safeNext(bad)).toBe('/keys');
   });
 });

@@ -58,12 +58,23 @@ describe('dashboard pages', () => {
   it('Usage shows the same numbers as GET /account, and the ledger', async () => {
     const appId = await insertApp(h.t.pool, accountId);
     await c.get(`/apps/${appId}`);
-    await c.post(`/apps/${appId}/sets`, { device: 'iphone-69', captionStyle: 'aso-expert', captionLength: 'short', narrativeId: '', count: '3', once: 'a' });
+    await c.post(`/apps/${appId}/sets`, {
+      device: 'iphone-69',
+      captionStyle: 'aso-expert',
+      captionLength: 'short',
+      narrativeId: '',
+      count: '3',
+      once: 'a',
+    });
     const { key } = await createApiKey(h.t.pool, accountId);
     const api = (await h.app.inject({ url: `${API}/account`, headers: { authorization: `Bearer ${key}` } })).json();
     const usage = await c.get('/usage');
     expect(api.credits).toMatchObject({ allowance: 50, used: 5, remaining: 45 });
-    for (const [label, value] of [['Allowance', 50], ['Used', 5], ['Remaining', 45]] as const) {
+    for (const [label, value] of [
+      ['Allowance', 50],
+      ['Used', 5],
+      ['Remaining', 45],
+    ] as const) {
       expect(usage.body).toMatch(new RegExp(`<dt>${label}</dt><dd>${value}</dd>`));
     }
     expect(usage.body).toContain('<dd>Free</dd>');
@@ -104,7 +115,12 @@ describe('dashboard pages', () => {
     expect(queued.body).toContain(`data-live="${setUrl}/status"`);
     expect((await c.get(`${setUrl}/status`)).json()).toEqual({ status: 'queued', progress: null });
 
-    const worker = new Worker(h.t.pool, h.notifications, screenshotSetRunner({ db: h.t.pool, planner: { plan: (input) => planWithLlm(input, null) } }), { concurrency: 1, leaseMs: 60_000 });
+    const worker = new Worker(
+      h.t.pool,
+      h.notifications,
+      screenshotSetRunner({ db: h.t.pool, planner: { plan: (input) => planWithLlm(input, null) } }),
+      { concurrency: 1, leaseMs: 60_000 },
+    );
     worker.start();
     try {
       await until(async () => (await c.get(`${setUrl}/status`)).json().status === 'succeeded', 10_000, 50);
@@ -125,7 +141,14 @@ describe('dashboard pages', () => {
   it('Sets: bad form values are refused with messages and charge nothing', async () => {
     const appId = await insertApp(h.t.pool, accountId);
     await c.get(`/apps/${appId}`);
-    const res = await c.post(`/apps/${appId}/sets`, { device: 'nokia-3310', captionStyle: 'aso-expert', captionLength: 'short', narrativeId: '', count: '11', once: 'b' });
+    const res = await c.post(`/apps/${appId}/sets`, {
+      device: 'nokia-3310',
+      captionStyle: 'aso-expert',
+      captionLength: 'short',
+      narrativeId: '',
+      count: '11',
+      once: 'b',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.body).toContain('device-error');
     expect(res.body).toContain('count-error');
@@ -134,9 +157,19 @@ describe('dashboard pages', () => {
 
   it('Sets: with too few credits, says so on the app page (402) and creates nothing', async () => {
     const appId = await insertApp(h.t.pool, accountId);
-    await h.t.pool.query(`INSERT INTO credit_periods (account_id, period_start, allowance, used) VALUES ($1, date_trunc('month', now() AT TIME ZONE 'UTC')::date, 50, 48)`, [accountId]);
+    await h.t.pool.query(
+      `INSERT INTO credit_periods (account_id, period_start, allowance, used) VALUES ($1, date_trunc('month', now() AT TIME ZONE 'UTC')::date, 50, 48)`,
+      [accountId],
+    );
     await c.get(`/apps/${appId}`);
-    const res = await c.post(`/apps/${appId}/sets`, { device: 'iphone-69', captionStyle: 'aso-expert', captionLength: 'short', narrativeId: 'how-it-works', count: '', once: 'c' });
+    const res = await c.post(`/apps/${appId}/sets`, {
+      device: 'iphone-69',
+      captionStyle: 'aso-expert',
+      captionLength: 'short',
+      narrativeId: 'how-it-works',
+      count: '',
+      once: 'c',
+    });
     expect(res.statusCode).toBe(402);
     expect(res.body).toContain('This request costs 5 credits; 2 remain');
     expect((await h.t.pool.query('SELECT count(*)::int AS n FROM jobs')).rows[0].n).toBe(0);

@@ -17,7 +17,12 @@ describe('dashboard: an app’s screens', () => {
   });
   afterEach(async () => h.close());
 
-  const png = async (color: string) => ({ field: 'screens', name: `${color}.png`, type: 'image/png', bytes: await solidPng(1290, 2796, color) });
+  const png = async (color: string) => ({
+    field: 'screens',
+    name: `${color}.png`,
+    type: 'image/png',
+    bytes: await solidPng(1290, 2796, color),
+  });
 
   it('uploads several at once, shows them in order, serves their thumbnails, deletes one', async () => {
     await c.get(`/apps/${appId}`);
@@ -41,7 +46,9 @@ describe('dashboard: an app’s screens', () => {
 
   it('says why an upload is refused, and stores nothing', async () => {
     await c.get(`/apps/${appId}`);
-    const bad = await c.postFiles(`/apps/${appId}/screens`, {}, [{ field: 'screens', name: 'notes.png', type: 'image/png', bytes: Buffer.from('not an image at all') }]);
+    const bad = await c.postFiles(`/apps/${appId}/screens`, {}, [
+      { field: 'screens', name: 'notes.png', type: 'image/png', bytes: Buffer.from('not an image at all') },
+    ]);
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toContain('not a PNG or JPEG image');
     const none = await c.postFiles(`/apps/${appId}/screens`, {}, []);

@@ -29,7 +29,8 @@ describe('dashboard security', () => {
   it('every page, error pages included, carries the CSP and the other security headers', async () => {
     h = await createDashboardApp();
     const anon = new PageClient(h.app);
-    for (const path of ['/sign-in', '/sign-up', '/', '/keys', '/assets/dashboard.css', '/assets/dashboard.js', '/no-such-page']) expectSecurityHeaders(await anon.get(path));
+    for (const path of ['/sign-in', '/sign-up', '/', '/keys', '/assets/dashboard.css', '/assets/dashboard.js', '/no-such-page'])
+      expectSecurityHeaders(await anon.get(path));
     // An unknown page is an HTML 404; an unknown API path stays problem+json, without the cookies.
     const page404 = await anon.get('/no-such-page');
     expect(page404.statusCode).toBe(404);
@@ -39,7 +40,17 @@ describe('dashboard security', () => {
     expect(api404.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(api404.headers['content-security-policy']).toBeUndefined();
     const { a, appId, jobId, keyId } = await ownerWithData();
-    const pages = ['/keys', '/usage', '/apps', `/apps/${appId}`, `/sets/${jobId}`, `/sets/${jobId}/status`, `/keys/${keyId}/revoke`, '/apps/app_01JD2ZK5T8Q3W4E5R6T7Y8U9CD', '/sets/nope'];
+    const pages = [
+      '/keys',
+      '/usage',
+      '/apps',
+      `/apps/${appId}`,
+      `/sets/${jobId}`,
+      `/sets/${jobId}/status`,
+      `/keys/${keyId}/revoke`,
+      '/apps/app_01JD2ZK5T8Q3W4E5R6T7Y8U9CD',
+      '/sets/nope',
+    ];
     for (const path of pages) {
       const res = await a.get(path);
       expectSecurityHeaders(res);
@@ -57,7 +68,8 @@ describe('dashboard security', () => {
   it('refuses a form posted without its CSRF token, with a wrong one, or from another site, changing nothing', async () => {
     h = await createDashboardApp();
     const { a, accountId, keyId } = await ownerWithData();
-    const count = async () => (await h.t.pool.query('SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1', [accountId])).rows[0].n as number;
+    const count = async () =>
+      (await h.t.pool.query('SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1', [accountId])).rows[0].n as number;
     const before = await count();
     await a.get('/keys');
     expect((await a.post('/keys', { _csrf: null, name: 'no token' })).statusCode).toBe(403);
@@ -75,7 +87,10 @@ describe('dashboard security', () => {
     // Another user's token is not this session's token.
     const b = await new PageClient(h.app).signUp('other@example.com');
     await b.get('/keys');
-    expect((await a.post('/keys', { _csrf: (await b.get('/keys')).body.match(/name="_csrf" value="([^"]*)"/)![1], name: 'foreign token' })).statusCode).toBe(403);
+    expect(
+      (await a.post('/keys', { _csrf: (await b.get('/keys')).body.match(/name="_csrf" value="([^"]*)"/)![1], name: 'foreign token' }))
+        .statusCode,
+    ).toBe(403);
     // Signed out: the sign-in form's double-submit token must match its cookie.
     const anon = new PageClient(h.app);
     await anon.get('/sign-in');
@@ -97,7 +112,18 @@ describe('dashboard security', () => {
     await b.get('/keys');
     expect((await b.post(`/keys/${keyId}/revoke`, {})).statusCode).toBe(404);
     await b.get('/apps');
-    expect((await b.post(`/apps/${appId}/sets`, { device: 'iphone-69', captionStyle: 'minimal', captionLength: 'short', narrativeId: '', count: '3', once: 'x' })).statusCode).toBe(404);
+    expect(
+      (
+        await b.post(`/apps/${appId}/sets`, {
+          device: 'iphone-69',
+          captionStyle: 'minimal',
+          captionLength: 'short',
+          narrativeId: '',
+          count: '3',
+          once: 'x',
+        })
+      ).statusCode,
+    ).toBe(404);
     expect((await h.t.pool.query('SELECT revoked_at FROM api_keys WHERE id = $1', [keyId])).rows[0].revoked_at).toBeNull();
     expect((await h.t.pool.query('SELECT count(*)::int AS n FROM jobs')).rows[0].n).toBe(1);
     expect((await h.t.pool.query(`SELECT count(*)::int AS n FROM credit_ledger WHERE account_id <> $1`, [accountId])).rows[0].n).toBe(0);
@@ -126,12 +152,16 @@ describe('dashboard security', () => {
   it('throttles concurrent guesses exactly: 12 parallel wrong passwords, 5 are checked, 7 refused', async () => {
     h = await createDashboardApp();
     await new PageClient(h.app).signUp('race@example.com');
-    const clients = await Promise.all(Array.from({ length: 12 }, async () => {
-      const c = new PageClient(h.app);
-      await c.get('/sign-in');
-      return c;
-    }));
-    const codes = await Promise.all(clients.map((c, i) => c.post('/sign-in', { email: 'race@example.com', password: `guess number ${i}` }).then((r) => r.statusCode)));
+    const clients = await Promise.all(
+      Array.from({ length: 12 }, async () => {
+        const c = new PageClient(h.app);
+        await c.get('/sign-in');
+        return c;
+      }),
+    );
+    const codes = await Promise.all(
+      clients.map((c, i) => c.post('/sign-in', { email: 'race@example.com', password: `guess number ${i}` }).then((r) => r.statusCode)),
+    );
     expect(codes.filter((s) => s === 401)).toHaveLength(5);
     expect(codes.filter((s) => s === 429)).toHaveLength(7);
   });
@@ -166,7 +196,11 @@ describe('dashboard logs', () => {
       },
     });
     const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'trace' });
-    service = await startService(config, { role: 'api', logger: createLogger(config, sink), database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined } });
+    service = await startService(config, {
+      role: 'api',
+      logger: createLogger(config, sink),
+      database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined },
+    });
     const c = new PageClient(service.server!);
     const secret = 'unmistakable-Passw0rd-xyzzy';
     await c.signUp('logged@example.com', secret);
@@ -178,7 +212,10 @@ describe('dashboard logs', () => {
     await c.post('/sign-in', { email: 'logged@example.com', password: secret });
     await c.get('/keys');
     await c.post('/keys', { _csrf: null });
-    service.server!.log.info({ password: secret, body: { password: secret }, headers: { cookie: `shotgen_session=${token}` } }, 'a careless debug line');
+    service.server!.log.info(
+      { password: secret, body: { password: secret }, headers: { cookie: `shotgen_session=${token}` } },
+      'a careless debug line',
+    );
     const all = lines.join('');
     expect(lines.length).toBeGreaterThan(10);
     expect(all).not.toContain('xyzzy');

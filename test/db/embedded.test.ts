@@ -29,7 +29,6 @@ function postmasterPid(dataDir: string): number | null {
   }
 }
 
-
 async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -154,7 +153,10 @@ describe('embedded PostgreSQL', () => {
   it.skipIf(!isRoot)('as root, runs the postmaster as the postgres OS user', async () => {
     const server = await open(initialisedDir());
     const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
-    const uids = /^Uid:\s+(.*)$/m.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))![1].split(/\s+/).map(Number);
+    const uids = /^Uid:\s+(.*)$/m
+      .exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))![1]
+      .split(/\s+/)
+      .map(Number);
     expect(uids).toEqual([uid, uid, uid, uid]);
     const [{ user }] = await query<{ user: string }>(server.url, 'SELECT current_user AS user');
     expect(user).toBe('postgres');
@@ -235,7 +237,10 @@ describe('embedded PostgreSQL', () => {
   it('recovers from a postmaster.pid naming a live process that is not this data directory’s postgres', async () => {
     const dataDir = initialisedDir();
     // Our own pid: alive, but node, not postgres.
-    fs.writeFileSync(pidFile(dataDir), `${process.pid}\n${path.join(dataDir, 'pg')}\n1700000000\n5432\n${path.join(dataDir, 'run')}\n\n  5432001         0\nready   \n`);
+    fs.writeFileSync(
+      pidFile(dataDir),
+      `${process.pid}\n${path.join(dataDir, 'pg')}\n1700000000\n5432\n${path.join(dataDir, 'run')}\n\n  5432001         0\nready   \n`,
+    );
     if (isRoot) execFileSync('chown', ['postgres:postgres', pidFile(dataDir)]);
     const server = await open(dataDir);
     expect(server.pid).not.toBe(process.pid);

@@ -18,7 +18,8 @@ describe('the LISTEN connection and the caches it keeps correct', () => {
     await t.drop();
   });
 
-  const cache = (maxAgeMs = 60_000, now?: () => number) => new NotifiedCache<string>({ notifications: n, channel: 'shotgen_credits', maxEntries: 3, maxAgeMs, now });
+  const cache = (maxAgeMs = 60_000, now?: () => number) =>
+    new NotifiedCache<string>({ notifications: n, channel: 'shotgen_credits', maxEntries: 3, maxAgeMs, now });
 
   it('evicts on NOTIFY, and never stores a value read while a change raced it', async () => {
     const c = cache();
@@ -46,7 +47,9 @@ describe('the LISTEN connection and the caches it keeps correct', () => {
   it('drops everything and stores nothing while the connection is lost, then recovers', async () => {
     const c = cache();
     c.set('a', 'v1', c.ticket());
-    await t.pool.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'shotgen-listen'`);
+    await t.pool.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'shotgen-listen'`,
+    );
     await until(async () => !n.connected, 5_000);
     expect(c.get('a')).toBeUndefined();
     c.set('a', 'v2', c.ticket());

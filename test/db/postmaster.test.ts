@@ -41,7 +41,9 @@ const cmdline = (...args: string[]) => [...args, ''].join('\0');
 async function fakePostgres(pgDir: string): Promise<ChildProcess> {
   const bin = path.join(tempDir(), 'postgres');
   fs.symlinkSync(process.execPath, bin);
-  const child = spawn(bin, ['-e', 'setInterval(() => {}, 1000); console.log("up")', '--', '-D', pgDir, '-p', '5432'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(bin, ['-e', 'setInterval(() => {}, 1000); console.log("up")', '--', '-D', pgDir, '-p', '5432'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   children.push(child);
   await once(child.stdout!, 'data');
   return child;
@@ -52,7 +54,7 @@ describe('isPostmasterOf (the command-line comparison)', () => {
   it('is a postgres serving this data directory', () => {
     expect(isPostmasterOf(cmdline('/opt/pg/bin/postgres', '-D', pgDir, '-p', '5432'), pgDir)).toBe(true);
   });
-  it('is not another cluster\'s postgres, even one whose directory starts the same', () => {
+  it("is not another cluster's postgres, even one whose directory starts the same", () => {
     expect(isPostmasterOf(cmdline('/usr/lib/postgresql/15/bin/postgres', '-D', '/var/lib/postgresql/15/main'), pgDir)).toBe(false);
     expect(isPostmasterOf(cmdline('/opt/pg/bin/postgres', '-D', `${pgDir}2`), pgDir)).toBe(false);
   });
@@ -62,7 +64,7 @@ describe('isPostmasterOf (the command-line comparison)', () => {
   });
 });
 
-describe.skipIf(!fs.existsSync('/proc/self/cmdline'))('a live pid of another cluster\'s postgres', () => {
+describe.skipIf(!fs.existsSync('/proc/self/cmdline'))("a live pid of another cluster's postgres", () => {
   it('is not our postmaster: neither for runsPostmasterOf nor behind a postmaster.pid', async () => {
     const ours = path.join(tempDir(), 'pg');
     const theirs = path.join(tempDir(), 'pg');
@@ -89,8 +91,24 @@ describe.skipIf(!fs.existsSync('/proc/self/cmdline'))('a live pid of another clu
     let stopped = false;
     const unwatch = supervise(
       // Binaries that cannot start: the restart is attempted (and fails) without a real server.
-      { dataDir, pgDir, socketDir: path.join(dataDir, 'run'), bin: { initdb: '/nonexistent/initdb', postgres: '/nonexistent/postgres' }, user: null, role: 'serve', start: {}, log: (m) => log.push(m), intervalMs: 20 },
-      { pid: other.pid!, get stopped() { return stopped; }, replaced: () => undefined },
+      {
+        dataDir,
+        pgDir,
+        socketDir: path.join(dataDir, 'run'),
+        bin: { initdb: '/nonexistent/initdb', postgres: '/nonexistent/postgres' },
+        user: null,
+        role: 'serve',
+        start: {},
+        log: (m) => log.push(m),
+        intervalMs: 20,
+      },
+      {
+        pid: other.pid!,
+        get stopped() {
+          return stopped;
+        },
+        replaced: () => undefined,
+      },
     );
     try {
       await until(async () => log.some((m) => m.includes(`(pid ${other.pid}) is gone; restarting it`)), 5_000);

@@ -38,7 +38,12 @@ describe('authentication', () => {
 
   it('401 invalid_api_key for unknown, malformed and non-Bearer credentials', async () => {
     const forged = `sk_live_${'A'.repeat(40)}`;
-    for (const headers of [{ 'x-api-key': forged }, { 'x-api-key': 'hello' }, { authorization: `Basic ${h.key}` }, { authorization: 'Bearer' }]) {
+    for (const headers of [
+      { 'x-api-key': forged },
+      { 'x-api-key': 'hello' },
+      { authorization: `Basic ${h.key}` },
+      { authorization: 'Bearer' },
+    ]) {
       const res = await h.app.inject({ method: 'GET', url: ACCOUNT, headers });
       expectProblem(res, 401, 'invalid_api_key');
       expect(res.headers['www-authenticate']).toBe('Bearer');
@@ -63,10 +68,20 @@ describe('authentication', () => {
 
   it('authenticates before reading the body: no key and a broken body is still 401', async () => {
     for (const payload of ['{not json', JSON.stringify({ appId: 'app_x', device: 'nope', extra: 1 })]) {
-      const res = await h.app.inject({ method: 'POST', url: '/api/v1/public/v1/screenshots', headers: { 'content-type': 'application/json' }, payload });
+      const res = await h.app.inject({
+        method: 'POST',
+        url: '/api/v1/public/v1/screenshots',
+        headers: { 'content-type': 'application/json' },
+        payload,
+      });
       expectProblem(res, 401, 'missing_api_key');
     }
-    const res = await h.app.inject({ method: 'POST', url: '/api/v1/public/v1/screenshots', headers: { 'content-type': 'text/plain' }, payload: 'x' });
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/public/v1/screenshots',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'x',
+    });
     expectProblem(res, 401, 'missing_api_key');
   });
 

@@ -26,8 +26,13 @@ describe('requests refused before routing answer problem+json too', () => {
 
   it('400 bad_request for an unknown or lower-case method and for two Content-Length headers', async () => {
     expect((await send('FROB /healthz HTTP/1.1\r\nHost: x\r\n\r\n')).json).toMatchObject({ status: 400, code: 'bad_request' });
-    expect((await send(`get /api/v1/public/v1/account HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${h.key}\r\n\r\n`)).json).toMatchObject({ status: 400, code: 'bad_request' });
-    const twice = await send('POST /api/v1/public/v1/apps HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}');
+    expect((await send(`get /api/v1/public/v1/account HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${h.key}\r\n\r\n`)).json).toMatchObject({
+      status: 400,
+      code: 'bad_request',
+    });
+    const twice = await send(
+      'POST /api/v1/public/v1/apps HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}',
+    );
     expect([twice.status, twice.json.code]).toEqual([400, 'bad_request']);
   });
 
@@ -43,11 +48,21 @@ describe('requests refused before routing answer problem+json too', () => {
 
   it('401 ambiguous_credentials for two Authorization headers, even with the same valid key', async () => {
     const c = await connect(port);
-    c.write(`GET /api/v1/public/v1/account HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${h.key}\r\nAuthorization: Bearer ${h.key}\r\nConnection: close\r\n\r\n`);
+    c.write(
+      `GET /api/v1/public/v1/account HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${h.key}\r\nAuthorization: Bearer ${h.key}\r\nConnection: close\r\n\r\n`,
+    );
     const res = parseResponse(await c.closed);
     expect([res.status, JSON.parse(res.body).code, res.headers['www-authenticate']]).toEqual([401, 'ambiguous_credentials', 'Bearer']);
     // One header is still fine.
     expect((await h.app.inject({ method: 'GET', url: '/api/v1/public/v1/account', headers: h.auth })).statusCode).toBe(200);
-    expectProblem(await h.app.inject({ method: 'GET', url: '/api/v1/public/v1/account', headers: { authorization: [`Bearer ${h.key}`, 'Bearer sk_live_other'] as unknown as string } }), 401, 'ambiguous_credentials');
+    expectProblem(
+      await h.app.inject({
+        method: 'GET',
+        url: '/api/v1/public/v1/account',
+        headers: { authorization: [`Bearer ${h.key}`, 'Bearer sk_live_other'] as unknown as string },
+      }),
+      401,
+      'ambiguous_credentials',
+    );
   });
 });

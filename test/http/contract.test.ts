@@ -31,7 +31,12 @@ describe('every response matches the served OpenAPI document', () => {
   });
   afterEach(async () => h.close());
 
-  const call = async (method: 'GET' | 'POST' | 'DELETE', template: string, url: string, opts: { headers?: Record<string, string>; body?: unknown } = {}): Promise<Answer> => {
+  const call = async (
+    method: 'GET' | 'POST' | 'DELETE',
+    template: string,
+    url: string,
+    opts: { headers?: Record<string, string>; body?: unknown } = {},
+  ): Promise<Answer> => {
     const res = await h.app.inject({
       method,
       url: BASE + url,
@@ -45,7 +50,9 @@ describe('every response matches the served OpenAPI document', () => {
   it('for every operation, success and errors alike', async () => {
     const none = { headers: {} as Record<string, string> };
     // Apps
-    const created = await call('POST', '/public/v1/apps', '/public/v1/apps', { body: { iosUrl: 'https://apps.apple.com/us/app/pocket-planner/id1234567890' } });
+    const created = await call('POST', '/public/v1/apps', '/public/v1/apps', {
+      body: { iosUrl: 'https://apps.apple.com/us/app/pocket-planner/id1234567890' },
+    });
     expect(created.statusCode).toBe(200);
     await call('POST', '/public/v1/apps', '/public/v1/apps', { body: { iosUrl: 'https://example.com/x' } });
     await call('POST', '/public/v1/apps', '/public/v1/apps', { body: '{nope' });
@@ -53,14 +60,22 @@ describe('every response matches the served OpenAPI document', () => {
 
     // Screenshot sets
     const appId = JSON.parse(created.body).appId as string;
-    const set = await call('POST', '/public/v1/screenshots', '/public/v1/screenshots', { body: { appId, device: 'iphone-69' }, headers: { ...h.auth, 'idempotency-key': 'k1' } });
+    const set = await call('POST', '/public/v1/screenshots', '/public/v1/screenshots', {
+      body: { appId, device: 'iphone-69' },
+      headers: { ...h.auth, 'idempotency-key': 'k1' },
+    });
     expect(set.statusCode).toBe(201);
-    await call('POST', '/public/v1/screenshots', '/public/v1/screenshots', { body: { appId: 'app_01ARZ3NDEKTSV4RRFFQ69G5FAV', device: 'iphone-69' } });
+    await call('POST', '/public/v1/screenshots', '/public/v1/screenshots', {
+      body: { appId: 'app_01ARZ3NDEKTSV4RRFFQ69G5FAV', device: 'iphone-69' },
+    });
     await call('POST', '/public/v1/screenshots', '/public/v1/screenshots', { body: { appId, device: 'nokia' } });
     const poor = await accountWithKey(h.t.pool);
     const poorApp = await insertApp(h.t.pool, poor.account.id);
     for (let i = 0; i < 11; i++) {
-      const res = await call('POST', '/public/v1/screenshots', '/public/v1/screenshots', { body: { appId: poorApp, device: 'iphone-69' }, headers: { authorization: `Bearer ${poor.key}` } });
+      const res = await call('POST', '/public/v1/screenshots', '/public/v1/screenshots', {
+        body: { appId: poorApp, device: 'iphone-69' },
+        headers: { authorization: `Bearer ${poor.key}` },
+      });
       if (res.statusCode === 402) break;
     }
     expect(contract.seen.get('POST /public/v1/screenshots')).toContain(402);
@@ -74,7 +89,15 @@ describe('every response matches the served OpenAPI document', () => {
     await claimJobs(h.t.pool, 'w', 100, 60_000);
     const result = planScreenshotSet({ listings: [sampleListing()], extraContext: null, request: { device: 'iphone-69', count: 3 } });
     const png = await solidPng(1320, 2868, 'red');
-    const files = ['slides/1.png', 'locales/de-DE/slides/1.png', 'archive.zip'].map((name) => ({ name, objectKey: `jobs/${doneId}/a1/${name}`, contentType: name.endsWith('.zip') ? 'application/zip' : 'image/png', bytes: png.length, sha256: 'a'.repeat(64), width: 1320, height: 2868 }));
+    const files = ['slides/1.png', 'locales/de-DE/slides/1.png', 'archive.zip'].map((name) => ({
+      name,
+      objectKey: `jobs/${doneId}/a1/${name}`,
+      contentType: name.endsWith('.zip') ? 'application/zip' : 'image/png',
+      bytes: png.length,
+      sha256: 'a'.repeat(64),
+      width: 1320,
+      height: 2868,
+    }));
     for (const f of files) await h.services.objects.put(f.objectKey, png, f.contentType);
     await completeJob(h.t.pool, 'w', doneId, { result, save: (tx) => saveJobFiles(tx, doneId, files) });
     await failJob(h.t.pool, failedId, 'w', { code: 'planning_failed', message: 'nothing to plan', retryable: false });
@@ -86,8 +109,20 @@ describe('every response matches the served OpenAPI document', () => {
     await call('GET', '/public/v1/jobs/{id}', `/public/v1/jobs/${doneId}`, { headers: { authorization: `Bearer ${poor.key}` } });
 
     // Screens: raw image bodies
-    const raw = async (method: 'POST' | 'GET' | 'DELETE', template: string, url: string, payload?: Buffer, type = 'image/png', headers: Record<string, string> = h.auth) => {
-      const res = await h.app.inject({ method, url: BASE + url, headers: { ...headers, ...(payload ? { 'content-type': type } : {}) }, ...(payload ? { payload } : {}) });
+    const raw = async (
+      method: 'POST' | 'GET' | 'DELETE',
+      template: string,
+      url: string,
+      payload?: Buffer,
+      type = 'image/png',
+      headers: Record<string, string> = h.auth,
+    ) => {
+      const res = await h.app.inject({
+        method,
+        url: BASE + url,
+        headers: { ...headers, ...(payload ? { 'content-type': type } : {}) },
+        ...(payload ? { payload } : {}),
+      });
       contract.check(method, template, res);
       return res;
     };
@@ -100,16 +135,23 @@ describe('every response matches the served OpenAPI document', () => {
     await raw('GET', screens, `/public/v1/apps/${appId}/screens`);
     await raw('GET', screens, `/public/v1/apps/${poorApp}/screens`);
     const screenId = JSON.parse(shot.body).screenId as string;
-    await raw('DELETE', `${screens}/{screenId}`, `/public/v1/apps/${appId}/screens/${screenId}`, undefined, undefined, { authorization: `Bearer ${poor.key}` });
+    await raw('DELETE', `${screens}/{screenId}`, `/public/v1/apps/${appId}/screens/${screenId}`, undefined, undefined, {
+      authorization: `Bearer ${poor.key}`,
+    });
     expect((await raw('DELETE', `${screens}/{screenId}`, `/public/v1/apps/${appId}/screens/${screenId}`)).statusCode).toBe(204);
 
     // Pictures of the succeeded job: with the key, signed, not modified, refused
     const pictures = JSON.parse((await call('GET', '/public/v1/jobs/{id}', `/public/v1/jobs/${doneId}`)).body).result;
     const slideUrl = new URL(pictures.slides[0].image.url);
     const slide = '/public/v1/jobs/{id}/slides/{file}';
-    expect((await raw('GET', slide, slideUrl.pathname.slice(BASE.length) + slideUrl.search, undefined, undefined, {})).statusCode).toBe(200);
+    expect((await raw('GET', slide, slideUrl.pathname.slice(BASE.length) + slideUrl.search, undefined, undefined, {})).statusCode).toBe(
+      200,
+    );
     const keyed = await raw('GET', slide, `/public/v1/jobs/${doneId}/slides/1.png`);
-    await raw('GET', slide, `/public/v1/jobs/${doneId}/slides/1.png`, undefined, undefined, { ...h.auth, 'if-none-match': String(keyed.headers.etag) });
+    await raw('GET', slide, `/public/v1/jobs/${doneId}/slides/1.png`, undefined, undefined, {
+      ...h.auth,
+      'if-none-match': String(keyed.headers.etag),
+    });
     await raw('GET', slide, `/public/v1/jobs/${doneId}/slides/1.png?expires=1&sig=${'A'.repeat(43)}`, undefined, undefined, {});
     await raw('GET', slide, `/public/v1/jobs/${doneId}/slides/2.png`);
     await raw('GET', slide, `/public/v1/jobs/${doneId}/slides/1.png`, undefined, undefined, {});
@@ -127,7 +169,9 @@ describe('every response matches the served OpenAPI document', () => {
     await call('GET', '/public/v1/account', '/public/v1/account', none);
 
     // Webhooks
-    const hook = await call('POST', '/public/v1/webhooks', '/public/v1/webhooks', { body: { url: 'https://example.com/hooks', events: ['job.failed'] } });
+    const hook = await call('POST', '/public/v1/webhooks', '/public/v1/webhooks', {
+      body: { url: 'https://example.com/hooks', events: ['job.failed'] },
+    });
     expect(hook.statusCode).toBe(201);
     await call('POST', '/public/v1/webhooks', '/public/v1/webhooks', { body: { url: 'https://127.0.0.1/hooks' } });
     await call('POST', '/public/v1/webhooks', '/public/v1/webhooks', { ...none, body: { url: 'https://example.com/hooks' } });
@@ -140,13 +184,23 @@ describe('every response matches the served OpenAPI document', () => {
     // Every documented operation was answered with a success and with an error.
     for (const op of contract.operations()) {
       const statuses = [...(contract.seen.get(op) ?? [])];
-      expect(statuses.some((s) => s < 300), `${op}: a success`).toBe(true);
-      expect(statuses.some((s) => s >= 400), `${op}: an error`).toBe(true);
+      expect(
+        statuses.some((s) => s < 300),
+        `${op}: a success`,
+      ).toBe(true);
+      expect(
+        statuses.some((s) => s >= 400),
+        `${op}: an error`,
+      ).toBe(true);
     }
   });
 
   it('catches an answer that breaks the document', () => {
-    const bad = { statusCode: 200, headers: { 'content-type': 'application/json', 'x-request-id': 'req_x' }, body: JSON.stringify({ id: 'acc_x', name: 'A', plan: 'free', credits: { allowance: 'fifty' } }) };
+    const bad = {
+      statusCode: 200,
+      headers: { 'content-type': 'application/json', 'x-request-id': 'req_x' },
+      body: JSON.stringify({ id: 'acc_x', name: 'A', plan: 'free', credits: { allowance: 'fifty' } }),
+    };
     expect(() => contract.check('GET', '/public/v1/account', bad)).toThrow(/credits/);
     expect(() => contract.check('GET', '/public/v1/account', { ...bad, statusCode: 418 })).toThrow(/418/);
   });

@@ -22,7 +22,12 @@ describe('the database is unreachable', () => {
     const requests = [
       { method: 'GET' as const, url: '/api/v1/public/v1/account', headers: auth },
       { method: 'GET' as const, url: '/api/v1/public/v1/jobs/job_01ARZ3NDEKTSV4RRFFQ69G5FAV', headers: auth },
-      { method: 'POST' as const, url: '/api/v1/public/v1/screenshots', headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': 'k1' }, payload: '{"appId":"app_01ARZ3NDEKTSV4RRFFQ69G5FAV","device":"iphone-69"}' },
+      {
+        method: 'POST' as const,
+        url: '/api/v1/public/v1/screenshots',
+        headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': 'k1' },
+        payload: '{"appId":"app_01ARZ3NDEKTSV4RRFFQ69G5FAV","device":"iphone-69"}',
+      },
     ];
     for (const request of requests) {
       const res = await app.inject(request);

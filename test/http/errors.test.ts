@@ -35,7 +35,11 @@ describe('errors render as problem+json', () => {
   it('404 not_found for an unknown route, 404 job_not_found for an unknown job', async () => {
     expectProblem(await h.app.inject({ method: 'GET', url: '/api/v1/public/v1/nothing', headers: h.auth }), 404, 'not_found');
     expectProblem(await h.app.inject({ method: 'GET', url: '/nothing' }), 404, 'not_found');
-    expectProblem(await h.app.inject({ method: 'GET', url: '/api/v1/public/v1/jobs/job_01ARZ3NDEKTSV4RRFFQ69G5FAV', headers: h.auth }), 404, 'job_not_found');
+    expectProblem(
+      await h.app.inject({ method: 'GET', url: '/api/v1/public/v1/jobs/job_01ARZ3NDEKTSV4RRFFQ69G5FAV', headers: h.auth }),
+      404,
+      'job_not_found',
+    );
     expectProblem(await h.app.inject({ method: 'GET', url: '/api/v1/public/v1/jobs/not-a-job-id', headers: h.auth }), 404, 'job_not_found');
     // A URL that is not even valid percent-encoding is a bad request, not a crash.
     expectProblem(await h.app.inject({ method: 'GET', url: '/api/v1/public/v1/jobs/%ff%', headers: h.auth }), 400, 'validation_failed');
@@ -80,7 +84,10 @@ describe('an unreachable database', () => {
   afterEach(async () => h.close());
 
   it.each([
-    ['a refused connection', Object.assign(new Error('connect ECONNREFUSED /tmp/.s.PGSQL.5432'), { code: 'ECONNREFUSED', syscall: 'connect' })],
+    [
+      'a refused connection',
+      Object.assign(new Error('connect ECONNREFUSED /tmp/.s.PGSQL.5432'), { code: 'ECONNREFUSED', syscall: 'connect' }),
+    ],
     ['a server shutting down (57P01)', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })],
     ['a dropped connection', new Error('Connection terminated unexpectedly')],
   ])('answers 503 service_unavailable with Retry-After for %s, never a 500', async (_name, error) => {

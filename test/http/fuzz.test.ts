@@ -29,29 +29,88 @@ describe('random requests', () => {
   it('never answers 5xx and always speaks problem+json on errors', async () => {
     // Built here, not at collection time, so that they see the app made in beforeAll.
     // Full-range strings too: NUL and lone surrogates are what databases choke on.
-    const value = fc.oneof(fc.jsonValue(), fc.string(), fc.string({ unit: 'binary' }), fc.integer(), fc.constantFrom(...DEVICE_IDS), fc.constant(null));
+    const value = fc.oneof(
+      fc.jsonValue(),
+      fc.string(),
+      fc.string({ unit: 'binary' }),
+      fc.integer(),
+      fc.constantFrom(...DEVICE_IDS),
+      fc.constant(null),
+    );
     const screenshotBody = fc.record(
-      { appId: fc.oneof(fc.constant(appId), fc.string(), fc.string({ unit: 'binary' }).map((s) => `app_${s}`)), device: fc.oneof(fc.constantFrom(...DEVICE_IDS), fc.string()), count: fc.oneof(fc.integer({ min: -2, max: 12 }), value), captionStyle: value, captionLength: value, narrativeId: value, extra: value },
+      {
+        appId: fc.oneof(
+          fc.constant(appId),
+          fc.string(),
+          fc.string({ unit: 'binary' }).map((s) => `app_${s}`),
+        ),
+        device: fc.oneof(fc.constantFrom(...DEVICE_IDS), fc.string()),
+        count: fc.oneof(fc.integer({ min: -2, max: 12 }), value),
+        captionStyle: value,
+        captionLength: value,
+        narrativeId: value,
+        extra: value,
+      },
       { requiredKeys: [] },
     );
     const appBody = fc.record(
       {
         iosUrl: fc.oneof(fc.webUrl(), fc.string(), fc.constant('https://apps.apple.com/us/app/x/id42'), value),
-        androidUrl: fc.oneof(fc.webUrl({ withQueryParameters: true }), fc.constant('https://play.google.com/store/apps/details?id=com.a.b'), value),
+        androidUrl: fc.oneof(
+          fc.webUrl({ withQueryParameters: true }),
+          fc.constant('https://play.google.com/store/apps/details?id=com.a.b'),
+          value,
+        ),
         extraContext: fc.oneof(fc.string({ maxLength: 2100 }), value),
       },
       { requiredKeys: [] },
     );
     // Mostly-valid bodies too, so that the charging path is exercised, not only rejections.
-    const validish = fc.record({ appId: fc.constant(appId), device: fc.constantFrom(...DEVICE_IDS), count: fc.integer({ min: 0, max: 11 }) });
+    const validish = fc.record({
+      appId: fc.constant(appId),
+      device: fc.constantFrom(...DEVICE_IDS),
+      count: fc.integer({ min: 0, max: 11 }),
+    });
     const request = fc.oneof(
-      fc.record({ method: fc.constant('POST'), url: fc.constant('/api/v1/public/v1/screenshots'), payload: fc.oneof(validish.map((b) => JSON.stringify(b)), screenshotBody.map((b) => JSON.stringify(b)), fc.json(), fc.string()) }),
-      fc.record({ method: fc.constant('POST'), url: fc.constant('/api/v1/public/v1/apps'), payload: fc.oneof(appBody.map((b) => JSON.stringify(b)), fc.json(), fc.string()) }),
-      fc.record({ method: fc.constantFrom('GET', 'DELETE', 'PUT'), url: fc.string({ maxLength: 40 }).map((s) => `/api/v1/public/v1/jobs/${encodeURIComponent(s)}`), payload: fc.constant('') }),
-      fc.record({ method: fc.constantFrom('GET', 'POST'), url: fc.constantFrom('/api/v1/public/v1/narratives', '/api/v1/public/v1/account', '/api/v1/public/openapi.json', '/healthz'), payload: fc.constant('') }),
+      fc.record({
+        method: fc.constant('POST'),
+        url: fc.constant('/api/v1/public/v1/screenshots'),
+        payload: fc.oneof(
+          validish.map((b) => JSON.stringify(b)),
+          screenshotBody.map((b) => JSON.stringify(b)),
+          fc.json(),
+          fc.string(),
+        ),
+      }),
+      fc.record({
+        method: fc.constant('POST'),
+        url: fc.constant('/api/v1/public/v1/apps'),
+        payload: fc.oneof(
+          appBody.map((b) => JSON.stringify(b)),
+          fc.json(),
+          fc.string(),
+        ),
+      }),
+      fc.record({
+        method: fc.constantFrom('GET', 'DELETE', 'PUT'),
+        url: fc.string({ maxLength: 40 }).map((s) => `/api/v1/public/v1/jobs/${encodeURIComponent(s)}`),
+        payload: fc.constant(''),
+      }),
+      fc.record({
+        method: fc.constantFrom('GET', 'POST'),
+        url: fc.constantFrom('/api/v1/public/v1/narratives', '/api/v1/public/v1/account', '/api/v1/public/openapi.json', '/healthz'),
+        payload: fc.constant(''),
+      }),
     );
     const headers = fc.record({
-      contentType: fc.constantFrom('application/json', 'application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', undefined),
+      contentType: fc.constantFrom(
+        'application/json',
+        'application/json',
+        'application/json; charset=utf-8',
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        undefined,
+      ),
       auth: fc.constantFrom('bearer', 'x-api-key', 'bearer', 'none', 'garbage'),
       idempotencyKey: fc.option(fc.string({ minLength: 0, maxLength: 300 }), { nil: undefined }),
     });
@@ -78,7 +137,9 @@ describe('random requests', () => {
       }),
       { numRuns: 400 },
     );
-    const { rows } = await h.t.pool.query(`SELECT (SELECT count(*) FROM jobs)::int AS jobs, (SELECT count(*) FROM credit_ledger WHERE kind = 'charge')::int AS charges`);
+    const { rows } = await h.t.pool.query(
+      `SELECT (SELECT count(*) FROM jobs)::int AS jobs, (SELECT count(*) FROM credit_ledger WHERE kind = 'charge')::int AS charges`,
+    );
     expect(created).toBeGreaterThan(0);
     expect(rows[0]).toEqual({ jobs: created, charges: created });
   });

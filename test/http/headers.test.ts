@@ -10,7 +10,8 @@ describe('response headers', () => {
   });
   afterEach(async () => h.close());
 
-  const get = (url: string, headers: Record<string, string> = h.auth, method: 'GET' | 'OPTIONS' = 'GET') => h.app.inject({ method, url, headers: { origin: 'https://evil.example', ...headers } });
+  const get = (url: string, headers: Record<string, string> = h.auth, method: 'GET' | 'OPTIONS' = 'GET') =>
+    h.app.inject({ method, url, headers: { origin: 'https://evil.example', ...headers } });
 
   it('X-Content-Type-Options: nosniff on every answer; no-store on account and job answers and API errors', async () => {
     const [jobId] = await enqueueJobs(h.t.pool, h.account.id, await insertApp(h.t.pool, h.account.id), 1);
@@ -27,7 +28,8 @@ describe('response headers', () => {
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['cache-control']).toBe('no-store');
     }
-    for (const res of [await get('/healthz', {}), await get('/readyz', {}), await get('/elsewhere', {})]) expect(res.headers['x-content-type-options']).toBe('nosniff');
+    for (const res of [await get('/healthz', {}), await get('/readyz', {}), await get('/elsewhere', {})])
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 
   it('no CORS: no Access-Control-* header on any answer, and a preflight is not honoured', async () => {

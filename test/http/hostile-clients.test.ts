@@ -46,8 +46,14 @@ describe('hostile clients', () => {
   it('a trickled body: 408 after the request timeout, even with a valid key', async () => {
     const c = await open();
     const started = Date.now();
-    c.write(`POST /api/v1/public/v1/apps HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${h.key}\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n`);
-    void trickle(c, Array.from({ length: 200 }, () => ' '), 100);
+    c.write(
+      `POST /api/v1/public/v1/apps HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${h.key}\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n`,
+    );
+    void trickle(
+      c,
+      Array.from({ length: 200 }, () => ' '),
+      100,
+    );
     const raw = await c.closed;
     expect(Date.now() - started).toBeLessThan(4_000);
     expectRawProblem(raw, 408, 'request_timeout');
@@ -56,8 +62,14 @@ describe('hostile clients', () => {
   it('a trickled body with a bad key: 401 at once, and the server closes instead of reading on', async () => {
     const c = await open();
     const started = Date.now();
-    c.write('POST /api/v1/public/v1/apps HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer sk_live_nope\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{');
-    void trickle(c, Array.from({ length: 200 }, () => ' '), 100);
+    c.write(
+      'POST /api/v1/public/v1/apps HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer sk_live_nope\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{',
+    );
+    void trickle(
+      c,
+      Array.from({ length: 200 }, () => ' '),
+      100,
+    );
     const raw = await c.closed;
     expect(Date.now() - started).toBeLessThan(1_400);
     const res = parseResponse(raw);
@@ -76,7 +88,10 @@ describe('hostile clients', () => {
     }
     // Generous: this catches a server stuck behind its idle sockets, not a slow machine.
     expect(Math.max(...latencies)).toBeLessThan(1_000);
-    const closedInTime = await Promise.race([Promise.all(idle.map((c) => c.closed)).then(() => true), new Promise((r) => setTimeout(() => r(false), 3_000))]);
+    const closedInTime = await Promise.race([
+      Promise.all(idle.map((c) => c.closed)).then(() => true),
+      new Promise((r) => setTimeout(() => r(false), 3_000)),
+    ]);
     expect(closedInTime).toBe(true);
   });
 

@@ -21,7 +21,11 @@ describe('logs', () => {
       },
     });
     const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'trace' });
-    service = await startService(config, { role: 'api', logger: createLogger(config, sink), database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined } });
+    service = await startService(config, {
+      role: 'api',
+      logger: createLogger(config, sink),
+      database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined },
+    });
   });
   afterEach(async () => {
     await service.close();
@@ -34,16 +38,26 @@ describe('logs', () => {
     await fetch(`${base}/account`, { headers: { authorization: `Bearer ${key}` } });
     await fetch(`${base}/account`, { headers: { 'x-api-key': key } });
     await fetch(`${base}/account`, { headers: { 'x-api-key': `${key}x` } });
-    await fetch(`${base}/screenshots`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{bad' });
+    await fetch(`${base}/screenshots`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: '{bad',
+    });
     service.server!.log.info({ headers: { authorization: `Bearer ${key}`, 'x-api-key': key } }, 'a careless debug line');
     // Requests the HTTP parser refuses: node attaches their raw bytes (key included) to the error.
     const port = new URL(service.address!).port;
-    for (const raw of [`get /api/v1/public/v1/account HTTP/1.1\r\nAuthorization: Bearer ${key}\r\n\r\n`, `GET /api/v1/public/v1/account HTTP/1.1\r\nx-api-key: ${key}\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n`]) {
+    for (const raw of [
+      `get /api/v1/public/v1/account HTTP/1.1\r\nAuthorization: Bearer ${key}\r\n\r\n`,
+      `GET /api/v1/public/v1/account HTTP/1.1\r\nx-api-key: ${key}\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n`,
+    ]) {
       const c = await connect(Number(port));
       c.write(raw);
       expect(parseResponse(await c.closed).status).toBe(400);
     }
-    const parserError = Object.assign(new Error('Parse Error: Invalid method encountered'), { code: 'HPE_INVALID_METHOD', rawPacket: Buffer.from(`get / HTTP/1.1\r\nx-api-key: ${key}\r\n`) });
+    const parserError = Object.assign(new Error('Parse Error: Invalid method encountered'), {
+      code: 'HPE_INVALID_METHOD',
+      rawPacket: Buffer.from(`get / HTTP/1.1\r\nx-api-key: ${key}\r\n`),
+    });
     service.server!.log.trace({ err: parserError }, 'a careless trace line');
     service.server!.log.trace({ error: { rawPacket: key } }, 'another');
     const all = lines.join('');

@@ -39,8 +39,13 @@ describe('GET /metrics', () => {
     await h.app.inject({ method: 'GET', url: '/api/v1/public/v1/jobs/job_01ARZ3NDEKTSV4RRFFQ69G5FAV', headers: h.auth });
     await h.app.inject({ method: 'GET', url: '/no/such/path/123' });
     const after = await scrape();
-    expect(sample(after, 'shotgen_http_request_duration_seconds_count', labels) - sample(before, 'shotgen_http_request_duration_seconds_count', labels)).toBe(3);
-    expect(sample(after, 'shotgen_http_request_duration_seconds_count', { route: '/api/v1/public/v1/jobs/:id', status: '404' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(after, 'shotgen_http_request_duration_seconds_count', labels) -
+        sample(before, 'shotgen_http_request_duration_seconds_count', labels),
+    ).toBe(3);
+    expect(
+      sample(after, 'shotgen_http_request_duration_seconds_count', { route: '/api/v1/public/v1/jobs/:id', status: '404' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(sample(after, 'shotgen_http_request_duration_seconds_count', { route: 'unmatched', status: '404' })).toBeGreaterThanOrEqual(1);
     expect(after).not.toContain('/no/such/path');
     expect(sample(after, 'shotgen_process_resident_memory_bytes')).toBeGreaterThan(0);
@@ -58,13 +63,22 @@ describe('GET /metrics', () => {
     expect(sample(text, 'shotgen_db_pool_connections', { state: 'total' })).toBeGreaterThan(0);
     await claimJobs(h.t.pool, 'w', 1, 60_000);
     text = await scrape();
-    expect([sample(text, 'shotgen_jobs', { state: 'queued' }), sample(text, 'shotgen_jobs', { state: 'running' }), sample(text, 'shotgen_queue_depth')]).toEqual([2, 1, 2]);
+    expect([
+      sample(text, 'shotgen_jobs', { state: 'queued' }),
+      sample(text, 'shotgen_jobs', { state: 'running' }),
+      sample(text, 'shotgen_queue_depth'),
+    ]).toEqual([2, 1, 2]);
   });
 
   it('moves credits charged and refunded, and plan durations, when jobs happen', async () => {
     const before = await scrape();
     const appId = await insertApp(h.t.pool, h.account.id);
-    const res = await h.app.inject({ method: 'POST', url: '/api/v1/public/v1/screenshots', headers: { ...h.auth, 'content-type': 'application/json' }, payload: { appId, device: 'iphone-69' } });
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/public/v1/screenshots',
+      headers: { ...h.auth, 'content-type': 'application/json' },
+      payload: { appId, device: 'iphone-69' },
+    });
     expect(res.statusCode).toBe(201);
     const [claimed] = await claimJobs(h.t.pool, 'w', 1, 60_000);
     // The real planner, in this thread rather than the pool's worker thread.
@@ -87,7 +101,9 @@ describe('GET /metrics with METRICS_TOKEN', () => {
       expect((await app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(401);
       expect((await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer wrong' } })).statusCode).toBe(401);
       // As many characters as the token but more bytes: a 401, not a 500 from timingSafeEqual.
-      expect((await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer m3tr1cs-secrét' } })).statusCode).toBe(401);
+      expect((await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer m3tr1cs-secrét' } })).statusCode).toBe(
+        401,
+      );
       const ok = await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer m3tr1cs-secret' } });
       expect(ok.statusCode).toBe(200);
       expect(ok.body).toContain('shotgen_http_request_duration_seconds');

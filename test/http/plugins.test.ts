@@ -5,8 +5,15 @@ import { createTestApp, expectProblem, type TestApp } from '../support/app.ts';
 
 /** A dashboard as the dashboard helper builds one: HTML errors, a form parser, its own 404. */
 const dashboard: DashboardPlugin = async (app: FastifyInstance) => {
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))));
-  app.setErrorHandler((error, _request, reply) => reply.code(500).type('text/html').send(`<h1>oops</h1><p>${(error as Error).message}</p>`));
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
+    done(null, Object.fromEntries(new URLSearchParams(body as string))),
+  );
+  app.setErrorHandler((error, _request, reply) =>
+    reply
+      .code(500)
+      .type('text/html')
+      .send(`<h1>oops</h1><p>${(error as Error).message}</p>`),
+  );
   app.setNotFoundHandler((_request, reply) => reply.code(404).type('text/html').send('<h1>No such page</h1>'));
   app.get('/', async (_request, reply) => reply.type('text/html').send('<h1>Dashboard</h1>'));
   app.post('/login', async (request) => ({ saw: request.body }));
@@ -28,7 +35,12 @@ describe('the API and the dashboard are separate plugins', () => {
     expect(home.body).toContain('Dashboard');
     expect(home.headers['x-request-id']).toMatch(/^req_/);
     expect(home.headers['x-content-type-options']).toBe('nosniff');
-    const form = await h.app.inject({ method: 'POST', url: '/login', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'email=a%40b.c' });
+    const form = await h.app.inject({
+      method: 'POST',
+      url: '/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'email=a%40b.c',
+    });
     expect(form.json()).toEqual({ saw: { email: 'a@b.c' } });
     const missing = await h.app.inject({ method: 'GET', url: '/no-such-page' });
     expect([missing.statusCode, missing.headers['content-type']]).toEqual([404, 'text/html']);

@@ -35,7 +35,8 @@ describe.skipIf(!available)('rate limits in Redis', () => {
   });
   afterAll(async () => {
     // Only this run's keys: never FLUSHALL a Redis others use.
-    for await (const keys of redis.scanStream({ match: `${prefix}*`, count: 100 })) if ((keys as string[]).length) await redis.del(...(keys as string[]));
+    for await (const keys of redis.scanStream({ match: `${prefix}*`, count: 100 }))
+      if ((keys as string[]).length) await redis.del(...(keys as string[]));
     await redis.quit();
   });
 
@@ -75,11 +76,28 @@ describe.skipIf(!available)('rate limits in Redis', () => {
     it('one key’s limit holds for the pair, not per process', async () => {
       t = await createTestDatabase();
       const { key } = await accountWithKey(t.pool);
-      const env = { DATABASE_URL: t.url, PORT: '0', HOST: '127.0.0.1', REDIS_URL, REDIS_KEY_PREFIX: `${prefix}pair:`, RATE_LIMIT_PER_SECOND: '1' };
+      const env = {
+        DATABASE_URL: t.url,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        REDIS_URL,
+        REDIS_KEY_PREFIX: `${prefix}pair:`,
+        RATE_LIMIT_PER_SECOND: '1',
+      };
       const apis = [shotgen(['--json', 'serve', '--role', 'api'], env), shotgen(['--json', 'serve', '--role', 'api'], env)];
       children.push(...apis);
       await Promise.all(apis.map((a) => a.printed('"address"', 60_000)));
-      const bases = apis.map((a) => (JSON.parse(a.output().split('\n').find((l) => l.includes('"address"'))!) as { address: string }).address);
+      const bases = apis.map(
+        (a) =>
+          (
+            JSON.parse(
+              a
+                .output()
+                .split('\n')
+                .find((l) => l.includes('"address"'))!,
+            ) as { address: string }
+          ).address,
+      );
       const statuses: number[] = [];
       // Burst 2 at 1 a second: 8 requests alternating between the processes within well under a
       // second allow 2 (3 if a second passes), where two separate in-memory limits would allow 4.

@@ -9,10 +9,12 @@ const ACCOUNT = '/api/v1/public/v1/account';
 describe('rate limits (in memory)', () => {
   let h: TestApp;
   let now = 1_000_000;
-  const limits = (perSecond: number, authFailuresPerMinute = 20) => new RateLimits(new MemoryBuckets(() => now), { perSecond, authFailuresPerMinute });
+  const limits = (perSecond: number, authFailuresPerMinute = 20) =>
+    new RateLimits(new MemoryBuckets(() => now), { perSecond, authFailuresPerMinute });
   afterEach(async () => h?.close());
 
-  const get = (headers: Record<string, string>, url = ACCOUNT, remoteAddress = '10.0.0.1') => h.app.inject({ method: 'GET', url, headers, remoteAddress });
+  const get = (headers: Record<string, string>, url = ACCOUNT, remoteAddress = '10.0.0.1') =>
+    h.app.inject({ method: 'GET', url, headers, remoteAddress });
 
   it('per key: a burst of twice the rate, then 429 rate_limited with Retry-After; other keys unaffected; tokens come back', async () => {
     h = await createTestApp({ rateLimits: limits(5) });
@@ -38,7 +40,12 @@ describe('rate limits (in memory)', () => {
 
   it('RateLimit-Policy on every API answer, success or error, authenticated or not', async () => {
     h = await createTestApp({ rateLimits: limits(20) });
-    const answers = [await get(h.auth), await get({}), await get(h.auth, '/api/v1/public/v1/nothing'), await get({}, '/api/v1/public/openapi.json')];
+    const answers = [
+      await get(h.auth),
+      await get({}),
+      await get(h.auth, '/api/v1/public/v1/nothing'),
+      await get({}, '/api/v1/public/openapi.json'),
+    ];
     expect(answers.map((r) => r.statusCode)).toEqual([200, 401, 404, 200]);
     for (const res of answers) expect(res.headers['ratelimit-policy']).toBe('"key";q=40;w=2, "failed-auth";q=20;w=60');
     expect(answers[1].headers.ratelimit).toBe('"failed-auth";r=19;t=3');
@@ -74,9 +81,18 @@ describe('rate limits (in memory)', () => {
 
 describe('rate limits behind a trusted proxy', () => {
   it('count the X-Forwarded-For address', async () => {
-    const h = await createTestApp({ rateLimits: new RateLimits(new MemoryBuckets(), { perSecond: 20, authFailuresPerMinute: 2 }), trustProxy: true });
+    const h = await createTestApp({
+      rateLimits: new RateLimits(new MemoryBuckets(), { perSecond: 20, authFailuresPerMinute: 2 }),
+      trustProxy: true,
+    });
     try {
-      const via = (xff: string) => h.app.inject({ method: 'GET', url: ACCOUNT, headers: { authorization: 'Bearer sk_live_guess', 'x-forwarded-for': xff }, remoteAddress: '10.0.0.1' });
+      const via = (xff: string) =>
+        h.app.inject({
+          method: 'GET',
+          url: ACCOUNT,
+          headers: { authorization: 'Bearer sk_live_guess', 'x-forwarded-for': xff },
+          remoteAddress: '10.0.0.1',
+        });
       expectProblem(await via('203.0.113.1'), 401, 'invalid_api_key');
       expectProblem(await via('203.0.113.1'), 401, 'invalid_api_key');
       expectProblem(await via('203.0.113.1'), 429, 'rate_limited');

@@ -15,8 +15,18 @@ describe('graceful shutdown', () => {
   beforeEach(async () => {
     t = await createTestDatabase();
     store = await startFakeStore();
-    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', APP_STORE_LOOKUP_URL: store.appStoreLookupUrl, GOOGLE_PLAY_URL: store.googlePlayUrl, SHUTDOWN_TIMEOUT_MS: '5000' });
-    service = await startService(config, { role: 'api', database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined } });
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      APP_STORE_LOOKUP_URL: store.appStoreLookupUrl,
+      GOOGLE_PLAY_URL: store.googlePlayUrl,
+      SHUTDOWN_TIMEOUT_MS: '5000',
+    });
+    service = await startService(config, {
+      role: 'api',
+      database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined },
+    });
   });
   afterEach(async () => {
     await service.close();
@@ -48,7 +58,9 @@ describe('graceful shutdown', () => {
     const hook = rootRequestHook(() => true);
     const headers: Record<string, string> = {};
     const reply = { header: (k: string, v: string) => (headers[k] = v) } as unknown as FastifyReply;
-    const error = await new Promise<unknown>((resolve) => hook({ id: 'req_x', routeOptions: { config: {} } } as unknown as FastifyRequest, reply, resolve));
+    const error = await new Promise<unknown>((resolve) =>
+      hook({ id: 'req_x', routeOptions: { config: {} } } as unknown as FastifyRequest, reply, resolve),
+    );
     expect(headers['x-request-id']).toBe('req_x');
     expect(error).toMatchObject({ status: 503, code: 'service_unavailable', headers: { 'Retry-After': '1', Connection: 'close' } });
   });

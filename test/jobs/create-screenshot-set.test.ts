@@ -27,7 +27,9 @@ for (const server of testServers()) {
       h.app.inject({ method: 'POST', url: SETS, headers: { ...auth, ...headers }, payload: body });
 
     const counts = async () => {
-      const { rows } = await h.t.pool.query(`SELECT (SELECT count(*) FROM jobs)::int AS jobs, (SELECT count(*) FROM credit_ledger WHERE kind = 'charge')::int AS charges`);
+      const { rows } = await h.t.pool.query(
+        `SELECT (SELECT count(*) FROM jobs)::int AS jobs, (SELECT count(*) FROM credit_ledger WHERE kind = 'charge')::int AS charges`,
+      );
       return rows[0] as { jobs: number; charges: number };
     };
 
@@ -42,7 +44,13 @@ for (const server of testServers()) {
       expect(job.json()).toMatchObject({ id: body.jobId, status: 'queued', result: null, error: null });
       expect(job.headers['retry-after']).toBe('1');
       const { rows } = await h.t.pool.query('SELECT request FROM jobs WHERE id = $1', [body.jobId]);
-      expect(rows[0].request).toEqual({ device: 'iphone-69', count: 5, captionStyle: 'aso-expert', captionLength: 'short', narrativeId: null });
+      expect(rows[0].request).toEqual({
+        device: 'iphone-69',
+        count: 5,
+        captionStyle: 'aso-expert',
+        captionLength: 'short',
+        narrativeId: null,
+      });
       const account = await h.app.inject({ method: 'GET', url: '/api/v1/public/v1/account', headers: h.auth });
       expect(account.json().credits).toMatchObject({ used: 5, remaining: 45 });
     });
@@ -75,7 +83,10 @@ for (const server of testServers()) {
       const remaining = created.map((r) => r.json().credits.remaining).sort((a, b) => a - b);
       expect(remaining).toEqual([0, 5, 10, 15, 20, 25, 30, 35, 40, 45]);
       expect(await counts()).toEqual({ jobs: 10, charges: 10 });
-      const { rows } = await h.t.pool.query(`SELECT COALESCE(sum(CASE kind WHEN 'charge' THEN -amount ELSE amount END), 0)::int AS net FROM credit_ledger WHERE account_id = $1`, [h.account.id]);
+      const { rows } = await h.t.pool.query(
+        `SELECT COALESCE(sum(CASE kind WHEN 'charge' THEN -amount ELSE amount END), 0)::int AS net FROM credit_ledger WHERE account_id = $1`,
+        [h.account.id],
+      );
       expect(50 + rows[0].net).toBe((await getBalance(h.t.pool, h.account.id, now)).remaining);
     });
 
@@ -151,8 +162,16 @@ for (const server of testServers()) {
         const first = await h.t.pool.connect();
         try {
           await first.query('BEGIN');
-          await first.query(`INSERT INTO idempotency_keys (account_id, key, request_hash, created_at) VALUES ($1, 'order-7781', $2, now())`, [h.account.id, requestHash({ appId, device: 'iphone-69' })]);
-          const error = await createScreenshotSet(h.t.pool, h.account.id, { appId, device: 'iphone-69' }, { now, idempotencyKey: 'order-7781', idempotencyWaitMs: 200 }).catch((e) => e);
+          await first.query(
+            `INSERT INTO idempotency_keys (account_id, key, request_hash, created_at) VALUES ($1, 'order-7781', $2, now())`,
+            [h.account.id, requestHash({ appId, device: 'iphone-69' })],
+          );
+          const error = await createScreenshotSet(
+            h.t.pool,
+            h.account.id,
+            { appId, device: 'iphone-69' },
+            { now, idempotencyKey: 'order-7781', idempotencyWaitMs: 200 },
+          ).catch((e) => e);
           expect(error).toMatchObject({ status: 409, code: 'idempotency_key_in_use', headers: { 'Retry-After': '1' } });
         } finally {
           await first.query('ROLLBACK');
@@ -167,7 +186,9 @@ for (const server of testServers()) {
       });
 
       it('does not record a refused request: the retry is judged afresh', async () => {
-        await h.t.pool.query(`INSERT INTO credit_periods (account_id, period_start, allowance, used) VALUES ($1, '2026-11-01', 50, 50)`, [h.account.id]);
+        await h.t.pool.query(`INSERT INTO credit_periods (account_id, period_start, allowance, used) VALUES ($1, '2026-11-01', 50, 50)`, [
+          h.account.id,
+        ]);
         expectProblem(await create({ appId, device: 'iphone-69' }, KEY), 402, 'insufficient_credits');
         await h.t.pool.query(`UPDATE credit_periods SET granted = 5 WHERE account_id = $1`, [h.account.id]);
         expect((await create({ appId, device: 'iphone-69' }, KEY)).statusCode).toBe(201);

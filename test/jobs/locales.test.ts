@@ -37,14 +37,34 @@ describe('locales on POST /screenshots', () => {
       expect(rows).toEqual([{ cost: 15, request: expect.objectContaining({ locales: ['en-US', 'de-DE', 'ja-JP'] }) }]);
     });
     it('refuses bad, repeated, too many locales and locales with slides, charging nothing; 402 names the full cost', async () => {
-      for (const locales of [[], ['de'], ['xx-DE'], ['de-DE', 'de-DE'], Array.from({ length: 11 }, (_, i) => `de-${['DE', 'AT', 'CH', 'LU', 'BE', 'IT', 'US', 'GB', 'FR', 'NL', 'DK'][i]}`)]) {
-        expectProblem(await h.app.inject({ method: 'POST', url: SETS, headers: h.auth, payload: { appId, device: 'iphone-69', locales } }), 400, 'validation_failed');
+      for (const locales of [
+        [],
+        ['de'],
+        ['xx-DE'],
+        ['de-DE', 'de-DE'],
+        Array.from({ length: 11 }, (_, i) => `de-${['DE', 'AT', 'CH', 'LU', 'BE', 'IT', 'US', 'GB', 'FR', 'NL', 'DK'][i]}`),
+      ]) {
+        expectProblem(
+          await h.app.inject({ method: 'POST', url: SETS, headers: h.auth, payload: { appId, device: 'iphone-69', locales } }),
+          400,
+          'validation_failed',
+        );
       }
-      expectProblem(await h.app.inject({ method: 'POST', url: SETS, headers: h.auth, payload: { appId, device: 'iphone-69', locales: ['en-US'], slides: [{ headline: 'Hi' }] } }), 400, 'validation_failed');
+      expectProblem(
+        await h.app.inject({
+          method: 'POST',
+          url: SETS,
+          headers: h.auth,
+          payload: { appId, device: 'iphone-69', locales: ['en-US'], slides: [{ headline: 'Hi' }] },
+        }),
+        400,
+        'validation_failed',
+      );
       expect(await ledger(h)).toEqual([]);
       const ten = ['en-US', 'de-DE', 'fr-FR', 'es-ES', 'it-IT', 'ja-JP', 'ko-KR', 'pt-BR', 'nl-NL', 'sv-SE'];
       let last;
-      for (let i = 0; i < 10; i++) last = await h.app.inject({ method: 'POST', url: SETS, headers: h.auth, payload: { appId, device: 'iphone-69', locales: ten } });
+      for (let i = 0; i < 10; i++)
+        last = await h.app.inject({ method: 'POST', url: SETS, headers: h.auth, payload: { appId, device: 'iphone-69', locales: ten } });
       const p = expectProblem(last!, 402, 'insufficient_credits');
       expect((p as { cost?: number }).cost ?? last!.json().cost).toBe(50);
     });
@@ -53,11 +73,23 @@ describe('locales on POST /screenshots', () => {
   it('without a model refuses a locale in another language, naming it, and charges nothing', async () => {
     h = await createTestApp({ server: primaryServer() });
     appId = await insertApp(h.t.pool, h.account.id);
-    const res = await h.app.inject({ method: 'POST', url: SETS, headers: h.auth, payload: { appId, device: 'iphone-69', locales: ['en-GB', 'de-DE'] } });
+    const res = await h.app.inject({
+      method: 'POST',
+      url: SETS,
+      headers: h.auth,
+      payload: { appId, device: 'iphone-69', locales: ['en-GB', 'de-DE'] },
+    });
     expectProblem(res, 400, 'validation_failed');
-    expect(res.json().errors).toEqual([{ field: 'locales/1', message: expect.stringMatching(/de-DE is not the listing's language \(en-US\).*LLM_BASE_URL/) }]);
+    expect(res.json().errors).toEqual([
+      { field: 'locales/1', message: expect.stringMatching(/de-DE is not the listing's language \(en-US\).*LLM_BASE_URL/) },
+    ]);
     expect(await ledger(h)).toEqual([]);
-    const ok = await h.app.inject({ method: 'POST', url: SETS, headers: h.auth, payload: { appId, device: 'iphone-69', locales: ['en-US'] } });
+    const ok = await h.app.inject({
+      method: 'POST',
+      url: SETS,
+      headers: h.auth,
+      payload: { appId, device: 'iphone-69', locales: ['en-US'] },
+    });
     expect(ok.json().credits.cost).toBe(5);
   });
 });
@@ -85,8 +117,21 @@ describe('one locales check for the planner and for creating a set', () => {
   it.each(cases)('refuses $locales alike', async ({ locales, slides }) => {
     // Refused before the database is touched: no database at all.
     const db = {} as Db;
-    const created = await errorsOf(() => createScreenshotSet(db, 'acc_x', { appId: 'app_x', device: 'iphone-69', locales, ...(slides ? { slides } : {}) }, { now: new Date() }));
-    const planned = await errorsOf(() => planScreenshotSet({ listings: [habitly], extraContext: null, request: { device: 'iphone-69', locales, ...(slides ? { slides } : {}) } }));
+    const created = await errorsOf(() =>
+      createScreenshotSet(
+        db,
+        'acc_x',
+        { appId: 'app_x', device: 'iphone-69', locales, ...(slides ? { slides } : {}) },
+        { now: new Date() },
+      ),
+    );
+    const planned = await errorsOf(() =>
+      planScreenshotSet({
+        listings: [habitly],
+        extraContext: null,
+        request: { device: 'iphone-69', locales, ...(slides ? { slides } : {}) },
+      }),
+    );
     expect(created).not.toBeNull();
     expect(planned).toEqual(created);
   });

@@ -26,7 +26,8 @@ describe('GET /public/v1/jobs/{id} with Prefer: wait', () => {
   });
   afterEach(async () => h.close());
 
-  const poll = (id: string, prefer?: string) => h.app.inject({ method: 'GET', url: `/api/v1/public/v1/jobs/${id}`, headers: { ...h.auth, ...(prefer ? { prefer } : {}) } });
+  const poll = (id: string, prefer?: string) =>
+    h.app.inject({ method: 'GET', url: `/api/v1/public/v1/jobs/${id}`, headers: { ...h.auth, ...(prefer ? { prefer } : {}) } });
 
   it('answers after N seconds with the current state, saying Preference-Applied', async () => {
     const started = Date.now();
@@ -85,8 +86,13 @@ describe('a long poll and shutdown', () => {
       const { account, key } = await accountWithKey(t.pool);
       const [jobId] = await enqueueJobs(t.pool, account.id, await insertApp(t.pool, account.id), 1);
       const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: '/tmp/shotgen-unused-data' });
-      const service = await startService(config, { role: 'api', database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined } });
-      const poll = fetch(`${service.address}/api/v1/public/v1/jobs/${jobId}`, { headers: { authorization: `Bearer ${key}`, prefer: 'wait=30' } });
+      const service = await startService(config, {
+        role: 'api',
+        database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined },
+      });
+      const poll = fetch(`${service.address}/api/v1/public/v1/jobs/${jobId}`, {
+        headers: { authorization: `Bearer ${key}`, prefer: 'wait=30' },
+      });
       await until(async () => service.server !== null, 1_000);
       await new Promise((r) => setTimeout(r, 300));
       const started = Date.now();

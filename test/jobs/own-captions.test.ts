@@ -7,7 +7,10 @@ import { accountWithKey, insertApp, sampleListing } from '../support/fixtures.ts
 
 const SETS = '/api/v1/public/v1/screenshots';
 const SCREEN = 'scr_01JD2ZK5T8Q3W4E5R6T7Y8V9CD';
-const own = [{ headline: 'Your week, finally under control' }, { headline: 'Plans that move when you do', subheadline: 'Drag a task to tomorrow and everything after it follows.', screenId: SCREEN }];
+const own = [
+  { headline: 'Your week, finally under control' },
+  { headline: 'Plans that move when you do', subheadline: 'Drag a task to tomorrow and everything after it follows.', screenId: SCREEN },
+];
 
 describe('own captions', () => {
   let h: TestApp;
@@ -23,13 +26,18 @@ describe('own captions', () => {
   });
   afterEach(async () => h.close());
   const create = (body: object, auth = h.auth) => h.app.inject({ method: 'POST', url: SETS, headers: auth, payload: body });
-  const charges = async () => (await h.t.pool.query(`SELECT count(*)::int AS n FROM credit_ledger WHERE kind = 'charge'`)).rows[0].n as number;
+  const charges = async () =>
+    (await h.t.pool.query(`SELECT count(*)::int AS n FROM credit_ledger WHERE kind = 'charge'`)).rows[0].n as number;
 
   it('accepts them at the same price and stores them verbatim with the screen id', async () => {
     const res = await create({ appId, device: 'iphone-69', slides: own });
     expect(res.statusCode).toBe(201);
     // A screen of another app is not this app's.
-    expectProblem(await create({ appId: await insertApp(h.t.pool, h.account.id), device: 'iphone-69', slides: own }), 404, 'screen_not_found');
+    expectProblem(
+      await create({ appId: await insertApp(h.t.pool, h.account.id), device: 'iphone-69', slides: own }),
+      404,
+      'screen_not_found',
+    );
     expect(res.json().credits.cost).toBe(5);
     const { rows } = await h.t.pool.query('SELECT request FROM jobs WHERE id = $1', [res.json().jobId]);
     expect(rows[0].request.slides).toEqual(own);
@@ -49,11 +57,12 @@ describe('own captions', () => {
       { appId, device: 'iphone-69', slides: [{ headline: 'ok', subheadline: 'y'.repeat(141) }] },
       { appId, device: 'iphone-69', slides: [{ headline: 'ok', screenId: 'scr_nope' }] },
       { appId, device: 'iphone-69', slides: [{ headline: 'ok', extra: 1 }] },
-    ]) expectProblem(await create(body), 400, 'validation_failed');
+    ])
+      expectProblem(await create(body), 400, 'validation_failed');
     expect(await charges()).toBe(0);
   });
 
-  it('are refused without a key, and another account\'s app stays unknown', async () => {
+  it("are refused without a key, and another account's app stays unknown", async () => {
     expectProblem(await create({ appId, device: 'iphone-69', slides: own }, {} as never), 401, 'missing_api_key');
     const other = await accountWithKey(h.t.pool);
     const theirs = await insertApp(h.t.pool, other.account.id);
@@ -64,7 +73,10 @@ describe('own captions', () => {
   it('plans exactly those slides with that text, picking the rest', () => {
     const listing = sampleListing();
     const r = planScreenshotSet({ listings: [listing], extraContext: null, request: { device: 'iphone-69', slides: own } });
-    expect(r.slides.map((s) => [s.headline, s.subheadline, s.screenId])).toEqual([[own[0].headline, null, undefined], [own[1].headline, own[1].subheadline, SCREEN]]);
+    expect(r.slides.map((s) => [s.headline, s.subheadline, s.screenId])).toEqual([
+      [own[0].headline, null, undefined],
+      [own[1].headline, own[1].subheadline, SCREEN],
+    ]);
     expect(r.slides[1].screenshotUrl).toBeNull();
     expect(r.slides[0].background.colors.length).toBe(2);
   });

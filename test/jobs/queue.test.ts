@@ -6,7 +6,16 @@ import { createTestDatabase, testServers, type TestDatabase } from '../support/d
 import { accountWithKey, insertApp } from '../support/fixtures.ts';
 import { enqueueJobs, jobRows, ledger } from '../support/jobs.ts';
 
-const RESULT: ScreenshotSetResult = { device: 'iphone-69', width: 1320, height: 2868, narrativeId: null, captionStyle: 'aso-expert', captionLength: 'short', slides: [], warnings: [] };
+const RESULT: ScreenshotSetResult = {
+  device: 'iphone-69',
+  width: 1320,
+  height: 2868,
+  narrativeId: null,
+  captionStyle: 'aso-expert',
+  captionLength: 'short',
+  slides: [],
+  warnings: [],
+};
 
 for (const server of testServers()) {
   describe(`the queue on the ${server.name} server`, () => {
@@ -93,7 +102,9 @@ for (const server of testServers()) {
 
     it('concurrent sweeps refund an exhausted job once', async () => {
       const ids = await enqueueJobs(t.pool, accountId, appId, 5);
-      await t.pool.query(`UPDATE jobs SET status = 'running', attempts = 3, locked_by = 'dead', lease_expires_at = now() - interval '1 second'`);
+      await t.pool.query(
+        `UPDATE jobs SET status = 'running', attempts = 3, locked_by = 'dead', lease_expires_at = now() - interval '1 second'`,
+      );
       const results = await Promise.all(Array.from({ length: 6 }, () => sweepExpiredLeases(t.pool)));
       expect(results.flatMap((r) => r.failed).sort()).toEqual([...ids].sort());
       expect((await ledger(t.pool, accountId)).filter((l) => l.kind === 'refund')).toHaveLength(5);

@@ -39,7 +39,12 @@ for (const server of testServers()) {
 
     const worker = (env: Record<string, string> = {}) => {
       // The pictures go to a scratch directory, shared by the workers as a deployment shares its bucket.
-      const c = shotgen(['--json', 'serve', '--role', 'worker'], { DATABASE_URL: t.url, DATA_DIR: dataDir, WORKER_CONCURRENCY: '4', ...env });
+      const c = shotgen(['--json', 'serve', '--role', 'worker'], {
+        DATABASE_URL: t.url,
+        DATA_DIR: dataDir,
+        WORKER_CONCURRENCY: '4',
+        ...env,
+      });
       children.push(c);
       return c;
     };
@@ -82,7 +87,13 @@ for (const server of testServers()) {
       const c = worker({ PGAPPNAME: appName });
       // Past the loading of bin/shotgen.js and the CLI, inside the service's own start-up: its
       // first database connection is the sign (a fixed delay is too short on a loaded machine).
-      await until(async () => (await t.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [appName])).rows[0].n > 0, 30_000, 10);
+      await until(
+        async () =>
+          (await t.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [appName]))
+            .rows[0].n > 0,
+        30_000,
+        10,
+      );
       expect(await c.stop('SIGTERM')).toBe(0);
     });
 
@@ -94,7 +105,10 @@ for (const server of testServers()) {
         const llmUrl = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/v1`;
         const doomed = worker({ LLM_BASE_URL: llmUrl, LLM_MODEL: 'test-model', JOB_LEASE_MS: '1500' });
         const [id] = await enqueueJobs(t.pool, accountId, appId, 1);
-        const running = await until(async () => (await t.pool.query('SELECT locked_by FROM jobs WHERE id = $1 AND status = $2', [id, 'running'])).rows[0], 20_000);
+        const running = await until(
+          async () => (await t.pool.query('SELECT locked_by FROM jobs WHERE id = $1 AND status = $2', [id, 'running'])).rows[0],
+          20_000,
+        );
         doomed.proc.kill('SIGKILL');
         await doomed.exited;
         worker({ JOB_LEASE_MS: '1500' });

@@ -10,7 +10,16 @@ import { accountWithKey, insertApp } from '../support/fixtures.ts';
 import { enqueueJobs, jobRows, ledger, until } from '../support/jobs.ts';
 
 const result = (device: string): JobOutcome => ({
-  result: { device, width: 1320, height: 2868, narrativeId: null, captionStyle: 'aso-expert', captionLength: 'short', slides: [], warnings: [] } as unknown as ScreenshotSetResult,
+  result: {
+    device,
+    width: 1320,
+    height: 2868,
+    narrativeId: null,
+    captionStyle: 'aso-expert',
+    captionLength: 'short',
+    slides: [],
+    warnings: [],
+  } as unknown as ScreenshotSetResult,
 });
 
 describe('the worker', () => {
@@ -57,7 +66,10 @@ describe('the worker', () => {
     });
     const [id] = await enqueueJobs(t.pool, accountId, appId, 1);
     await until(async () => (await statuses())[0] === 'failed');
-    expect((await jobRows(t.pool))[0]).toMatchObject({ attempts: 1, error: { code: 'planning_failed', message: 'nothing to plan', retryable: false } });
+    expect((await jobRows(t.pool))[0]).toMatchObject({
+      attempts: 1,
+      error: { code: 'planning_failed', message: 'nothing to plan', retryable: false },
+    });
     expect((await ledger(t.pool, accountId)).map((l) => `${l.kind}:${l.job_id}`)).toEqual([`charge:${id}`, `refund:${id}`]);
   });
 
@@ -133,7 +145,7 @@ describe('the worker', () => {
     expect((await jobRows(t.pool)).find((r) => r.id === stuck)?.status).toBe('queued');
   });
 
-  it('shows a running job\'s progress, and clears it when the job ends', async () => {
+  it("shows a running job's progress, and clears it when the job ends", async () => {
     let finish!: () => void;
     const gate = new Promise<void>((r) => (finish = r));
     startWorker(async (job, ctx) => {

@@ -18,7 +18,9 @@ describe('render durations', () => {
     await pool.renderSet({ device: 'android-phone', slides: [slide(0, 'Hello', 'text-only')], screens: [null] });
     const ctl = new AbortController();
     ctl.abort(new Error('stop'));
-    await expect(pool.renderSet({ device: 'android-phone', slides: [slide(0, 'x', 'text-only')], screens: [null] }, { signal: ctl.signal })).rejects.toThrow('stop');
+    await expect(
+      pool.renderSet({ device: 'android-phone', slides: [slide(0, 'x', 'text-only')], screens: [null] }, { signal: ctl.signal }),
+    ).rejects.toThrow('stop');
     expect(await count('shotgen_render_duration_seconds', { device: 'android-phone' })).toBe(before + 1);
   });
 });

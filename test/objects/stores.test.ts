@@ -67,7 +67,14 @@ for (const [name, make] of stores) {
 }
 
 it('an unreachable bucket is ObjectStoreUnavailable, never a crash', async () => {
-  const store = new S3ObjectStore({ bucket: 'b', endpoint: 'http://127.0.0.1:9', region: 'us-east-1', accessKeyId: 'a', secretAccessKey: 'b', forcePathStyle: true });
+  const store = new S3ObjectStore({
+    bucket: 'b',
+    endpoint: 'http://127.0.0.1:9',
+    region: 'us-east-1',
+    accessKeyId: 'a',
+    secretAccessKey: 'b',
+    forcePathStyle: true,
+  });
   await expect(store.put('k', Buffer.from('x'), 'text/plain')).rejects.toBeInstanceOf(ObjectStoreUnavailable);
   await expect(store.get('k')).rejects.toBeInstanceOf(ObjectStoreUnavailable);
   await store.close();

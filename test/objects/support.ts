@@ -15,13 +15,33 @@ export interface TestS3 {
 export async function startS3(bucket = 'shotgen-test'): Promise<TestS3 | { error: string }> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'shotgen-s3-'));
   try {
-    const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
+    const server = new S3rver({
+      port: 0,
+      address: '127.0.0.1',
+      silent: true,
+      directory,
+      configureBuckets: [{ name: bucket, configs: [] }],
+    });
     const { port } = await server.run();
     const endpoint = `http://127.0.0.1:${port}`;
-    const settings: S3Settings = { bucket, endpoint, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true };
+    const settings: S3Settings = {
+      bucket,
+      endpoint,
+      region: 'us-east-1',
+      accessKeyId: 'S3RVER',
+      secretAccessKey: 'S3RVER',
+      forcePathStyle: true,
+    };
     return {
       settings,
-      env: { S3_BUCKET: bucket, S3_ENDPOINT: endpoint, S3_REGION: 'us-east-1', S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', S3_FORCE_PATH_STYLE: 'true' },
+      env: {
+        S3_BUCKET: bucket,
+        S3_ENDPOINT: endpoint,
+        S3_REGION: 'us-east-1',
+        S3_ACCESS_KEY_ID: 'S3RVER',
+        S3_SECRET_ACCESS_KEY: 'S3RVER',
+        S3_FORCE_PATH_STYLE: 'true',
+      },
       async close() {
         await server.close();
         fs.rmSync(directory, { recursive: true, force: true });

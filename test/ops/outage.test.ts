@@ -56,14 +56,21 @@ async function expectConsistent(url: string, accountId: string, report: LoadRepo
   try {
     for (const [key, ids] of report.created) expect([key, ids.size]).toEqual([key, 1]);
     const answered = new Set([...report.created.values()].flatMap((s) => [...s]));
-    const jobs = await until(async () => {
-      const { rows } = await pool.query<{ id: string; status: string }>('SELECT id, status FROM jobs WHERE account_id = $1', [accountId]);
-      return rows.every((r) => r.status === 'succeeded') && rows;
-    }, 30_000, 200);
+    const jobs = await until(
+      async () => {
+        const { rows } = await pool.query<{ id: string; status: string }>('SELECT id, status FROM jobs WHERE account_id = $1', [accountId]);
+        return rows.every((r) => r.status === 'succeeded') && rows;
+      },
+      30_000,
+      200,
+    );
     // A create answered 503 may still have committed: its key's retry replayed it, so every job
     // was answered to some request.
     expect(new Set(jobs.map((j) => j.id))).toEqual(answered);
-    const { rows } = await pool.query<{ kind: string; n: number }>('SELECT kind, count(*)::int AS n FROM credit_ledger WHERE account_id = $1 AND job_id IS NOT NULL GROUP BY kind', [accountId]);
+    const { rows } = await pool.query<{ kind: string; n: number }>(
+      'SELECT kind, count(*)::int AS n FROM credit_ledger WHERE account_id = $1 AND job_id IS NOT NULL GROUP BY kind',
+      [accountId],
+    );
     expect(rows).toEqual([{ kind: 'charge', n: jobs.length }]);
   } finally {
     await pool.end();
@@ -105,7 +112,9 @@ describe('database outages under load', () => {
     expect(serve.proc.exitCode).toBeNull();
     const restarted = postmasterPid(dataDir);
     expect(restarted).not.toBe(dead);
-    expect(fs.readFileSync(path.join(dataDir, 'run', 'postgres.log'), 'utf8')).toMatch(/database system was interrupted|not properly shut down|automatic recovery/);
+    expect(fs.readFileSync(path.join(dataDir, 'run', 'postgres.log'), 'utf8')).toMatch(
+      /database system was interrupted|not properly shut down|automatic recovery/,
+    );
     await expectConsistent(url, accountId, report);
     expect(await serve.terminate()).toBe(0);
     serve = null;

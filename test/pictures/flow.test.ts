@@ -30,7 +30,12 @@ afterAll(async () => {
 const json = (res: { body: string }) => JSON.parse(res.body);
 
 async function upload(appId: string, png: Buffer, type = 'image/png', query = '') {
-  return h.app.inject({ method: 'POST', url: `/api/v1/public/v1/apps/${appId}/screens${query}`, headers: { ...h.auth, 'content-type': type }, payload: png });
+  return h.app.inject({
+    method: 'POST',
+    url: `/api/v1/public/v1/apps/${appId}/screens${query}`,
+    headers: { ...h.auth, 'content-type': type },
+    payload: png,
+  });
 }
 
 /** Share of the picture's pixels within a few levels of the colour. */
@@ -60,13 +65,22 @@ function zipEntries(zip: Buffer): Promise<Map<string, number>> {
 
 describe('pictures, end to end over HTTP', () => {
   it('frames the uploaded screens, waits with Prefer: wait, serves every slide and the fastlane ZIP', async () => {
-    const app = json(await h.app.inject({ method: 'POST', url: '/api/v1/public/v1/apps', headers: h.auth, payload: { iosUrl: 'https://apps.apple.com/us/app/pocket-planner/id1234567890' } }));
+    const app = json(
+      await h.app.inject({
+        method: 'POST',
+        url: '/api/v1/public/v1/apps',
+        headers: h.auth,
+        payload: { iosUrl: 'https://apps.apple.com/us/app/pocket-planner/id1234567890' },
+      }),
+    );
     const red = await upload(app.appId, await solidPng(1290, 2796, 'red'));
     expect(red.statusCode).toBe(201);
     const redScreen = json(red);
     expect(redScreen).toMatchObject({ family: 'iphone', width: 1290, height: 2796 });
     expect(redScreen.screenId).toMatch(/^scr_[0-9A-Z]{26}$/);
-    const jpeg = await sharp({ create: { width: 1290, height: 2796, channels: 3, background: { r: 0, g: 0, b: 255 } } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 1290, height: 2796, channels: 3, background: { r: 0, g: 0, b: 255 } } })
+      .jpeg()
+      .toBuffer();
     const blueScreen = json(await upload(app.appId, jpeg, 'image/jpeg'));
     expect(blueScreen.sha256).toBe(createHash('sha256').update(jpeg).digest('hex'));
     const listed = json(await h.app.inject({ method: 'GET', url: `/api/v1/public/v1/apps/${app.appId}/screens`, headers: h.auth }));
@@ -81,7 +95,9 @@ describe('pictures, end to end over HTTP', () => {
     expect(created.statusCode).toBe(201);
     const { jobId } = json(created);
 
-    let job = json(await h.app.inject({ method: 'GET', url: `/api/v1/public/v1/jobs/${jobId}`, headers: { ...h.auth, prefer: 'wait=30' } }));
+    let job = json(
+      await h.app.inject({ method: 'GET', url: `/api/v1/public/v1/jobs/${jobId}`, headers: { ...h.auth, prefer: 'wait=30' } }),
+    );
     for (let i = 0; i < 5 && job.status !== 'succeeded' && job.status !== 'failed'; i++) {
       job = json(await h.app.inject({ method: 'GET', url: `/api/v1/public/v1/jobs/${jobId}`, headers: { ...h.auth, prefer: 'wait=30' } }));
     }
@@ -90,7 +106,11 @@ describe('pictures, end to end over HTTP', () => {
     const slides = job.result.slides;
     expect(slides.map((s: { screenId: string }) => s.screenId)).toEqual([redScreen.screenId, blueScreen.screenId, redScreen.screenId]);
 
-    const colours: [number, number, number][] = [[255, 0, 0], [0, 0, 255], [255, 0, 0]];
+    const colours: [number, number, number][] = [
+      [255, 0, 0],
+      [0, 0, 255],
+      [255, 0, 0],
+    ];
     for (const [i, slide] of slides.entries()) {
       expect(slide.image).toMatchObject({ width: 1320, height: 2868, format: 'png' });
       const url = new URL(slide.image.url);
@@ -115,7 +135,11 @@ describe('pictures, end to end over HTTP', () => {
     // With the key and no signature; If-None-Match answers 304.
     const keyed = await h.app.inject({ method: 'GET', url: `/api/v1/public/v1/jobs/${jobId}/slides/1.png`, headers: h.auth });
     expect(keyed.statusCode).toBe(200);
-    const again = await h.app.inject({ method: 'GET', url: `/api/v1/public/v1/jobs/${jobId}/slides/1.png`, headers: { ...h.auth, 'if-none-match': keyed.headers.etag as string } });
+    const again = await h.app.inject({
+      method: 'GET',
+      url: `/api/v1/public/v1/jobs/${jobId}/slides/1.png`,
+      headers: { ...h.auth, 'if-none-match': keyed.headers.etag as string },
+    });
     expect(again.statusCode).toBe(304);
     expect(again.rawPayload.length).toBe(0);
 
@@ -131,7 +155,9 @@ describe('pictures, end to end over HTTP', () => {
     expect(createHash('sha256').update(zip.rawPayload).digest('hex')).toBe(job.result.archive.sha256);
     const entries = await zipEntries(zip.rawPayload);
     const roles = slides.map((s: { role: string }) => s.role);
-    expect([...entries.keys()].sort()).toEqual([...roles.map((r: string, i: number) => `en-US/0${i + 1}_iphone-69_${r}.png`), 'plan.json'].sort());
+    expect([...entries.keys()].sort()).toEqual(
+      [...roles.map((r: string, i: number) => `en-US/0${i + 1}_iphone-69_${r}.png`), 'plan.json'].sort(),
+    );
     for (const [i, slide] of slides.entries()) expect(entries.get(`en-US/0${i + 1}_iphone-69_${roles[i]}.png`)).toBe(slide.image.bytes);
   });
 });

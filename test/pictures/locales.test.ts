@@ -36,11 +36,28 @@ const zipNames = (zip: Buffer) =>
 describe('a set in three locales', () => {
   it('renders each locale, serves them under their own paths, and puts a folder per locale in the ZIP', async () => {
     const appId = await insertApp(h.t.pool, h.account.id);
-    await h.app.inject({ method: 'POST', url: `/api/v1/public/v1/apps/${appId}/screens`, headers: { ...h.auth, 'content-type': 'image/png' }, payload: await solidPng(1290, 2796, 'green') });
-    const created = await h.app.inject({ method: 'POST', url: '/api/v1/public/v1/screenshots', headers: h.auth, payload: { appId, device: 'iphone-69', count: 2, locales: ['en-US', 'de-DE', 'ja-JP'] } });
+    await h.app.inject({
+      method: 'POST',
+      url: `/api/v1/public/v1/apps/${appId}/screens`,
+      headers: { ...h.auth, 'content-type': 'image/png' },
+      payload: await solidPng(1290, 2796, 'green'),
+    });
+    const created = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/public/v1/screenshots',
+      headers: h.auth,
+      payload: { appId, device: 'iphone-69', count: 2, locales: ['en-US', 'de-DE', 'ja-JP'] },
+    });
     expect(created.json().credits.cost).toBe(15);
     let job;
-    do job = (await h.app.inject({ method: 'GET', url: `/api/v1/public/v1/jobs/${created.json().jobId}`, headers: { ...h.auth, prefer: 'wait=30' } })).json();
+    do
+      job = (
+        await h.app.inject({
+          method: 'GET',
+          url: `/api/v1/public/v1/jobs/${created.json().jobId}`,
+          headers: { ...h.auth, prefer: 'wait=30' },
+        })
+      ).json();
     while (job.status === 'queued' || job.status === 'running');
     expect(job.status, JSON.stringify(job.error)).toBe('succeeded');
     const locales = job.result.locales as { locale: string; slides: { headline: string; image: { url: string; sha256: string } }[] }[];
@@ -64,6 +81,11 @@ describe('a set in three locales', () => {
     const zip = new URL(job.result.archive.url);
     const names = await zipNames((await h.app.inject({ method: 'GET', url: zip.pathname + zip.search })).rawPayload);
     const roles = job.result.slides.map((s: { role: string }) => s.role);
-    expect(names).toEqual([...['de-DE', 'en-US', 'ja-JP'].flatMap((l) => roles.map((r: string, i: number) => `${l}/0${i + 1}_iphone-69_${r}.png`)), 'plan.json'].sort());
+    expect(names).toEqual(
+      [
+        ...['de-DE', 'en-US', 'ja-JP'].flatMap((l) => roles.map((r: string, i: number) => `${l}/0${i + 1}_iphone-69_${r}.png`)),
+        'plan.json',
+      ].sort(),
+    );
   }, 60_000);
 });

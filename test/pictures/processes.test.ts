@@ -63,7 +63,10 @@ afterEach(async () => {
 const auth = () => ({ authorization: `Bearer ${key}` });
 
 async function api(env: Record<string, string>): Promise<string> {
-  const serve = await startServe({ DATABASE_URL: t.url, DATA_DIR: scratch(), PORT: '0', LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '100000', ...env }, ['--role', 'api']);
+  const serve = await startServe(
+    { DATABASE_URL: t.url, DATA_DIR: scratch(), PORT: '0', LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '100000', ...env },
+    ['--role', 'api'],
+  );
   children.push(serve);
   return `${serve.address}/api/v1/public/v1`;
 }
@@ -75,45 +78,57 @@ function worker(env: Record<string, string>): Child {
 }
 
 async function createSet(base: string, body: Record<string, unknown>): Promise<string> {
-  const res = await fetch(`${base}/screenshots`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: JSON.stringify({ appId, device: 'iphone-69', ...body }) });
+  const res = await fetch(`${base}/screenshots`, {
+    method: 'POST',
+    headers: { ...auth(), 'content-type': 'application/json' },
+    body: JSON.stringify({ appId, device: 'iphone-69', ...body }),
+  });
   expect(res.status).toBe(201);
   return ((await res.json()) as { jobId: string }).jobId;
 }
 
 async function waitForEnd(base: string, jobId: string) {
   return until(async () => {
-    const job = (await (await fetch(`${base}/jobs/${jobId}`, { headers: { ...auth(), prefer: 'wait=20' } })).json()) as { status: string; result: { slides: { image: { url: string; sha256: string } }[]; archive: { url: string } } };
+    const job = (await (await fetch(`${base}/jobs/${jobId}`, { headers: { ...auth(), prefer: 'wait=20' } })).json()) as {
+      status: string;
+      result: { slides: { image: { url: string; sha256: string } }[]; archive: { url: string } };
+    };
     return job.status === 'succeeded' || job.status === 'failed' ? job : null;
   }, 90_000);
 }
 
-for (const server of testServers()) describe(`an API process and a worker process sharing an S3 bucket, on the ${server.name} server`, () => {
-  it('the API stores an upload the worker frames, and serves the pictures the worker rendered', async (ctx) => {
-    if (!s3) {
-      // CI always has s3rver (an npm devDependency): there, not starting is a failure, not a skip.
-      if (process.env.CI) throw new Error(`s3rver could not start: ${s3Error}`);
-      console.warn(`skipping the S3 process test: s3rver could not start (${s3Error})`);
-      return ctx.skip();
-    }
-    await seed(server);
-    const base = await api(s3.env);
-    worker(s3.env);
-    const upload = await fetch(`${base}/apps/${appId}/screens`, { method: 'POST', headers: { ...auth(), 'content-type': 'image/png' }, body: new Uint8Array(await solidPng(1290, 2796, 'red')) });
-    expect(upload.status).toBe(201);
-    const jobId = await createSet(base, { count: 2 });
-    const job = await waitForEnd(base, jobId);
-    expect(job.status).toBe('succeeded');
-    for (const slide of job.result.slides) {
-      const res = await fetch(slide.image.url);
-      expect(res.status).toBe(200);
-      expect(res.headers.get('etag')).toBe(`"${slide.image.sha256}"`);
-      expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
-    }
-    const zip = await fetch(job.result.archive.url);
-    expect(zip.status).toBe(200);
-    expect((await zip.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
-  }, 120_000);
-});
+for (const server of testServers())
+  describe(`an API process and a worker process sharing an S3 bucket, on the ${server.name} server`, () => {
+    it('the API stores an upload the worker frames, and serves the pictures the worker rendered', async (ctx) => {
+      if (!s3) {
+        // CI always has s3rver (an npm devDependency): there, not starting is a failure, not a skip.
+        if (process.env.CI) throw new Error(`s3rver could not start: ${s3Error}`);
+        console.warn(`skipping the S3 process test: s3rver could not start (${s3Error})`);
+        return ctx.skip();
+      }
+      await seed(server);
+      const base = await api(s3.env);
+      worker(s3.env);
+      const upload = await fetch(`${base}/apps/${appId}/screens`, {
+        method: 'POST',
+        headers: { ...auth(), 'content-type': 'image/png' },
+        body: new Uint8Array(await solidPng(1290, 2796, 'red')),
+      });
+      expect(upload.status).toBe(201);
+      const jobId = await createSet(base, { count: 2 });
+      const job = await waitForEnd(base, jobId);
+      expect(job.status).toBe('succeeded');
+      for (const slide of job.result.slides) {
+        const res = await fetch(slide.image.url);
+        expect(res.status).toBe(200);
+        expect(res.headers.get('etag')).toBe(`"${slide.image.sha256}"`);
+        expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
+      }
+      const zip = await fetch(job.result.archive.url);
+      expect(zip.status).toBe(200);
+      expect((await zip.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
+    }, 120_000);
+  });
 
 describe('a worker killed while it renders', () => {
   it('leaves no half-visible set: another worker renders again, the job is charged once, the dead attempt’s files are gone', async () => {
@@ -125,10 +140,16 @@ describe('a worker killed while it renders', () => {
     await doomed.printed('"role":"worker"');
     const jobId = await createSet(base, { count: 10 });
     // Killed once the first slides are stored and the rest are still being drawn.
-    await until(async () => {
-      const job = (await (await fetch(`${base}/jobs/${jobId}`, { headers: auth() })).json()) as { progress: { done: number; total: number } | null };
-      return job.progress && job.progress.done >= 2 && job.progress.done < job.progress.total;
-    }, 60_000, 10);
+    await until(
+      async () => {
+        const job = (await (await fetch(`${base}/jobs/${jobId}`, { headers: auth() })).json()) as {
+          progress: { done: number; total: number } | null;
+        };
+        return job.progress && job.progress.done >= 2 && job.progress.done < job.progress.total;
+      },
+      60_000,
+      10,
+    );
     doomed.proc.kill('SIGKILL');
     await doomed.exited;
     const seen = await (await fetch(`${base}/jobs/${jobId}`, { headers: auth() })).json();

@@ -18,7 +18,12 @@ afterEach(async () => h.close());
 
 const url = (app = appId) => `/api/v1/public/v1/apps/${app}/screens`;
 const post = (payload: Buffer, opts: { type?: string; query?: string; headers?: Record<string, string>; app?: string } = {}) =>
-  h.app.inject({ method: 'POST', url: url(opts.app) + (opts.query ?? ''), headers: { ...(opts.headers ?? h.auth), 'content-type': opts.type ?? 'image/png' }, payload });
+  h.app.inject({
+    method: 'POST',
+    url: url(opts.app) + (opts.query ?? ''),
+    headers: { ...(opts.headers ?? h.auth), 'content-type': opts.type ?? 'image/png' },
+    payload,
+  });
 const screensStored = async () => Number((await h.t.pool.query('SELECT count(*) FROM screens')).rows[0].count);
 
 // A PNG by hand: crc32 per chunk, as the format says.
@@ -47,7 +52,12 @@ function bombPng(): Buffer {
   ihdr.writeUInt32BE(100_000, 4);
   ihdr.set([8, 2, 0, 0, 0], 8);
   const idat = deflateSync(Buffer.alloc(100_001 * 3 * 4)); // the start of a field of zeros
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', idat),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 describe('POST /public/v1/apps/{appId}/screens', () => {
@@ -55,24 +65,59 @@ describe('POST /public/v1/apps/{appId}/screens', () => {
     const phone = await post(await solidPng(1290, 2796, 'red'));
     expect(phone.statusCode).toBe(201);
     expect(phone.json()).toMatchObject({ family: 'iphone', width: 1290, height: 2796 });
-    const tablet = await post(await sharp({ create: { width: 2048, height: 2732, channels: 3, background: '#336699' } }).jpeg().toBuffer(), { type: 'image/jpeg' });
+    const tablet = await post(
+      await sharp({ create: { width: 2048, height: 2732, channels: 3, background: '#336699' } })
+        .jpeg()
+        .toBuffer(),
+      { type: 'image/jpeg' },
+    );
     expect(tablet.json().family).toBe('ipad');
     const told = await post(await solidPng(1080, 1920, 'green'), { query: '?family=android-phone' });
     expect(told.json().family).toBe('android-phone');
-    const android = await insertApp(h.t.pool, h.account.id, sampleListing({ store: 'google-play', storeId: 'com.example', screenshots: emptyScreenshots() }));
+    const android = await insertApp(
+      h.t.pool,
+      h.account.id,
+      sampleListing({ store: 'google-play', storeId: 'com.example', screenshots: emptyScreenshots() }),
+    );
     expect((await post(await solidPng(1600, 2560, 'green'), { app: android })).json().family).toBe('android-tablet');
     const list = await h.app.inject({ method: 'GET', url: url(), headers: h.auth });
-    expect(list.json().screens.map((s: { screenId: string }) => s.screenId)).toEqual([phone.json().screenId, tablet.json().screenId, told.json().screenId]);
+    expect(list.json().screens.map((s: { screenId: string }) => s.screenId)).toEqual([
+      phone.json().screenId,
+      tablet.json().screenId,
+      told.json().screenId,
+    ]);
   });
 
   it('refuses what is not a sound PNG or JPEG before storing anything', async () => {
     const cases: [string, Buffer, string][] = [
       ['text', Buffer.from('hello, not an image'), 'image/png'],
-      ['gif', await sharp({ create: { width: 400, height: 800, channels: 3, background: '#000' } }).gif().toBuffer(), 'image/png'],
+      [
+        'gif',
+        await sharp({ create: { width: 400, height: 800, channels: 3, background: '#000' } })
+          .gif()
+          .toBuffer(),
+        'image/png',
+      ],
       ['too small', await solidPng(200, 400, 'red'), 'image/png'],
       ['a bomb', bombPng(), 'image/png'],
-      ['truncated', (await sharp({ create: { width: 1290, height: 2796, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer()).subarray(0, 20_000), 'image/png'],
-      ['over 40 megapixels', await sharp({ create: { width: 8000, height: 5100, channels: 3, background: '#fff' } }).png({ compressionLevel: 1 }).toBuffer(), 'image/png'],
+      [
+        'truncated',
+        (
+          await sharp({
+            create: { width: 1290, height: 2796, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 40 } },
+          })
+            .png()
+            .toBuffer()
+        ).subarray(0, 20_000),
+        'image/png',
+      ],
+      [
+        'over 40 megapixels',
+        await sharp({ create: { width: 8000, height: 5100, channels: 3, background: '#fff' } })
+          .png({ compressionLevel: 1 })
+          .toBuffer(),
+        'image/png',
+      ],
     ];
     for (const [what, bytes, type] of cases) {
       const res = await post(bytes, { type });
@@ -85,7 +130,12 @@ describe('POST /public/v1/apps/{appId}/screens', () => {
 
   it('answers 413 over 10 MiB, 415 for another type, 400 for an unknown family', async () => {
     expectProblem(await post(Buffer.alloc(10 * 1024 * 1024 + 1)), 413, 'payload_too_large');
-    const json = await h.app.inject({ method: 'POST', url: url(), headers: { ...h.auth, 'content-type': 'application/json' }, payload: '{}' });
+    const json = await h.app.inject({
+      method: 'POST',
+      url: url(),
+      headers: { ...h.auth, 'content-type': 'application/json' },
+      payload: '{}',
+    });
     expect(expectProblem(json, 415, 'unsupported_media_type').detail).toMatch(/image\/png/);
     expectProblem(await post(await solidPng(400, 800, 'red'), { query: '?family=watch' }), 400, 'validation_failed');
     expect(await screensStored()).toBe(0);
@@ -122,7 +172,12 @@ describe('screens are the account’s own', () => {
     expect((await h.app.inject({ method: 'DELETE', url: `${url()}/${id}`, headers: h.auth })).statusCode).toBe(204);
     expect((await h.app.inject({ method: 'GET', url: url(), headers: h.auth })).json().screens).toEqual([]);
     expectProblem(await h.app.inject({ method: 'DELETE', url: `${url()}/${id}`, headers: h.auth }), 404, 'screen_not_found');
-    const set = await h.app.inject({ method: 'POST', url: '/api/v1/public/v1/screenshots', headers: h.auth, payload: { appId, device: 'iphone-69', screenIds: [id] } });
+    const set = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/public/v1/screenshots',
+      headers: h.auth,
+      payload: { appId, device: 'iphone-69', screenIds: [id] },
+    });
     expectProblem(set, 404, 'screen_not_found');
   });
 
@@ -130,13 +185,29 @@ describe('screens are the account’s own', () => {
     const otherApp = await insertApp(h.t.pool, h.account.id);
     const foreign = (await post(await solidPng(400, 860, 'red'), { app: otherApp })).json().screenId as string;
     const before = (await h.app.inject({ method: 'GET', url: '/api/v1/public/v1/account', headers: h.auth })).json().credits.remaining;
-    expectProblem(await h.app.inject({ method: 'POST', url: '/api/v1/public/v1/screenshots', headers: h.auth, payload: { appId, device: 'iphone-69', screenIds: [foreign] } }), 404, 'screen_not_found');
     expectProblem(
-      await h.app.inject({ method: 'POST', url: '/api/v1/public/v1/screenshots', headers: h.auth, payload: { appId, device: 'iphone-69', slides: [{ headline: 'Mine', screenId: foreign }] } }),
+      await h.app.inject({
+        method: 'POST',
+        url: '/api/v1/public/v1/screenshots',
+        headers: h.auth,
+        payload: { appId, device: 'iphone-69', screenIds: [foreign] },
+      }),
       404,
       'screen_not_found',
     );
-    expect((await h.app.inject({ method: 'GET', url: '/api/v1/public/v1/account', headers: h.auth })).json().credits.remaining).toBe(before);
+    expectProblem(
+      await h.app.inject({
+        method: 'POST',
+        url: '/api/v1/public/v1/screenshots',
+        headers: h.auth,
+        payload: { appId, device: 'iphone-69', slides: [{ headline: 'Mine', screenId: foreign }] },
+      }),
+      404,
+      'screen_not_found',
+    );
+    expect((await h.app.inject({ method: 'GET', url: '/api/v1/public/v1/account', headers: h.auth })).json().credits.remaining).toBe(
+      before,
+    );
     expect(Number((await h.t.pool.query('SELECT count(*) FROM jobs')).rows[0].count)).toBe(0);
   });
 });

@@ -24,13 +24,24 @@ describe('shutdown with a stalled download', () => {
       await claimJobs(t.pool, 'w', 1, 60_000);
       // Far more than the socket buffers hold: the server's write stalls while the client does not read.
       const big = Buffer.alloc(32 * 1024 * 1024, 1);
-      const file = { name: 'archive.zip', objectKey: `jobs/${jobId}/a1/archive.zip`, contentType: 'application/zip', bytes: big.length, sha256: 'd'.repeat(64), width: null, height: null };
+      const file = {
+        name: 'archive.zip',
+        objectKey: `jobs/${jobId}/a1/archive.zip`,
+        contentType: 'application/zip',
+        bytes: big.length,
+        sha256: 'd'.repeat(64),
+        width: null,
+        height: null,
+      };
       await new FileObjectStore(path.join(dataDir, 'objects')).put(file.objectKey, big, file.contentType);
       const result = planScreenshotSet({ listings: [sampleListing()], extraContext: null, request: { device: 'iphone-69', count: 1 } });
       await completeJob(t.pool, 'w', jobId, { result, save: (tx) => saveJobFiles(tx, jobId, [file]) });
 
       const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: dataDir, SHUTDOWN_TIMEOUT_MS: '1000' });
-      const service = await startService(config, { role: 'api', database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined } });
+      const service = await startService(config, {
+        role: 'api',
+        database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined },
+      });
       const url = new URL(`${service.address}/api/v1/public/v1/jobs/${jobId}/archive.zip`);
       const stalled = await new Promise<http.IncomingMessage>((resolve) => {
         http.get(url, { headers: { authorization: `Bearer ${key}` } }, (res) => {

@@ -44,7 +44,15 @@ describe('pictures behind signed URLs', () => {
     [jobId] = await enqueueJobs(h.t.pool, h.account.id, appId, 1);
     await claimJobs(h.t.pool, 'w', 1, 60_000);
     const png = await solidPng(1320, 2868, 'red');
-    const files = ['slides/1.png', 'slides/2.png', 'archive.zip'].map((name) => ({ name, objectKey: `jobs/${jobId}/a1/${name}`, contentType: name.endsWith('zip') ? 'application/zip' : 'image/png', bytes: png.length, sha256: 'b'.repeat(64), width: 1320, height: 2868 }));
+    const files = ['slides/1.png', 'slides/2.png', 'archive.zip'].map((name) => ({
+      name,
+      objectKey: `jobs/${jobId}/a1/${name}`,
+      contentType: name.endsWith('zip') ? 'application/zip' : 'image/png',
+      bytes: png.length,
+      sha256: 'b'.repeat(64),
+      width: 1320,
+      height: 2868,
+    }));
     for (const f of files) await h.services.objects.put(f.objectKey, png, f.contentType);
     const result = planScreenshotSet({ listings: [sampleListing()], extraContext: null, request: { device: 'iphone-69', count: 2 } });
     await completeJob(h.t.pool, 'w', jobId, { result, save: (tx) => saveJobFiles(tx, jobId, files) });
@@ -82,7 +90,11 @@ describe('pictures behind signed URLs', () => {
     // A signature does not open the archive, nor another account's key the unsigned path.
     expectProblem(await get(u.href.replace('/slides/1.png', '/archive.zip')), 403, 'invalid_signature');
     const other = await accountWithKey(h.t.pool);
-    expectProblem(await get(`/api/v1/public/v1/jobs/${jobId}/slides/1.png`, { authorization: `Bearer ${other.key}` }), 404, 'job_not_found');
+    expectProblem(
+      await get(`/api/v1/public/v1/jobs/${jobId}/slides/1.png`, { authorization: `Bearer ${other.key}` }),
+      404,
+      'job_not_found',
+    );
     expectProblem(await get(`/api/v1/public/v1/jobs/${jobId}/slides/1.png`), 401, 'missing_api_key');
   });
 

@@ -33,14 +33,21 @@ beforeEach(async () => {
 afterEach(async () => h.close());
 
 async function createSet(count = 2): Promise<string> {
-  const res = await h.app.inject({ method: 'POST', url: '/api/v1/public/v1/screenshots', headers: h.auth, payload: { appId, device: 'iphone-69', count } });
+  const res = await h.app.inject({
+    method: 'POST',
+    url: '/api/v1/public/v1/screenshots',
+    headers: h.auth,
+    payload: { appId, device: 'iphone-69', count },
+  });
   expect(res.statusCode).toBe(201);
   return res.json().jobId;
 }
 
 async function finished(jobId: string) {
   return until(async () => {
-    const job = (await h.app.inject({ method: 'GET', url: `/api/v1/public/v1/jobs/${jobId}`, headers: { ...h.auth, prefer: 'wait=10' } })).json();
+    const job = (
+      await h.app.inject({ method: 'GET', url: `/api/v1/public/v1/jobs/${jobId}`, headers: { ...h.auth, prefer: 'wait=10' } })
+    ).json();
     return job.status === 'succeeded' || job.status === 'failed' ? job : null;
   }, 60_000);
 }

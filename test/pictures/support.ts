@@ -17,12 +17,20 @@ export interface PicturesApp extends TestApp {
   worker: Worker;
 }
 
-export async function createPicturesApp(opts: TestAppOptions & { storeImageOrigins?: string[]; storeImageTimeoutMs?: number; worker?: boolean } = {}): Promise<PicturesApp> {
+export async function createPicturesApp(
+  opts: TestAppOptions & { storeImageOrigins?: string[]; storeImageTimeoutMs?: number; worker?: boolean } = {},
+): Promise<PicturesApp> {
   const h = await createTestApp(opts);
   const runner = screenshotSetRunner({
     db: h.t.pool,
     planner: { plan: (input) => planLocales(input, opts.llm ? { ...opts.llm, timeoutMs: 2_000 } : null) },
-    pictures: { objects: h.services.objects, renderer: renderPool(), storeImageOrigins: opts.storeImageOrigins ?? [], storeImageTimeoutMs: opts.storeImageTimeoutMs, now: () => new Date() },
+    pictures: {
+      objects: h.services.objects,
+      renderer: renderPool(),
+      storeImageOrigins: opts.storeImageOrigins ?? [],
+      storeImageTimeoutMs: opts.storeImageTimeoutMs,
+      now: () => new Date(),
+    },
   });
   const worker = new Worker(h.t.pool, h.notifications, runner, { concurrency: 2, leaseMs: 60_000, retryDelayMs: () => 10 });
   if (opts.worker !== false) worker.start();

@@ -12,7 +12,11 @@ import { corpus } from './corpus/index.ts';
 function slides(app: string, captionStyle: CaptionStyle, captionLength: CaptionLength = 'long', extra: Partial<PlanRequest> = {}) {
   const listing = corpus().find((e) => e.id === app)!.listing;
   const device = listing.store === 'google-play' ? 'android-phone' : 'iphone-69';
-  return planScreenshotSet({ listings: [listing], extraContext: null, request: { device, captionStyle, captionLength, count: 4, ...extra } }).slides;
+  return planScreenshotSet({
+    listings: [listing],
+    extraContext: null,
+    request: { device, captionStyle, captionLength, count: 4, ...extra },
+  }).slides;
 }
 const pairs = (app: string, style: CaptionStyle) => slides(app, style).map((s) => `${s.headline} — ${s.subheadline}`);
 
@@ -35,7 +39,9 @@ describe('subheadlines that stand alone', () => {
   });
 
   it('never open with a word that only finishes the headline, anywhere in the corpus', () => {
-    const subs = corpus().flatMap((e) => CAPTION_STYLE_IDS.flatMap((style) => slides(e.id, style, 'long', { count: 6 }).map((s) => s.subheadline ?? '')));
+    const subs = corpus().flatMap((e) =>
+      CAPTION_STYLE_IDS.flatMap((style) => slides(e.id, style, 'long', { count: 6 }).map((s) => s.subheadline ?? '')),
+    );
     expect(subs.filter((s) => /^(As|Of|And|Or) /.test(s))).toEqual([]);
     // "To" only where it says where an action goes ("Export reports — To CSV and PDF"), not after a noun.
     expect(subs.filter((s) => /^To every document/.test(s))).toEqual([]);
@@ -63,7 +69,11 @@ describe('the bold voice', () => {
     expect(incompleteness('UNLIMITED HABITS. TRACKED.', 'en')).toBeNull();
     expect(incompleteness('Track habits. Now.', 'en')).not.toBeNull();
     // "GET STREAKLY NOW." is the call to action's own line, not a feature's.
-    const bold = corpus().flatMap((e) => slides(e.id, 'bold', 'short', { count: 6 }).filter((s) => s.role !== 'call-to-action').map((s) => s.headline));
+    const bold = corpus().flatMap((e) =>
+      slides(e.id, 'bold', 'short', { count: 6 })
+        .filter((s) => s.role !== 'call-to-action')
+        .map((s) => s.headline),
+    );
     expect(bold.filter((h) => /\bNOW\.$/.test(h))).toEqual([]);
     expect(bold).toContain('UNLIMITED HABITS. TRACKED.');
   });
@@ -85,7 +95,11 @@ describe('other languages', () => {
 
   it('say why a long Japanese set is short, and that short captions would give the slides asked for', () => {
     const listing = corpus().find((e) => e.id === 'kotoba-ja')!.listing;
-    const r = planScreenshotSet({ listings: [listing], extraContext: null, request: { device: 'iphone-69', captionLength: 'long', count: 4 } });
+    const r = planScreenshotSet({
+      listings: [listing],
+      extraContext: null,
+      request: { device: 'iphone-69', captionLength: 'long', count: 4 },
+    });
     expect(r.slides.length).toBeLessThan(4);
     expect(r.warnings.join('\n')).toContain('with captionLength "short" it would have 4 slides');
   });

@@ -16,7 +16,8 @@ const DANGLING: Record<string, Set<string>> = {
 
 export function sourceWords(input: PlanInput): Set<string> {
   const out = new Set<string>();
-  for (const l of input.listings) for (const t of [l.name, l.category, l.subtitle ?? '', l.description, l.developer ?? '']) for (const w of wordsOf(t)) out.add(w);
+  for (const l of input.listings)
+    for (const t of [l.name, l.category, l.subtitle ?? '', l.description, l.developer ?? '']) for (const w of wordsOf(t)) out.add(w);
   for (const w of wordsOf(input.extraContext ?? '')) out.add(w);
   // French elision: "l’accès" also grounds "accès".
   for (const w of [...out]) out.add(w.replace(/^(l|d|qu|j|n|s|c|m|t)['’]/, ''));
@@ -24,7 +25,9 @@ export function sourceWords(input: PlanInput): Set<string> {
 }
 
 function luminance(hex: string): number {
-  const c = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+  const c = [1, 3, 5]
+    .map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+    .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
   return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
 }
 export const contrast = (a: string, b: string) => {
@@ -56,11 +59,13 @@ export function planViolations(input: PlanInput, result: ScreenshotSetResult): s
   // Fewer slides than asked only for a sparse listing, and then the warnings say so and why.
   const asked = req.narrativeId ? null : (req.count ?? 5);
   const shrunk = result.warnings.some((w) => /not the \d+ asked for/.test(w));
-  if (asked !== null && result.slides.length !== asked && !(shrunk && result.slides.length < asked)) v.push(`slide count ${result.slides.length}`);
+  if (asked !== null && result.slides.length !== asked && !(shrunk && result.slides.length < asked))
+    v.push(`slide count ${result.slides.length}`);
   if (result.slides.length === 0) v.push('no slides');
   const seen = new Set<string>();
   const family = device.family;
-  const urls = (fam: string) => new Set(input.listings.flatMap((l: Listing) => l.screenshots[fam as keyof Listing['screenshots']].map((s) => s.url)));
+  const urls = (fam: string) =>
+    new Set(input.listings.flatMap((l: Listing) => l.screenshots[fam as keyof Listing['screenshots']].map((s) => s.url)));
   const own = urls(family);
   const fb = FALLBACK[family] ? urls(FALLBACK[family] as string) : new Set<string>();
   const colors = result.slides[0]?.background.colors.join();
@@ -69,13 +74,16 @@ export function planViolations(input: PlanInput, result: ScreenshotSetResult): s
     if (s.index !== i + 1) v.push(`${at}: index ${s.index}`);
     if (!s.headline.trim()) v.push(`${at}: empty headline`);
     if (length === 'short' && (s.headline.length > 30 || s.subheadline !== null)) v.push(`${at}: short caption rule`);
-    if (length === 'long' && (s.headline.length > 40 || s.subheadline === null || s.subheadline.length > 100 || !s.subheadline.trim())) v.push(`${at}: long caption rule (${s.subheadline})`);
+    if (length === 'long' && (s.headline.length > 40 || s.subheadline === null || s.subheadline.length > 100 || !s.subheadline.trim()))
+      v.push(`${at}: long caption rule (${s.subheadline})`);
     for (const text of [s.headline, s.subheadline ?? '']) {
       const t = text.replace(/[.!?…]+$/u, '').trimEnd();
-      if (text && (/[,&;:+\-–—]$/.test(t) || (dangling.has(wordsOf(t).pop() ?? '') && !strandedPreposition(t)))) v.push(`${at}: dangling end in "${text}"`);
+      if (text && (/[,&;:+\-–—]$/.test(t) || (dangling.has(wordsOf(t).pop() ?? '') && !strandedPreposition(t))))
+        v.push(`${at}: dangling end in "${text}"`);
       for (const w of wordsOf(text)) {
         // The bold voice says an action as its result ("Your looks. Saved."): the listing's verb, inflected.
-        if (!allowed.has(w) && !vocabulary.has(w) && !/^\d/.test(w) && !participleBases(w).some((b) => allowed.has(b))) v.push(`${at}: word "${w}" is neither the listing's nor the voice's`);
+        if (!allowed.has(w) && !vocabulary.has(w) && !/^\d/.test(w) && !participleBases(w).some((b) => allowed.has(b)))
+          v.push(`${at}: word "${w}" is neither the listing's nor the voice's`);
       }
       if (!free && /\bfree\b/i.test(text)) v.push(`${at}: says free for a paid app`);
     }
@@ -84,19 +92,23 @@ export function planViolations(input: PlanInput, result: ScreenshotSetResult): s
     seen.add(key);
     if (s.role === 'social-proof' && !rated) v.push(`${at}: social proof without a rating`);
     if (!/^#[0-9A-F]{6}$/i.test(s.textColor) || s.background.colors.length < 2) v.push(`${at}: colour format`);
-    for (const c of s.background.colors) if (contrast(c, s.textColor) < 4.5) v.push(`${at}: contrast ${contrast(c, s.textColor).toFixed(2)} on ${c}`);
+    for (const c of s.background.colors)
+      if (contrast(c, s.textColor) < 4.5) v.push(`${at}: contrast ${contrast(c, s.textColor).toFixed(2)} on ${c}`);
     if (s.background.colors.join() !== colors) v.push(`${at}: background differs within the set`);
     if (s.screenshotUrl === null) {
       if (s.layout !== 'text-only') v.push(`${at}: no screenshot but layout ${s.layout}`);
       // Landscape shots cannot fill a portrait slide, and a Mac app's shots fit no iOS slot: both are warned about.
       const excused = result.warnings.some((w) => /no portrait|Mac app/.test(w));
       if ((own.size > 0 || fb.size > 0) && !excused) v.push(`${at}: null screenshot although the listing has some`);
-    } else if (!(own.has(s.screenshotUrl) || (own.size === 0 && fb.has(s.screenshotUrl)))) v.push(`${at}: screenshot from the wrong family`);
+    } else if (!(own.has(s.screenshotUrl) || (own.size === 0 && fb.has(s.screenshotUrl))))
+      v.push(`${at}: screenshot from the wrong family`);
     if (!Array.isArray(s.keywords) || s.keywords.some((k) => !allowed.has(k))) v.push(`${at}: keywords ${s.keywords}`);
   });
-  if (result.slides.some((s) => s.screenshotUrl === null) && !result.warnings.some((w) => /no .*screenshots|Mac app/i.test(w))) v.push('null screenshot without a warning');
+  if (result.slides.some((s) => s.screenshotUrl === null) && !result.warnings.some((w) => /no .*screenshots|Mac app/i.test(w)))
+    v.push('null screenshot without a warning');
   if (own.size === 0 && fb.size > 0 && !result.warnings.some((w) => /instead/.test(w))) v.push('fallback family without a warning');
-  if (device.store === 'google-play' && result.slides.length > 8 && !result.warnings.some((w) => /at most 8/.test(w))) v.push('no Google Play 8-shot warning');
+  if (device.store === 'google-play' && result.slides.length > 8 && !result.warnings.some((w) => /at most 8/.test(w)))
+    v.push('no Google Play 8-shot warning');
   if (!english && !result.warnings.some((w) => /not English/.test(w))) v.push('non-English listing without a warning');
   return v;
 }

@@ -112,7 +112,8 @@ export const noIpad = base({
   subtitle: null,
   rating: 4.2,
   ratingCount: 310,
-  description: 'Hyperlocal forecasts for your exact location. See rain minute by minute, get severe weather alerts and check the air quality before you head out.',
+  description:
+    'Hyperlocal forecasts for your exact location. See rain minute by minute, get severe weather alerts and check the air quality before you head out.',
   screenshots: { ...emptyScreenshots(), iphone: shots('weather/iphone', 3) },
 });
 

@@ -6,10 +6,22 @@ import { startFakeLlm, type FakeLlm, type FakeReply } from '../support/fake-llm.
 import { habitly, paid } from './listings.ts';
 
 const SECRET = 'sk-test-secret-123';
-const habitlyInput: PlanInput = { listings: [habitly], extraContext: null, request: { device: 'iphone-69', captionStyle: 'aso-expert', captionLength: 'short' } };
+const habitlyInput: PlanInput = {
+  listings: [habitly],
+  extraContext: null,
+  request: { device: 'iphone-69', captionStyle: 'aso-expert', captionLength: 'short' },
+};
 const paidInput: PlanInput = { listings: [paid], extraContext: null, request: { device: 'iphone-69', count: 3, captionLength: 'long' } };
-const GOOD = ['Build Better Habits Daily', 'Track Unlimited Habits', 'Smart Reminders for You', 'Beautiful Streak Insights', 'Home Screen Widgets'];
-const answer = (headlines: string[], subs: (string | null)[] = headlines.map(() => null)) => ({ slides: headlines.map((headline, i) => ({ index: i + 1, headline, subheadline: subs[i] })) });
+const GOOD = [
+  'Build Better Habits Daily',
+  'Track Unlimited Habits',
+  'Smart Reminders for You',
+  'Beautiful Streak Insights',
+  'Home Screen Widgets',
+];
+const answer = (headlines: string[], subs: (string | null)[] = headlines.map(() => null)) => ({
+  slides: headlines.map((headline, i) => ({ index: i + 1, headline, subheadline: subs[i] })),
+});
 
 let fake: FakeLlm | null = null;
 afterEach(async () => {
@@ -34,7 +46,9 @@ describe('planWithLlm', () => {
     const { result, warnings } = await run(habitlyInput, { content: answer(GOOD) });
     const base = planScreenshotSet(habitlyInput);
     expect(result.slides.map((s) => s.headline)).toEqual(GOOD);
-    expect(result.slides.map((s) => [s.screenshotUrl, s.layout, s.role, s.background])).toEqual(base.slides.map((s) => [s.screenshotUrl, s.layout, s.role, s.background]));
+    expect(result.slides.map((s) => [s.screenshotUrl, s.layout, s.role, s.background])).toEqual(
+      base.slides.map((s) => [s.screenshotUrl, s.layout, s.role, s.background]),
+    );
     expect(result.slides[1].keywords).toContain('habits');
     expect(warnings).toEqual([]);
     const req = fake?.requests[0];
@@ -45,18 +59,44 @@ describe('planWithLlm', () => {
   });
 
   it('accepts long captions that keep the rules', async () => {
-    const subs = ['Track every expense and plan monthly budgets.', 'See where your money goes each month.', 'Export reports to CSV and PDF.'];
-    const { result } = await run(paidInput, { content: answer(['Budgets and Bills, Sorted', 'Plan Monthly Budgets', 'Export Reports to CSV'], subs) });
+    const subs = [
+      'Track every expense and plan monthly budgets.',
+      'See where your money goes each month.',
+      'Export reports to CSV and PDF.',
+    ];
+    const { result } = await run(paidInput, {
+      content: answer(['Budgets and Bills, Sorted', 'Plan Monthly Budgets', 'Export Reports to CSV'], subs),
+    });
     expect(result.slides.map((s) => s.subheadline)).toEqual(subs);
   });
 
   const fallbacks: [string, PlanInput, FakeReply, RegExp][] = [
-    ['a headline over 30 characters', habitlyInput, { content: answer([...GOOD.slice(0, 4), 'Home Screen Widgets for Quick Check-Ins Everywhere']) }, /longer than 30/],
-    ['"free" for a paid app', paidInput, { content: answer(['Free Budgets and Bills', 'Plan Monthly Budgets', 'Export Reports to CSV'], ['Budgets.', 'Plans.', 'Reports.']) }, /free/],
+    [
+      'a headline over 30 characters',
+      habitlyInput,
+      { content: answer([...GOOD.slice(0, 4), 'Home Screen Widgets for Quick Check-Ins Everywhere']) },
+      /longer than 30/,
+    ],
+    [
+      '"free" for a paid app',
+      paidInput,
+      { content: answer(['Free Budgets and Bills', 'Plan Monthly Budgets', 'Export Reports to CSV'], ['Budgets.', 'Plans.', 'Reports.']) },
+      /free/,
+    ],
     ['a repeated headline', habitlyInput, { content: answer([...GOOD.slice(0, 4), 'track unlimited habits']) }, /repeats/],
     ['a dangling "and"', habitlyInput, { content: answer([...GOOD.slice(0, 4), 'Home Screen Widgets and']) }, /unfinished/],
     ['invented features', habitlyInput, { content: answer([...GOOD.slice(0, 4), 'Blockchain Crypto Rewards']) }, /not grounded/],
-    ['a subheadline on a short set', habitlyInput, { content: answer(GOOD, GOOD.map(() => 'Build better habits daily.')) }, /no subheadline/],
+    [
+      'a subheadline on a short set',
+      habitlyInput,
+      {
+        content: answer(
+          GOOD,
+          GOOD.map(() => 'Build better habits daily.'),
+        ),
+      },
+      /no subheadline/,
+    ],
     ['the wrong number of slides', habitlyInput, { content: answer(GOOD.slice(0, 3)) }, /expected 5 slides/],
     ['an HTTP 500', habitlyInput, { status: 500, raw: '{"error":{"message":"boom"}}' }, /500/],
     ['content that is not JSON', habitlyInput, { content: 'Sure! Here are your captions: ...' }, /JSON/],
@@ -78,6 +118,11 @@ describe('planWithLlm', () => {
   });
 
   it('still refuses a bad request before calling the model', async () => {
-    await expect(planWithLlm({ ...habitlyInput, request: { device: 'iphone-69', narrativeId: 'nope' } }, { baseUrl: 'http://127.0.0.1:9/v1', model: 'm', apiKey: null })).rejects.toMatchObject({ code: 'validation_failed' });
+    await expect(
+      planWithLlm(
+        { ...habitlyInput, request: { device: 'iphone-69', narrativeId: 'nope' } },
+        { baseUrl: 'http://127.0.0.1:9/v1', model: 'm', apiKey: null },
+      ),
+    ).rejects.toMatchObject({ code: 'validation_failed' });
   });
 });

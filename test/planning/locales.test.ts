@@ -7,12 +7,19 @@ import type { PlanInput } from '../../src/planning/types.ts';
 import { startFakeLlm, translator, type FakeLlm } from '../support/fake-llm.ts';
 import { habitly } from './listings.ts';
 
-const input = (locales: string[]): PlanInput => ({ listings: [habitly], extraContext: null, request: { device: 'iphone-69', captionStyle: 'aso-expert', captionLength: 'short', locales } });
+const input = (locales: string[]): PlanInput => ({
+  listings: [habitly],
+  extraContext: null,
+  request: { device: 'iphone-69', captionStyle: 'aso-expert', captionLength: 'short', locales },
+});
 const de = (h: string, i: number) => `Gewohnheit ${i + 1} stärken`.slice(0, 30);
 const ja = (_h: string, i: number) => `習慣を毎日続ける${i + 1}`;
 
 let fake: FakeLlm | null = null;
-afterEach(async () => { await fake?.close(); fake = null; });
+afterEach(async () => {
+  await fake?.close();
+  fake = null;
+});
 const settings = () => ({ baseUrl: fake!.baseUrl, model: 'm', apiKey: null, timeoutMs: 300 });
 
 describe('locales', () => {
@@ -25,7 +32,7 @@ describe('locales', () => {
     expect(captionWidth('Habit')).toBe(5);
   });
 
-  it('plans the listing language natively and translates the others; slides stay the first locale\'s', async () => {
+  it("plans the listing language natively and translates the others; slides stay the first locale's", async () => {
     fake = await startFakeLlm(translator({ 'de-DE': de, 'ja-JP': ja }));
     const result = await planLocales(input(['de-DE', 'en-US', 'ja-JP']), settings());
     const base = planScreenshotSet(input(['en-US']));
@@ -43,7 +50,9 @@ describe('locales', () => {
     ['a timeout', { content: { slides: [] }, delayMs: 1000 }],
     ['an over-long Japanese headline', null],
   ])('retries once, then fails the planning with TranslationFailed on %s', async (_n, reply) => {
-    const odd = reply ?? { content: { slides: [1, 2, 3, 4, 5].map((index) => ({ index, headline: '習慣'.repeat(8) + index, subheadline: null })) } };
+    const odd = reply ?? {
+      content: { slides: [1, 2, 3, 4, 5].map((index) => ({ index, headline: '習慣'.repeat(8) + index, subheadline: null })) },
+    };
     fake = await startFakeLlm(translator({}, { 'ja-JP': () => odd }));
     await expect(planLocales(input(['en-US', 'ja-JP']), settings())).rejects.toBeInstanceOf(TranslationFailed);
     expect(fake.requests.filter((r) => JSON.stringify(r.body).includes('ja-JP')).length).toBe(2);

@@ -40,7 +40,10 @@ describe('narratives', () => {
   });
 
   it('numbers the steps the listing states, and shows features with a warning when it states none', () => {
-    const stepped = { ...habitly, description: `${habitly.description}\nHow it works:\n1. Pick the habits you want\n2. Tap once a day to check in\n3. Watch your streaks grow` };
+    const stepped = {
+      ...habitly,
+      description: `${habitly.description}\nHow it works:\n1. Pick the habits you want\n2. Tap once a day to check in\n3. Watch your streaks grow`,
+    };
     const r = plan([stepped], { narrativeId: 'how-it-works', captionStyle: 'aso-expert' });
     expect(r.slides.map((s) => s.role)).toEqual(['hero', 'how-it-works', 'how-it-works', 'how-it-works', 'call-to-action']);
     expect(r.slides.slice(1, 4).map((s) => s.headline.match(/\d/)?.[0])).toEqual(['1', '2', '3']);
@@ -74,7 +77,9 @@ describe('requests', () => {
 
 describe('listing understanding', () => {
   it('skips store boilerplate and uses the bullet features', () => {
-    const all = plan([habitly], { count: 10, captionLength: 'long' }).slides.flatMap((s) => [s.headline, s.subheadline ?? '']).join(' ');
+    const all = plan([habitly], { count: 10, captionLength: 'long' })
+      .slides.flatMap((s) => [s.headline, s.subheadline ?? ''])
+      .join(' ');
     expect(all).not.toMatch(/subscription|iTunes|privacy|https?:/i);
     expect(all).toMatch(/Unlimited Habits/i);
     expect(all).toMatch(/Reminders/i);
@@ -87,7 +92,12 @@ describe('listing understanding', () => {
     const r = plan([emptyDescription], { count: 6, captionLength: 'long' });
     expect(headlines(r)[0]).toMatch(/Count Anything Quickly/);
     expect(r.warnings.join(' ')).toMatch(/no description/);
-    expect(planViolations({ listings: [emptyDescription], extraContext: null, request: { device: 'iphone-69', count: 6, captionLength: 'long' } }, r)).toEqual([]);
+    expect(
+      planViolations(
+        { listings: [emptyDescription], extraContext: null, request: { device: 'iphone-69', count: 6, captionLength: 'long' } },
+        r,
+      ),
+    ).toEqual([]);
   });
   it('captions a French listing with its own French phrases and says so', () => {
     const r = plan([french], { captionStyle: 'professional' });
@@ -102,7 +112,9 @@ describe('listing understanding', () => {
       expect(JSON.stringify(r.slides)).not.toMatch(/\bfree\b/i);
     }
     const freeApp = { ...paid, price: 0 };
-    expect(plan([freeApp], { count: 10, captionLength: 'long' }).slides.some((s) => /free/i.test(`${s.headline} ${s.subheadline}`))).toBe(true);
+    expect(plan([freeApp], { count: 10, captionLength: 'long' }).slides.some((s) => /free/i.test(`${s.headline} ${s.subheadline}`))).toBe(
+      true,
+    );
   });
   it('shows social proof only with a rating, and says so otherwise', () => {
     const rated = plan([habitly], { narrativeId: 'social-proof-first' });
@@ -114,7 +126,7 @@ describe('listing understanding', () => {
     const low = plan([{ ...habitly, rating: 2.1 }], { narrativeId: 'social-proof-first' });
     expect(low.slides.some((s) => s.role === 'social-proof')).toBe(false);
   });
-  it('does not name the other store\'s platform', () => {
+  it("does not name the other store's platform", () => {
     const r = plan([{ ...android, store: 'app-store' }], { count: 10 });
     expect(headlines(r).join(' ')).not.toMatch(/android|wear os/i);
   });
@@ -137,14 +149,17 @@ describe('screens, store rules and look', () => {
     expect(r.slides.every((s) => s.screenshotUrl?.includes('/phone/'))).toBe(true);
     expect(r.warnings.join(' ')).toMatch(/instead/);
   });
-  it('prefers the listing of the device\'s store when both are given', () => {
+  it("prefers the listing of the device's store when both are given", () => {
     const both = [habitly, android];
     expect(plan(both, { device: 'android-phone' }).slides[0].screenshotUrl).toContain('trailmate');
     expect(plan(both, { device: 'iphone-67' }).slides[0].screenshotUrl).toContain('habitly');
     expect(headlines(plan(both, { device: 'android-phone', count: 10 })).join(' ')).toMatch(/TrailMate|Trail|Hikes/i);
   });
   it('warns when more than 8 slides are planned for Google Play, and not for the App Store', () => {
-    const rich = { ...android, description: `${android.description}\n${['Plan routes with elevation profiles', 'Get weather forecasts for every trailhead', 'Save favourite trails to collections', 'Follow friends and see their latest hikes', 'Export tracks as GPX files'].map((l) => `★ ${l}`).join('\n')}` };
+    const rich = {
+      ...android,
+      description: `${android.description}\n${['Plan routes with elevation profiles', 'Get weather forecasts for every trailhead', 'Save favourite trails to collections', 'Follow friends and see their latest hikes', 'Export tracks as GPX files'].map((l) => `★ ${l}`).join('\n')}`,
+    };
     expect(plan([rich], { device: 'android-phone', count: 10 }).warnings.join(' ')).toMatch(/at most 8/);
     expect(plan([android], { device: 'android-phone', count: 8 }).warnings.join(' ')).not.toMatch(/at most 8/);
     expect(plan([habitly], { count: 10 }).warnings.join(' ')).not.toMatch(/at most 8/);
@@ -164,14 +179,42 @@ describe('screens, store rules and look', () => {
 });
 
 describe('property: any listing text gives a valid plan', () => {
-  const text = fc.array(fc.oneof(fc.lorem({ maxCount: 12 }), fc.constantFrom('• ', '\n', '- ', 'free ', ' and', ', ', '&', 'FEATURES:', 'Tired of it?', '🔥 ')), { maxLength: 40 }).map((a) => a.join(' '));
+  const text = fc
+    .array(
+      fc.oneof(
+        fc.lorem({ maxCount: 12 }),
+        fc.constantFrom('• ', '\n', '- ', 'free ', ' and', ', ', '&', 'FEATURES:', 'Tired of it?', '🔥 '),
+      ),
+      { maxLength: 40 },
+    )
+    .map((a) => a.join(' '));
   it('never throws and keeps every rule', () => {
     fc.assert(
-      fc.property(text, fc.lorem({ maxCount: 5 }), fc.option(fc.lorem({ maxCount: 8 })), fc.constantFrom(...DEVICE_IDS), fc.integer({ min: 1, max: 10 }), fc.boolean(), fc.boolean(), (description, name, subtitle, device, count, long, paidApp) => {
-        const listing: Listing = { ...habitly, name: name || 'X', description, subtitle, price: paidApp ? 1.99 : 0, screenshots: { ...emptyScreenshots(), iphone: habitly.screenshots.iphone } };
-        const input: PlanInput = { listings: [listing], extraContext: null, request: { device, count, captionLength: long ? 'long' : 'short', captionStyle: 'playful' } };
-        expect(planViolations(input, planScreenshotSet(input))).toEqual([]);
-      }),
+      fc.property(
+        text,
+        fc.lorem({ maxCount: 5 }),
+        fc.option(fc.lorem({ maxCount: 8 })),
+        fc.constantFrom(...DEVICE_IDS),
+        fc.integer({ min: 1, max: 10 }),
+        fc.boolean(),
+        fc.boolean(),
+        (description, name, subtitle, device, count, long, paidApp) => {
+          const listing: Listing = {
+            ...habitly,
+            name: name || 'X',
+            description,
+            subtitle,
+            price: paidApp ? 1.99 : 0,
+            screenshots: { ...emptyScreenshots(), iphone: habitly.screenshots.iphone },
+          };
+          const input: PlanInput = {
+            listings: [listing],
+            extraContext: null,
+            request: { device, count, captionLength: long ? 'long' : 'short', captionStyle: 'playful' },
+          };
+          expect(planViolations(input, planScreenshotSet(input))).toEqual([]);
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -181,7 +224,10 @@ describe('the rule checker itself', () => {
   it('flags broken plans', () => {
     const input: PlanInput = { listings: [paid], extraContext: null, request: { device: 'iphone-69' } };
     const good = planScreenshotSet(input);
-    const broken = (patch: Partial<ScreenshotSetResult['slides'][number]>, i = 1) => ({ ...good, slides: good.slides.map((s, k) => (k === i ? { ...s, ...patch } : s)) });
+    const broken = (patch: Partial<ScreenshotSetResult['slides'][number]>, i = 1) => ({
+      ...good,
+      slides: good.slides.map((s, k) => (k === i ? { ...s, ...patch } : s)),
+    });
     expect(planViolations(input, good)).toEqual([]);
     expect(planViolations(input, broken({ headline: 'Categorise Every Expense Automatically' })).join()).toMatch(/short caption/);
     expect(planViolations(input, broken({ headline: 'Export Reports to CS' })).join()).toMatch(/word "cs"/);

@@ -26,14 +26,29 @@ describe('the caption corpus', () => {
   it(`passes every check on at least ${GOAL * 100} % of slides, per voice`, { timeout: 120_000 }, () => {
     const rates = tally(measure(planScreenshotSet));
     const table = formatRates(rates);
-    for (const voice of [...CAPTION_STYLE_IDS, 'all'] as const) expect(rates[voice].passAll / rates[voice].slides, table).toBeGreaterThanOrEqual(GOAL);
+    for (const voice of [...CAPTION_STYLE_IDS, 'all'] as const)
+      expect(rates[voice].passAll / rates[voice].slides, table).toBeGreaterThanOrEqual(GOAL);
   });
 });
 
 describe('the checks themselves', () => {
   it('find the fragments a copywriter sends back', () => {
-    for (const bad of ['Browse and Search From Thousands', 'Visit example.com to Learn', 'Beautiful charts and', 'Track habits. Now.', 'Psst… sync across iPhone!']) expect(incompleteness(bad, 'en'), bad).not.toBeNull();
-    for (const good of ['Track Unlimited Habits', 'Smart reminders', 'CarPlay and AirPlay support built in', 'Get Streakly now.', 'Rated 4.7★ by 12K+ Users']) expect(incompleteness(good, 'en'), good).toBeNull();
+    for (const bad of [
+      'Browse and Search From Thousands',
+      'Visit example.com to Learn',
+      'Beautiful charts and',
+      'Track habits. Now.',
+      'Psst… sync across iPhone!',
+    ])
+      expect(incompleteness(bad, 'en'), bad).not.toBeNull();
+    for (const good of [
+      'Track Unlimited Habits',
+      'Smart reminders',
+      'CarPlay and AirPlay support built in',
+      'Get Streakly now.',
+      'Rated 4.7★ by 12K+ Users',
+    ])
+      expect(incompleteness(good, 'en'), good).toBeNull();
   });
 
   it('flag repeats, URLs, complaints, lists and reused screens', () => {

@@ -15,7 +15,11 @@ const ROOT = path.resolve(process.cwd(), '../shared/fixtures/stores');
 const present = existsSync(ROOT);
 const files = present
   ? ['appstore/lookup', 'appstore/derived-lookup', 'googleplay/details'].flatMap((dir) =>
-      existsSync(path.join(ROOT, dir)) ? readdirSync(path.join(ROOT, dir)).filter((f) => /\.(json|html)$/.test(f)).map((f) => path.join(ROOT, dir, f)) : [],
+      existsSync(path.join(ROOT, dir))
+        ? readdirSync(path.join(ROOT, dir))
+            .filter((f) => /\.(json|html)$/.test(f))
+            .map((f) => path.join(ROOT, dir, f))
+        : [],
     )
   : [];
 const SHAPES: Pick<PlanRequest, 'count' | 'narrativeId'>[] = [{ count: 10 }];
@@ -38,13 +42,22 @@ describe.skipIf(!present)('plans from recorded store listings', () => {
       for (const captionStyle of CAPTION_STYLE_IDS) {
         for (const captionLength of CAPTION_LENGTH_IDS) {
           for (const shape of SHAPES) {
-            const input: PlanInput = { listings: [listing], extraContext: null, request: { device, captionStyle, captionLength, ...shape } };
-            for (const v of planViolations(input, planScreenshotSet(input))) failures.push(`${device}/${captionStyle}/${captionLength}/${JSON.stringify(shape)}: ${v}`);
+            const input: PlanInput = {
+              listings: [listing],
+              extraContext: null,
+              request: { device, captionStyle, captionLength, ...shape },
+            };
+            for (const v of planViolations(input, planScreenshotSet(input)))
+              failures.push(`${device}/${captionStyle}/${captionLength}/${JSON.stringify(shape)}: ${v}`);
           }
         }
       }
     }
-    const story: PlanInput = { listings: [listing], extraContext: null, request: { device: 'iphone-69', narrativeId: 'problem-solution', captionLength: 'long' } };
+    const story: PlanInput = {
+      listings: [listing],
+      extraContext: null,
+      request: { device: 'iphone-69', narrativeId: 'problem-solution', captionLength: 'long' },
+    };
     failures.push(...planViolations(story, planScreenshotSet(story)));
     expect(failures.slice(0, 15)).toEqual([]);
   });

@@ -7,7 +7,13 @@ import { clearUnderstandingCache } from '../../src/planning/understand.ts';
 import { planViolations } from './check.ts';
 import { LISTINGS } from './listings.ts';
 
-const SHAPES: Pick<PlanRequest, 'count' | 'narrativeId'>[] = [{ count: 1 }, {}, { count: 8 }, { count: 10 }, ...NARRATIVES.map((n) => ({ narrativeId: n.id }))];
+const SHAPES: Pick<PlanRequest, 'count' | 'narrativeId'>[] = [
+  { count: 1 },
+  {},
+  { count: 8 },
+  { count: 10 },
+  ...NARRATIVES.map((n) => ({ narrativeId: n.id })),
+];
 
 describe('every listing × device × voice × length × story obeys the caption and plan rules', () => {
   for (const [name, listing] of Object.entries(LISTINGS)) {
@@ -16,11 +22,16 @@ describe('every listing × device × voice × length × story obeys the caption 
       for (const captionStyle of CAPTION_STYLE_IDS) {
         for (const captionLength of CAPTION_LENGTH_IDS) {
           for (const shape of SHAPES) {
-            const input: PlanInput = { listings: [listing], extraContext: null, request: { device, captionStyle, captionLength, ...shape } };
+            const input: PlanInput = {
+              listings: [listing],
+              extraContext: null,
+              request: { device, captionStyle, captionLength, ...shape },
+            };
             const result = planScreenshotSet(input);
             const expected = shape.narrativeId ? NARRATIVES.find((n) => n.id === shape.narrativeId)?.roles.length : (shape.count ?? 5);
             const shrunk = result.warnings.some((w) => /not the \d+ asked for/.test(w));
-            if (result.slides.length !== expected && !(shrunk && result.slides.length < (expected ?? 0))) failures.push(`${captionStyle}/${captionLength}/${JSON.stringify(shape)}: ${result.slides.length} slides`);
+            if (result.slides.length !== expected && !(shrunk && result.slides.length < (expected ?? 0)))
+              failures.push(`${captionStyle}/${captionLength}/${JSON.stringify(shape)}: ${result.slides.length} slides`);
             for (const v of planViolations(input, result)) failures.push(`${captionStyle}/${captionLength}/${JSON.stringify(shape)}: ${v}`);
             // Planning twice is the determinism check; once per voice and length keeps the matrix quick.
             if (shape === SHAPES[3]) expect(planScreenshotSet(input)).toEqual(result);
@@ -33,36 +44,62 @@ describe('every listing × device × voice × length × story obeys the caption 
 });
 
 describe('voices', () => {
-  const normal = (hs: string[]) => hs.map((h) => h.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim()).sort().join('|');
+  const normal = (hs: string[]) =>
+    hs
+      .map((h) =>
+        h
+          .toLowerCase()
+          .replace(/[^\p{L}\p{N}]+/gu, ' ')
+          .trim(),
+      )
+      .sort()
+      .join('|');
   for (const [name, listing] of Object.entries(LISTINGS)) {
     it.each(CAPTION_LENGTH_IDS)(`the five voices give pairwise different headline sets for ${name} (%s)`, (captionLength) => {
       const sets = CAPTION_STYLE_IDS.map((captionStyle) =>
-        planScreenshotSet({ listings: [listing], extraContext: null, request: { device: 'iphone-69', captionStyle, captionLength } }).slides.map((s) => s.headline),
+        planScreenshotSet({
+          listings: [listing],
+          extraContext: null,
+          request: { device: 'iphone-69', captionStyle, captionLength },
+        }).slides.map((s) => s.headline),
       );
       const exact = new Set(sets.map((hs) => [...hs].sort().join('|')));
       expect(exact.size, sets.join('\n')).toBe(CAPTION_STYLE_IDS.length);
       // Voices transform the listing's phrases rather than add stock words, so two voices may pick the
       // same words for a sparse listing; on a listing with material most of them still differ in words.
-      if (listing.language === 'en' && sets[0].length >= 4) expect(new Set(sets.map(normal)).size, sets.join('\n')).toBeGreaterThanOrEqual(3);
+      if (listing.language === 'en' && sets[0].length >= 4)
+        expect(new Set(sets.map(normal)).size, sets.join('\n')).toBeGreaterThanOrEqual(3);
     });
   }
 
   it('each voice has its visible signature', () => {
     const plan = (captionStyle: (typeof CAPTION_STYLE_IDS)[number]) =>
-      planScreenshotSet({ listings: [LISTINGS.habitly], extraContext: null, request: { device: 'iphone-69', captionStyle, count: 6 } }).slides.map((s) => s.headline);
+      planScreenshotSet({
+        listings: [LISTINGS.habitly],
+        extraContext: null,
+        request: { device: 'iphone-69', captionStyle, count: 6 },
+      }).slides.map((s) => s.headline);
     expect(plan('bold').every((h) => h === h.toUpperCase())).toBe(true);
     expect(plan('playful').filter((h) => h.endsWith('!')).length).toBeGreaterThanOrEqual(4);
     expect(plan('professional').every((h) => /[.?]$/.test(h))).toBe(true);
     expect(plan('minimal').every((h) => !/[.!]$/.test(h))).toBe(true);
     // Title Case: every word but title-case's small words starts with a capital (iPhone keeps its own).
     const lowerOk = (w: string) => SMALL_WORDS.has(w) || /^\p{Ll}+\p{Lu}/u.test(w);
-    expect(plan('aso-expert').flatMap((h) => h.match(/\p{L}+/gu) ?? []).filter((w) => !/^\p{Lu}/u.test(w) && !lowerOk(w))).toEqual([]);
+    expect(
+      plan('aso-expert')
+        .flatMap((h) => h.match(/\p{L}+/gu) ?? [])
+        .filter((w) => !/^\p{Lu}/u.test(w) && !lowerOk(w)),
+    ).toEqual([]);
   });
 });
 
 describe('determinism', () => {
   it('gives the same plan after the analysis cache is dropped', () => {
-    const input: PlanInput = { listings: [LISTINGS.habitly, LISTINGS.android], extraContext: 'Offline mode for long flights.', request: { device: 'android-phone', narrativeId: 'full-tour', captionLength: 'long' } };
+    const input: PlanInput = {
+      listings: [LISTINGS.habitly, LISTINGS.android],
+      extraContext: 'Offline mode for long flights.',
+      request: { device: 'android-phone', narrativeId: 'full-tour', captionLength: 'long' },
+    };
     const first = planScreenshotSet(input);
     clearUnderstandingCache();
     expect(planScreenshotSet(input)).toEqual(first);

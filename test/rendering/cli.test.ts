@@ -34,7 +34,9 @@ describe('npm run render', () => {
     for (const f of files) expect(checkStoreRules(readFileSync(path.join(out, f)), 'iphone-69')).toEqual([]);
     // The first slide that frames a screen shows the folder's red screen.
     const framed = plan.slides.find((s) => s.layout !== 'text-only')!;
-    const { data } = await sharp(readFileSync(path.join(out, `${framed.index}_iphone-69_${framed.role}.png`))).raw().toBuffer({ resolveWithObject: true });
+    const { data } = await sharp(readFileSync(path.join(out, `${framed.index}_iphone-69_${framed.role}.png`)))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     let red = 0;
     for (let i = 0; i < data.length; i += 3) if (data[i] > 200 && data[i + 1] < 100 && data[i + 2] < 100) red++;
     expect(red).toBeGreaterThan(10_000);

@@ -20,11 +20,18 @@ export interface GoldenCase {
   panoramic?: boolean;
 }
 
-const HEADLINES = ['Track Every Habit in One Tap', 'Smart Reminders That Adapt to You', 'Beautiful Charts & Streaks', 'Your Progress, at a Glance'];
+const HEADLINES = [
+  'Track Every Habit in One Tap',
+  'Smart Reminders That Adapt to You',
+  'Beautiful Charts & Streaks',
+  'Your Progress, at a Glance',
+];
 const SUB = 'Plan your week and see how far you have come';
 
 function setFor(colors: string[], textColor: string): Slide[] {
-  return LAYOUTS.map((layout, i) => slide(i, HEADLINES[i], layout, { subheadline: i === 1 ? SUB : null, background: { colors }, textColor }));
+  return LAYOUTS.map((layout, i) =>
+    slide(i, HEADLINES[i], layout, { subheadline: i === 1 ? SUB : null, background: { colors }, textColor }),
+  );
 }
 
 const FAMILIES: [string, Device, string[], string][] = [
@@ -45,7 +52,11 @@ export const GOLDEN_CASES: GoldenCase[] = [
   {
     name: 'iphone-mixed-scripts-rtl',
     device: 'iphone-67',
-    slides: [slide(0, 'مرحبا بالعالم — שלום 👋 Hello', 'headline-top', { subheadline: 'Привет · Γειά · नमस्ते · สวัสดี · 日本語 · 한국어 · 简体 · 繁體' })],
+    slides: [
+      slide(0, 'مرحبا بالعالم — שלום 👋 Hello', 'headline-top', {
+        subheadline: 'Привет · Γειά · नमस्ते · สวัสดี · 日本語 · 한국어 · 简体 · 繁體',
+      }),
+    ],
     index: 0,
   },
 ];
@@ -68,6 +79,10 @@ export function setRenderer(render: (c: GoldenCase) => Promise<Buffer[]>): (c: G
 
 /** A rendered slide brought down to the golden scale, as raw RGBA. */
 export async function small(png: Buffer): Promise<{ data: Buffer; width: number; height: number }> {
-  const { data, info } = await sharp(png).resize({ width: GOLDEN_WIDTH, kernel: 'lanczos3' }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(png)
+    .resize({ width: GOLDEN_WIDTH, kernel: 'lanczos3' })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
 }

@@ -11,7 +11,9 @@ const MAX_DIFF_SHARE = 0.01;
 
 const pool = new RenderPool({ threads: 2 });
 afterAll(() => pool.close());
-const render = setRenderer(async (c) => pool.renderSet({ device: c.device, slides: c.slides, screens: await screensFor(c), panoramic: c.panoramic }));
+const render = setRenderer(async (c) =>
+  pool.renderSet({ device: c.device, slides: c.slides, screens: await screensFor(c), panoramic: c.panoramic }),
+);
 
 describe('golden images (small scale, perceptual tolerance)', () => {
   it.each(GOLDEN_CASES.map((c) => [c.name, c] as const))('%s matches its golden', async (name, c) => {

@@ -8,12 +8,17 @@ import { GOLDEN_CASES, GOLDEN_DIR, screensFor, setRenderer, small } from './gold
 const dir = fileURLToPath(GOLDEN_DIR);
 mkdirSync(dir, { recursive: true });
 const pool = new RenderPool({ threads: 2 });
-const render = setRenderer(async (c) => pool.renderSet({ device: c.device, slides: c.slides, screens: await screensFor(c), panoramic: c.panoramic }));
+const render = setRenderer(async (c) =>
+  pool.renderSet({ device: c.device, slides: c.slides, screens: await screensFor(c), panoramic: c.panoramic }),
+);
 try {
   for (const c of GOLDEN_CASES) {
     const pngs = await render(c);
     const s = await small(pngs[c.index]);
-    await sharp(s.data, { raw: { width: s.width, height: s.height, channels: 4 } }).removeAlpha().png({ compressionLevel: 9 }).toFile(`${dir}${c.name}.png`);
+    await sharp(s.data, { raw: { width: s.width, height: s.height, channels: 4 } })
+      .removeAlpha()
+      .png({ compressionLevel: 9 })
+      .toFile(`${dir}${c.name}.png`);
     console.log(`${c.name}.png`);
   }
 } finally {

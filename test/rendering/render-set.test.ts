@@ -22,7 +22,7 @@ describe('RenderPool.renderSet', () => {
     }
   });
 
-  it('draws one headline size across the set: a short headline shrinks to the set\'s size', async () => {
+  it("draws one headline size across the set: a short headline shrinks to the set's size", async () => {
     const look = { background: { colors: ['#FFFFFF', '#FFFFFF'] }, textColor: '#000000' };
     const short = slide(0, 'Hello', 'text-only', look);
     const long = slide(1, 'A much longer headline that needs all three of its lines here', 'text-only', look);
@@ -38,12 +38,15 @@ describe('RenderPool.renderSet', () => {
   });
 
   it('joins the slices of a panoramic set at their seams', async () => {
-    const slides = [0, 1, 2].map((i) => slide(i, `Slide ${i + 1}`, i === 1 ? 'headline-top' : 'text-only', { background: { colors: ['#0EA5E9', '#7C3AED'] } }));
+    const slides = [0, 1, 2].map((i) =>
+      slide(i, `Slide ${i + 1}`, i === 1 ? 'headline-top' : 'text-only', { background: { colors: ['#0EA5E9', '#7C3AED'] } }),
+    );
     const screens = [null, await screen(), null];
     const edges = async (pngs: Buffer[]) => {
       const raws = await Promise.all(pngs.map((p) => sharp(p).raw().toBuffer({ resolveWithObject: true })));
       const { width, height } = raws[0].info;
-      const col = (i: number, x: number) => Array.from({ length: height }, (_, y) => [...raws[i].data.subarray((y * width + x) * 3, (y * width + x) * 3 + 3)]);
+      const col = (i: number, x: number) =>
+        Array.from({ length: height }, (_, y) => [...raws[i].data.subarray((y * width + x) * 3, (y * width + x) * 3 + 3)]);
       // Mean difference per channel between a slide's last column and the next slide's first.
       return [0, 1].map((i) => {
         const [a, b] = [col(i, width - 1), col(i + 1, 0)];
@@ -61,14 +64,19 @@ describe('RenderPool.renderSet', () => {
   it('rejects with the abort reason when the signal fires', async () => {
     const ctl = new AbortController();
     ctl.abort(new Error('job cancelled'));
-    await expect(pool.renderSet({ device: 'iphone-69', slides: [slide(0, 'x', 'text-only')], screens: [null] }, { signal: ctl.signal })).rejects.toThrow('job cancelled');
+    await expect(
+      pool.renderSet({ device: 'iphone-69', slides: [slide(0, 'x', 'text-only')], screens: [null] }, { signal: ctl.signal }),
+    ).rejects.toThrow('job cancelled');
   });
 
   it('rejects with the abort reason when the signal fires mid-set, and the pool keeps working', async () => {
     const ctl = new AbortController();
     const slides = Array.from({ length: 6 }, (_, i) => slide(i, `Slide ${i}`, 'headline-top'));
     const shot = await screen();
-    const p = pool.renderSet({ device: 'android-phone', slides, screens: slides.map(() => shot) }, { signal: ctl.signal, onSlide: () => ctl.abort(new Error('job timed out')) });
+    const p = pool.renderSet(
+      { device: 'android-phone', slides, screens: slides.map(() => shot) },
+      { signal: ctl.signal, onSlide: () => ctl.abort(new Error('job timed out')) },
+    );
     await expect(p).rejects.toThrow('job timed out');
     const [png] = await pool.renderSet({ device: 'android-phone', slides: [slide(0, 'Still here', 'text-only')], screens: [null] });
     expect(checkStoreRules(png, 'android-phone')).toEqual([]);
@@ -76,8 +84,12 @@ describe('RenderPool.renderSet', () => {
 
   it('draws a transparent screen over black, an opaque one as it is', async () => {
     const device = 'android-phone';
-    const clear = await sharp({ create: { width: 540, height: 960, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 0 } } }).png().toBuffer();
-    const opaque = await sharp({ create: { width: 540, height: 960, channels: 3, background: '#FF0000' } }).png().toBuffer();
+    const clear = await sharp({ create: { width: 540, height: 960, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 0 } } })
+      .png()
+      .toBuffer();
+    const opaque = await sharp({ create: { width: 540, height: 960, channels: 3, background: '#FF0000' } })
+      .png()
+      .toBuffer();
     const slides = [slide(0, 'Clear', 'headline-top'), slide(1, 'Red', 'headline-top')];
     const pngs = await pool.renderSet({ device, slides, screens: [clear, opaque] });
     // The middle of the slide is inside the screen in this layout.
@@ -88,11 +100,14 @@ describe('RenderPool.renderSet', () => {
 
   it('names the slide whose screen is not an image', async () => {
     const slides = [slide(0, 'Fine', 'text-only'), slide(1, 'Broken screen', 'headline-top')];
-    await expect(pool.renderSet({ device: 'iphone-69', slides, screens: [null, Buffer.from('not an image at all')] })).rejects.toThrow('the screen of slide 1 is not a readable image');
+    await expect(pool.renderSet({ device: 'iphone-69', slides, screens: [null, Buffer.from('not an image at all')] })).rejects.toThrow(
+      'the screen of slide 1 is not a readable image',
+    );
   });
 
   it('copes with extreme captions: never cut, never a crash', async () => {
-    const long = 'Everything you need to plan, track and share your shopping lists with family and friends, in real time, everywhere you go, every single day of the week';
+    const long =
+      'Everything you need to plan, track and share your shopping lists with family and friends, in real time, everywhere you go, every single day of the week';
     const slides = [
       slide(0, long, 'headline-top', { subheadline: long }),
       slide(1, '', 'hero-centered', { background: { colors: [] } }),
@@ -104,6 +119,8 @@ describe('RenderPool.renderSet', () => {
   });
 
   it('refuses a screens list that does not match the slides', async () => {
-    await expect(pool.renderSet({ device: 'iphone-69', slides: [slide(0, 'x', 'text-only')], screens: [] })).rejects.toThrow('1 slides but 0 screens');
+    await expect(pool.renderSet({ device: 'iphone-69', slides: [slide(0, 'x', 'text-only')], screens: [] })).rejects.toThrow(
+      '1 slides but 0 screens',
+    );
   });
 });

@@ -61,7 +61,9 @@ describe('no tofu in any script', () => {
     // A private-use code point no font here maps: what a missing glyph looks like (.notdef).
     const tofu = draw('\u{F0000}', font);
     expect(ink(tofu)).toBeGreaterThan(0);
-    const graphemes = [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(sample)].map((s) => s.segment).filter((g) => /\S/u.test(g) && !/^[,.!·、]$/u.test(g));
+    const graphemes = [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(sample)]
+      .map((s) => s.segment)
+      .filter((g) => /\S/u.test(g) && !/^[,.!·、]$/u.test(g));
     const bad = graphemes.filter((g) => {
       const px = draw(g, font);
       return ink(px) === 0 || pixelmatch(px, tofu, undefined, BOX, BOX, { threshold: 0.05 }) < 20;
@@ -69,10 +71,12 @@ describe('no tofu in any script', () => {
     expect(bad).toEqual([]);
   });
 
-  it.each(Object.entries(SAMPLES))('%s is covered by the renderer\'s own fonts, not by a system font', (_, sample) => {
+  it.each(Object.entries(SAMPLES))("%s is covered by the renderer's own fonts, not by a system font", (_, sample) => {
     // Joiners, variation selectors and tag characters have no glyph of their own.
     const noGlyph = (cp: number) => cp === 0x200d || cp === 0xfe0f || (cp >= 0xe0020 && cp <= 0xe007f);
-    const missing = [...sample].filter((ch) => /\S/u.test(ch) && !noGlyph(ch.codePointAt(0)!) && !maps.some((has) => has(ch.codePointAt(0)!)));
+    const missing = [...sample].filter(
+      (ch) => /\S/u.test(ch) && !noGlyph(ch.codePointAt(0)!) && !maps.some((has) => has(ch.codePointAt(0)!)),
+    );
     expect(missing).toEqual([]);
   });
 
@@ -84,7 +88,8 @@ describe('no tofu in any script', () => {
   it('draws emoji in colour (COLRv1), not as black outlines', () => {
     const px = draw('😀🚀', fontString(700, SIZE, '😀🚀'));
     let coloured = 0;
-    for (let i = 0; i < px.length; i += 4) if (Math.max(px[i], px[i + 1], px[i + 2]) - Math.min(px[i], px[i + 1], px[i + 2]) > 80) coloured++;
+    for (let i = 0; i < px.length; i += 4)
+      if (Math.max(px[i], px[i + 1], px[i + 2]) - Math.min(px[i], px[i + 1], px[i + 2]) > 80) coloured++;
     expect(coloured).toBeGreaterThan(500);
   });
 
@@ -94,7 +99,11 @@ describe('no tofu in any script', () => {
     expect(familiesFor('简体中文测试').indexOf('sg-sc')).toBeLessThan(familiesFor('简体中文测试').indexOf('sg-tc'));
     expect(familiesFor('한국어 漢字').indexOf('sg-kr')).toBeLessThan(familiesFor('한국어 漢字').indexOf('sg-sc'));
     // 直 differs visibly between the Japanese and the Chinese designs of the glyph.
-    expect(pixelmatch(draw('直', fontString(700, SIZE, 'かな直')), draw('直', fontString(700, SIZE, '直')), undefined, BOX, BOX, { threshold: 0.05 })).toBeGreaterThan(20);
+    expect(
+      pixelmatch(draw('直', fontString(700, SIZE, 'かな直')), draw('直', fontString(700, SIZE, '直')), undefined, BOX, BOX, {
+        threshold: 0.05,
+      }),
+    ).toBeGreaterThan(20);
   });
 });
 
@@ -143,6 +152,8 @@ describe('right-to-left headlines', () => {
     expect(profileDistance(atLeft, wordAlone('Hello', hello))).toBeLessThan(0.15);
     expect(profileDistance(atRight, wordAlone('שלום', shalom))).toBeLessThan(0.15);
     // The check can fail: the Latin word's profile does not match what the right end holds.
-    expect(profileDistance(columns(raw.data, raw.width, raw.height, left + Math.round(total) - hello, hello), wordAlone('Hello', hello))).toBeGreaterThan(0.3);
+    expect(
+      profileDistance(columns(raw.data, raw.width, raw.height, left + Math.round(total) - hello, hello), wordAlone('Hello', hello)),
+    ).toBeGreaterThan(0.3);
   });
 });

@@ -34,7 +34,9 @@ describe('checkStoreRules', () => {
   });
 
   it('refuses a size the Apple slot does not take', async () => {
-    expect(checkStoreRules(await png(1242, 2688), 'iphone-69')).toEqual([expect.stringContaining('not a size the App Store iPhone 6.9" slot accepts')]);
+    expect(checkStoreRules(await png(1242, 2688), 'iphone-69')).toEqual([
+      expect.stringContaining('not a size the App Store iPhone 6.9" slot accepts'),
+    ]);
     expect(checkStoreRules(await png(1320, 2868), 'ipad-pro')).toHaveLength(1);
   });
 
@@ -43,7 +45,7 @@ describe('checkStoreRules', () => {
     expect(checkStoreRules(await png(1080, 1920, { depth: 16 }), 'android-phone')).toEqual(['bit depth 16, not 8']);
   });
 
-  it('applies Google Play\'s side and ratio limits', async () => {
+  it("applies Google Play's side and ratio limits", async () => {
     expect(checkStoreRules(await png(1080, 2400), 'android-phone')).toEqual([expect.stringContaining('at most twice')]);
     expect(checkStoreRules(await png(300, 500), 'android-phone')).toEqual([expect.stringContaining('between 320 and 3840')]);
     expect(checkStoreRules(await png(3000, 4000), 'android-tablet')).toEqual([expect.stringContaining('between 320 and 3840')]);

@@ -71,29 +71,34 @@ describe('direction', () => {
 describe('one font size for the set', () => {
   const set = [
     slide(0, 'Hi', 'hero-centered'),
-    slide(1, 'A Much Longer Headline That Needs Several Lines To Fit', 'headline-top', { subheadline: 'With a subheadline that is long enough to wrap onto more than one line' }),
+    slide(1, 'A Much Longer Headline That Needs Several Lines To Fit', 'headline-top', {
+      subheadline: 'With a subheadline that is long enough to wrap onto more than one line',
+    }),
     slide(2, 'Medium length headline here', 'text-only'),
   ];
 
-  it.each(['iphone-69', 'ipad-pro', 'android-phone'] as const)('%s: the largest size at which every headline fits in three lines', (device) => {
-    const c = ctx();
-    const m = fitSet(c, device, set);
-    const sc = scaleOf(device);
-    for (const s of set) {
-      const w = linesAt(c, s.headline, 700, m.headlineSize, sc.textWidth);
-      expect(w.fits).toBe(true);
-      expect(w.lines.length).toBeLessThanOrEqual(MAX_LINES);
-    }
-    // One pixel larger, the longest headline no longer fits (or the size is the cap).
-    const bigger = linesAt(c, set[1].headline, 700, m.headlineSize + 1, sc.textWidth);
-    expect(bigger.lines.length > MAX_LINES || !bigger.fits || m.headlineSize === Math.round(sc.base * 0.09)).toBe(true);
-    // The short headline alone would be drawn larger: the set shares the smaller size.
-    const cap = Math.round(sc.base * 0.09);
-    if (m.headlineSize < cap) expect(fitSet(c, device, [set[0]]).headlineSize).toBeGreaterThan(m.headlineSize);
-    else expect(fitSet(c, device, [set[0]]).headlineSize).toBe(cap);
-    expect(m.subSize).toBeLessThan(m.headlineSize);
-    expect(m.blockHeight).toBe(Math.max(...set.map((s) => textBlock(c, s, m, sc).height)));
-  });
+  it.each(['iphone-69', 'ipad-pro', 'android-phone'] as const)(
+    '%s: the largest size at which every headline fits in three lines',
+    (device) => {
+      const c = ctx();
+      const m = fitSet(c, device, set);
+      const sc = scaleOf(device);
+      for (const s of set) {
+        const w = linesAt(c, s.headline, 700, m.headlineSize, sc.textWidth);
+        expect(w.fits).toBe(true);
+        expect(w.lines.length).toBeLessThanOrEqual(MAX_LINES);
+      }
+      // One pixel larger, the longest headline no longer fits (or the size is the cap).
+      const bigger = linesAt(c, set[1].headline, 700, m.headlineSize + 1, sc.textWidth);
+      expect(bigger.lines.length > MAX_LINES || !bigger.fits || m.headlineSize === Math.round(sc.base * 0.09)).toBe(true);
+      // The short headline alone would be drawn larger: the set shares the smaller size.
+      const cap = Math.round(sc.base * 0.09);
+      if (m.headlineSize < cap) expect(fitSet(c, device, [set[0]]).headlineSize).toBeGreaterThan(m.headlineSize);
+      else expect(fitSet(c, device, [set[0]]).headlineSize).toBe(cap);
+      expect(m.subSize).toBeLessThan(m.headlineSize);
+      expect(m.blockHeight).toBe(Math.max(...set.map((s) => textBlock(c, s, m, sc).height)));
+    },
+  );
 
   it('never lets a line run past the margins, even with a word longer than the box', () => {
     const c = ctx();

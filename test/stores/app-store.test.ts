@@ -75,7 +75,10 @@ describe('parseAppStoreLookupBody', () => {
     ['JSON of another shape', '[1,2]'],
     ['no results array', '{"resultCount":1}'],
     ['a result without a name', lookupBody([lookupResult({ trackName: undefined })])],
-    ['a result without any icon', lookupBody([lookupResult({ artworkUrl512: undefined, artworkUrl100: undefined, artworkUrl60: undefined })])],
+    [
+      'a result without any icon',
+      lookupBody([lookupResult({ artworkUrl512: undefined, artworkUrl100: undefined, artworkUrl60: undefined })]),
+    ],
   ])('%s is store_unavailable with Retry-After', (_name, body) => {
     const p = problemOf(() => parseAppStoreLookupBody(body, ref));
     expect(p.status).toBe(502);
@@ -99,7 +102,14 @@ describe('parseAppStoreLookupBody', () => {
 
   it('falls back to sellerName, genres[0] and a built store URL', () => {
     const l = parseAppStoreLookupBody(
-      lookupBody([lookupResult({ artistName: undefined, primaryGenreName: undefined, primaryGenreId: undefined, trackViewUrl: 'https://evil.example/x' })]),
+      lookupBody([
+        lookupResult({
+          artistName: undefined,
+          primaryGenreName: undefined,
+          primaryGenreId: undefined,
+          trackViewUrl: 'https://evil.example/x',
+        }),
+      ]),
       { id: '1234567890', country: 'fr' },
     );
     expect(l.developer).toBe('Planner Labs Inc.');
@@ -112,7 +122,13 @@ describe('parseAppStoreLookupBody', () => {
 
   it('gives Mac apps no iPhone or iPad screenshots (their shots are desktop-sized)', () => {
     const l = parseAppStoreLookupBody(
-      lookupBody([lookupResult({ kind: 'mac-software', screenshotUrls: ['https://is1-ssl.mzstatic.com/image/thumb/a/source/800x500bb.jpg'], ipadScreenshotUrls: undefined })]),
+      lookupBody([
+        lookupResult({
+          kind: 'mac-software',
+          screenshotUrls: ['https://is1-ssl.mzstatic.com/image/thumb/a/source/800x500bb.jpg'],
+          ipadScreenshotUrls: undefined,
+        }),
+      ]),
       ref,
     );
     expect(l.screenshots.iphone).toEqual([]);
@@ -121,7 +137,10 @@ describe('parseAppStoreLookupBody', () => {
   });
 
   it('skips screenshot entries that are not http(s) URLs', () => {
-    const l = parseAppStoreLookupBody(lookupBody([lookupResult({ screenshotUrls: ['javascript:alert(1)', 42, null], ipadScreenshotUrls: 'x' })]), ref);
+    const l = parseAppStoreLookupBody(
+      lookupBody([lookupResult({ screenshotUrls: ['javascript:alert(1)', 42, null], ipadScreenshotUrls: 'x' })]),
+      ref,
+    );
     expect(l.screenshots.iphone).toEqual([]);
     expect(l.screenshots.ipad).toEqual([]);
   });
@@ -137,11 +156,26 @@ describe('parseAppStoreLookupBody', () => {
 
 describe('appStoreArtwork', () => {
   it.each([
-    ['https://is1-ssl.mzstatic.com/image/thumb/P/v4/x/source/100x100bb.jpg', 'https://is1-ssl.mzstatic.com/image/thumb/P/v4/x/source/512x512bb.jpg'],
-    ['https://is1-ssl.mzstatic.com/image/thumb/P/v4/x/source/60x60bb.png', 'https://is1-ssl.mzstatic.com/image/thumb/P/v4/x/source/512x512bb.png'],
-    ['http://is3.mzstatic.com/image/thumb/Purple69/v4/0b/mzl.ujaisbyd.png/0x0ss-85.jpg', 'https://is3.mzstatic.com/image/thumb/Purple69/v4/0b/mzl.ujaisbyd.png/512x512bb.jpg'],
-    ['https://is1-ssl.mzstatic.com/image/thumb/P/v4/x/AppIcon.png/1024x1024sr.webp', 'https://is1-ssl.mzstatic.com/image/thumb/P/v4/x/AppIcon.png/512x512bb.webp'],
-    ['http://a1988.phobos.apple.com/us/r30/Purple1/v4/38/df/mzl.gqntmaen.png', 'https://is1-ssl.mzstatic.com/image/thumb/Purple1/v4/38/df/mzl.gqntmaen.png/512x512bb.png'],
+    [
+      'https://is1-ssl.mzstatic.com/image/thumb/P/v4/x/source/100x100bb.jpg',
+      'https://is1-ssl.mzstatic.com/image/thumb/P/v4/x/source/512x512bb.jpg',
+    ],
+    [
+      'https://is1-ssl.mzstatic.com/image/thumb/P/v4/x/source/60x60bb.png',
+      'https://is1-ssl.mzstatic.com/image/thumb/P/v4/x/source/512x512bb.png',
+    ],
+    [
+      'http://is3.mzstatic.com/image/thumb/Purple69/v4/0b/mzl.ujaisbyd.png/0x0ss-85.jpg',
+      'https://is3.mzstatic.com/image/thumb/Purple69/v4/0b/mzl.ujaisbyd.png/512x512bb.jpg',
+    ],
+    [
+      'https://is1-ssl.mzstatic.com/image/thumb/P/v4/x/AppIcon.png/1024x1024sr.webp',
+      'https://is1-ssl.mzstatic.com/image/thumb/P/v4/x/AppIcon.png/512x512bb.webp',
+    ],
+    [
+      'http://a1988.phobos.apple.com/us/r30/Purple1/v4/38/df/mzl.gqntmaen.png',
+      'https://is1-ssl.mzstatic.com/image/thumb/Purple1/v4/38/df/mzl.gqntmaen.png/512x512bb.png',
+    ],
     ['http://example.com/icon.png', 'https://example.com/icon.png'],
   ])('%s -> %s', (input, expected) => {
     expect(appStoreArtwork(input)).toBe(expected);
@@ -171,7 +205,15 @@ describe('appStoreScreenshot', () => {
 
 describe('storefrontLanguage', () => {
   it.each([
-    ['us', 'en'], ['fr', 'fr'], ['de', 'de'], ['jp', 'ja'], ['br', 'pt'], ['kr', 'ko'], ['gb', 'en'], ['ch', 'en'], ['zz', 'en'],
+    ['us', 'en'],
+    ['fr', 'fr'],
+    ['de', 'de'],
+    ['jp', 'ja'],
+    ['br', 'pt'],
+    ['kr', 'ko'],
+    ['gb', 'en'],
+    ['ch', 'en'],
+    ['zz', 'en'],
   ])('%s -> %s', (country, language) => {
     expect(storefrontLanguage(country)).toBe(language);
   });

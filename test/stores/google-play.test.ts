@@ -73,7 +73,10 @@ describe('parseGooglePlayDetailsPage', () => {
   });
 
   it('falls back to JSON-LD when the page has no details block', () => {
-    const l = parseGooglePlayDetailsPage(playDetailsPage({ jsonLd: softwareApplicationLd({ category: 'GAME_ARCADE', image: `${gu}ld=s180` }) }), ref);
+    const l = parseGooglePlayDetailsPage(
+      playDetailsPage({ jsonLd: softwareApplicationLd({ category: 'GAME_ARCADE', image: `${gu}ld=s180` }) }),
+      ref,
+    );
     expect(l.name).toBe('Trail Mapper');
     expect(l.category).toBe('Arcade');
     expect(l.categoryId).toBe('GAME_ARCADE');
@@ -144,7 +147,11 @@ describe('play-data helpers', () => {
 
   it('finds SoftwareApplication in JSON-LD arrays and graphs, skipping broken JSON', () => {
     const wrap = (v: string) => `<script type="application/ld+json">${v}</script>`;
-    expect(findSoftwareApplication(wrap('{oops') + wrap(JSON.stringify([{ '@type': 'Organization' }, { '@type': 'SoftwareApplication', name: 'A' }])))?.name).toBe('A');
+    expect(
+      findSoftwareApplication(
+        wrap('{oops') + wrap(JSON.stringify([{ '@type': 'Organization' }, { '@type': 'SoftwareApplication', name: 'A' }])),
+      )?.name,
+    ).toBe('A');
     expect(findSoftwareApplication(wrap(JSON.stringify({ '@graph': [{ '@type': ['VideoGame'], name: 'G' }] })))?.name).toBe('G');
     expect(findSoftwareApplication('<html></html>')).toBeNull();
   });

@@ -2,7 +2,14 @@ import { describe, it, expect, beforeAll, afterAll, beforeEach } from 'vitest';
 import { createStoreReaders, type StoreReadersOptions } from '../../src/stores/index.ts';
 import { Problem } from '../../src/problem.ts';
 import { FAIL, startFakeStore, type FakeStore } from '../support/fake-store.ts';
-import { LOOKUP_INVALID_ID_BODY, PLAY_CONSENT_PAGE, lookupBody, lookupResult, playDetails, playDetailsPage } from '../support/store-fixtures.ts';
+import {
+  LOOKUP_INVALID_ID_BODY,
+  PLAY_CONSENT_PAGE,
+  lookupBody,
+  lookupResult,
+  playDetails,
+  playDetailsPage,
+} from '../support/store-fixtures.ts';
 
 let store: FakeStore;
 beforeAll(async () => {

@@ -18,7 +18,12 @@ if (!exists) console.log(`[recordings] ${root} not found: skipping the store rec
 
 const files = (dir: string, ext: string) => {
   const full = path.join(root, dir);
-  return fs.existsSync(full) ? fs.readdirSync(full).filter((f) => f.endsWith(ext)).map((f) => path.join(full, f)) : [];
+  return fs.existsSync(full)
+    ? fs
+        .readdirSync(full)
+        .filter((f) => f.endsWith(ext))
+        .map((f) => path.join(full, f))
+    : [];
 };
 const read = (file: string) => fs.readFileSync(file, 'utf8');
 
@@ -99,7 +104,12 @@ describe.skipIf(!exists)('store recordings', () => {
       // Cross-check against the page's own JSON-LD, extracted separately into ds-blobs/.
       const ldFile = blobs.find((b) => path.basename(b) === name.replace(/\.html$/, '.ld+json.json'));
       if (ldFile) {
-        const ld = JSON.parse(read(ldFile)) as { name: string; applicationCategory: string; description?: string; offers?: Array<{ price: string }> };
+        const ld = JSON.parse(read(ldFile)) as {
+          name: string;
+          applicationCategory: string;
+          description?: string;
+          offers?: Array<{ price: string }>;
+        };
         expect(l.name).toBe(ld.name);
         expect(l.categoryId).toBe(ld.applicationCategory);
         if (ld.description) expect(l.description).not.toBe('');
@@ -125,17 +135,34 @@ describe.skipIf(!exists)('store recordings', () => {
         await store.close();
       });
 
-      it.each(files('googleplay/errors', '.html').map((f) => [path.basename(f), f]))('%s served as 404 is store_app_not_found', async (_name, file) => {
-        store.set('google-play', 'com.example.missing', { status: 404, body: read(file) });
-        const readers = createStoreReaders({ appStoreLookupUrl: store.appStoreLookupUrl, googlePlayUrl: store.googlePlayUrl, timeoutMs: 2000, cacheTtlMs: 0 });
-        const error = await readers.readGooglePlay({ id: 'com.example.missing', country: 'us', language: 'en' }).catch((e: unknown) => e);
-        expect(error).toBeInstanceOf(Problem);
-        expect((error as Problem).code).toBe('store_app_not_found');
-      });
+      it.each(files('googleplay/errors', '.html').map((f) => [path.basename(f), f]))(
+        '%s served as 404 is store_app_not_found',
+        async (_name, file) => {
+          store.set('google-play', 'com.example.missing', { status: 404, body: read(file) });
+          const readers = createStoreReaders({
+            appStoreLookupUrl: store.appStoreLookupUrl,
+            googlePlayUrl: store.googlePlayUrl,
+            timeoutMs: 2000,
+            cacheTtlMs: 0,
+          });
+          const error = await readers.readGooglePlay({ id: 'com.example.missing', country: 'us', language: 'en' }).catch((e: unknown) => e);
+          expect(error).toBeInstanceOf(Problem);
+          expect((error as Problem).code).toBe('store_app_not_found');
+        },
+      );
 
-      it.each(files('appstore/lookup', '.json').filter((f) => /http400/.test(f)).map((f) => [path.basename(f), f]))('%s served as 400 is store_app_not_found', async (_name, file) => {
+      it.each(
+        files('appstore/lookup', '.json')
+          .filter((f) => /http400/.test(f))
+          .map((f) => [path.basename(f), f]),
+      )('%s served as 400 is store_app_not_found', async (_name, file) => {
         store.set('app-store', '42', { status: 400, body: read(file) });
-        const readers = createStoreReaders({ appStoreLookupUrl: store.appStoreLookupUrl, googlePlayUrl: store.googlePlayUrl, timeoutMs: 2000, cacheTtlMs: 0 });
+        const readers = createStoreReaders({
+          appStoreLookupUrl: store.appStoreLookupUrl,
+          googlePlayUrl: store.googlePlayUrl,
+          timeoutMs: 2000,
+          cacheTtlMs: 0,
+        });
         const error = await readers.readAppStore({ id: '42', country: 'us' }).catch((e: unknown) => e);
         expect((error as Problem).code).toBe('store_app_not_found');
       });
@@ -143,7 +170,12 @@ describe.skipIf(!exists)('store recordings', () => {
       it.each(pages.map((f) => [path.basename(f), f]))('%s read end to end', async (name, file) => {
         const id = name.split('_')[0];
         store.set('google-play', id, { body: read(file) });
-        const readers = createStoreReaders({ appStoreLookupUrl: store.appStoreLookupUrl, googlePlayUrl: store.googlePlayUrl, timeoutMs: 5000, cacheTtlMs: 0 });
+        const readers = createStoreReaders({
+          appStoreLookupUrl: store.appStoreLookupUrl,
+          googlePlayUrl: store.googlePlayUrl,
+          timeoutMs: 5000,
+          cacheTtlMs: 0,
+        });
         expectUsable(await readers.readGooglePlay({ id, country: 'us', language: 'en' }));
       });
     });

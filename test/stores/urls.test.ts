@@ -66,10 +66,19 @@ describe('parseAppStoreUrl', () => {
 
 describe('parseGooglePlayUrl', () => {
   it.each([
-    ['https://play.google.com/store/apps/details?id=com.mojang.minecraftpe', { id: 'com.mojang.minecraftpe', country: 'us', language: 'en' }],
-    ['https://play.google.com/store/apps/details?id=com.moonwink.treasury&hl=en_US&gl=BR', { id: 'com.moonwink.treasury', country: 'br', language: 'en' }],
+    [
+      'https://play.google.com/store/apps/details?id=com.mojang.minecraftpe',
+      { id: 'com.mojang.minecraftpe', country: 'us', language: 'en' },
+    ],
+    [
+      'https://play.google.com/store/apps/details?id=com.moonwink.treasury&hl=en_US&gl=BR',
+      { id: 'com.moonwink.treasury', country: 'br', language: 'en' },
+    ],
     ['https://play.google.com/store/apps/details?hl=fr&id=com.example.app', { id: 'com.example.app', country: 'us', language: 'fr' }],
-    ['https://play.google.com/store/apps/details?id=com.example.app&hl=es-419&gl=mx&pli=1', { id: 'com.example.app', country: 'mx', language: 'es' }],
+    [
+      'https://play.google.com/store/apps/details?id=com.example.app&hl=es-419&gl=mx&pli=1',
+      { id: 'com.example.app', country: 'mx', language: 'es' },
+    ],
     ['https://play.google.com/store/apps/details?id=com.example.app&hl=&gl=', { id: 'com.example.app', country: 'us', language: 'en' }],
     ['https://play.google.com/store/apps/details?id=a.b', { id: 'a.b', country: 'us', language: 'en' }],
     ['https://play.google.com/store/apps/details?id=com.Ex_1.app_2', { id: 'com.Ex_1.app_2', country: 'us', language: 'en' }],
@@ -114,9 +123,24 @@ describe('parseGooglePlayUrl', () => {
 const nearlyUrl = fc
   .tuple(
     fc.constantFrom('https://', 'http://', 'HTTPS://', '', '//', 'https:/', 'https:\\\\'),
-    fc.constantFrom('apps.apple.com', 'itunes.apple.com', 'play.google.com', 'evil.com', 'apps.apple.com:8080', 'u@play.google.com', 'apps.apple.com.evil.com', '127.0.0.1', ''),
-    fc.array(fc.constantFrom('/us', '/app', '/slug', '/id123', '/id', '/store', '/apps', '/details', '/', '/%2e%2e', '/@evil.com', '#', '?', '\\'), { maxLength: 6 }),
-    fc.array(fc.constantFrom('?id=com.example.app', '&hl=en_US', '&gl=br', '?id=x', '&id=a.b', '#frag', '?mt=8', '&hl=', '%00', ' '), { maxLength: 4 }),
+    fc.constantFrom(
+      'apps.apple.com',
+      'itunes.apple.com',
+      'play.google.com',
+      'evil.com',
+      'apps.apple.com:8080',
+      'u@play.google.com',
+      'apps.apple.com.evil.com',
+      '127.0.0.1',
+      '',
+    ),
+    fc.array(
+      fc.constantFrom('/us', '/app', '/slug', '/id123', '/id', '/store', '/apps', '/details', '/', '/%2e%2e', '/@evil.com', '#', '?', '\\'),
+      { maxLength: 6 },
+    ),
+    fc.array(fc.constantFrom('?id=com.example.app', '&hl=en_US', '&gl=br', '?id=x', '&id=a.b', '#frag', '?mt=8', '&hl=', '%00', ' '), {
+      maxLength: 4,
+    }),
     fc.string({ maxLength: 8 }),
   )
   .map(([scheme, host, path, query, junk]) => `${scheme}${host}${path.join('')}${query.join('')}${junk}`);
@@ -162,7 +186,11 @@ describe('URL parsers: properties', () => {
     fc.assert(
       fc.property(fc.array(segment, { minLength: 2, maxLength: 5 }), fc.stringMatching(/^[a-z]{2}$/), (parts, cc) => {
         const id = parts.join('.');
-        expect(parseGooglePlayUrl(`https://play.google.com/store/apps/details?id=${id}&gl=${cc.toUpperCase()}`)).toEqual({ id, country: cc, language: 'en' });
+        expect(parseGooglePlayUrl(`https://play.google.com/store/apps/details?id=${id}&gl=${cc.toUpperCase()}`)).toEqual({
+          id,
+          country: cc,
+          language: 'en',
+        });
       }),
     );
     fc.assert(

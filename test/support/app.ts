@@ -78,7 +78,10 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     jobs: new JobReader(t.pool),
     notifier: new NotifyBatcher(t.pool),
     clock,
-    rateLimits: opts.rateLimits === undefined ? new RateLimits(new MemoryBuckets(), { perSecond: 100_000, authFailuresPerMinute: 100_000 }) : opts.rateLimits,
+    rateLimits:
+      opts.rateLimits === undefined
+        ? new RateLimits(new MemoryBuckets(), { perSecond: 100_000, authFailuresPerMinute: 100_000 })
+        : opts.rateLimits,
     objects: opts.objects ?? new FileObjectStore(objectsDir),
     signer: new UrlSigner(await loadSigningSecret(t.pool, null)),
     waiters: new JobWaiters(notifications),

@@ -31,7 +31,9 @@ export class ContractChecker {
   }
 
   operations(): string[] {
-    return Object.entries(this.doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    return Object.entries(this.doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+    );
   }
 
   /** Throws with every difference between the answer and the document. */
@@ -42,7 +44,10 @@ export class ContractChecker {
     if (!this.seen.has(key)) this.seen.set(key, new Set());
     this.seen.get(key)!.add(res.statusCode);
     const documented = op.responses[String(res.statusCode)];
-    if (!documented) throw new Error(`${key} answered ${res.statusCode}, which the document does not list (${Object.keys(op.responses).join(', ')}): ${res.body}`);
+    if (!documented)
+      throw new Error(
+        `${key} answered ${res.statusCode}, which the document does not list (${Object.keys(op.responses).join(', ')}): ${res.body}`,
+      );
     const problems: string[] = [];
     for (const [name, header] of Object.entries((documented.headers ?? {}) as Record<string, { description?: string }>)) {
       // Headers documented as conditional ("while queued", "when…") need not be on every answer.
@@ -50,7 +55,9 @@ export class ContractChecker {
       if (always && res.headers[name.toLowerCase()] === undefined) problems.push(`header ${name} missing`);
       void header;
     }
-    const contentType = String(res.headers['content-type'] ?? '').split(';')[0].trim();
+    const contentType = String(res.headers['content-type'] ?? '')
+      .split(';')[0]
+      .trim();
     const media = Object.keys(documented.content ?? {});
     if (res.statusCode === 204 || res.statusCode === 304 || media.length === 0) {
       if (res.body.length > 0 && media.length === 0) problems.push(`a body where the document has none: ${res.body.slice(0, 200)}`);
@@ -67,8 +74,10 @@ export class ContractChecker {
       } catch {
         problems.push(`not JSON: ${res.body.slice(0, 200)}`);
       }
-      if (body !== undefined && !validate(body)) problems.push(...(validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`));
+      if (body !== undefined && !validate(body))
+        problems.push(...(validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`));
     }
-    if (problems.length) throw new Error(`${key} ${res.statusCode} breaks the document:\n- ${problems.join('\n- ')}\n${res.body.slice(0, 500)}`);
+    if (problems.length)
+      throw new Error(`${key} ${res.statusCode} breaks the document:\n- ${problems.join('\n- ')}\n${res.body.slice(0, 500)}`);
   }
 }

@@ -36,12 +36,21 @@ export class PageClient {
     const withToken = { _csrf: this.last ? csrfOf(this.last.body) : '', ...fields };
     for (const [k, v] of Object.entries(withToken)) if (v !== null) form.set(k, v);
     return this.keep(
-      await this.app.inject({ method: 'POST', url, headers: { cookie: this.cookieHeader(), 'content-type': 'application/x-www-form-urlencoded', ...headers }, payload: form.toString() }),
+      await this.app.inject({
+        method: 'POST',
+        url,
+        headers: { cookie: this.cookieHeader(), 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        payload: form.toString(),
+      }),
     );
   }
 
   /** POST a multipart form with files (an upload); `_csrf` as for post(). */
-  async postFiles(url: string, fields: Record<string, string | null>, files: { field: string; name: string; type: string; bytes: Buffer }[]): Promise<LightMyRequestResponse> {
+  async postFiles(
+    url: string,
+    fields: Record<string, string | null>,
+    files: { field: string; name: string; type: string; bytes: Buffer }[],
+  ): Promise<LightMyRequestResponse> {
     const boundary = `----shotgen${Date.now()}`;
     const parts: Buffer[] = [];
     const withToken = { _csrf: this.last ? csrfOf(this.last.body) : '', ...fields };
@@ -49,11 +58,22 @@ export class PageClient {
       if (v !== null) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
     }
     for (const f of files) {
-      parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${f.field}"; filename="${f.name}"\r\nContent-Type: ${f.type}\r\n\r\n`), f.bytes, Buffer.from('\r\n'));
+      parts.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${f.field}"; filename="${f.name}"\r\nContent-Type: ${f.type}\r\n\r\n`,
+        ),
+        f.bytes,
+        Buffer.from('\r\n'),
+      );
     }
     parts.push(Buffer.from(`--${boundary}--\r\n`));
     return this.keep(
-      await this.app.inject({ method: 'POST', url, headers: { cookie: this.cookieHeader(), 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: Buffer.concat(parts) }),
+      await this.app.inject({
+        method: 'POST',
+        url,
+        headers: { cookie: this.cookieHeader(), 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload: Buffer.concat(parts),
+      }),
     );
   }
 

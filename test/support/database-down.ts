@@ -26,7 +26,12 @@ export async function serverWithDatabaseDown(opts: BuildOptions = {}): Promise<{
       db: pool,
       authenticator: new Authenticator(pool, null),
       accountViews: new AccountViews(pool, null, clock),
-      stores: createStoreReaders({ appStoreLookupUrl: 'http://127.0.0.1:9/lookup', googlePlayUrl: 'http://127.0.0.1:9', timeoutMs: 500, cacheTtlMs: 1_000 }),
+      stores: createStoreReaders({
+        appStoreLookupUrl: 'http://127.0.0.1:9/lookup',
+        googlePlayUrl: 'http://127.0.0.1:9',
+        timeoutMs: 500,
+        cacheTtlMs: 1_000,
+      }),
       jobs: new JobReader(pool),
       notifier: new NotifyBatcher(pool),
       clock,

@@ -26,7 +26,9 @@ const COLORS: Record<string, { r: number; g: number; b: number }> = {
 };
 
 export const solidPng = (width: number, height: number, color: string): Promise<Buffer> =>
-  sharp({ create: { width, height, channels: 3, background: COLORS[color] ?? COLORS.red } }).png().toBuffer();
+  sharp({ create: { width, height, channels: 3, background: COLORS[color] ?? COLORS.red } })
+    .png()
+    .toBuffer();
 
 export async function startFakeImageHost(): Promise<FakeImageHost> {
   const cache = new Map<string, Buffer>();

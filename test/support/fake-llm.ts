@@ -34,10 +34,15 @@ export async function startFakeLlm(reply: (body: Record<string, unknown>) => Fak
       const send = () => {
         if (res.destroyed) return;
         const content = typeof r.content === 'string' ? r.content : JSON.stringify(r.content);
-        const payload = r.raw ?? JSON.stringify({
-          id: 'chatcmpl-fake', object: 'chat.completion', created: 0, model: body.model,
-          choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content, refusal: null } }],
-        });
+        const payload =
+          r.raw ??
+          JSON.stringify({
+            id: 'chatcmpl-fake',
+            object: 'chat.completion',
+            created: 0,
+            model: body.model,
+            choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content, refusal: null } }],
+          });
         res.writeHead(r.status ?? 200, { 'content-type': 'application/json' }).end(payload);
       };
       if (r.delayMs) setTimeout(send, r.delayMs);
@@ -58,9 +63,14 @@ export async function startFakeLlm(reply: (body: Record<string, unknown>) => Fak
 }
 
 /** The slides a request asks the model to translate, and the locale it asks for (src/planning/translate.ts). */
-export function translationRequest(body: Record<string, unknown>): { locale: string; slides: { index: number; headline: string; subheadline: string | null }[] } | null {
+export function translationRequest(
+  body: Record<string, unknown>,
+): { locale: string; slides: { index: number; headline: string; subheadline: string | null }[] } | null {
   const messages = body.messages as { role: string; content: string }[];
-  const user = JSON.parse(messages.find((m) => m.role === 'user')?.content ?? '{}') as { targetLocale?: string; slides?: { index: number; headline: string; subheadline: string | null }[] };
+  const user = JSON.parse(messages.find((m) => m.role === 'user')?.content ?? '{}') as {
+    targetLocale?: string;
+    slides?: { index: number; headline: string; subheadline: string | null }[];
+  };
   return user.targetLocale && user.slides ? { locale: user.targetLocale, slides: user.slides } : null;
 }
 
@@ -68,7 +78,11 @@ export function translationRequest(body: Record<string, unknown>): { locale: str
  * A model that "translates" with a word list (enough to tell the languages apart in tests), or
  * answers as `misbehave` says for a locale. Requests that are not translations get `fallback`.
  */
-export function translator(words: Record<string, (headline: string, i: number) => string>, misbehave: Record<string, (attempt: number) => FakeReply | null> = {}, fallback: FakeReply = { status: 500, raw: '{}' }) {
+export function translator(
+  words: Record<string, (headline: string, i: number) => string>,
+  misbehave: Record<string, (attempt: number) => FakeReply | null> = {},
+  fallback: FakeReply = { status: 500, raw: '{}' },
+) {
   const attempts = new Map<string, number>();
   return (body: Record<string, unknown>): FakeReply => {
     const t = translationRequest(body);
@@ -79,6 +93,14 @@ export function translator(words: Record<string, (headline: string, i: number) =
     if (odd) return odd;
     const write = words[t.locale];
     if (!write) return { status: 400, raw: '{"error":{"message":"unknown locale"}}' };
-    return { content: { slides: t.slides.map((s, i) => ({ index: s.index, headline: write(s.headline, i), subheadline: s.subheadline === null ? null : write(s.subheadline, i) })) } };
+    return {
+      content: {
+        slides: t.slides.map((s, i) => ({
+          index: s.index,
+          headline: write(s.headline, i),
+          subheadline: s.subheadline === null ? null : write(s.subheadline, i),
+        })),
+      },
+    };
   };
 }

@@ -73,16 +73,28 @@ export async function startFakeStore(): Promise<FakeStore> {
     const store: FakeRequest['store'] =
       url.pathname === '/lookup' ? 'app-store' : url.pathname === '/store/apps/details' ? 'google-play' : 'unknown';
     const id = url.searchParams.get('id') ?? '';
-    requests.push({ store, method: req.method ?? 'GET', url: req.url ?? '/', pathname: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers });
+    requests.push({
+      store,
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      pathname: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: req.headers,
+    });
 
     if (store === 'unknown') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('no such fake endpoint');
       return;
     }
     const queue = programmed.get(`${store}\n${id}`);
-    const next: FakeResponse = queue && queue.length > 0
-      ? (queue.length > 1 ? queue.shift()! : queue[0])
-      : store === 'app-store' ? { body: LOOKUP_NOT_FOUND_BODY } : FAIL.notFound;
+    const next: FakeResponse =
+      queue && queue.length > 0
+        ? queue.length > 1
+          ? queue.shift()!
+          : queue[0]
+        : store === 'app-store'
+          ? { body: LOOKUP_NOT_FOUND_BODY }
+          : FAIL.notFound;
 
     if (next === 'hang') {
       hanging.add(res);

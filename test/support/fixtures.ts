@@ -14,7 +14,11 @@ export async function accountWithKey(db: Queryable, plan: PlanId = 'free', name 
 
 export function sampleListing(overrides: Partial<Listing> = {}): Listing {
   const screenshots = emptyScreenshots();
-  screenshots.iphone = [1, 2, 3].map((i) => ({ url: `https://is1-ssl.mzstatic.com/image/thumb/shot${i}/1290x2796bb.png`, width: 1290, height: 2796 }));
+  screenshots.iphone = [1, 2, 3].map((i) => ({
+    url: `https://is1-ssl.mzstatic.com/image/thumb/shot${i}/1290x2796bb.png`,
+    width: 1290,
+    height: 2796,
+  }));
   return {
     store: 'app-store',
     storeId: '1234567890',
@@ -25,7 +29,8 @@ export function sampleListing(overrides: Partial<Listing> = {}): Listing {
     category: 'Food & Drink',
     categoryId: '6023',
     artworkUrl: 'https://is1-ssl.mzstatic.com/image/thumb/icon/512x512bb.jpg',
-    description: 'Plan meals for the week in minutes.\n• Build shopping lists automatically\n• Share lists with your family\n• Track what is in your pantry',
+    description:
+      'Plan meals for the week in minutes.\n• Build shopping lists automatically\n• Share lists with your family\n• Track what is in your pantry',
     subtitle: 'Meal plans and shopping lists',
     developer: 'Pantry Labs',
     rating: 4.7,
@@ -42,7 +47,15 @@ export async function insertApp(db: Queryable, accountId: string, listing: Listi
   const id = newId('app');
   await db.query(
     `INSERT INTO apps (id, account_id, name, category, artwork_url, ios_listing, android_listing) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [id, accountId, listing.name, listing.category, listing.artworkUrl, listing.store === 'app-store' ? listing : null, listing.store === 'google-play' ? listing : null],
+    [
+      id,
+      accountId,
+      listing.name,
+      listing.category,
+      listing.artworkUrl,
+      listing.store === 'app-store' ? listing : null,
+      listing.store === 'google-play' ? listing : null,
+    ],
   );
   return id;
 }

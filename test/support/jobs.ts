@@ -3,7 +3,14 @@ import { createScreenshotSet } from '../../src/jobs/screenshot-sets.ts';
 import type { Db } from '../../src/db/pool.ts';
 import type { Device } from '../../src/planning/types.ts';
 
-export async function enqueueJobs(db: Db, accountId: string, appId: string, n: number, device: Device = 'iphone-69', count = 3): Promise<string[]> {
+export async function enqueueJobs(
+  db: Db,
+  accountId: string,
+  appId: string,
+  n: number,
+  device: Device = 'iphone-69',
+  count = 3,
+): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
     const { body } = await createScreenshotSet(db, accountId, { appId, device, count }, { now: new Date() });
@@ -20,7 +27,10 @@ export async function jobRows(db: Db) {
 }
 
 export async function ledger(db: Db, accountId: string) {
-  const { rows } = await db.query<{ kind: string; job_id: string | null; amount: number }>('SELECT kind, job_id, amount FROM credit_ledger WHERE account_id = $1 ORDER BY id', [accountId]);
+  const { rows } = await db.query<{ kind: string; job_id: string | null; amount: number }>(
+    'SELECT kind, job_id, amount FROM credit_ledger WHERE account_id = $1 ORDER BY id',
+    [accountId],
+  );
   return rows;
 }
 

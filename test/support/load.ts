@@ -117,7 +117,10 @@ export function startLoad(opts: { base: string; key: string; appId: string; clie
 }
 
 /** From a report: when the last failure was answered, and the first success after it. */
-export function recovery(report: LoadReport, since: number): { failures: number; lastFailureAt: number | null; recoveredAt: number | null } {
+export function recovery(
+  report: LoadReport,
+  since: number,
+): { failures: number; lastFailureAt: number | null; recoveredAt: number | null } {
   const failures = report.answers.filter((a) => a.at >= since && a.status >= 500);
   const lastFailureAt = failures.length ? Math.max(...failures.map((a) => a.at)) : null;
   const after = report.answers.find((a) => a.at > (lastFailureAt ?? since) && a.route === 'create' && a.status === 201);

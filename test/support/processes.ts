@@ -15,7 +15,10 @@ export interface Child {
 }
 
 export function shotgen(args: string[], env: Record<string, string>): Child {
-  const proc = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   proc.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   proc.stderr!.on('data', (c: Buffer) => (out += c.toString()));

@@ -88,7 +88,18 @@ export function playDetails(o: PlayDetailsOptions = {}): unknown[] {
     [68, [o.developer ?? 'Trail Co', null, '123']],
     [72, [[null, o.descriptionHtml ?? 'Find trails &amp; paths.<br><br>Offline maps<br><b>No</b> ads.']]],
     [77, [o.id ?? 'com.example.trails']],
-    [78, [(o.screenshots ?? [[1920, 1080], [1920, 1080], [1232, 800]]).map(([h, w], i) => image(gu(`shot${i}`), h, w))]],
+    [
+      78,
+      [
+        (
+          o.screenshots ?? [
+            [1920, 1080],
+            [1920, 1080],
+            [1232, 800],
+          ]
+        ).map(([h, w], i) => image(gu(`shot${i}`), h, w)),
+      ],
+    ],
     [79, [[[o.genre ?? 'Maps & Navigation', null, o.genreId ?? 'MAPS_AND_NAVIGATION']]]],
     [95, [image(o.icon ?? gu('icon-abc=w240-h480'), 512, 512)]],
     [96, [image(gu('feature'), 500, 1024)]],
@@ -147,7 +158,10 @@ export function playDetailsPage(o: PlayPageOptions = {}): string {
   ];
   if (o.details) blocks.push(script(o.key ?? 'ds:5', 9, [[[[]]], [null, null, o.details, {}]]));
   blocks.push(script('ds:8', 13, [[null, null, 'ServiceLogin'], 'CAE=']));
-  const ld = o.jsonLd === null ? '' : `<script type="application/ld+json" nonce="n0nce">${JSON.stringify(o.jsonLd ?? softwareApplicationLd())}</script>`;
+  const ld =
+    o.jsonLd === null
+      ? ''
+      : `<script type="application/ld+json" nonce="n0nce">${JSON.stringify(o.jsonLd ?? softwareApplicationLd())}</script>`;
   return `<!doctype html><html lang="en"><head><title>${o.title ?? 'Trail Mapper - Apps on Google Play'}</title>${ld}</head><body><div id="app"></div>${blocks.join('')}</body></html>`;
 }
 
@@ -156,4 +170,4 @@ export const PLAY_CONSENT_PAGE =
   '<!doctype html><html><head><title>Before you continue to Google Play</title></head><body><form action="https://consent.google.com/save" method="POST"><input type="hidden" name="continue" value="https://play.google.com/store/apps/details?id=com.example.trails"><button>Accept all</button></form></body></html>';
 
 export const PLAY_NOT_FOUND_BODY =
-  '<!doctype html><html><head><title>Not Found</title></head><body>We\'re sorry, the requested URL was not found on this server.</body></html>';
+  "<!doctype html><html><head><title>Not Found</title></head><body>We're sorry, the requested URL was not found on this server.</body></html>";

@@ -27,22 +27,39 @@ describe('users and sign-in', () => {
     if (!ok.ok) return;
     expect(ok.user).not.toHaveProperty('passwordHash');
     expect((await findSession(t.pool, ok.token, now))?.user.email).toBe('u@example.com');
-    expect(await signIn(t.pool, { email: 'u@example.com', password: 'not the password', address: '10.0.0.1' }, now, LIMITS)).toEqual({ ok: false, reason: 'invalid' });
-    expect(await signIn(t.pool, { email: 'nobody@example.com', password: PASSWORD, address: '10.0.0.1' }, now, LIMITS)).toEqual({ ok: false, reason: 'invalid' });
-    expect(await signIn(t.pool, { email: 'u@example.com', password: 'x'.repeat(10_000), address: '10.0.0.1' }, now, LIMITS)).toEqual({ ok: false, reason: 'invalid' });
+    expect(await signIn(t.pool, { email: 'u@example.com', password: 'not the password', address: '10.0.0.1' }, now, LIMITS)).toEqual({
+      ok: false,
+      reason: 'invalid',
+    });
+    expect(await signIn(t.pool, { email: 'nobody@example.com', password: PASSWORD, address: '10.0.0.1' }, now, LIMITS)).toEqual({
+      ok: false,
+      reason: 'invalid',
+    });
+    expect(await signIn(t.pool, { email: 'u@example.com', password: 'x'.repeat(10_000), address: '10.0.0.1' }, now, LIMITS)).toEqual({
+      ok: false,
+      reason: 'invalid',
+    });
   });
 
   it('a throttled email is free again when its window has passed, and a success clears its count', async () => {
     await signUp(t.pool, { email: 'w@example.com', password: PASSWORD });
     const t0 = new Date('2026-11-23T10:00:00Z');
     for (let i = 0; i < 3; i++) await signIn(t.pool, { email: 'w@example.com', password: 'wrong password', address: 'a' }, t0, LIMITS);
-    const blocked = await signIn(t.pool, { email: 'w@example.com', password: PASSWORD, address: 'a' }, new Date(t0.getTime() + 30_000), LIMITS);
+    const blocked = await signIn(
+      t.pool,
+      { email: 'w@example.com', password: PASSWORD, address: 'a' },
+      new Date(t0.getTime() + 30_000),
+      LIMITS,
+    );
     expect(blocked).toEqual({ ok: false, reason: 'throttled', retryAfterSeconds: 30 });
     const later = new Date(t0.getTime() + 61_000);
     expect((await signIn(t.pool, { email: 'w@example.com', password: PASSWORD, address: 'a' }, later, LIMITS)).ok).toBe(true);
     // Cleared by the success: three more failures are allowed before the next refusal.
-    for (let i = 0; i < 3; i++) expect((await signIn(t.pool, { email: 'w@example.com', password: 'wrong password', address: 'a' }, later, LIMITS)).ok).toBe(false);
-    expect(await signIn(t.pool, { email: 'w@example.com', password: PASSWORD, address: 'a' }, later, LIMITS)).toMatchObject({ reason: 'throttled' });
+    for (let i = 0; i < 3; i++)
+      expect((await signIn(t.pool, { email: 'w@example.com', password: 'wrong password', address: 'a' }, later, LIMITS)).ok).toBe(false);
+    expect(await signIn(t.pool, { email: 'w@example.com', password: PASSWORD, address: 'a' }, later, LIMITS)).toMatchObject({
+      reason: 'throttled',
+    });
   });
 
   it('a sign-in prunes expired sessions and stale throttle counters', async () => {
@@ -64,8 +81,12 @@ describe('users and sign-in', () => {
     const account = await createAccount(t.pool, { name: 'Operator made', plan: 'pro' });
     const user = await createUser(t.pool, { accountId: account.id, email: 'boss@example.com', password: PASSWORD });
     expect(user).toMatchObject({ accountId: account.id, email: 'boss@example.com', id: expect.stringMatching(/^usr_/) });
-    await expect(createUser(t.pool, { accountId: 'acc_01JD2ZK5T8Q3W4E5R6T7Y8U9AB', email: 'x@example.com', password: PASSWORD })).rejects.toMatchObject({ status: 404 });
-    await expect(createUser(t.pool, { accountId: account.id, email: 'BOSS@example.com', password: PASSWORD })).rejects.toMatchObject({ code: 'validation_failed' });
+    await expect(
+      createUser(t.pool, { accountId: 'acc_01JD2ZK5T8Q3W4E5R6T7Y8U9AB', email: 'x@example.com', password: PASSWORD }),
+    ).rejects.toMatchObject({ status: 404 });
+    await expect(createUser(t.pool, { accountId: account.id, email: 'BOSS@example.com', password: PASSWORD })).rejects.toMatchObject({
+      code: 'validation_failed',
+    });
   });
 });
 
@@ -77,7 +98,10 @@ describe('shotgen users create', () => {
   afterEach(async () => t.drop());
 
   async function run(args: string[], stdin?: string) {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'shotgen.js'), ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: t.url, LOG_LEVEL: 'warn' } });
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'shotgen.js'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: t.url, LOG_LEVEL: 'warn' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -95,10 +119,15 @@ describe('shotgen users create', () => {
     expect(out).toMatchObject({ accountId: account.id, email: 'gen@example.com', password: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/) });
     expect((await signIn(t.pool, { email: 'gen@example.com', password: out.password, address: 'cli' }, new Date())).ok).toBe(true);
 
-    const piped = await run(['users', 'create', '--account', account.id, '--email', 'piped@example.com', '--password-stdin', '--json'], 'a piped passphrase\n');
+    const piped = await run(
+      ['users', 'create', '--account', account.id, '--email', 'piped@example.com', '--password-stdin', '--json'],
+      'a piped passphrase\n',
+    );
     expect(piped.code, piped.stderr).toBe(0);
     expect(JSON.parse(piped.stdout)).not.toHaveProperty('password');
-    expect((await signIn(t.pool, { email: 'piped@example.com', password: 'a piped passphrase', address: 'cli' }, new Date())).ok).toBe(true);
+    expect((await signIn(t.pool, { email: 'piped@example.com', password: 'a piped passphrase', address: 'cli' }, new Date())).ok).toBe(
+      true,
+    );
   });
 
   it('refuses a short password, an unknown account and an empty stdin with a one-line message', async () => {

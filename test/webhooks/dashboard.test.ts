@@ -46,8 +46,18 @@ describe('the dashboard’s webhooks page', () => {
 
   it('both events by default; the same address rules as the API, shown next to the field', async () => {
     await c.get('/webhooks');
-    const form = new URLSearchParams([['_csrf', csrfOf(c.last!.body)], ['url', 'https://example.com/a'], ['events', 'job.succeeded'], ['events', 'job.failed']]);
-    const res = await h.app.inject({ method: 'POST', url: '/webhooks', headers: { cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'content-type': 'application/x-www-form-urlencoded' }, payload: form.toString() });
+    const form = new URLSearchParams([
+      ['_csrf', csrfOf(c.last!.body)],
+      ['url', 'https://example.com/a'],
+      ['events', 'job.succeeded'],
+      ['events', 'job.failed'],
+    ]);
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/webhooks',
+      headers: { cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form.toString(),
+    });
     expect(res.statusCode).toBe(201);
     expect((await listEndpoints(h.t.pool, accountId))[0].events).toEqual(['job.succeeded', 'job.failed']);
 
@@ -64,8 +74,15 @@ describe('the dashboard’s webhooks page', () => {
   it('refuses a form without the CSRF token, and another account’s endpoint is not found', async () => {
     await c.get('/webhooks');
     expect((await c.post('/webhooks', { url: 'https://example.com/a', events: 'job.failed', _csrf: null })).statusCode).toBe(403);
-    const other = await h.t.pool.query(`INSERT INTO accounts (id, name, plan_id) VALUES ('acc_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'Other', 'free') RETURNING id`);
-    const theirs = await createEndpoint(h.t.pool, other.rows[0].id, { url: 'https://example.com/theirs' }, { allowHttp: false, allowPrivate: false });
+    const other = await h.t.pool.query(
+      `INSERT INTO accounts (id, name, plan_id) VALUES ('acc_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'Other', 'free') RETURNING id`,
+    );
+    const theirs = await createEndpoint(
+      h.t.pool,
+      other.rows[0].id,
+      { url: 'https://example.com/theirs' },
+      { allowHttp: false, allowPrivate: false },
+    );
     expect((await c.get(`/webhooks/${theirs.id}/delete`)).statusCode).toBe(404);
     await c.get('/webhooks');
     expect((await c.post(`/webhooks/${theirs.id}/delete`, {})).statusCode).toBe(404);

@@ -38,19 +38,27 @@ describe('webhook deliveries', () => {
   const reader = () => new JobReader(t.pool);
   const start = (opts: Partial<DispatcherOptions> = {}) => {
     const jobs = reader();
-    const d = new WebhookDispatcher(t.pool, notifications, { ...OPEN, readJob: (a, j) => jobs.get(a, j), pollIntervalMs: 60_000, retryDelaysMs: [50, 100, 150], ...opts });
+    const d = new WebhookDispatcher(t.pool, notifications, {
+      ...OPEN,
+      readJob: (a, j) => jobs.get(a, j),
+      pollIntervalMs: 60_000,
+      retryDelaysMs: [50, 100, 150],
+      ...opts,
+    });
     dispatchers.push(d);
     d.start();
     return d;
   };
-  const endpoint = async (url = receiver.url, events?: WebhookEvent[], account = accountId) => createEndpoint(t.pool, account, { url, events }, OPEN);
+  const endpoint = async (url = receiver.url, events?: WebhookEvent[], account = accountId) =>
+    createEndpoint(t.pool, account, { url, events }, OPEN);
   /** Ends one job and waits until its delivery has failed for good; the delivery row as it then stands. */
   const deliveryFails = async () => {
     await endJobs(t.pool, accountId, appId, 1);
     await until(async () => (await deliveryRows(t.pool))[0]?.status === 'failed', 5_000);
     return (await deliveryRows(t.pool))[0];
   };
-  const verify = (secret: string, r: { headers: Record<string, string>; body: string }) => new Webhook(secret).verify(r.body, r.headers) as Record<string, unknown>;
+  const verify = (secret: string, r: { headers: Record<string, string>; body: string }) =>
+    new Webhook(secret).verify(r.body, r.headers) as Record<string, unknown>;
 
   it('signs each event per Standard Webhooks, with the job as GET shows it, once per event (woken by NOTIFY, not polling)', async () => {
     const both = await endpoint();
@@ -170,11 +178,19 @@ describe('webhook deliveries', () => {
       const answers = [
         [{ address: '127.0.0.1', family: 4 }],
         [{ address: '::ffff:127.0.0.1', family: 6 }],
-        [{ address: '93.184.216.34', family: 4 }, { address: '127.0.0.1', family: 4 }],
+        [
+          { address: '93.184.216.34', family: 4 },
+          { address: '127.0.0.1', family: 4 },
+        ],
       ];
       let call = 0;
       const asked: string[] = [];
-      start({ allowHttp: true, allowPrivate: false, retryDelaysMs: [20, 20], resolve: async (host) => (asked.push(host), answers[call++ % answers.length]) });
+      start({
+        allowHttp: true,
+        allowPrivate: false,
+        retryDelaysMs: [20, 20],
+        resolve: async (host) => (asked.push(host), answers[call++ % answers.length]),
+      });
       const failed = await deliveryFails();
       expect(receiver.received).toHaveLength(0);
       expect(asked).toEqual(['hooks.example.test', 'hooks.example.test', 'hooks.example.test']);
@@ -237,14 +253,19 @@ describe('webhook deliveries', () => {
       expect((await deliveryRows(t.pool))[0]).toMatchObject({ status: 'pending', attempts: 0 });
       start({ pollIntervalMs: 100 });
       await until(async () => (await deliveryRows(t.pool))[0]?.status === 'delivered', 5_000);
-      expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([receiver.received[0].headers['webhook-id'], receiver.received[0].headers['webhook-id']]);
+      expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([
+        receiver.received[0].headers['webhook-id'],
+        receiver.received[0].headers['webhook-id'],
+      ]);
     });
 
     it('the claim of a worker that died mid-call (no stop) comes due again once its lease is over', async () => {
       await endpoint();
       await endJobs(t.pool, accountId, appId, 1);
       // As if a worker had claimed it and died: attempts counted, due again only after the lease.
-      await t.pool.query(`UPDATE webhook_deliveries SET attempts = 1, locked_by = 'dead', next_attempt_at = now() + interval '300 milliseconds'`);
+      await t.pool.query(
+        `UPDATE webhook_deliveries SET attempts = 1, locked_by = 'dead', next_attempt_at = now() + interval '300 milliseconds'`,
+      );
       start({ pollIntervalMs: 100 });
       await settle(150);
       expect(receiver.received).toHaveLength(0);

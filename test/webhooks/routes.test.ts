@@ -33,7 +33,9 @@ describe('webhook endpoints over the API', () => {
     const listed = await list();
     expect(listed.statusCode).toBe(200);
     const { secret: _s, ...withoutSecret } = created;
-    expect(listed.json()).toEqual({ webhooks: [withoutSecret, { id: second.id, url: second.url, events: ['job.failed'], createdAt: second.createdAt }] });
+    expect(listed.json()).toEqual({
+      webhooks: [withoutSecret, { id: second.id, url: second.url, events: ['job.failed'], createdAt: second.createdAt }],
+    });
     expect(listed.body).not.toContain('whsec_');
 
     const del = await h.app.inject({ method: 'DELETE', url: `${URL_}/${created.id}`, headers: h.auth });
@@ -44,7 +46,10 @@ describe('webhook endpoints over the API', () => {
   });
 
   it('keeps events in one order and without repeats; refuses unknown events and fields', async () => {
-    expect((await create({ url: 'https://example.com/a', events: ['job.failed', 'job.succeeded'] })).json().events).toEqual(['job.succeeded', 'job.failed']);
+    expect((await create({ url: 'https://example.com/a', events: ['job.failed', 'job.succeeded'] })).json().events).toEqual([
+      'job.succeeded',
+      'job.failed',
+    ]);
     const bad = expectProblem(await create({ url: 'https://example.com/a', events: ['job.started'], extra: 1 }), 400, 'validation_failed');
     expect(bad.errors.map((e: { field: string }) => e.field).sort()).toEqual(['events.0', 'extra'].sort());
     expectProblem(await create({ url: 'https://example.com/a', events: [] }), 400, 'validation_failed');
@@ -87,7 +92,13 @@ describe('webhook endpoints over the API', () => {
   it('allows http and private addresses only with WEBHOOK_ALLOW_HTTP / WEBHOOK_ALLOW_PRIVATE', async () => {
     const local = await createTestApp({ config: { webhooks: { allowHttp: true, allowPrivate: false } } });
     try {
-      const post = (url: string) => local.app.inject({ method: 'POST', url: URL_, headers: { ...local.auth, 'content-type': 'application/json' }, payload: JSON.stringify({ url }) });
+      const post = (url: string) =>
+        local.app.inject({
+          method: 'POST',
+          url: URL_,
+          headers: { ...local.auth, 'content-type': 'application/json' },
+          payload: JSON.stringify({ url }),
+        });
       expect((await post('http://example.com/hooks')).statusCode).toBe(201);
       expectProblem(await post('http://127.0.0.1:8080/hooks'), 400, 'validation_failed');
     } finally {
@@ -95,7 +106,12 @@ describe('webhook endpoints over the API', () => {
     }
     const open = await createTestApp({ config: { webhooks: { allowHttp: true, allowPrivate: true } } });
     try {
-      const res = await open.app.inject({ method: 'POST', url: URL_, headers: { ...open.auth, 'content-type': 'application/json' }, payload: JSON.stringify({ url: 'http://127.0.0.1:8080/hooks' }) });
+      const res = await open.app.inject({
+        method: 'POST',
+        url: URL_,
+        headers: { ...open.auth, 'content-type': 'application/json' },
+        payload: JSON.stringify({ url: 'http://127.0.0.1:8080/hooks' }),
+      });
       expect(res.statusCode).toBe(201);
     } finally {
       await open.close();
@@ -118,7 +134,11 @@ describe('webhook endpoints over the API', () => {
     expect((await list(theirAuth)).json()).toEqual({ webhooks: [] });
     expectProblem(await h.app.inject({ method: 'DELETE', url: `${URL_}/${mine.id}`, headers: theirAuth }), 404, 'webhook_not_found');
     expectProblem(await h.app.inject({ method: 'DELETE', url: `${URL_}/whk_nope`, headers: h.auth }), 404, 'webhook_not_found');
-    expectProblem(await h.app.inject({ method: 'DELETE', url: `${URL_}/job_01ARZ3NDEKTSV4RRFFQ69G5FAV`, headers: h.auth }), 404, 'webhook_not_found');
+    expectProblem(
+      await h.app.inject({ method: 'DELETE', url: `${URL_}/job_01ARZ3NDEKTSV4RRFFQ69G5FAV`, headers: h.auth }),
+      404,
+      'webhook_not_found',
+    );
     expect((await list()).json().webhooks).toHaveLength(1);
   });
 

@@ -67,7 +67,11 @@ describe('webhooks in a worker service', () => {
   });
 
   it('an API-only process sends no webhooks', async () => {
-    const s = await startService(loadConfig({ LOG_LEVEL: 'silent' }), { role: 'api', listen: false, database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined } });
+    const s = await startService(loadConfig({ LOG_LEVEL: 'silent' }), {
+      role: 'api',
+      listen: false,
+      database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined },
+    });
     services.push(s);
     expect(s.webhooks).toBeNull();
   });

@@ -32,7 +32,12 @@ export async function startReceiver(behaviour: Behaviour = () => 204): Promise<R
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ path: req.url ?? '', headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+      received.push({
+        path: req.url ?? '',
+        headers: req.headers as Record<string, string>,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+      });
       const what = behave(received.length);
       if (what === 'hang') {
         hanging.add(res);
@@ -56,10 +61,25 @@ export async function startReceiver(behaviour: Behaviour = () => 204): Promise<R
   };
 }
 
-const fakeResult = { device: 'iphone-69', width: 1320, height: 2868, narrativeId: null, captionStyle: 'aso-expert', captionLength: 'short', slides: [], warnings: [] } as unknown as ScreenshotSetResult;
+const fakeResult = {
+  device: 'iphone-69',
+  width: 1320,
+  height: 2868,
+  narrativeId: null,
+  captionStyle: 'aso-expert',
+  captionLength: 'short',
+  slides: [],
+  warnings: [],
+} as unknown as ScreenshotSetResult;
 
 /** Ends n new jobs the way a worker does (the jobs_ended trigger writes their events): succeeded, or failed. */
-export async function endJobs(db: Db, accountId: string, appId: string, n: number, outcome: 'succeeded' | 'failed' = 'succeeded'): Promise<string[]> {
+export async function endJobs(
+  db: Db,
+  accountId: string,
+  appId: string,
+  n: number,
+  outcome: 'succeeded' | 'failed' = 'succeeded',
+): Promise<string[]> {
   const ids = await enqueueJobs(db, accountId, appId, n);
   await claimJobs(db, 'test-worker', 100, 60_000);
   for (const id of ids) {
@@ -70,8 +90,14 @@ export async function endJobs(db: Db, accountId: string, appId: string, n: numbe
 }
 
 export async function deliveryRows(db: Db) {
-  const { rows } = await db.query<{ id: string; message_id: string; endpoint_id: string; status: string; attempts: number; last_status: number | null; last_error: string | null }>(
-    'SELECT id, message_id, endpoint_id, status, attempts, last_status, last_error FROM webhook_deliveries ORDER BY id',
-  );
+  const { rows } = await db.query<{
+    id: string;
+    message_id: string;
+    endpoint_id: string;
+    status: string;
+    attempts: number;
+    last_status: number | null;
+    last_error: string | null;
+  }>('SELECT id, message_id, endpoint_id, status, attempts, last_status, last_error FROM webhook_deliveries ORDER BY id');
   return rows;
 }

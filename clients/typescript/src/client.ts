@@ -4,7 +4,21 @@ import { downloadSet, type DownloadedSet, type DownloadOptions } from './downloa
 import { ShotgenError } from './errors.ts';
 import { retryingFetch, type RetryOptions } from './retry.ts';
 import type { paths } from './schema.js';
-import type { Account, App, CreateAppRequest, CreateScreenshotSetRequest, CreateWebhookRequest, Job, NarrativeCatalogue, Screen, ScreenFamily, ScreenList, ScreenshotSetAccepted, WebhookCreated, WebhookList } from './types.ts';
+import type {
+  Account,
+  App,
+  CreateAppRequest,
+  CreateScreenshotSetRequest,
+  CreateWebhookRequest,
+  Job,
+  NarrativeCatalogue,
+  Screen,
+  ScreenFamily,
+  ScreenList,
+  ScreenshotSetAccepted,
+  WebhookCreated,
+  WebhookList,
+} from './types.ts';
 import { waitForJob, type WaitOptions } from './wait.ts';
 
 export interface ShotgenClientOptions {
@@ -28,11 +42,18 @@ export interface ShotgenClient {
   readonly baseUrl: string;
   createApp(body: CreateAppRequest, opts?: CallOptions): Promise<App>;
   /** Costs credits: pass an `idempotencyKey` so that a retry (yours or the client's) is never charged twice. */
-  createScreenshotSet(body: CreateScreenshotSetRequest, opts?: CallOptions & { idempotencyKey?: string }): Promise<ScreenshotSetAccepted & { replayed: boolean }>;
+  createScreenshotSet(
+    body: CreateScreenshotSetRequest,
+    opts?: CallOptions & { idempotencyKey?: string },
+  ): Promise<ScreenshotSetAccepted & { replayed: boolean }>;
   /** `wait`: seconds (1..30) the server may hold the answer until the job finishes (`Prefer: wait`). */
   getJob(jobId: string, opts?: CallOptions & { wait?: number }): Promise<Job>;
   /** One of the app's own screens, PNG or JPEG bytes; `family` is inferred from the aspect ratio when absent. */
-  uploadScreen(appId: string, image: Uint8Array | Blob, opts: CallOptions & { contentType: 'image/png' | 'image/jpeg'; family?: ScreenFamily }): Promise<Screen>;
+  uploadScreen(
+    appId: string,
+    image: Uint8Array | Blob,
+    opts: CallOptions & { contentType: 'image/png' | 'image/jpeg'; family?: ScreenFamily },
+  ): Promise<Screen>;
   listScreens(appId: string, opts?: CallOptions): Promise<ScreenList>;
   deleteScreen(appId: string, screenId: string, opts?: CallOptions): Promise<void>;
   /** A slide's PNG (`file`: `{index}.png`) or the set's ZIP, as the raw response to stream; downloadSet writes and verifies them all. With `locales`, these are the first locale's slides. */
@@ -113,20 +134,34 @@ export function createShotgenClient(options: ShotgenClientOptions): ShotgenClien
       return unwrap(await http.GET('/public/v1/apps/{appId}/screens', { params: { path: { appId } }, signal: opts.signal }));
     },
     async deleteScreen(appId, screenId, opts = {}) {
-      unwrap(await http.DELETE('/public/v1/apps/{appId}/screens/{screenId}', { params: { path: { appId, screenId } }, signal: opts.signal }));
+      unwrap(
+        await http.DELETE('/public/v1/apps/{appId}/screens/{screenId}', { params: { path: { appId, screenId } }, signal: opts.signal }),
+      );
     },
     async getSlideImage(jobId, file, opts = {}) {
-      const answer = await http.GET('/public/v1/jobs/{id}/slides/{file}', { params: { path: { id: jobId, file } }, parseAs: 'stream', signal: opts.signal });
+      const answer = await http.GET('/public/v1/jobs/{id}/slides/{file}', {
+        params: { path: { id: jobId, file } },
+        parseAs: 'stream',
+        signal: opts.signal,
+      });
       unwrap(answer);
       return answer.response;
     },
     async getLocaleSlideImage(jobId, locale, file, opts = {}) {
-      const answer = await http.GET('/public/v1/jobs/{id}/locales/{locale}/slides/{file}', { params: { path: { id: jobId, locale, file } }, parseAs: 'stream', signal: opts.signal });
+      const answer = await http.GET('/public/v1/jobs/{id}/locales/{locale}/slides/{file}', {
+        params: { path: { id: jobId, locale, file } },
+        parseAs: 'stream',
+        signal: opts.signal,
+      });
       unwrap(answer);
       return answer.response;
     },
     async getSetArchive(jobId, opts = {}) {
-      const answer = await http.GET('/public/v1/jobs/{id}/archive.zip', { params: { path: { id: jobId } }, parseAs: 'stream', signal: opts.signal });
+      const answer = await http.GET('/public/v1/jobs/{id}/archive.zip', {
+        params: { path: { id: jobId } },
+        parseAs: 'stream',
+        signal: opts.signal,
+      });
       unwrap(answer);
       return answer.response;
     },

@@ -60,7 +60,17 @@ export async function downloadSet(
   const fetchTo = async (ref: FileRef, file: string, meta: Pick<DownloadedFile, 'kind' | 'index' | 'locale'>): Promise<DownloadedFile> => {
     const url = new URL(ref.url, `${baseUrl}/`).toString();
     const response = await fetchFile(url, opts.signal);
-    if (!response.ok || !response.body) throw ShotgenError.from(response, await response.text().then((t) => { try { return JSON.parse(t); } catch { return t; } }));
+    if (!response.ok || !response.body)
+      throw ShotgenError.from(
+        response,
+        await response.text().then((t) => {
+          try {
+            return JSON.parse(t);
+          } catch {
+            return t;
+          }
+        }),
+      );
     await fs.mkdir(path.dirname(file), { recursive: true });
     const partial = `${file}.part`;
     const hash = createHash('sha256');
@@ -94,7 +104,9 @@ export async function downloadSet(
       if (!slide.image) continue;
       const name = `${slide.index}_${safe(result.device)}_${safe(slide.role)}.png`;
       const file = group.locale ? path.join(dir, safe(group.locale), name) : path.join(dir, name);
-      out.slides.push(await fetchTo(slide.image, file, { kind: 'slide', index: slide.index, ...(group.locale ? { locale: group.locale } : {}) }));
+      out.slides.push(
+        await fetchTo(slide.image, file, { kind: 'slide', index: slide.index, ...(group.locale ? { locale: group.locale } : {}) }),
+      );
     }
   }
   if (result.archive) out.archive = await fetchTo(result.archive, path.join(dir, `${safe(job.id)}.zip`), { kind: 'archive' });

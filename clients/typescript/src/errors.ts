@@ -17,7 +17,14 @@ export class ShotgenError extends Error {
   readonly retryAfter: number | null;
   readonly problem: Record<string, unknown> | null;
 
-  constructor(init: { status: number; code: string; detail: string; requestId: string | null; retryAfter: number | null; problem: Record<string, unknown> | null }) {
+  constructor(init: {
+    status: number;
+    code: string;
+    detail: string;
+    requestId: string | null;
+    retryAfter: number | null;
+    problem: Record<string, unknown> | null;
+  }) {
     super(problemLine(init));
     this.status = init.status;
     this.code = init.code;
@@ -29,7 +36,8 @@ export class ShotgenError extends Error {
 
   /** `body` is what openapi-fetch parsed: the problem object, or the text of anything else. */
   static from(response: Response, body: unknown): ShotgenError {
-    const problem = body && typeof body === 'object' && typeof (body as { code?: unknown }).code === 'string' ? (body as Record<string, unknown>) : null;
+    const problem =
+      body && typeof body === 'object' && typeof (body as { code?: unknown }).code === 'string' ? (body as Record<string, unknown>) : null;
     const text = typeof body === 'string' ? body.trim().slice(0, 200) : '';
     return new ShotgenError({
       status: response.status,
@@ -47,9 +55,17 @@ export class ShotgenError extends Error {
  * each field error of a `validation_failed` ("iosUrl: …; count: …", not "see errors"), else the
  * detail; then the code, the status and the request id to quote.
  */
-function problemLine(p: { status: number; code: string; detail: string; requestId: string | null; problem: Record<string, unknown> | null }): string {
+function problemLine(p: {
+  status: number;
+  code: string;
+  detail: string;
+  requestId: string | null;
+  problem: Record<string, unknown> | null;
+}): string {
   const errors = Array.isArray(p.problem?.errors) ? (p.problem.errors as { field?: unknown; message?: unknown }[]) : [];
-  const fields = errors.filter((e) => e && typeof e.message === 'string').map((e) => (typeof e.field === 'string' && e.field ? `${e.field}: ${e.message}` : String(e.message)));
+  const fields = errors
+    .filter((e) => e && typeof e.message === 'string')
+    .map((e) => (typeof e.field === 'string' && e.field ? `${e.field}: ${e.message}` : String(e.message)));
   return `${fields.length ? fields.join('; ') : p.detail} (${p.code}, HTTP ${p.status}${p.requestId ? `, ${p.requestId}` : ''})`;
 }
 
@@ -73,7 +89,9 @@ export class ShotgenIntegrityError extends Error {
     readonly expected: { sha256: string; bytes: number },
     readonly actual: { sha256: string; bytes: number },
   ) {
-    super(`downloaded ${new URL(url).pathname} does not match the job's result (sha256 ${actual.sha256.slice(0, 12)}…, expected ${expected.sha256.slice(0, 12)}…)`);
+    super(
+      `downloaded ${new URL(url).pathname} does not match the job's result (sha256 ${actual.sha256.slice(0, 12)}…, expected ${expected.sha256.slice(0, 12)}…)`,
+    );
   }
 }
 

@@ -5,5 +5,23 @@ export { retryAfterSeconds, ShotgenError, ShotgenIntegrityError, ShotgenTimeoutE
 export type { RetryOptions } from './retry.ts';
 export { slidesByLocale, type JobResult, type LocaleSlides, type Slide } from './slides.ts';
 export type { components, operations, paths } from './schema.js';
-export { isFinished, type Account, type App, type CreateAppRequest, type CreateScreenshotSetRequest, type Job, type JobStatus, type NarrativeCatalogue, type Problem, type ProblemCode, type Screen, type ScreenFamily, type ScreenList, type ScreenshotSetAccepted, type CreateWebhookRequest, type WebhookCreated, type WebhookList } from './types.ts';
+export {
+  isFinished,
+  type Account,
+  type App,
+  type CreateAppRequest,
+  type CreateScreenshotSetRequest,
+  type Job,
+  type JobStatus,
+  type NarrativeCatalogue,
+  type Problem,
+  type ProblemCode,
+  type Screen,
+  type ScreenFamily,
+  type ScreenList,
+  type ScreenshotSetAccepted,
+  type CreateWebhookRequest,
+  type WebhookCreated,
+  type WebhookList,
+} from './types.ts';
 export type { WaitOptions } from './wait.ts';

@@ -40,7 +40,8 @@ async function isKeyInUse(response: Response): Promise<boolean> {
   }
 }
 
-const repeatable = (request: Request) => ['GET', 'HEAD', 'DELETE', 'PUT'].includes(request.method) || request.headers.has('idempotency-key');
+const repeatable = (request: Request) =>
+  ['GET', 'HEAD', 'DELETE', 'PUT'].includes(request.method) || request.headers.has('idempotency-key');
 
 /** A fetch that retries as above, waiting Retry-After when given, else backing off (0.5 s, 1 s, 2 s, ...). */
 export function retryingFetch(baseFetch: typeof fetch, opts: RetryOptions = {}): (input: Request) => Promise<Response> {

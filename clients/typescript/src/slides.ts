@@ -18,5 +18,7 @@ export interface LocaleSlides {
 
 /** Every locale's slides in the result's order: one group per locale, or one group with locale null. */
 export function slidesByLocale(result: Pick<JobResult, 'slides' | 'locales'>): LocaleSlides[] {
-  return result.locales?.length ? result.locales.map((l) => ({ locale: l.locale, slides: l.slides })) : [{ locale: null, slides: result.slides }];
+  return result.locales?.length
+    ? result.locales.map((l) => ({ locale: l.locale, slides: l.slides }))
+    : [{ locale: null, slides: result.slides }];
 }

@@ -20,7 +20,11 @@ export interface WaitOptions {
 /** Answers the server gives while it cannot serve us yet: wait and ask again until the deadline. */
 const TRANSIENT = new Set([429, 502, 503]);
 
-export async function waitForJob(getJob: (jobId: string, opts: { wait: number; signal?: AbortSignal }) => Promise<JobAnswer>, jobId: string, opts: WaitOptions = {}): Promise<Job> {
+export async function waitForJob(
+  getJob: (jobId: string, opts: { wait: number; signal?: AbortSignal }) => Promise<JobAnswer>,
+  jobId: string,
+  opts: WaitOptions = {},
+): Promise<Job> {
   const deadline = Date.now() + (opts.timeoutMs ?? 600_000);
   const pollSeconds = Math.min(30, Math.max(1, opts.pollSeconds ?? (opts.onProgress ? 2 : 30)));
   let last: Job | null = null;
@@ -45,7 +49,10 @@ export async function waitForJob(getJob: (jobId: string, opts: { wait: number; s
     if (isFinished(last)) return last;
     // A server that held the request has already made us wait; one that did not asks for a pause.
     if (!answer.response.headers.has('preference-applied')) {
-      await sleep(Math.min(deadline - Date.now(), (retryAfterSeconds(answer.response.headers.get('retry-after')) ?? 1) * 1000), opts.signal);
+      await sleep(
+        Math.min(deadline - Date.now(), (retryAfterSeconds(answer.response.headers.get('retry-after')) ?? 1) * 1000),
+        opts.signal,
+      );
     }
   }
 }

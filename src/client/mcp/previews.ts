@@ -14,7 +14,10 @@ async function preview(url: string): Promise<string | null> {
   const res = await fetch(url);
   if (!res.ok) return null;
   const { default: sharp } = await import('sharp');
-  const png = await sharp(Buffer.from(await res.arrayBuffer())).resize({ width: PREVIEW_WIDTH }).png({ compressionLevel: 9 }).toBuffer();
+  const png = await sharp(Buffer.from(await res.arrayBuffer()))
+    .resize({ width: PREVIEW_WIDTH })
+    .png({ compressionLevel: 9 })
+    .toBuffer();
   return png.toString('base64');
 }
 
@@ -37,6 +40,13 @@ export async function slidePreviews(client: ShotgenClient, job: Job, images: boo
       }
     }
   }
-  if (result.archive) content.push({ type: 'resource_link', uri: absolute(result.archive.url), name: `${job.id}.zip`, mimeType: 'application/zip', size: result.archive.bytes });
+  if (result.archive)
+    content.push({
+      type: 'resource_link',
+      uri: absolute(result.archive.url),
+      name: `${job.id}.zip`,
+      mimeType: 'application/zip',
+      size: result.archive.bytes,
+    });
   return content;
 }

@@ -26,15 +26,35 @@ export const INPUTS = {
   create_screenshot_set: Type.Object(
     {
       ...CreateScreenshotSetBody.properties,
-      idempotencyKey: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Reuse it when calling again for the same set: a repeat is answered without a second charge.' })),
+      idempotencyKey: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 255,
+          description: 'Reuse it when calling again for the same set: a repeat is answered without a second charge.',
+        }),
+      ),
     },
-    { additionalProperties: false, description: `${CreateScreenshotSetBody.description ?? ''} Costs 5 credits (5 per locale); a failed job is refunded.`.trim() },
+    {
+      additionalProperties: false,
+      description: `${CreateScreenshotSetBody.description ?? ''} Costs 5 credits (5 per locale); a failed job is refunded.`.trim(),
+    },
   ),
   get_job: Type.Object(
     {
       jobId: Type.String({ description: 'The jobId from create_screenshot_set.' }),
-      waitSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_TOOL_WAIT_S, description: `Wait up to this many seconds for the job to succeed or fail (default 0: answer at once).` })),
-      images: Type.Optional(Type.Boolean({ default: true, description: 'For a succeeded job, include each slide as a small PNG preview (the full-size files are the links).' })),
+      waitSeconds: Type.Optional(
+        Type.Integer({
+          minimum: 0,
+          maximum: MAX_TOOL_WAIT_S,
+          description: `Wait up to this many seconds for the job to succeed or fail (default 0: answer at once).`,
+        }),
+      ),
+      images: Type.Optional(
+        Type.Boolean({
+          default: true,
+          description: 'For a succeeded job, include each slide as a small PNG preview (the full-size files are the links).',
+        }),
+      ),
     },
     { additionalProperties: false },
   ),

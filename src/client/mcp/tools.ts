@@ -8,10 +8,14 @@ import { INPUTS, MAX_TOOL_WAIT_S, type ToolName } from './schemas.ts';
 import { slidePreviews } from './previews.ts';
 
 export const DESCRIPTIONS: Record<ToolName, string> = {
-  create_app: 'Create an app from its App Store and/or Google Play URL; the service reads the listing. Returns appId, name, category, artworkUrl. Free.',
-  upload_screen: 'Upload one raw screenshot of the app (PNG or JPEG, from a file path or base64; any other format is refused) for the slides to frame. Returns screenId, family, width, height.',
-  create_screenshot_set: 'Start rendering a screenshot set for one device: charges 5 credits and returns a jobId; follow it with get_job. Pass screenIds to frame uploaded screens.',
-  get_job: 'A screenshot-set job: queued, running (with progress), succeeded (slides with captions, image links and previews, every locale’s for a set with locales, the ZIP link) or failed (refunded). waitSeconds waits for it to end.',
+  create_app:
+    'Create an app from its App Store and/or Google Play URL; the service reads the listing. Returns appId, name, category, artworkUrl. Free.',
+  upload_screen:
+    'Upload one raw screenshot of the app (PNG or JPEG, from a file path or base64; any other format is refused) for the slides to frame. Returns screenId, family, width, height.',
+  create_screenshot_set:
+    'Start rendering a screenshot set for one device: charges 5 credits and returns a jobId; follow it with get_job. Pass screenIds to frame uploaded screens.',
+  get_job:
+    'A screenshot-set job: queued, running (with progress), succeeded (slides with captions, image links and previews, every locale’s for a set with locales, the ZIP link) or failed (refunded). waitSeconds waits for it to end.',
   list_narratives: 'The stories a set can tell: ids to pass as narrativeId, with their slide counts and roles.',
   get_account: 'The API key’s account: plan and credits (allowance, used, remaining, resetsAt).',
 };
@@ -26,7 +30,11 @@ const ok = (value: object, extra: CallToolResult['content'] = []): CallToolResul
 /** An agent reads why and can correct its call: the problem's one line (field errors or detail, code, status, requestId) and the whole problem. */
 export function toolError(error: unknown): CallToolResult {
   if (error instanceof ShotgenError) {
-    return { isError: true, structuredContent: error.problem ?? { status: error.status, code: error.code, detail: error.detail }, content: [{ type: 'text', text: error.message }] };
+    return {
+      isError: true,
+      structuredContent: error.problem ?? { status: error.status, code: error.code, detail: error.detail },
+      content: [{ type: 'text', text: error.message }],
+    };
   }
   return { isError: true, content: [{ type: 'text', text: (error as Error)?.message ?? String(error) }] };
 }

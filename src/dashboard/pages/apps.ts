@@ -25,7 +25,10 @@ export const appIcon = (app: Pick<App, 'artworkUrl'>, size = 48) =>
 async function appsPage(request: FastifyRequest, reply: FastifyReply, dash: Dashboard, state: AddState, status = 200) {
   const session = requireSession(request);
   const ctx = pageContext(request, reply, dash);
-  const [apps, sets] = await Promise.all([listApps(dash.services.db, session.user.accountId), listJobs(dash.services.db, session.user.accountId, { limit: 10 })]);
+  const [apps, sets] = await Promise.all([
+    listApps(dash.services.db, session.user.accountId),
+    listJobs(dash.services.db, session.user.accountId, { limit: 10 }),
+  ]);
   const { values, errors } = state;
   return sendPage(
     reply,
@@ -34,9 +37,11 @@ async function appsPage(request: FastifyRequest, reply: FastifyReply, dash: Dash
       notice: state.notice ? { kind: 'error', text: state.notice } : null,
       body: html`<section aria-labelledby="your-apps">
 <h2 id="your-apps">Your apps</h2>
-${apps.length
-  ? html`<ul class="apps">${apps.map((app) => html`<li><a href="/apps/${app.id}">${appIcon(app)}<span><strong>${app.name}</strong><br><span class="muted">${app.category} · added ${when(app.createdAt)}</span></span></a></li>`)}</ul>`
-  : html`<p>No apps yet. Add one from its store listing below.</p>`}
+${
+  apps.length
+    ? html`<ul class="apps">${apps.map((app) => html`<li><a href="/apps/${app.id}">${appIcon(app)}<span><strong>${app.name}</strong><br><span class="muted">${app.category} · added ${when(app.createdAt)}</span></span></a></li>`)}</ul>`
+    : html`<p>No apps yet. Add one from its store listing below.</p>`
+}
 </section>
 <section aria-labelledby="add-app">
 <h2 id="add-app">Add an app</h2>
@@ -64,13 +69,27 @@ ${setsTable(sets, true)}
   );
 }
 
-export async function appPage(request: FastifyRequest, reply: FastifyReply, dash: Dashboard, appId: string, form: SetFormState | null, status = 200, notice?: string) {
+export async function appPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  dash: Dashboard,
+  appId: string,
+  form: SetFormState | null,
+  status = 200,
+  notice?: string,
+) {
   const session = requireSession(request);
   const app = isId('app', appId) ? await findApp(dash.services.db, session.user.accountId, appId) : null;
   if (!app) throw notFound();
   const ctx = pageContext(request, reply, dash);
-  const [sets, screens] = await Promise.all([listJobs(dash.services.db, session.user.accountId, { appId: app.id }), listScreens(dash.services.db, session.user.accountId, app.id)]);
-  const stores = [app.iosListing ? html`<a href="${safeUrl(app.iosListing.url)}" rel="noopener noreferrer">App Store</a>` : '', app.androidListing ? html`<a href="${safeUrl(app.androidListing.url)}" rel="noopener noreferrer">Google Play</a>` : ''].filter(Boolean);
+  const [sets, screens] = await Promise.all([
+    listJobs(dash.services.db, session.user.accountId, { appId: app.id }),
+    listScreens(dash.services.db, session.user.accountId, app.id),
+  ]);
+  const stores = [
+    app.iosListing ? html`<a href="${safeUrl(app.iosListing.url)}" rel="noopener noreferrer">App Store</a>` : '',
+    app.androidListing ? html`<a href="${safeUrl(app.androidListing.url)}" rel="noopener noreferrer">Google Play</a>` : '',
+  ].filter(Boolean);
   return sendPage(
     reply,
     page(ctx, {
@@ -99,14 +118,22 @@ export function appPages(app: FastifyInstance, dash: Dashboard): void {
 
   app.post('/apps', async (request, reply) => {
     const session = requireSession(request);
-    const values = { iosUrl: field(request.body, 'iosUrl').trim(), androidUrl: field(request.body, 'androidUrl').trim(), extraContext: field(request.body, 'extraContext') };
+    const values = {
+      iosUrl: field(request.body, 'iosUrl').trim(),
+      androidUrl: field(request.body, 'androidUrl').trim(),
+      extraContext: field(request.body, 'extraContext'),
+    };
     // An empty box is no URL, as if the field had not been sent.
-    const input = { iosUrl: values.iosUrl || undefined, androidUrl: values.androidUrl || undefined, extraContext: values.extraContext || undefined };
+    const input = {
+      iosUrl: values.iosUrl || undefined,
+      androidUrl: values.androidUrl || undefined,
+      extraContext: values.extraContext || undefined,
+    };
     try {
       const created = await createApp(db, stores, session.user.accountId, input);
       return seeOther(reply, `/apps/${created.id}`);
     } catch (e) {
-      if (!isProblem(e) || e.status >= 500 && e.code !== 'store_unavailable') throw e;
+      if (!isProblem(e) || (e.status >= 500 && e.code !== 'store_unavailable')) throw e;
       const errors = (e.extensions.errors as FieldError[] | undefined) ?? [];
       const notice = e.code === 'validation_failed' ? 'Please correct the fields below.' : e.detail;
       if (e.headers['Retry-After']) reply.header('retry-after', e.headers['Retry-After']);

@@ -103,7 +103,10 @@ export function authPages(app: FastifyInstance, dash: Dashboard): void {
     const email = field(request.body, 'email').trim();
     const password = field(request.body, 'password');
     const wait = await countAttempt(db, [{ subject: `signup:${request.ip}`, limit: SIGNUPS_PER_ADDRESS_PER_HOUR }], clock(), 3600_000);
-    if (wait > 0) throw new PageError(429, 'Too many sign-ups', 'Too many accounts were created from your address. Try again later.', { 'retry-after': String(wait) });
+    if (wait > 0)
+      throw new PageError(429, 'Too many sign-ups', 'Too many accounts were created from your address. Try again later.', {
+        'retry-after': String(wait),
+      });
     let user;
     try {
       user = await signUp(db, { email, password });

@@ -19,7 +19,13 @@ function keyRow(key: ApiKeyInfo) {
 </tr>`;
 }
 
-async function keysPage(request: FastifyRequest, reply: FastifyReply, dash: Dashboard, created: (ApiKeyInfo & { key: string }) | null, status = 200) {
+async function keysPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  dash: Dashboard,
+  created: (ApiKeyInfo & { key: string }) | null,
+  status = 200,
+) {
   const session = requireSession(request);
   const ctx = pageContext(request, reply, dash);
   const keys = await listApiKeys(dash.services.db, session.user.accountId);
@@ -28,9 +34,12 @@ async function keysPage(request: FastifyRequest, reply: FastifyReply, dash: Dash
     reply,
     page(ctx, {
       title: 'API keys',
-      notice: welcome ? { kind: 'ok', text: 'Your account is ready, with 50 free credits this month. Create a key to call the API.' } : null,
-      body: html`${created
-        ? html`<section class="card secret" aria-labelledby="new-key">
+      notice: welcome
+        ? { kind: 'ok', text: 'Your account is ready, with 50 free credits this month. Create a key to call the API.' }
+        : null,
+      body: html`${
+        created
+          ? html`<section class="card secret" aria-labelledby="new-key">
   <h2 id="new-key">Your new key${created.name ? html` “${created.name}”` : ''}</h2>
   <p><strong>Copy it now: it is shown only this once.</strong> Store it as a server-side secret; a lost key cannot be recovered, only revoked and replaced.</p>
   <div class="copy-row"><input id="secret" class="mono" readonly value="${created.key}" aria-label="The new API key">
@@ -38,7 +47,8 @@ async function keysPage(request: FastifyRequest, reply: FastifyReply, dash: Dash
   <p class="hint" data-copy-status="secret" role="status"></p>
   <p class="hint">Use it as <code>Authorization: Bearer …</code> or <code>x-api-key: …</code> on <code>${dash.basePath}/public/v1/…</code>.</p>
 </section>`
-        : ''}
+          : ''
+      }
 <section aria-labelledby="create-key">
 <h2 id="create-key">Create a key</h2>
 <form method="post" action="/keys" class="inline">
@@ -50,11 +60,13 @@ async function keysPage(request: FastifyRequest, reply: FastifyReply, dash: Dash
 </section>
 <section aria-labelledby="your-keys">
 <h2 id="your-keys">Your keys</h2>
-${keys.length
-  ? html`<div class="table-wrap"><table class="stack">
+${
+  keys.length
+    ? html`<div class="table-wrap"><table class="stack">
 <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${keys.map(keyRow)}</tbody></table></div>`
-  : html`<p>No keys yet.</p>`}
+    : html`<p>No keys yet.</p>`
+}
 </section>`,
     }),
     status,

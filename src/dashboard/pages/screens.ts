@@ -9,19 +9,28 @@ import { field, notFound, requireSession, seeOther, type Dashboard } from '../co
 import { html } from '../html.ts';
 import { csrfField, type PageContext } from '../layout.ts';
 
-const FAMILY_LABEL: Record<ScreenshotFamily, string> = { iphone: 'iPhone', ipad: 'iPad', 'android-phone': 'Android phone', 'android-tablet': 'Android tablet' };
+const FAMILY_LABEL: Record<ScreenshotFamily, string> = {
+  iphone: 'iPhone',
+  ipad: 'iPad',
+  'android-phone': 'Android phone',
+  'android-tablet': 'Android tablet',
+};
 
 export function screensSection(ctx: PageContext, appId: string, screens: Screen[]) {
   return html`<section aria-labelledby="screens">
 <h2 id="screens">Your screens</h2>
 <p class="hint">Raw screenshots of your app, framed by the slides of new sets: a set frames the screens of its device's family, in this order. PNG or JPEG, at most 10 MB each.</p>
-${screens.length
-  ? html`<ol class="screens">${screens.map(
-      (s) => html`<li><figure><img src="/apps/${appId}/screens/${s.screenId}" alt="Screen ${s.screenId}, ${FAMILY_LABEL[s.family]}" width="${s.width}" height="${s.height}" loading="lazy">
+${
+  screens.length
+    ? html`<ol class="screens">${screens.map(
+        (
+          s,
+        ) => html`<li><figure><img src="/apps/${appId}/screens/${s.screenId}" alt="Screen ${s.screenId}, ${FAMILY_LABEL[s.family]}" width="${s.width}" height="${s.height}" loading="lazy">
 <figcaption>${FAMILY_LABEL[s.family]} · ${s.width}×${s.height}
 <form method="post" action="/apps/${appId}/screens/${s.screenId}/delete" class="inline-form">${csrfField(ctx)}<button type="submit" class="button secondary small">Delete<span class="visually-hidden"> screen ${s.screenId}</span></button></form></figcaption></figure></li>`,
-    )}</ol>`
-  : html`<p>No screens yet: sets frame the listing's own screenshots.</p>`}
+      )}</ol>`
+    : html`<p>No screens yet: sets frame the listing's own screenshots.</p>`
+}
 <form method="post" action="/apps/${appId}/screens" enctype="multipart/form-data" class="card">
   ${csrfField(ctx)}
   <label for="screen-files">Screens to upload</label>
@@ -34,7 +43,15 @@ ${screens.length
 }
 
 /** The app's page, answered with a notice (a refused upload) and its status. */
-type AppPage = (request: FastifyRequest, reply: FastifyReply, dash: Dashboard, appId: string, form: null, status: number, notice: string) => Promise<FastifyReply>;
+type AppPage = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  dash: Dashboard,
+  appId: string,
+  form: null,
+  status: number,
+  notice: string,
+) => Promise<FastifyReply>;
 
 export function screenPages(app: FastifyInstance, dash: Dashboard, appPage: AppPage): void {
   const { db, objects } = dash.services;
@@ -49,7 +66,14 @@ export function screenPages(app: FastifyInstance, dash: Dashboard, appPage: AppP
     if (files.length === 0) return appPage(request, reply, dash, appId, null, 400, 'Choose one or more PNG or JPEG files to upload.');
     try {
       for (const file of files) {
-        await uploadScreen(db, objects, session.user.accountId, appId, file, (SCREEN_FAMILIES as readonly string[]).includes(family) ? (family as ScreenshotFamily) : undefined);
+        await uploadScreen(
+          db,
+          objects,
+          session.user.accountId,
+          appId,
+          file,
+          (SCREEN_FAMILIES as readonly string[]).includes(family) ? (family as ScreenshotFamily) : undefined,
+        );
       }
     } catch (e) {
       if (isProblem(e) && e.code === 'app_not_found') throw notFound();
@@ -79,6 +103,10 @@ export function screenPages(app: FastifyInstance, dash: Dashboard, appPage: AppP
     const [screen] = await screenObjects(db, session.user.accountId, id, [screenId]);
     const object = screen ? await objects.get(screen.objectKey) : null;
     if (!object) throw notFound();
-    return reply.type(screen.objectKey.endsWith('.png') ? 'image/png' : 'image/jpeg').header('content-length', object.bytes).header('cache-control', 'private, max-age=3600').send(object.body);
+    return reply
+      .type(screen.objectKey.endsWith('.png') ? 'image/png' : 'image/jpeg')
+      .header('content-length', object.bytes)
+      .header('cache-control', 'private, max-age=3600')
+      .send(object.body);
   });
 }

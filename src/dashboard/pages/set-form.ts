@@ -3,7 +3,18 @@ import { randomBytes } from 'node:crypto';
 import type { JobSummary } from '../../jobs/job-list.ts';
 import { SCREENSHOT_SET_COST } from '../../jobs/screenshot-sets.ts';
 import { NARRATIVES } from '../../planning/narratives.ts';
-import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS, CAPTION_STYLES, DEFAULT_COUNT, DEVICE_IDS, DEVICES, MAX_COUNT, type CaptionLength, type CaptionStyle, type Device } from '../../planning/types.ts';
+import {
+  CAPTION_LENGTH_IDS,
+  CAPTION_STYLE_IDS,
+  CAPTION_STYLES,
+  DEFAULT_COUNT,
+  DEVICE_IDS,
+  DEVICES,
+  MAX_COUNT,
+  type CaptionLength,
+  type CaptionStyle,
+  type Device,
+} from '../../planning/types.ts';
 import type { ScreenshotSetRequest } from '../../jobs/screenshot-sets.ts';
 import { html } from '../html.ts';
 import { csrfField, describedBy, fieldError, statusBadge, when, type FieldError, type PageContext } from '../layout.ts';
@@ -22,7 +33,13 @@ export interface SetFormState {
   notice?: string;
 }
 
-const DEFAULTS: SetFormValues = { device: 'iphone-69', captionStyle: 'aso-expert', captionLength: 'short', narrativeId: '', count: String(DEFAULT_COUNT) };
+const DEFAULTS: SetFormValues = {
+  device: 'iphone-69',
+  captionStyle: 'aso-expert',
+  captionLength: 'short',
+  narrativeId: '',
+  count: String(DEFAULT_COUNT),
+};
 
 const option = (value: string, label: string, selected: string, hint?: string) =>
   html`<option value="${value}"${value === selected ? html` selected` : ''}${hint ? html` data-hint="${hint}"` : ''}>${label}</option>`;
@@ -42,9 +59,11 @@ export function parseSetForm(appId: string, v: SetFormValues): { request: Screen
   if (!(DEVICE_IDS as string[]).includes(v.device)) errors.push({ field: 'device', message: 'choose a device' });
   if (!(CAPTION_STYLE_IDS as string[]).includes(v.captionStyle)) errors.push({ field: 'captionStyle', message: 'choose a voice' });
   if (!(CAPTION_LENGTH_IDS as string[]).includes(v.captionLength)) errors.push({ field: 'captionLength', message: 'choose short or long' });
-  if (v.narrativeId && !NARRATIVES.some((n) => n.id === v.narrativeId)) errors.push({ field: 'narrativeId', message: 'choose a story from the list' });
+  if (v.narrativeId && !NARRATIVES.some((n) => n.id === v.narrativeId))
+    errors.push({ field: 'narrativeId', message: 'choose a story from the list' });
   const count = Number(v.count);
-  if (!v.narrativeId && !(/^\d+$/.test(v.count) && count >= 1 && count <= MAX_COUNT)) errors.push({ field: 'count', message: `must be a whole number from 1 to ${MAX_COUNT}` });
+  if (!v.narrativeId && !(/^\d+$/.test(v.count) && count >= 1 && count <= MAX_COUNT))
+    errors.push({ field: 'count', message: `must be a whole number from 1 to ${MAX_COUNT}` });
   if (errors.length) return { errors };
   return {
     request: {

@@ -27,7 +27,15 @@ function wrap(text: string, perLine: number, maxLines: number): string[] {
     if (last !== undefined && (last + ' ' + word).length <= perLine) lines[lines.length - 1] = `${last} ${word}`;
     else lines.push(word);
   }
-  return lines.length > maxLines ? [...lines.slice(0, maxLines - 1), `${lines.slice(maxLines - 1).join(' ').slice(0, perLine - 1)}…`] : lines;
+  return lines.length > maxLines
+    ? [
+        ...lines.slice(0, maxLines - 1),
+        `${lines
+          .slice(maxLines - 1)
+          .join(' ')
+          .slice(0, perLine - 1)}…`,
+      ]
+    : lines;
 }
 
 /**
@@ -79,7 +87,10 @@ async function loadSet(request: FastifyRequest, dash: Dashboard) {
   const { id } = request.params as { id: string };
   if (!isId('job', id)) throw notFound();
   // The same reader the API's GET job uses, so both show the same job, pictures signed alike.
-  const [found, summary] = await Promise.all([dash.services.jobs.get(session.user.accountId, id, pictureLinks(dash.services, request)), findJobSummary(dash.services.db, session.user.accountId, id)]);
+  const [found, summary] = await Promise.all([
+    dash.services.jobs.get(session.user.accountId, id, pictureLinks(dash.services, request)),
+    findJobSummary(dash.services.db, session.user.accountId, id),
+  ]);
   if (!found || !summary) throw notFound();
   return { job: found, summary };
 }
@@ -98,7 +109,8 @@ export function setPages(app: FastifyInstance, dash: Dashboard): void {
       count: field(request.body, 'count').trim(),
     };
     const parsed = parseSetForm(appId, values);
-    if ('errors' in parsed) return appPage(request, reply, dash, appId, { values, errors: parsed.errors, notice: 'Please correct the fields below.' }, 400);
+    if ('errors' in parsed)
+      return appPage(request, reply, dash, appId, { values, errors: parsed.errors, notice: 'Please correct the fields below.' }, 400);
     const once = field(request.body, 'once');
     try {
       const { body } = await createScreenshotSet(db, session.user.accountId, parsed.request, {
@@ -128,11 +140,13 @@ export function setPages(app: FastifyInstance, dash: Dashboard): void {
         body: html`<p class="meta">${statusBadge(job.status)} <a href="/apps/${summary.appId}">${summary.appName}</a> · ${r.device} · ${r.captionStyle}, ${r.captionLength} · ${r.narrativeId ?? `${r.count} slides`} · created ${when(job.createdAt)} · <code>${job.id}</code></p>
 ${job.status === 'queued' || job.status === 'running' ? liveStatus(job) : ''}
 ${job.status === 'failed' ? html`<div class="notice error" role="alert"><p>${job.error?.message ?? 'The set failed.'}</p><p>The credits it cost were refunded.</p></div>` : ''}
-${job.result
-  ? html`${archive ? html`<p><a class="button" href="${archive}" download>Download ZIP</a> <span class="muted">${mb(job.result.archive!.bytes)}, laid out for fastlane deliver and supply</span></p>` : html`<p class="hint">The plan of this set: captions, colours and layout for each slide.</p>`}
+${
+  job.result
+    ? html`${archive ? html`<p><a class="button" href="${archive}" download>Download ZIP</a> <span class="muted">${mb(job.result.archive!.bytes)}, laid out for fastlane deliver and supply</span></p>` : html`<p class="hint">The plan of this set: captions, colours and layout for each slide.</p>`}
 ${job.result.warnings.length ? html`<ul class="warnings">${job.result.warnings.map((w) => html`<li>${w}</li>`)}</ul>` : ''}
 ${gallery(job)}`
-  : ''}`,
+    : ''
+}`,
       }),
     );
   });

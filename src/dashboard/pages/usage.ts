@@ -46,11 +46,13 @@ export function usagePage(app: FastifyInstance, dash: Dashboard): void {
 </section>
 <section aria-labelledby="ledger">
 <h2 id="ledger">Credit ledger</h2>
-${ledger.length
-  ? html`<div class="table-wrap"><table class="stack">
+${
+  ledger.length
+    ? html`<div class="table-wrap"><table class="stack">
 <thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col" class="num">Credits</th><th scope="col">Set</th><th scope="col">Note</th></tr></thead>
 <tbody>${ledger.map(ledgerRow)}</tbody></table></div>`
-  : html`<p>Nothing yet: charges, refunds and grants will appear here.</p>`}
+    : html`<p>Nothing yet: charges, refunds and grants will appear here.</p>`
+}
 </section>`,
       }),
     );

@@ -3,12 +3,23 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isId } from '../../ids.ts';
 import { isProblem } from '../../problem.ts';
 import { STRICT } from '../../webhooks/address-check.ts';
-import { createEndpoint, deleteEndpoint, listEndpoints, MAX_ENDPOINTS, WEBHOOK_EVENTS, type WebhookEndpoint, type WebhookEvent } from '../../webhooks/endpoints.ts';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  listEndpoints,
+  MAX_ENDPOINTS,
+  WEBHOOK_EVENTS,
+  type WebhookEndpoint,
+  type WebhookEvent,
+} from '../../webhooks/endpoints.ts';
 import { field, notFound, pageContext, requireSession, seeOther, sendPage, type Dashboard } from '../context.ts';
 import { html } from '../html.ts';
 import { confirmCard, csrfField, describedBy, fieldError, page, when, type FieldError } from '../layout.ts';
 
-const EVENT_LABEL: Record<WebhookEvent, string> = { 'job.succeeded': 'A set is ready (job.succeeded)', 'job.failed': 'A set failed (job.failed)' };
+const EVENT_LABEL: Record<WebhookEvent, string> = {
+  'job.succeeded': 'A set is ready (job.succeeded)',
+  'job.failed': 'A set failed (job.failed)',
+};
 
 function endpointRow(w: WebhookEndpoint) {
   return html`<tr>
@@ -28,7 +39,14 @@ interface FormState {
 
 const emptyForm: FormState = { url: '', events: [...WEBHOOK_EVENTS], errors: [], notice: null };
 
-async function webhooksPage(request: FastifyRequest, reply: FastifyReply, dash: Dashboard, created: (WebhookEndpoint & { secret: string }) | null, form: FormState = emptyForm, status = 200) {
+async function webhooksPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  dash: Dashboard,
+  created: (WebhookEndpoint & { secret: string }) | null,
+  form: FormState = emptyForm,
+  status = 200,
+) {
   const session = requireSession(request);
   const ctx = pageContext(request, reply, dash);
   const endpoints = await listEndpoints(dash.services.db, session.user.accountId);
@@ -37,15 +55,17 @@ async function webhooksPage(request: FastifyRequest, reply: FastifyReply, dash: 
     page(ctx, {
       title: 'Webhooks',
       notice: form.notice ? { kind: 'error', text: form.notice } : null,
-      body: html`${created
-        ? html`<section class="card secret" aria-labelledby="new-secret">
+      body: html`${
+        created
+          ? html`<section class="card secret" aria-labelledby="new-secret">
   <h2 id="new-secret">Signing secret for <code>${created.url}</code></h2>
   <p><strong>Copy it now: it is shown only this once.</strong> Your receiver verifies each delivery’s <code>webhook-signature</code> header with it (Standard Webhooks).</p>
   <div class="copy-row"><input id="secret" class="mono" readonly value="${created.secret}" aria-label="The signing secret">
   <button type="button" data-copy="secret">Copy</button></div>
   <p class="hint" data-copy-status="secret" role="status"></p>
 </section>`
-        : ''}
+          : ''
+      }
 <section aria-labelledby="add-webhook">
 <h2 id="add-webhook">Add an endpoint</h2>
 <p class="hint">When a set is ready or fails, shotgen POSTs the job to this URL, and retries for about 7 hours until it answers 2xx. At most ${MAX_ENDPOINTS} endpoints.</p>
@@ -63,11 +83,13 @@ async function webhooksPage(request: FastifyRequest, reply: FastifyReply, dash: 
 </section>
 <section aria-labelledby="your-webhooks">
 <h2 id="your-webhooks">Your endpoints</h2>
-${endpoints.length
-  ? html`<div class="table-wrap"><table class="stack">
+${
+  endpoints.length
+    ? html`<div class="table-wrap"><table class="stack">
 <thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">Created</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${endpoints.map(endpointRow)}</tbody></table></div>`
-  : html`<p>No endpoints yet.</p>`}
+    : html`<p>No endpoints yet.</p>`
+}
 </section>`,
     }),
     status,
@@ -97,7 +119,14 @@ export function webhookPages(app: FastifyInstance, dash: Dashboard): void {
     } catch (error) {
       if (!isProblem(error) || (error.status !== 400 && error.status !== 409)) throw error;
       const errors = (error.extensions.errors as FieldError[] | undefined) ?? [];
-      return webhooksPage(request, reply, dash, null, { url, events, errors, notice: errors.length ? 'The endpoint was not added; see below.' : error.detail }, error.status);
+      return webhooksPage(
+        request,
+        reply,
+        dash,
+        null,
+        { url, events, errors, notice: errors.length ? 'The endpoint was not added; see below.' : error.detail },
+        error.status,
+      );
     }
   });
 

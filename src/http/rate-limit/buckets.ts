@@ -49,7 +49,10 @@ export class MemoryBuckets implements TokenBuckets {
   private readonly buckets = new Map<string, Bucket>();
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly now: () => number = Date.now, sweepEveryMs = 30_000) {
+  constructor(
+    private readonly now: () => number = Date.now,
+    sweepEveryMs = 30_000,
+  ) {
     // A full bucket is the same as no bucket: forget those, so the map holds only active clients.
     this.sweeper = setInterval(() => this.sweep(), sweepEveryMs);
     this.sweeper.unref();

@@ -18,10 +18,15 @@ export class RateLimits {
   /** The RateLimit-Policy value: the same on every answer. */
   readonly policy: string;
 
-  constructor(readonly buckets: TokenBuckets, settings: RateLimitSettings) {
+  constructor(
+    readonly buckets: TokenBuckets,
+    settings: RateLimitSettings,
+  ) {
     this.keyRule = { name: 'key', capacity: settings.perSecond * 2, perSecond: settings.perSecond };
     this.addressRule = { name: 'failed-auth', capacity: settings.authFailuresPerMinute, perSecond: settings.authFailuresPerMinute / 60 };
-    this.policy = [this.keyRule, this.addressRule].map((r) => `"${r.name}";q=${r.capacity};w=${Math.round(r.capacity / r.perSecond)}`).join(', ');
+    this.policy = [this.keyRule, this.addressRule]
+      .map((r) => `"${r.name}";q=${r.capacity};w=${Math.round(r.capacity / r.perSecond)}`)
+      .join(', ');
   }
 
   /** One request of this key. */
@@ -52,7 +57,10 @@ export function rateLimited(rule: BucketRule, d: Decision, detail: string): Prob
 }
 
 /** In memory without REDIS_URL, in Redis with it (ioredis is loaded only then: ~0.3 s of start-up). */
-export async function createRateLimits(settings: RateLimitSettings & { redisUrl: string | null; redisKeyPrefix?: string }, onError?: (msg: string, err: unknown) => void): Promise<RateLimits> {
+export async function createRateLimits(
+  settings: RateLimitSettings & { redisUrl: string | null; redisKeyPrefix?: string },
+  onError?: (msg: string, err: unknown) => void,
+): Promise<RateLimits> {
   if (!settings.redisUrl) return new RateLimits(new MemoryBuckets(), settings);
   const { RedisBuckets } = await import('./redis-buckets.ts');
   return new RateLimits(new RedisBuckets(settings.redisUrl, { keyPrefix: settings.redisKeyPrefix, onError }), settings);

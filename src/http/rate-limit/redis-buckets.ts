@@ -44,7 +44,10 @@ export class RedisBuckets implements TokenBuckets {
   private readonly redis: WithTake;
   private lastErrorLogMs = 0;
 
-  constructor(url: string, private readonly opts: RedisBucketsOptions = {}) {
+  constructor(
+    url: string,
+    private readonly opts: RedisBucketsOptions = {},
+  ) {
     this.redis = new Redis(url, {
       keyPrefix: opts.keyPrefix ?? 'shotgen:rl:',
       // Fail fast when Redis is away: the request goes on without a limit rather than waiting.

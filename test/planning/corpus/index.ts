@@ -19,15 +19,30 @@ export interface CorpusEntry {
 function appStore(): CorpusEntry[] {
   return [...APP_STORE_A, ...APP_STORE_B].map((a) => {
     const country = a.country ?? 'us';
-    const result = lookupResult({ trackViewUrl: `https://apps.apple.com/${country}/app/id${String(a.result.trackId)}?uo=4`, currency: 'USD', ...a.result });
-    return { id: a.id, why: a.why, listing: parseAppStoreLookupBody(lookupBody([result], { raw: true }), { id: String(a.result.trackId), country }) };
+    const result = lookupResult({
+      trackViewUrl: `https://apps.apple.com/${country}/app/id${String(a.result.trackId)}?uo=4`,
+      currency: 'USD',
+      ...a.result,
+    });
+    return {
+      id: a.id,
+      why: a.why,
+      listing: parseAppStoreLookupBody(lookupBody([result], { raw: true }), { id: String(a.result.trackId), country }),
+    };
   });
 }
 
 function googlePlay(): CorpusEntry[] {
   return GOOGLE_PLAY.map((a) => {
-    const html = playDetailsPage({ details: playDetails(a.details), jsonLd: softwareApplicationLd({ name: a.details.title, category: a.details.genreId }) });
-    return { id: a.id, why: a.why, listing: parseGooglePlayDetailsPage(html, { id: a.details.id ?? a.id, country: 'us', language: a.language ?? 'en' }) };
+    const html = playDetailsPage({
+      details: playDetails(a.details),
+      jsonLd: softwareApplicationLd({ name: a.details.title, category: a.details.genreId }),
+    });
+    return {
+      id: a.id,
+      why: a.why,
+      listing: parseGooglePlayDetailsPage(html, { id: a.details.id ?? a.id, country: 'us', language: a.language ?? 'en' }),
+    };
   });
 }
 

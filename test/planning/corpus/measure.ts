@@ -1,6 +1,14 @@
 /** Runs the planner over the caption corpus and scores every slide with the copywriter's checks. */
 import { judgeSet, CHECKS, type Check } from '../../../src/planning/quality.ts';
-import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS, type CaptionStyle, type Device, type PlanInput, type PlanRequest, type ScreenshotSetResult } from '../../../src/planning/types.ts';
+import {
+  CAPTION_LENGTH_IDS,
+  CAPTION_STYLE_IDS,
+  type CaptionStyle,
+  type Device,
+  type PlanInput,
+  type PlanRequest,
+  type ScreenshotSetResult,
+} from '../../../src/planning/types.ts';
 import { corpus } from './index.ts';
 
 export interface Scored {
@@ -10,10 +18,19 @@ export interface Scored {
   failed: Partial<Record<Check, string>>[];
 }
 
-const SHAPES: Pick<PlanRequest, 'count' | 'narrativeId'>[] = [{}, { count: 8 }, { narrativeId: 'how-it-works' }, { narrativeId: 'problem-solution' }, { narrativeId: 'benefits-first' }];
+const SHAPES: Pick<PlanRequest, 'count' | 'narrativeId'>[] = [
+  {},
+  { count: 8 },
+  { narrativeId: 'how-it-works' },
+  { narrativeId: 'problem-solution' },
+  { narrativeId: 'benefits-first' },
+];
 
 function devicesFor(input: PlanInput['listings'][number]): Device[] {
-  if (input.store === 'google-play') return input.screenshots['android-tablet'].length > 0 && input.screenshots['android-phone'].length === 0 ? ['android-tablet'] : ['android-phone'];
+  if (input.store === 'google-play')
+    return input.screenshots['android-tablet'].length > 0 && input.screenshots['android-phone'].length === 0
+      ? ['android-tablet']
+      : ['android-phone'];
   return input.screenshots.ipad.length > 0 ? ['iphone-69', 'ipad-pro'] : ['iphone-69'];
 }
 
@@ -24,7 +41,11 @@ export function measure(plan: (input: PlanInput) => ScreenshotSetResult): Scored
       for (const captionStyle of CAPTION_STYLE_IDS) {
         for (const captionLength of CAPTION_LENGTH_IDS) {
           for (const shape of SHAPES) {
-            const input: PlanInput = { listings: [entry.listing], extraContext: null, request: { device, captionStyle, captionLength, ...shape } };
+            const input: PlanInput = {
+              listings: [entry.listing],
+              extraContext: null,
+              request: { device, captionStyle, captionLength, ...shape },
+            };
             const result = plan(input);
             out.push({ app: entry.id, input, result, failed: judgeSet(input, result).map((v) => v.failed) });
           }
@@ -41,7 +62,11 @@ export interface Rates {
   byCheck: Record<Check, number>;
 }
 
-const emptyRates = (): Rates => ({ slides: 0, passAll: 0, byCheck: Object.fromEntries(CHECKS.map((c) => [c, 0])) as Record<Check, number> });
+const emptyRates = (): Rates => ({
+  slides: 0,
+  passAll: 0,
+  byCheck: Object.fromEntries(CHECKS.map((c) => [c, 0])) as Record<Check, number>,
+});
 
 /** Pass counts per voice and overall ("all"). */
 export function tally(scored: Scored[]): Record<CaptionStyle | 'all', Rates> {
@@ -63,7 +88,8 @@ const pct = (n: number, d: number) => (d === 0 ? '  n/a' : `${((100 * n) / d).to
 export function formatRates(rates: Record<CaptionStyle | 'all', Rates>): string {
   const cols = [...CAPTION_STYLE_IDS, 'all'] as const;
   const lines = [`${'check'.padEnd(12)} ${cols.map((c) => c.padStart(12)).join(' ')}`];
-  for (const c of CHECKS) lines.push(`${c.padEnd(12)} ${cols.map((v) => pct(rates[v].byCheck[c], rates[v].slides).padStart(12)).join(' ')}`);
+  for (const c of CHECKS)
+    lines.push(`${c.padEnd(12)} ${cols.map((v) => pct(rates[v].byCheck[c], rates[v].slides).padStart(12)).join(' ')}`);
   lines.push(`${'ALL CHECKS'.padEnd(12)} ${cols.map((v) => pct(rates[v].passAll, rates[v].slides).padStart(12)).join(' ')}`);
   lines.push(`${'slides'.padEnd(12)} ${cols.map((v) => String(rates[v].slides).padStart(12)).join(' ')}`);
   return lines.join('\n');

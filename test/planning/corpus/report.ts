@@ -16,7 +16,9 @@ for (const s of scored) {
     left--;
     const slide = s.result.slides[i];
     const r = s.input.request;
-    console.log(`\n${s.app} ${r.device} ${r.captionStyle}/${r.captionLength} ${r.narrativeId ?? `count ${r.count ?? 5}`} #${slide.index} ${slide.role}: "${slide.headline}"${slide.subheadline ? ` / "${slide.subheadline}"` : ''}`);
+    console.log(
+      `\n${s.app} ${r.device} ${r.captionStyle}/${r.captionLength} ${r.narrativeId ?? `count ${r.count ?? 5}`} #${slide.index} ${slide.role}: "${slide.headline}"${slide.subheadline ? ` / "${slide.subheadline}"` : ''}`,
+    );
     for (const [c, why] of Object.entries(f)) console.log(`   ${c}: ${why}`);
   });
 }

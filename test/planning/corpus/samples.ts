@@ -20,7 +20,11 @@ for (const entry of corpus().filter((e) => wanted.includes(e.id))) {
   const device: Device = l.store === 'google-play' ? 'android-phone' : 'iphone-69';
   console.log(`\n## ${l.name} (${l.category}, ${l.store})`);
   for (const captionStyle of CAPTION_STYLE_IDS) {
-    const r = planScreenshotSet({ listings: [l], extraContext: null, request: { device, captionStyle, captionLength: values.length as CaptionLength, count: Number(values.count) } });
+    const r = planScreenshotSet({
+      listings: [l],
+      extraContext: null,
+      request: { device, captionStyle, captionLength: values.length as CaptionLength, count: Number(values.count) },
+    });
     console.log(`- ${captionStyle}: ${r.slides.map((s) => `${s.headline}${s.subheadline ? ` — ${s.subheadline}` : ''}`).join(' | ')}`);
   }
 }
