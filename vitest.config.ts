@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { scaled } from './test/support/timing.ts';
 
 export default defineConfig({
   test: {
@@ -12,7 +13,8 @@ export default defineConfig({
     // Child processes of bin/shotgen.js run the sources, so a test never runs a stale dist/;
     // test/cli/build.test.ts runs the built JavaScript that `npm start` uses.
     env: { SHOTGEN_FROM_SOURCE: '1' },
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Scaled for a loaded machine (test/support/timing.ts): a deadline only reports a hung test.
+    testTimeout: scaled(30_000),
+    hookTimeout: scaled(60_000),
   },
 });

@@ -6,7 +6,8 @@
  * run as child processes (on a 2-core machine, sharing one event loop would measure neither).
  * Progress goes to stderr; the results table goes to stdout.
  *
- * `npm run bench -- rendering` runs only the rendering part (bench/rendering.ts).
+ * `npm run bench -- rendering` runs only the rendering part (bench/rendering.ts) and the editor's
+ * (bench/editing.ts: preview p50/p95 and its CPU, a revision of 1 of 10 slides).
  *
  * Settings: BENCH_DURATION_S (seconds per scenario, default 8), BENCH_DATABASE_URL (an external
  * PostgreSQL instead of a fresh embedded one), BENCH_CPU_PROF_DIR (write .cpuprofile files of the
@@ -23,7 +24,9 @@ import { cannon, percentile, postLoad, type LoadResult } from './load.ts';
 import { benchAccount, openBenchDatabase, type BenchAccount, type BenchDatabase } from './setup.ts';
 import { benchPlanning } from './planning.ts';
 import { benchRendering } from './rendering.ts';
-import { benchSets, GOALS as SET_GOALS } from './pictures.ts';
+import { benchEditing } from './editing.ts';
+import { benchSets, uploadBenchScreen, GOALS as SET_GOALS, SLIDES } from './pictures.ts';
+import { fmtInt, fmtMs, readmeRows, readmeTable, writeReadmeTable } from './readme.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DURATION_S = positiveNumber('BENCH_DURATION_S', 8);
@@ -313,10 +316,6 @@ async function createThroughput(
 // ---------------------------------------------------------------------------------------------
 // Report
 
-const fmtInt = (n: number) => Math.round(n).toLocaleString('en-US');
-// autocannon reports whole milliseconds; printing those as "2.00" would claim a precision it lacks.
-const fmtMs = (n: number) => (!Number.isFinite(n) ? '—' : Number.isInteger(n) || n >= 100 ? n.toFixed(0) : n.toFixed(2));
-
 interface Row {
   scenario: string;
   reqPerSec: string;
@@ -383,6 +382,7 @@ async function main(): Promise<boolean> {
   // Role all first: its jobs must run, and the api-only phase below leaves thousands queued.
   progress('service, role all (API + worker)');
   let service = await startService('all');
+  for (const a of [main, warm, creates, ...manyAccounts]) await uploadBenchScreen(service.base, a);
   const pickup = await pickupLatency(service.base, main, warm);
   const sets = await benchSets(service.base, setsAccount, db, progress);
   await stopChild(service);
@@ -532,6 +532,33 @@ async function main(): Promise<boolean> {
     '',
   ];
   process.stdout.write(out.join('\n'));
+
+  // The README's table: the same figures, fewer columns. BENCH_README=0 leaves README.md alone.
+  if (process.env.BENCH_README !== '0') {
+    const cpuUs = Object.fromEntries(cpuShares.map(({ label, cpu }) => [label, cpu.serverUsPerResponse]));
+    const rows = readmeRows({
+      bare,
+      account,
+      jobDone,
+      bareSameSize,
+      jobQueued,
+      createOne: { load: createOne_.load, exact: createOne_.accounting.exact },
+      createMany: { load: createMany.load, exact: createMany.accounting.exact, accounts: MANY_ACCOUNTS },
+      pickup,
+      sets: { ...sets, requestedSlides: SLIDES },
+      setGoals: SET_GOALS,
+      cpuUs: {
+        bare: cpuShares[0].cpu.serverUsPerResponse,
+        account: cpuUs['GET /account'],
+        jobDone: cpuUs['GET job (succeeded)'],
+        jobQueued: cpuUs['GET job (queued)'],
+      },
+    });
+    const machine = `${os.availableParallelism()} cores, load average ${os.loadavg()[0].toFixed(1)} at the end`;
+    const footnote = `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (node ${process.version}, ${machine}, ${DURATION_S} s a scenario). Ratios are to the bare responder measured in the same run; "CPU" is bare's server CPU per response over the service's, steadier than req/s when other work shares the machine.${busyElsewhere(cpuShares[0].cpu) ? ' Other work competed for the CPU during this run: its req/s ratios are unreliable, the CPU ratios less so.' : ''}`;
+    writeReadmeTable(path.join(ROOT, 'README.md'), readmeTable(rows, footnote));
+    progress('README.md: performance table written');
+  }
   return createOne_.accounting.exact && createMany.accounting.exact;
 }
 
@@ -543,6 +570,8 @@ try {
   const rendering = await benchRendering();
   process.stdout.write(rendering.text);
   ok = ok && rendering.correct;
+  progress('editing: previews and a revision of one slide');
+  process.stdout.write((await benchEditing()).text);
 } catch (error) {
   console.error('bench failed:', error);
 } finally {

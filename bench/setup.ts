@@ -123,6 +123,10 @@ export function benchListing(): Listing {
       '• Beautiful charts and streak insights',
       '• Home screen widgets for quick check-ins',
       '• Sync across all your devices with iCloud',
+      // Enough distinct ideas for ten slides: the sets scenario measures 10-slide sets, and with
+      // fewer the planner gives fewer slides rather than repeat itself.
+      '• Private by design: your data stays on your devices',
+      '• Dark mode and custom themes for every habit',
       'Stay motivated: earn streaks, celebrate milestones and share your progress with friends.',
     ].join('\n'),
     // No listing screenshots: the workers would fetch them from the stores' hosts, which the bench

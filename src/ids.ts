@@ -6,44 +6,56 @@ import { randomFillSync } from 'node:crypto';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
-export type IdPrefix = 'acc' | 'key' | 'app' | 'job' | 'req' | 'usr' | 'scr' | 'whk';
+export type IdPrefix = 'acc' | 'key' | 'app' | 'job' | 'req' | 'usr' | 'scr' | 'whk' | 'sc' | 'pub';
 
 // Ids are minted on every request (request ids): take random bytes from a pool refilled from the
 // CSPRNG, instead of a system call per id.
 const pool = Buffer.alloc(4096);
 let offset = pool.length;
 
-function random10(): Buffer {
+/** Offset in `pool` of 10 fresh random bytes. */
+function random10(): number {
   if (offset + 10 > pool.length) {
     randomFillSync(pool);
     offset = 0;
   }
-  const bytes = pool.subarray(offset, offset + 10);
   offset += 10;
-  return bytes;
+  return offset - 10;
 }
 
-export function newId(prefix: IdPrefix, now = Date.now()): string {
+/** 40 random bits (5 bytes, exact in a double) as 8 base32 characters. */
+function base32x8(at: number): string {
+  let n = pool[at] * 2 ** 32 + pool.readUInt32BE(at + 1);
+  let out = '';
+  for (let i = 0; i < 8; i++) {
+    out = CROCKFORD[n % 32] + out;
+    n = Math.floor(n / 32);
+  }
+  return out;
+}
+
+// The time part changes once a millisecond while ids are minted thousands of times a second.
+let lastMs = -1;
+let lastTime = '';
+
+function timePart(ms: number): string {
+  if (ms === lastMs) return lastTime;
   let time = '';
-  let t = now;
+  let t = ms;
   for (let i = 0; i < 10; i++) {
     time = CROCKFORD[t % 32] + time;
     t = Math.floor(t / 32);
   }
-  const bytes = random10();
-  let rand = '';
-  // 80 bits -> 16 base32 characters, 5 bits at a time.
-  let acc = 0;
-  let bits = 0;
-  for (const b of bytes) {
-    acc = (acc << 8) | b;
-    bits += 8;
-    while (bits >= 5) {
-      rand += CROCKFORD[(acc >> (bits - 5)) & 31];
-      bits -= 5;
-    }
-    acc &= (1 << bits) - 1;
-  }
+  lastMs = ms;
+  lastTime = time;
+  return time;
+}
+
+export function newId(prefix: IdPrefix, now = Date.now()): string {
+  const time = timePart(now);
+  // 80 random bits -> 16 base32 characters, in two halves of 40 bits.
+  const at = random10();
+  const rand = base32x8(at) + base32x8(at + 5);
   return `${prefix}_${time}${rand}`;
 }
 

@@ -11,6 +11,7 @@ import { Notifications } from './db/notifications.ts';
 import { NotifyBatcher } from './db/notify-batcher.ts';
 import { dashboardPlugin } from './dashboard/index.ts';
 import { buildServer } from './http/server.ts';
+import { buildWorkerServer } from './http/worker-server.ts';
 import type { Api } from './http/services.ts';
 import { JobReader } from './jobs/job-reader.ts';
 import { screenshotSetRunner } from './jobs/set-runner.ts';
@@ -18,14 +19,22 @@ import { Worker } from './jobs/worker.ts';
 import { WebhookDispatcher, type DispatcherOptions } from './webhooks/dispatcher.ts';
 import { createStoreReaders } from './stores/index.ts';
 import { createLogger } from './logger.ts';
-import { createRateLimits, type RateLimits } from './http/rate-limit/index.ts';
+import { Teardown } from './teardown.ts';
+import { createRateLimits } from './http/rate-limit/index.ts';
 import { PlanningPool } from './planning/pool.ts';
+import { closeFillability } from './planning/fillable.ts';
+import { pgAnswerCache } from './planning/answer-cache.ts';
 import { JobWaiters } from './jobs/job-waiters.ts';
 import { createObjectStore } from './objects/index.ts';
 import { loadSigningSecret, UrlSigner } from './pictures/signed-urls.ts';
 import { RenderPool } from './rendering/index.ts';
-import { startRetention } from './pictures/retention.ts';
+import { Previewer } from './revisions/preview.ts';
+import { scheduleRetention } from './pictures/retention.ts';
 import type { Logger } from 'pino';
+import type { FastifyInstance } from 'fastify';
+import { startPublishing } from './publishing/start.ts';
+import { openSecrets } from './secrets/startup.ts';
+import { DEFAULT_TASK_SETTINGS, Tasks } from './tasks/index.ts';
 
 export type ServiceRole = 'all' | 'api' | 'worker';
 
@@ -35,7 +44,11 @@ export interface Service {
   worker: Worker | null;
   /** Sends webhooks, in processes that run jobs. */
   webhooks: WebhookDispatcher | null;
-  /** The address the API listens on, when it does. */
+  /** The API's parked long polls (tests wait for a poll to park on it). */
+  waiters: JobWaiters | null;
+  /** A worker-only process's /healthz, /readyz and /metrics (src/http/worker-server.ts). */
+  workerServer: FastifyInstance | null;
+  /** The address the API (or, in role worker, the worker's health and metrics server) listens on. */
   address: string | null;
   close(): Promise<void>;
 }
@@ -71,33 +84,53 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   const clock = opts.clock ?? (() => new Date());
   const log = opts.logger ?? createLogger(config);
   const database = opts.database ?? (await openDatabase(config, { role: 'serve', log: (m) => log.info(m), warn: (m) => log.warn(m) }));
+  const teardown = new Teardown();
+  if (!opts.database) teardown.add('database', 'the database', () => database.close());
   const notifications = new Notifications(database.url, (msg, err) => log.warn({ err }, msg));
+  teardown.add('notifications', 'notifications', () => notifications.close());
   await notifications.start();
 
   let server: Api | null = null;
+  let workerServer: FastifyInstance | null = null;
+  let waiters: JobWaiters | null = null;
   let worker: Worker | null = null;
   let webhooks: WebhookDispatcher | null = null;
   let address: string | null = null;
-  let authenticator: Authenticator | null = null;
-  let rateLimits: RateLimits | null = null;
-  let planner: PlanningPool | null = null;
   const notifier = new NotifyBatcher(database.pool, 3, (msg, err) => log.warn({ err }, msg));
+  teardown.add('flush', 'notification batches', () => notifier.flush());
   const objects = createObjectStore(config);
-  let waiters: JobWaiters | null = null;
-  let renderer: RenderPool | null = null;
-  let retention: { stop(): Promise<void> } | null = null;
+  teardown.add('resources', 'the object store', () => objects.close());
   try {
     // One job reader (and its cache of finished jobs) and one URL signer for the whole process: in
     // role `all` the API's polls and the webhooks read the same jobs, signed with the same key.
     const jobs = new JobReader(database.pool);
-    const signer = new UrlSigner(await loadSigningSecret(database.pool, config.urlSigningSecret));
+    const keyring = await openSecrets(config, database.pool, log);
+    const signer = new UrlSigner(await loadSigningSecret(database.pool, config.urlSigningSecret, keyring));
+    // One task runner a process: the api role only enqueues on it, the others also run tasks.
+    const tasks = await Tasks.start({ ...DEFAULT_TASK_SETTINGS, connectionString: database.url }, log);
+    teardown.add('intake', 'the task runner', (ms) => tasks.stop(ms));
+    const publishing = await startPublishing(config, { keyring, db: database.pool, tasks, objects, log, runWorkers: role !== 'api' });
     if (role !== 'worker') {
-      authenticator = new Authenticator(database.pool, notifications, { now: clock });
-      rateLimits = await createRateLimits(
+      const authenticator = new Authenticator(database.pool, notifications, { now: clock });
+      teardown.add('resources', 'the authenticator', () => authenticator.close());
+      teardown.add('resources', 'the fillability thread', () => closeFillability());
+      const rateLimits = await createRateLimits(
         { ...config.rateLimit, redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix },
         (msg, err) => log.warn({ err }, msg),
       );
-      server = await buildServer(
+      teardown.add('resources', 'the rate limits', () => rateLimits.close());
+      // Long polls are answered at once (with the job as it is): they must not hold the shutdown.
+      const jobWaiters = new JobWaiters(notifications);
+      waiters = jobWaiters;
+      teardown.add('intake', 'long polls', () => jobWaiters.close());
+      const previewer = new Previewer({
+        db: database.pool,
+        objects,
+        renderer: new RenderPool({ threads: 1, nice: 0, idleTimeout: 10 * 60_000 }),
+        storeImageOrigins: config.storeImageOrigins,
+      });
+      teardown.add('resources', 'the preview renderer', () => previewer.close());
+      const api = await buildServer(
         {
           config,
           db: database.pool,
@@ -116,79 +149,71 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
           rateLimits,
           objects,
           signer,
-          waiters: (waiters = new JobWaiters(notifications)),
+          waiters: jobWaiters,
+          // Its own thread, at normal priority: a preview answers while the user types, whatever the queue holds.
+          previews: previewer,
+          publishing: publishing.services,
         },
         { logger: log, limits: config.http, trustProxy: config.trustProxy, metricsToken: config.metricsToken, dashboard: dashboardPlugin },
       );
-      if (opts.listen !== false) address = await server.listen({ port: config.port, host: config.host });
+      server = api;
+      teardown.add('intake', 'the HTTP server', (ms) => closeServer(api, ms));
+      if (opts.listen !== false) address = await api.listen({ port: config.port, host: config.host });
     }
     if (role !== 'api') {
-      planner = new PlanningPool(config.llm, log);
-      renderer = new RenderPool();
+      const planner = new PlanningPool(config.llm, log, 1, pgAnswerCache(database.pool));
+      teardown.add('resources', 'the planning pool', () => planner.close());
+      const renderer = new RenderPool();
+      teardown.add('resources', 'the render pool', () => renderer.close());
       const pictures = { objects, renderer, storeImageOrigins: config.storeImageOrigins, now: clock };
-      worker = new Worker(database.pool, notifications, screenshotSetRunner({ db: database.pool, planner, pictures, log }), {
+      const jobWorker = new Worker(database.pool, notifications, screenshotSetRunner({ db: database.pool, planner, pictures, log }), {
         concurrency: config.workerConcurrency,
+        perAccount: config.accountJobConcurrency,
         leaseMs: config.jobLeaseMs,
         now: clock,
         log,
       });
-      worker.start();
+      worker = jobWorker;
+      teardown.add('intake', 'the worker', (ms) => jobWorker.stop(ms));
+      jobWorker.start();
       // A webhook carries the job as GET shows it; its picture URLs need the public origin, which
       // a worker has no request to take from: PUBLIC_URL, else this machine's own port.
       const origin = config.publicUrl ?? `http://localhost:${config.port}`;
       const links = () => ({ signer, origin, basePath: config.basePath, now: clock() });
-      webhooks = new WebhookDispatcher(database.pool, notifications, {
+      // Stopped with the task runner, which gives it the time left to finish or give back its attempts.
+      const dispatcher = new WebhookDispatcher(database.pool, tasks, {
         ...config.webhooks,
         readJob: (accountId, jobId) => jobs.get(accountId, jobId, links()),
+        keyring,
         log,
         ...opts.webhooks,
       });
-      webhooks.start();
-      retention = startRetention(database.pool, objects, config.jobRetentionDays, { now: clock, log });
+      webhooks = dispatcher;
+      await dispatcher.start();
+      await scheduleRetention(tasks, database.pool, objects, config.jobRetentionDays, { now: clock, log });
+    }
+    if (role === 'worker') {
+      const health = await buildWorkerServer({ db: database.pool, logger: log, limits: config.http, metricsToken: config.metricsToken });
+      workerServer = health;
+      teardown.add('intake', 'the health server', (ms) => closeServer(health, ms));
+      if (opts.listen !== false) address = await workerServer.listen({ port: config.port, host: config.host });
     }
   } catch (error) {
     // Whatever had started before the failure stops again: a worker left claiming jobs on a
-    // closed pool would be worse than the failed start.
-    await Promise.all([server?.close(), worker?.stop(0), webhooks?.stop(0), retention?.stop()]).catch(() => undefined);
-    await authenticator?.close();
-    await rateLimits?.close();
-    await planner?.close();
-    await renderer?.close();
-    waiters?.close();
-    await objects.close();
-    await notifications.close();
-    if (!opts.database) await database.close();
+    // closed pool would be worse than the failed start. The start's own error is the one to see.
+    await teardown.run(0).catch((e: unknown) => log.warn({ err: e }, 'stopping after a failed start'));
     throw error;
   }
 
-  let closing: Promise<void> | null = null;
   return {
     database,
     server,
     worker,
     webhooks,
+    workerServer,
+    waiters,
     address,
-    close() {
-      closing ??= (async () => {
-        // Stop taking work first, then finish what is in flight, then close the database. Long
-        // polls are answered at once (with the job as it is): they must not hold the shutdown.
-        waiters?.close();
-        await Promise.all([
-          server ? closeServer(server, config.shutdownTimeoutMs) : null,
-          worker?.stop(config.shutdownTimeoutMs),
-          webhooks?.stop(config.shutdownTimeoutMs),
-          retention?.stop(),
-        ]);
-        await notifier.flush();
-        await planner?.close();
-        await renderer?.close();
-        await objects.close();
-        await authenticator?.close();
-        await rateLimits?.close();
-        await notifications.close();
-        if (!opts.database) await database.close();
-      })();
-      return closing;
-    },
+    // Stop taking work first, then finish what is in flight, then close the database.
+    close: () => teardown.run(config.shutdownTimeoutMs),
   };
 }

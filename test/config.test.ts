@@ -89,4 +89,26 @@ describe('configuration', () => {
     expect((error as ConfigError).setting).toBe(setting);
     expect((error as Error).message).toContain(setting);
   });
+
+  it('names every bad setting at once, and the rules between settings once each is valid', () => {
+    let error: ConfigError | null = null;
+    try {
+      loadConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', WEBHOOK_ALLOW_HTTP: 'maybe', REDIS_URL: 'http://x', HTTP_MAX_CONNECTIONS: '0' });
+    } catch (e) {
+      error = e as ConfigError;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error!.problems.map((p) => p.setting).sort()).toEqual([
+      'HTTP_MAX_CONNECTIONS',
+      'LOG_LEVEL',
+      'PORT',
+      'REDIS_URL',
+      'WEBHOOK_ALLOW_HTTP',
+    ]);
+    expect(error!.message.split('\n')).toHaveLength(6);
+    expect(error!.message).toContain('PORT: expected a whole number, got "eighty"');
+    expect(() => loadConfig({ LLM_BASE_URL: 'http://x', HTTP_HEADERS_TIMEOUT_MS: '40000' })).toThrow(
+      /LLM_MODEL: LLM_BASE_URL and LLM_MODEL[\s\S]*HTTP_HEADERS_TIMEOUT_MS: must not exceed/,
+    );
+  });
 });

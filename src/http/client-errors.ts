@@ -15,11 +15,11 @@ import { problemBody } from './problems.ts';
 function problemFor(code: string | undefined): Problem {
   switch (code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new Problem(408, 'request_timeout', 'The request was not received in time.');
+      return new Problem('request_timeout', 'The request was not received in time.');
     case 'HPE_HEADER_OVERFLOW':
-      return new Problem(431, 'headers_too_large', 'The request headers are larger than the server accepts.');
+      return new Problem('headers_too_large', 'The request headers are larger than the server accepts.');
     default:
-      return new Problem(400, 'bad_request', 'The request is not valid HTTP/1.1.');
+      return new Problem('bad_request', 'The request is not valid HTTP/1.1.');
   }
 }
 
@@ -75,7 +75,7 @@ export function clientErrorHandler(this: { log?: FastifyBaseLogger }, err: NodeJ
 /** CONNECT asks the server to be a proxy, which it is not. */
 export function connectHandler(log?: FastifyBaseLogger) {
   return (_req: http.IncomingMessage, socket: Duplex): void => {
-    answer(socket, new Problem(405, 'method_not_allowed', 'CONNECT is not supported: this server is not a proxy.'), log, null, {
+    answer(socket, new Problem('method_not_allowed', 'CONNECT is not supported: this server is not a proxy.'), log, null, {
       Allow: 'GET, POST, HEAD',
     });
   };

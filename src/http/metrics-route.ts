@@ -11,7 +11,6 @@ export function metricsRoute(app: FastifyInstance, perServer: Registry, token: s
       const presented = /^bearer[ \t]+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
       if (!sameSecret(presented, token))
         throw new Problem(
-          401,
           'invalid_api_key',
           'GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>".',
           {},

@@ -49,6 +49,7 @@ export function openapiOptions(basePath: string): SwaggerOptions {
         { name: 'catalogue', description: 'Narratives and other reference data' },
         { name: 'account', description: 'The key’s account and credits' },
         { name: 'webhooks', description: 'Endpoints told when a job ends' },
+        { name: 'publishing', description: 'Store connections and publications: a set put on the App Store or Google Play' },
       ],
       components: {
         securitySchemes: {

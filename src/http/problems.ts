@@ -12,7 +12,6 @@ import { Problem, problemType, validationFailed, type FieldError } from '../prob
 export const DATABASE_RETRY_AFTER_S = 2;
 export const databaseUnavailable = (): Problem =>
   new Problem(
-    503,
     'service_unavailable',
     'The database is not reachable right now. Retry in a moment.',
     {},
@@ -86,29 +85,26 @@ function toProblem(error: FastifyError & { validation?: AjvError[]; validationCo
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new Problem(400, 'invalid_json', 'The request body is not valid JSON.');
+      return new Problem('invalid_json', 'The request body is not valid JSON.');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new Problem(413, 'payload_too_large', `The request body is larger than ${sizeText(rules.bodyLimit ?? 64 * 1024)}.`);
+      return new Problem('payload_too_large', `The request body is larger than ${sizeText(rules.bodyLimit ?? 64 * 1024)}.`);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new Problem(
-        415,
         'unsupported_media_type',
         `Send the request body as ${rules.accepts ?? 'JSON with Content-Type: application/json'}.`,
       );
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new Problem(400, 'invalid_json', 'The Content-Length header does not match the body.');
+      return new Problem('invalid_json', 'The Content-Length header does not match the body.');
   }
   if (isConnectionLost(error)) return databaseUnavailable();
   if (error instanceof ObjectStoreUnavailable)
     return new Problem(
-      503,
       'service_unavailable',
       'The picture storage is not reachable right now. Retry in a moment.',
       {},
       { 'Retry-After': '5' },
     );
-  if (error instanceof SyntaxError && error.statusCode === 400)
-    return new Problem(400, 'invalid_json', 'The request body is not valid JSON.');
+  if (error instanceof SyntaxError && error.statusCode === 400) return new Problem('invalid_json', 'The request body is not valid JSON.');
   return null;
 }
 
@@ -124,11 +120,8 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   }
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     request.log.info({ err: error, requestId: request.id }, 'client error without a problem code');
-    return sendProblem(reply, new Problem(400, 'validation_failed', 'The request could not be processed.'));
+    return sendProblem(reply, new Problem('validation_failed', 'The request could not be processed.'));
   }
   request.log.error({ err: error, requestId: request.id }, 'unexpected error');
-  return sendProblem(
-    reply,
-    new Problem(500, 'internal_error', `Something went wrong on our side. Quote ${request.id} if you contact support.`),
-  );
+  return sendProblem(reply, new Problem('internal_error', `Something went wrong on our side. Quote ${request.id} if you contact support.`));
 }

@@ -12,13 +12,7 @@ export function rootRequestHook(draining: () => boolean) {
     reply.header('x-content-type-options', 'nosniff');
     if (draining())
       return done(
-        new Problem(
-          503,
-          'service_unavailable',
-          'The server is restarting. Retry in a moment.',
-          {},
-          { 'Retry-After': '1', Connection: 'close' },
-        ),
+        new Problem('service_unavailable', 'The server is restarting. Retry in a moment.', {}, { 'Retry-After': '1', Connection: 'close' }),
       );
     done();
   };

@@ -13,11 +13,13 @@ import { ProblemSchema } from '../api/schemas.ts';
 import { apiPlugin } from '../api/plugin.ts';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../config.ts';
 import { clientErrorHandler, connectHandler } from './client-errors.ts';
+import { capConnections } from './connection-cap.ts';
 import { openapiOptions } from './openapi.ts';
 import { errorHandler, sendProblem } from './problems.ts';
 import { databaseMetrics } from '../metrics/database.ts';
 import { observeRequest } from '../metrics/index.ts';
 import { metricsRoute } from './metrics-route.ts';
+import { healthRoutes } from './health-routes.ts';
 import { rootRequestHook } from './root-hook.ts';
 import type { Api, DashboardPlugin, Services } from './services.ts';
 
@@ -64,7 +66,7 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
       );
       server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
       server.setTimeout(limits.idleTimeoutMs);
-      server.maxConnections = limits.maxConnections;
+      capConnections(server, limits.maxConnections);
       server.on('connect', connectHandler(opts.logger));
       return server;
     },
@@ -82,7 +84,7 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
     return503OnClosing: false,
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: true } },
     frameworkErrors: (error, _request, reply) => {
-      sendProblem(reply, new Problem(400, 'validation_failed', error.message));
+      sendProblem(reply, new Problem('validation_failed', error.message));
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -113,19 +115,11 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
   // With BASE_PATH empty the API's own 404 handler is the root's.
   if (!opts.dashboard && basePath !== '') {
     app.setNotFoundHandler((request, reply) =>
-      sendProblem(reply, new Problem(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
+      sendProblem(reply, new Problem('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
     );
   }
 
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-    try {
-      await services.db.query('SELECT 1');
-      return { status: 'ok' };
-    } catch {
-      return sendProblem(reply, new Problem(503, 'service_unavailable', 'The database is not reachable.', {}, { 'Retry-After': '1' }));
-    }
-  });
+  healthRoutes(app, services.db);
 
   metricsRoute(app, databaseMetrics(services.db), opts.metricsToken ?? null);
 

@@ -15,12 +15,14 @@ import type { JobReader } from '../jobs/job-reader.ts';
 import type { JobWaiters } from '../jobs/job-waiters.ts';
 import type { ObjectStore } from '../objects/index.ts';
 import type { UrlSigner } from '../pictures/signed-urls.ts';
+import type { PublishingServices } from '../publishing/services.ts';
 import type { StoreReaders } from '../stores/index.ts';
 import type { RateLimits } from './rate-limit/index.ts';
+import type { Previewer } from '../revisions/preview.ts';
 
 export interface Services {
   /** `llm`: whether a caption model is configured decides which locales a set may ask for; publicUrl and signupEnabled are the dashboard's (defaults: null, true); webhooks: what webhook URLs may point at (default: https and public addresses only). */
-  config: Pick<Config, 'basePath'> & Partial<Pick<Config, 'llm' | 'publicUrl' | 'signupEnabled' | 'webhooks'>>;
+  config: Pick<Config, 'basePath'> & Partial<Pick<Config, 'llm' | 'publicUrl' | 'signupEnabled' | 'webhooks' | 'revisions'>>;
   db: Db;
   authenticator: Authenticator;
   accountViews: AccountViews;
@@ -37,6 +39,10 @@ export interface Services {
   signer: UrlSigner;
   /** Long polls waiting for their job to end. */
   waiters: JobWaiters;
+  /** Renders the editor's previews (POST /previews); none: that operation answers 503. */
+  previews?: Previewer | null;
+  /** Store connections and publications; absent, those operations answer 503. */
+  publishing?: PublishingServices;
 }
 
 export type Api = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;

@@ -3,7 +3,7 @@
  * HTTP layer, the worker, the planner and the renderer all observe into it without importing one
  * another. Scrape-time figures that need the database live in ./database.ts.
  */
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 export const registry = new Registry();
 // Process CPU, memory, event-loop delay and GC: what tells a slow service from a slow database.
@@ -49,6 +49,19 @@ export const webhookDeliveries = new Counter({
   name: 'shotgen_webhook_attempts_total',
   help: 'Webhook delivery attempts by outcome: delivered (a 2xx), retrying (failed, tried again later), failed (the last attempt failed).',
   labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
+export const jobAttempts = new Counter({
+  name: 'shotgen_job_attempts_total',
+  help: 'Job attempts this process ran, by outcome: succeeded, failed (for good), retrying (failed, queued again), abandoned (lease lost before completion, or given back at shutdown).',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
+export const jobsRunning = new Gauge({
+  name: 'shotgen_worker_jobs_running',
+  help: 'Jobs this process is running now.',
   registers: [registry],
 });
 

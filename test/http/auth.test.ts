@@ -1,17 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { createApiKey, revokeApiKey } from '../../src/accounts/api-keys.ts';
-import { createTestApp, expectProblem, type TestApp } from '../support/app.ts';
+import { expectProblem } from '../support/app.ts';
+import { it } from '../support/context.ts';
 
 const ACCOUNT = '/api/v1/public/v1/account';
 
 describe('authentication', () => {
-  let h: TestApp;
-  beforeEach(async () => {
-    h = await createTestApp();
-  });
-  afterEach(async () => h.close());
-
-  it('accepts Bearer (any case) and x-api-key', async () => {
+  it('accepts Bearer (any case) and x-api-key', async ({ api: h }) => {
     const accepted = [
       { authorization: `Bearer ${h.key}` },
       { authorization: `bEaReR ${h.key}` },
@@ -28,7 +23,7 @@ describe('authentication', () => {
     }
   });
 
-  it('401 missing_api_key names both headers, with WWW-Authenticate', async () => {
+  it('401 missing_api_key names both headers, with WWW-Authenticate', async ({ api: h }) => {
     const res = await h.app.inject({ method: 'GET', url: ACCOUNT });
     const body = expectProblem(res, 401, 'missing_api_key');
     expect(body.detail).toContain('Authorization: Bearer');
@@ -36,7 +31,7 @@ describe('authentication', () => {
     expect(res.headers['www-authenticate']).toBe('Bearer');
   });
 
-  it('401 invalid_api_key for unknown, malformed and non-Bearer credentials', async () => {
+  it('401 invalid_api_key for unknown, malformed and non-Bearer credentials', async ({ api: h }) => {
     const forged = `sk_live_${'A'.repeat(40)}`;
     for (const headers of [
       { 'x-api-key': forged },
@@ -50,13 +45,13 @@ describe('authentication', () => {
     }
   });
 
-  it('401 ambiguous_credentials when both headers carry different keys', async () => {
+  it('401 ambiguous_credentials when both headers carry different keys', async ({ api: h }) => {
     const other = await createApiKey(h.t.pool, h.account.id);
     const res = await h.app.inject({ method: 'GET', url: ACCOUNT, headers: { authorization: `Bearer ${h.key}`, 'x-api-key': other.key } });
     expectProblem(res, 401, 'ambiguous_credentials');
   });
 
-  it('401 revoked_api_key on the very next request after a revoke, even when cached', async () => {
+  it('401 revoked_api_key on the very next request after a revoke, even when cached', async ({ api: h }) => {
     expect((await h.app.inject({ method: 'GET', url: ACCOUNT, headers: h.auth })).statusCode).toBe(200);
     // This server's LISTEN connection hands the NOTIFY to the authenticator before this
     // subscriber (subscribers run in order), so once it fires the cache has been told.
@@ -66,7 +61,7 @@ describe('authentication', () => {
     expectProblem(await h.app.inject({ method: 'GET', url: ACCOUNT, headers: h.auth }), 401, 'revoked_api_key');
   });
 
-  it('authenticates before reading the body: no key and a broken body is still 401', async () => {
+  it('authenticates before reading the body: no key and a broken body is still 401', async ({ api: h }) => {
     for (const payload of ['{not json', JSON.stringify({ appId: 'app_x', device: 'nope', extra: 1 })]) {
       const res = await h.app.inject({
         method: 'POST',
@@ -85,7 +80,7 @@ describe('authentication', () => {
     expectProblem(res, 401, 'missing_api_key');
   });
 
-  it('never writes last_used_at per request, but flushes it in a batch', async () => {
+  it('never writes last_used_at per request, but flushes it in a batch', async ({ api: h }) => {
     for (let i = 0; i < 5; i++) await h.app.inject({ method: 'GET', url: ACCOUNT, headers: h.auth });
     const before = await h.t.pool.query('SELECT last_used_at FROM api_keys WHERE id = $1', [h.keyId]);
     expect(before.rows[0].last_used_at).toBeNull();

@@ -1,14 +1,16 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { claimJobs, completeJob, failJob } from '../../src/jobs/queue.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
 import { saveJobFiles } from '../../src/pictures/files.ts';
+import { RenderPool } from '../../src/rendering/index.ts';
+import { Previewer } from '../../src/revisions/preview.ts';
 import { solidPng } from '../support/fake-images.ts';
-import { createTestApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
+import { it } from '../support/context.ts';
 import { ContractChecker, type Answer } from '../support/contract.ts';
-import { startFakeStore, type FakeStore } from '../support/fake-store.ts';
 import { accountWithKey, insertApp, sampleListing } from '../support/fixtures.ts';
 import { enqueueJobs } from '../support/jobs.ts';
-import { lookupBody, lookupResult } from '../support/store-fixtures.ts';
+import { callPublishingOperations } from '../publishing/contract-calls.ts';
 
 const BASE = '/api/v1';
 
@@ -17,25 +19,22 @@ const BASE = '/api/v1';
  * checked against the document the same server serves.
  */
 describe('every response matches the served OpenAPI document', () => {
-  let store: FakeStore;
-  let h: TestApp;
-  let contract: ContractChecker;
-  beforeAll(async () => {
-    store = await startFakeStore();
-  });
-  afterAll(async () => store.close());
-  beforeEach(async () => {
-    store.set('app-store', '1234567890', { body: lookupBody([lookupResult()], { raw: true }) });
-    h = await createTestApp({ stores: store, storeTimeoutMs: 1_500 });
-    contract = new ContractChecker((await h.app.inject({ method: 'GET', url: `${BASE}/public/openapi.json` })).json());
-  });
-  afterEach(async () => h.close());
+  /** The document the app serves, and a caller that checks each answer against it. */
+  const checked = async (h: TestApp) => {
+    const contract = new ContractChecker((await h.app.inject({ method: 'GET', url: `${BASE}/public/openapi.json` })).json());
+    const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', template: string, url: string, opts: CallOptions = {}) =>
+      callChecked(h, contract, method, template, url, opts);
+    return { contract, call };
+  };
 
-  const call = async (
-    method: 'GET' | 'POST' | 'DELETE',
+  type CallOptions = { headers?: Record<string, string>; body?: unknown };
+  const callChecked = async (
+    h: TestApp,
+    contract: ContractChecker,
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     template: string,
     url: string,
-    opts: { headers?: Record<string, string>; body?: unknown } = {},
+    opts: CallOptions,
   ): Promise<Answer> => {
     const res = await h.app.inject({
       method,
@@ -47,7 +46,8 @@ describe('every response matches the served OpenAPI document', () => {
     return res;
   };
 
-  it('for every operation, success and errors alike', async () => {
+  it('for every operation, success and errors alike', async ({ api: h }) => {
+    const { call, contract } = await checked(h);
     const none = { headers: {} as Record<string, string> };
     // Apps
     const created = await call('POST', '/public/v1/apps', '/public/v1/apps', {
@@ -61,7 +61,8 @@ describe('every response matches the served OpenAPI document', () => {
     // Screenshot sets
     const appId = JSON.parse(created.body).appId as string;
     const set = await call('POST', '/public/v1/screenshots', '/public/v1/screenshots', {
-      body: { appId, device: 'iphone-69' },
+      // As many slides as the fixture's short listing supports (more is 422 cannot_fill_set, checked below).
+      body: { appId, device: 'iphone-69', count: 1 },
       headers: { ...h.auth, 'idempotency-key': 'k1' },
     });
     expect(set.statusCode).toBe(201);
@@ -69,6 +70,10 @@ describe('every response matches the served OpenAPI document', () => {
       body: { appId: 'app_01ARZ3NDEKTSV4RRFFQ69G5FAV', device: 'iphone-69' },
     });
     await call('POST', '/public/v1/screenshots', '/public/v1/screenshots', { body: { appId, device: 'nokia' } });
+    const unfillable = await call('POST', '/public/v1/screenshots', '/public/v1/screenshots', {
+      body: { appId, device: 'iphone-69', count: 10 },
+    });
+    expect(unfillable.statusCode).toBe(422);
     const poor = await accountWithKey(h.t.pool);
     const poorApp = await insertApp(h.t.pool, poor.account.id);
     for (let i = 0; i < 11; i++) {
@@ -89,7 +94,7 @@ describe('every response matches the served OpenAPI document', () => {
     await claimJobs(h.t.pool, 'w', 100, 60_000);
     const result = planScreenshotSet({ listings: [sampleListing()], extraContext: null, request: { device: 'iphone-69', count: 3 } });
     const png = await solidPng(1320, 2868, 'red');
-    const files = ['slides/1.png', 'locales/de-DE/slides/1.png', 'archive.zip'].map((name) => ({
+    const files = ['slides/1.png', 'locales/de-DE/slides/1.png', 'archive.zip', 'feature-graphic.png', 'store-preview.png'].map((name) => ({
       name,
       objectKey: `jobs/${doneId}/a1/${name}`,
       contentType: name.endsWith('.zip') ? 'application/zip' : 'image/png',
@@ -161,6 +166,43 @@ describe('every response matches the served OpenAPI document', () => {
     const archive = '/public/v1/jobs/{id}/archive.zip';
     expect((await raw('GET', archive, `/public/v1/jobs/${doneId}/archive.zip`)).statusCode).toBe(200);
     await raw('GET', archive, `/public/v1/jobs/${failedId}/archive.zip`);
+    for (const name of ['feature-graphic.png', 'store-preview.png']) {
+      const template = `/public/v1/jobs/{id}/${name}`;
+      expect((await raw('GET', template, `/public/v1/jobs/${doneId}/${name}`)).statusCode).toBe(200);
+      await raw('GET', template, `/public/v1/jobs/${failedId}/${name}`);
+    }
+
+    // Brand kit
+    const brand = '/public/v1/apps/{appId}/brand';
+    expect((await call('PUT', brand, `/public/v1/apps/${appId}/brand`, { body: { defaultTheme: 'dark' } })).statusCode).toBe(200);
+    await call('PUT', brand, `/public/v1/apps/${appId}/brand`, { body: { colors: { primary: '#000080', secondary: '#FFFF00' } } });
+    await call('PUT', brand, `/public/v1/apps/${poorApp}/brand`, { body: {} });
+    expect((await call('GET', brand, `/public/v1/apps/${appId}/brand`)).statusCode).toBe(200);
+    await call('GET', brand, `/public/v1/apps/${poorApp}/brand`);
+    await call('GET', brand, `/public/v1/apps/${appId}/brand`, none);
+
+    // Revisions: of the succeeded job, of a queued one, a body the schema refuses
+    const revisions = '/public/v1/jobs/{id}/revisions';
+    const revised = await call('POST', revisions, `/public/v1/jobs/${doneId}/revisions`, {
+      body: { slides: [{ index: 1, headline: 'Plan Meals' }] },
+    });
+    expect(revised.statusCode).toBe(201);
+    await call('POST', revisions, `/public/v1/jobs/${queuedId}/revisions`, { body: { theme: 'dark' } });
+    await call('POST', revisions, `/public/v1/jobs/${doneId}/revisions`, { body: { slides: [{ index: 0 }] } });
+    // Previews: this server renders none (503), then one that does; the listing's screenshots are out of reach (a dark glass)
+    const previews = '/public/v1/previews';
+    await call('POST', previews, previews, { body: { jobId: doneId, slide: { index: 1 } } });
+    h.services.previews = new Previewer({
+      db: h.t.pool,
+      objects: h.services.objects,
+      renderer: new RenderPool({ threads: 1 }),
+      storeImageOrigins: [],
+    });
+    const previewed = await call('POST', previews, previews, { body: { jobId: doneId, slide: { index: 1, headline: 'Plan Meals' } } });
+    expect(previewed.statusCode).toBe(200);
+    await call('POST', previews, previews, { body: { jobId: queuedId, slide: { index: 1 } } });
+    await call('POST', previews, previews, { body: { appId, device: 'iphone-69', slide: {} } });
+    await h.services.previews.close();
 
     // Narratives and account
     await call('GET', '/public/v1/narratives', '/public/v1/narratives');
@@ -181,6 +223,8 @@ describe('every response matches the served OpenAPI document', () => {
     await call('DELETE', '/public/v1/webhooks/{id}', `/public/v1/webhooks/${hookId}`, { headers: { authorization: `Bearer ${poor.key}` } });
     expect((await call('DELETE', '/public/v1/webhooks/{id}', `/public/v1/webhooks/${hookId}`)).statusCode).toBe(204);
 
+    await callPublishingOperations(h, call);
+
     // Every documented operation was answered with a success and with an error.
     for (const op of contract.operations()) {
       const statuses = [...(contract.seen.get(op) ?? [])];
@@ -195,7 +239,8 @@ describe('every response matches the served OpenAPI document', () => {
     }
   });
 
-  it('catches an answer that breaks the document', () => {
+  it('catches an answer that breaks the document', async ({ api: h }) => {
+    const { contract } = await checked(h);
     const bad = {
       statusCode: 200,
       headers: { 'content-type': 'application/json', 'x-request-id': 'req_x' },
@@ -207,19 +252,22 @@ describe('every response matches the served OpenAPI document', () => {
 });
 
 describe('response schemas are enforced, not documentation', () => {
-  let h: TestApp;
-  beforeEach(async () => {
-    h = await createTestApp();
-  });
-  afterEach(async () => h.close());
-
-  it('drops members the schema does not have and refuses a body that lacks required ones', async () => {
+  it('drops members the schema does not have and refuses a body that lacks required ones', async ({ api: h }) => {
     const [jobId] = await enqueueJobs(h.t.pool, h.account.id, await insertApp(h.t.pool, h.account.id), 1);
     const real = await h.services.jobs.get(h.account.id, jobId);
     h.services.jobs.get = async () => ({ ...real!, internalNote: 'leaked', request: { secret: true } }) as never;
     const res = await h.app.inject({ method: 'GET', url: `${BASE}/public/v1/jobs/${jobId}`, headers: h.auth });
     expect(res.statusCode).toBe(200);
-    expect(Object.keys(res.json()).sort()).toEqual(['createdAt', 'error', 'id', 'progress', 'result', 'status', 'updatedAt']);
+    expect(Object.keys(res.json()).sort()).toEqual([
+      'createdAt',
+      'error',
+      'id',
+      'parentJobId',
+      'progress',
+      'result',
+      'status',
+      'updatedAt',
+    ]);
     const { status: _dropped, ...withoutStatus } = real!;
     h.services.jobs.get = async () => withoutStatus as never;
     const broken = await h.app.inject({ method: 'GET', url: `${BASE}/public/v1/jobs/${jobId}`, headers: h.auth });

@@ -1,19 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/app.ts';
+import { describe, expect } from 'vitest';
+import type { TestApp } from '../support/app.ts';
+import { it } from '../support/context.ts';
 import { insertApp } from '../support/fixtures.ts';
 import { enqueueJobs } from '../support/jobs.ts';
 
 describe('response headers', () => {
-  let h: TestApp;
-  beforeEach(async () => {
-    h = await createTestApp();
-  });
-  afterEach(async () => h.close());
+  /** GET (or OPTIONS) from another origin, with the account's key unless told otherwise. */
+  const getter =
+    (h: TestApp) =>
+    (url: string, headers: Record<string, string> = h.auth, method: 'GET' | 'OPTIONS' = 'GET') =>
+      h.app.inject({ method, url, headers: { origin: 'https://evil.example', ...headers } });
 
-  const get = (url: string, headers: Record<string, string> = h.auth, method: 'GET' | 'OPTIONS' = 'GET') =>
-    h.app.inject({ method, url, headers: { origin: 'https://evil.example', ...headers } });
-
-  it('X-Content-Type-Options: nosniff on every answer; no-store on account and job answers and API errors', async () => {
+  it('X-Content-Type-Options: nosniff on every answer; no-store on account and job answers and API errors', async ({ api: h }) => {
+    const get = getter(h);
     const [jobId] = await enqueueJobs(h.t.pool, h.account.id, await insertApp(h.t.pool, h.account.id), 1);
     const api = [
       await get('/api/v1/public/v1/account'),
@@ -32,7 +31,8 @@ describe('response headers', () => {
       expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 
-  it('no CORS: no Access-Control-* header on any answer, and a preflight is not honoured', async () => {
+  it('no CORS: no Access-Control-* header on any answer, and a preflight is not honoured', async ({ api: h }) => {
+    const get = getter(h);
     const answers = [
       await get('/api/v1/public/v1/account'),
       await get('/api/v1/public/v1/account', {}),

@@ -6,6 +6,12 @@ import { startService, type Service } from '../../src/service.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { accountWithKey } from '../support/fixtures.ts';
 import { connect, parseResponse } from '../support/raw-socket.ts';
+import { UrlSigner } from '../../src/pictures/signed-urls.ts';
+import { redactUrl } from '../../src/logger.ts';
+
+// The service's URL-signing secret, given rather than generated: a generated one is sealed under
+// the process's keyring, which the test would have to open.
+const SIGNING_SECRET = 's'.repeat(43);
 
 describe('logs', () => {
   let t: TestDatabase;
@@ -20,7 +26,7 @@ describe('logs', () => {
         cb();
       },
     });
-    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'trace' });
+    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'trace', URL_SIGNING_SECRET: SIGNING_SECRET });
     service = await startService(config, {
       role: 'api',
       logger: createLogger(config, sink),
@@ -66,5 +72,29 @@ describe('logs', () => {
     expect(all).not.toContain(key.slice(8));
     expect(all).toContain('request refused before routing');
     expect(all).not.toContain('rawPacket":{');
+  });
+
+  it('show a signed download without its signature (a bearer credential for 7 days), keeping its expiry', async () => {
+    const signer = new UrlSigner(SIGNING_SECRET);
+    const signed = signer.sign('/api/v1/public/v1/jobs/job_0000000000000000000000/slides/1.png', new Date());
+    const sig = new URL(signed, 'http://x').searchParams.get('sig')!;
+    expect(sig).toHaveLength(43);
+    await fetch(`${service.address}${signed}`);
+    await fetch(`${service.address}${signed.replace('?', '?a=1&')}&b=2`);
+    const requestLines = lines.filter((l) => l.includes('/slides/1.png'));
+    expect(requestLines.length).toBeGreaterThanOrEqual(2);
+    const all = lines.join('');
+    expect(all).not.toContain(sig);
+    expect(all).toContain('sig=[redacted]');
+    expect(all).toMatch(/expires=\d+/);
+  });
+});
+
+describe('redactUrl', () => {
+  it('censors every sig parameter and nothing else', () => {
+    expect(redactUrl('/p/1.png?expires=9&sig=abc')).toBe('/p/1.png?expires=9&sig=[redacted]');
+    expect(redactUrl('/p?sig=a&x=1&SIG=b#f')).toBe('/p?sig=[redacted]&x=1&SIG=[redacted]#f');
+    expect(redactUrl('/p?signature=a&design=b')).toBe('/p?signature=a&design=b');
+    expect(redactUrl('/account')).toBe('/account');
   });
 });

@@ -38,7 +38,7 @@ describe('the OpenAPI document', () => {
     expect(doc.servers[0].url).toBe('/api/v1');
     const ops: Record<string, string[]> = {
       'post /public/v1/apps': ['200', '400', '401', '413', '415', '422', '429', '500', '502', '503'],
-      'post /public/v1/screenshots': ['201', '400', '401', '402', '404', '409', '413', '415', '422', '429', '500', '503'],
+      'post /public/v1/screenshots': ['200', '201', '400', '401', '402', '404', '409', '413', '415', '422', '429', '500', '503'],
       'get /public/v1/jobs/{id}': ['200', '401', '404', '429', '500', '503'],
       'get /public/v1/jobs/{id}/slides/{file}': ['200', '304', '401', '403', '404', '429', '500', '503'],
       'get /public/v1/jobs/{id}/locales/{locale}/slides/{file}': ['200', '304', '401', '403', '404', '429', '500', '503'],

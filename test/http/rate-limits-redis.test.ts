@@ -2,14 +2,20 @@
  * The per-key limit across two API processes (`shotgen serve --role api`, as deployed) sharing
  * Redis at 127.0.0.1:6379. Each run uses its own key prefix and deletes only its own keys.
  */
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { newId } from '../../src/ids.ts';
 import { RedisBuckets } from '../../src/http/rate-limit/redis-buckets.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { accountWithKey } from '../support/fixtures.ts';
+import { until } from '../support/jobs.ts';
 import { shotgen, type Child } from '../support/processes.ts';
+import { tier } from '../support/tiers.ts';
+import { scaled } from '../support/timing.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -24,10 +30,12 @@ async function redisAnswers(): Promise<boolean> {
   });
 }
 
-const available = await redisAnswers();
-if (!available) console.warn(`rate-limits-redis: skipped, no Redis at ${REDIS_URL} (CI and the development machines run one)`);
+const redisTier = tier('Redis', {
+  available: await redisAnswers(),
+  missing: `no Redis answers at ${REDIS_URL} (CI and the development machines run one)`,
+});
 
-describe.skipIf(!available)('rate limits in Redis', () => {
+redisTier('rate limits in Redis', () => {
   const prefix = `shotgen-test:${newId('req')}:`;
   let redis: Redis;
   beforeAll(() => {
@@ -43,6 +51,7 @@ describe.skipIf(!available)('rate limits in Redis', () => {
   it('take tokens atomically: 50 concurrent takes from a bucket of 10 allow exactly 10', async () => {
     const buckets = new RedisBuckets(REDIS_URL, { keyPrefix: prefix });
     try {
+      expect(await buckets.connected()).toBe(true);
       const rule = { name: 'key', capacity: 10, perSecond: 0.001 };
       const decisions = await Promise.all(Array.from({ length: 50 }, () => buckets.take('atomic', rule)));
       expect(decisions.filter((d) => d.allowed)).toHaveLength(10);
@@ -53,15 +62,43 @@ describe.skipIf(!available)('rate limits in Redis', () => {
     }
   });
 
-  it('let requests through when Redis cannot be reached, and say so', async () => {
-    const errors: string[] = [];
-    const buckets = new RedisBuckets('redis://127.0.0.1:9', { keyPrefix: prefix, onError: (msg) => errors.push(msg) });
+  it('fall back to memory while Redis is away, and go back to Redis after the pause once it answers', async () => {
+    // A proxy in front of the real Redis that the test can cut and restore.
+    const { hostname, port } = new URL(REDIS_URL);
+    const links = new Set<net.Socket>();
+    const proxy = net.createServer((client) => {
+      const upstream = net.connect({ host: hostname, port: Number(port || 6379) });
+      links.add(client).add(upstream);
+      client.pipe(upstream).pipe(client);
+      const drop = () => (client.destroy(), upstream.destroy());
+      client.on('error', drop).on('close', drop);
+      upstream.on('error', drop).on('close', drop);
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const proxyPort = (proxy.address() as net.AddressInfo).port;
+    const buckets = new RedisBuckets(`redis://127.0.0.1:${proxyPort}`, { keyPrefix: prefix, retryAfterMs: 300 });
+    const rule = { name: 'key', capacity: 3, perSecond: 0.001 };
     try {
-      const d = await buckets.take('down', { name: 'key', capacity: 2, perSecond: 1 });
-      expect(d.allowed).toBe(true);
-      expect(errors.length).toBeGreaterThan(0);
+      expect(await buckets.connected()).toBe(true);
+      expect(await buckets.take('cut', rule)).toMatchObject({ allowed: true, remaining: 2 });
+      // Cut: the proxy stops accepting and drops what it carries.
+      await new Promise<void>((r) => {
+        proxy.close(() => r());
+        for (const s of links) s.destroy();
+      });
+      await until(async () => !buckets.shared, 1_000, 10);
+      const fromMemory = [1, 2, 3, 4].map(() => buckets.take('cut', rule));
+      expect(fromMemory.some((d) => d instanceof Promise)).toBe(false);
+      expect(fromMemory.map((d) => (d as { allowed: boolean }).allowed)).toEqual([true, true, true, false]);
+      // Restore on the same port: the reconnect after the pause finds it, and Redis decides again.
+      await new Promise<void>((r) => proxy.listen(proxyPort, '127.0.0.1', r));
+      // The pause (300 ms) and the reconnect: a deadline scaled for a loaded machine, not a count of sleeps.
+      await until(async () => buckets.shared, 3_000, 10);
+      expect(await buckets.take('cut', rule)).toMatchObject({ allowed: true, remaining: 1 });
     } finally {
       await buckets.close();
+      for (const s of links) s.destroy();
+      await new Promise((r) => proxy.close(r));
     }
   });
 
@@ -73,46 +110,43 @@ describe.skipIf(!available)('rate limits in Redis', () => {
       await t.drop();
     });
 
-    it('one key’s limit holds for the pair, not per process', async () => {
-      t = await createTestDatabase();
-      const { key } = await accountWithKey(t.pool);
-      const env = {
-        DATABASE_URL: t.url,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        REDIS_URL,
-        REDIS_KEY_PREFIX: `${prefix}pair:`,
-        RATE_LIMIT_PER_SECOND: '1',
-      };
-      const apis = [shotgen(['--json', 'serve', '--role', 'api'], env), shotgen(['--json', 'serve', '--role', 'api'], env)];
-      children.push(...apis);
-      await Promise.all(apis.map((a) => a.printed('"address"', 60_000)));
-      const bases = apis.map(
-        (a) =>
-          (
-            JSON.parse(
-              a
-                .output()
-                .split('\n')
-                .find((l) => l.includes('"address"'))!,
-            ) as { address: string }
-          ).address,
-      );
-      const statuses: number[] = [];
-      // Burst 2 at 1 a second: 8 requests alternating between the processes within well under a
-      // second allow 2 (3 if a second passes), where two separate in-memory limits would allow 4.
-      const started = Date.now();
-      for (let i = 0; i < 8; i++) {
-        const res = await fetch(`${bases[i % 2]}/api/v1/public/v1/account`, { headers: { authorization: `Bearer ${key}` } });
-        statuses.push(res.status);
-        if (res.status === 429) expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-        expect(res.headers.get('ratelimit-policy')).toContain('"key";q=2;w=2');
-      }
-      const elapsedS = (Date.now() - started) / 1000;
-      const allowed = statuses.filter((s) => s === 200).length;
-      expect(allowed).toBeGreaterThanOrEqual(2);
-      expect(allowed).toBeLessThanOrEqual(2 + Math.floor(elapsedS));
-      expect(statuses.filter((s) => s === 429).length).toBe(8 - allowed);
-    }, 90_000);
+    it(
+      'one key’s limit holds for the pair, not per process',
+      async () => {
+        t = await createTestDatabase();
+        const { key } = await accountWithKey(t.pool);
+        const env = {
+          DATABASE_URL: t.url,
+          // Its own scratch directory: nothing of the checkout's ./data is shared with other tests.
+          DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'shotgen-redis-pair-')),
+          PORT: '0',
+          HOST: '127.0.0.1',
+          REDIS_URL,
+          REDIS_KEY_PREFIX: `${prefix}pair:`,
+          RATE_LIMIT_PER_SECOND: '1',
+        };
+        const apis = [shotgen(['--json', 'serve', '--role', 'api'], env), shotgen(['--json', 'serve', '--role', 'api'], env)];
+        children.push(...apis);
+        // Ready, not just started: each answers /readyz (its database) before the burst.
+        const bases = (await Promise.all(apis.map((a) => a.ready(60_000)))).map((a) => a.address);
+        const statuses: number[] = [];
+        // Burst 2 at 1 a second: 8 requests alternating between the processes within well under a
+        // second allow 2 (3 if a second passes), where two separate in-memory limits would allow 4.
+        const started = Date.now();
+        for (let i = 0; i < 8; i++) {
+          const res = await fetch(`${bases[i % 2]}/api/v1/public/v1/account`, { headers: { authorization: `Bearer ${key}` } });
+          statuses.push(res.status);
+          // Every refusal says when to come back; an answer does not.
+          expect(Number(res.headers.get('retry-after') ?? 0) >= 1).toBe(res.status === 429);
+          expect(res.headers.get('ratelimit-policy')).toContain('"key";q=2;w=2');
+        }
+        const elapsedS = (Date.now() - started) / 1000;
+        const allowed = statuses.filter((s) => s === 200).length;
+        expect(allowed).toBeGreaterThanOrEqual(2);
+        expect(allowed).toBeLessThanOrEqual(2 + Math.floor(elapsedS));
+        expect(statuses.filter((s) => s === 429).length).toBe(8 - allowed);
+      },
+      scaled(90_000),
+    );
   });
 });

@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/config.ts';
 import { startService, type Service } from '../../src/service.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { startFakeStore, type FakeStore } from '../support/fake-store.ts';
+import { until } from '../support/jobs.ts';
 import { accountWithKey } from '../support/fixtures.ts';
 import { lookupBody, lookupResult } from '../support/store-fixtures.ts';
 
@@ -36,14 +37,14 @@ describe('graceful shutdown', () => {
 
   it('finishes an in-flight request, then refuses new connections', async () => {
     const { key } = await accountWithKey(t.pool);
-    store.set('app-store', '1234567890', { body: lookupBody([lookupResult()]), delayMs: 600 });
+    store.set('app-store', '1234567890', { body: lookupBody([lookupResult()]), delayMs: 2_000 });
     const inFlight = fetch(`${service.address}/api/v1/public/v1/apps`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ iosUrl: 'https://apps.apple.com/us/app/x/id1234567890' }),
     });
-    // Close while the store is still answering the request above.
-    await new Promise((r) => setTimeout(r, 200));
+    // Close while the store is still answering the request above: it has reached the store.
+    await until(async () => store.count('app-store') > 0, 5_000);
     const closed = service.close();
     const res = await inFlight;
     expect(res.status).toBe(200);

@@ -21,7 +21,10 @@ import { recovery, startLoad, type LoadReport } from '../support/load.ts';
 import { tcpPostgres, type TcpPostgres } from '../support/tcp-postgres.ts';
 
 // Jobs whose worker lost the database mid-run are retried once their lease expires: keep it short.
-const ENV = { JOB_LEASE_MS: '1500', WORKER_CONCURRENCY: '4', LOG_LEVEL: 'warn' };
+// A lease long enough that a loaded machine delaying heartbeats does not take jobs from a live
+// worker (at 1.5 s they were lost again and again until their attempts ran out, and the test waited
+// for sets that had failed); a job whose claim was lost in the outage is still back within ~15 s.
+const ENV = { JOB_LEASE_MS: '10000', WORKER_CONCURRENCY: '4', LOG_LEVEL: 'warn' };
 
 const dirs: string[] = [];
 let serve: Serve | null = null;

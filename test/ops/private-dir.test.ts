@@ -9,12 +9,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { CACHE_ROOT, CLUSTERS_ROOT } from '../../src/db/placement.ts';
 import { ROOT, waitForDeath } from '../cli/helpers.ts';
+import { tier } from '../support/tiers.ts';
+import { scaled } from '../support/timing.ts';
 
 const isRoot = process.getuid?.() === 0;
-if (!isRoot) console.warn('skipping the private-directory test: it is about running as root (CI and containers do)');
 
 let privateDir: string | null = null;
 let cluster: string | null = null;
@@ -49,43 +50,47 @@ function run(repo: string, args: string[]) {
   });
 }
 
-describe.skipIf(!isRoot)('as root in a private directory', () => {
-  it('serves from a 0700 checkout, and the CLI attaches to its server', async () => {
-    const repo = privateClone();
-    expect(fs.statSync(privateDir!).mode & 0o777).toBe(0o700);
+tier('root', { available: isRoot, missing: 'not running as root', requiredInCi: false })('as root in a private directory', () => {
+  it(
+    'serves from a 0700 checkout, and the CLI attaches to its server',
+    async () => {
+      const repo = privateClone();
+      expect(fs.statSync(privateDir!).mode & 0o777).toBe(0o700);
 
-    const serve = run(repo, ['serve', '--json']);
-    let stderr = '';
-    serve.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const exited = new Promise<number | null>((resolve) => serve.on('exit', resolve));
-    const address = await new Promise<string>((resolve, reject) => {
-      readline.createInterface({ input: serve.stdout }).on('line', (line) => {
-        const parsed = JSON.parse(line) as { address?: string; level?: number };
-        if (parsed.address && parsed.level === undefined) resolve(parsed.address);
+      const serve = run(repo, ['serve', '--json']);
+      let stderr = '';
+      serve.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      const exited = new Promise<number | null>((resolve) => serve.on('exit', resolve));
+      const address = await new Promise<string>((resolve, reject) => {
+        readline.createInterface({ input: serve.stdout }).on('line', (line) => {
+          const parsed = JSON.parse(line) as { address?: string; level?: number };
+          if (parsed.address && parsed.level === undefined) resolve(parsed.address);
+        });
+        void exited.then((code) => reject(new Error(`serve exited (${code}): ${stderr}`)));
       });
-      void exited.then((code) => reject(new Error(`serve exited (${code}): ${stderr}`)));
-    });
-    const link = path.join(repo, 'data', 'pg');
-    cluster = fs.realpathSync(link);
-    expect(path.dirname(path.dirname(cluster))).toBe(CLUSTERS_ROOT);
+      const link = path.join(repo, 'data', 'pg');
+      cluster = fs.realpathSync(link);
+      expect(path.dirname(path.dirname(cluster))).toBe(CLUSTERS_ROOT);
 
-    expect((await fetch(`${address}/readyz`)).status).toBe(200);
-    const cli = run(repo, ['accounts', 'create', '--name', 'Private', '--json']);
-    let out = '';
-    cli.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    expect(await new Promise((resolve) => cli.on('exit', resolve))).toBe(0);
-    expect(JSON.parse(out)).toMatchObject({ name: 'Private', plan: 'free' });
+      expect((await fetch(`${address}/readyz`)).status).toBe(200);
+      const cli = run(repo, ['accounts', 'create', '--name', 'Private', '--json']);
+      let out = '';
+      cli.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      expect(await new Promise((resolve) => cli.on('exit', resolve))).toBe(0);
+      expect(JSON.parse(out)).toMatchObject({ name: 'Private', plan: 'free' });
 
-    // Nothing was opened up: the checkout is still root's alone; the cluster is postgres's alone.
-    expect(fs.statSync(privateDir!).mode & 0o777).toBe(0o700);
-    const postgresUid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
-    expect([fs.statSync(cluster).uid, fs.statSync(cluster).mode & 0o777]).toEqual([postgresUid, 0o700]);
-    const cached = fs.readdirSync(CACHE_ROOT).map((d) => path.join(CACHE_ROOT, d, 'bin', 'postgres'));
-    const postmaster = Number(fs.readFileSync(path.join(link, 'postmaster.pid'), 'utf8').split('\n')[0]);
-    expect(cached).toContain(fs.readlinkSync(`/proc/${postmaster}/exe`));
+      // Nothing was opened up: the checkout is still root's alone; the cluster is postgres's alone.
+      expect(fs.statSync(privateDir!).mode & 0o777).toBe(0o700);
+      const postgresUid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+      expect([fs.statSync(cluster).uid, fs.statSync(cluster).mode & 0o777]).toEqual([postgresUid, 0o700]);
+      const cached = fs.readdirSync(CACHE_ROOT).map((d) => path.join(CACHE_ROOT, d, 'bin', 'postgres'));
+      const postmaster = Number(fs.readFileSync(path.join(link, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      expect(cached).toContain(fs.readlinkSync(`/proc/${postmaster}/exe`));
 
-    serve.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    await waitForDeath(postmaster);
-  }, 120_000);
+      serve.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      await waitForDeath(postmaster);
+    },
+    scaled(120_000),
+  );
 });

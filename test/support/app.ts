@@ -21,8 +21,11 @@ import { JobWaiters } from '../../src/jobs/job-waiters.ts';
 import { FileObjectStore } from '../../src/objects/filesystem.ts';
 import type { ObjectStore } from '../../src/objects/index.ts';
 import { loadSigningSecret, UrlSigner } from '../../src/pictures/signed-urls.ts';
+import type { RenderPool } from '../../src/rendering/index.ts';
+import { Previewer } from '../../src/revisions/preview.ts';
 import { createTestDatabase, primaryServer, type TestDatabase, type TestServer } from './db.ts';
 import { accountWithKey } from './fixtures.ts';
+import { solidPng } from './fake-images.ts';
 
 export interface TestApp {
   app: Api;
@@ -51,10 +54,17 @@ export interface TestAppOptions {
   /** Default: in memory and high enough that only the rate-limit tests meet it. */
   rateLimits?: RateLimits | null;
   trustProxy?: boolean;
+  /** Renders POST /previews on this one-thread pool (default: none, and that operation answers 503). */
+  previewRenderer?: Pick<RenderPool, 'preview' | 'close'>;
   /** Where pictures and screens go; default: a fresh directory removed on close. */
   objects?: ObjectStore;
   /** The dashboard's settings (PUBLIC_URL, SIGNUP_ENABLED) and WEBHOOK_ALLOW_HTTP/PRIVATE. */
-  config?: { publicUrl?: string | null; signupEnabled?: boolean; webhooks?: { allowHttp: boolean; allowPrivate: boolean } };
+  config?: {
+    publicUrl?: string | null;
+    signupEnabled?: boolean;
+    webhooks?: { allowHttp: boolean; allowPrivate: boolean };
+    revisions?: { perSetPerHour: number; perAccountPerHour: number; previewsPerMinute: number };
+  };
 }
 
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
@@ -86,6 +96,8 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     signer: new UrlSigner(await loadSigningSecret(t.pool, null)),
     waiters: new JobWaiters(notifications),
   };
+  if (opts.previewRenderer)
+    services.previews = new Previewer({ db: t.pool, objects: services.objects, renderer: opts.previewRenderer, storeImageOrigins: [] });
   const app = await buildServer(services, { dashboard: opts.dashboard, limits: opts.limits, trustProxy: opts.trustProxy });
   await app.ready();
   const { account, key, keyId } = await accountWithKey(t.pool);
@@ -127,4 +139,15 @@ export function expectProblem(res: { statusCode: number; headers: Record<string,
     body.requestId === res.headers['x-request-id'];
   if (!ok) throw new Error(`expected problem ${status} ${code}, got ${res.statusCode} ${res.headers['content-type']} ${res.body}`);
   return body;
+}
+
+/** Uploads an iPhone-sized screen to the app through the API (a set needs something to frame); asserts 201. */
+export async function uploadIphoneScreen(h: TestApp, appId: string): Promise<void> {
+  const res = await h.app.inject({
+    method: 'POST',
+    url: `/api/v1/public/v1/apps/${appId}/screens`,
+    headers: { ...h.auth, 'content-type': 'image/png' },
+    payload: await solidPng(1290, 2796, 'red'),
+  });
+  if (res.statusCode !== 201) throw new Error(`screen upload answered ${res.statusCode}: ${res.body}`);
 }

@@ -104,3 +104,35 @@ export function translator(
     };
   };
 }
+
+/** What a caption-writing request asks (src/planning/model-writer.ts): its slides, and whether it is the repair turn. */
+export function captionRequest(body: Record<string, unknown>): {
+  slides: { index: number; role: string }[];
+  repair: { index: number; role: string; findings: string[] }[] | null;
+} | null {
+  const messages = body.messages as { role: string; content: string }[];
+  const user = JSON.parse(messages[1]?.content ?? '{}') as { slides?: { index: number; role: string }[]; targetLocale?: string };
+  if (!user.slides || user.targetLocale) return null;
+  const last =
+    messages.length > 2
+      ? (JSON.parse(messages[messages.length - 1].content) as { slides: { index: number; role: string; findings: string[] }[] })
+      : null;
+  return { slides: user.slides, repair: last?.slides ?? null };
+}
+
+type Caption = { headline: string; subheadline: string | null };
+
+/**
+ * A recorded caption model: `first` are its candidates per slide index (1-based), `repair` what it
+ * answers in the repair turn for the slides sent back (absent: the same flawed words again).
+ */
+export function captionModel(first: Record<number, Caption[]>, repair: Record<number, Caption[]> = {}) {
+  return (body: Record<string, unknown>): FakeReply => {
+    const r = captionRequest(body);
+    if (!r) return { status: 400, raw: '{"error":{"message":"not a caption request"}}' };
+    const slides = r.repair
+      ? r.repair.map((s) => ({ index: s.index, candidates: repair[s.index] ?? first[s.index] ?? [] }))
+      : r.slides.map((s) => ({ index: s.index, candidates: first[s.index] ?? [] }));
+    return { content: { slides } };
+  };
+}

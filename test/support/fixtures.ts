@@ -19,6 +19,12 @@ export function sampleListing(overrides: Partial<Listing> = {}): Listing {
     width: 1290,
     height: 2796,
   }));
+  // An iOS app ships iPad screenshots too: every App Store device has something to frame.
+  screenshots.ipad = [1, 2].map((i) => ({
+    url: `https://is1-ssl.mzstatic.com/image/thumb/ipad${i}/2064x2752bb.png`,
+    width: 2064,
+    height: 2752,
+  }));
   return {
     store: 'app-store',
     storeId: '1234567890',
@@ -30,7 +36,7 @@ export function sampleListing(overrides: Partial<Listing> = {}): Listing {
     categoryId: '6023',
     artworkUrl: 'https://is1-ssl.mzstatic.com/image/thumb/icon/512x512bb.jpg',
     description:
-      'Plan meals for the week in minutes.\n• Build shopping lists automatically\n• Share lists with your family\n• Track what is in your pantry',
+      'Plan meals for the week in minutes.\n• Build shopping lists automatically\n• Share lists with your family\n• Track what is in your pantry\n• Scan barcodes to add groceries\n• Save favourite recipes offline',
     subtitle: 'Meal plans and shopping lists',
     developer: 'Pantry Labs',
     rating: 4.7,

@@ -2,6 +2,7 @@
 import { createScreenshotSet } from '../../src/jobs/screenshot-sets.ts';
 import type { Db } from '../../src/db/pool.ts';
 import type { Device } from '../../src/planning/types.ts';
+import { scaled } from './timing.ts';
 
 export async function enqueueJobs(
   db: Db,
@@ -10,10 +11,15 @@ export async function enqueueJobs(
   n: number,
   device: Device = 'iphone-69',
   count = 3,
+  /** Own captions on text slides: nothing to frame is needed, so workers stay off the network. */
+  textOnly = false,
 ): Promise<string[]> {
   const ids: string[] = [];
+  const request = textOnly
+    ? { appId, device, slides: Array.from({ length: count }, (_, i) => ({ headline: `Plan meals, step ${i + 1}` })) }
+    : { appId, device, count };
   for (let i = 0; i < n; i++) {
-    const { body } = await createScreenshotSet(db, accountId, { appId, device, count }, { now: new Date() });
+    const { body } = await createScreenshotSet(db, accountId, request, { now: new Date() });
     ids.push(body.jobId);
   }
   return ids;
@@ -34,8 +40,9 @@ export async function ledger(db: Db, accountId: string) {
   return rows;
 }
 
+/** Polls `fn` until it returns something truthy; `timeoutMs` is the idle-machine deadline, scaled. */
 export async function until<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 10_000, everyMs = 20): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + scaled(timeoutMs);
   for (;;) {
     const v = await fn();
     if (v) return v;

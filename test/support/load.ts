@@ -74,7 +74,8 @@ export function startLoad(opts: { base: string; key: string; appId: string; clie
         const body = await call('create', `${opts.base}/public/v1/screenshots`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'idempotency-key': key },
-          body: JSON.stringify({ appId: opts.appId, device: 'iphone-69', count: 1 }),
+          // Own captions: a text slide needs no screen to frame, so the workers stay off the network.
+          body: JSON.stringify({ appId: opts.appId, device: 'iphone-69', slides: [{ headline: 'Plan your week' }] }),
         });
         if (body) {
           const jobId = String(body.jobId);

@@ -53,7 +53,7 @@ export class RateLimits {
 export const rateLimitHeader = (rule: BucketRule, d: Decision): string => `"${rule.name}";r=${d.remaining};t=${d.resetS}`;
 
 export function rateLimited(rule: BucketRule, d: Decision, detail: string): Problem {
-  return new Problem(429, 'rate_limited', detail, {}, { 'Retry-After': String(d.retryAfterS), RateLimit: rateLimitHeader(rule, d) });
+  return new Problem('rate_limited', detail, {}, { 'Retry-After': String(d.retryAfterS), RateLimit: rateLimitHeader(rule, d) });
 }
 
 /** In memory without REDIS_URL, in Redis with it (ioredis is loaded only then: ~0.3 s of start-up). */
@@ -63,5 +63,8 @@ export async function createRateLimits(
 ): Promise<RateLimits> {
   if (!settings.redisUrl) return new RateLimits(new MemoryBuckets(), settings);
   const { RedisBuckets } = await import('./redis-buckets.ts');
-  return new RateLimits(new RedisBuckets(settings.redisUrl, { keyPrefix: settings.redisKeyPrefix, onError }), settings);
+  const buckets = new RedisBuckets(settings.redisUrl, { keyPrefix: settings.redisKeyPrefix, onError });
+  // Not required: without Redis the limits hold per process until it answers.
+  await buckets.connected();
+  return new RateLimits(buckets, settings);
 }

@@ -1,11 +1,15 @@
 /**
  * Token buckets in Redis, shared by every API process: one Lua script reads, refills, takes and
  * writes a bucket atomically, on Redis's clock (TIME), so processes with skewed clocks agree.
- * One round trip per request. When Redis cannot be reached the request is let through (logged):
- * a broken limiter must not take the API down with it.
+ * One round trip per request.
+ *
+ * When Redis is away the limits do not go with it: each process falls back AT ONCE to its own
+ * in-memory buckets (a key guesser still meets 429s, and no request waits for Redis to fail), and
+ * Redis is tried again after a pause. "At once": commands are not queued while disconnected, so a
+ * refused connection costs nothing; only a Redis that hangs costs one request its command timeout.
  */
 import { Redis } from 'ioredis';
-import { decide, type BucketRule, type Decision, type TokenBuckets } from './buckets.ts';
+import { decide, MemoryBuckets, type BucketRule, type Decision, type TokenBuckets } from './buckets.ts';
 
 const TAKE = `
 local capacity = tonumber(ARGV[1])
@@ -38,35 +42,72 @@ export interface RedisBucketsOptions {
   /** Prepended to every key: tests use their own, so they never touch each other's buckets. */
   keyPrefix?: string;
   onError?: (msg: string, err: unknown) => void;
+  /** How long after a failure the in-memory buckets serve alone, and the reconnect interval. */
+  retryAfterMs?: number;
 }
+
+export const REDIS_RETRY_AFTER_MS = 5_000;
+/** How long start-up waits for the first connection before serving from memory meanwhile. */
+const FIRST_CONNECT_MS = 1_000;
 
 export class RedisBuckets implements TokenBuckets {
   private readonly redis: WithTake;
+  private readonly fallback = new MemoryBuckets();
+  private readonly retryAfterMs: number;
+  private pausedUntilMs = 0;
   private lastErrorLogMs = 0;
 
   constructor(
     url: string,
     private readonly opts: RedisBucketsOptions = {},
   ) {
+    this.retryAfterMs = opts.retryAfterMs ?? REDIS_RETRY_AFTER_MS;
     this.redis = new Redis(url, {
       keyPrefix: opts.keyPrefix ?? 'shotgen:rl:',
-      // Fail fast when Redis is away: the request goes on without a limit rather than waiting.
-      maxRetriesPerRequest: 1,
+      // Fail at once while disconnected (the memory buckets answer); never retry a command.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
       commandTimeout: 500,
+      retryStrategy: () => this.retryAfterMs,
       enableAutoPipelining: true,
     }) as WithTake;
     this.redis.defineCommand('shotgenTake', { numberOfKeys: 1, lua: TAKE });
-    this.redis.on('error', (err) => this.logError('redis connection error', err));
+    this.redis.on('error', (err) => this.logError('rate limits in memory: Redis connection error', err));
   }
 
-  async take(key: string, rule: BucketRule, cost = 1): Promise<Decision> {
-    try {
-      const [allowed, tokens] = await this.redis.shotgenTake(key, rule.capacity, rule.perSecond, cost);
-      return decide(rule, Number(tokens), allowed === 1);
-    } catch (err) {
-      this.logError('rate limit not applied: Redis did not answer', err);
-      return decide(rule, rule.capacity, true);
-    }
+  /** Resolves once Redis is connected, has refused, or FIRST_CONNECT_MS passed: never rejects. */
+  connected(): Promise<boolean> {
+    if (this.redis.status === 'ready') return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        this.redis.off('ready', onReady);
+        this.redis.off('error', onError);
+        resolve(ok);
+      };
+      const onReady = () => done(true);
+      const onError = () => done(false);
+      const timer = setTimeout(() => done(false), FIRST_CONNECT_MS);
+      this.redis.once('ready', onReady);
+      this.redis.once('error', onError);
+    });
+  }
+
+  /** Whether decisions come from Redis now (else from this process's memory). */
+  get shared(): boolean {
+    return this.redis.status === 'ready' && Date.now() >= this.pausedUntilMs;
+  }
+
+  take(key: string, rule: BucketRule, cost = 1): Decision | Promise<Decision> {
+    if (!this.shared) return this.fallback.take(key, rule, cost);
+    return this.redis.shotgenTake(key, rule.capacity, rule.perSecond, cost).then(
+      ([allowed, tokens]) => decide(rule, Number(tokens), allowed === 1),
+      (err: unknown) => {
+        this.pausedUntilMs = Date.now() + this.retryAfterMs;
+        this.logError('rate limits in memory: Redis did not answer', err);
+        return this.fallback.take(key, rule, cost);
+      },
+    );
   }
 
   private logError(msg: string, err: unknown): void {
@@ -77,6 +118,7 @@ export class RedisBuckets implements TokenBuckets {
   }
 
   async close(): Promise<void> {
+    await this.fallback.close();
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
 }

@@ -1,0 +1,99 @@
+/**
+ * `npm run bench -- http`-sized check of the two GET hot paths alone: bare node:http, GET /account
+ * and GET job (queued) of the same service, ratios taken in the same run (a shared machine moves
+ * absolute numbers, not ratios much). BENCH_CPU_PROF_DIR profiles the service as in bench/run.ts.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { killAllChildren, spawnChild } from './children.ts';
+import { cpuMs } from './cpu.ts';
+import { cannon } from './load.ts';
+import { fakeScreen } from './rendering.ts';
+import { benchAccount, openBenchDatabase } from './setup.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SECONDS = Number(process.env.BENCH_DURATION_S ?? 4);
+const log = (m: string) => process.stderr.write(`[http-quick] ${m}\n`);
+
+const bench = await openBenchDatabase();
+try {
+  const account = await benchAccount(bench.database.pool, 'quick', 1_000_000);
+  const auth = { authorization: `Bearer ${account.key}` };
+  const bare = await spawnChild({
+    name: 'bare',
+    args: ['--import', 'tsx', path.join(ROOT, 'bench/bare-child.ts')],
+    env: process.env,
+    isReady: (l) => typeof l.port === 'number',
+  });
+  const profDir = process.env.BENCH_CPU_PROF_DIR;
+  const service = await spawnChild({
+    name: 'service',
+    args: [
+      ...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profDir)}`] : []),
+      path.join(ROOT, 'bin/shotgen.js'),
+      '--json',
+      'serve',
+      '--role',
+      'api',
+    ],
+    env: { ...process.env, ...bench.childEnv, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '1000000000' },
+    isReady: (l) => typeof l.address === 'string',
+  });
+  const base = `${service.ready.address as string}/api/v1/public/v1`;
+  log(`service pid ${service.process.pid}, bare pid ${bare.process.pid}`);
+  if (process.env.BENCH_PAUSE_S) await new Promise((r) => setTimeout(r, Number(process.env.BENCH_PAUSE_S) * 1000));
+  const created = await fetch(`${base}/screenshots`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ appId: account.appId, device: 'iphone-69', count: 3 }),
+  });
+  let { jobId } = (await created.json()) as { jobId: string };
+  // QUICK_SUCCEEDED=1: the job measured is a finished one-slide set (role all renders it).
+  if (process.env.QUICK_SUCCEEDED) {
+    await fetch(`${base}/apps/${account.appId}/screens`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'image/png' },
+      body: new Uint8Array(await fakeScreen()),
+    });
+    const set = await fetch(`${base}/screenshots`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ appId: account.appId, device: 'iphone-69', count: 1 }),
+    });
+    jobId = ((await set.json()) as { jobId: string }).jobId;
+    let status = 'queued';
+    for (let i = 0; i < 10 && (status === 'queued' || status === 'running'); i++)
+      ({ status } = (await (await fetch(`${base}/jobs/${jobId}`, { headers: { ...auth, prefer: 'wait=30' } })).json()) as {
+        status: string;
+      });
+    if (status !== 'succeeded') throw new Error(`the set to measure ended ${status}`);
+  }
+  const run = async (label: string, pid: number, url: string, headers: Record<string, string>) => {
+    await cannon({ url, headers, durationS: 1 });
+    const before = cpuMs(pid)!;
+    const r = await cannon({ url, headers, durationS: SECONDS });
+    const us = ((cpuMs(pid)! - before) * 1000) / r.responses;
+    log(`${label}: ${Math.round(r.reqPerSec)}/s, ${us.toFixed(0)} µs server CPU per response, failures ${r.failures}`);
+    return { rps: r.reqPerSec, us };
+  };
+  for (let round = 0; round < Number(process.env.ROUNDS ?? 1); round++) {
+    const b = await run('bare', bare.process.pid!, `http://127.0.0.1:${bare.ready.port as number}/`, {});
+    const a = await run('GET /account', service.process.pid!, `${base}/account`, auth);
+    log(`ratio: /account ${(a.rps / b.rps).toFixed(2)} (CPU ${(b.us / a.us).toFixed(2)})`);
+    if (process.env.ONLY_ACCOUNT) continue;
+    const j = await run(
+      process.env.QUICK_SUCCEEDED ? 'GET job (succeeded)' : 'GET job (queued)',
+      service.process.pid!,
+      `${base}/jobs/${jobId}`,
+      auth,
+    );
+    log(
+      `ratios: /account ${(a.rps / b.rps).toFixed(2)} (CPU ${(b.us / a.us).toFixed(2)}), job ${(j.rps / b.rps).toFixed(2)} (CPU ${(b.us / j.us).toFixed(2)})`,
+    );
+  }
+  await service.stop();
+  await bare.stop();
+} finally {
+  killAllChildren();
+  await bench.cleanup();
+}
