@@ -1,7 +1,8 @@
 /**
- * Planning speed for a 10-slide set: `tsx bench/planning.ts`. "cold" re-analyses the listing every
+ * Planning speed for an 8-slide set (what the listing below supports: more is refused): `tsx bench/planning.ts`. "cold" re-analyses the listing every
  * run (a worker's first job for an app); "warm" reuses the cached analysis (retries, other devices).
  */
+import { checkFillable } from '../src/planning/fillable.ts';
 import { planScreenshotSet } from '../src/planning/plan.ts';
 import type { PlanInput } from '../src/planning/types.ts';
 import { clearUnderstandingCache } from '../src/planning/understand.ts';
@@ -75,17 +76,19 @@ export async function benchPlanning(runs = 2000): Promise<{ name: string; rows: 
   const input: PlanInput = {
     listings: [listing],
     extraContext: null,
-    request: { device: 'iphone-69', count: 10, captionStyle: 'aso-expert', captionLength: 'long' },
+    request: { device: 'iphone-69', count: 8, captionStyle: 'aso-expert', captionLength: 'long' },
   };
   const rows = [
-    measure('10 slides, cold (listing analysed each run)', Math.max(50, Math.floor(runs / 10)), () => {
+    measure('8 slides, cold (listing analysed each run)', Math.max(50, Math.floor(runs / 10)), () => {
       clearUnderstandingCache();
       planScreenshotSet(input);
     }),
-    measure('10 slides, warm (cached analysis)', runs, () => planScreenshotSet(input)),
-    measure('10 slides, warm, playful short', runs, () =>
+    measure('8 slides, warm (cached analysis)', runs, () => planScreenshotSet(input)),
+    measure('8 slides, warm, playful short', runs, () =>
       planScreenshotSet({ ...input, request: { ...input.request, captionStyle: 'playful', captionLength: 'short' } }),
     ),
+    // What POST /screenshots runs on the event loop before charging (src/jobs/screenshot-sets.ts).
+    measure('create path: can the set be filled? (warm)', runs, () => checkFillable(input, false)),
   ];
   return { name: 'planning', rows };
 }

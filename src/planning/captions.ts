@@ -4,7 +4,7 @@
  * not written (the planner then drops it and says so).
  */
 import nlp from 'compromise';
-import { echoes, incompleteness, overlap, substance } from './quality.ts';
+import { echoes, incompleteness, overlap, substance } from './complete.ts';
 import { type Phrase, type Understanding } from './understand.ts';
 import {
   applyCase,
@@ -26,19 +26,6 @@ export interface Caption {
   keywords: string[];
 }
 
-const topic = (text: string, language: string, skip: Set<string>) =>
-  new Set(
-    contentWords(text, language)
-      .map((w) => w.replace(/(ies|es|s)$/, ''))
-      .filter((w) => !skip.has(w)),
-  );
-function sameIdea(a: Set<string>, b: Set<string>): boolean {
-  if (a.size === 0 || b.size === 0) return false;
-  let n = 0;
-  for (const w of a) if (b.has(w)) n++;
-  return n / Math.min(a.size, b.size) >= 0.6;
-}
-
 const verdicts = new WeakMap<Understanding, Map<string, unknown>>();
 
 export class CaptionWriter {
@@ -53,7 +40,6 @@ export class CaptionWriter {
   private readonly usedHeads = new Set<string>();
   private readonly usedPhrases = new Set<Phrase>();
   private readonly usedSubs = new Set<string>();
-  private readonly usedTopics: Set<string>[] = [];
   private readonly headTopics: Set<string>[] = [];
   private step = 0;
 
@@ -61,6 +47,8 @@ export class CaptionWriter {
     private readonly u: Understanding,
     style: CaptionStyle,
     length: CaptionLength,
+    /** A set with no step slides may show the listing's steps as features ("Set a budget for each category"). */
+    stepsAsFeatures = false,
   ) {
     this.voice = VOICES[style];
     this.frames = u.english ? this.voice : FOREIGN;
@@ -68,7 +56,11 @@ export class CaptionWriter {
     this.max = CAPTION_LENGTHS[length].headline;
     this.subMax = CAPTION_LENGTHS[length].subheadline;
     this.vars = { name: u.shortName, rating: u.rating?.value ?? '', count: u.rating?.count ?? '' };
-    this.ordered = this.voice.order === 'score' ? [...u.phrases].sort((a, b) => b.score - a.score) : [...u.phrases];
+    this.ordered = [
+      ...(this.voice.order === 'score' ? [...u.phrases].sort((a, b) => b.score - a.score) : u.phrases),
+      // A step that leans on the one before ("Share it as a PDF") says nothing on its own slide.
+      ...(stepsAsFeatures ? u.steps.filter((p) => !/\b(it|them|they|this)\b/i.test(p.text)) : []),
+    ];
     this.nameWords = new Set([...contentWords(`${u.name} ${u.category}`, u.language)]);
   }
 
@@ -163,9 +155,8 @@ export class CaptionWriter {
   }
 
   private fresh(p: Phrase): boolean {
-    if (this.usedPhrases.has(p)) return false;
-    const t = topic(p.text, this.u.language, this.nameWords);
-    return !this.usedTopics.some((u) => sameIdea(t, u));
+    // Whether it says another slide's idea again is the checker's one overlap measure (./check.ts), asked by the planner.
+    return !this.usedPhrases.has(p);
   }
 
   private commit(headline: string, p: Phrase | null, sub: string | null): Caption {
@@ -177,7 +168,6 @@ export class CaptionWriter {
     }
     if (p) {
       this.usedPhrases.add(p);
-      this.usedTopics.push(topic(`${p.text}`, this.u.language, this.nameWords));
     }
     return {
       headline,
@@ -493,7 +483,7 @@ function ending(end: '' | '.' | '!', text: string): string {
   return end === '!' ? '！' : '';
 }
 
-const FEATURE_ROLES = new Set(['feature', 'benefit', 'solution']);
+export const FEATURE_ROLES = new Set<string>(['feature', 'benefit', 'solution']);
 
 /** One caption per role; null where the listing had no fresh idea for that slide. */
 export function writeCaptions(u: Understanding, roles: string[], style: CaptionStyle, length: CaptionLength): (Caption | null)[] {

@@ -8,12 +8,17 @@
 import nlp from 'compromise';
 
 const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF\u00AD]/g;
-const MARKUP = /<\/?[a-z][^>]*>|\*\*|__|(?<![\p{L}\p{N}])[*_](?=\p{L})|(?<=\p{L})[*_](?![\p{L}\p{N}])/giu;
+// Elements whose content is code, not words, go with what they hold (an unclosed one to the end
+// of its line), and so do comments; a tag's quoted attributes may hold a ">".
+const HIDDEN =
+  /<(script|style|noscript|template|iframe|object|svg)\b(?:[^>"']|"[^"]*"|'[^']*')*>[\s\S]*?(?:<\/\1\s*>|(?=\n)|$)|<!--[\s\S]*?(?:-->|$)/gi;
+const MARKUP = /<\/?[a-z](?:[^>"']|"[^"]*"|'[^']*')*>|\*\*|__|(?<![\p{L}\p{N}])[*_](?=\p{L})|(?<=\p{L})[*_](?![\p{L}\p{N}])/giu;
 
 /** Markup and invisible characters out, whitespace tidied; ® ™ © and the words untouched. */
 export function cleanText(text: string): string {
   return text
     .replace(INVISIBLE, '')
+    .replace(HIDDEN, '')
     .replace(MARKUP, '')
     .replace(/&nbsp;/g, ' ')
     .replace(/[ \t\u00A0]+/g, ' ')

@@ -1,19 +1,16 @@
 /**
- * Optional LLM captions. The built-in plan is made first and stays the answer unless an
- * OpenAI-compatible model returns captions that pass every caption rule; any failure falls back.
+ * The caption model's client: one chat completion against any OpenAI-compatible server (OpenAI,
+ * Ollama, llama.cpp's server, vLLM) with a JSON-schema answer, bounded in time, retries and tokens.
+ * What to ask and what to do with the answer is the writers' (./model-writer.ts, ./translate.ts).
  */
+import { createHash } from 'node:crypto';
 import OpenAI from 'openai';
-import { slideKeywords } from './captions.ts';
-import { planScreenshotSet } from './plan.ts';
-import { captionProblems, type CaptionText } from './rules.ts';
-import { primaryListing } from './screens.ts';
-import { CAPTION_LENGTHS, CAPTION_STYLES, DEVICES, type PlanInput, type ScreenshotSetResult } from './types.ts';
-import { understand } from './understand.ts';
 
 export interface LlmSettings {
   baseUrl: string;
   model: string;
   apiKey: string | null;
+  /** The whole model budget of one set (every call and retry of it), in ms; default 20 s. */
   timeoutMs?: number;
 }
 
@@ -21,119 +18,71 @@ export interface LlmLogger {
   warn(obj: object, msg: string): void;
 }
 
-const DEFAULT_TIMEOUT_MS = 20_000;
-const MAX_DESCRIPTION = 4000;
+export const DEFAULT_TIMEOUT_MS = 20_000;
+/** A 10-slide answer with three candidates each is ~1,500 tokens; more is a model rambling. */
+export const MAX_TOKENS = 3_000;
 
-export const answerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['slides'],
-  properties: {
-    slides: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['index', 'headline', 'subheadline'],
-        properties: { index: { type: 'integer' }, headline: { type: 'string' }, subheadline: { type: ['string', 'null'] } },
-      },
+export type Message = { role: 'system' | 'user' | 'assistant'; content: string };
+
+export interface ModelAnswer {
+  content: string;
+  promptTokens: number;
+  completionTokens: number;
+  cached: boolean;
+}
+
+/**
+ * Answers recorded by prompt: a retried job hands them back so the model is not asked again
+ * (./answer-cache.ts keeps them in PostgreSQL). `fresh` collects what this plan asked.
+ */
+export interface RecordedAnswers {
+  known: Record<string, string>;
+  fresh: Record<string, string>;
+}
+
+export const promptKey = (model: string, messages: Message[]): string =>
+  createHash('sha256')
+    .update(JSON.stringify([model, messages]))
+    .digest('hex');
+
+/**
+ * One chat completion with the answer's JSON schema, within `deadline` (epoch ms): the SDK retries
+ * a 5xx or a dropped connection once, but never past the deadline.
+ */
+export async function askModel(
+  llm: LlmSettings,
+  messages: Message[],
+  schema: { name: string; schema: Record<string, unknown> },
+  deadline: number,
+  recorded?: RecordedAnswers,
+  /** The SDK's own retries of a 5xx or dropped connection; 0 where the caller retries itself. */
+  retries = 1,
+): Promise<ModelAnswer> {
+  const key = promptKey(llm.model, messages);
+  const known = recorded?.known[key];
+  if (known !== undefined) return { content: known, promptTokens: 0, completionTokens: 0, cached: true };
+  const left = deadline - Date.now();
+  if (left <= 0) throw new Error('the caption model budget is spent');
+  const client = new OpenAI({ baseURL: llm.baseUrl, apiKey: llm.apiKey ?? 'none', timeout: left, maxRetries: retries });
+  const completion = await client.chat.completions.create(
+    {
+      model: llm.model,
+      temperature: 0.4,
+      max_tokens: MAX_TOKENS,
+      messages,
+      response_format: { type: 'json_schema', json_schema: { name: schema.name, strict: true, schema: schema.schema } },
     },
-  },
-} as const;
-
-function prompt(input: PlanInput, base: ScreenshotSetResult): { system: string; user: string } {
-  const listing = primaryListing(input.listings, base.device);
-  const limits = CAPTION_LENGTHS[base.captionLength];
-  const system = [
-    'You write captions for app store screenshots. Answer with JSON only.',
-    `Voice: ${base.captionStyle} — ${CAPTION_STYLES[base.captionStyle]}`,
-    `Each headline has at most ${limits.headline} characters.`,
-    limits.subheadline > 0 ? `Each subheadline has at most ${limits.subheadline} characters.` : 'Every subheadline is null.',
-    'Write complete words and phrases; never end on "and", "with", "or", "&" or a comma. No two headlines may be the same.',
-    "Only mention features the listing states. Write in the listing's language.",
-    listing.price === 0 ? '' : 'The app is paid: never use the word "free".',
-  ]
-    .filter(Boolean)
-    .join('\n');
-  const user = JSON.stringify({
-    app: {
-      name: listing.name,
-      category: listing.category,
-      subtitle: listing.subtitle,
-      language: listing.language,
-      description: listing.description.slice(0, MAX_DESCRIPTION),
-    },
-    extraContext: input.extraContext,
-    slides: base.slides.map((s) => ({ index: s.index, role: s.role, draftHeadline: s.headline, draftSubheadline: s.subheadline })),
-  });
-  return { system, user };
+    { signal: AbortSignal.timeout(left) },
+  );
+  const content = completion.choices[0]?.message?.content ?? '';
+  if (recorded) recorded.fresh[key] = content;
+  return {
+    content,
+    promptTokens: completion.usage?.prompt_tokens ?? 0,
+    completionTokens: completion.usage?.completion_tokens ?? 0,
+    cached: false,
+  };
 }
 
-export function parseAnswer(content: string | null | undefined, n: number): CaptionText[] {
-  const data = JSON.parse(content ?? '') as { slides?: unknown };
-  if (!Array.isArray(data.slides) || data.slides.length !== n) throw new Error(`expected ${n} slides`);
-  return data.slides.map((s: unknown, i: number) => {
-    const slide = s as { index?: unknown; headline?: unknown; subheadline?: unknown };
-    if (
-      slide.index !== i + 1 ||
-      typeof slide.headline !== 'string' ||
-      !(slide.subheadline === null || typeof slide.subheadline === 'string')
-    ) {
-      throw new Error(`slide ${i + 1} has the wrong shape`);
-    }
-    return { headline: slide.headline.trim(), subheadline: slide.subheadline === null ? null : slide.subheadline.trim() };
-  });
-}
-
-/** One chat completion with the captions' JSON schema; the content of the answer (parse it with parseAnswer). */
-export async function askModel(llm: LlmSettings, system: string, user: string): Promise<string | null | undefined> {
-  const client = new OpenAI({
-    baseURL: llm.baseUrl,
-    apiKey: llm.apiKey ?? 'none',
-    timeout: llm.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    maxRetries: 0,
-  });
-  const completion = await client.chat.completions.create({
-    model: llm.model,
-    temperature: 0,
-    messages: [
-      { role: 'system', content: system },
-      { role: 'user', content: user },
-    ],
-    response_format: { type: 'json_schema', json_schema: { name: 'screenshot_captions', strict: true, schema: answerSchema } },
-  });
-  return completion.choices[0]?.message?.content;
-}
-
-export async function planWithLlm(input: PlanInput, llm: LlmSettings | null, logger?: LlmLogger): Promise<ScreenshotSetResult> {
-  const base = planScreenshotSet(input);
-  if (!llm) return base;
-  try {
-    const { system, user } = prompt(input, base);
-    const captions = parseAnswer(await askModel(llm, system, user), base.slides.length);
-    const primary = primaryListing(input.listings, base.device);
-    const u = understand(input.listings, primary, input.extraContext);
-    const problems = captionProblems(captions, base.captionLength, base.captionStyle, u, DEVICES[base.device].store);
-    if (problems.length > 0) {
-      logger?.warn({ problems: problems.slice(0, 5) }, 'LLM captions broke the caption rules; using the built-in captions');
-      return base;
-    }
-    const wanted = base.captionStyle === 'aso-expert' ? 5 : 3;
-    return {
-      ...base,
-      slides: base.slides.map((s, i) => ({
-        ...s,
-        headline: captions[i].headline,
-        subheadline: captions[i].subheadline,
-        keywords: slideKeywords(u, `${captions[i].headline} ${captions[i].subheadline ?? ''}`, wanted),
-      })),
-    };
-  } catch (error) {
-    // The message names the failure (status, timeout, parse error); the SDK never puts the key in it.
-    logger?.warn(
-      { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) },
-      'LLM captions failed; using the built-in captions',
-    );
-    return base;
-  }
-}
+/** The message of a failure (status, timeout, parse error); the SDK never puts the key in it. */
+export const failureOf = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));

@@ -58,10 +58,10 @@ export function findNarrative(id: string): Narrative | null {
  * The story a set tells when no narrative is named: a hero, then features, with proof and a call to
  * action once there is room for them (a five-slide set spends four slides on features and the hero).
  */
-export function defaultRoles(count: number): string[] {
+export function defaultRoles(count: number): Role[] {
   const n = Math.max(1, Math.min(MAX_COUNT, Math.trunc(count)));
-  const roles: string[] = ['hero'];
-  const tail: string[] = n >= 8 ? ['social-proof', 'call-to-action'] : n >= 6 ? ['call-to-action'] : [];
+  const roles: Role[] = ['hero'];
+  const tail: Role[] = n >= 8 ? ['social-proof', 'call-to-action'] : n >= 6 ? ['call-to-action'] : [];
   while (roles.length < n - tail.length) roles.push(roles.length % 4 === 3 ? 'benefit' : 'feature');
   return [...roles, ...tail];
 }

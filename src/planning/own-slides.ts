@@ -23,7 +23,7 @@ export function planOwnSlides(input: PlanInput): ScreenshotSetResult {
     screens.urls,
   );
   const urlFor = new Map(open.map((i, k) => [i, shots[k]]));
-  const palette = paletteFor(primary.category, primary.name);
+  const palette = paletteFor(input.brand, primary.name);
   const { captionStyle, captionLength } = planDefaults(request);
   return {
     device: request.device,
@@ -37,6 +37,7 @@ export function planOwnSlides(input: PlanInput): ScreenshotSetResult {
       return {
         index: i + 1,
         role: roles[i],
+        captionSource: 'user' as const,
         headline: s.headline,
         subheadline: s.subheadline ?? null,
         keywords: slideKeywords(u, `${s.headline} ${s.subheadline ?? ''}`, 3),

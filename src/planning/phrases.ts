@@ -5,6 +5,7 @@
  */
 import nlp from 'compromise';
 import { contentWords, functionWordCuts, headlineKey, QUANTITY_WORDS, strandedPreposition, tidyEnd, UNSPACED, words } from './text.ts';
+import { headlineForms, participleForms } from './forms.ts';
 import type { Phrase, PhraseKind, Raw, Shape, Term } from './understand.ts';
 
 export interface PhraseInput {
@@ -135,6 +136,8 @@ function coresOf(text: string, cuts: number[], dangling: Set<string>): string[] 
   return [...new Set(out)];
 }
 
+const longestFirst = (forms: string[]) => [...new Set(forms)].sort((a, b) => b.length - a.length);
+
 /** "Podnest is the podcast player that…" → "The podcast player that…": the promise without the name. */
 function promiseOf(sentence: string, name: string): string | null {
   const nameWords = words(name).slice(0, 2).join(' ');
@@ -193,7 +196,10 @@ export function analysePhrases(p: PhraseInput): Phrases {
     const sentence = p.usable(r.sentence) ? r.sentence.replace(/\s+/g, ' ').trim() : r.text;
     return {
       text: r.text,
-      cores: coresOf(r.text, cuts, p.dangling),
+      cores: longestFirst([
+        ...coresOf(r.text, cuts, p.dangling),
+        ...(p.english ? headlineForms(r.text) : participleForms(r.text, p.language)),
+      ]),
       sentence,
       keywords,
       kind: r.kind,

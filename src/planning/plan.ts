@@ -1,28 +1,34 @@
 /** The built-in planner: listing(s) + request → a screenshot set. Pure and deterministic. */
 import { validationFailed, type FieldError } from '../problem.ts';
-import { writeCaptions } from './captions.ts';
 import { layoutFor, paletteFor } from './look.ts';
 import { defaultRoles, findNarrative } from './narratives.ts';
 import { assignScreens, primaryListing, screensFor } from './screens.ts';
-import { adaptRoles, sparseWarning } from './story.ts';
+import { adaptRoles } from './story.ts';
 import { localesErrors } from './locales.ts';
 import { planOwnSlides } from './own-slides.ts';
 import {
   CAPTION_LENGTHS,
   CAPTION_STYLES,
   DEVICES,
+  type CaptionLength,
+  type CaptionStyle,
   MAX_COUNT,
   planDefaults,
   OWN_SLIDE_LIMITS,
   type PlanInput,
   type ScreenshotSetResult,
 } from './types.ts';
-import { danglingWords, fitWords } from './text.ts';
-import { understand } from './understand.ts';
+import { understand, type Understanding } from './understand.ts';
+import { CaptionWriter, FEATURE_ROLES, slideKeywords, type Caption } from './captions.ts';
+import { CaptionChecker, type CheckContext } from './check.ts';
+import { cannotFillSet, nothingToFrame } from './refusal.ts';
+import type { Role } from './narratives.ts';
 
 /** Google Play shows at most this many screenshots per device type, and needs at least two. */
 const PLAY_MAX_SHOTS = 8;
 const PLAY_MIN_SHOTS = 2;
+/** Ideas the rule writer may try for one slide before it gives the slide up. */
+const RULE_ATTEMPTS = 4;
 
 function validate(input: PlanInput): void {
   const errors: FieldError[] = [];
@@ -53,9 +59,55 @@ function validate(input: PlanInput): void {
   if (errors.length) throw validationFailed(errors);
 }
 
-export function planScreenshotSet(input: PlanInput): ScreenshotSetResult {
+/** A caption the set will show, and who wrote it. */
+export interface Written {
+  headline: string;
+  subheadline: string | null;
+  source: 'model' | 'rules' | 'user';
+}
+
+/**
+ * The set before its words are final: roles (the narrative's, adapted to what the listing can
+ * prove), screens, look, and the rule writer's caption for each slide, or null where the listing has
+ * nothing for it that passes the checker. The model writer (./model-writer.ts) fills and replaces
+ * from here; `finish` makes the result.
+ */
+export interface Draft {
+  input: PlanInput;
+  roles: Role[];
+  rules: (Caption | null)[];
+  check: CheckContext;
+  u: Understanding;
+  warnings: string[];
+  /** The listing's screenshots for the device family (after the landscape filter). */
+  screenCount: number;
+  finish(captions: Written[]): ScreenshotSetResult;
+}
+
+/** The rule writer's captions, each one the checker passes; a slide it cannot fill so is null. */
+function ruleCaptions(u: Understanding, roles: Role[], style: CaptionStyle, length: CaptionLength, ctx: CheckContext): (Caption | null)[] {
+  const writer = new CaptionWriter(u, style, length, !roles.includes('how-it-works'));
+  const checker = new CaptionChecker(ctx);
+  return roles.map((role, i) => {
+    const featuresAfter = roles.slice(i + 1).filter((r) => FEATURE_ROLES.has(r)).length;
+    // The writer moves on to its next idea each time it is asked: a failed caption spends its phrase.
+    for (let attempt = 0; attempt < RULE_ATTEMPTS; attempt++) {
+      const c = writer.caption(role, i + 1, featuresAfter);
+      if (!c) return null;
+      const candidate = { headline: c.headline, subheadline: c.subheadline, role, index: i + 1 };
+      const found = checker.check(candidate);
+
+      if (found.length === 0) {
+        checker.accept(candidate);
+        return c;
+      }
+    }
+    return null;
+  });
+}
+
+export function draftScreenshotSet(input: PlanInput): Draft {
   validate(input);
-  if (input.request.slides?.length) return planOwnSlides(input);
   const { request } = input;
   const device = request.device;
   const spec = DEVICES[device];
@@ -63,87 +115,94 @@ export function planScreenshotSet(input: PlanInput): ScreenshotSetResult {
   const narrative = request.narrativeId ? findNarrative(request.narrativeId) : null;
   const asked = narrative ? [...narrative.roles] : defaultRoles(count);
   const primary = primaryListing(input.listings, device);
-  const u = understand(input.listings, primary, input.extraContext);
+  const understood = understand(input.listings, primary, input.extraContext);
   const warnings: string[] = [];
   // A Mac App Store listing is another platform's app: its rating and screens are not this set's.
   const otherPlatform = primary.platform === 'mac' && spec.store === 'app-store';
+  const u = otherPlatform ? { ...understood, rating: null } : understood;
   if (otherPlatform) {
     warnings.push(
       `This is a Mac app's listing (${primary.name}, Mac App Store): a ${device} set cannot be submitted for it, and its Mac rating and screenshots are not used. Plan from the app's iPhone or iPad listing, or check that an iOS version exists.`,
     );
   }
-  const roles = adaptRoles(asked, { ...u, rating: otherPlatform ? null : u.rating }, warnings, captionLength);
-
-  const written = writeCaptions(otherPlatform ? { ...u, rating: null } : u, roles, captionStyle, captionLength);
-  const kept = roles
-    .map((role, i) => ({ role, caption: written[i] }))
-    .filter((s): s is { role: string; caption: NonNullable<(typeof written)[number]> } => s.caption !== null);
-  // Every set has a slide: a listing with nothing sayable still gets its name, said short.
-  const max = CAPTION_LENGTHS[captionLength].headline;
-  const said = [u.shortName, u.category].map((t) => fitWords(t, max, danglingWords(u.language))).find((t): t is string => !!t);
-  if (kept.length === 0)
-    kept.push({
-      role: 'hero',
-      caption: {
-        headline: said ?? u.shortName.slice(0, max).trim(),
-        subheadline: captionLength === 'long' ? u.category.slice(0, 100) || u.shortName.slice(0, 100) : null,
-        keywords: u.keywords.slice(0, 3),
-      },
-    });
-  // A set cut down to three slides spends them on what the app does, not on a call to action.
-  const minimum = spec.store === 'google-play' ? PLAY_MIN_SHOTS : 1;
-  const cta = kept.findIndex((s) => s.role === 'call-to-action');
-  if (kept.length < asked.length && kept.length <= 3 && cta >= 0 && kept.length > minimum) kept.splice(cta, 1);
-  if (kept.length < asked.length) {
-    // Long captions can run out of subheadlines before short ones run out of ideas (a Japanese listing has no shorter forms to split).
-    const madeShort =
-      captionLength === 'long'
-        ? writeCaptions(otherPlatform ? { ...u, rating: null } : u, roles, captionStyle, 'short').filter(Boolean).length
-        : kept.length;
-    warnings.push(sparseWarning(asked.length, kept.length, u.descriptionEmpty, Math.min(madeShort, asked.length)));
+  let roles = adaptRoles(asked, u, warnings, captionLength);
+  const check: CheckContext = { listings: input.listings, extraContext: input.extraContext, device, captionLength, captionStyle };
+  let rules = ruleCaptions(u, roles, captionStyle, captionLength, check);
+  // The default story (no narrative named) may show the listing's rating where it has run out of
+  // features: proof a store visitor reads, from the listing itself, instead of a slide refused.
+  const spare = roles.map((r, i) => (FEATURE_ROLES.has(r) && rules[i] === null ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
+  if (!narrative && spare >= 0 && u.rating && !roles.includes('social-proof')) {
+    const proofRoles = roles.filter((_, i) => i !== spare);
+    const cta = proofRoles.indexOf('call-to-action');
+    proofRoles.splice(cta < 0 ? proofRoles.length : cta, 0, 'social-proof');
+    const proofRules = ruleCaptions(u, proofRoles, captionStyle, captionLength, check);
+    if (proofRules.filter((c) => c !== null).length > rules.filter((c) => c !== null).length) {
+      warnings.push(
+        `Slide ${proofRoles.indexOf('social-proof') + 1} shows the app's rating instead of another feature: the listing names fewer features than the set has slides for.`,
+      );
+      roles = proofRoles;
+      rules = proofRules;
+    }
   }
-  const finalRoles = kept.map((s) => s.role);
   const screens = otherPlatform ? { urls: [], warnings: [] } : screensFor(input.listings, device);
-  warnings.push(...screens.warnings);
-  const urls = assignScreens(finalRoles, screens.urls);
-  if (screens.urls.length > 0 && screens.urls.length < finalRoles.length) {
-    warnings.push(
-      `The listing has ${screens.urls.length} screenshot${screens.urls.length === 1 ? '' : 's'} for ${finalRoles.length} slides, so some screenshots appear twice.`,
-    );
-  }
-  if (spec.store === 'google-play' && finalRoles.length > PLAY_MAX_SHOTS) {
-    warnings.push(
-      `Google Play shows at most ${PLAY_MAX_SHOTS} screenshots per device type; slides ${PLAY_MAX_SHOTS + 1}–${finalRoles.length} will not be shown.`,
-    );
-  }
-  if (spec.store === 'google-play' && finalRoles.length < PLAY_MIN_SHOTS) {
-    warnings.push(`Google Play needs at least ${PLAY_MIN_SHOTS} screenshots to publish a listing; this set has ${finalRoles.length}.`);
-  }
-  if (!u.english) {
-    warnings.push(
-      `The listing is in "${u.language}", not English: captions reuse the listing's own phrases, and the ${captionStyle} voice only sets their case and punctuation (its English wording is not used). Have a fluent speaker review them.`,
-    );
-  }
-
-  const palette = paletteFor(primary.category, primary.name);
-  return {
-    device,
-    width: spec.width,
-    height: spec.height,
-    narrativeId: narrative?.id ?? null,
-    captionStyle,
-    captionLength,
-    slides: kept.map(({ role, caption }, i) => ({
-      index: i + 1,
-      role,
-      headline: caption.headline,
-      subheadline: caption.subheadline,
-      keywords: caption.keywords,
-      screenshotUrl: urls[i],
-      layout: layoutFor(role, i, urls[i] !== null),
-      background: { colors: [...palette.colors] },
-      textColor: palette.textColor,
-    })),
-    warnings,
+  if (input.uploadedScreens === 0 && screens.urls.length === 0) throw nothingToFrame(device, spec.family);
+  const finish = (captions: Written[]): ScreenshotSetResult => {
+    const out = [...warnings, ...screens.warnings];
+    const urls = assignScreens(roles, screens.urls);
+    if (screens.urls.length > 0 && screens.urls.length < roles.length) {
+      out.push(
+        `The listing has ${screens.urls.length} screenshot${screens.urls.length === 1 ? '' : 's'} for ${roles.length} slides, so some screenshots appear twice.`,
+      );
+    }
+    if (spec.store === 'google-play' && roles.length > PLAY_MAX_SHOTS) {
+      out.push(
+        `Google Play shows at most ${PLAY_MAX_SHOTS} screenshots per device type; slides ${PLAY_MAX_SHOTS + 1}–${roles.length} will not be shown.`,
+      );
+    }
+    if (spec.store === 'google-play' && roles.length < PLAY_MIN_SHOTS) {
+      out.push(`Google Play needs at least ${PLAY_MIN_SHOTS} screenshots to publish a listing; this set has ${roles.length}.`);
+    }
+    if (!u.english && captions.some((c) => c.source === 'rules')) {
+      out.push(
+        `The listing is in "${u.language}", not English: captions reuse the listing's own phrases, and the ${captionStyle} voice only sets their case and punctuation (its English wording is not used). Have a fluent speaker review them.`,
+      );
+    }
+    const palette = paletteFor(input.brand, primary.name);
+    const wanted = captionStyle === 'aso-expert' ? 5 : 3;
+    return {
+      device,
+      width: spec.width,
+      height: spec.height,
+      narrativeId: narrative?.id ?? null,
+      captionStyle,
+      captionLength,
+      slides: roles.map((role, i) => ({
+        index: i + 1,
+        role,
+        captionSource: captions[i].source,
+        headline: captions[i].headline,
+        subheadline: captions[i].subheadline,
+        keywords:
+          captions[i].source === 'rules' && rules[i]
+            ? rules[i].keywords
+            : slideKeywords(u, `${captions[i].headline} ${captions[i].subheadline ?? ''}`, wanted),
+        screenshotUrl: urls[i],
+        layout: layoutFor(role, i, urls[i] !== null),
+        background: { colors: [...palette.colors] },
+        textColor: palette.textColor,
+      })),
+      warnings: out,
+    };
   };
+  return { input, roles, rules, check, u, warnings, screenCount: screens.urls.length, finish };
+}
+
+/** The rule writer's set: exactly the slides asked for, each passing the checker, or cannot_fill_set. */
+export function planScreenshotSet(input: PlanInput): ScreenshotSetResult {
+  validate(input);
+  if (input.request.slides?.length) return planOwnSlides(input);
+  const draft = draftScreenshotSet(input);
+  const missing = draft.rules.filter((c) => c === null).length;
+  if (missing > 0) throw cannotFillSet(draft.roles.length, draft.roles.length - missing, draft.u.descriptionEmpty);
+  return draft.finish(draft.rules.map((c) => ({ headline: c!.headline, subheadline: c!.subheadline, source: 'rules' as const })));
 }

@@ -2,34 +2,68 @@
 import { isProblem } from '../problem.ts';
 import type { LlmSettings } from './llm.ts';
 import { TranslationFailed } from './errors.ts';
+import { newStats, type ModelStats } from './model-writer.ts';
 import { planLocales } from './translate.ts';
 import type { PlanInput, ScreenshotSetResult } from './types.ts';
+import { checkFillable } from './fillable.ts';
+
+/** The create request's check before the charge (./fillable.ts), off the HTTP event loop. */
+export interface FillableTask {
+  kind: 'fillable';
+  input: PlanInput;
+  hasModel: boolean;
+}
+
+export type FillableAnswer =
+  | { ok: true; warnings: string[] }
+  | { ok: false; problem: { code: string; detail: string; extensions: Record<string, unknown> } | null; message: string };
+
+function fillable(task: FillableTask): FillableAnswer {
+  try {
+    return { ok: true, warnings: checkFillable(task.input, task.hasModel) };
+  } catch (error) {
+    const problem = isProblem(error) ? { code: error.code, detail: error.detail, extensions: error.extensions } : null;
+    return { ok: false, problem, message: (error as Error).message };
+  }
+}
 
 export interface PlanTask {
   input: PlanInput;
   llm: LlmSettings | null;
+  /** The model's answers to an earlier attempt of the same plan, by prompt (./answer-cache.ts). */
+  recorded?: Record<string, string>;
+}
+
+/** What the thread tells the main thread besides the result: the metrics' figures and the answers to keep. */
+export interface PlanReport {
+  logs: { obj: object; msg: string }[];
+  stats: ModelStats;
+  fresh: Record<string, string>;
 }
 
 export type PlanAnswer =
-  | { ok: true; result: ScreenshotSetResult; logs: { obj: object; msg: string }[] }
-  | {
+  | ({ ok: true; result: ScreenshotSetResult } & PlanReport)
+  | ({
       ok: false;
       problem: { status: number; code: string; detail: string } | null;
       retryable: boolean;
       message: string;
-      logs: { obj: object; msg: string }[];
-    };
+    } & PlanReport);
 
-export default async function plan(task: PlanTask): Promise<PlanAnswer> {
+export default async function plan(task: PlanTask | FillableTask): Promise<PlanAnswer | FillableAnswer> {
+  if ('kind' in task) return fillable(task);
   const logs: { obj: object; msg: string }[] = [];
   const log = {
     warn: (obj: object, msg: string) =>
       logs.push({ obj: JSON.parse(JSON.stringify(obj, (_k, v) => (v instanceof Error ? { message: v.message } : v))), msg }),
   };
+  const stats = newStats();
+  const recorded = { known: task.recorded ?? {}, fresh: {} };
+  const report = () => ({ logs, stats, fresh: recorded.fresh });
   try {
-    return { ok: true, result: await planLocales(task.input, task.llm, log), logs };
+    return { ok: true, result: await planLocales(task.input, task.llm, log, stats, recorded), ...report() };
   } catch (error) {
     const problem = isProblem(error) ? { status: error.status, code: error.code, detail: error.detail } : null;
-    return { ok: false, problem, retryable: error instanceof TranslationFailed, message: (error as Error).message, logs };
+    return { ok: false, problem, retryable: error instanceof TranslationFailed, message: (error as Error).message, ...report() };
   }
 }

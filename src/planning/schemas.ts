@@ -5,7 +5,9 @@
  */
 import { Type } from '@sinclair/typebox';
 import { Nullable, StringEnum } from '../typebox.ts';
+import { ROLES } from './narratives.ts';
 import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS, DEVICE_IDS } from './types.ts';
+import { PictureSchema, SetBrandSchema, ThemeSchema } from '../brand/schemas.ts';
 
 const HEX = '^#[0-9A-F]{6}$';
 
@@ -18,11 +20,47 @@ export const SlideImageSchema = Type.Object(
     }),
     width: Type.Integer({ examples: [1320] }),
     height: Type.Integer({ examples: [2868] }),
-    format: Type.Literal('png'),
+    format: Type.Union([Type.Literal('png'), Type.Literal('jpeg')], {
+      description: 'png, or jpeg (quality 92) for the rare slide whose PNG would pass 8 MB even compressed hard.',
+    }),
     bytes: Type.Integer(),
     sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
   },
-  { title: 'SlideImage', description: 'The rendered slide: exactly the device size, 8-bit sRGB PNG without alpha, at most 8 MB.' },
+  { title: 'SlideImage', description: 'The rendered slide: exactly the device size, 8-bit sRGB without alpha, at most 8 MB.' },
+);
+
+export const SlideLintSchema = Type.Object(
+  {
+    width: Type.Integer({ description: 'Pixel width of the file.' }),
+    height: Type.Integer(),
+    alpha: Type.Boolean({ description: 'Whether the file has an alpha channel (never: the stores refuse it).' }),
+    bytes: Type.Integer({ description: 'File size; never over 8 MB.' }),
+    format: Type.Union([Type.Literal('png'), Type.Literal('jpeg')]),
+    lines: Type.Object(
+      {
+        headline: Type.Array(Type.String(), { description: 'The text of each drawn line of the headline.' }),
+        subheadline: Type.Array(Type.String()),
+      },
+      { description: 'Where the lines broke, as drawn.' },
+    ),
+    missingGlyphs: Type.Array(Type.String(), { description: 'Characters no bundled font has: drawn as nothing. Empty when all is drawn.' }),
+    minFontPx: Type.Integer({ description: 'The smallest text on the slide, in pixels.' }),
+    minFontThumbnailPt: Type.Number({
+      description:
+        'That size in points where shoppers decide: a screenshot in App Store and Play search results (about 110 pt wide). At least 5.',
+    }),
+    contrast: Type.Number({ description: 'WCAG 2 contrast ratio of the text against the background under it (lowest).' }),
+    screenCroppedPct: Nullable(Type.Number(), { description: 'Share of the screen image not shown, in %; null without a screen.' }),
+    screenUpscaledPct: Nullable(Type.Number(), {
+      description: 'How much the screen image was enlarged, in % (0: drawn at or below its own size).',
+    }),
+    marketingImage: Nullable(Type.String(), {
+      description:
+        'Why the screen was not framed: it already is a marketing picture (a framed device, or a shape no display of the family has). The slide is then a text slide.',
+    }),
+    problems: Type.Array(Type.String(), { description: 'Store rules the file breaks: always empty in a succeeded job.' }),
+  },
+  { title: 'SlideLint', description: 'What the renderer checked on this slide’s picture before the job succeeded.' },
 );
 
 export const ArchiveSchema = Type.Object(
@@ -37,10 +75,13 @@ export const ArchiveSchema = Type.Object(
 export const SlideSchema = Type.Object(
   {
     index: Type.Integer({ minimum: 1, maximum: 10 }),
-    role: Type.String({
-      description: 'The slide’s part in the story: hero, feature, social-proof, how-it-works, call-to-action, …',
-      examples: ['hero'],
-    }),
+    role: StringEnum([...ROLES], { description: 'The slide’s part in the story (the narrative’s roles).', examples: ['hero'] }),
+    captionSource: Type.Optional(
+      StringEnum(['model', 'rules', 'user'], {
+        description:
+          'Who wrote this slide’s words: `model` (the configured caption model, checked), `rules` (the built-in writer, from the listing’s own phrases) or `user` (your own `slides`).',
+      }),
+    ),
     headline: Type.String({
       maxLength: 60,
       description: 'short: at most 30 characters; long: at most 40; your own (request `slides`): at most 60, as written.',
@@ -59,6 +100,7 @@ export const SlideSchema = Type.Object(
     background: Type.Object({ colors: Type.Array(Type.String({ pattern: HEX }), { minItems: 1 }) }),
     textColor: Type.String({ pattern: HEX }),
     image: Type.Optional(SlideImageSchema),
+    lint: Type.Optional(SlideLintSchema),
   },
   { title: 'Slide' },
 );
@@ -74,6 +116,22 @@ export const ScreenshotSetResultSchema = Type.Object(
     slides: Type.Array(SlideSchema, { minItems: 1, maxItems: 10 }),
     warnings: Type.Array(Type.String()),
     archive: Type.Optional(ArchiveSchema),
+    theme: Type.Optional(ThemeSchema('The theme the set was drawn in.')),
+    brand: Type.Optional(SetBrandSchema),
+    featureGraphic: Type.Optional(
+      Type.Composite([PictureSchema], {
+        title: 'FeatureGraphic',
+        description:
+          "Android sets only: Google Play's feature graphic, 1024×500 without alpha (icon, name, the hero headline, brand colours).",
+      }),
+    ),
+    storePreview: Type.Optional(
+      Type.Composite([PictureSchema], {
+        title: 'StorePreview',
+        description:
+          "The set as a shopper sees it in the store's search results: icon, name and the first three slides at their real thumbnail size.",
+      }),
+    ),
     locales: Type.Optional(
       Type.Array(
         Type.Object(

@@ -2,19 +2,20 @@
  * The story adapts to what the listing says: steps and problems only where it states them, social
  * proof only with a rating worth showing. Each change is told in a warning.
  */
+import type { Role } from './narratives.ts';
 import type { CaptionLength } from './types.ts';
 import type { Understanding } from './understand.ts';
 
 const slideList = (ns: number[]) => (ns.length === 1 ? `Slide ${ns[0]}` : `Slides ${ns.slice(0, -1).join(', ')} and ${ns[ns.length - 1]}`);
 
 export function adaptRoles(
-  asked: string[],
+  asked: Role[],
   u: Pick<Understanding, 'rating' | 'ratingTooLow' | 'steps' | 'problems'>,
   warnings: string[],
   length: CaptionLength,
-): string[] {
+): Role[] {
   const roles = [...asked];
-  const swapped = (from: string, to: string, why: string) => {
+  const swapped = (from: Role, to: Role, why: string) => {
     const at = roles.flatMap((r, i) => (r === from ? [i + 1] : []));
     if (at.length === 0) return;
     for (const i of at) roles[i - 1] = to;

@@ -3,7 +3,7 @@ import nlp from 'compromise';
 import { dan, deu, eng, fin, fra, ita, nld, nob, pol, por, removeStopwords, rus, spa, swe, tur } from 'stopword';
 import { titleCase } from 'title-case';
 
-const STOPWORDS: Record<string, string[]> = {
+export const STOPWORDS: Record<string, string[]> = {
   en: eng,
   fr: fra,
   de: deu,

@@ -8,12 +8,14 @@
  * retried later and, failing that, refunded. It never falls back to the listing's language: an
  * English set in the German folder would be shipped to German users unnoticed.
  */
-import { askModel, parseAnswer, planWithLlm, type LlmLogger, type LlmSettings } from './llm.ts';
-import { captionWidth, describeLocale, hasWideScript, languageOf, listingLocale, plannedNatively } from './locales.ts';
-import { captionProblems, type CaptionText } from './rules.ts';
+import pLimit from 'p-limit';
+import { askModel, DEFAULT_TIMEOUT_MS, failureOf, type LlmLogger, type LlmSettings, type RecordedAnswers } from './llm.ts';
+import { checkCaptions, describeFindings } from './check.ts';
+import { describeLocale, hasWideScript, languageOf, listingLocale, plannedNatively } from './locales.ts';
+import { newStats, planWithModel, type ModelStats } from './model-writer.ts';
 import { primaryListing } from './screens.ts';
 import { headlineKey, ownDanglingWords } from './text.ts';
-import { CAPTION_LENGTHS, CAPTION_STYLES, DEVICES, type PlanInput, type ScreenshotSetResult, type Slide } from './types.ts';
+import { CAPTION_LENGTHS, CAPTION_STYLES, type PlanInput, type ScreenshotSetResult, type Slide } from './types.ts';
 import { understand, type Understanding } from './understand.ts';
 import { validationFailed } from '../problem.ts';
 import { TranslationFailed } from './errors.ts';
@@ -58,15 +60,62 @@ function prompt(
   return { system, user };
 }
 
-/** Why the model's captions cannot be this locale's, or []. */
-function translationProblems(captions: CaptionText[], base: ScreenshotSetResult, locale: string, u: Understanding): string[] {
-  const language = languageOf(locale);
-  const problems = captionProblems(captions, base.captionLength, base.captionStyle, u, DEVICES[base.device].store, {
-    width: captionWidth,
-    dangling: ownDanglingWords(language),
-    // The listing's words are in its language, not this one: grounding is checked on the source set.
-    grounded: false,
+interface CaptionText {
+  headline: string;
+  subheadline: string | null;
+}
+
+const TRANSLATION_SCHEMA = {
+  name: 'screenshot_captions',
+  schema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['slides'],
+    properties: {
+      slides: {
+        type: 'array',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['index', 'headline', 'subheadline'],
+          properties: { index: { type: 'integer' }, headline: { type: 'string' }, subheadline: { type: ['string', 'null'] } },
+        },
+      },
+    },
+  },
+};
+
+export function parseAnswer(content: string | null | undefined, n: number): CaptionText[] {
+  const data = JSON.parse(content ?? '') as { slides?: unknown };
+  if (!Array.isArray(data.slides) || data.slides.length !== n) throw new Error(`expected ${n} slides`);
+  return data.slides.map((s: unknown, i: number) => {
+    const slide = s as { index?: unknown; headline?: unknown; subheadline?: unknown };
+    if (
+      slide.index !== i + 1 ||
+      typeof slide.headline !== 'string' ||
+      !(slide.subheadline === null || typeof slide.subheadline === 'string')
+    ) {
+      throw new Error(`slide ${i + 1} has the wrong shape`);
+    }
+    return { headline: slide.headline.trim(), subheadline: slide.subheadline === null ? null : slide.subheadline.trim() };
   });
+}
+
+/** Why the model's captions cannot be this locale's, or []: the one checker, in the locale's language. */
+function translationProblems(captions: CaptionText[], base: ScreenshotSetResult, locale: string, input: PlanInput): string[] {
+  const language = languageOf(locale);
+  const findings = checkCaptions(
+    captions.map((c, i) => ({ ...c, role: base.slides[i].role })),
+    {
+      listings: input.listings,
+      extraContext: input.extraContext,
+      device: base.device,
+      captionLength: base.captionLength,
+      captionStyle: base.captionStyle,
+      locale,
+    },
+  );
+  const problems = findings.flatMap((f, i) => describeFindings(f).map((m) => `slide ${i + 1}: ${m}`));
   if (captions.every((c, i) => headlineKey(c.headline) === headlineKey(base.slides[i].headline)))
     problems.push('every headline is the untranslated source');
   if (['ja', 'zh', 'ko'].includes(language) && !captions.some((c) => hasWideScript(c.headline)))
@@ -89,6 +138,8 @@ async function translateSet(
   llm: LlmSettings,
   u: Understanding,
   logger?: LlmLogger,
+  stats: ModelStats = newStats(),
+  recorded?: RecordedAnswers,
 ): Promise<LocaleSet> {
   const primary = primaryListing(input.listings, base.device);
   const source = listingLocale(primary);
@@ -96,8 +147,25 @@ async function translateSet(
   let reason = '';
   for (let attempt = 1; attempt <= TRANSLATION_ATTEMPTS; attempt++) {
     try {
-      const captions = parseAnswer(await askModel(llm, system, user), base.slides.length);
-      const problems = translationProblems(captions, base, locale, u);
+      stats.calls++;
+      const answer = await askModel(
+        llm,
+        [
+          { role: 'system', content: system },
+          { role: 'user', content: user },
+          // A second attempt is a new request: the same prompt would replay the recorded answer that just failed.
+          ...(attempt === 1 ? [] : [{ role: 'user' as const, content: `The previous answer failed: ${reason}. Answer again.` }]),
+        ],
+        TRANSLATION_SCHEMA,
+        Date.now() + (llm.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+        recorded,
+        0,
+      );
+      stats.promptTokens += answer.promptTokens;
+      stats.completionTokens += answer.completionTokens;
+      if (answer.cached) stats.cached++;
+      const captions = parseAnswer(answer.content, base.slides.length);
+      const problems = translationProblems(captions, base, locale, input);
       if (problems.length === 0) {
         const wanted = base.captionStyle === 'aso-expert' ? 5 : 3;
         const slides = base.slides.map((s, i) => ({
@@ -110,8 +178,8 @@ async function translateSet(
       }
       reason = problems.slice(0, 3).join('; ');
     } catch (error) {
-      // The message names the failure (status, timeout, parse error); the SDK never puts the key in it.
-      reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      stats.failures++;
+      reason = failureOf(error);
     }
     logger?.warn({ locale, attempt, reason }, 'LLM translation failed');
   }
@@ -120,26 +188,18 @@ async function translateSet(
   );
 }
 
-/** Runs `fn` over `items`, at most `limit` at a time, keeping the order. */
-async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return out;
-}
-
 /**
  * The set, and with `locales` one set per locale: `locales[0]`'s slides and warnings are also the
  * result's own `slides` and `warnings`, so a client that knows nothing of locales reads the first.
  */
-export async function planLocales(input: PlanInput, llm: LlmSettings | null, logger?: LlmLogger): Promise<ScreenshotSetResult> {
-  const base = await planWithLlm(input, llm, logger);
+export async function planLocales(
+  input: PlanInput,
+  llm: LlmSettings | null,
+  logger?: LlmLogger,
+  stats: ModelStats = newStats(),
+  recorded?: RecordedAnswers,
+): Promise<ScreenshotSetResult> {
+  const base = await planWithModel(input, llm, logger, stats, recorded);
   const locales = input.request.locales;
   if (!locales?.length) return base;
   const primary = primaryListing(input.listings, base.device);
@@ -154,10 +214,10 @@ export async function planLocales(input: PlanInput, llm: LlmSettings | null, log
     ]);
   }
   const u = understand(input.listings, primary, input.extraContext);
-  const sets = await mapLimited(locales, PARALLEL, async (locale) =>
+  const sets = await pLimit(PARALLEL).map(locales, async (locale) =>
     plannedNatively(locale, primary)
       ? { locale, slides: base.slides, warnings: base.warnings }
-      : translateSet(base, locale, input, llm!, u, logger),
+      : translateSet(base, locale, input, llm!, u, logger, stats, recorded),
   );
   return { ...base, slides: sets[0].slides, warnings: sets[0].warnings, locales: sets };
 }

@@ -8,6 +8,7 @@ import type { Listing } from '../stores/listing.ts';
 import { cleanText, looksBroken, NEGATIVE, NON_FEATURE_SECTION, notAFeature, unshoutLine } from './clean.ts';
 import { analysePhrases } from './phrases.ts';
 import { danglingWords, mentionsFree, words } from './text.ts';
+import { moreIdeas } from './forms.ts';
 
 export type PhraseKind = 'context' | 'subtitle' | 'promise' | 'bullet' | 'action' | 'step' | 'heading' | 'sentence';
 /** What the sentence is, grammatically: it decides how a voice may say it. */
@@ -184,10 +185,16 @@ function sentencesOf(text: string, english: boolean, asKind: PhraseKind | null, 
   return raws;
 }
 
+// Rounded down, so that "12K+" never claims more than there is: whole thousands, tenths of millions.
+// (roundingMode is ES2023, in node 20's ICU; the ES2022 lib does not declare it.)
+const compact = (maximumFractionDigits: number) =>
+  new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits, roundingMode: 'floor' } as Intl.NumberFormatOptions);
+const THOUSANDS = compact(0);
+const MILLIONS = compact(1);
+
 function formatCount(n: number): string {
   if (n < 1000) return String(n);
-  if (n < 1_000_000) return `${Math.floor(n / 1000)}K+`;
-  return `${Math.floor(n / 100_000) / 10}M+`;
+  return `${(n < 1_000_000 ? THOUSANDS : MILLIONS).format(n)}+`;
 }
 
 const cache = new Map<string, Understanding>();
@@ -243,6 +250,8 @@ function analyse(listings: Listing[], primary: Listing, extraContext: string | n
     got.raws.push(...more.raws.map((r) => ({ ...r, kind: 'sentence' as const })));
   }
 
+  if (english) got.raws.push(...got.raws.flatMap(splitActions));
+  if (english) got.raws.push(...got.raws.flatMap((r) => moreIdeas(r, name)));
   const banned = OTHER_PLATFORM[primary.store];
   const usable = (t: string) => t.length > 2 && !banned.test(t) && (free || !mentionsFree(t)) && notAFeature(t) === null;
   const a = analysePhrases({
@@ -295,6 +304,28 @@ function analyse(listings: Listing[], primary: Listing, extraContext: string | n
     sourceWords,
     keywordish: english ? a.keywordish : null,
   };
+}
+
+/**
+ * "See rain minute by minute, get severe weather alerts and check the air quality": a list of
+ * actions, each with its own object, is several features the listing states; each is a headline as
+ * written. The whole sentence stays too (a hero may sum the app up with it).
+ */
+function splitActions(r: Raw): Raw[] {
+  const parts = r.text
+    .replace(/[.!]+$/, '')
+    .split(/,\s*(?:and\s+|or\s+)?|\s+and\s+/i)
+    .map((p) => p.trim());
+  if (parts.length < 2 || parts.length > 4) return [];
+  const actions = parts.filter(
+    (p) => p.split(/\s+/).length >= 2 && nlp(p.toLowerCase()).has('^#Verb') && !nlp(p.toLowerCase()).has('^#Gerund'),
+  );
+  if (actions.length !== parts.length) return [];
+  return actions.map((p) => ({
+    text: p.charAt(0).toUpperCase() + p.slice(1),
+    sentence: p.charAt(0).toUpperCase() + p.slice(1),
+    kind: 'action' as const,
+  }));
 }
 
 export type { Raw, Term };

@@ -4,8 +4,72 @@
  */
 import type { Listing } from '../../src/stores/listing.ts';
 import { DEVICES, type PlanInput, type ScreenshotSetResult } from '../../src/planning/types.ts';
-import { voiceVocabulary } from '../../src/planning/voices.ts';
-import { participleBases, strandedPreposition } from '../../src/planning/text.ts';
+import { VOICES } from '../../src/planning/voices.ts';
+
+// The oracle's own word rules, written again rather than imported: a planner bug in them must not
+// hide behind a shared helper. Only the voices' templates (data, not predicates) come from src.
+
+/** Every word a voice's templates add ("Rated", "Download", "Today"). */
+function voiceVocabulary(style: keyof typeof VOICES): Set<string> {
+  const v = VOICES[style];
+  const all = [v.hero, Object.values(v.feature), v.step, v.problem, v.socialProof, v.socialProofSub, v.callToAction, v.callToActionSub]
+    .flat(2)
+    .join(' ')
+    .replace(/\{\w+\}/g, ' ');
+  return new Set(wordsOfRaw(all));
+}
+function wordsOfRaw(t: string): string[] {
+  return (t.match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu) ?? []).map((w) => w.toLowerCase());
+}
+
+/** "With the people you travel with": a relative clause may end on its preposition. */
+function strandedPreposition(t: string): boolean {
+  return /\b(you|we|they|i|people|friends|family|anyone|everyone)\b(\s+\S+){1,3}\s+(with|to|for|about|from|on|in|of|at)[.!?]*$/i.test(
+    t.trim(),
+  );
+}
+
+const IRREGULAR: Record<string, string> = {
+  built: 'build',
+  done: 'do',
+  made: 'make',
+  kept: 'keep',
+  written: 'write',
+  shown: 'show',
+  seen: 'see',
+  found: 'find',
+  sent: 'send',
+  spent: 'spend',
+  taken: 'take',
+  given: 'give',
+  got: 'get',
+  driven: 'drive',
+  grown: 'grow',
+  known: 'know',
+  broken: 'break',
+  chosen: 'choose',
+  drawn: 'draw',
+  sung: 'sing',
+  begun: 'begin',
+  eaten: 'eat',
+  gone: 'go',
+  worn: 'wear',
+  ridden: 'ride',
+  flown: 'fly',
+  swum: 'swim',
+  hidden: 'hide',
+  thrown: 'throw',
+  shaken: 'shake',
+  spoken: 'speak',
+  forgotten: 'forget',
+};
+/** The verbs a participle may come from ("tracked" → track, trac, tracke; "built" → build). */
+function participleBases(w: string): string[] {
+  const out = IRREGULAR[w] ? [IRREGULAR[w]] : [];
+  if (w.endsWith('ied')) out.push(`${w.slice(0, -3)}y`);
+  if (w.endsWith('ed')) out.push(w.slice(0, -2), w.slice(0, -1), w.slice(0, -3));
+  return out;
+}
 
 const WORD = /[\p{L}\p{N}]+(?:['’.][\p{L}\p{N}]+)*/gu;
 const wordsOf = (t: string) => (t.match(WORD) ?? []).map((w) => w.toLowerCase());

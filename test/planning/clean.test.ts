@@ -8,6 +8,13 @@ describe('cleanText', () => {
     expect(cleanText('**Bold** claims and _emphasis_ \u00AD here')).toBe('Bold claims and emphasis here');
     expect(cleanText('  Lines \n   with   spaces  ')).toBe('Lines\nwith spaces');
   });
+  it('drops script and style elements with what they hold, comments, and tags whose attributes hold ">"', () => {
+    expect(cleanText('Share Photos<script>alert(5)</script> Chat')).toBe('Share Photos Chat');
+    expect(cleanText('<style type="text/css">p > b { color: red }</style>Share Photos')).toBe('Share Photos');
+    expect(cleanText('<a title="a > b" onclick=\'x>y\'>Share Photos</a> and <!-- a note --> Chat')).toBe('Share Photos and Chat');
+    expect(cleanText('Share Photos <SCRIPT src=x>alert(5)\nChat with friends')).toBe('Share Photos\nChat with friends');
+    expect(cleanText('Tap <3 times> to zoom, 2 < 3')).toBe('Tap <3 times> to zoom, 2 < 3');
+  });
 });
 
 describe('unshoutLine', () => {

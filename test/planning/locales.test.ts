@@ -64,6 +64,16 @@ describe('locales', () => {
     expect(result.slides[0].headline).toMatch(/Gewohnheit/);
   });
 
+  it('checks a translation with the same checker: an answer in another language is retried, then refused', async () => {
+    fake = await startFakeLlm(translator({ 'de-DE': (_h, i) => `Sigue tus hábitos con la app ${i + 1}`.slice(0, 30) }));
+    const reasons: string[] = [];
+    await expect(planLocales(input(['de-DE']), settings(), { warn: (o) => reasons.push(JSON.stringify(o)) })).rejects.toBeInstanceOf(
+      TranslationFailed,
+    );
+    expect(fake.requests.filter((r) => JSON.stringify(r.body).includes('de-DE')).length).toBe(2);
+    expect(reasons.join(' ')).toMatch(/language.*reads as es/);
+  });
+
   it('refuses another language without a model', async () => {
     await expect(planLocales(input(['de-DE']), null)).rejects.toMatchObject({ code: 'validation_failed' });
   });

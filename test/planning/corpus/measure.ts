@@ -1,5 +1,8 @@
-/** Runs the planner over the caption corpus and scores every slide with the copywriter's checks. */
-import { judgeSet, CHECKS, type Check } from '../../../src/planning/quality.ts';
+/**
+ * Runs the planner over the caption corpus and scores every slide with the one checker
+ * (src/planning/check.ts, `checkSet`), its findings grouped into the report's rows.
+ */
+import { checkSet, type FindingId } from '../../../src/planning/check.ts';
 import {
   CAPTION_LENGTH_IDS,
   CAPTION_STYLE_IDS,
@@ -10,12 +13,63 @@ import {
   type ScreenshotSetResult,
 } from '../../../src/planning/types.ts';
 import { corpus } from './index.ts';
+import { isProblem } from '../../../src/problem.ts';
+
+/**
+ * The report's rows: the copywriter's eight as before, then the checker's findings they did not
+ * cover. Every finding belongs to one row, so a slide passes "ALL CHECKS" exactly when the
+ * checker passes it.
+ */
+export const CHECKS = [
+  'complete',
+  'distinct',
+  'no-echo',
+  'clean',
+  'tone',
+  'one-feature',
+  'value-first',
+  'screens',
+  'fits',
+  'grounded',
+  'language',
+] as const;
+export type Check = (typeof CHECKS)[number];
+const ROW: Record<FindingId, Check> = {
+  complete: 'complete',
+  repeat: 'distinct',
+  generic: 'distinct',
+  echo: 'no-echo',
+  style: 'clean',
+  'policy.free': 'clean',
+  'policy.price': 'clean',
+  'policy.platform': 'clean',
+  'policy.review': 'clean',
+  'policy.other-app': 'clean',
+  'policy.hidden': 'clean',
+  tone: 'tone',
+  'one-feature': 'one-feature',
+  'value-first': 'value-first',
+  screens: 'screens',
+  shape: 'fits',
+  fits: 'fits',
+  grounded: 'grounded',
+  language: 'language',
+};
 
 export interface Scored {
   app: string;
   input: PlanInput;
   result: ScreenshotSetResult;
   failed: Partial<Record<Check, string>>[];
+}
+
+/** The checker's findings on a set, per slide, as the report's rows (the first reason of each). */
+export function judged(input: PlanInput, result: ScreenshotSetResult): Partial<Record<Check, string>>[] {
+  return checkSet(input, result).map((findings) => {
+    const out: Partial<Record<Check, string>> = {};
+    for (const f of findings) out[ROW[f.id]] ??= `${f.id}: ${f.message}`;
+    return out;
+  });
 }
 
 const SHAPES: Pick<PlanRequest, 'count' | 'narrativeId'>[] = [
@@ -26,7 +80,7 @@ const SHAPES: Pick<PlanRequest, 'count' | 'narrativeId'>[] = [
   { narrativeId: 'benefits-first' },
 ];
 
-function devicesFor(input: PlanInput['listings'][number]): Device[] {
+export function devicesFor(input: PlanInput['listings'][number]): Device[] {
   if (input.store === 'google-play')
     return input.screenshots['android-tablet'].length > 0 && input.screenshots['android-phone'].length === 0
       ? ['android-tablet']
@@ -46,8 +100,15 @@ export function measure(plan: (input: PlanInput) => ScreenshotSetResult): Scored
               extraContext: null,
               request: { device, captionStyle, captionLength, ...shape },
             };
-            const result = plan(input);
-            out.push({ app: entry.id, input, result, failed: judgeSet(input, result).map((v) => v.failed) });
+            let result: ScreenshotSetResult;
+            try {
+              result = plan(input);
+            } catch (error) {
+              // A refused set (cannot_fill_set) has no captions to judge; eval:captions counts refusals.
+              if (isProblem(error) && error.code === 'cannot_fill_set') continue;
+              throw error;
+            }
+            out.push({ app: entry.id, input, result, failed: judged(input, result) });
           }
         }
       }

@@ -1,0 +1,26 @@
+/**
+ * Why a set cannot be made as asked, said so the client knows what to add. A set is exactly as
+ * long as asked or refused (before the charge at the API; failed and refunded in a job): never
+ * shorter at full price.
+ */
+import { Problem } from '../problem.ts';
+
+const slides = (n: number) => `${n} slide${n === 1 ? '' : 's'}`;
+
+/** The listing gives `supported` slides that pass the caption checker, of the `asked`. */
+export function cannotFillSet(asked: number, supported: number, descriptionEmpty: boolean): Problem {
+  return new Problem(
+    'cannot_fill_set',
+    `The listing${descriptionEmpty ? ' (it has no description)' : ''} supports ${slides(supported)} with captions that pass the caption checks, not the ${asked} asked for. Add a few lines about the app as extraContext (POST /public/v1/apps), write the captions yourself with "slides", or ask for fewer slides.`,
+    { asked, supported, fixes: ['extraContext', 'slides', 'count'] },
+  );
+}
+
+/** Nothing to frame: no listing screenshot of the device's family and no uploaded screen for it. */
+export function nothingToFrame(device: string, family: string): Problem {
+  return new Problem(
+    'cannot_fill_set',
+    `The listing has no ${family} screenshots for ${/^[aeiou]/i.test(device) ? 'an' : 'a'} ${device} set and the app has no uploaded ${family} screens. Upload screens (POST /public/v1/apps/{appId}/screens), or plan for a device whose screenshots the listing has.`,
+    { asked: null, supported: 0, fixes: ['screens'] },
+  );
+}

@@ -1,0 +1,123 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { planWithModel, newStats } from '../../src/planning/model-writer.ts';
+import { planScreenshotSet } from '../../src/planning/plan.ts';
+import type { PlanInput } from '../../src/planning/types.ts';
+import { captionModel, captionRequest, startFakeLlm, type FakeLlm } from '../support/fake-llm.ts';
+import { habitly } from './listings.ts';
+
+const listing = { ...habitly, description: `${habitly.description}\nAlso from us: Sleepwell Sounds and Focusly.` };
+const input: PlanInput = { listings: [listing], extraContext: null, request: { device: 'iphone-69', count: 5, captionLength: 'short' } };
+const one = (headline: string) => [{ headline, subheadline: null }];
+// Good captions a copywriter would ship, grounded in the listing.
+const GOOD: Record<number, { headline: string; subheadline: null }[]> = {
+  1: one('Build Better Habits Daily'),
+  2: one('Track Unlimited Habits'),
+  3: one('Smart Reminders That Adapt'),
+  4: one('Beautiful Charts and Streaks'),
+  5: one('Widgets for Quick Check-Ins'),
+};
+
+let fake: FakeLlm | null = null;
+afterEach(async () => {
+  await fake?.close();
+  fake = null;
+});
+const settings = (timeoutMs = 2_000) => ({ baseUrl: fake!.baseUrl, model: 'm', apiKey: 'sk-test', timeoutMs });
+const rules = () => planScreenshotSet(input);
+
+describe('the model writer', () => {
+  it('ships the model’s words when the checker passes them, one call, each slide marked model', async () => {
+    fake = await startFakeLlm(captionModel(GOOD));
+    const stats = newStats();
+    const result = await planWithModel(input, settings(), undefined, stats);
+    expect(result.slides.map((s) => s.headline)).toEqual(Object.values(GOOD).map((c) => c[0].headline));
+    expect(result.slides.every((s) => s.captionSource === 'model')).toBe(true);
+    expect(result.slides).toHaveLength(5);
+    expect(fake.requests).toHaveLength(1);
+    const body = fake.requests[0].body;
+    expect(body.max_tokens).toBeGreaterThan(0);
+    expect(JSON.stringify(body.response_format)).toContain('candidates');
+    // The prompt carries each slide's role, the voice's examples and the budget as rendered.
+    expect(captionRequest(body)!.slides.map((s) => s.role)).toEqual(rules().slides.map((s) => s.role));
+    expect(JSON.stringify(body.messages)).toMatch(/px bold/);
+    expect(stats).toMatchObject({ calls: 1, repairs: 0, fallbacks: 0 });
+  });
+
+  it('sends only the flawed slides back once; a repaired slide keeps model words, an unrepaired one falls back alone', async () => {
+    const flawed = {
+      ...GOOD,
+      2: one('Track Unlimited Habits With One Single Tap Every Day'), // too long
+      3: one('Smart Reminders That Adapt To'), // cut
+      4: one('Rated 4.9 by 2M Users'), // invented
+      5: one('Sleep Better With Sleepwell Sounds'), // the developer's other app
+    };
+    const repair = { 2: one('Track Habits With One Tap'), 3: one('Reminders for Your Schedule'), 4: one('Rated 4.9 by 2M Users') };
+    fake = await startFakeLlm(captionModel(flawed, repair));
+    const stats = newStats();
+    const result = await planWithModel(input, settings(), undefined, stats);
+    expect(fake.requests).toHaveLength(2);
+    const sentBack = captionRequest(fake.requests[1].body)!.repair!;
+    expect(sentBack.map((s) => s.index)).toEqual([2, 3, 4, 5]);
+    expect(sentBack.map((s) => s.findings.join(' '))).toEqual([
+      expect.stringMatching(/^fits/),
+      expect.stringMatching(/complete/),
+      expect.stringMatching(/grounded/),
+      expect.stringMatching(/policy\.other-app/),
+    ]);
+    expect(result.slides[0]).toMatchObject({ headline: 'Build Better Habits Daily', captionSource: 'model' });
+    expect(result.slides[1]).toMatchObject({ headline: 'Track Habits With One Tap', captionSource: 'model' });
+    expect(result.slides[2]).toMatchObject({ headline: 'Reminders for Your Schedule', captionSource: 'model' });
+    expect(result.slides[3].captionSource).toBe('rules');
+    expect(result.slides[4].captionSource).toBe('rules');
+    expect(result.slides.map((s) => s.headline).join(' ')).not.toMatch(/Sleepwell|2M/);
+    expect(stats).toMatchObject({ calls: 2, repairs: 4, fallbacks: 2 });
+  });
+
+  it('refuses a caption in the wrong language and repairs it', async () => {
+    fake = await startFakeLlm(
+      captionModel({ ...GOOD, 3: one('Verfolge deine Ziele mit dem Plan') }, { 3: one('Smart Reminders That Adapt') }),
+    );
+    const result = await planWithModel(input, settings());
+    expect(captionRequest(fake.requests[1].body)!.repair![0].findings.join(' ')).toMatch(/language/);
+    expect(result.slides[2]).toMatchObject({ headline: 'Smart Reminders That Adapt', captionSource: 'model' });
+  });
+
+  it.each([
+    ['malformed JSON', { content: '{"slides": [ {"index": 1, "candidates": [' }],
+    ['a 500', { status: 500, raw: '{"error":{"message":"boom"}}' }],
+  ])('falls back to the rule writer for the whole set on %s', async (_name, reply) => {
+    fake = await startFakeLlm(() => reply);
+    const stats = newStats();
+    const result = await planWithModel(input, settings(), undefined, stats);
+    expect(result.slides.map((s) => s.headline)).toEqual(rules().slides.map((s) => s.headline));
+    expect(result.slides.every((s) => s.captionSource === 'rules')).toBe(true);
+    expect(stats).toMatchObject({ failures: 1, fallbacks: 5 });
+  });
+
+  it('never waits for a hanging model past its budget', async () => {
+    fake = await startFakeLlm(() => ({ content: { slides: [] }, delayMs: 10_000 }));
+    const started = Date.now();
+    const result = await planWithModel(input, settings(400));
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(result.slides.every((s) => s.captionSource === 'rules')).toBe(true);
+  });
+
+  it('replays recorded answers: a retried plan does not ask the model again', async () => {
+    fake = await startFakeLlm(captionModel(GOOD));
+    const recorded = { known: {}, fresh: {} as Record<string, string> };
+    const first = await planWithModel(input, settings(), undefined, newStats(), recorded);
+    const stats = newStats();
+    const again = await planWithModel(input, settings(), undefined, stats, { known: recorded.fresh, fresh: {} });
+    expect(fake.requests).toHaveLength(1);
+    expect(again.slides).toEqual(first.slides);
+    expect(stats.cached).toBe(1);
+  });
+
+  it('keeps the API key out of logs and answers', async () => {
+    fake = await startFakeLlm(() => ({ status: 500, raw: '{}' }));
+    const logs: string[] = [];
+    const result = await planWithModel(input, settings(), { warn: (o, m) => logs.push(JSON.stringify(o) + m) });
+    expect(fake.requests[0].headers.authorization).toBe('Bearer sk-test');
+    expect(logs.join('\n') + JSON.stringify(result)).not.toContain('sk-test');
+  });
+});
