@@ -12,16 +12,17 @@ import path from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import sharp from 'sharp';
 import type { Slide } from '../src/planning/types.ts';
-import { composeRaw, PNG_LEVEL } from '../src/rendering/compose.ts';
+import { composeRaw } from '../src/rendering/compose.ts';
+import { encodeSlide, PNG_LEVEL } from '../src/rendering/encode.ts';
 import { registerFonts, FONT_SOURCES } from '../src/rendering/fonts.ts';
-import { frameBox } from '../src/rendering/frames.ts';
+import { displayFor, frameBox } from '../src/rendering/frames.ts';
 import { fitSet, place, scaleOf, textBlock } from '../src/rendering/layout.ts';
 import { checkStoreRules, RenderPool } from '../src/rendering/index.ts';
 import type { SlideTask } from '../src/rendering/types.ts';
 import { percentile } from './load.ts';
 
 const DEVICE = 'iphone-69' as const;
-const GOALS = { msPerSlide: 120, vsMagick: 30, slidesPerSec: 10, httpP99: 10 };
+const GOALS = { msPerSlide: 100, vsMagick: 40, slidesPerSec: 10, httpP99: 10, setP50Ms: 1000 };
 
 const slide = (i: number, headline: string): Slide => ({
   index: i,
@@ -45,8 +46,10 @@ const HEADLINES = [
 /**
  * A screen like an app's: flat UI (bars, cards, lines of "text") with a photo-like block (blurred
  * noise) over a third of it, so decoding and PNG sizes are realistic rather than a flat colour.
+ * Each `variant` has other lines of "text": a thread keeps the screen it decoded last, so slides
+ * measured one after another need different screens to pay for decoding as a real set does.
  */
-export async function fakeScreen(): Promise<Buffer> {
+export async function fakeScreen(variant = 0): Promise<Buffer> {
   const photo = await sharp({
     create: { width: 1160, height: 900, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 50 } },
   })
@@ -55,7 +58,7 @@ export async function fakeScreen(): Promise<Buffer> {
     .toBuffer();
   const rows = Array.from(
     { length: 14 },
-    (_, i) => `<rect x="120" y="${1500 + i * 90}" width="${600 + ((i * 137) % 480)}" height="36" rx="18" fill="#94A3B8"/>`,
+    (_, i) => `<rect x="120" y="${1500 + i * 90}" width="${600 + (((i + variant) * 137) % 480)}" height="36" rx="18" fill="#94A3B8"/>`,
   ).join('');
   const ui = `<svg xmlns="http://www.w3.org/2000/svg" width="1320" height="2868"><rect width="1320" height="2868" fill="#F8FAFC"/>
     <rect width="1320" height="260" fill="#3B82F6"/><rect x="80" y="1380" width="1160" height="1360" rx="40" fill="#FFFFFF"/>${rows}</svg>`;
@@ -71,19 +74,18 @@ const cpuNow = () => {
 };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-async function oneThread(task: SlideTask, runs: number) {
+/** `screens`: two or more, taken in turn, so every slide decodes its screen as in a real set. */
+async function oneThread(task: SlideTask, screens: Buffer[], runs: number) {
   const wall: number[] = [];
   const cpu: number[] = [];
   const compose: number[] = [];
   let png: Buffer = Buffer.alloc(0);
   for (let i = 0; i < runs + 2; i++) {
     const [w0, c0] = [performance.now(), cpuNow()];
-    const raw = await composeRaw(task);
+    const raw = await composeRaw({ ...task, screen: screens[i % screens.length] });
     const c1 = cpuNow();
-    png = await sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: 4 } })
-      .removeAlpha()
-      .png({ compressionLevel: PNG_LEVEL })
-      .toBuffer();
+    // The encoder the service ships (its fallbacks included), not a copy of its settings.
+    png = (await encodeSlide(raw, task.device, raw.lint)).bytes;
     if (i < 2) continue; // warm-up: JIT, font caches
     compose.push(c1 - c0);
     wall.push(performance.now() - w0);
@@ -97,8 +99,9 @@ function magick(task: SlideTask, screenFile: string, out: string): { wallMs: num
   if (spawnSync('convert', ['-version']).status !== 0) return 'ImageMagick `convert` is not installed: row skipped';
   const sc = scaleOf(DEVICE);
   const ctx = createCanvas(1, 1).getContext('2d');
-  const block = textBlock(ctx, task.slide, task.metrics, sc);
-  const f = place(DEVICE, 'headline-top', task.metrics, block, sc).frame ?? frameBox(DEVICE, 660, 600, 1000);
+  const block = textBlock(ctx, task.slide, task.metrics.headlineSizes[0], task.metrics.subSize, sc);
+  const d = displayFor(DEVICE, null);
+  const f = place(DEVICE, 'headline-top', task.metrics, block, sc, d).frame ?? frameBox(DEVICE, d, 660, 600, 1000);
   const s = f.screen;
   const font = path.join(
     path.dirname(new URL(import.meta.resolve('@expo-google-fonts/noto-sans/package.json')).pathname),
@@ -168,7 +171,7 @@ function magick(task: SlideTask, screenFile: string, out: string): { wallMs: num
     '-font',
     font,
     '-pointsize',
-    String(task.metrics.headlineSize),
+    String(task.metrics.headlineSizes[0]),
     '-fill',
     task.slide.textColor,
     '-gravity',
@@ -216,7 +219,9 @@ async function httpWhile(busy: Promise<unknown>): Promise<{ p50: number; p99: nu
 
 /** `correct`: the PNGs pass the store rules. The speed goals are reported, not enforced. */
 export async function benchRendering(): Promise<{ text: string; correct: boolean }> {
-  const screen = await fakeScreen();
+  // Ten different screens: a thread decodes a screen again only when it differs from its last one.
+  const screens = await Promise.all(Array.from({ length: 10 }, (_, i) => fakeScreen(i)));
+  const screen = screens[0];
   const slides = HEADLINES.map((h, i) => slide(i, h));
   // A cold pool: thread start, tsx or not, the fonts this slide needs (first, while this process has none), the first slide.
   const cold = new RenderPool({ threads: 1 });
@@ -229,9 +234,10 @@ export async function benchRendering(): Promise<{ text: string; correct: boolean
   sharp.concurrency(1);
   const metrics = fitSet(createCanvas(1, 1).getContext('2d'), DEVICE, slides);
   const task: SlideTask = { kind: 'slide', index: 0, device: DEVICE, slide: slides[0], screen, metrics, panorama: null };
-  const lines = textBlock(createCanvas(1, 1).getContext('2d'), slides[0], metrics, scaleOf(DEVICE)).headline.length;
+  const lines = textBlock(createCanvas(1, 1).getContext('2d'), slides[0], metrics.headlineSizes[0], metrics.subSize, scaleOf(DEVICE))
+    .headline.length;
 
-  const one = await oneThread(task, 15);
+  const one = await oneThread(task, screens.slice(0, 2), 25);
   const raw = await composeRaw(task);
   const level6 = await sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: 4 } })
     .removeAlpha()
@@ -246,13 +252,18 @@ export async function benchRendering(): Promise<{ text: string; correct: boolean
   rmSync(dir, { recursive: true, force: true });
 
   const pool = new RenderPool({ threads: 2, warm: 2 });
-  const set = { device: DEVICE, slides: [...slides, ...slides], screens: [...slides, ...slides].map(() => screen) };
+  const set = { device: DEVICE, slides: [...slides, ...slides], screens };
   const warm = await pool.renderSet(set);
   const rounds = 3;
   const t0 = performance.now();
   const c0 = cpuNow();
+  const setMs: number[] = [];
   const work = (async () => {
-    for (let i = 0; i < rounds; i++) await pool.renderSet(set);
+    for (let i = 0; i < rounds; i++) {
+      const ts = performance.now();
+      await pool.renderSet(set);
+      setMs.push(performance.now() - ts);
+    }
   })();
   const web = await httpWhile(work);
   await work;
@@ -281,7 +292,7 @@ export async function benchRendering(): Promise<{ text: string; correct: boolean
     '| measure | value | goal | met? |',
     '|---|---:|---|---|',
     row(
-      'one slide on one thread: median CPU ms (min; median wall ms; CPU of compose with screen decode, the rest is PNG encode)',
+      'one slide on one thread: median CPU ms of 25 (min; median wall ms; CPU of compose with screen decode, the rest is PNG encode)',
       `${one.cpu.toFixed(0)} (${one.minCpu.toFixed(0)}; ${one.wall.toFixed(0)}; ${one.compose.toFixed(0)})`,
       `≤ ${GOALS.msPerSlide} ms`,
       one.cpu <= GOALS.msPerSlide,
@@ -292,6 +303,18 @@ export async function benchRendering(): Promise<{ text: string; correct: boolean
       perSec.toFixed(1),
       `≥ ${GOALS.slidesPerSec}`,
       perSec >= GOALS.slidesPerSec,
+    ),
+    row(
+      `worker pool, 2 threads: a set of ${set.slides.length} slides, p50 wall ms`,
+      percentile(
+        [...setMs].sort((a, b) => a - b),
+        50,
+      ).toFixed(0),
+      `< ${GOALS.setP50Ms} ms`,
+      percentile(
+        [...setMs].sort((a, b) => a - b),
+        50,
+      ) < GOALS.setP50Ms,
     ),
     row(
       'worker pool: process CPU ms per slide (slides/s 2 idle cores would give)',

@@ -3,9 +3,13 @@
  * (Google Play) uploads it as it is:
  *   {locale}/{index}_{device}_{role}.png                                  App Store devices
  *   android/{locale}/images/{phoneScreenshots|tenInchScreenshots}/{index}_{role}.png   Play
+ *   android/{locale}/images/featureGraphic.png                                       Play
  * plus plan.json, the result without URLs.
  */
+import { createHash } from 'node:crypto';
 import yazl from 'yazl';
+import type { ObjectStore } from '../objects/index.ts';
+import { ARCHIVE_NAME, type JobFile } from './files.ts';
 import { DEVICES, type Device } from '../planning/types.ts';
 
 export interface ArchiveSlide {
@@ -13,22 +17,32 @@ export interface ArchiveSlide {
   index: number;
   role: string;
   png: Buffer;
+  /** The file's type: a slide a PNG of 8 MB could not hold is a JPEG (deliver and supply take both). */
+  ext?: 'png' | 'jpg';
 }
 
-export function archivePath(device: Device, slide: Pick<ArchiveSlide, 'locale' | 'index' | 'role'>): string {
+export function archivePath(device: Device, slide: Pick<ArchiveSlide, 'locale' | 'index' | 'role' | 'ext'>): string {
   const index = String(slide.index).padStart(2, '0');
   const { store, family } = DEVICES[device];
   if (store === 'google-play') {
     const folder = family === 'android-tablet' ? 'tenInchScreenshots' : 'phoneScreenshots';
-    return `android/${slide.locale}/images/${folder}/${index}_${slide.role}.png`;
+    return `android/${slide.locale}/images/${folder}/${index}_${slide.role}.${slide.ext ?? 'png'}`;
   }
-  return `${slide.locale}/${index}_${device}_${slide.role}.png`;
+  return `${slide.locale}/${index}_${device}_${slide.role}.${slide.ext ?? 'png'}`;
 }
 
 /** The whole ZIP in memory: its PNGs are in memory already, and they are stored, not recompressed. */
-export function buildArchive(device: Device, slides: ArchiveSlide[], plan: unknown, mtime: Date): Promise<Buffer> {
+export function buildArchive(
+  device: Device,
+  slides: ArchiveSlide[],
+  plan: unknown,
+  mtime: Date,
+  /** Other pictures at their own paths: Play's featureGraphic.png beside the locale's screenshots. */
+  extras: { path: string; png: Buffer }[] = [],
+): Promise<Buffer> {
   const zip = new yazl.ZipFile();
   for (const s of slides) zip.addBuffer(s.png, archivePath(device, s), { compress: false, mtime });
+  for (const e of extras) zip.addBuffer(e.png, e.path, { compress: false, mtime });
   zip.addBuffer(Buffer.from(`${JSON.stringify(plan, null, 2)}\n`), 'plan.json', { mtime });
   zip.end();
   return new Promise((resolve, reject) => {
@@ -37,4 +51,18 @@ export function buildArchive(device: Device, slides: ArchiveSlide[], plan: unkno
     zip.outputStream.on('error', reject);
     zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
   });
+}
+
+/** Stores the set's ZIP under the attempt's prefix and names it as the job's archive file. */
+export async function storeArchive(objects: ObjectStore, prefix: string, zip: Buffer): Promise<JobFile> {
+  await objects.put(`${prefix}/${ARCHIVE_NAME}`, zip, 'application/zip');
+  return {
+    name: ARCHIVE_NAME,
+    objectKey: `${prefix}/${ARCHIVE_NAME}`,
+    contentType: 'application/zip',
+    bytes: zip.length,
+    sha256: createHash('sha256').update(zip).digest('hex'),
+    width: null,
+    height: null,
+  };
 }

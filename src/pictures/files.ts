@@ -13,9 +13,14 @@ export interface JobFile {
 }
 
 export const ARCHIVE_NAME = 'archive.zip';
+/** Android sets: Google Play's feature graphic (the first locale's). */
+export const FEATURE_GRAPHIC_NAME = 'feature-graphic.png';
+/** The set in the store's search results. */
+export const STORE_PREVIEW_NAME = 'store-preview.png';
 /** The first (or only) locale's slides are the set's `slides`; other locales' have their own folder. */
-export const slideFileName = (index: number, locale: string | null): string =>
-  locale ? `locales/${locale}/slides/${index}.png` : `slides/${index}.png`;
+/** A slide's file: .png, or .jpg for the rare slide a PNG of 8 MB could not hold. */
+export const slideFileName = (index: number, locale: string | null, ext: 'png' | 'jpg' = 'png'): string =>
+  locale ? `locales/${locale}/slides/${index}.${ext}` : `slides/${index}.${ext}`;
 
 export async function saveJobFiles(tx: Queryable, jobId: string, files: JobFile[]): Promise<void> {
   if (files.length === 0) return;

@@ -5,7 +5,7 @@
  */
 import type { PublicJob } from '../jobs/jobs.ts';
 import type { Slide } from '../planning/types.ts';
-import { ARCHIVE_NAME, slideFileName, type JobFile } from './files.ts';
+import { ARCHIVE_NAME, FEATURE_GRAPHIC_NAME, slideFileName, STORE_PREVIEW_NAME, type JobFile } from './files.ts';
 import type { UrlSigner } from './signed-urls.ts';
 
 export interface PictureLinks {
@@ -26,7 +26,7 @@ export function withPictures(job: PublicJob, files: JobFile[], links: PictureLin
   };
   const withImages = (slides: Slide[], locale: string | null): Slide[] =>
     slides.map((s) => {
-      const f = byName.get(slideFileName(s.index, locale));
+      const f = byName.get(slideFileName(s.index, locale)) ?? byName.get(slideFileName(s.index, locale, 'jpg'));
       return f
         ? {
             ...s,
@@ -34,7 +34,7 @@ export function withPictures(job: PublicJob, files: JobFile[], links: PictureLin
               url: url(f.name),
               width: f.width ?? 0,
               height: f.height ?? 0,
-              format: 'png' as const,
+              format: f.contentType === 'image/jpeg' ? ('jpeg' as const) : ('png' as const),
               bytes: f.bytes,
               sha256: f.sha256,
             },
@@ -42,6 +42,14 @@ export function withPictures(job: PublicJob, files: JobFile[], links: PictureLin
         : s;
     });
   const archive = byName.get(ARCHIVE_NAME);
+  const picture = (name: string) => {
+    const f = byName.get(name);
+    return f
+      ? { url: url(f.name), width: f.width ?? 0, height: f.height ?? 0, format: 'png' as const, bytes: f.bytes, sha256: f.sha256 }
+      : null;
+  };
+  const featureGraphic = picture(FEATURE_GRAPHIC_NAME);
+  const storePreview = picture(STORE_PREVIEW_NAME);
   const result = job.result;
   return {
     ...job,
@@ -49,6 +57,8 @@ export function withPictures(job: PublicJob, files: JobFile[], links: PictureLin
       ...result,
       slides: withImages(result.slides, null),
       ...(archive ? { archive: { url: url(archive.name), bytes: archive.bytes, sha256: archive.sha256 } } : {}),
+      ...(featureGraphic ? { featureGraphic } : {}),
+      ...(storePreview ? { storePreview } : {}),
       ...(result.locales
         ? { locales: result.locales.map((l, i) => ({ ...l, slides: withImages(l.slides, i === 0 ? null : l.locale) })) }
         : {}),

@@ -13,11 +13,22 @@ import type { Queryable } from '../db/pool.ts';
 import type { ObjectStore } from '../objects/index.ts';
 import { layoutFor } from '../planning/look.ts';
 import { DEVICES, type Device, type ScreenshotSetResult, type Slide } from '../planning/types.ts';
-import { checkStoreRules, type RenderPool } from '../rendering/index.ts';
+import { checkStoreRules, type RenderPool, type SlideLint } from '../rendering/index.ts';
+import type { BrandColors, ThemeId } from '../brand/theme-ids.ts';
+import { lintWarnings } from '../rendering/warnings.ts';
 import { familyScreens, screenObjects, type ScreenObject } from '../screens/screens.ts';
 import { fetchStoreImage } from '../screens/store-images.ts';
-import { buildArchive, type ArchiveSlide } from './archive.ts';
-import { ARCHIVE_NAME, slideFileName, type JobFile } from './files.ts';
+import type { SetBrand } from '../brand/resolve.ts';
+import { featureGraphics, started, storePreview, type BrandFiles, type BrandPictureInput } from './brand-pictures.ts';
+import { buildArchive, storeArchive, type ArchiveSlide } from './archive.ts';
+import { slideFileName, type JobFile } from './files.ts';
+import pLimit from 'p-limit';
+
+/**
+ * Screens read and pictures stored at most this many at once (p-limit): a 10-slide set in three
+ * locales is 31 objects, and a listing's screenshots all come from one store CDN.
+ */
+export const IO_CONCURRENCY = 4;
 
 export interface PictureJob {
   id: string;
@@ -27,12 +38,15 @@ export interface PictureJob {
   device: Device;
   /** The request's screenIds, in order; null when it named none. */
   screenIds: string[] | null;
+  /** The set's look and the app's colours (the brand's half of the plumbing fills them). */
+  theme?: ThemeId;
+  brand?: BrandColors;
 }
 
 export interface PictureDeps {
   db: Queryable;
   objects: ObjectStore;
-  renderer: Pick<RenderPool, 'renderSet'>;
+  renderer: Pick<RenderPool, 'renderSlides' | 'renderSome'>;
   storeImageOrigins: string[];
   /** How long one listing screenshot may take to arrive (default 15 s). */
   storeImageTimeoutMs?: number;
@@ -100,12 +114,18 @@ async function readObject(objects: ObjectStore, key: string): Promise<Buffer> {
 }
 
 /** Each distinct screen once: an uploaded screen's bytes, or a listing screenshot at full size. */
-async function loadScreens(deps: PictureDeps, job: PictureJob, slides: Slide[], signal: AbortSignal): Promise<(Buffer | null)[]> {
+export async function loadScreens(
+  deps: Omit<PictureDeps, 'renderer' | 'now'>,
+  job: PictureJob,
+  slides: Slide[],
+  signal: AbortSignal,
+): Promise<(Buffer | null)[]> {
   const ids = [...new Set(slides.map((s) => s.screenId).filter((id): id is string => !!id))];
   const keys = new Map((await screenObjects(deps.db, job.accountId, job.appId, ids)).map((s) => [s.screenId, s.objectKey]));
   const cache = new Map<string, Promise<Buffer>>();
+  const io = pLimit(IO_CONCURRENCY);
   const once = (k: string, load: () => Promise<Buffer>) => {
-    if (!cache.has(k)) cache.set(k, load());
+    if (!cache.has(k)) cache.set(k, io(load));
     return cache.get(k)!;
   };
   return Promise.all(
@@ -124,6 +144,15 @@ async function loadScreens(deps: PictureDeps, job: PictureJob, slides: Slide[], 
   );
 }
 
+/** What the renderer takes from the set's brand. */
+const renderLook = async (brand: SetBrand) => ({
+  theme: brand.theme,
+  brand: { primary: brand.palette.primary, secondary: brand.palette.secondary },
+  panoramic: brand.theme === 'panoramic',
+  font: brand.kit.font,
+  badge: brand.kit.iconBadge ? await brand.icon : null,
+});
+
 export async function renderPictures(
   deps: PictureDeps,
   job: PictureJob,
@@ -131,7 +160,9 @@ export async function renderPictures(
   uploaded: ScreenObject[],
   defaultLocale: string,
   ctx: { signal: AbortSignal; progress(done: number, total: number): void },
+  brandPictures: BrandPictureInput | null = null,
 ): Promise<Rendered> {
+  const brand = brandPictures?.brand ?? null;
   const result = applyScreens(planned, uploaded);
   const sets = result.locales
     ? result.locales.map((l, i) => ({ locale: l.locale, slides: l.slides, fileLocale: i === 0 ? null : l.locale }))
@@ -146,44 +177,91 @@ export async function renderPictures(
   const files: JobFile[] = [];
   const archived: ArchiveSlide[] = [];
   const { width, height } = DEVICES[job.device];
+  const graphics = brandPictures
+    ? started(
+        featureGraphics(
+          deps.objects,
+          prefix,
+          job.device,
+          sets.map((set) => ({ locale: set.locale, headline: set.slides[0]?.headline ?? '' })),
+          brandPictures,
+        ),
+      )
+    : null;
+  let preview: Promise<BrandFiles> | null = null;
+  const look = brand ? await renderLook(brand) : null;
+  const icon = brand ? await brand.icon : null;
+  const lints = new Map<string, SlideLint[]>();
+  const io = pLimit(IO_CONCURRENCY);
   for (const set of sets) {
-    const pngs = await deps.renderer.renderSet(
-      { device: job.device, slides: set.slides, screens },
+    const rendered = await deps.renderer.renderSlides(
+      { device: job.device, slides: set.slides, screens, theme: job.theme, brand: job.brand, icon, ...(brand ? look : {}) },
       { signal: ctx.signal, onSlide: () => ctx.progress(++done, total) },
     );
+    lints.set(
+      set.locale,
+      rendered.map((r) => r.lint),
+    );
+    if (brandPictures && !preview)
+      preview = started(
+        storePreview(
+          deps.objects,
+          prefix,
+          job.device,
+          rendered.map((r) => r.bytes),
+          brandPictures,
+        ),
+      );
     await Promise.all(
-      pngs.map(async (png, i) => {
-        const slide = set.slides[i];
-        // Never deliver a picture a store would refuse (size, alpha, bytes): that is our bug, not the user's.
-        const broken = checkStoreRules(png, job.device);
-        if (broken.length) throw new Error(`slide ${slide.index} breaks the store rules: ${broken.join('; ')}`);
-        const name = slideFileName(slide.index, set.fileLocale);
-        await deps.objects.put(`${prefix}/${name}`, png, 'image/png');
-        files.push({
-          name,
-          objectKey: `${prefix}/${name}`,
-          contentType: 'image/png',
-          bytes: png.length,
-          sha256: sha256(png),
-          width,
-          height,
-        });
-        archived.push({ locale: set.locale, index: slide.index, role: slide.role, png });
-      }),
+      rendered.map(({ bytes, format }, i) =>
+        io(async () => {
+          const slide = set.slides[i];
+          // Never deliver a picture a store would refuse (size, alpha, bytes): that is our bug, not the user's.
+          const broken = checkStoreRules(bytes, job.device);
+          if (broken.length) throw new Error(`slide ${slide.index} breaks the store rules: ${broken.join('; ')}`);
+          const ext = format === 'jpeg' ? 'jpg' : 'png';
+          const contentType = format === 'jpeg' ? 'image/jpeg' : 'image/png';
+          const name = slideFileName(slide.index, set.fileLocale, ext);
+          await deps.objects.put(`${prefix}/${name}`, bytes, contentType);
+          files.push({ name, objectKey: `${prefix}/${name}`, contentType, bytes: bytes.length, sha256: sha256(bytes), width, height });
+          archived.push({ locale: set.locale, index: slide.index, role: slide.role, png: bytes, ext });
+        }),
+      ),
     );
   }
+  const linted = withLint(result, sets[0].locale, lints, job.theme === 'full-bleed');
   ctx.signal.throwIfAborted();
+  const extras = await Promise.all([graphics, preview]);
+  for (const e of extras) files.push(...(e?.files ?? []));
   archived.sort((a, b) => a.locale.localeCompare(b.locale) || a.index - b.index);
-  const zip = await buildArchive(job.device, archived, result, deps.now());
-  await deps.objects.put(`${prefix}/${ARCHIVE_NAME}`, zip, 'application/zip');
-  files.push({
-    name: ARCHIVE_NAME,
-    objectKey: `${prefix}/${ARCHIVE_NAME}`,
-    contentType: 'application/zip',
-    bytes: zip.length,
-    sha256: sha256(zip),
-    width: null,
-    height: null,
-  });
-  return { result, files };
+  const zip = await buildArchive(job.device, archived, linted, deps.now(), extras[0]?.archive ?? []);
+  files.push(await storeArchive(deps.objects, prefix, zip));
+  return { result: linted, files };
+}
+
+/** Each slide with its lint, and the lint's findings among the set's warnings. */
+function withLint(result: ScreenshotSetResult, first: string, lints: Map<string, SlideLint[]>, fullBleed: boolean): ScreenshotSetResult {
+  const lintOf = (locale: string, slides: Slide[]) => slides.map((s, i) => ({ ...s, lint: lints.get(locale)?.[i] }));
+  const warn = (locale: string, slides: Slide[], warnings: string[]) => [
+    ...warnings,
+    ...lintWarnings(
+      slides.map((s) => s.index),
+      lints.get(locale) ?? [],
+      fullBleed,
+    ),
+  ];
+  return {
+    ...result,
+    slides: lintOf(first, result.slides),
+    warnings: warn(first, result.slides, result.warnings),
+    ...(result.locales
+      ? {
+          locales: result.locales.map((l) => ({
+            ...l,
+            slides: lintOf(l.locale, l.slides),
+            warnings: warn(l.locale, l.slides, l.warnings),
+          })),
+        }
+      : {}),
+  };
 }

@@ -7,7 +7,9 @@
  * `archive`, and its picture URLs answer 404.
  */
 import type { Queryable } from '../db/pool.ts';
+import { deleteExpiredIdempotencyKeys } from '../jobs/idempotency.ts';
 import type { ObjectStore } from '../objects/index.ts';
+import { RETENTION_TASK, type Tasks } from '../tasks/index.ts';
 
 export interface RetentionResult {
   jobs: number;
@@ -49,32 +51,28 @@ export async function purgeExpiredPictures(db: Queryable, objects: ObjectStore, 
   return out;
 }
 
-/** Runs the purge now and every `everyMs` (an hour by default) until stopped. */
-export function startRetention(
+/**
+ * Retention as a task (src/tasks): once an hour across every worker process of a deployment, not
+ * once per process. It also deletes Idempotency-Key records past their 24 hours (a lookup already
+ * ignores an expired one: deleting them only keeps the table small). A failed pass is retried by
+ * the task runner with backoff, and the next period runs regardless.
+ */
+export async function scheduleRetention(
+  tasks: Pick<Tasks, 'runEvery'>,
   db: Queryable,
   objects: ObjectStore,
   days: number,
-  opts: { now(): Date; everyMs?: number; log?: { warn(o: object, m: string): void; info(o: object, m: string): void } },
-): { stop(): Promise<void> } {
-  let running: Promise<void> = Promise.resolve();
-  const run = () => {
-    running = running.then(async () => {
-      try {
-        const r = await purgeExpiredPictures(db, objects, days, opts.now());
-        if (r.jobs || r.screens) opts.log?.info(r, 'pictures past their retention removed');
-      } catch (err) {
-        opts.log?.warn({ err }, 'removing pictures past their retention failed; will try again');
-      }
-    });
-  };
-  if (days <= 0) return { stop: async () => undefined };
-  run();
-  const timer = setInterval(run, opts.everyMs ?? 3_600_000);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  opts: { now(): Date; periodSeconds?: number; log?: { warn(o: object, m: string): void; info(o: object, m: string): void } },
+): Promise<void> {
+  await tasks.runEvery(RETENTION_TASK, opts.periodSeconds ?? 3600, async (attempt) => {
+    try {
+      const now = opts.now();
+      const r = await purgeExpiredPictures(db, objects, days, now);
+      const idempotencyKeys = await deleteExpiredIdempotencyKeys(db, now);
+      if (r.jobs || r.screens || idempotencyKeys) opts.log?.info({ ...r, idempotencyKeys }, 'data past its retention removed');
+    } catch (err) {
+      opts.log?.warn({ err, retry: attempt.retryCount }, 'removing data past its retention failed; the task will be retried');
+      throw err;
+    }
+  });
 }

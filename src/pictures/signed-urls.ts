@@ -5,6 +5,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Queryable } from '../db/pool.ts';
+import { isSealed, type Keyring } from '../secrets/envelope.ts';
 
 export const SIGNED_URL_TTL_S = 7 * 24 * 3600;
 // Expiries are rounded up to the hour: the URLs of one job stay the same for an hour of polls, so
@@ -41,14 +42,27 @@ export class UrlSigner {
   }
 }
 
+/** The AAD of the generated secret: its row, as src/secrets/rotate.ts names it. */
+const SIGNING_CONTEXT = 'service_secrets:url_signing';
+
 /**
  * URL_SIGNING_SECRET when the operator set one; otherwise one generated on first start and kept in
- * the database, so every process (and every restart) signs and checks with the same key.
+ * the database, so every process (and every restart) signs and checks with the same key. Kept
+ * sealed with the secrets keyring when there is one (src/secrets/), in clear otherwise (DATABASE_URL
+ * and no SECRETS_KEY: signed URLs work there as they did before sealing; sealed at the first start
+ * with a key).
  */
-export async function loadSigningSecret(db: Queryable, configured: string | null): Promise<string> {
+export async function loadSigningSecret(db: Queryable, configured: string | null, keyring: Keyring | null = null): Promise<string> {
   if (configured) return configured;
   const fresh = randomBytes(32).toString('base64url');
-  await db.query(`INSERT INTO service_secrets (name, value) VALUES ('url_signing', $1) ON CONFLICT (name) DO NOTHING`, [fresh]);
+  const stored = keyring ? keyring.seal(fresh, SIGNING_CONTEXT) : fresh;
+  await db.query(`INSERT INTO service_secrets (name, value) VALUES ('url_signing', $1) ON CONFLICT (name) DO NOTHING`, [stored]);
   const { rows } = await db.query<{ value: string }>(`SELECT value FROM service_secrets WHERE name = 'url_signing'`);
-  return rows[0].value;
+  const value = rows[0].value;
+  if (!isSealed(value)) return value;
+  if (!keyring)
+    throw new Error(
+      'The URL-signing secret in the database is sealed and this process has no secrets key: set SECRETS_KEY (or URL_SIGNING_SECRET).',
+    );
+  return keyring.open(value, SIGNING_CONTEXT);
 }

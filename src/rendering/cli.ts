@@ -1,5 +1,5 @@
 /**
- * `npm run render -- <plan.json | listing file>... [--device D] [--out DIR] [--screens DIR] [--panoramic]`
+ * `npm run render -- <plan.json | listing file>... [--device D] [--out DIR] [--screens DIR] [--panoramic] [--theme T]`
  * Writes a set's PNGs so a person can look at them. A plan.json is a job result (or `npm run plan
  * -- --json` output); listing files (Listing JSON, App Store lookup body, Google Play page) are
  * planned first with the built-in planner, as `npm run plan` does. --screens takes the images of a
@@ -13,10 +13,12 @@ import { isProblem } from '../problem.ts';
 import { readListing } from '../planning/cli.ts';
 import { planScreenshotSet } from '../planning/plan.ts';
 import { DEVICE_IDS, DEVICES, type Device, type ScreenshotSetResult } from '../planning/types.ts';
+import { THEME_IDS, type ThemeId } from '../brand/theme-ids.ts';
+import { lintWarnings } from './warnings.ts';
 import { checkStoreRules } from './store-rules.ts';
 import { RenderPool } from './pool.ts';
 
-const USAGE = 'usage: npm run render -- <plan.json | listing file>... [--device D] [--out DIR] [--screens DIR] [--panoramic]';
+const USAGE = `usage: npm run render -- <plan.json | listing file>... [--device D] [--out DIR] [--screens DIR] [--panoramic] [--theme ${THEME_IDS.join('|')}]`;
 
 function loadPlan(files: string[], device: Device | undefined): ScreenshotSetResult {
   if (files.length === 1) {
@@ -54,6 +56,7 @@ export async function main(argv: string[]): Promise<number> {
       out: { type: 'string' },
       screens: { type: 'string' },
       panoramic: { type: 'boolean', default: false },
+      theme: { type: 'string' },
     },
   });
   if (positionals.length === 0) {
@@ -64,27 +67,33 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`unknown device "${values.device}"; one of ${DEVICE_IDS.join(', ')}`);
     return 2;
   }
+  if (values.theme !== undefined && !(THEME_IDS as readonly string[]).includes(values.theme)) {
+    console.error(`unknown theme "${values.theme}"; one of ${THEME_IDS.join(', ')}`);
+    return 2;
+  }
+  const theme = values.theme as ThemeId | undefined;
   const plan = loadPlan(positionals, values.device as Device | undefined);
   const out = values.out ?? path.join('out', plan.device);
   mkdirSync(out, { recursive: true });
   const pool = new RenderPool();
   try {
     const started = performance.now();
-    const pngs = await pool.renderSet(
-      { device: plan.device, slides: plan.slides, screens: screensFrom(values.screens, plan), panoramic: values.panoramic },
+    const rendered = await pool.renderSlides(
+      { device: plan.device, slides: plan.slides, screens: screensFrom(values.screens, plan), panoramic: values.panoramic, theme },
       { onSlide: (done, total) => process.stderr.write(`\rrendered ${done}/${total}`) },
     );
     process.stderr.write(` in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
     let failed = 0;
-    pngs.forEach((png, i) => {
+    rendered.forEach(({ bytes: png, format, lint }, i) => {
       const s = plan.slides[i];
-      const file = path.join(out, `${s.index}_${plan.device}_${s.role}.png`);
+      const file = path.join(out, `${s.index}_${plan.device}_${s.role}.${format === 'jpeg' ? 'jpg' : 'png'}`);
       writeFileSync(file, png);
       const problems = checkStoreRules(png, plan.device);
       if (problems.length) failed++;
       console.log(
         `${file}  ${(png.length / 1024).toFixed(0)} KB  ${s.layout}  ${problems.length ? `STORE RULES: ${problems.join('; ')}` : 'store rules ok'}`,
       );
+      for (const w of lintWarnings([s.index], [lint], theme === 'full-bleed')) console.log(`  ${w}`);
     });
     return failed ? 1 : 0;
   } finally {

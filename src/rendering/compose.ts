@@ -2,79 +2,24 @@
  * One slide: background, text, device and screen drawn with skia (@napi-rs/canvas), then the raw
  * pixels encoded by sharp as an 8-bit RGB PNG (skia's own encoder is slower and writes alpha).
  */
-import { createCanvas, ImageData, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
-import sharp from 'sharp';
+import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { DEVICES } from '../planning/types.ts';
-import { fontString } from './fonts.ts';
-import { clipScreen, drawCutout, drawFrameBody, type FrameBox } from './frames.ts';
-import { place, scaleOf, textBlock, type Scale, type TextBlock } from './layout.ts';
+import { fontString, missingGlyphs, type Weight } from './fonts.ts';
+import { displayFor, drawCutout, drawFrameBody, MAX_CROP, type FrameBox } from './frames.ts';
+import { place, posterBlock, scaleOf, textBlock, THUMBNAIL_PT, type Scale, type TextBlock } from './layout.ts';
+import { suspicion } from './marketing.ts';
+import { ScreenError, ScreenSlot, type ScreenImage } from './screen-image.ts';
+
+export { ScreenError };
 import { directionOf, HEADLINE_LINE_HEIGHT, SUB_LINE_HEIGHT } from './text.ts';
-import type { SetMetrics, SlideLook, SlideTask } from './types.ts';
-
-/** Screens larger than this are refused before decoding (a 4K-by-8K image is already generous). */
-const MAX_SCREEN_PIXELS = 40_000_000;
-/** zlib level 3: about a third less CPU than 6 for files ~8% larger, far under the 8 MB limit. */
-export const PNG_LEVEL = 3;
-
-const scratch = createCanvas(1, 1).getContext('2d').createLinearGradient(0, 0, 1, 0);
-
-/** Whether canvas can parse a CSS colour (an unparsable gradient stop throws). */
-function isColour(c: unknown): c is string {
-  if (typeof c !== 'string') return false;
-  try {
-    scratch.addColorStop(0, c);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function gradientColors(colors: string[]): string[] {
-  const ok = colors.filter(isColour);
-  return ok.length === 0 ? ['#1F2937', '#111827'] : ok.length === 1 ? [ok[0], ok[0]] : ok;
-}
-
-/**
- * The background. In a panorama every slide draws the same wide picture shifted by its index, so
- * slide i holds exactly the i-th slice and the edges of neighbours meet.
- */
-function drawBackground(ctx: SKRSContext2D, sc: Scale, colors: string[], panorama: SlideTask['panorama']): void {
-  const W = sc.width;
-  const H = sc.height;
-  const count = panorama?.count ?? 1;
-  const total = W * count;
-  ctx.save();
-  if (panorama) ctx.translate(-panorama.index * W, 0);
-  const stops = gradientColors(colors);
-  const g = ctx.createLinearGradient(0, 0, total, H);
-  stops.forEach((c, i) => g.addColorStop(i / (stops.length - 1), c));
-  ctx.fillStyle = g;
-  ctx.fillRect(0, 0, total, H);
-  if (panorama) {
-    // A ribbon and rings that cross the seams: swiping shows one continuous picture.
-    ctx.fillStyle = 'rgba(255, 255, 255, 0.10)';
-    ctx.beginPath();
-    ctx.moveTo(0, H * 0.62);
-    for (let x = 0; x <= total; x += W / 16) ctx.lineTo(x, H * (0.62 + 0.08 * Math.sin((x / W) * Math.PI)));
-    for (let x = total; x >= 0; x -= W / 16) ctx.lineTo(x, H * (0.74 + 0.08 * Math.sin((x / W) * Math.PI + 0.8)));
-    ctx.closePath();
-    ctx.fill();
-    ctx.strokeStyle = 'rgba(255, 255, 255, 0.14)';
-    ctx.lineWidth = W * 0.02;
-    for (let i = 1; i < count; i++) {
-      ctx.beginPath();
-      ctx.arc(i * W, H * (i % 2 ? 0.3 : 0.5), W * 0.22, 0, Math.PI * 2);
-      ctx.stroke();
-    }
-  }
-  ctx.restore();
-}
+import { drawBackground, lookOf, type Look } from './themes.ts';
+import type { DrawnLint, SlideLook, SlideTask } from './types.ts';
 
 function drawLines(
   ctx: SKRSContext2D,
   lines: string[],
   text: string,
-  weight: 400 | 700,
+  weight: Weight,
   size: number,
   lineHeight: number,
   cx: number,
@@ -92,53 +37,51 @@ function drawLines(
   return y;
 }
 
-export function drawText(ctx: SKRSContext2D, slide: SlideLook, block: TextBlock, m: SetMetrics, cx: number, top: number): void {
-  ctx.fillStyle = isColour(slide.textColor) ? slide.textColor : '#FFFFFF';
-  const y = drawLines(ctx, block.headline, slide.headline, 700, m.headlineSize, HEADLINE_LINE_HEIGHT, cx, top);
+export function drawText(ctx: SKRSContext2D, slide: SlideLook, block: TextBlock, color: string, cx: number, top: number): void {
+  ctx.fillStyle = color;
+  const y = drawLines(ctx, block.headline, slide.headline, block.headlineWeight, block.headlineSize, HEADLINE_LINE_HEIGHT, cx, top);
   if (slide.subheadline && block.sub.length) {
-    ctx.globalAlpha = 0.88;
-    drawLines(ctx, block.sub, slide.subheadline, 400, m.subSize, SUB_LINE_HEIGHT, cx, y + m.headlineSize * 0.35);
+    ctx.globalAlpha = 0.9;
+    drawLines(ctx, block.sub, slide.subheadline, 400, block.subSize, SUB_LINE_HEIGHT, cx, y + block.headlineSize * 0.35);
     ctx.globalAlpha = 1;
   }
 }
 
-/** RGBA pixels, upright (EXIF), and whether any may be transparent. */
-async function decodeScreen(screen: Uint8Array) {
-  const opts = { limitInputPixels: MAX_SCREEN_PIXELS, sequentialRead: true };
-  const { hasAlpha } = await sharp(screen, opts).metadata();
-  const { data, info } = await sharp(screen, opts).rotate().ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  return { data, info, hasAlpha: hasAlpha === true };
-}
+type Rect = { x: number; y: number; width: number; height: number; radius: number };
 
 /**
- * The screen image, covering the display: sharp decodes it (EXIF rotation, pixel limit), skia scales it while drawing it into the display's rounded clip. Scaling in the
- * draw measured ~40 ms less CPU per 1320×2868 slide than a sharp resize (libvips at one thread).
+ * The screen image, covering its display (whose aspect is the screen's own when the family has
+ * such a display: nothing is cut): sharp decodes it (EXIF rotation, pixel limit), skia scales it
+ * while drawing it into the display's rounded clip. Scaling in the draw measured ~40 ms less CPU
+ * per 1320×2868 slide than a sharp resize (libvips at one thread). `visible` is the part of the
+ * area inside the slide (a full-bleed screen runs off the bottom edge).
  */
-async function drawScreen(ctx: SKRSContext2D, box: FrameBox, screen: Uint8Array | null): Promise<void> {
-  const s = box.screen;
-  clipScreen(ctx, box);
+function drawScreen(
+  ctx: SKRSContext2D,
+  s: Rect,
+  screen: ScreenImage | null,
+  visibleHeight = s.height,
+): { cropped: number; upscaled: number } {
+  ctx.save();
+  ctx.beginPath();
+  ctx.roundRect(s.x, s.y, s.width, s.height, s.radius);
+  ctx.clip();
+  let out = { cropped: 0, upscaled: 0 };
   if (screen) {
-    const { data, info, hasAlpha } = await decodeScreen(screen).catch((error: unknown) => {
-      throw new ScreenError(error instanceof Error ? error.message : String(error));
-    });
-    // A transparent screen is drawn over black (as sharp's flatten would, which costs ~14 ms even
-    // on an opaque image); an opaque one goes through an opaque layer, which skips blending.
-    const key = `${info.width}x${info.height}:${hasAlpha ? 'a' : 'o'}`;
-    const layer = take(layers, key, info.width, info.height);
-    if (hasAlpha) {
+    // A transparent screen is drawn over black, as a phone shows it.
+    if (screen.hasAlpha) {
       ctx.fillStyle = '#000000';
       ctx.fillRect(s.x, s.y, s.width, s.height);
     }
-    layer
-      .getContext('2d', { alpha: hasAlpha })
-      .putImageData(new ImageData(new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength), info.width, info.height), 0, 0);
+    const info = { width: screen.width, height: screen.height };
     // Cover, anchored at the top (the status bar stays): scale to fill, crop what overflows.
     const scale = Math.max(s.width / info.width, s.height / info.height);
     const [cw, ch] = [s.width / scale, s.height / scale];
     ctx.imageSmoothingEnabled = true;
     ctx.imageSmoothingQuality = 'high';
-    ctx.drawImage(layer, (info.width - cw) / 2, 0, cw, ch, s.x, s.y, s.width, s.height);
-    layers.set(key, layer);
+    ctx.drawImage(screen.image, (info.width - cw) / 2, 0, cw, ch, s.x, s.y, s.width, s.height);
+    const shown = (cw * Math.min(ch, visibleHeight / scale)) / (info.width * info.height);
+    out = { cropped: pct(1 - shown), upscaled: pct(Math.max(0, scale - 1)) };
   } else {
     // No screen for this slide: a dark, lit glass rather than an empty hole.
     const g = ctx.createLinearGradient(s.x, s.y, s.x + s.width, s.y + s.height);
@@ -148,12 +91,14 @@ async function drawScreen(ctx: SKRSContext2D, box: FrameBox, screen: Uint8Array 
     ctx.fillRect(s.x, s.y, s.width, s.height);
   }
   ctx.restore();
+  return out;
 }
 
-// Canvases kept between slides, one per size (slides, and screen images to scale from): a fresh
-// 15 MB surface costs ~6 ms to allocate and clear. Taken out of the map while in use.
+const pct = (share: number) => Math.round(share * 1000) / 10;
+
+// Canvases kept between slides, one per size: a fresh 15 MB surface costs ~6 ms to allocate and
+// clear. Taken out of the map while in use.
 const slidesCanvases = new Map<string, Canvas>();
-const layers = new Map<string, Canvas>();
 
 function take(spare: Map<string, Canvas>, key: string, width: number, height: number): Canvas {
   const canvas = spare.get(key);
@@ -162,38 +107,161 @@ function take(spare: Map<string, Canvas>, key: string, width: number, height: nu
   return canvas ?? createCanvas(width, height);
 }
 
-/** A screen image sharp cannot read (not an image, truncated, or over MAX_SCREEN_PIXELS). */
-export class ScreenError extends Error {
-  override name = 'ScreenError';
+// This thread's screen and icon, each decoded into one kept skia Image (see ScreenSlot).
+const screenSlot = new ScreenSlot();
+const iconSlot = new ScreenSlot();
+
+type Composed = { data: Buffer; width: number; height: number; lint: DrawnLint };
+
+/** Raw RGBA pixels of the slide (alpha is always opaque: the background covers everything) and what it drew. */
+export async function composeRaw(task: SlideTask, decoded?: ScreenImage | null): Promise<Composed> {
+  if (decoded !== undefined || !task.screen) return composeWith(task, decoded ?? null);
+  const { screen, release } = await screenSlot.take(task.screen).catch((error: unknown) => {
+    throw error instanceof ScreenError ? error : new ScreenError(error instanceof Error ? error.message : String(error));
+  });
+  try {
+    return await composeWith(task, screen);
+  } finally {
+    release();
+  }
 }
 
-/** Raw RGBA pixels of the slide (alpha is always opaque: the background covers everything). */
-export async function composeRaw(task: SlideTask): Promise<{ data: Buffer; width: number; height: number }> {
+async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise<Composed> {
   const { width, height } = DEVICES[task.device];
   const sc = scaleOf(task.device);
-  const canvas = take(slidesCanvases, `${width}x${height}`, width, height);
+  const display = displayFor(task.device, screen);
+  // A screen that is already a marketing picture, or of a shape no display of the family has, is
+  // not framed again: the slide becomes a text slide, and the lint says why.
+  let marketingImage: string | null = null;
+  if (screen && display.crop > MAX_CROP)
+    marketingImage = `its aspect (${screen.width}×${screen.height}) is not that of any ${DEVICES[task.device].family} display`;
+  else if (screen) marketingImage = composition(screen);
+  const shown = marketingImage ? null : screen;
+  const layout =
+    marketingImage || (task.slide.layout !== 'text-only' && !task.screen && task.theme === 'full-bleed') ? 'text-only' : task.slide.layout;
+
+  // A preview is drawn at its reduced size (a ninth of the pixels to fill) with the same layout.
+  const k = task.scale ?? 1;
+  const [cw, ch] = [Math.round(width * k), Math.round(height * k)];
+  const canvas = take(slidesCanvases, `${cw}x${ch}`, cw, ch);
   // Opaque (alpha: false, fixed at the first getContext): the background covers every pixel.
   const ctx = canvas.getContext('2d', { alpha: false });
   ctx.reset();
-  drawBackground(ctx, sc, task.panorama?.colors ?? task.slide.background.colors, task.panorama);
-  const block = textBlock(ctx, task.slide, task.metrics, sc);
-  const at = place(task.device, task.slide.layout, task.metrics, block, sc);
-  if (at.frame) {
-    drawFrameBody(ctx, task.device, at.frame);
-    await drawScreen(ctx, at.frame, task.screen);
-    drawCutout(ctx, task.device, at.frame);
+  if (k !== 1) ctx.scale(k, k);
+  const look = lookOf(task.panorama ? 'panoramic' : task.theme, task.slide, task.brand, task.panorama?.colors);
+  const m = task.metrics;
+  const block =
+    layout === 'text-only'
+      ? posterBlock(ctx, task.slide, m, sc, task.theme)
+      : textBlock(ctx, task.slide, m.headlineSizes[task.index] ?? m.headlineSizes[0], m.subSize, sc, task.theme);
+  const at = place(task.device, layout, m, block, sc, display, task.theme);
+  const iconLease = layout === 'text-only' && task.icon ? await iconSlot.take(task.icon).catch(() => null) : null;
+  const icon = iconLease?.screen ?? null;
+  const iconSize = Math.round(sc.base * 0.24);
+  // The icon and the text are centred as one group.
+  if (icon) at.textTop += Math.round((iconSize + sc.gap) / 2);
+  let drawn: { cropped: number; upscaled: number } | null = null;
+  let data: Buffer;
+  try {
+    drawPlate(ctx, task, look, at.frame);
+    if (at.frame) {
+      drawn = drawScreen(ctx, at.frame.screen, shown, height - at.frame.screen.y);
+      drawCutout(ctx, task.device, at.frame);
+    } else if (at.bleed) {
+      drawn = drawScreen(ctx, { ...at.bleed, radius: 0 }, shown, height - at.bleed.y);
+    } else if (icon) drawIcon(ctx, icon, width / 2, at.textTop - sc.gap - iconSize, iconSize);
+    else if (layout === 'text-only') drawAccent(ctx, look.text, width / 2, at.textTop - sc.gap, sc);
+    drawText(ctx, task.slide, block, look.text, width / 2, at.textTop);
+    // Skia draws lazily: the icon's pixels are read here, so its slot is held until now.
+    data = canvas.data();
+  } finally {
+    iconLease?.release();
   }
-  drawText(ctx, task.slide, block, task.metrics, width / 2, at.textTop);
-  const data = canvas.data();
-  slidesCanvases.set(`${width}x${height}`, canvas);
-  return { data, width, height };
+  slidesCanvases.set(`${cw}x${ch}`, canvas);
+  const minFontPx = block.sub.length ? Math.min(block.subSize, block.headlineSize) : block.headlineSize;
+  return {
+    data,
+    width: cw,
+    height: ch,
+    lint: {
+      lines: { headline: block.headline, subheadline: block.sub },
+      missingGlyphs: missingGlyphs(`${task.slide.headline} ${task.slide.subheadline ?? ''}`),
+      minFontPx,
+      minFontThumbnailPt: Math.round(((minFontPx * THUMBNAIL_PT) / sc.base) * 10) / 10,
+      contrast: look.contrast,
+      screenCroppedPct: shown && drawn ? drawn.cropped : null,
+      screenUpscaledPct: shown && drawn ? drawn.upscaled : null,
+      marketingImage,
+    },
+  };
 }
 
-export async function composeSlide(task: SlideTask): Promise<Buffer> {
-  const { data, width, height } = await composeRaw(task);
-  return sharp(data, { raw: { width, height, channels: 4 } })
-    .removeAlpha()
-    .toColourspace('srgb')
-    .png({ compressionLevel: PNG_LEVEL })
-    .toBuffer();
+// The background and the device under the screen are the same on every slide of a set (devices
+// sit at the same height: SetMetrics.blockHeight), so they are drawn once per thread and copied:
+// the gradient, the blurred shadow scaled up and the rim cost ~17 ms a slide, the copy ~1 ms.
+// Two kept: ~15-22 MB each. A panorama's background differs on every slide: drawn directly.
+const plates = new Map<string, Canvas>();
+const MAX_PLATES = 2;
+
+function drawPlate(ctx: SKRSContext2D, task: SlideTask, look: Look, frame: FrameBox | null): void {
+  const sc = scaleOf(task.device);
+  const paint = (c: SKRSContext2D) => {
+    drawBackground(c, sc, look, task.panorama);
+    if (frame) drawFrameBody(c, task.device, frame);
+  };
+  if (task.panorama) return paint(ctx);
+  const key = JSON.stringify([task.device, look, frame]);
+  let plate = plates.get(key);
+  if (!plate) {
+    plate = createCanvas(sc.width, sc.height);
+    paint(plate.getContext('2d', { alpha: false }));
+    if (plates.size >= MAX_PLATES) plates.delete(plates.keys().next().value!);
+    plates.set(key, plate);
+  }
+  ctx.drawImage(plate, 0, 0);
+}
+
+/** Why a screen is already a marketing composition, or null when it looks like an app's own screen. */
+function composition(screen: ScreenImage): string | null {
+  const p = screen.probe();
+  const s = suspicion(p.data, p.width, p.height);
+  if (s.caption) return `it already has a caption band ${s.caption === 'top' ? 'above' : 'below'} the screen`;
+  if (s.framed) return 'it already shows a device frame on a background';
+  return null;
+}
+
+/** The app icon above a text slide's headline, with the rounded corners and soft shadow of a home screen. */
+function drawIcon(ctx: SKRSContext2D, icon: ScreenImage, cx: number, top: number, size: number): void {
+  const x = Math.round(cx - size / 2);
+  ctx.save();
+  // Shadows ignore the transform: a preview's scale applies by hand.
+  const k = ctx.getTransform().a;
+  ctx.shadowColor = 'rgba(0, 0, 0, 0.28)';
+  ctx.shadowBlur = size * 0.12 * k;
+  ctx.shadowOffsetY = size * 0.04 * k;
+  ctx.fillStyle = '#FFFFFF';
+  ctx.beginPath();
+  ctx.roundRect(x, top, size, size, size * 0.225);
+  ctx.fill();
+  ctx.restore();
+  ctx.save();
+  ctx.beginPath();
+  ctx.roundRect(x, top, size, size, size * 0.225);
+  ctx.clip();
+  ctx.imageSmoothingEnabled = true;
+  ctx.imageSmoothingQuality = 'high';
+  ctx.drawImage(icon.image, x, top, size, size);
+  ctx.restore();
+}
+
+/** A text slide's mark above its headline: a short bar in the text colour, so the poster has a start. */
+function drawAccent(ctx: SKRSContext2D, color: string, cx: number, bottom: number, sc: Scale): void {
+  const w = sc.base * 0.16;
+  const h = Math.max(6, Math.round(sc.base * 0.012));
+  ctx.fillStyle = color;
+  ctx.globalAlpha = 0.85;
+  ctx.beginPath();
+  ctx.roundRect(cx - w / 2, bottom - h, w, h, h / 2);
+  ctx.fill();
+  ctx.globalAlpha = 1;
 }

@@ -2,11 +2,14 @@
  * The fonts the renderer uses, by npm package and file. Kept apart from the registration code so
  * that reading the list (the README, the API process) does not load canvas.
  */
+/** 400 subheadlines, 700 headlines, 900 the bold theme's headlines. */
+export type Weight = 400 | 700 | 900;
+
 export interface FontSource {
   family: string;
   pkg: string;
   /** File per weight, relative to the package folder. */
-  files: Partial<Record<400 | 700, string>>;
+  files: Partial<Record<Weight, string>>;
   covers: string;
   licence: string;
   /** Registered only once a text needs it (the large CJK and emoji files); else always. */
@@ -15,17 +18,22 @@ export interface FontSource {
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u;
 
-const expo = (family: string, pkg: string, stem: string, covers: string, neededFor?: RegExp): FontSource => ({
+const expo = (family: string, pkg: string, stem: string, covers: string, neededFor?: RegExp, black = false): FontSource => ({
   family,
   pkg: `@expo-google-fonts/${pkg}`,
-  files: { 400: `400Regular/${stem}_400Regular.ttf`, 700: `700Bold/${stem}_700Bold.ttf` },
+  files: {
+    400: `400Regular/${stem}_400Regular.ttf`,
+    700: `700Bold/${stem}_700Bold.ttf`,
+    ...(black ? { 900: `900Black/${stem}_900Black.ttf` } : {}),
+  },
   covers,
   licence: 'OFL-1.1',
   neededFor,
 });
 
 export const FONT_SOURCES: FontSource[] = [
-  expo('sg-latin', 'noto-sans', 'NotoSans', 'Latin, Cyrillic, Greek'),
+  // The bold theme's headlines are Black where the script has it (a missing weight falls back to 700).
+  expo('sg-latin', 'noto-sans', 'NotoSans', 'Latin, Cyrillic, Greek', undefined, true),
   expo('sg-arabic', 'noto-sans-arabic', 'NotoSansArabic', 'Arabic'),
   expo('sg-hebrew', 'noto-sans-hebrew', 'NotoSansHebrew', 'Hebrew'),
   expo('sg-devanagari', 'noto-sans-devanagari', 'NotoSansDevanagari', 'Devanagari'),
@@ -34,6 +42,16 @@ export const FONT_SOURCES: FontSource[] = [
   expo('sg-kr', 'noto-sans-kr', 'NotoSansKR', 'Korean', CJK),
   expo('sg-sc', 'noto-sans-sc', 'NotoSansSC', 'Simplified Chinese', CJK),
   expo('sg-tc', 'noto-sans-tc', 'NotoSansTC', 'Traditional Chinese', CJK),
+  // ★ ✓ ✔ ☑ ➤ ► and the other dingbats, arrows and shapes of the planner's templates: Noto Sans
+  // lacks most of them. Symbols 2 has one weight; bold text uses it as it is.
+  expo('sg-symbols', 'noto-sans-symbols', 'NotoSansSymbols', 'symbols (technical, currency, alchemical)'),
+  {
+    family: 'sg-symbols2',
+    pkg: '@expo-google-fonts/noto-sans-symbols-2',
+    files: { 400: '400Regular/NotoSansSymbols2_400Regular.ttf' },
+    covers: 'symbols 2 (dingbats, arrows, shapes, stars, check marks)',
+    licence: 'OFL-1.1',
+  },
   {
     family: 'sg-emoji',
     pkg: '@fontsource/noto-color-emoji',

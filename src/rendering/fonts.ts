@@ -1,16 +1,18 @@
 /**
  * The fonts the renderer draws with: static Noto TTFs from npm packages, registered from buffers
  * under our own family names so that a system font of the same name can never stand in for them.
- * Only the two weights the layouts use (400 for subheadlines, 700 for headlines) are loaded, and
+ * Only the weights the layouts use (400 for subheadlines, 700 for headlines, 900 for the bold
+ * theme's Latin headlines) are loaded, and
  * the large files only when a text needs them.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { GlobalFonts } from '@napi-rs/canvas';
-import { FONT_SOURCES, type FontSource } from './font-sources.ts';
+import { coverageOf } from './cmap.ts';
+import { FONT_SOURCES, type FontSource, type Weight } from './font-sources.ts';
 
-export { FONT_SOURCES, type FontSource };
+export { FONT_SOURCES, type FontSource, type Weight };
 
 const require = createRequire(import.meta.url);
 
@@ -31,11 +33,37 @@ export function fontFiles(src: FontSource): string[] {
 
 // Canvas keeps one font collection per process, shared by every thread: a family another render
 // thread registered is already there.
+// The code points each family maps, read from the same bytes it was registered from (per thread).
+const covers = new Map<string, (cp: number) => boolean>();
+
 function ensure(src: FontSource): void {
-  if (GlobalFonts.has(src.family)) return;
-  for (const file of fontFiles(src)) {
-    if (!GlobalFonts.register(readFileSync(file), src.family)) throw new Error(`could not register font ${file}`);
+  if (covers.has(src.family)) return;
+  const files = fontFiles(src);
+  const registered = GlobalFonts.has(src.family);
+  for (const [i, file] of files.entries()) {
+    const bytes = readFileSync(file);
+    if (i === 0) covers.set(src.family, coverageOf(bytes, file));
+    if (!registered && !GlobalFonts.register(bytes, src.family)) throw new Error(`could not register font ${file}`);
   }
+}
+
+// Drawn as nothing by design: spaces, joiners, variation selectors, combining marks (they draw
+// with their base), tags and other format characters.
+const INVISIBLE = /[\s\p{M}\p{Cf}\uFE00-\uFE0F]/u;
+
+/**
+ * The characters of a text that no font of the renderer maps (registered fonts only: call after
+ * registerFontsFor): skia would draw them as nothing, or as a box from a system font.
+ */
+export function missingGlyphs(text: string): string[] {
+  const families = familiesFor(text);
+  const missing = new Set<string>();
+  for (const ch of text) {
+    if (INVISIBLE.test(ch)) continue;
+    const cp = ch.codePointAt(0)!;
+    if (!families.some((f) => covers.get(f)?.(cp))) missing.add(ch);
+  }
+  return [...missing];
 }
 
 /** Registers every font. */
@@ -70,11 +98,11 @@ export function familiesFor(text: string): string[] {
     else if (HANGUL.test(text)) han = ['sg-kr', 'sg-sc', 'sg-tc', 'sg-jp'];
     else if (TRADITIONAL.test(text)) han = ['sg-tc', 'sg-sc', 'sg-jp', 'sg-kr'];
   }
-  return ['sg-latin', 'sg-arabic', 'sg-hebrew', 'sg-devanagari', 'sg-thai', ...han, 'sg-emoji'];
+  return ['sg-latin', 'sg-arabic', 'sg-hebrew', 'sg-devanagari', 'sg-thai', ...han, 'sg-symbols', 'sg-symbols2', 'sg-emoji'];
 }
 
-export function fontString(weight: 400 | 700, sizePx: number, text: string): string {
-  return `${weight === 700 ? 'bold' : 'normal'} ${sizePx}px ${familiesFor(text)
+export function fontString(weight: Weight, sizePx: number, text: string): string {
+  return `${weight === 400 ? 'normal' : weight === 700 ? 'bold' : weight} ${sizePx}px ${familiesFor(text)
     .map((f) => `"${f}"`)
     .join(', ')}`;
 }

@@ -5,33 +5,12 @@
  */
 import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { DEVICES, type Device } from '../planning/types.ts';
+import { frameOf, type Display } from './displays.ts';
 
 /** The bezel's black, also painted over the square corners of the screen image. */
 export const BEZEL = '#050506';
 
-type Cutout = 'island' | 'notch' | 'hole' | 'bezel-camera';
-
-interface FrameSpec {
-  /** Display corner radius / screen width (Apple's _displayCornerRadius in points / width in points). */
-  radius: number;
-  /** Black border around the screen. */
-  bezel: number;
-  /** Metal edge outside the bezel. */
-  rim: number;
-  cutout: Cutout;
-  buttons: 'iphone' | 'android' | 'none';
-}
-
-// iPhone 16 Pro Max 62 pt of 440; 14/15 Pro Max 55 of 430; XS/11 Pro Max 39 of 414 (a notch);
-// iPad Pro 13" 18 of 1032; the Android values are typical of current Pixel and Galaxy models.
-export const FRAMES: Record<Device, FrameSpec> = {
-  'iphone-69': { radius: 62 / 440, bezel: 0.032, rim: 0.012, cutout: 'island', buttons: 'iphone' },
-  'iphone-67': { radius: 55 / 430, bezel: 0.036, rim: 0.012, cutout: 'island', buttons: 'iphone' },
-  'iphone-65': { radius: 39 / 414, bezel: 0.04, rim: 0.012, cutout: 'notch', buttons: 'iphone' },
-  'ipad-pro': { radius: 18 / 1032, bezel: 0.028, rim: 0.007, cutout: 'bezel-camera', buttons: 'none' },
-  'android-phone': { radius: 0.075, bezel: 0.03, rim: 0.01, cutout: 'hole', buttons: 'android' },
-  'android-tablet': { radius: 0.03, bezel: 0.045, rim: 0.008, cutout: 'bezel-camera', buttons: 'none' },
-};
+export { displayFor, FRAMES, frameOf, MAX_CROP, type Display } from './displays.ts';
 
 export interface FrameBox {
   /** Outer top-left and size of the frame body (buttons stick out beyond it). */
@@ -39,37 +18,53 @@ export interface FrameBox {
   y: number;
   width: number;
   height: number;
+  landscape: boolean;
   /** The screen rectangle, in whole pixels so the screen image is never resampled twice. */
   screen: { x: number; y: number; width: number; height: number; radius: number };
 }
 
-/** Outer size per pixel of screen width: (width, height). */
-function outerPerScreen(device: Device): { w: number; h: number } {
-  const f = FRAMES[device];
-  const edge = 2 * (f.bezel + f.rim);
-  return { w: 1 + edge, h: DEVICES[device].height / DEVICES[device].width + edge };
+/** The screen's short side and the frame's border, per pixel of the short side. */
+function edgeOf(device: Device): number {
+  const f = frameOf(device);
+  return f.bezel + f.rim;
+}
+
+/** Outer width and height per pixel of the screen's short side. */
+function outerPerShort(device: Device, d: Display): { w: number; h: number } {
+  const edge = 2 * edgeOf(device);
+  return d.landscape ? { w: d.aspect + edge, h: 1 + edge } : { w: 1 + edge, h: d.aspect + edge };
 }
 
 /** The outer width of the frame with the largest screen that fits maxW × maxH. */
-export function frameWidthFor(device: Device, maxW: number, maxH: number): number {
-  const o = outerPerScreen(device);
+export function frameWidthFor(device: Device, d: Display, maxW: number, maxH: number): number {
+  const o = outerPerShort(device, d);
   // Never vanish: text that ran past three lines (only possible below the smallest size) squeezes
   // the device, down to a fifth of the slide's width.
   return Math.max(DEVICES[device].width * 0.2, Math.min(maxW, (maxH * o.w) / o.h));
 }
 
 /** A frame of the given outer width, its top centre at (cx, top). */
-export function frameBox(device: Device, cx: number, top: number, outerWidth: number): FrameBox {
-  const f = FRAMES[device];
-  const o = outerPerScreen(device);
-  const sw = Math.round(outerWidth / o.w);
-  const sh = Math.round((sw * DEVICES[device].height) / DEVICES[device].width);
-  const edge = Math.round(sw * (f.bezel + f.rim));
+export function frameBox(device: Device, d: Display, cx: number, top: number, outerWidth: number): FrameBox {
+  const f = frameOf(device);
+  const o = outerPerShort(device, d);
+  const short = Math.round(outerWidth / o.w);
+  const long = Math.round(short * d.aspect);
+  const [sw, sh] = d.landscape ? [long, short] : [short, long];
+  const edge = Math.round(short * (f.bezel + f.rim));
   const width = sw + 2 * edge;
   const x = Math.round(cx - width / 2);
   const y = Math.round(top);
-  return { x, y, width, height: sh + 2 * edge, screen: { x: x + edge, y: y + edge, width: sw, height: sh, radius: sw * f.radius } };
+  return {
+    x,
+    y,
+    width,
+    height: sh + 2 * edge,
+    landscape: d.landscape,
+    screen: { x: x + edge, y: y + edge, width: sw, height: sh, radius: short * f.radius },
+  };
 }
+
+const shortSide = (box: FrameBox) => Math.min(box.screen.width, box.screen.height);
 
 function roundRect(ctx: SKRSContext2D, x: number, y: number, w: number, h: number, r: number): void {
   ctx.beginPath();
@@ -77,8 +72,9 @@ function roundRect(ctx: SKRSContext2D, x: number, y: number, w: number, h: numbe
 }
 
 function buttons(ctx: SKRSContext2D, device: Device, box: FrameBox): void {
-  const kind = FRAMES[device].buttons;
-  if (kind === 'none') return;
+  const kind = frameOf(device).buttons;
+  // On a landscape device the buttons are on its top and bottom edges, too thin to see there.
+  if (kind === 'none' || box.landscape) return;
   const sw = box.screen.width;
   const depth = sw * 0.011;
   const side = (left: boolean, at: number, len: number) => {
@@ -110,7 +106,7 @@ const SHADOW_SCALE = 4;
 const shadows = new Map<string, Canvas>();
 
 function shadowFor(device: Device, box: FrameBox, outerR: number): { image: Canvas; pad: number } {
-  const sw = box.screen.width;
+  const sw = shortSide(box);
   const pad = Math.ceil(sw * 0.25);
   const key = `${device}:${box.width}x${box.height}`;
   let image = shadows.get(key);
@@ -139,8 +135,8 @@ function shadowFor(device: Device, box: FrameBox, outerR: number): { image: Canv
 
 /** Shadow, buttons, rim and bezel: everything under the screen. */
 export function drawFrameBody(ctx: SKRSContext2D, device: Device, box: FrameBox): void {
-  const f = FRAMES[device];
-  const sw = box.screen.width;
+  const f = frameOf(device);
+  const sw = shortSide(box);
   const outerR = box.screen.radius + sw * (f.bezel + f.rim);
   const { image, pad } = shadowFor(device, box, outerR);
   ctx.drawImage(image, box.x - pad, box.y - pad, image.width * SHADOW_SCALE, image.height * SHADOW_SCALE);
@@ -164,7 +160,10 @@ export function drawFrameBody(ctx: SKRSContext2D, device: Device, box: FrameBox)
     const cam = sw * 0.008;
     ctx.fillStyle = '#1A1C22';
     ctx.beginPath();
-    ctx.arc(box.x + box.width / 2, box.y + (box.screen.y - box.y) / 2 + r / 2, cam, 0, Math.PI * 2);
+    // In landscape the camera is in the left bezel (the device's top, turned).
+    const mid = (box.screen.y - box.y) / 2 + r / 2;
+    if (box.landscape) ctx.arc(box.x + mid, box.y + box.height / 2, cam, 0, Math.PI * 2);
+    else ctx.arc(box.x + box.width / 2, box.y + mid, cam, 0, Math.PI * 2);
     ctx.fill();
   }
 }
@@ -177,12 +176,22 @@ export function clipScreen(ctx: SKRSContext2D, box: FrameBox): void {
   ctx.clip();
 }
 
-/** The Dynamic Island, the notch or the camera hole, drawn over the screen. */
+/**
+ * The Dynamic Island, the notch or the camera hole, drawn over the screen. They are drawn in the
+ * device's own (portrait) coordinates: a landscape device is the portrait one turned left, so its
+ * cut-out sits at the left edge.
+ */
 export function drawCutout(ctx: SKRSContext2D, device: Device, box: FrameBox): void {
-  const s = box.screen;
-  const cx = s.x + s.width / 2;
+  const b = box.screen;
+  ctx.save();
+  if (box.landscape) {
+    ctx.translate(b.x, b.y + b.height);
+    ctx.rotate(-Math.PI / 2);
+  } else ctx.translate(b.x, b.y);
+  const s = { x: 0, y: 0, width: Math.min(b.width, b.height) };
+  const cx = s.width / 2;
   ctx.fillStyle = '#000000';
-  switch (FRAMES[device].cutout) {
+  switch (frameOf(device).cutout) {
     case 'island': {
       // 126 × 37 pt, 11 pt from the top of a 440 pt wide screen.
       const w = s.width * (126 / 440);
@@ -221,4 +230,5 @@ export function drawCutout(ctx: SKRSContext2D, device: Device, box: FrameBox): v
     case 'bezel-camera':
       break;
   }
+  ctx.restore();
 }

@@ -3,9 +3,11 @@
  * text block of a set is as tall as its tallest, so devices sit at the same height on every slide.
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
+import type { ThemeId } from '../brand/theme-ids.ts';
 import { DEVICES, type Device } from '../planning/types.ts';
-import { frameBox, frameWidthFor, type FrameBox } from './frames.ts';
-import { drawnLines, fitSize, HEADLINE_LINE_HEIGHT, SUB_LINE_HEIGHT } from './text.ts';
+import { frameBox, frameWidthFor, type Display, type FrameBox } from './frames.ts';
+import type { Weight } from './font-sources.ts';
+import { drawnLines, fitSize, HEADLINE_LINE_HEIGHT, linesAt, MAX_LINES, SUB_LINE_HEIGHT } from './text.ts';
 import type { SetMetrics, SlideLook } from './types.ts';
 
 export interface Scale {
@@ -26,72 +28,157 @@ export function scaleOf(device: Device): Scale {
   return { width, height, base, margin, textWidth: width - 2 * margin, padTop: Math.round(height * 0.055), gap: Math.round(height * 0.03) };
 }
 
+/**
+ * The smallest text that stays legible where shoppers decide: in App Store and Play search results
+ * a portrait screenshot is shown about 110 pt wide, and 5 pt is the least a phone's text can be
+ * there and still be read. A slide as wide as `base` shows at 110 pt, so: base × 5 / 110.
+ */
+export const THUMBNAIL_PT = 110;
+export const MIN_LEGIBLE_PT = 5;
+export const minLegiblePx = (sc: Scale): number => Math.ceil((sc.base * MIN_LEGIBLE_PT) / THUMBNAIL_PT);
+
+/** One step of the headline ladder: neighbouring slides differ by at most one (8 %). */
+export const HEADLINE_STEP = 0.92;
+
+export interface TypeScale {
+  /** Headline sizes from largest to smallest, one step apart. */
+  ladder: number[];
+  subMin: number;
+  subMax: number;
+}
+
+/** Big, heavy type is the bold theme's point: its headlines are Black and start 40 % larger. */
+export const headlineWeight = (theme: ThemeId | undefined): Weight => (theme === 'bold' ? 900 : 700);
+
+export function typeScale(sc: Scale, theme: ThemeId | undefined): TypeScale {
+  const max = Math.round(sc.base * (theme === 'bold' ? 0.126 : 0.09));
+  const subMin = minLegiblePx(sc);
+  const min = Math.max(Math.round(subMin * 1.2), Math.round(sc.base * 0.05));
+  const ladder: number[] = [];
+  for (let s = max; s > min; s *= HEADLINE_STEP) ladder.push(Math.round(s));
+  ladder.push(min);
+  return { ladder, subMin, subMax: Math.max(subMin, Math.round(max * 0.55)) };
+}
+
 export interface TextBlock {
   headline: string[];
   sub: string[];
+  headlineSize: number;
+  headlineWeight: Weight;
+  subSize: number;
   height: number;
 }
 
-export function textBlock(ctx: SKRSContext2D, slide: SlideLook, m: SetMetrics, sc: Scale): TextBlock {
-  const headline = drawnLines(ctx, slide.headline, 700, m.headlineSize, sc.textWidth);
-  const sub = slide.subheadline ? drawnLines(ctx, slide.subheadline, 400, m.subSize, sc.textWidth) : [];
-  const subHeight = sub.length ? m.headlineSize * 0.35 + sub.length * m.subSize * SUB_LINE_HEIGHT : 0;
-  return { headline, sub, height: Math.ceil(headline.length * m.headlineSize * HEADLINE_LINE_HEIGHT + subHeight) };
+export function textBlock(
+  ctx: SKRSContext2D,
+  slide: SlideLook,
+  headlineSize: number,
+  subSize: number,
+  sc: Scale,
+  theme?: ThemeId,
+): TextBlock {
+  const weight = headlineWeight(theme);
+  const headline = drawnLines(ctx, slide.headline, weight, headlineSize, sc.textWidth);
+  const sub = slide.subheadline ? drawnLines(ctx, slide.subheadline, 400, subSize, sc.textWidth) : [];
+  const subHeight = sub.length ? headlineSize * 0.35 + sub.length * subSize * SUB_LINE_HEIGHT : 0;
+  return {
+    headline,
+    sub,
+    headlineSize,
+    headlineWeight: weight,
+    subSize,
+    height: Math.ceil(headline.length * headlineSize * HEADLINE_LINE_HEIGHT + subHeight),
+  };
 }
 
-/** One headline size and one subheadline size for the whole set: the largest that fit every slide. */
-export function fitSet(ctx: SKRSContext2D, device: Device, slides: SlideLook[]): SetMetrics {
+function fitsAt(ctx: SKRSContext2D, text: string, size: number, width: number, weight: Weight): boolean {
+  const w = linesAt(ctx, text, weight, size, width);
+  return w.fits && w.lines.length <= MAX_LINES;
+}
+
+/**
+ * Each headline at the largest size of the ladder at which it fits, then brought within one step
+ * of its neighbours (only ever down: a larger size would not fit), so one long headline shrinks
+ * its neighbours a little, not the whole set. One subheadline size for the set, never below the
+ * legible minimum.
+ */
+export function fitSet(ctx: SKRSContext2D, device: Device, slides: SlideLook[], theme?: ThemeId): SetMetrics {
   const sc = scaleOf(device);
-  const headlineSize = fitSize(
-    ctx,
-    slides.map((s) => s.headline),
-    700,
-    sc.textWidth,
-    Math.round(sc.base * 0.04),
-    Math.round(sc.base * 0.09),
-  );
+  const t = typeScale(sc, theme);
+  const steps = slides.map((s) => {
+    const k = t.ladder.findIndex((size) => fitsAt(ctx, s.headline, size, sc.textWidth, headlineWeight(theme)));
+    return k < 0 ? t.ladder.length - 1 : k;
+  });
+  for (let changed = true; changed;) {
+    changed = false;
+    for (let i = 0; i < steps.length; i++) {
+      const floor = Math.max(steps[i - 1] ?? 0, steps[i + 1] ?? 0) - 1;
+      if (steps[i] < floor) {
+        steps[i] = floor;
+        changed = true;
+      }
+    }
+  }
+  const headlineSizes = steps.map((k) => t.ladder[k]);
   const subs = slides.flatMap((s) => (s.subheadline ? [s.subheadline] : []));
-  const subSize = fitSize(ctx, subs, 400, sc.textWidth, Math.round(sc.base * 0.026), Math.round(headlineSize * 0.52));
-  const partial: SetMetrics = { headlineSize, subSize, blockHeight: 0 };
-  const blockHeight = Math.max(0, ...slides.map((s) => textBlock(ctx, s, partial, sc).height));
-  return { ...partial, blockHeight };
+  const subSize = fitSize(ctx, subs, 400, sc.textWidth, t.subMin, Math.max(t.subMin, Math.round(Math.min(...headlineSizes) * 0.6)));
+  const blockHeight = Math.max(0, ...slides.map((s, i) => textBlock(ctx, s, headlineSizes[i], subSize, sc, theme).height));
+  return { headlineSizes, subSize, blockHeight };
+}
+
+/** A slide with no screen is a poster: its headline as large as fits, up to 1.6 × the ladder's top. */
+export function posterBlock(ctx: SKRSContext2D, slide: SlideLook, m: SetMetrics, sc: Scale, theme?: ThemeId): TextBlock {
+  const top = typeScale(sc, theme).ladder[0];
+  const size = fitSize(ctx, [slide.headline], headlineWeight(theme), sc.textWidth, top, Math.round(top * 1.6));
+  return textBlock(ctx, slide, size, Math.max(m.subSize, Math.round(size * 0.42)), sc, theme);
 }
 
 export interface Placement {
   /** Top of the text block. */
   textTop: number;
   frame: FrameBox | null;
+  /** Full bleed: the screen without a frame, as wide as the slide, from `y` to the bottom edge. */
+  bleed: { x: number; y: number; width: number; height: number } | null;
 }
 
-export function place(device: Device, layout: string, m: SetMetrics, own: TextBlock, sc: Scale): Placement {
+export function place(device: Device, layout: string, m: SetMetrics, own: TextBlock, sc: Scale, d: Display, theme?: ThemeId): Placement {
   const { width: W, height: H, padTop, gap } = sc;
   const cx = W / 2;
   const bottomPad = Math.round(H * 0.045);
+  if (layout === 'text-only') return { textTop: Math.round((H - own.height) / 2), frame: null, bleed: null };
+  if (theme === 'full-bleed') {
+    const y = padTop + m.blockHeight + gap;
+    const long = Math.round(W * d.aspect);
+    return { textTop: padTop, frame: null, bleed: { x: 0, y, width: W, height: d.landscape ? Math.round(W / d.aspect) : long } };
+  }
+  // A landscape device is wide and short: as wide as the slide allows, centred in the space left.
+  const maxW = W * (d.landscape ? 0.9 : layout === 'hero-centered' ? 0.9 : 0.8);
+  const centred = (top: number, bottom: number) => {
+    const w = frameWidthFor(device, d, maxW, bottom - top);
+    return frameBox(device, d, cx, top + (bottom - top - heightOf(device, d, w)) / 2, w);
+  };
   switch (layout) {
-    case 'text-only':
-      return { textTop: Math.round((H - own.height) / 2), frame: null };
     case 'headline-bottom': {
       const textTop = H - padTop - m.blockHeight;
-      const maxH = textTop - gap - bottomPad;
-      const w = frameWidthFor(device, W * 0.8, maxH);
-      return { textTop, frame: frameBox(device, cx, bottomPad + (maxH - heightOf(device, w)) / 2, w) };
+      return { textTop, frame: centred(bottomPad, textTop - gap), bleed: null };
     }
     case 'hero-centered': {
-      // The hero device is larger and runs off the bottom edge; at most a fifth of it is hidden.
+      // The hero device is the largest the slide holds, whole: a screen is never cut by the edge.
       const top = padTop + m.blockHeight + gap;
-      const w = frameWidthFor(device, W * 0.88, (H - top) / 0.8);
-      return { textTop: padTop, frame: frameBox(device, cx, top, w) };
+      if (d.landscape) return { textTop: padTop, frame: centred(top, H - bottomPad), bleed: null };
+      const w = frameWidthFor(device, d, maxW, H - top - Math.round(bottomPad / 2));
+      return { textTop: padTop, frame: frameBox(device, d, cx, top, w), bleed: null };
     }
     default: {
       // headline-top, and any layout this renderer does not know yet.
       const top = padTop + m.blockHeight + gap;
-      const maxH = H - top - bottomPad;
-      const w = frameWidthFor(device, W * 0.8, maxH);
-      return { textTop: padTop, frame: frameBox(device, cx, top, w) };
+      if (d.landscape) return { textTop: padTop, frame: centred(top, H - bottomPad), bleed: null };
+      const w = frameWidthFor(device, d, maxW, H - top - bottomPad);
+      return { textTop: padTop, frame: frameBox(device, d, cx, top, w), bleed: null };
     }
   }
 }
 
-function heightOf(device: Device, outerWidth: number): number {
-  return frameBox(device, 0, 0, outerWidth).height;
+function heightOf(device: Device, d: Display, outerWidth: number): number {
+  return frameBox(device, d, 0, 0, outerWidth).height;
 }

@@ -7,7 +7,8 @@ import { Piscina } from 'piscina';
 import { workerFile } from '../threads/worker-file.ts';
 import { renderDuration } from '../metrics/index.ts';
 import { DEVICES } from '../planning/types.ts';
-import type { RenderInput, RenderOptions, RenderTask, SetMetrics, SlideLook } from './types.ts';
+import type { RenderedSlide, RenderInput, RenderOptions, RenderTask, SetMetrics, SlideLook } from './types.ts';
+import type { WorkerSlide } from './worker.ts';
 
 export interface RenderPoolOptions {
   /** Rendering threads; default: the machine's cores, at most 4. */
@@ -60,8 +61,13 @@ export class RenderPool {
     return this.pool.options.maxThreads;
   }
 
-  /** The set's PNGs, in slide order. Rejects with the signal's reason when aborted. */
+  /** The set's pictures (PNG, or JPEG when a PNG would pass 8 MB), in slide order. */
   async renderSet(input: RenderInput, opts: RenderOptions = {}): Promise<Buffer[]> {
+    return (await this.renderSlides(input, opts)).map((s) => s.bytes);
+  }
+
+  /** The set's pictures with their format and lint, in slide order. Rejects with the signal's reason when aborted. */
+  async renderSlides(input: RenderInput, opts: RenderOptions = {}): Promise<RenderedSlide[]> {
     if (this.closed) throw new Error('RenderPool is closed');
     if (!(input.device in DEVICES)) throw new Error(`unknown device ${String(input.device)}`);
     if (input.screens.length !== input.slides.length) throw new Error(`${input.slides.length} slides but ${input.screens.length} screens`);
@@ -76,16 +82,80 @@ export class RenderPool {
     }
   }
 
-  private async run(input: RenderInput, opts: RenderOptions): Promise<Buffer[]> {
+  /**
+   * Only the slides at `indices` (0-based), sized and placed as in the whole set (its shared type
+   * sizes): a revision re-renders what changed and keeps the other slides' files. `screens` needs
+   * entries at those indices only.
+   */
+  async renderSome(input: RenderInput, indices: number[], opts: RenderOptions = {}): Promise<Map<number, RenderedSlide>> {
+    if (this.closed) throw new Error('RenderPool is closed');
+    if (!(input.device in DEVICES)) throw new Error(`unknown device ${String(input.device)}`);
+    opts.signal?.throwIfAborted();
+    try {
+      const rendered = await this.run(input, opts, indices);
+      return new Map(indices.map((i, k) => [i, rendered[k]]));
+    } catch (error) {
+      if (opts.signal?.aborted) throw opts.signal.reason;
+      throw error;
+    }
+  }
+
+  /**
+   * The editor's preview: the slides at `indices` (0-based) at `scale` of the device's size, as
+   * PNGs in that order, fitted with the whole set in the same trip to a thread. `screenKeys` name
+   * the screens (unchanged bytes for the same key) so the thread decodes each once.
+   */
+  async preview(
+    input: RenderInput,
+    indices: number[],
+    scale: number,
+    screenKeys: (string | null)[],
+    opts: RenderOptions = {},
+  ): Promise<Buffer[]> {
+    if (this.closed) throw new Error('RenderPool is closed');
+    if (!(input.device in DEVICES)) throw new Error(`unknown device ${String(input.device)}`);
+    const { signal } = opts;
+    signal?.throwIfAborted();
+    const task: RenderTask = {
+      kind: 'preview',
+      device: input.device,
+      slides: input.slides.map(look),
+      indices,
+      screens: indices.map((i) => {
+        const s = input.screens[i];
+        return s ? ownBytes(s) : null;
+      }),
+      screenKeys,
+      scale,
+      panoramic: input.panoramic === true,
+      theme: input.theme,
+      brand: input.brand,
+      icon: input.icon ? ownBytes(input.icon) : null,
+    };
+    try {
+      const pngs = (await this.pool.run(task, { signal })) as Uint8Array[];
+      return pngs.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength));
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      throw error;
+    }
+  }
+
+  private async run(input: RenderInput, opts: RenderOptions, only?: number[]): Promise<RenderedSlide[]> {
     const { signal } = opts;
     const endTimer = renderDuration.startTimer({ device: input.device });
     const slides = input.slides.map(look);
-    const metrics = (await this.pool.run({ kind: 'fit', device: input.device, slides } satisfies RenderTask, { signal })) as SetMetrics;
+    const { theme, brand } = input;
+    const icon = input.icon ? ownBytes(input.icon) : null;
+    const fit: RenderTask = { kind: 'fit', device: input.device, slides, theme };
+    const metrics = (await this.pool.run(fit, { signal })) as SetMetrics;
     const total = slides.length;
     const colors = slides[0]?.background.colors ?? [];
+    const wanted = only ?? slides.map((_, i) => i);
     let done = 0;
-    const pngs = await Promise.all(
-      slides.map(async (slide, index) => {
+    const rendered = await Promise.all(
+      wanted.map(async (index) => {
+        const slide = slides[index];
         const screen = input.screens[index];
         const task: RenderTask = {
           kind: 'slide',
@@ -94,16 +164,20 @@ export class RenderPool {
           slide,
           screen: screen ? ownBytes(screen) : null,
           metrics,
-          panorama: input.panoramic ? { index, count: total, colors } : null,
+          panorama: input.panoramic || theme === 'panoramic' ? { index, count: total, colors } : null,
+          theme,
+          brand,
+          // Only a slide that may become a text slide needs it (a screen may turn out a marketing picture).
+          icon: slide.layout === 'text-only' || screen ? icon : null,
         };
-        const out = (await this.pool.run(task, { signal })) as Uint8Array;
-        opts.onSlide?.(++done, total);
-        return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+        const out = (await this.pool.run(task, { signal })) as WorkerSlide;
+        opts.onSlide?.(++done, wanted.length);
+        return { ...out, bytes: Buffer.from(out.bytes.buffer, out.bytes.byteOffset, out.bytes.byteLength) };
       }),
     );
     // Completed sets only: an aborted or failed render is not a duration.
     endTimer();
-    return pngs;
+    return rendered;
   }
 
   async close(): Promise<void> {

@@ -6,7 +6,7 @@
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import LineBreaker from 'linebreak';
-import { fontString } from './fonts.ts';
+import { fontString, type Weight } from './fonts.ts';
 
 const SOUTHEAST_ASIAN = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]+/gu;
 const RTL_STRONG = /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
@@ -14,6 +14,24 @@ const LTR_STRONG = /[\p{L}]/u;
 
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]{2,}/gu;
 const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
+
+const HANGUL = /[\p{Script=Hangul}]/u;
+const SPACE = /\s/u;
+// Kinsoku shori (JIS X 4051): characters a line may not open with (closing brackets and quotes,
+// punctuation, iteration marks, small kana, the prolonged sound mark) and may not close with
+// (opening brackets and quotes).
+export const NO_LINE_START = new Set([
+  ...'、。，．・：；？！‐゠–〜～ー…‥」』）］｝〕〉》】〙〗｠»’”〟)]}>ゝゞヽヾ々〻ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ%,.:;?!',
+]);
+export const NO_LINE_END = new Set([...'「『（［｛〔〈《【〘〖｟«‘“〝([{<¥$£€']);
+
+/** Whether a line may break between these two characters by the kinsoku and keep-all rules. */
+function allowedBetween(before: string, after: string): boolean {
+  if (NO_LINE_START.has(after) || NO_LINE_END.has(before)) return false;
+  // Korean breaks between words only (CSS word-break: keep-all): never inside a run of letters.
+  if ((HANGUL.test(before) || HANGUL.test(after)) && !SPACE.test(before) && !SPACE.test(after)) return false;
+  return true;
+}
 
 let thaiWords: Intl.Segmenter | null = null;
 const cjkWords = new Map<string, Intl.Segmenter>();
@@ -39,6 +57,19 @@ export function breakPieces(text: string): { piece: string; required: boolean }[
     for (let at = run.index + 1; at < run.index + run[0].length; at++)
       if (!words.has(at) && positions.get(at) === false) positions.delete(at);
   }
+  // Positions are UTF-16 offsets: index the code points by their offset for the rules above.
+  const byOffset: string[] = [];
+  for (let i = 0; i < text.length;) {
+    const cp = String.fromCodePoint(text.codePointAt(i)!);
+    byOffset[i] = cp;
+    i += cp.length;
+  }
+  const charBefore = (at: number) => {
+    for (let i = at - 1; i >= 0; i--) if (byOffset[i] !== undefined) return byOffset[i];
+    return undefined;
+  };
+  for (const [at, required] of positions)
+    if (!required && at < text.length && !allowedBetween(charBefore(at) ?? '', byOffset[at] ?? '')) positions.delete(at);
   const sorted = [...positions.keys()].sort((a, b) => a - b);
   const pieces: { piece: string; required: boolean }[] = [];
   let last = 0;
@@ -89,7 +120,11 @@ export function wrapByGrapheme(text: string, maxWidth: number, measure: Measure)
   for (const line of wrap(text, maxWidth, measure).lines) {
     let cur = '';
     for (const { segment } of graphemes.segment(line)) {
-      if (cur !== '' && measure(cur + segment) > maxWidth) {
+      const last = [...cur].at(-1) ?? '';
+      const first = [...segment][0];
+      // Even a cut word keeps kinsoku: a closing mark goes with the character before it.
+      const may = !NO_LINE_START.has(first) && !NO_LINE_END.has(last);
+      if (cur !== '' && may && measure(cur + segment) > maxWidth) {
         out.push(cur.trimEnd());
         cur = segment.trimStart();
       } else cur += segment;
@@ -112,12 +147,12 @@ export const HEADLINE_LINE_HEIGHT = 1.18;
 export const SUB_LINE_HEIGHT = 1.32;
 export const MAX_LINES = 3;
 
-export function measurer(ctx: SKRSContext2D, weight: 400 | 700, size: number, text: string): Measure {
+export function measurer(ctx: SKRSContext2D, weight: Weight, size: number, text: string): Measure {
   ctx.font = fontString(weight, size, text);
   return (s) => ctx.measureText(s).width;
 }
 
-export function linesAt(ctx: SKRSContext2D, text: string, weight: 400 | 700, size: number, maxWidth: number): Wrapped {
+export function linesAt(ctx: SKRSContext2D, text: string, weight: Weight, size: number, maxWidth: number): Wrapped {
   return wrap(text, maxWidth, measurer(ctx, weight, size, text));
 }
 
@@ -125,7 +160,7 @@ export function linesAt(ctx: SKRSContext2D, text: string, weight: 400 | 700, siz
  * The largest whole pixel size in [min, max] at which every text fits the width in at most
  * MAX_LINES lines; `min` when none does (the caller then lets lines run on, never cuts them).
  */
-export function fitSize(ctx: SKRSContext2D, texts: string[], weight: 400 | 700, maxWidth: number, min: number, max: number): number {
+export function fitSize(ctx: SKRSContext2D, texts: string[], weight: Weight, maxWidth: number, min: number, max: number): number {
   const ok = (size: number) =>
     texts.every((t) => {
       const w = linesAt(ctx, t, weight, size, maxWidth);
@@ -169,7 +204,7 @@ export function balance(text: string, maxWidth: number, measure: Measure): strin
 }
 
 /** The lines actually drawn: balanced at `size`, or cut between graphemes if a word is too wide. */
-export function drawnLines(ctx: SKRSContext2D, text: string, weight: 400 | 700, size: number, maxWidth: number): string[] {
+export function drawnLines(ctx: SKRSContext2D, text: string, weight: Weight, size: number, maxWidth: number): string[] {
   const measure = measurer(ctx, weight, size, text);
   return wrap(text, maxWidth, measure).fits ? balance(text, maxWidth, measure) : wrapByGrapheme(text, maxWidth, measure);
 }

@@ -1,4 +1,7 @@
 /** What the renderer takes and what travels to its worker threads. */
+import type { BrandColors, BrandFontId, ThemeId } from '../brand/theme-ids.ts';
+import type { Static } from '@sinclair/typebox';
+import type { SlideLintSchema } from '../planning/schemas.ts';
 import type { Device, Slide } from '../planning/types.ts';
 
 export interface RenderInput {
@@ -9,6 +12,16 @@ export interface RenderInput {
   screens: (Buffer | Uint8Array | null)[];
   /** One wide background across the set: slide i shows its slice. */
   panoramic?: boolean;
+  /** The set's look (default DEFAULT_THEME); `panoramic` also sets `panoramic`. */
+  theme?: ThemeId;
+  /** The app's brand colours, from its icon or its brand kit. */
+  brand?: BrandColors;
+  /** The brand kit's font (BRAND_FONTS); absent: the default. */
+  font?: BrandFontId;
+  /** The app's icon (PNG or JPEG bytes) when the brand kit asks for an icon badge on the slides; absent: no badge. */
+  badge?: Uint8Array | null;
+  /** The app's icon (PNG, JPEG or WebP): drawn on the slides without a screen. */
+  icon?: Buffer | Uint8Array | null;
 }
 
 export interface RenderOptions {
@@ -19,9 +32,10 @@ export interface RenderOptions {
 /** The part of a slide the renderer reads. */
 export type SlideLook = Pick<Slide, 'headline' | 'subheadline' | 'layout' | 'background' | 'textColor'>;
 
-/** Sizes shared by every slide of a set, so the set reads as one. */
+/** Sizes of a set's text, decided together so the set reads as one. */
 export interface SetMetrics {
-  headlineSize: number;
+  /** Each slide's headline size (px), in slide order: within one step of its neighbours. */
+  headlineSizes: number[];
   subSize: number;
   /** The tallest text block of the set (px): devices sit at the same height on every slide. */
   blockHeight: number;
@@ -31,17 +45,54 @@ export interface FitTask {
   kind: 'fit';
   device: Device;
   slides: SlideLook[];
+  theme?: ThemeId;
 }
 
 export interface SlideTask {
   kind: 'slide';
-  /** The slide's position in the set (for error messages). */
+  /** The slide's position in the set (for error messages and its headline size). */
   index: number;
   device: Device;
   slide: SlideLook;
   screen: Uint8Array | null;
   metrics: SetMetrics;
   panorama: { index: number; count: number; colors: string[] } | null;
+  theme?: ThemeId;
+  brand?: BrandColors;
+  icon?: Uint8Array | null;
+  /** A preview's size, as a share of the device's (default 1: the store's size). */
+  scale?: number;
 }
 
-export type RenderTask = FitTask | SlideTask;
+/**
+ * A preview: the set fitted and the slides at `indices` drawn at `scale`, in one trip to a thread.
+ * `screenKeys` name each screen so the thread decodes it once for the keystrokes that follow.
+ */
+export interface PreviewTask {
+  kind: 'preview';
+  device: Device;
+  slides: SlideLook[];
+  indices: number[];
+  screens: (Uint8Array | null)[];
+  screenKeys: (string | null)[];
+  scale: number;
+  panoramic: boolean;
+  theme?: ThemeId;
+  brand?: BrandColors;
+  icon?: Uint8Array | null;
+}
+
+export type RenderTask = FitTask | SlideTask | PreviewTask;
+
+/** What the renderer found while drawing a slide: the picture's half of its lint. */
+export type DrawnLint = Omit<SlideLint, 'width' | 'height' | 'alpha' | 'bytes' | 'format' | 'problems'>;
+
+/** A slide as delivered: its encoded bytes and its lint. */
+export interface RenderedSlide {
+  bytes: Buffer;
+  format: 'png' | 'jpeg';
+  lint: SlideLint;
+}
+
+/** The lint of a slide, as the job's result carries it (planning/schemas.ts SlideLintSchema). */
+export type SlideLint = Static<typeof SlideLintSchema>;

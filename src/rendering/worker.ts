@@ -5,26 +5,43 @@
 // First: the threads that sharp and canvas start while loading inherit this thread's priority.
 import './thread-priority.ts';
 import { createCanvas } from '@napi-rs/canvas';
-import { move } from 'piscina';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
 import sharp from 'sharp';
 import { registerFontsFor } from './fonts.ts';
-import { composeSlide, ScreenError } from './compose.ts';
+import { composeRaw, ScreenError } from './compose.ts';
+import { encodeSlide } from './encode.ts';
 import { fitSet } from './layout.ts';
-import type { RenderTask, SetMetrics } from './types.ts';
+import { renderPreview } from './preview-render.ts';
+import type { RenderTask, SetMetrics, SlideLint } from './types.ts';
 
 sharp.concurrency(1);
 sharp.cache(false);
 
-export default async function run(task: RenderTask): Promise<SetMetrics | Uint8Array> {
+export interface WorkerSlide {
+  bytes: Uint8Array;
+  format: 'png' | 'jpeg';
+  lint: SlideLint;
+}
+
+export default async function run(task: RenderTask): Promise<SetMetrics | WorkerSlide | Uint8Array[]> {
+  if (task.kind === 'preview') {
+    registerFontsFor(task.slides.flatMap((s) => [s.headline, s.subheadline]));
+    const pngs = await renderPreview(task);
+    return move({ [transferableSymbol]: pngs.map((p) => p.buffer), [valueSymbol]: pngs }) as unknown as Uint8Array[];
+  }
   const slides = task.kind === 'fit' ? task.slides : [task.slide];
   registerFontsFor(slides.flatMap((s) => [s.headline, s.subheadline]));
-  if (task.kind === 'fit') return fitSet(createCanvas(1, 1).getContext('2d'), task.device, task.slides);
-  const png = await composeSlide(task).catch((error: unknown) => {
+  if (task.kind === 'fit') return fitSet(createCanvas(1, 1).getContext('2d'), task.device, task.slides, task.theme);
+  const raw = await composeRaw(task).catch((error: unknown) => {
     // The job reports which slide's screen was unreadable; anything else is a renderer fault.
     if (error instanceof ScreenError) throw new Error(`the screen of slide ${task.index} is not a readable image: ${error.message}`);
     throw error;
   });
-  // Hand the bytes over instead of copying them back to the calling thread.
-  const out = new Uint8Array(png.buffer, png.byteOffset, png.byteLength);
-  return png.byteOffset === 0 && png.byteLength === png.buffer.byteLength ? (move(out) as Uint8Array) : new Uint8Array(out);
+  const { bytes, format, lint } = await encodeSlide(raw, task.device, raw.lint);
+  // Hand the bytes over instead of copying them back to the calling thread: piscina moves what an
+  // object's transferable list names, and delivers its value.
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  const out = whole ? new Uint8Array(bytes.buffer) : new Uint8Array(bytes);
+  const value: WorkerSlide = { bytes: out, format, lint };
+  return move({ [transferableSymbol]: [out.buffer], [valueSymbol]: value }) as unknown as WorkerSlide;
 }

@@ -113,6 +113,12 @@ describe('pictures, end to end over HTTP', () => {
     ];
     for (const [i, slide] of slides.entries()) {
       expect(slide.image).toMatchObject({ width: 1320, height: 2868, format: 'png' });
+      // The lint the job ran on this very file, in the result.
+      expect(slide.lint).toMatchObject({ width: 1320, height: 2868, alpha: false, format: 'png', bytes: slide.image.bytes, problems: [] });
+      expect(slide.lint.lines.headline.join(' ')).toBe(slide.headline.replace(/\s+/g, ' ').trim());
+      expect(slide.lint.missingGlyphs).toEqual([]);
+      expect(slide.lint.screenCroppedPct).toBeLessThanOrEqual(5);
+      expect(slide.lint.minFontThumbnailPt).toBeGreaterThanOrEqual(5);
       const url = new URL(slide.image.url);
       // Signed: no key needed.
       const res = await h.app.inject({ method: 'GET', url: url.pathname + url.search });

@@ -15,6 +15,7 @@ import { ledger, until } from '../support/jobs.ts';
 import { shotgen, type Child } from '../support/processes.ts';
 import { emptyScreenshots } from '../../src/stores/listing.ts';
 import { startS3, type TestS3 } from '../objects/support.ts';
+import { scaled } from '../support/timing.ts';
 
 let s3: TestS3 | null = null;
 let s3Error = '';
@@ -72,10 +73,20 @@ async function api(env: Record<string, string>): Promise<string> {
 }
 
 function worker(env: Record<string, string>): Child {
-  const c = shotgen(['--json', 'serve', '--role', 'worker'], { DATABASE_URL: t.url, DATA_DIR: scratch(), WORKER_CONCURRENCY: '1', ...env });
+  const c = shotgen(['--json', 'serve', '--role', 'worker'], {
+    DATABASE_URL: t.url,
+    DATA_DIR: scratch(),
+    PORT: '0',
+    HOST: '127.0.0.1',
+    WORKER_CONCURRENCY: '1',
+    ...env,
+  });
   children.push(c);
   return c;
 }
+
+/** Own captions on text slides: the listing has no screenshots and the workers must stay off the network. */
+const textSlides = (n: number) => Array.from({ length: n }, (_, i) => ({ headline: `Plan meals, step ${i + 1}` }));
 
 async function createSet(base: string, body: Record<string, unknown>): Promise<string> {
   const res = await fetch(`${base}/screenshots`, {
@@ -94,82 +105,92 @@ async function waitForEnd(base: string, jobId: string) {
       result: { slides: { image: { url: string; sha256: string } }[]; archive: { url: string } };
     };
     return job.status === 'succeeded' || job.status === 'failed' ? job : null;
-  }, 90_000);
+  }, scaled(90_000));
 }
 
 for (const server of testServers())
   describe(`an API process and a worker process sharing an S3 bucket, on the ${server.name} server`, () => {
-    it('the API stores an upload the worker frames, and serves the pictures the worker rendered', async (ctx) => {
-      if (!s3) {
-        // CI always has s3rver (an npm devDependency): there, not starting is a failure, not a skip.
-        if (process.env.CI) throw new Error(`s3rver could not start: ${s3Error}`);
-        console.warn(`skipping the S3 process test: s3rver could not start (${s3Error})`);
-        return ctx.skip();
-      }
-      await seed(server);
-      const base = await api(s3.env);
-      worker(s3.env);
-      const upload = await fetch(`${base}/apps/${appId}/screens`, {
-        method: 'POST',
-        headers: { ...auth(), 'content-type': 'image/png' },
-        body: new Uint8Array(await solidPng(1290, 2796, 'red')),
-      });
-      expect(upload.status).toBe(201);
-      const jobId = await createSet(base, { count: 2 });
-      const job = await waitForEnd(base, jobId);
-      expect(job.status).toBe('succeeded');
-      for (const slide of job.result.slides) {
-        const res = await fetch(slide.image.url);
-        expect(res.status).toBe(200);
-        expect(res.headers.get('etag')).toBe(`"${slide.image.sha256}"`);
-        expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
-      }
-      const zip = await fetch(job.result.archive.url);
-      expect(zip.status).toBe(200);
-      expect((await zip.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
-    }, 120_000);
+    it(
+      'the API stores an upload the worker frames, and serves the pictures the worker rendered',
+      async (ctx) => {
+        if (!s3) {
+          // CI always has s3rver (an npm devDependency): there, not starting is a failure, not a skip.
+          if (process.env.CI) throw new Error(`s3rver could not start: ${s3Error}`);
+          console.warn(`skipping the S3 process test: s3rver could not start (${s3Error})`);
+          return ctx.skip();
+        }
+        await seed(server);
+        const base = await api(s3.env);
+        worker(s3.env);
+        const upload = await fetch(`${base}/apps/${appId}/screens`, {
+          method: 'POST',
+          headers: { ...auth(), 'content-type': 'image/png' },
+          body: new Uint8Array(await solidPng(1290, 2796, 'red')),
+        });
+        expect(upload.status).toBe(201);
+        const jobId = await createSet(base, { slides: textSlides(2) });
+        const job = await waitForEnd(base, jobId);
+        expect(job.status).toBe('succeeded');
+        for (const slide of job.result.slides) {
+          const res = await fetch(slide.image.url);
+          expect(res.status).toBe(200);
+          expect(res.headers.get('etag')).toBe(`"${slide.image.sha256}"`);
+          expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
+        }
+        const zip = await fetch(job.result.archive.url);
+        expect(zip.status).toBe(200);
+        expect((await zip.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
+      },
+      scaled(120_000),
+    );
   });
 
 describe('a worker killed while it renders', () => {
-  it('leaves no half-visible set: another worker renders again, the job is charged once, the dead attempt’s files are gone', async () => {
-    await seed(primaryServer());
-    const dataDir = scratch();
-    const env = { DATA_DIR: dataDir, JOB_LEASE_MS: '1500' };
-    const base = await api({ DATA_DIR: dataDir });
-    const doomed = worker(env);
-    await doomed.printed('"role":"worker"');
-    const jobId = await createSet(base, { count: 10 });
-    // Killed once the first slides are stored and the rest are still being drawn.
-    await until(
-      async () => {
-        const job = (await (await fetch(`${base}/jobs/${jobId}`, { headers: auth() })).json()) as {
-          progress: { done: number; total: number } | null;
-        };
-        return job.progress && job.progress.done >= 2 && job.progress.done < job.progress.total;
-      },
-      60_000,
-      10,
-    );
-    doomed.proc.kill('SIGKILL');
-    await doomed.exited;
-    const seen = await (await fetch(`${base}/jobs/${jobId}`, { headers: auth() })).json();
-    expect(seen.status).toBe('running');
-    expect(seen.result).toBeNull();
-    worker(env);
-    const job = await waitForEnd(base, jobId);
-    expect(job.status).toBe('succeeded');
-    // A thin listing may give fewer than 10 slides (the planner says so in a warning).
-    expect(job.result.slides.length).toBeGreaterThanOrEqual(3);
-    const { rows } = await t.pool.query('SELECT attempts FROM jobs WHERE id = $1', [jobId]);
-    expect(rows[0].attempts).toBe(2);
-    expect(await ledger(t.pool, accountId)).toEqual([{ kind: 'charge', job_id: jobId, amount: 5 }]);
-    const files = await t.pool.query<{ object_key: string }>('SELECT object_key FROM job_files WHERE job_id = $1', [jobId]);
-    expect(files.rows.every((f) => f.object_key.startsWith(`jobs/${jobId}/a2/`))).toBe(true);
-    expect(fs.existsSync(path.join(dataDir, 'objects', 'jobs', jobId, 'a1'))).toBe(false);
-    for (const slide of job.result.slides) {
-      const res = await fetch(slide.image.url);
-      expect(res.status).toBe(200);
-      await res.arrayBuffer();
-    }
-  }, 120_000);
+  it(
+    'leaves no half-visible set: another worker renders again, the job is charged once, the dead attempt’s files are gone',
+    async () => {
+      await seed(primaryServer());
+      const dataDir = scratch();
+      const env = { DATA_DIR: dataDir, JOB_LEASE_MS: '1500' };
+      const base = await api({ DATA_DIR: dataDir });
+      const doomed = worker(env);
+      await doomed.printed('"role":"worker"');
+      const jobId = await createSet(base, { slides: textSlides(10) });
+      // Killed once the first slides are stored and the rest are still being drawn.
+      await until(
+        async () => {
+          const job = (await (await fetch(`${base}/jobs/${jobId}`, { headers: auth() })).json()) as {
+            progress: { done: number; total: number } | null;
+          };
+          return job.progress && job.progress.done >= 2 && job.progress.done < job.progress.total;
+        },
+        60_000,
+        10,
+      );
+      doomed.proc.kill('SIGKILL');
+      await doomed.exited;
+      const seen = await (await fetch(`${base}/jobs/${jobId}`, { headers: auth() })).json();
+      expect(seen.status).toBe('running');
+      expect(seen.result).toBeNull();
+      // The dead worker's short lease brings its job back soon; the new worker's own lease is long, so
+      // that a loaded machine delaying its heartbeats cannot make it lose the job (a third attempt).
+      worker({ ...env, JOB_LEASE_MS: '10000' });
+      const job = await waitForEnd(base, jobId);
+      expect(job.status).toBe('succeeded');
+      // A thin listing may give fewer than 10 slides (the planner says so in a warning).
+      expect(job.result.slides.length).toBeGreaterThanOrEqual(3);
+      const { rows } = await t.pool.query('SELECT attempts FROM jobs WHERE id = $1', [jobId]);
+      expect(rows[0].attempts).toBe(2);
+      expect(await ledger(t.pool, accountId)).toEqual([{ kind: 'charge', job_id: jobId, amount: 5 }]);
+      const files = await t.pool.query<{ object_key: string }>('SELECT object_key FROM job_files WHERE job_id = $1', [jobId]);
+      expect(files.rows.every((f) => f.object_key.startsWith(`jobs/${jobId}/a2/`))).toBe(true);
+      expect(fs.existsSync(path.join(dataDir, 'objects', 'jobs', jobId, 'a1'))).toBe(false);
+      for (const slide of job.result.slides) {
+        const res = await fetch(slide.image.url);
+        expect(res.status).toBe(200);
+        await res.arrayBuffer();
+      }
+    },
+    scaled(120_000),
+  );
 });

@@ -1,6 +1,7 @@
 /** The screens routes: uploads decoded and checked before anything is stored, scoped to the account. */
 import { deflateSync } from 'node:zlib';
 import fs from 'node:fs';
+import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, expectProblem, type TestApp } from '../support/app.ts';
@@ -86,6 +87,42 @@ describe('POST /public/v1/apps/{appId}/screens', () => {
       tablet.json().screenId,
       told.json().screenId,
     ]);
+  });
+
+  it('stores a screen without its metadata: a PNG’s 8 MB iTXt chunk, a JPEG’s EXIF with its GPS position', async () => {
+    const plain = await solidPng(1290, 2796, 'red');
+    // After IHDR (8-byte signature + 25-byte chunk): an international text chunk of 8 MB.
+    const itxt = chunk('iTXt', Buffer.concat([Buffer.from('Comment\0\0\0\0\0', 'latin1'), Buffer.alloc(8 * 1024 * 1024, 'x')]));
+    const png = Buffer.concat([plain.subarray(0, 33), itxt, plain.subarray(33)]);
+    expect((await sharp(png).metadata()).format).toBe('png');
+    const withGps = await sharp({ create: { width: 1290, height: 2796, channels: 3, background: '#336699' } })
+      .jpeg()
+      .withExif({ IFD0: { Make: 'Phone', Model: 'Tracker' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 24/1' } })
+      .toBuffer();
+    const exif = (await sharp(withGps).metadata()).exif;
+    expect(exif?.includes(Buffer.from('Tracker'))).toBe(true);
+
+    for (const [body, type] of [
+      [png, 'image/png'],
+      [withGps, 'image/jpeg'],
+    ] as const) {
+      const res = await post(body, { type });
+      expect(res.statusCode).toBe(201);
+      const { rows } = await h.t.pool.query('SELECT object_key, bytes FROM screens WHERE id = $1', [res.json().screenId]);
+      const stored = (await h.services.objects.get(rows[0].object_key))!;
+      const bytes = Buffer.concat(await stored.body.toArray());
+      expect(rows[0].bytes).toBe(bytes.length);
+      expect(res.json().bytes).toBe(bytes.length);
+      expect(res.json().sha256).toBe(createHash('sha256').update(body).digest('hex'));
+      const meta = await sharp(bytes).metadata();
+      expect(meta).toMatchObject({ format: type === 'image/png' ? 'png' : 'jpeg', width: 1290, height: 2796 });
+      expect(meta.exif).toBeUndefined();
+      expect(meta.xmp).toBeUndefined();
+      expect(meta.comments ?? []).toEqual([]);
+      expect(bytes.includes(Buffer.from('iTXt'))).toBe(false);
+      expect(bytes.includes(Buffer.from('Tracker'))).toBe(false);
+      expect(bytes.length).toBeLessThan(1024 * 1024);
+    }
   });
 
   it('refuses what is not a sound PNG or JPEG before storing anything', async () => {

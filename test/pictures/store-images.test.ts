@@ -10,6 +10,7 @@ import { startFakeImageHost, type FakeImageHost } from '../support/fake-images.t
 import { insertApp, sampleListing } from '../support/fixtures.ts';
 import { ledger, until } from '../support/jobs.ts';
 import { closeRenderPool, createPicturesApp, type PicturesApp } from './support.ts';
+import { scaled } from '../support/timing.ts';
 
 let images: FakeImageHost;
 let h: PicturesApp;
@@ -49,7 +50,7 @@ async function finished(jobId: string) {
       await h.app.inject({ method: 'GET', url: `/api/v1/public/v1/jobs/${jobId}`, headers: { ...h.auth, prefer: 'wait=10' } })
     ).json();
     return job.status === 'succeeded' || job.status === 'failed' ? job : null;
-  }, 60_000);
+  }, scaled(60_000));
 }
 
 describe('listing screenshots', () => {

@@ -18,9 +18,11 @@ export interface PicturesApp extends TestApp {
 }
 
 export async function createPicturesApp(
-  opts: TestAppOptions & { storeImageOrigins?: string[]; storeImageTimeoutMs?: number; worker?: boolean } = {},
+  opts: TestAppOptions & { storeImageOrigins?: string[]; storeImageTimeoutMs?: number; worker?: boolean; previews?: boolean } = {},
 ): Promise<PicturesApp> {
-  const h = await createTestApp(opts);
+  // The previews share the test's pool; closing the app must not close it.
+  const previewRenderer = opts.previews ? { preview: renderPool().preview.bind(renderPool()), close: async () => undefined } : undefined;
+  const h = await createTestApp({ ...opts, previewRenderer });
   const runner = screenshotSetRunner({
     db: h.t.pool,
     planner: { plan: (input) => planLocales(input, opts.llm ? { ...opts.llm, timeoutMs: 2_000 } : null) },

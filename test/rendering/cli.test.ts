@@ -19,7 +19,8 @@ describe('npm run render', () => {
     const screens = path.join(dir, 'screens');
     rmSync(screens, { recursive: true, force: true });
     mkdirSync(screens);
-    writeFileSync(path.join(screens, 'a.png'), await screen(540, 960, '#EF4444'));
+    // An iPhone-shaped screen: one of another shape would not be framed in an iPhone (see frames.ts).
+    writeFileSync(path.join(screens, 'a.png'), await screen(660, 1434, '#EF4444'));
     const out = path.join(dir, 'out');
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);

@@ -1,12 +1,16 @@
 /**
- * The golden-image cases: every layout on each device family, rendered at full size and compared
- * at a small scale (GOLDEN_WIDTH px wide) with a perceptual tolerance. `npm run render:goldens`
+ * The golden-image cases: every layout on each device family with a screen of a real display's
+ * shape, landscape screens, a marketing picture from a listing, the scripts, and one sheet per
+ * theme with a slide of every device; rendered at full size and compared at a small scale
+ * (GOLDEN_WIDTH px wide, sheets THEME_SHEET_HEIGHT high) with a perceptual tolerance. `npm run render:goldens`
  * writes test/rendering/goldens/*.png from these; review the pictures before committing them.
  */
 import sharp from 'sharp';
+import type { BrandColors, ThemeId } from '../../src/brand/theme-ids.ts';
 import { LAYOUTS } from '../../src/planning/look.ts';
-import type { Device, Slide } from '../../src/planning/types.ts';
-import { screen, slide } from './support.ts';
+import { DEVICE_IDS, DEVICES, type Device, type Slide } from '../../src/planning/types.ts';
+import type { RenderedSlide, RenderPool } from '../../src/rendering/index.ts';
+import { slide } from './support.ts';
 
 export const GOLDEN_WIDTH = 180;
 export const GOLDEN_DIR = new URL('./goldens/', import.meta.url);
@@ -15,9 +19,17 @@ export interface GoldenCase {
   name: string;
   device: Device;
   slides: Slide[];
-  /** Which slide of the set is the golden (the others shape the set's font size). */
+  /** Which slide of the set is the golden (the others shape the set's font sizes). */
   index: number;
   panoramic?: boolean;
+  theme?: ThemeId;
+  brand?: BrandColors;
+  /** The screen of every slide, width × height; default: the family's real display, portrait. */
+  screen?: [number, number];
+  /** A listing picture that is already a marketing composition, instead of an app screen. */
+  marketing?: boolean;
+  /** The app's icon, for the slides without a screen. */
+  icon?: boolean;
 }
 
 const HEADLINES = [
@@ -34,20 +46,65 @@ function setFor(colors: string[], textColor: string): Slide[] {
   );
 }
 
+/** Half the real display of each family (portrait): what an uploaded screen of today's devices is shaped like. */
+export const REAL_SCREENS: Record<string, [number, number]> = {
+  iphone: [660, 1434],
+  'iphone-63': [603, 1311],
+  'iphone-notch': [621, 1344],
+  ipad: [1032, 1376],
+  'android-phone': [540, 1200],
+  'android-tablet': [800, 1280],
+};
+
 const FAMILIES: [string, Device, string[], string][] = [
   ['iphone', 'iphone-69', ['#4F46E5', '#7C3AED'], '#FFFFFF'],
   ['iphone-notch', 'iphone-65', ['#0F766E', '#155E75'], '#FFFFFF'],
-  ['ipad', 'ipad-pro', ['#FDE68A', '#FCA5A5'], '#111827'],
+  ['iphone-63', 'iphone-63', ['#BE123C', '#9F1239'], '#FFFFFF'],
+  ['ipad', 'ipad-13', ['#FDE68A', '#FCA5A5'], '#111827'],
   ['android-phone', 'android-phone', ['#1E3A8A', '#0F172A'], '#FFFFFF'],
   ['android-tablet', 'android-tablet', ['#DCFCE7', '#A7F3D0'], '#111827'],
 ];
 
+const one = (name: string, device: Device, s: Slide, extra: Partial<GoldenCase> = {}): GoldenCase => ({
+  name,
+  device,
+  slides: [s],
+  index: 0,
+  ...extra,
+});
+
 export const GOLDEN_CASES: GoldenCase[] = [
   ...FAMILIES.flatMap(([family, device, colors, text]) => {
     const slides = setFor(colors, text);
-    // The notch frame differs from the island one only in the cut-out: one layout is enough.
-    const layouts = family === 'iphone-notch' ? [1] : LAYOUTS.map((_, i) => i);
-    return layouts.map((index) => ({ name: `${family}-${LAYOUTS[index]}`, device, slides, index }));
+    // The notch and 6.3" frames differ from the 6.9" one only in the cut-out and radius: one layout each.
+    const layouts = family === 'iphone-notch' || family === 'iphone-63' ? [1] : LAYOUTS.map((_, i) => i);
+    return layouts.map((index) => ({ name: `${family}-${LAYOUTS[index]}`, device, slides, index, screen: REAL_SCREENS[family] }));
+  }),
+  one('iphone-landscape', 'iphone-69', slide(0, 'Play It Wide', 'headline-top', { subheadline: SUB }), { screen: [1434, 660] }),
+  one('android-phone-landscape', 'android-phone', slide(0, 'Play It Wide', 'hero-centered'), { screen: [1200, 540] }),
+  one('ipad-landscape', 'ipad-13', slide(0, 'Your Desk, Anywhere', 'headline-bottom'), { screen: [1376, 1032] }),
+  one(
+    'iphone-rating',
+    'iphone-69',
+    slide(0, 'Rated 4.8★ by 10,000+ Users', 'headline-top', { subheadline: '★★★★★ ✓ No ads → Just habits' }),
+    {
+      screen: REAL_SCREENS.iphone,
+    },
+  ),
+  one('android-phone-marketing-listing', 'android-phone', slide(0, 'Already a Marketing Picture', 'headline-top'), {
+    screen: [540, 960],
+    marketing: true,
+  }),
+  one(
+    'iphone-korean-japanese',
+    'iphone-69',
+    slide(0, '영수증만 찍으면 가계부 끝', 'headline-top', { subheadline: '「今日の予定」を、すぐに確認。毎日の習慣が続く。' }),
+    {
+      screen: REAL_SCREENS.iphone,
+    },
+  ),
+  one('android-phone-text-slide-icon', 'android-phone', slide(0, 'Loved by 2 Million Habit Builders', 'text-only', { subheadline: SUB }), {
+    icon: true,
   }),
   {
     name: 'iphone-mixed-scripts-rtl',
@@ -61,20 +118,108 @@ export const GOLDEN_CASES: GoldenCase[] = [
   },
 ];
 
+/** The sheet of one theme: a slide of each device, side by side (one golden per theme, not forty). */
+export const THEME_BRAND: BrandColors = { primary: '#0E9F6E', secondary: '#1E429F' };
+export const THEME_SHEET_HEIGHT = 180;
+
+export function themeCases(theme: ThemeId): GoldenCase[] {
+  return DEVICE_IDS.filter((d) => d !== 'ipad-pro').map((device) => {
+    const family = DEVICES[device].family;
+    const slides = [
+      slide(0, 'Track Every Habit in One Tap', 'headline-top', { subheadline: SUB }),
+      slide(1, 'Beautiful Charts & Streaks', 'hero-centered'),
+    ];
+    return { name: `theme-${theme}-${device}`, device, slides, index: 0, theme, brand: THEME_BRAND, screen: REAL_SCREENS[family] };
+  });
+}
+
+/** Marks near the four corners of a screen (inside the display's rounded corners), distinct from any theme colour. */
+export const CORNER_MARKS = ['#FF00FF', '#00FFFF', '#FFFF00', '#00FF00'] as const;
+
+/** A screen of the given size whose four corners carry CORNER_MARKS (top-left, top-right, bottom-left, bottom-right). */
+export async function markedScreen(width: number, height: number, colour = '#3B82F6'): Promise<Buffer> {
+  const short = Math.min(width, height);
+  const inset = Math.round(short * 0.06);
+  const size = Math.round(short * 0.05);
+  const [tl, tr, bl, br] = CORNER_MARKS;
+  const mark = (x: number, y: number, fill: string) => `<rect x="${x}" y="${y}" width="${size}" height="${size}" fill="${fill}"/>`;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+    <rect width="100%" height="100%" fill="${colour}"/>
+    <rect x="12%" y="12%" width="76%" height="14%" rx="12" fill="#FFFFFF"/>
+    <rect x="12%" y="30%" width="76%" height="50%" rx="12" fill="#DBEAFE"/>
+    ${mark(inset, inset, tl)}${mark(width - inset - size, inset, tr)}
+    ${mark(inset, height - inset - size, bl)}${mark(width - inset - size, height - inset - size, br)}</svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+/** A store listing picture that is already a composition: caption, then a black-bezelled phone on a gradient. */
+export async function marketingPicture(width: number, height: number): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+    <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#F59E0B"/><stop offset="1" stop-color="#EF4444"/></linearGradient></defs>
+    <rect width="100%" height="100%" fill="url(#g)"/>
+    <rect x="20%" y="5%" width="60%" height="5%" rx="8" fill="#FFFFFF"/>
+    <rect x="15%" y="18%" width="70%" height="90%" rx="40" fill="#111111"/>
+    <rect x="18%" y="20%" width="64%" height="86%" rx="30" fill="#E0F2FE"/></svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+/** An app icon: a check mark on a two-colour square, 512 px. */
+export function appIcon(): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512">
+    <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#22C55E"/><stop offset="1" stop-color="#0EA5E9"/></linearGradient></defs>
+    <rect width="512" height="512" fill="url(#g)"/>
+    <path d="M130 270 L220 355 L390 170" stroke="#FFFFFF" stroke-width="56" fill="none" stroke-linecap="round" stroke-linejoin="round"/></svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
 /** Every slide of a case gets a screen (text-only slides ignore theirs). */
 export async function screensFor(c: GoldenCase): Promise<Buffer[]> {
   const colours = ['#3B82F6', '#F97316', '#10B981', '#EC4899'];
-  return Promise.all(c.slides.map((_, i) => screen(660, 1434, colours[i % colours.length])));
+  const [w, h] = c.screen ?? [660, 1434];
+  return Promise.all(c.slides.map((_, i) => (c.marketing ? marketingPicture(w, h) : markedScreen(w, h, colours[i % colours.length]))));
 }
 
-/** Renders each distinct set once: the cases of one family share their set (and its font size). */
-export function setRenderer(render: (c: GoldenCase) => Promise<Buffer[]>): (c: GoldenCase) => Promise<Buffer[]> {
-  const done = new Map<Slide[], Promise<Buffer[]>>();
+/** Renders each distinct set once: the cases of one family share their set (and its font sizes). */
+export function setRenderer(render: (c: GoldenCase) => Promise<RenderedSlide[]>): (c: GoldenCase) => Promise<RenderedSlide[]> {
+  const done = new Map<Slide[], Promise<RenderedSlide[]>>();
   return (c) => {
     let p = done.get(c.slides);
     if (!p) done.set(c.slides, (p = render(c)));
     return p;
   };
+}
+
+export const renderCase = (pool: RenderPool) =>
+  setRenderer(async (c) =>
+    pool.renderSlides({
+      device: c.device,
+      slides: c.slides,
+      screens: await screensFor(c),
+      panoramic: c.panoramic,
+      theme: c.theme,
+      brand: c.brand,
+      icon: c.icon ? await appIcon() : null,
+    }),
+  );
+
+/** A theme's sheet: its cases' slides, each THEME_SHEET_HEIGHT high, side by side, as raw RGBA. */
+export async function themeSheet(slides: Buffer[]): Promise<{ data: Buffer; width: number; height: number }> {
+  const tiles = await Promise.all(
+    slides.map((b) => sharp(b).resize({ height: THEME_SHEET_HEIGHT, kernel: 'lanczos3' }).png().toBuffer({ resolveWithObject: true })),
+  );
+  const width = tiles.reduce((w, t) => w + t.info.width + 4, 0);
+  let left = 0;
+  const { data, info } = await sharp({ create: { width, height: THEME_SHEET_HEIGHT, channels: 4, background: '#FFFFFF' } })
+    .composite(
+      tiles.map((t) => {
+        const at = { input: t.data, left, top: 0 };
+        left += t.info.width + 4;
+        return at;
+      }),
+    )
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
 }
 
 /** A rendered slide brought down to the golden scale, as raw RGBA. */

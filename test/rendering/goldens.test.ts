@@ -1,31 +1,83 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import pixelmatch from 'pixelmatch';
-import { PNG } from 'pngjs';
+import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
+import { THEME_IDS } from '../../src/brand/theme-ids.ts';
 import { checkStoreRules, RenderPool } from '../../src/rendering/index.ts';
-import { GOLDEN_CASES, GOLDEN_DIR, screensFor, setRenderer, small } from './golden-cases.ts';
+import { CORNER_MARKS, GOLDEN_CASES, GOLDEN_DIR, renderCase, small, themeCases, themeSheet } from './golden-cases.ts';
+import { compareWithGolden } from './golden-diff.ts';
 
 // Anti-aliasing may shift between skia builds; a changed layout, frame or colour moves far more.
 const MAX_DIFF_SHARE = 0.01;
 
 const pool = new RenderPool({ threads: 2 });
 afterAll(() => pool.close());
-const render = setRenderer(async (c) =>
-  pool.renderSet({ device: c.device, slides: c.slides, screens: await screensFor(c), panoramic: c.panoramic }),
-);
+const render = renderCase(pool);
+
+function matches(got: { data: Buffer; width: number; height: number }, name: string): number {
+  const file = fileURLToPath(new URL(`${name}.png`, GOLDEN_DIR));
+  expect(existsSync(file), `missing golden ${file}: run npm run render:goldens and review it`).toBe(true);
+  // A failure writes the picture it got and the diff beside the golden, to be looked at.
+  const { share, sameSize, written } = compareWithGolden(file, got, MAX_DIFF_SHARE);
+  expect(sameSize, `got written to ${written.join(' and ')}`).toBe(true);
+  if (share >= MAX_DIFF_SHARE)
+    console.error(`${name}: ${(share * 100).toFixed(2)} % differs; got and diff written to ${written.join(' and ')}`);
+  return share;
+}
+
+/** How many pixels of each corner mark colour the full-size picture shows. */
+async function markPixels(png: Buffer): Promise<number[]> {
+  const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+  const marks = CORNER_MARKS.map((hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)));
+  const counts = marks.map(() => 0);
+  for (let p = 0; p < data.length; p += info.channels)
+    marks.forEach(([r, g, b], i) => {
+      if (Math.abs(data[p] - r) < 8 && Math.abs(data[p + 1] - g) < 8 && Math.abs(data[p + 2] - b) < 8) counts[i]++;
+    });
+  return counts;
+}
 
 describe('golden images (small scale, perceptual tolerance)', () => {
   it.each(GOLDEN_CASES.map((c) => [c.name, c] as const))('%s matches its golden', async (name, c) => {
-    const file = fileURLToPath(new URL(`${name}.png`, GOLDEN_DIR));
-    expect(existsSync(file), `missing golden ${file}: run npm run render:goldens and review it`).toBe(true);
-    const pngs = await render(c);
-    for (const png of pngs) expect(checkStoreRules(png, c.device)).toEqual([]);
-    const got = await small(pngs[c.index]);
-    const want = PNG.sync.read(readFileSync(file));
-    expect([got.width, got.height]).toEqual([want.width, want.height]);
-    const wantRgba = want.data;
-    const differing = pixelmatch(got.data, wantRgba, undefined, got.width, got.height, { threshold: 0.1 });
-    expect(differing / (got.width * got.height)).toBeLessThan(MAX_DIFF_SHARE);
+    const slides = await render(c);
+    for (const s of slides) expect(checkStoreRules(s.bytes, c.device)).toEqual([]);
+    expect(matches(await small(slides[c.index].bytes), name)).toBeLessThan(MAX_DIFF_SHARE);
+  });
+
+  it.each(THEME_IDS)('theme %s on every device matches its sheet', async (theme) => {
+    const cases = themeCases(theme);
+    const slides = await Promise.all(cases.map(async (c) => (await render(c))[c.index]));
+    for (const [i, s] of slides.entries()) expect(checkStoreRules(s.bytes, cases[i].device)).toEqual([]);
+    expect(matches(await themeSheet(slides.map((s) => s.bytes)), `theme-${theme}`)).toBeLessThan(MAX_DIFF_SHARE);
+  });
+});
+
+describe('screens shown whole', () => {
+  const framed = GOLDEN_CASES.filter((c) => c.screen && !c.marketing && c.slides[c.index].layout !== 'text-only');
+  it.each(framed.map((c) => [c.name, c] as const))('%s: all four corner marks of the screen are visible', async (_, c) => {
+    const s = (await render(c))[c.index];
+    const counts = await markPixels(s.bytes);
+    for (const n of counts) expect(n).toBeGreaterThan(20);
+    expect(s.lint.screenCroppedPct).toBeLessThanOrEqual(5);
+    expect(s.lint.marketingImage).toBeNull();
+  });
+
+  it.each(THEME_IDS.filter((t) => t !== 'full-bleed'))(
+    'theme %s: every device shows all four corner marks',
+    async (theme) => {
+      for (const c of themeCases(theme)) {
+        const s = (await render(c))[c.index];
+        for (const n of await markPixels(s.bytes)) expect(n, c.device).toBeGreaterThan(20);
+      }
+      // Seven full-size pictures scanned pixel by pixel: slow on a busy machine, not a timing test.
+    },
+    120_000,
+  );
+
+  it('a listing picture that is already a composition is not framed again', async () => {
+    const c = GOLDEN_CASES.find((g) => g.marketing)!;
+    const s = (await render(c))[c.index];
+    expect(s.lint.marketingImage).toMatch(/aspect|device frame/);
+    expect(s.lint.screenCroppedPct).toBeNull();
   });
 });

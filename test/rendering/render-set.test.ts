@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEVICE_IDS } from '../../src/planning/types.ts';
 import { checkStoreRules, RenderPool } from '../../src/rendering/index.ts';
+import { HEADLINE_STEP } from '../../src/rendering/layout.ts';
 import { screen, slide } from './support.ts';
 
 const pool = new RenderPool({ threads: 2 });
@@ -22,19 +23,19 @@ describe('RenderPool.renderSet', () => {
     }
   });
 
-  it("draws one headline size across the set: a short headline shrinks to the set's size", async () => {
+  it('sizes each headline for itself: a short headline beside a long one stays large, within one step', async () => {
     const look = { background: { colors: ['#FFFFFF', '#FFFFFF'] }, textColor: '#000000' };
-    const short = slide(0, 'Hello', 'text-only', look);
-    const long = slide(1, 'A much longer headline that needs all three of its lines here', 'text-only', look);
-    const inkRows = async (png: Buffer) => {
-      const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
-      let rows = 0;
-      for (let y = 0; y < info.height; y++) if (data.subarray(y * info.width, (y + 1) * info.width).some((v) => v < 128)) rows++;
-      return rows;
-    };
-    const [inSet] = await pool.renderSet({ device: 'android-phone', slides: [short, long], screens: [null, null] });
-    const [alone] = await pool.renderSet({ device: 'android-phone', slides: [short], screens: [null] });
-    expect(await inkRows(inSet)).toBeLessThan((await inkRows(alone)) * 0.9);
+    const short = slide(0, 'Hello', 'headline-top', look);
+    const long = slide(1, 'A much longer headline that needs all three of its lines here', 'headline-top', look);
+    const [inSet, longOne] = await pool.renderSlides({ device: 'android-phone', slides: [short, long], screens: [null, null] });
+    const [alone] = await pool.renderSlides({ device: 'android-phone', slides: [short], screens: [null] });
+    // No subheadlines: the smallest font of a slide is its headline.
+    expect(inSet.lint.minFontPx).toBeGreaterThan(longOne.lint.minFontPx);
+    expect(inSet.lint.minFontPx).toBeLessThanOrEqual(alone.lint.minFontPx);
+    // Held down only to one step above its neighbour, not to the neighbour's size.
+    if (inSet.lint.minFontPx < alone.lint.minFontPx)
+      expect(Math.abs(inSet.lint.minFontPx * HEADLINE_STEP - longOne.lint.minFontPx)).toBeLessThanOrEqual(1.5);
+    expect(longOne.lint.lines.headline.length).toBeLessThanOrEqual(3);
   });
 
   it('joins the slices of a panoramic set at their seams', async () => {

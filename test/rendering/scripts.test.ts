@@ -8,8 +8,8 @@ import pixelmatch from 'pixelmatch';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { composeRaw } from '../../src/rendering/compose.ts';
 import { familiesFor, FONT_SOURCES, fontFiles, fontString, registerFonts } from '../../src/rendering/fonts.ts';
-import { coverage } from './cmap.ts';
-import { fitSet, scaleOf } from '../../src/rendering/layout.ts';
+import { coverage } from '../../src/rendering/cmap.ts';
+import { fitSet, posterBlock, scaleOf } from '../../src/rendering/layout.ts';
 import { slide } from './support.ts';
 
 export const SAMPLES: Record<string, string> = {
@@ -127,13 +127,15 @@ describe('right-to-left headlines', () => {
     const metrics = fitSet(createCanvas(1, 1).getContext('2d'), device, [s]);
     const raw = await composeRaw({ kind: 'slide', index: 0, device, slide: s, screen: null, metrics, panorama: null });
     const { width } = scaleOf(device);
-    const font = fontString(700, metrics.headlineSize, s.headline);
+    // A slide without a screen is a poster: its headline is larger than the set's.
+    const size = posterBlock(createCanvas(1, 1).getContext('2d'), s, metrics, scaleOf(device)).headlineSize;
+    const font = fontString(700, size, s.headline);
     const m = createCanvas(1, 1).getContext('2d');
     m.font = font;
     const total = m.measureText(s.headline).width;
     const left = Math.round(width / 2 - total / 2);
     const wordAlone = (word: string, w: number) => {
-      const c = createCanvas(w, metrics.headlineSize * 2);
+      const c = createCanvas(w, size * 2);
       const ctx = c.getContext('2d');
       ctx.fillStyle = '#FFFFFF';
       ctx.fillRect(0, 0, w, c.height);
@@ -142,7 +144,7 @@ describe('right-to-left headlines', () => {
       ctx.direction = /\p{Script=Hebrew}/u.test(word) ? 'rtl' : 'ltr';
       ctx.textAlign = 'left';
       ctx.textBaseline = 'middle';
-      ctx.fillText(word, 0, metrics.headlineSize);
+      ctx.fillText(word, 0, size);
       return columns(ctx.getImageData(0, 0, w, c.height).data, w, c.height, 0, w);
     };
     const hello = Math.ceil(m.measureText('Hello').width);

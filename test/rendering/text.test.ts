@@ -1,8 +1,19 @@
 import { createCanvas } from '@napi-rs/canvas';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { registerFonts } from '../../src/rendering/fonts.ts';
-import { fitSet, scaleOf, textBlock } from '../../src/rendering/layout.ts';
-import { balance, breakPieces, directionOf, linesAt, MAX_LINES, wrap } from '../../src/rendering/text.ts';
+import { DEVICE_IDS } from '../../src/planning/types.ts';
+import { fitSet, MIN_LEGIBLE_PT, scaleOf, textBlock, THUMBNAIL_PT, typeScale } from '../../src/rendering/layout.ts';
+import {
+  balance,
+  breakPieces,
+  directionOf,
+  linesAt,
+  MAX_LINES,
+  NO_LINE_END,
+  NO_LINE_START,
+  wrap,
+  wrapByGrapheme,
+} from '../../src/rendering/text.ts';
 import { slide } from './support.ts';
 
 beforeAll(() => registerFonts());
@@ -68,46 +79,101 @@ describe('direction', () => {
   });
 });
 
-describe('one font size for the set', () => {
+describe('headline sizes across the set', () => {
+  const long = 'A Much Longer Headline That Needs Several Lines To Fit On The Slide';
   const set = [
-    slide(0, 'Hi', 'hero-centered'),
-    slide(1, 'A Much Longer Headline That Needs Several Lines To Fit', 'headline-top', {
+    slide(0, long, 'headline-top', {
       subheadline: 'With a subheadline that is long enough to wrap onto more than one line',
     }),
-    slide(2, 'Medium length headline here', 'text-only'),
+    slide(1, 'Medium length headline here', 'headline-top'),
+    slide(2, 'Hi', 'hero-centered'),
+    slide(3, 'Short one', 'headline-top'),
+    slide(4, 'Tiny', 'text-only'),
   ];
 
-  it.each(['iphone-69', 'ipad-pro', 'android-phone'] as const)(
-    '%s: the largest size at which every headline fits in three lines',
+  it.each(['iphone-69', 'ipad-13', 'android-phone'] as const)(
+    '%s: each headline at the largest size that fits, within one step of its neighbours',
     (device) => {
       const c = ctx();
       const m = fitSet(c, device, set);
       const sc = scaleOf(device);
-      for (const s of set) {
-        const w = linesAt(c, s.headline, 700, m.headlineSize, sc.textWidth);
+      const { ladder, subMin } = typeScale(sc, undefined);
+      const steps = m.headlineSizes.map((size) => ladder.indexOf(size));
+      expect(steps.every((k) => k >= 0)).toBe(true);
+      set.forEach((s, i) => {
+        const w = linesAt(c, s.headline, 700, m.headlineSizes[i], sc.textWidth);
         expect(w.fits).toBe(true);
         expect(w.lines.length).toBeLessThanOrEqual(MAX_LINES);
-      }
-      // One pixel larger, the longest headline no longer fits (or the size is the cap).
-      const bigger = linesAt(c, set[1].headline, 700, m.headlineSize + 1, sc.textWidth);
-      expect(bigger.lines.length > MAX_LINES || !bigger.fits || m.headlineSize === Math.round(sc.base * 0.09)).toBe(true);
-      // The short headline alone would be drawn larger: the set shares the smaller size.
-      const cap = Math.round(sc.base * 0.09);
-      if (m.headlineSize < cap) expect(fitSet(c, device, [set[0]]).headlineSize).toBeGreaterThan(m.headlineSize);
-      else expect(fitSet(c, device, [set[0]]).headlineSize).toBe(cap);
-      expect(m.subSize).toBeLessThan(m.headlineSize);
-      expect(m.blockHeight).toBe(Math.max(...set.map((s) => textBlock(c, s, m, sc).height)));
+        // One step larger it would not fit, or a neighbour two steps smaller holds it down.
+        if (steps[i] > 0) {
+          const up = linesAt(c, s.headline, 700, ladder[steps[i] - 1], sc.textWidth);
+          const heldDown = Math.max(steps[i - 1] ?? 0, steps[i + 1] ?? 0) - 1 === steps[i];
+          expect(!up.fits || up.lines.length > MAX_LINES || heldDown).toBe(true);
+        }
+        if (i > 0) expect(Math.abs(steps[i] - steps[i - 1])).toBeLessThanOrEqual(1);
+      });
+      // The long headline does not shrink the whole set: the far end is larger than it (on a slide
+      // wide enough for it at the top size, all are at the top size).
+      if (steps[0] > 0) expect(m.headlineSizes[4]).toBeGreaterThan(m.headlineSizes[0]);
+      else expect(m.headlineSizes[4]).toBe(ladder[0]);
+      expect(m.subSize).toBeGreaterThanOrEqual(subMin);
+      expect(m.subSize).toBeLessThan(Math.min(...m.headlineSizes));
+      expect(m.blockHeight).toBe(Math.max(...set.map((s, i) => textBlock(c, s, m.headlineSizes[i], m.subSize, sc).height)));
     },
   );
+
+  it.each(DEVICE_IDS)('%s: no subheadline below 5 pt at the store’s search-result thumbnail', (device) => {
+    const c = ctx();
+    const sc = scaleOf(device);
+    // A subheadline of the longest kind a user may write: it runs to more lines rather than shrink.
+    const subheadline = 'Plan meals, share shopping lists with the whole family, track what is in the fridge and waste less food '
+      .repeat(1)
+      .slice(0, 140);
+    const m = fitSet(c, device, [slide(0, 'Headline', 'headline-top', { subheadline })]);
+    const thumbnailPt = (m.subSize * THUMBNAIL_PT) / sc.base;
+    expect(thumbnailPt).toBeGreaterThanOrEqual(MIN_LEGIBLE_PT);
+    expect(MIN_LEGIBLE_PT).toBe(5);
+  });
 
   it('never lets a line run past the margins, even with a word longer than the box', () => {
     const c = ctx();
     const long = [slide(0, 'Supercalifragilisticexpialidocious-Internationalization', 'headline-top')];
     const m = fitSet(c, 'android-phone', long);
     const sc = scaleOf('android-phone');
-    const block = textBlock(c, long[0], m, sc);
-    c.font = `bold ${m.headlineSize}px "sg-latin"`;
+    const block = textBlock(c, long[0], m.headlineSizes[0], m.subSize, sc);
+    c.font = `bold ${m.headlineSizes[0]}px "sg-latin"`;
     for (const line of block.headline) expect(c.measureText(line).width).toBeLessThanOrEqual(sc.textWidth);
     expect(block.headline.join('').replace(/\s/g, '')).toBe(long[0].headline);
+  });
+});
+
+describe('Korean keep-all and Japanese/Chinese kinsoku', () => {
+  const measure = (s: string) => [...s].length;
+
+  it('breaks Korean only between words, never inside one', () => {
+    expect(pieces('영수증만 찍으면 가계부 끝')).toEqual(['영수증만 ', '찍으면 ', '가계부 ', '끝']);
+    expect(wrap('영수증만 찍으면 가계부 끝', 6, measure).lines).toEqual(['영수증만', '찍으면', '가계부 끝']);
+    // Even too narrow a box does not split a word in the greedy fill: the size shrinks instead.
+    expect(wrap('영수증만 찍으면', 3, measure).fits).toBe(false);
+  });
+
+  it('opens no line with 、。」 and closes none with 「', () => {
+    const text = '「今日の予定」を、すぐに確認。毎日「習慣」が続く。';
+    for (const width of [3, 4, 5, 6, 7, 8]) {
+      const { lines } = wrap(text, width, measure);
+      expect(lines.join('')).toBe(text);
+      for (const line of lines) {
+        expect(NO_LINE_START.has([...line][0]), `${width}: ${lines.join(' / ')}`).toBe(false);
+        expect(NO_LINE_END.has([...line].at(-1)!), `${width}: ${lines.join(' / ')}`).toBe(false);
+      }
+    }
+  });
+
+  it('keeps kinsoku even when a word is cut between characters', () => {
+    const lines = wrapByGrapheme('あいう。えお「かき」', 3, measure);
+    for (const line of lines) {
+      expect(NO_LINE_START.has([...line][0])).toBe(false);
+      expect(NO_LINE_END.has([...line].at(-1)!)).toBe(false);
+    }
   });
 });

@@ -1,7 +1,8 @@
 /**
- * Which code points a font file maps (its cmap, formats 4 and 12; TTF or zlib WOFF). Used by the
- * tests to prove the renderer's own fonts cover a script: skia would otherwise quietly fall back
- * to a system font, which a machine without it would show as tofu.
+ * Which code points a font file maps (its cmap, formats 4 and 12; TTF or zlib WOFF). The renderer
+ * lints every drawn text with it (a character no font of ours maps is drawn as nothing or a box),
+ * and the tests prove the fonts cover a script: skia would otherwise quietly fall back to a system
+ * font, which a machine without it would show as tofu.
  */
 import { readFileSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
@@ -25,7 +26,11 @@ function tables(buf: Buffer): Map<string, Buffer> {
 }
 
 export function coverage(file: string): (cp: number) => boolean {
-  const cmap = tables(readFileSync(file)).get('cmap');
+  return coverageOf(readFileSync(file), file);
+}
+
+export function coverageOf(font: Buffer, file = 'font'): (cp: number) => boolean {
+  const cmap = tables(font).get('cmap');
   if (!cmap) throw new Error(`${file} has no cmap`);
   const subtables: { pid: number; eid: number; offset: number; format: number }[] = [];
   for (let i = 0; i < cmap.readUInt16BE(2); i++) {
@@ -38,7 +43,17 @@ export function coverage(file: string): (cp: number) => boolean {
   if (best.format === 12) {
     const groups: [number, number][] = [];
     for (let i = 0; i < t.readUInt32BE(12); i++) groups.push([t.readUInt32BE(16 + i * 12), t.readUInt32BE(20 + i * 12)]);
-    return (cp) => groups.some(([a, b]) => cp >= a && cp <= b);
+    return (cp) => {
+      let lo = 0;
+      let hi = groups.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        if (cp < groups[mid][0]) hi = mid - 1;
+        else if (cp > groups[mid][1]) lo = mid + 1;
+        else return true;
+      }
+      return false;
+    };
   }
   const segs = t.readUInt16BE(6) / 2;
   const end = (i: number) => t.readUInt16BE(14 + i * 2);

@@ -1,0 +1,27 @@
+/**
+ * The app's icon, fetched from the store once and then kept in the object store beside the
+ * pictures (`apps/<appId>/icon`): every set draws it (feature graphic, store preview, badge), and
+ * the icon of a stored listing does not change. Only bytes that decode as a picture are kept, so a
+ * broken answer of the image host is tried again by the next set, not kept for ever.
+ */
+import { buffer } from 'node:stream/consumers';
+import sharp from 'sharp';
+import type { ObjectStore } from '../objects/index.ts';
+import type { IconFetcher } from './resolve.ts';
+
+export const iconKey = (appId: string) => `apps/${appId}/icon`;
+
+export function cachedIconFetcher(objects: ObjectStore, appId: string, fetchIcon: IconFetcher): IconFetcher {
+  return async (url) => {
+    // The store being down costs a fetch, not the set.
+    const found = await objects.get(iconKey(appId)).catch(() => null);
+    if (found) return buffer(found.body);
+    const bytes = await fetchIcon(url);
+    const readable = await sharp(bytes, { limitInputPixels: 40_000_000 })
+      .metadata()
+      .then(() => true)
+      .catch(() => false);
+    if (readable) await objects.put(iconKey(appId), bytes, 'application/octet-stream').catch(() => undefined);
+    return bytes;
+  };
+}

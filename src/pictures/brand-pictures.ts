@@ -1,0 +1,153 @@
+/**
+ * The pictures beside the slides: Google Play's feature graphic (Android sets, one per locale, the
+ * first locale's in the result and every one in the ZIP where `supply` reads it) and the store
+ * preview (the set in the store's search results). Drawn on this thread (two small canvases,
+ * ~125 ms together warm; the longest synchronous stretch measured 140 ms) while the rendering
+ * threads draw the slides, so they add little to a set's time.
+ */
+import { createHash } from 'node:crypto';
+import type { SetBrand } from '../brand/resolve.ts';
+import type { ObjectStore } from '../objects/index.ts';
+import type { Listing } from '../stores/listing.ts';
+import { DEVICES, type Device } from '../planning/types.ts';
+import { FEATURE_GRAPHIC, renderFeatureGraphic } from '../rendering/feature-graphic.ts';
+import { renderStorePreview } from '../rendering/store-preview.ts';
+import { FEATURE_GRAPHIC_NAME, STORE_PREVIEW_NAME, type JobFile } from './files.ts';
+
+export interface BrandPictureInput {
+  brand: SetBrand;
+  appName: string;
+  /** The line under the name in the store preview. */
+  subtitle: string;
+}
+
+/** What these pictures draw of the brand: its colours and icon (a revision has no more). */
+export type BrandDrawInput = Omit<BrandPictureInput, 'brand'> & { brand: Pick<SetBrand, 'palette' | 'icon'> };
+
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+export interface BrandFiles {
+  files: JobFile[];
+  /** Extra ZIP entries (path → PNG). */
+  archive: { path: string; png: Buffer }[];
+}
+
+async function keep(objects: ObjectStore, prefix: string, name: string, png: Buffer, width: number, height: number): Promise<JobFile> {
+  await objects.put(`${prefix}/${name}`, png, 'image/png');
+  return { name, objectKey: `${prefix}/${name}`, contentType: 'image/png', bytes: png.length, sha256: sha256(png), width, height };
+}
+
+/**
+ * Play's feature graphic of each locale (Android devices; none for the App Store). Needs only the
+ * plan, so it is drawn while the rendering threads draw the slides.
+ */
+export async function featureGraphics(
+  objects: ObjectStore,
+  prefix: string,
+  device: Device,
+  locales: { locale: string; headline: string }[],
+  input: BrandDrawInput,
+): Promise<BrandFiles> {
+  const out: BrandFiles = { files: [], archive: [] };
+  if (DEVICES[device].store !== 'google-play') return out;
+  for (const [i, l] of locales.entries()) {
+    const png = await renderFeatureGraphic({
+      name: input.appName,
+      headline: l.headline,
+      palette: input.brand.palette,
+      icon: await input.brand.icon,
+    });
+    out.archive.push({ path: `android/${l.locale}/images/featureGraphic.png`, png });
+    if (i === 0) out.files.push(await keep(objects, prefix, FEATURE_GRAPHIC_NAME, png, FEATURE_GRAPHIC.width, FEATURE_GRAPHIC.height));
+  }
+  return out;
+}
+
+/** The store preview from the first locale's slides: drawn while the other locales render. */
+export async function storePreview(
+  objects: ObjectStore,
+  prefix: string,
+  device: Device,
+  pngs: Buffer[],
+  input: BrandDrawInput,
+): Promise<BrandFiles> {
+  const preview = await renderStorePreview({
+    store: DEVICES[device].store === 'google-play' ? 'google-play' : 'app-store',
+    name: input.appName,
+    subtitle: input.subtitle,
+    palette: input.brand.palette,
+    icon: await input.brand.icon,
+    slides: pngs,
+  });
+  // The PNG's IHDR holds its size.
+  return {
+    files: [await keep(objects, prefix, STORE_PREVIEW_NAME, preview, preview.readUInt32BE(16), preview.readUInt32BE(20))],
+    archive: [],
+  };
+}
+
+/** What a revision's brand pictures are compared with: its parent's. */
+export interface ParentPictures {
+  headline: string | null;
+  /** sha256 of the parent's first three slide pictures, in order. */
+  firstSlides: string[];
+  /** A stored picture of the parent by file name, null when gone or not what its row says. */
+  read(name: string): Promise<Buffer | null>;
+}
+
+/**
+ * The feature graphic and store preview of a revision: the parent's bytes when nothing they show
+ * changed (the graphic shows the first headline, the preview the first three slides as drawn, so
+ * a theme, colours, captions or order that changes them changes their bytes), else drawn again.
+ * Without `input` (no brand known) a changed picture is left out rather than shown stale.
+ */
+export async function revisedBrandPictures(
+  objects: ObjectStore,
+  prefix: string,
+  device: Device,
+  locale: string,
+  now: { headline: string; firstSlides: { bytes: Buffer; sha256: string }[] },
+  parent: ParentPictures,
+  input: BrandDrawInput | null,
+): Promise<BrandFiles> {
+  const out: BrandFiles = { files: [], archive: [] };
+  if (DEVICES[device].store === 'google-play') {
+    const same = now.headline === parent.headline ? await parent.read(FEATURE_GRAPHIC_NAME) : null;
+    if (same) {
+      out.files.push(await keep(objects, prefix, FEATURE_GRAPHIC_NAME, same, FEATURE_GRAPHIC.width, FEATURE_GRAPHIC.height));
+      out.archive.push({ path: `android/${locale}/images/featureGraphic.png`, png: same });
+    } else if (input) {
+      const drawn = await featureGraphics(objects, prefix, device, [{ locale, headline: now.headline }], input);
+      out.files.push(...drawn.files);
+      out.archive.push(...drawn.archive);
+    }
+  }
+  const sameSlides =
+    now.firstSlides.length === parent.firstSlides.length && now.firstSlides.every((s, i) => s.sha256 === parent.firstSlides[i]);
+  const kept = sameSlides ? await parent.read(STORE_PREVIEW_NAME) : null;
+  if (kept) out.files.push(await keep(objects, prefix, STORE_PREVIEW_NAME, kept, kept.readUInt32BE(16), kept.readUInt32BE(20)));
+  else if (input)
+    out.files.push(
+      ...(
+        await storePreview(
+          objects,
+          prefix,
+          device,
+          now.firstSlides.map((s) => s.bytes),
+          input,
+        )
+      ).files,
+    );
+  return out;
+}
+
+/** The line under the app's name in the store preview: Play shows the developer, the App Store the subtitle. */
+export function previewSubtitle(primary: Listing | null, fallback: string): string {
+  return (primary?.store === 'google-play' ? primary.developer : primary?.subtitle || primary?.category) ?? fallback;
+}
+
+/** A promise that may settle before anyone awaits it: a rejection then is not unhandled, and is thrown when awaited. */
+export function started<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined);
+  return p;
+}

@@ -1,0 +1,40 @@
+/**
+ * `npx tsx test/rendering/make-theme-sheet.ts`: one planned set (the habitly listing of the planner's
+ * tests, five slides on iphone-69, app-like screens) in every theme, a row per theme, written to
+ * docs/rendering-themes.png, so a person sees the themes side by side on a real plan.
+ */
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { THEME_IDS } from '../../src/brand/theme-ids.ts';
+import { planScreenshotSet } from '../../src/planning/plan.ts';
+import { RenderPool } from '../../src/rendering/index.ts';
+import { habitly } from '../planning/listings.ts';
+import { markedScreen, REAL_SCREENS, THEME_BRAND } from './golden-cases.ts';
+
+const plan = planScreenshotSet({ listings: [habitly], extraContext: null, request: { device: 'iphone-69', count: 5 } });
+const colours = ['#3B82F6', '#F97316', '#10B981', '#EC4899', '#8B5CF6'];
+const screens = await Promise.all(plan.slides.map((_, i) => markedScreen(...REAL_SCREENS.iphone, colours[i % colours.length])));
+const pool = new RenderPool({ threads: 2 });
+const TILE = 440;
+try {
+  const rows: Buffer[] = [];
+  for (const theme of THEME_IDS) {
+    const slides = await pool.renderSlides({ device: plan.device, slides: plan.slides, screens, theme, brand: THEME_BRAND });
+    const tiles = await Promise.all(slides.map((s) => sharp(s.bytes).resize({ height: TILE }).toBuffer({ resolveWithObject: true })));
+    const width = tiles.reduce((w, t) => w + t.info.width + 6, 0);
+    rows.push(
+      await sharp({ create: { width, height: TILE + 6, channels: 3, background: '#FFFFFF' } })
+        .composite(tiles.map((t, i) => ({ input: t.data, left: i * (t.info.width + 6), top: 3 })))
+        .png()
+        .toBuffer(),
+    );
+  }
+  const width = Math.max(...(await Promise.all(rows.map(async (r) => (await sharp(r).metadata()).width ?? 0))));
+  await sharp({ create: { width, height: rows.length * (TILE + 6), channels: 3, background: '#FFFFFF' } })
+    .composite(rows.map((input, i) => ({ input, left: 0, top: i * (TILE + 6) })))
+    .png({ compressionLevel: 9, palette: true })
+    .toFile(fileURLToPath(new URL('../../docs/rendering-themes.png', import.meta.url)));
+  console.log('docs/rendering-themes.png');
+} finally {
+  await pool.close();
+}

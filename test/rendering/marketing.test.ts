@@ -1,0 +1,174 @@
+/**
+ * Marketing compositions told from app screens, on pictures drawn here at a phone's real size and
+ * read the way the renderer reads them (decodeScreen's probe): captioned and framed listings are
+ * found, and app screens that share one of their features (a dark header with a title, a tall
+ * coloured header with big figures, dark mode, inset cards) are not.
+ */
+import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
+import { afterAll, describe, expect, it } from 'vitest';
+import { registerFonts } from '../../src/rendering/fonts.ts';
+import { suspicion } from '../../src/rendering/marketing.ts';
+import { RenderPool } from '../../src/rendering/index.ts';
+import { decodeScreen } from '../../src/rendering/screen-image.ts';
+import { markedScreen, marketingPicture } from './golden-cases.ts';
+import { slide } from './support.ts';
+
+const [W, H] = [1206, 2622];
+registerFonts();
+
+function picture(draw: (ctx: SKRSContext2D) => void): Buffer {
+  const canvas = createCanvas(W, H);
+  const ctx = canvas.getContext('2d');
+  draw(ctx);
+  return canvas.toBuffer('image/png');
+}
+
+function gradient(ctx: SKRSContext2D, from: string, to: string): void {
+  const g = ctx.createLinearGradient(0, 0, W, H);
+  g.addColorStop(0, from);
+  g.addColorStop(1, to);
+  ctx.fillStyle = g;
+  ctx.fillRect(0, 0, W, H);
+}
+
+function text(ctx: SKRSContext2D, lines: string[], size: number, top: number, colour: string, align: 'center' | 'left' = 'center'): void {
+  ctx.font = `700 ${size}px "Noto Sans"`;
+  ctx.fillStyle = colour;
+  ctx.textAlign = align;
+  ctx.textBaseline = 'top';
+  lines.forEach((l, i) => ctx.fillText(l, align === 'center' ? W / 2 : 60, top + i * size * 1.2));
+}
+
+/** An app's list: rows with a title, a grey line of detail and a separator, edge to edge. */
+function list(ctx: SKRSContext2D, top: number, bg: string, ink: string): void {
+  ctx.fillStyle = bg;
+  ctx.fillRect(0, top, W, H - top);
+  for (let y = top + 40, i = 0; y < H - 160; y += 190, i++) {
+    text(ctx, [`Message ${i + 1} from a friend`], 46, y, ink, 'left');
+    ctx.fillStyle = '#9CA3AF';
+    ctx.fillRect(60, y + 80, 600 + ((i * 97) % 400), 30);
+    ctx.fillRect(0, y + 170, W, 2);
+  }
+}
+
+/** A screen inside the picture (the app's, already composed), inset from the sides. */
+function insetScreen(ctx: SKRSContext2D, top: number, bottom: number): void {
+  ctx.fillStyle = '#FFFFFF';
+  ctx.beginPath();
+  ctx.roundRect(W * 0.12, top, W * 0.76, bottom - top, 60);
+  ctx.fill();
+  ctx.fillStyle = '#3B82F6';
+  ctx.fillRect(W * 0.12 + 40, top + 80, W * 0.76 - 80, 200);
+}
+
+const POSITIVES: Record<string, () => Promise<Buffer> | Buffer> = {
+  'a caption above an inset screen, on a gradient': () =>
+    picture((ctx) => {
+      gradient(ctx, '#7C3AED', '#DB2777');
+      text(ctx, ['Plan Every Trip', 'in Minutes'], 120, 180, '#FFFFFF');
+      insetScreen(ctx, 700, H + 80);
+    }),
+  'a caption below an inset screen, on a flat colour': () =>
+    picture((ctx) => {
+      ctx.fillStyle = '#FDE68A';
+      ctx.fillRect(0, 0, W, H);
+      insetScreen(ctx, -80, H - 700);
+      text(ctx, ['Budgets That', 'Add Up'], 120, H - 520, '#111827');
+    }),
+  'a silver device on a pale gradient, no caption': () =>
+    picture((ctx) => {
+      gradient(ctx, '#E0F2FE', '#F0FDF4');
+      ctx.fillStyle = '#9CA3AF';
+      ctx.beginPath();
+      ctx.roundRect(W * 0.15, H * 0.1, W * 0.7, H * 0.8, 120);
+      ctx.fill();
+      ctx.fillStyle = '#FFFFFF';
+      ctx.beginPath();
+      ctx.roundRect(W * 0.17, H * 0.11, W * 0.66, H * 0.78, 100);
+      ctx.fill();
+    }),
+  'a black-bezelled phone under a caption bar': () => marketingPicture(W, H),
+};
+
+const NEGATIVES: Record<string, () => Promise<Buffer> | Buffer> = {
+  'a dark header with a title over a white list': () =>
+    picture((ctx) => {
+      ctx.fillStyle = '#111827';
+      ctx.fillRect(0, 0, W, 300);
+      text(ctx, ['9:41'], 40, 40, '#FFFFFF', 'left');
+      text(ctx, ['Inbox'], 56, 170, '#FFFFFF');
+      list(ctx, 300, '#FFFFFF', '#111827');
+    }),
+  'a tall coloured header with a big balance over content reaching the edges': () =>
+    picture((ctx) => {
+      ctx.fillStyle = '#1D4ED8';
+      ctx.fillRect(0, 0, W, H * 0.3);
+      text(ctx, ['Total balance'], 48, 200, '#BFDBFE');
+      text(ctx, ['$12,480.00'], 130, 300, '#FFFFFF');
+      list(ctx, H * 0.3, '#F9FAFB', '#111827');
+    }),
+  'a dark-mode list with a large title': () =>
+    picture((ctx) => {
+      ctx.fillStyle = '#000000';
+      ctx.fillRect(0, 0, W, H);
+      text(ctx, ['Settings'], 100, 200, '#FFFFFF', 'left');
+      list(ctx, 420, '#000000', '#F9FAFB');
+    }),
+  'a dark header with a title over inset grouped cards': () =>
+    picture((ctx) => {
+      ctx.fillStyle = '#0F172A';
+      ctx.fillRect(0, 0, W, H * 0.2);
+      text(ctx, ['Account'], 110, 220, '#FFFFFF');
+      ctx.fillStyle = '#F2F2F7';
+      ctx.fillRect(0, H * 0.2, W, H);
+      for (let y = H * 0.23; y < H - 300; y += 520) {
+        ctx.fillStyle = '#FFFFFF';
+        ctx.beginPath();
+        ctx.roundRect(48, y, W - 96, 440, 30);
+        ctx.fill();
+      }
+    }),
+  'the goldens’ screen with cards and corner marks': () => markedScreen(W, H),
+};
+
+async function read(png: Buffer) {
+  const p = (await decodeScreen(png)).probe();
+  return suspicion(p.data, p.width, p.height);
+}
+
+describe('marketing compositions', () => {
+  it.each(Object.keys(POSITIVES))('%s is one', async (name) => {
+    const s = await read(await POSITIVES[name]());
+    expect(s.framed || s.caption !== null, JSON.stringify(s)).toBe(true);
+  });
+
+  it.each(Object.keys(NEGATIVES))('%s is an app screen', async (name) => {
+    const s = await read(await NEGATIVES[name]());
+    expect(s, JSON.stringify(s)).toMatchObject({ framed: false, caption: null });
+  });
+
+  it('says which end a caption is at', async () => {
+    expect((await read(await POSITIVES['a caption above an inset screen, on a gradient']())).caption).toBe('top');
+    expect((await read(await POSITIVES['a caption below an inset screen, on a flat colour']())).caption).toBe('bottom');
+  });
+});
+
+describe('in a set', () => {
+  const pool = new RenderPool({ threads: 1 });
+  afterAll(() => pool.close());
+
+  it('a captioned listing picture becomes a text slide with a warning; an app screen with a dark header is framed', async () => {
+    const [captioned, app] = await pool.renderSlides({
+      device: 'iphone-63',
+      slides: [slide(0, 'Plan Every Trip', 'headline-top'), slide(1, 'Your Inbox, Sorted', 'headline-top')],
+      screens: [
+        await POSITIVES['a caption above an inset screen, on a gradient'](),
+        await NEGATIVES['a dark header with a title over a white list'](),
+      ],
+    });
+    expect(captioned.lint.marketingImage).toMatch(/caption band above/);
+    expect(captioned.lint.screenCroppedPct).toBeNull();
+    expect(app.lint.marketingImage).toBeNull();
+    expect(app.lint.screenCroppedPct).not.toBeNull();
+  });
+});
