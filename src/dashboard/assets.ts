@@ -13,6 +13,9 @@ const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets');
 const ASSETS = {
   'dashboard.css': 'text/css; charset=utf-8',
   'dashboard.js': 'text/javascript; charset=utf-8',
+  'editor.js': 'text/javascript; charset=utf-8',
+  'publication.js': 'text/javascript; charset=utf-8',
+  'favicon.svg': 'image/svg+xml',
 } as const;
 
 export function serveAssets(app: FastifyInstance): void {

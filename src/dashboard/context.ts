@@ -13,6 +13,9 @@ import type { Session } from '../users/sessions.ts';
 import type { Html } from './html.ts';
 import type { PageContext } from './layout.ts';
 import { csrfTokenFor, type CookieNames } from './session.ts';
+import type { Previewer } from '../revisions/preview.ts';
+import type { PublishingServices } from '../publishing/services.ts';
+import type { RevisionLimits } from '../revisions/revisions.ts';
 
 /** The same domain services the API is built on (a structural subset of the API's Services). */
 export interface DashboardServices {
@@ -22,6 +25,7 @@ export interface DashboardServices {
     publicUrl?: string | null;
     signupEnabled?: boolean;
     webhooks?: { allowHttp: boolean; allowPrivate: boolean };
+    revisions?: RevisionLimits;
   };
   db: Db;
   stores: StoreReaders;
@@ -33,6 +37,13 @@ export interface DashboardServices {
   /** Uploaded screens (and the pictures, served by the API's signed URLs). */
   objects: ObjectStore;
   signer: UrlSigner;
+  /** The editor's live previews; none: it shows none. */
+  previews?: Pick<Previewer, 'forJob'> | null;
+  /**
+   * Store connections and publications (absent: adding a connection or publishing says it is not
+   * running); its keyring also seals the webhook signing secrets created here.
+   */
+  publishing?: PublishingServices;
 }
 
 export interface DashboardOptions {

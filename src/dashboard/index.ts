@@ -15,7 +15,9 @@ import { html } from './html.ts';
 import { page } from './layout.ts';
 import { authPages } from './pages/auth.ts';
 import { appPages } from './pages/apps.ts';
+import { connectionPages } from './pages/connections.ts';
 import { keyPages } from './pages/keys.ts';
+import { publicationPages } from './pages/publications.ts';
 import { setPages } from './pages/sets.ts';
 import { usagePage } from './pages/usage.ts';
 import { webhookPages } from './pages/webhooks.ts';
@@ -32,7 +34,8 @@ export function securityHeaders(publicUrl: string | null): Record<string, string
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
-    "img-src 'self' https:",
+    // blob: the editor's live previews, fetched by its script and shown from memory.
+    "img-src 'self' https: blob:",
     "connect-src 'self'",
     "form-action 'self'",
     "frame-ancestors 'none'",
@@ -122,7 +125,15 @@ export async function dashboardPlugin(app: FastifyInstance, { services }: Dashbo
     }
     if (status >= 500 && status !== 503) request.log.error({ err: error, requestId: request.id }, 'dashboard page failed');
     const ctx = { session: request.dashboardSession, csrf: csrfTokenFor(request, reply, dash.names), path: request.url };
-    return sendPage(reply, page(ctx, { title, body: html`<p>${message}</p><p><a href="/">Back to the dashboard</a></p>` }), status);
+    return sendPage(
+      reply,
+      page(ctx, {
+        title,
+        body: html`<p>${message}</p>
+          <p><a href="/">Back to the dashboard</a></p>`,
+      }),
+      status,
+    );
   });
 
   // Unknown paths outside the API: a page, not JSON. The onRequest hook above has run (headers).
@@ -137,4 +148,6 @@ export async function dashboardPlugin(app: FastifyInstance, { services }: Dashbo
   appPages(app, dash);
   setPages(app, dash);
   webhookPages(app, dash);
+  connectionPages(app, dash);
+  publicationPages(app, dash);
 }

@@ -21,40 +21,46 @@ const NAV = [
   { href: '/usage', label: 'Usage' },
   { href: '/apps', label: 'Apps and sets' },
   { href: '/webhooks', label: 'Webhooks' },
+  { href: '/connections', label: 'Store connections' },
 ] as const;
 
 export function page(ctx: PageContext, opts: PageOptions): Html {
   const nav = ctx.session
-    ? html`<nav aria-label="Main"><ul>${NAV.map(
-        (item) =>
-          html`<li><a href="${item.href}"${ctx.path.startsWith(item.href) ? html` aria-current="page"` : ''}>${item.label}</a></li>`,
-      )}</ul></nav>
-      <form method="post" action="/sign-out" class="sign-out">${csrfField(ctx)}
-        <span class="who">${ctx.session.user.email}</span> <button type="submit" class="link">Sign out</button>
-      </form>`
+    ? html`<nav aria-label="Main">
+          <ul>
+            ${NAV.map(
+              (item) =>
+                html`<li><a href="${item.href}"${ctx.path.startsWith(item.href) ? html` aria-current="page"` : ''}>${item.label}</a></li>`,
+            )}
+          </ul>
+        </nav>
+        <form method="post" action="/sign-out" class="sign-out">
+          ${csrfField(ctx)} <span class="who">${ctx.session.user.email}</span> <button type="submit" class="link">Sign out</button>
+        </form>`
     : '';
   return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${opts.title} · shotgen</title>
-<link rel="stylesheet" href="/assets/dashboard.css">
-<script src="/assets/dashboard.js" defer></script>
-</head>
-<body>
-<a class="skip" href="#main">Skip to content</a>
-<header class="top"><a class="brand" href="/">shotgen</a>${nav}</header>
-<main id="main" tabindex="-1">
-<h1>${opts.title}</h1>
-${opts.notice ? html`<p class="notice ${opts.notice.kind}" role="${opts.notice.kind === 'error' ? 'alert' : 'status'}">${opts.notice.text}</p>` : ''}
-${opts.body}
-</main>
-</body>
-</html>`;
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${opts.title} · shotgen</title>
+        <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml" />
+        <link rel="stylesheet" href="/assets/dashboard.css" />
+        <script src="/assets/dashboard.js" defer></script>
+      </head>
+      <body>
+        <a class="skip" href="#main">Skip to content</a>
+        <header class="top"><a class="brand" href="/">shotgen</a>${nav}</header>
+        <main id="main" tabindex="-1">
+          <h1>${opts.title}</h1>
+          ${opts.notice ? html`<p class="notice ${opts.notice.kind}" role="${opts.notice.kind === 'error' ? 'alert' : 'status'}">${opts.notice.text}</p>` : ''}
+          ${opts.body}
+        </main>
+      </body>
+    </html>`;
 }
 
-export const csrfField = (ctx: Pick<PageContext, 'csrf'>): Html => html`<input type="hidden" name="_csrf" value="${ctx.csrf}">`;
+export const csrfField = (ctx: Pick<PageContext, 'csrf'>): Html => html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
 
 /** The card that asks before something cannot be undone: what it is, what follows, and the one dangerous button. */
 export function confirmCard(
@@ -62,13 +68,14 @@ export function confirmCard(
   o: { what: Html; consequence: string; action: string; button: string; cancel: string },
 ): Html {
   return html`<div class="card narrow">
-<p>${o.what}</p>
-<p>${o.consequence} This cannot be undone.</p>
-<form method="post" action="${o.action}" class="actions">
-  ${csrfField(ctx)}
-  <button type="submit" class="danger">${o.button}</button>
-  <a class="button secondary" href="${o.cancel}">Cancel</a>
-</form></div>`;
+    <p>${o.what}</p>
+    <p>${o.consequence} This cannot be undone.</p>
+    <form method="post" action="${o.action}" class="actions">
+      ${csrfField(ctx)}
+      <button type="submit" class="danger">${o.button}</button>
+      <a class="button secondary" href="${o.cancel}">Cancel</a>
+    </form>
+  </div>`;
 }
 
 export interface FieldError {

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createApiKey } from '../../src/accounts/api-keys.ts';
 import { escapeHtml } from '../../src/dashboard/html.ts';
 import { screenshotSetRunner } from '../../src/jobs/set-runner.ts';
-import { planWithLlm } from '../../src/planning/llm.ts';
+import { planWithModel } from '../../src/planning/model-writer.ts';
 import { Worker } from '../../src/jobs/worker.ts';
 import type { TestApp } from '../support/app.ts';
 import { createDashboardApp, PageClient } from '../support/dashboard.ts';
@@ -75,7 +75,7 @@ describe('dashboard pages', () => {
       ['Used', 5],
       ['Remaining', 45],
     ] as const) {
-      expect(usage.body).toMatch(new RegExp(`<dt>${label}</dt><dd>${value}</dd>`));
+      expect(usage.body).toMatch(new RegExp(`<dt>${label}</dt>\\s*<dd>${value}</dd>`));
     }
     expect(usage.body).toContain('<dd>Free</dd>');
     expect(usage.body).toContain('−5');
@@ -104,7 +104,7 @@ describe('dashboard pages', () => {
     const form = await c.get(`/apps/${appId}`);
     expect(form.body).toContain('Pantry &lt;b&gt;Planner&lt;/b&gt;');
     const once = /name="once" value="([^"]+)"/.exec(form.body)![1];
-    const fields = { device: 'android-phone', captionStyle: 'playful', captionLength: 'long', narrativeId: '', count: '4', once };
+    const fields = { device: 'iphone-67', captionStyle: 'playful', captionLength: 'long', narrativeId: '', count: '3', once };
     const first = await c.post(`/apps/${appId}/sets`, fields);
     const again = await c.post(`/apps/${appId}/sets`, { ...fields, _csrf: /name="_csrf" value="([^"]*)"/.exec(form.body)![1] });
     expect(first.statusCode).toBe(303);
@@ -118,7 +118,7 @@ describe('dashboard pages', () => {
     const worker = new Worker(
       h.t.pool,
       h.notifications,
-      screenshotSetRunner({ db: h.t.pool, planner: { plan: (input) => planWithLlm(input, null) } }),
+      screenshotSetRunner({ db: h.t.pool, planner: { plan: (input) => planWithModel(input, null) } }),
       { concurrency: 1, leaseMs: 60_000 },
     );
     worker.start();
@@ -134,7 +134,7 @@ describe('dashboard pages', () => {
     expect(result.slides.length).toBeGreaterThan(0);
     expect(done.body.match(/<figure>/g)).toHaveLength(result.slides.length);
     for (const w of result.warnings as string[]) expect(done.body).toContain(escapeHtml(w));
-    expect(done.body).toContain('android-phone');
+    expect(done.body).toContain('iPhone 6.7″');
     expect(done.body).toMatch(/stop-color="#[0-9A-F]{6}"/);
   });
 

@@ -28,8 +28,10 @@ describe('dashboard: an app’s screens', () => {
     await c.get(`/apps/${appId}`);
     const res = await c.postFiles(`/apps/${appId}/screens`, { family: '' }, [await png('red'), await png('blue')]);
     expect(res.statusCode).toBe(303);
-    expect(res.headers.location).toBe(`/apps/${appId}#screens`);
-    const page = await c.get(`/apps/${appId}`);
+    expect(res.headers.location).toBe(`/apps/${appId}?uploaded=2#screens`);
+    // The page after the upload confirms it.
+    const page = await c.get(`/apps/${appId}?uploaded=2`);
+    expect(page.body).toContain('Uploaded 2 screens');
     const ids = [...page.body.matchAll(/src="\/apps\/app_\w+\/screens\/(scr_\w+)"/g)].map((m) => m[1]);
     expect(ids).toHaveLength(2);
     expect(page.body).toContain('iPhone · 1290×2796');

@@ -1,6 +1,7 @@
 /** Apps: add one from store URLs, list them, and an app's page (its sets, a new set). */
+import { plural } from '../names.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createApp, findApp, listApps, type App } from '../../apps/apps.ts';
+import { checkCreateAppInput, createApp, findApp, listApps, setGuidance, type App } from '../../apps/apps.ts';
 import { isId } from '../../ids.ts';
 import { listJobs } from '../../jobs/job-list.ts';
 import { isProblem } from '../../problem.ts';
@@ -10,6 +11,26 @@ import { csrfField, describedBy, fieldError, page, when, type FieldError } from 
 import { createSetForm, setsTable, type SetFormState } from './set-form.ts';
 import { listScreens } from '../../screens/screens.ts';
 import { screenPages, screensSection } from './screens.ts';
+import { brandPages, brandSection, brandView } from './brand.ts';
+import { refusalFixes } from './fixes.ts';
+
+/** The app's guidance for the captions, editable where a refused set sends the user (#guidance). */
+function guidanceSection(ctx: ReturnType<typeof pageContext>, app: App, errors: FieldError[]) {
+  return html`<section aria-labelledby="guidance">
+    <h2 id="guidance">Guidance for the captions</h2>
+    <form method="post" action="/apps/${app.id}/guidance" class="card grid" novalidate>
+      ${csrfField(ctx)}
+      <div>
+        <label for="extraContext">What the app does, feature by feature <span class="muted">(used with the store listing)</span></label>
+        <textarea id="extraContext" name="extraContext" rows="4" maxlength="2000" ${describedBy(errors, 'extraContext')}>
+${app.extraContext ?? ''}</textarea
+        >
+        ${fieldError(errors, 'extraContext')}
+      </div>
+      <div class="submit"><button type="submit">Save guidance</button></div>
+    </form>
+  </section>`;
+}
 
 interface AddState {
   values: { iosUrl: string; androidUrl: string; extraContext: string };
@@ -19,8 +40,15 @@ interface AddState {
 
 const EMPTY: AddState = { values: { iosUrl: '', androidUrl: '', extraContext: '' }, errors: [] };
 
-export const appIcon = (app: Pick<App, 'artworkUrl'>, size = 48) =>
-  safeUrl(app.artworkUrl) ? html`<img class="icon" src="${safeUrl(app.artworkUrl)}" alt="" width="${size}" height="${size}">` : '';
+/**
+ * The store's icon over the app's initial: when the store's image host cannot be reached the
+ * picture (alt "") draws nothing and the initial shows through, never a broken-image mark.
+ */
+export const appIcon = (app: Pick<App, 'artworkUrl' | 'name'>, size = 48) =>
+  html`<span class="icon icon-${size}" aria-hidden="true"
+    ><span class="icon-initial">${[...app.name.trim()][0]?.toUpperCase() ?? '?'}</span
+    >${safeUrl(app.artworkUrl) ? html`<img src="${safeUrl(app.artworkUrl)}" alt="" width="${size}" height="${size}" />` : ''}</span
+  >`;
 
 async function appsPage(request: FastifyRequest, reply: FastifyReply, dash: Dashboard, state: AddState, status = 200) {
   const session = requireSession(request);
@@ -36,34 +64,74 @@ async function appsPage(request: FastifyRequest, reply: FastifyReply, dash: Dash
       title: 'Apps and sets',
       notice: state.notice ? { kind: 'error', text: state.notice } : null,
       body: html`<section aria-labelledby="your-apps">
-<h2 id="your-apps">Your apps</h2>
-${
-  apps.length
-    ? html`<ul class="apps">${apps.map((app) => html`<li><a href="/apps/${app.id}">${appIcon(app)}<span><strong>${app.name}</strong><br><span class="muted">${app.category} · added ${when(app.createdAt)}</span></span></a></li>`)}</ul>`
-    : html`<p>No apps yet. Add one from its store listing below.</p>`
-}
-</section>
-<section aria-labelledby="add-app">
-<h2 id="add-app">Add an app</h2>
-<form method="post" action="/apps" class="card" novalidate>
-  ${csrfField(ctx)}
-  <p class="hint">Give its App Store URL, its Google Play URL, or both. The service reads the listing (name, icon, description, screenshots) from the store.</p>
-  <label for="iosUrl">App Store URL</label>
-  <input id="iosUrl" name="iosUrl" type="url" inputmode="url" placeholder="https://apps.apple.com/us/app/…/id123456789" value="${values.iosUrl}"${describedBy(errors, 'iosUrl')}>
-  ${fieldError(errors, 'iosUrl')}
-  <label for="androidUrl">Google Play URL</label>
-  <input id="androidUrl" name="androidUrl" type="url" inputmode="url" placeholder="https://play.google.com/store/apps/details?id=com.example" value="${values.androidUrl}"${describedBy(errors, 'androidUrl')}>
-  ${fieldError(errors, 'androidUrl')}
-  <label for="extraContext">Guidance for the captions <span class="muted">(optional)</span></label>
-  <textarea id="extraContext" name="extraContext" rows="3" maxlength="2000"${describedBy(errors, 'extraContext')}>${values.extraContext}</textarea>
-  ${fieldError(errors, 'extraContext')}
-  <button type="submit">Add app</button>
-</form>
-</section>
-<section aria-labelledby="recent-sets">
-<h2 id="recent-sets">Recent sets</h2>
-${setsTable(sets, true)}
-</section>`,
+          <h2 id="your-apps">Your apps</h2>
+          ${
+            apps.length
+              ? html`<ul class="apps">
+                  ${apps.map(
+                    (app) =>
+                      html`<li>
+                        <a href="/apps/${app.id}"
+                          >${appIcon(app)}<span
+                            ><strong>${app.name}</strong><br /><span class="muted"
+                              >${app.category} · added ${when(app.createdAt)}</span
+                            ></span
+                          ></a
+                        >
+                      </li>`,
+                  )}
+                </ul>`
+              : html`<p>No apps yet. Your first set, step by step:</p>
+                  <ol class="checklist">
+                    <li>Add your app from its App Store or Google Play URL (below).</li>
+                    <li>On the app's page, upload your app's own screens (PNG or JPEG) for the slides to frame.</li>
+                    <li>Create a set for one device: 5 credits, ready in seconds.</li>
+                    <li>Edit its captions, screens, order or theme, and save a revision: free.</li>
+                    <li>Download the ZIP (laid out for fastlane), or call the API with a key from <a href="/keys">API keys</a>.</li>
+                  </ol>`
+          }
+        </section>
+        <section aria-labelledby="add-app">
+          <h2 id="add-app">Add an app</h2>
+          <form method="post" action="/apps" class="card" novalidate>
+            ${csrfField(ctx)}
+            <p class="hint">
+              Give its App Store URL, its Google Play URL, or both. The service reads the listing (name, icon, description, screenshots)
+              from the store.
+            </p>
+            <label for="iosUrl">App Store URL</label>
+            <input
+              id="iosUrl"
+              name="iosUrl"
+              type="url"
+              inputmode="url"
+              placeholder="https://apps.apple.com/us/app/…/id123456789"
+              value="${values.iosUrl}"
+              ${describedBy(errors, 'iosUrl')}
+            />
+            ${fieldError(errors, 'iosUrl')}
+            <label for="androidUrl">Google Play URL</label>
+            <input
+              id="androidUrl"
+              name="androidUrl"
+              type="url"
+              inputmode="url"
+              placeholder="https://play.google.com/store/apps/details?id=com.example"
+              value="${values.androidUrl}"
+              ${describedBy(errors, 'androidUrl')}
+            />
+            ${fieldError(errors, 'androidUrl')}
+            <label for="extraContext">Guidance for the captions <span class="muted">(optional)</span></label>
+            <textarea id="extraContext" name="extraContext" rows="3" maxlength="2000" ${describedBy(errors, 'extraContext')}>
+${values.extraContext}</textarea>
+            ${fieldError(errors, 'extraContext')}
+            <button type="submit">Add app</button>
+          </form>
+        </section>
+        <section aria-labelledby="recent-sets">
+          <h2 id="recent-sets">Recent sets</h2>
+          ${setsTable(sets, true)}
+        </section>`,
     }),
     status,
   );
@@ -77,14 +145,19 @@ export async function appPage(
   form: SetFormState | null,
   status = 200,
   notice?: string,
+  guidanceErrors: FieldError[] = [],
 ) {
   const session = requireSession(request);
   const app = isId('app', appId) ? await findApp(dash.services.db, session.user.accountId, appId) : null;
   if (!app) throw notFound();
   const ctx = pageContext(request, reply, dash);
-  const [sets, screens] = await Promise.all([
+  // After an upload (?uploaded=N): say it worked, and how many.
+  const uploaded = Math.min(10, Math.max(0, Number((request.query as Record<string, string | undefined>).uploaded) || 0));
+  const saved = (request.query as Record<string, string | undefined>).saved === 'guidance';
+  const [sets, screens, brand] = await Promise.all([
     listJobs(dash.services.db, session.user.accountId, { appId: app.id }),
     listScreens(dash.services.db, session.user.accountId, app.id),
+    brandView(dash, session.user.accountId, app.id),
   ]);
   const stores = [
     app.iosListing ? html`<a href="${safeUrl(app.iosListing.url)}" rel="noopener noreferrer">App Store</a>` : '',
@@ -94,18 +167,28 @@ export async function appPage(
     reply,
     page(ctx, {
       title: app.name,
-      notice: form?.notice || notice ? { kind: 'error', text: (form?.notice || notice)! } : null,
-      body: html`<div class="app-head">${appIcon(app, 72)}<p>${app.category} · ${stores.map((s, i) => html`${i ? ' · ' : ''}${s}`)} · added ${when(app.createdAt)}</p></div>
-${app.extraContext ? html`<p class="hint">Guidance: ${app.extraContext}</p>` : ''}
-${screensSection(ctx, app.id, screens)}
-<section aria-labelledby="new-set">
-<h2 id="new-set">Create a screenshot set</h2>
-${createSetForm(ctx, app.id, form)}
-</section>
-<section aria-labelledby="sets">
-<h2 id="sets">Sets of this app</h2>
-${setsTable(sets, false)}
-</section>`,
+      notice:
+        form?.notice || notice
+          ? { kind: 'error', text: (form?.notice || notice)! }
+          : uploaded
+            ? { kind: 'ok', text: `Uploaded ${plural(uploaded, 'screen')}: the app's sets of that device family will frame them.` }
+            : saved
+              ? { kind: 'ok', text: 'Guidance saved: the next sets of this app are planned with it.' }
+              : null,
+      body: html`<div class="app-head">
+          ${appIcon(app, 72)}
+          <p>${app.category} · ${stores.map((s, i) => html`${i ? ' · ' : ''}${s}`)} · added ${when(app.createdAt)}</p>
+        </div>
+        ${refusalFixes(app.id, form?.fixes)} ${guidanceSection(ctx, app, guidanceErrors)} ${screensSection(ctx, app.id, screens)}
+        ${brand ? brandSection(ctx, app.id, brand) : ''}
+        <section aria-labelledby="new-set">
+          <h2 id="new-set">Create a screenshot set</h2>
+          ${createSetForm(ctx, app.id, form, brand?.defaultTheme)}
+        </section>
+        <section aria-labelledby="sets">
+          <h2 id="sets">Sets of this app</h2>
+          ${setsTable(sets, false)}
+        </section>`,
     }),
     status,
   );
@@ -142,5 +225,17 @@ export function appPages(app: FastifyInstance, dash: Dashboard): void {
   });
 
   app.get('/apps/:id', async (request, reply) => appPage(request, reply, dash, (request.params as { id: string }).id, null));
+  app.post('/apps/:id/guidance', async (request, reply) => {
+    const session = requireSession(request);
+    const appId = (request.params as { id: string }).id;
+    if (!isId('app', appId)) throw notFound();
+    // The API's own check of the field, so the page and POST /apps accept the same text.
+    const { errors, checked } = checkCreateAppInput({ extraContext: field(request.body, 'extraContext') });
+    const own = errors.filter((e) => e.field === 'extraContext');
+    if (own.length) return appPage(request, reply, dash, appId, null, 400, 'The guidance was not saved: please correct it below.', own);
+    if (!(await setGuidance(db, session.user.accountId, appId, checked.extraContext))) throw notFound();
+    return seeOther(reply, `/apps/${appId}?saved=guidance#guidance`);
+  });
   screenPages(app, dash, appPage);
+  brandPages(app, dash, appPage);
 }

@@ -31,14 +31,14 @@ function signInPage(request: FastifyRequest, reply: FastifyReply, dash: Dashboar
     title: 'Sign in',
     notice: state.notice ? { kind: 'error', text: state.notice } : null,
     body: html`<form method="post" action="/sign-in" class="card narrow">
-  ${csrfField(ctx)}<input type="hidden" name="next" value="${state.next ?? ''}">
-  <label for="email">Email</label>
-  <input id="email" name="email" type="email" autocomplete="username" required value="${state.email}">
-  <label for="password">Password</label>
-  <input id="password" name="password" type="password" autocomplete="current-password" required>
-  <button type="submit">Sign in</button>
-</form>
-${dash.signupEnabled ? html`<p>New here? <a href="/sign-up">Create an account</a>.</p>` : html`<p>Accounts are created by the operator of this service.</p>`}`,
+        ${csrfField(ctx)}<input type="hidden" name="next" value="${state.next ?? ''}" />
+        <label for="email">Email</label>
+        <input id="email" name="email" type="email" autocomplete="username" required value="${state.email}" />
+        <label for="password">Password</label>
+        <input id="password" name="password" type="password" autocomplete="current-password" required />
+        <button type="submit">Sign in</button>
+      </form>
+      ${dash.signupEnabled ? html`<p>New here? <a href="/sign-up">Create an account</a>.</p>` : html`<p>Accounts are created by the operator of this service.</p>`}`,
   });
 }
 
@@ -48,19 +48,30 @@ function signUpPage(request: FastifyRequest, reply: FastifyReply, dash: Dashboar
   return page(ctx, {
     title: 'Create an account',
     notice: state.notice ? { kind: 'error', text: state.notice } : null,
-    body: html`<p>Free plan: 50 credits a month, enough for 10 screenshot sets. No email is sent; you sign in with this address and password.</p>
-<form method="post" action="/sign-up" class="card narrow" novalidate>
-  ${csrfField(ctx)}
-  <label for="email">Email</label>
-  <input id="email" name="email" type="email" autocomplete="username" required value="${state.email}"${describedBy(errs, 'email')}>
-  ${fieldError(errs, 'email')}
-  <label for="password">Password</label>
-  <p class="hint" id="password-hint">At least ${PASSWORD_MIN} characters.</p>
-  <input id="password" name="password" type="password" autocomplete="new-password" required minlength="${PASSWORD_MIN}" aria-describedby="password-hint${errs.some((e) => e.field === 'password') ? ' password-error' : ''}"${errs.some((e) => e.field === 'password') ? html` aria-invalid="true"` : ''}>
-  ${fieldError(errs, 'password')}
-  <button type="submit">Create account</button>
-</form>
-<p>Already have an account? <a href="/sign-in">Sign in</a>.</p>`,
+    body: html`<p>
+        Free plan: 50 credits a month, enough for 10 screenshot sets. No email is sent; you sign in with this address and password.
+      </p>
+      <form method="post" action="/sign-up" class="card narrow" novalidate>
+        ${csrfField(ctx)}
+        <label for="email">Email</label>
+        <input id="email" name="email" type="email" autocomplete="username" required value="${state.email}" ${describedBy(errs, 'email')} />
+        ${fieldError(errs, 'email')}
+        <label for="password">Password</label>
+        <p class="hint" id="password-hint">At least ${PASSWORD_MIN} characters.</p>
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autocomplete="new-password"
+          required
+          minlength="${PASSWORD_MIN}"
+          aria-describedby="password-hint${errs.some((e) => e.field === 'password') ? ' password-error' : ''}"
+          ${errs.some((e) => e.field === 'password') ? html` aria-invalid="true"` : ''}
+        />
+        ${fieldError(errs, 'password')}
+        <button type="submit">Create account</button>
+      </form>
+      <p>Already have an account? <a href="/sign-in">Sign in</a>.</p>`,
   });
 }
 

@@ -18,28 +18,51 @@ const FAMILY_LABEL: Record<ScreenshotFamily, string> = {
 
 export function screensSection(ctx: PageContext, appId: string, screens: Screen[]) {
   return html`<section aria-labelledby="screens">
-<h2 id="screens">Your screens</h2>
-<p class="hint">Raw screenshots of your app, framed by the slides of new sets: a set frames the screens of its device's family, in this order. PNG or JPEG, at most 10 MB each.</p>
-${
-  screens.length
-    ? html`<ol class="screens">${screens.map(
-        (
-          s,
-        ) => html`<li><figure><img src="/apps/${appId}/screens/${s.screenId}" alt="Screen ${s.screenId}, ${FAMILY_LABEL[s.family]}" width="${s.width}" height="${s.height}" loading="lazy">
-<figcaption>${FAMILY_LABEL[s.family]} · ${s.width}×${s.height}
-<form method="post" action="/apps/${appId}/screens/${s.screenId}/delete" class="inline-form">${csrfField(ctx)}<button type="submit" class="button secondary small">Delete<span class="visually-hidden"> screen ${s.screenId}</span></button></form></figcaption></figure></li>`,
-      )}</ol>`
-    : html`<p>No screens yet: sets frame the listing's own screenshots.</p>`
-}
-<form method="post" action="/apps/${appId}/screens" enctype="multipart/form-data" class="card">
-  ${csrfField(ctx)}
-  <label for="screen-files">Screens to upload</label>
-  <input id="screen-files" name="screens" type="file" accept="image/png,image/jpeg" multiple required>
-  <label for="screen-family">Family of these screens</label>
-  <select id="screen-family" name="family"><option value="">Infer from the picture’s shape</option>${SCREEN_FAMILIES.map((f) => html`<option value="${f}">${FAMILY_LABEL[f]}</option>`)}</select>
-  <button type="submit">Upload screens</button>
-</form>
-</section>`;
+    <h2 id="screens">Your screens</h2>
+    <p class="hint">
+      Raw screenshots of your app, framed by the slides of new sets: a set frames the screens of its device's family, in this order. PNG or
+      JPEG, at most 10 MB each.
+    </p>
+    ${
+      screens.length
+        ? html`<ol class="screens">
+            ${screens.map(
+              (s) =>
+                html`<li>
+                  <figure>
+                    <img
+                      src="/apps/${appId}/screens/${s.screenId}"
+                      alt="Screen ${s.screenId}, ${FAMILY_LABEL[s.family]}"
+                      width="${s.width}"
+                      height="${s.height}"
+                      loading="lazy"
+                    />
+                    <figcaption>
+                      ${FAMILY_LABEL[s.family]} · ${s.width}×${s.height}
+                      <form method="post" action="/apps/${appId}/screens/${s.screenId}/delete" class="inline-form">
+                        ${csrfField(ctx)}<button type="submit" class="button secondary small">
+                          Delete<span class="visually-hidden"> screen ${s.screenId}</span>
+                        </button>
+                      </form>
+                    </figcaption>
+                  </figure>
+                </li>`,
+            )}
+          </ol>`
+        : html`<p>No screens yet: sets frame the listing's own screenshots.</p>`
+    }
+    <form method="post" action="/apps/${appId}/screens" enctype="multipart/form-data" class="card">
+      ${csrfField(ctx)}
+      <label for="screen-files">Screens to upload</label>
+      <input id="screen-files" name="screens" type="file" accept="image/png,image/jpeg" multiple required />
+      <label for="screen-family">Family of these screens</label>
+      <select id="screen-family" name="family">
+        <option value="">Infer from the picture’s shape</option>
+        ${SCREEN_FAMILIES.map((f) => html`<option value="${f}">${FAMILY_LABEL[f]}</option>`)}
+      </select>
+      <button type="submit">Upload screens</button>
+    </form>
+  </section>`;
 }
 
 /** The app's page, answered with a notice (a refused upload) and its status. */
@@ -80,7 +103,7 @@ export function screenPages(app: FastifyInstance, dash: Dashboard, appPage: AppP
       if (!isProblem(e) || e.status >= 500) throw e;
       return appPage(request, reply, dash, appId, null, e.status, e.detail);
     }
-    return seeOther(reply, `/apps/${appId}#screens`);
+    return seeOther(reply, `/apps/${appId}?uploaded=${files.length}#screens`);
   });
 
   app.post('/apps/:id/screens/:screenId/delete', async (request, reply) => {

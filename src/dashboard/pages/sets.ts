@@ -1,10 +1,10 @@
 /** Sets: create one (from an app's page), watch it run, see its slides, download its ZIP. */
+import { refusalFixes, SET_FIXES } from './fixes.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isId } from '../../ids.ts';
 import { findJobSummary } from '../../jobs/job-list.ts';
 import type { PublicJob } from '../../jobs/jobs.ts';
 import { createScreenshotSet } from '../../jobs/screenshot-sets.ts';
-import type { Slide } from '../../planning/types.ts';
 import { isProblem } from '../../problem.ts';
 import { field, notFound, pageContext, requireSession, seeOther, sendPage, type Dashboard } from '../context.ts';
 import { html, safeUrl } from '../html.ts';
@@ -12,6 +12,11 @@ import { page, statusBadge, STATUS_LABEL, when } from '../layout.ts';
 import { pictureLinks } from '../../http/picture-links.ts';
 import { appPage } from './apps.ts';
 import { parseSetForm, type SetFormValues } from './set-form.ts';
+import { deviceName, plural, voiceName } from '../names.ts';
+import { editorRoutes, editorSection, initialState, localePane, localeSets, localeTabs, type RenderSetPage } from './editor.ts';
+import { listScreens } from '../../screens/screens.ts';
+import { publishLink } from './publications.ts';
+import { DEVICES, type Slide } from '../../planning/types.ts';
 
 type DashboardJob = PublicJob;
 
@@ -52,34 +57,80 @@ function planPreview(slide: Slide, width: number, height: number) {
   const sub = slide.subheadline ? wrap(slide.subheadline, Math.floor((width * 0.86) / (subSize * 0.52)), 3) : [];
   const top = height * 0.07;
   return html`<svg viewBox="0 0 ${width} ${height}" role="img" aria-label="Slide ${slide.index} plan: ${slide.headline}" class="slide">
-<defs><linearGradient id="${id}" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${c1}"/><stop offset="1" stop-color="${c2}"/></linearGradient></defs>
-<rect width="${width}" height="${height}" fill="url(#${id})"/>
-<text x="${width / 2}" y="${top}" fill="${fg}" font-family="system-ui, sans-serif" font-weight="700" font-size="${size}" text-anchor="middle">${headline.map((line, i) => html`<tspan x="${width / 2}" dy="${i === 0 ? size : size * 1.15}">${line}</tspan>`)}</text>
-${sub.length ? html`<text x="${width / 2}" y="${top + size * 1.15 * headline.length + subSize * 0.6}" fill="${fg}" fill-opacity="0.85" font-family="system-ui, sans-serif" font-size="${subSize}" text-anchor="middle">${sub.map((line, i) => html`<tspan x="${width / 2}" dy="${i === 0 ? subSize : subSize * 1.2}">${line}</tspan>`)}</text>` : ''}
-<rect x="${width * 0.16}" y="${height * 0.36}" width="${width * 0.68}" height="${height * 0.6}" rx="${width * 0.07}" fill="none" stroke="${fg}" stroke-opacity="0.55" stroke-width="${width * 0.012}"/>
-<text x="${width / 2}" y="${height * 0.66}" fill="${fg}" fill-opacity="0.7" font-family="system-ui, sans-serif" font-size="${subSize}" text-anchor="middle">${slide.screenshotUrl ? 'store screenshot' : 'no screenshot'}</text>
-</svg>`;
+    <defs>
+      <linearGradient id="${id}" x1="0" y1="0" x2="0" y2="1">
+        <stop offset="0" stop-color="${c1}" />
+        <stop offset="1" stop-color="${c2}" />
+      </linearGradient>
+    </defs>
+    <rect width="${width}" height="${height}" fill="url(#${id})" />
+    <text
+      x="${width / 2}"
+      y="${top}"
+      fill="${fg}"
+      font-family="system-ui, sans-serif"
+      font-weight="700"
+      font-size="${size}"
+      text-anchor="middle"
+    >
+      ${headline.map((line, i) => html`<tspan x="${width / 2}" dy="${i === 0 ? size : size * 1.15}">${line}</tspan>`)}
+    </text>
+    ${sub.length ? html`<text x="${width / 2}" y="${top + size * 1.15 * headline.length + subSize * 0.6}" fill="${fg}" fill-opacity="0.85" font-family="system-ui, sans-serif" font-size="${subSize}" text-anchor="middle">${sub.map((line, i) => html`<tspan x="${width / 2}" dy="${i === 0 ? subSize : subSize * 1.2}">${line}</tspan>`)}</text>` : ''}
+    <rect
+      x="${width * 0.16}"
+      y="${height * 0.36}"
+      width="${width * 0.68}"
+      height="${height * 0.6}"
+      rx="${width * 0.07}"
+      fill="none"
+      stroke="${fg}"
+      stroke-opacity="0.55"
+      stroke-width="${width * 0.012}"
+    />
+    <text
+      x="${width / 2}"
+      y="${height * 0.66}"
+      fill="${fg}"
+      fill-opacity="0.7"
+      font-family="system-ui, sans-serif"
+      font-size="${subSize}"
+      text-anchor="middle"
+    >
+      ${slide.screenshotUrl ? 'store screenshot' : 'no screenshot'}
+    </text>
+  </svg>`;
 }
 
-function gallery(job: DashboardJob) {
+function gallery(job: DashboardJob, slides: Slide[]) {
   const result = job.result!;
-  return html`<ol class="gallery">${result.slides.map((slide) => {
-    const image = slide.image && safeUrl(slide.image.url);
-    return html`<li><figure>
-${image ? html`<a href="${image}"><img src="${image}" alt="Slide ${slide.index}: ${slide.headline}" width="${slide.image!.width}" height="${slide.image!.height}" loading="lazy"></a>` : planPreview(slide, result.width, result.height)}
-<figcaption><span class="muted">${slide.index} · ${slide.role}</span><br><strong>${slide.headline}</strong>${slide.subheadline ? html`<br>${slide.subheadline}` : ''}
-<br><span class="swatches">${slide.background.colors.map((c) => html`<code>${c}</code> `)}text <code>${slide.textColor}</code></span></figcaption>
-</figure></li>`;
-  })}</ol>`;
+  return html`<ol class="gallery">
+    ${slides.map((slide) => {
+      const image = slide.image && safeUrl(slide.image.url);
+      return html`<li>
+        <figure>
+          ${image ? html`<a href="${image}"><img src="${image}" alt="Slide ${slide.index}: ${slide.headline}" width="${slide.image!.width}" height="${slide.image!.height}" loading="lazy" /></a>` : planPreview(slide, result.width, result.height)}
+          <figcaption>
+            <span class="muted">${slide.index} · ${slide.role}</span><br /><strong>${slide.headline}</strong
+            >${slide.subheadline ? html`<br />${slide.subheadline}` : ''} <br /><span class="swatches"
+              >${slide.background.colors.map((c) => html`<code>${c}</code> `)}text <code>${slide.textColor}</code></span
+            >
+          </figcaption>
+        </figure>
+      </li>`;
+    })}
+  </ol>`;
 }
 
 function liveStatus(job: DashboardJob) {
   const p = job.progress ?? null;
   return html`<div class="card live" data-live="/sets/${job.id}/status">
-<p role="status" aria-live="polite"><span data-live-status>${STATUS_LABEL[job.status]}</span><span data-live-progress>${p ? ` · ${p.done} of ${p.total} slides` : ''}</span></p>
-<progress data-live-bar max="${p?.total ?? 1}"${p ? html` value="${p.done}"` : ''}></progress>
-<p class="hint">This page updates by itself. Without JavaScript, reload it.</p>
-</div>`;
+    <p role="status" aria-live="polite">
+      <span data-live-status>${STATUS_LABEL[job.status]}</span
+      ><span data-live-progress>${p ? ` · ${p.done} of ${p.total} slides` : ''}</span>
+    </p>
+    <progress data-live-bar max="${p?.total ?? 1}" ${p ? html` value="${p.done}"` : ''}></progress>
+    <p class="hint">This page updates by itself. Without JavaScript, reload it.</p>
+  </div>`;
 }
 
 async function loadSet(request: FastifyRequest, dash: Dashboard) {
@@ -107,6 +158,8 @@ export function setPages(app: FastifyInstance, dash: Dashboard): void {
       captionLength: field(request.body, 'captionLength'),
       narrativeId: field(request.body, 'narrativeId'),
       count: field(request.body, 'count').trim(),
+      theme: field(request.body, 'theme'),
+      captions: field(request.body, 'captions'),
     };
     const parsed = parseSetForm(appId, values);
     if ('errors' in parsed)
@@ -124,32 +177,85 @@ export function setPages(app: FastifyInstance, dash: Dashboard): void {
       // An unknown or foreign app stays a plain 404; a refused charge is said on the app's page.
       if (isProblem(e) && e.code === 'app_not_found') throw notFound();
       if (!isProblem(e) || e.status >= 500) throw e;
-      return appPage(request, reply, dash, appId, { values, errors: [], notice: e.detail }, e.status);
+      const fixes = e.code === 'cannot_fill_set' ? (e.extensions.fixes as string[] | undefined) : undefined;
+      return appPage(request, reply, dash, appId, { values, errors: [], notice: e.detail, fixes }, e.status);
     }
   });
 
-  app.get('/sets/:id', async (request, reply) => {
+  const setPage: RenderSetPage = async (request, reply, edit, status) => {
     const { job, summary } = await loadSet(request, dash);
     const ctx = pageContext(request, reply, dash);
     const r = summary.request;
+    // A succeeded set is edited in place, in each of its locales; its screens to choose from are those of its device.
+    const editable = job.status === 'succeeded' && !!job.result;
+    const shown = (request.query as { locale?: unknown }).locale;
+    const state = job.result ? (edit?.state ?? initialState(job, r, typeof shown === 'string' ? shown : undefined)) : null;
+    const family = DEVICES[r.device].family;
+    // The slides the set has, not the number asked for: a sparse listing gives fewer (see `short` below).
+    const slideCount = job.result?.slides.length ?? r.count;
+    const short =
+      job.result && slideCount < r.count && !r.revision
+        ? html`<div class="notice error" role="status">
+            <p>
+              This set has ${plural(slideCount, 'slide')}, not the ${r.count} asked for: the listing says too little for more distinct
+              captions (the warnings below say what was missing).
+            </p>
+            <p>Rewrite the captions below and save them as a revision (free), or:</p>
+          </div>
+          ${refusalFixes(summary.appId, SET_FIXES)}`
+        : '';
+    const screens = editable
+      ? (await listScreens(db, requireSession(request).user.accountId, summary.appId)).filter((x) => x.family === family)
+      : [];
     const archive = job.result?.archive && safeUrl(job.result.archive.url);
     return sendPage(
       reply,
       page(ctx, {
         title: `Set for ${summary.appName}`,
-        body: html`<p class="meta">${statusBadge(job.status)} <a href="/apps/${summary.appId}">${summary.appName}</a> · ${r.device} · ${r.captionStyle}, ${r.captionLength} · ${r.narrativeId ?? `${r.count} slides`} · created ${when(job.createdAt)} · <code>${job.id}</code></p>
-${job.status === 'queued' || job.status === 'running' ? liveStatus(job) : ''}
-${job.status === 'failed' ? html`<div class="notice error" role="alert"><p>${job.error?.message ?? 'The set failed.'}</p><p>The credits it cost were refunded.</p></div>` : ''}
-${
-  job.result
-    ? html`${archive ? html`<p><a class="button" href="${archive}" download>Download ZIP</a> <span class="muted">${mb(job.result.archive!.bytes)}, laid out for fastlane deliver and supply</span></p>` : html`<p class="hint">The plan of this set: captions, colours and layout for each slide.</p>`}
-${job.result.warnings.length ? html`<ul class="warnings">${job.result.warnings.map((w) => html`<li>${w}</li>`)}</ul>` : ''}
-${gallery(job)}`
-    : ''
-}`,
+        body: html`<p class="meta">
+            ${statusBadge(job.status)} <a href="/apps/${summary.appId}">${summary.appName}</a> · ${deviceName(r.device)} ·
+            ${voiceName(r.captionStyle)}, ${r.captionLength} · ${plural(slideCount, 'slide')}${r.narrativeId ? ` (${r.narrativeId})` : ''} ·
+            created ${when(job.createdAt)} · <code>${job.id}</code>
+            ${job.parentJobId ? html` · revision of <a href="/sets/${job.parentJobId}"><code>${job.parentJobId.slice(-8)}</code></a>` : ''}
+          </p>
+          ${job.status === 'succeeded' ? publishLink(job.id) : ''}
+          ${short} ${job.status === 'queued' || job.status === 'running' ? liveStatus(job) : ''}
+          ${
+            job.status === 'failed'
+              ? html`<div class="notice error" role="alert">
+                  <p>${job.error?.message ?? 'The set failed.'}</p>
+                  <p>The credits it cost were refunded.</p>
+                </div>`
+              : ''
+          }
+          ${
+            job.result
+              ? html`${archive ? html`<p><a class="button" href="${archive}" download>Download ZIP</a> <span class="muted">${mb(job.result.archive!.bytes)}, laid out for fastlane deliver and supply</span></p>` : html`<p class="hint">The plan of this set: captions, colours and layout for each slide.</p>`}
+                ${localeTabs(job.id, state!)}
+                ${localeSets(job).map(({ locale, slides }, k) => {
+                  const warnings = k === 0 ? job.result!.warnings : (job.result!.locales?.[k]?.warnings ?? []);
+                  return localePane(
+                    state!,
+                    locale,
+                    html`${
+                      warnings.length
+                        ? html`<ul class="warnings">
+                          ${warnings.map((w) => html`<li>${w}</li>`)}
+                        </ul>`
+                        : ''
+                    }
+                    ${gallery(job, slides)}`,
+                  );
+                })}
+                ${editable ? editorSection(ctx, job, state!, screens, edit?.errors) : ''}`
+              : ''
+          }`,
       }),
+      status,
     );
-  });
+  };
+  app.get('/sets/:id', (request, reply) => setPage(request, reply, null, 200));
+  editorRoutes(app, dash, setPage);
 
   // Live status for the set page's script, polled every second: one read of the job, scoped to the
   // session's account, without the page's summary or signed links.

@@ -19,15 +19,19 @@ import { confirmCard, csrfField, describedBy, fieldError, page, when, type Field
 const EVENT_LABEL: Record<WebhookEvent, string> = {
   'job.succeeded': 'A set is ready (job.succeeded)',
   'job.failed': 'A set failed (job.failed)',
+  'publication.published': 'A set is live on a store (publication.published)',
+  'publication.failed': 'A publication failed (publication.failed)',
 };
 
 function endpointRow(w: WebhookEndpoint) {
   return html`<tr>
-  <td data-label="URL"><code>${w.url}</code></td>
-  <td data-label="Events">${w.events.join(', ')}</td>
-  <td data-label="Created">${when(w.createdAt)}</td>
-  <td><a class="button secondary small" href="/webhooks/${w.id}/delete">Delete<span class="visually-hidden"> ${w.url}</span></a></td>
-</tr>`;
+    <td data-label="URL"><code>${w.url}</code></td>
+    <td data-label="Events">${w.events.join(', ')}</td>
+    <td data-label="Created">${when(w.createdAt)}</td>
+    <td>
+      <a class="button secondary small" href="/webhooks/${w.id}/delete">Delete<span class="visually-hidden"> ${w.url}</span></a>
+    </td>
+  </tr>`;
 }
 
 interface FormState {
@@ -58,12 +62,17 @@ async function webhooksPage(
       body: html`${
         created
           ? html`<section class="card secret" aria-labelledby="new-secret">
-  <h2 id="new-secret">Signing secret for <code>${created.url}</code></h2>
-  <p><strong>Copy it now: it is shown only this once.</strong> Your receiver verifies each delivery’s <code>webhook-signature</code> header with it (Standard Webhooks).</p>
-  <div class="copy-row"><input id="secret" class="mono" readonly value="${created.secret}" aria-label="The signing secret">
-  <button type="button" data-copy="secret">Copy</button></div>
-  <p class="hint" data-copy-status="secret" role="status"></p>
-</section>`
+              <h2 id="new-secret">Signing secret for <code>${created.url}</code></h2>
+              <p>
+                <strong>Copy it now: it is shown only this once.</strong> Your receiver verifies each delivery’s
+                <code>webhook-signature</code> header with it (Standard Webhooks).
+              </p>
+              <div class="copy-row">
+                <input id="secret" class="mono" readonly value="${created.secret}" aria-label="The signing secret" />
+                <button type="button" data-copy="secret">Copy</button>
+              </div>
+              <p class="hint" data-copy-status="secret" role="status"></p>
+            </section>`
           : ''
       }
 <section aria-labelledby="add-webhook">
@@ -75,7 +84,7 @@ async function webhooksPage(
   <input id="url" name="url" type="url" inputmode="url" maxlength="2048" required placeholder="https://example.com/hooks/shotgen" value="${form.url}"${describedBy(form.errors, 'url')}>
   ${fieldError(form.errors, 'url')}
   <fieldset${describedBy(form.errors, 'events')}><legend>Events</legend>
-  ${WEBHOOK_EVENTS.map((e) => html`<label><input type="checkbox" name="events" value="${e}"${form.events.includes(e) ? html` checked` : ''}> ${EVENT_LABEL[e]}</label>`)}
+  ${WEBHOOK_EVENTS.map((e) => html`<label><input type="checkbox" name="events" value="${e}" ${form.events.includes(e) ? html` checked` : ''} /> ${EVENT_LABEL[e]}</label>`)}
   </fieldset>
   ${fieldError(form.errors, 'events')}
   <button type="submit">Add endpoint</button>
@@ -85,9 +94,21 @@ async function webhooksPage(
 <h2 id="your-webhooks">Your endpoints</h2>
 ${
   endpoints.length
-    ? html`<div class="table-wrap"><table class="stack">
-<thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">Created</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-<tbody>${endpoints.map(endpointRow)}</tbody></table></div>`
+    ? html`<div class="table-wrap">
+        <table class="stack">
+          <thead>
+            <tr>
+              <th scope="col">URL</th>
+              <th scope="col">Events</th>
+              <th scope="col">Created</th>
+              <th scope="col"><span class="visually-hidden">Actions</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            ${endpoints.map(endpointRow)}
+          </tbody>
+        </table>
+      </div>`
     : html`<p>No endpoints yet.</p>`
 }
 </section>`,
@@ -113,7 +134,7 @@ export function webhookPages(app: FastifyInstance, dash: Dashboard): void {
     const url = field(request.body, 'url').trim();
     const events = eventsOf(request.body);
     try {
-      const created = await createEndpoint(db, session.user.accountId, { url, events }, rules);
+      const created = await createEndpoint(db, session.user.accountId, { url, events }, rules, dash.services.publishing?.keyring ?? null);
       // Answered on this page, not after a redirect: the secret must never sit in a URL or a cache.
       return await webhooksPage(request, reply, dash, created, emptyForm, 201);
     } catch (error) {

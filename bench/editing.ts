@@ -1,0 +1,131 @@
+/**
+ * Editing speed: `npx tsx bench/editing.ts`, and the last part of `npm run bench`. A 10-slide iPhone set framing uploaded screens is
+ * rendered once; then (1) POST /previews' work for one slide with a caption edited on every call
+ * (p50/p95 over BENCH_PREVIEWS calls, after one warm-up), and (2) a revision changing 1 of the 10
+ * slides, from request to completed job, beside the full set's render time.
+ *
+ * A preview's CPU is process.cpuUsage() across the call: this process's every thread (the render
+ * thread included, as piscina runs in-process), nothing else running in it meanwhile; the database
+ * server's few milliseconds of query are not counted. On a shared machine wall-clock figures include
+ * waiting for a core; the CPU figure does not.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { claimJobs, completeJob } from '../src/jobs/queue.ts';
+import { screenshotSetRunner } from '../src/jobs/set-runner.ts';
+import { createScreenshotSet } from '../src/jobs/screenshot-sets.ts';
+import { FileObjectStore } from '../src/objects/filesystem.ts';
+import { planLocales } from '../src/planning/translate.ts';
+import { RenderPool } from '../src/rendering/index.ts';
+import { Previewer } from '../src/revisions/preview.ts';
+import { createRevision } from '../src/revisions/revisions.ts';
+import { uploadScreen } from '../src/screens/screens.ts';
+import { percentile } from './load.ts';
+import { fakeScreen } from './rendering.ts';
+import { benchAccount, openBenchDatabase } from './setup.ts';
+
+const PREVIEWS = Number(process.env.BENCH_PREVIEWS ?? 40);
+const progress = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
+
+export interface EditingResult {
+  text: string;
+  previewP50Ms: number;
+  previewP95Ms: number;
+  previewCpuP95Ms: number;
+}
+
+export async function benchEditing(): Promise<EditingResult> {
+  const bench = await openBenchDatabase();
+  const db = bench.database.pool;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotgen-edit-bench-'));
+  const objects = new FileObjectStore(dir);
+  const jobsPool = new RenderPool({ threads: 2 });
+  const previewPool = new RenderPool({ threads: 1, nice: 0 });
+  try {
+    const { accountId, appId } = await benchAccount(db, 'editing', 100);
+    const screen = await fakeScreen();
+    const screenIds: string[] = [];
+    for (let i = 0; i < 3; i++) screenIds.push((await uploadScreen(db, objects, accountId, appId, screen, 'iphone')).screenId);
+    const headlines = [
+      'Track Every Habit Daily',
+      'Smart Reminders That Adapt',
+      'Beautiful Charts and Streaks',
+      'Widgets for Quick Check-ins',
+    ];
+    const slides = Array.from({ length: 10 }, (_, i) => ({ headline: `${headlines[i % 4]} ${i + 1}`, screenId: screenIds[i % 3] }));
+    const runner = screenshotSetRunner({
+      db,
+      planner: { plan: (input) => planLocales(input, null) },
+      pictures: { objects, renderer: jobsPool, storeImageOrigins: [], now: () => new Date() },
+    });
+    const runOne = async () => {
+      const [job] = await claimJobs(db, 'bench', 1, 60_000);
+      const outcome = await runner(job, { signal: new AbortController().signal, progress: () => undefined });
+      await completeJob(db, 'bench', job.id, outcome);
+      return job.id;
+    };
+
+    const t0 = performance.now();
+    await createScreenshotSet(db, accountId, { appId, device: 'iphone-69', slides }, { now: new Date() });
+    const parentId = await runOne();
+    const fullMs = performance.now() - t0;
+    progress(`full 10-slide set: ${fullMs.toFixed(0)} ms`);
+
+    const revisionMs: number[] = [];
+    for (let r = 0; r < 3; r++) {
+      const t = performance.now();
+      await createRevision(
+        db,
+        accountId,
+        parentId,
+        { slides: [{ index: 4, headline: `Charts and Streaks, take ${r}` }] },
+        { notify: false },
+      );
+      await runOne();
+      revisionMs.push(performance.now() - t);
+    }
+    progress(`revisions (1 of 10 slides): ${revisionMs.map((m) => m.toFixed(0)).join(', ')} ms`);
+
+    const previewer = new Previewer({ db, objects, renderer: previewPool, storeImageOrigins: [] });
+    const cold = performance.now();
+    await previewer.forJob(accountId, { jobId: parentId, slide: { index: 2 } });
+    const coldMs = performance.now() - cold;
+    const times: number[] = [];
+    const cpu: number[] = [];
+    for (let i = 0; i < PREVIEWS; i++) {
+      const t = performance.now();
+      const c = process.cpuUsage();
+      await previewer.forJob(accountId, { jobId: parentId, slide: { index: 2, headline: `Smart Reminders ${'x'.repeat(i % 12)}` } });
+      const used = process.cpuUsage(c);
+      cpu.push((used.user + used.system) / 1000);
+      times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    cpu.sort((a, b) => a - b);
+    const rows = [
+      ['preview, one iPhone 6.9" slide (first, cold thread)', `${coldMs.toFixed(0)} ms`],
+      [
+        `preview p50 / p95 (${PREVIEWS} calls, goal p95 <= 300 ms)`,
+        `${percentile(times, 50).toFixed(0)} / ${percentile(times, 95).toFixed(0)} ms`,
+      ],
+      ['preview CPU p50 / p95 (all threads of the process)', `${percentile(cpu, 50).toFixed(0)} / ${percentile(cpu, 95).toFixed(0)} ms`],
+      ['full 10-slide set, plan + render + store', `${fullMs.toFixed(0)} ms`],
+      ['revision of 1 of 10 slides, median of 3', `${[...revisionMs].sort((a, b) => a - b)[1].toFixed(0)} ms`],
+    ];
+    return {
+      text: ['', 'editing (bench/editing.ts):', ...rows.map(([k, v]) => `${k.padEnd(60)} ${v}`), ''].join('\n'),
+      previewP50Ms: percentile(times, 50),
+      previewP95Ms: percentile(times, 95),
+      previewCpuP95Ms: percentile(cpu, 95),
+    };
+  } finally {
+    await jobsPool.close();
+    await previewPool.close();
+    await bench.cleanup();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) process.stdout.write((await benchEditing()).text);

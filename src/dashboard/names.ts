@@ -1,0 +1,19 @@
+/** What people read instead of ids: devices, voices, and counts with the right number. */
+import { DEVICE_IDS, DEVICES, type CaptionStyle, type Device } from '../planning/types.ts';
+
+// The device table's own labels: a new device is named where it is defined.
+export const DEVICE_NAMES = Object.fromEntries(DEVICE_IDS.map((d) => [d, DEVICES[d].label])) as Record<Device, string>;
+
+export const VOICE_NAMES: Record<CaptionStyle, string> = {
+  'aso-expert': 'ASO expert',
+  minimal: 'Minimal',
+  playful: 'Playful',
+  bold: 'Bold',
+  professional: 'Professional',
+};
+
+export const deviceName = (d: string): string => DEVICE_NAMES[d as Device] ?? d;
+export const voiceName = (v: string): string => VOICE_NAMES[v as CaptionStyle] ?? v;
+
+/** "1 slide", "3 slides"; `many` for words whose plural is not word + s. */
+export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
