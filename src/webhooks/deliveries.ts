@@ -1,8 +1,9 @@
 /**
- * The deliveries table as a queue, in plain SQL like the jobs queue (src/jobs/queue.ts): claim due
- * rows with FOR UPDATE SKIP LOCKED, and finish an attempt only while the claim is still ours. A
- * claim moves next_attempt_at one lease ahead, so the row of a worker that died mid-call is due
- * again once the lease is over, with no sweep.
+ * The deliveries table as the public record of each webhook delivery (status, attempts,
+ * last_status, last_error), written by the task that makes its attempts (src/webhooks/dispatcher.ts,
+ * on pg-boss). An attempt is counted when it starts, so one cut short by a dead worker counts; a
+ * stopping worker gives its attempt back uncounted. Each write is guarded by the attempt number,
+ * so nothing a lost run writes late can overwrite a newer attempt's record.
  */
 import type { Queryable } from '../db/pool.ts';
 import type { WebhookEvent } from './endpoints.ts';
@@ -20,7 +21,7 @@ export function retryDelay(
   return exact === undefined ? null : Math.round(exact * (0.8 + 0.4 * random()));
 }
 
-export interface ClaimedDelivery {
+export interface StartedAttempt {
   id: string;
   messageId: string;
   accountId: string;
@@ -29,12 +30,18 @@ export interface ClaimedDelivery {
   url: string;
   secret: string;
   jobId: string;
+  /** Set for publication.* events: the delivery carries this publication, not the job. */
+  publicationId: string | null;
   type: WebhookEvent;
   eventAt: Date;
 }
 
-export async function claimDeliveries(db: Queryable, workerId: string, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-  if (limit <= 0) return [];
+/**
+ * Counts the next attempt of a pending delivery and returns what it needs; null when the delivery
+ * is no longer pending (delivered, failed, or gone with its endpoint). next_attempt_at moves one
+ * lease ahead: the time after which a dead worker's attempt is made again.
+ */
+export async function startAttempt(db: Queryable, deliveryId: string, leaseMs: number): Promise<StartedAttempt | null> {
   const { rows } = await db.query<{
     id: string;
     message_id: string;
@@ -44,23 +51,24 @@ export async function claimDeliveries(db: Queryable, workerId: string, limit: nu
     url: string;
     secret: string;
     job_id: string;
+    publication_id: string | null;
     type: WebhookEvent;
     event_at: Date;
   }>(
-    `WITH claimed AS (
-       UPDATE webhook_deliveries SET attempts = attempts + 1, locked_by = $1,
+    `WITH started AS (
+       UPDATE webhook_deliveries SET attempts = attempts + 1,
          next_attempt_at = now() + make_interval(secs => $2::float8 / 1000), updated_at = now()
-       WHERE id IN (SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= now()
-                    ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+       WHERE id = $1 AND status = 'pending'
        RETURNING id, message_id, account_id, endpoint_id, event_id, attempts)
-     SELECT c.id, c.message_id, c.account_id, c.endpoint_id, c.attempts, e.url, e.secret, ev.job_id, ev.type, ev.created_at AS event_at
-     FROM claimed c
-     JOIN webhook_endpoints e ON e.id = c.endpoint_id AND e.account_id = c.account_id
-     JOIN job_events ev ON ev.id = c.event_id AND ev.account_id = c.account_id
-     ORDER BY c.id`,
-    [workerId, leaseMs, limit],
+     SELECT s.id, s.message_id, s.account_id, s.endpoint_id, s.attempts, e.url, e.secret, ev.job_id, ev.publication_id, ev.type, ev.created_at AS event_at
+     FROM started s
+     JOIN webhook_endpoints e ON e.id = s.endpoint_id AND e.account_id = s.account_id
+     JOIN job_events ev ON ev.id = s.event_id AND ev.account_id = s.account_id`,
+    [deliveryId, leaseMs],
   );
-  return rows.map((r) => ({
+  const r = rows[0];
+  if (!r) return null;
+  return {
     id: String(r.id),
     messageId: r.message_id,
     accountId: r.account_id,
@@ -69,43 +77,39 @@ export async function claimDeliveries(db: Queryable, workerId: string, limit: nu
     url: r.url,
     secret: r.secret,
     jobId: r.job_id,
+    publicationId: r.publication_id,
     type: r.type,
     eventAt: r.event_at,
-  }));
+  };
 }
 
 export type AttemptResult = { ok: true; status: number } | { ok: false; status: number | null; error: string };
 
 /**
  * Records an attempt: delivered, due again after `retryInMs`, or failed for good when that is
- * null. False when the claim was lost (another worker has the row now).
+ * null. False when the record has moved on since the attempt started (it is not this run's to write).
  */
 export async function finishAttempt(
   db: Queryable,
-  workerId: string,
-  d: Pick<ClaimedDelivery, 'id' | 'accountId' | 'attempt'>,
+  d: Pick<StartedAttempt, 'id' | 'accountId' | 'attempt'>,
   result: AttemptResult,
   retryInMs: number | null,
 ): Promise<boolean> {
   const status = result.ok ? 'delivered' : retryInMs === null ? 'failed' : 'pending';
   const res = await db.query(
-    `UPDATE webhook_deliveries SET status = $5, last_status = $6, last_error = $7, locked_by = NULL, updated_at = now(),
-       next_attempt_at = CASE WHEN $5 = 'pending' THEN now() + make_interval(secs => $8::float8 / 1000) ELSE next_attempt_at END
-     WHERE id = $1 AND account_id = $2 AND locked_by = $3 AND attempts = $4 AND status = 'pending'`,
-    [d.id, d.accountId, workerId, d.attempt, status, result.status, result.ok ? null : result.error.slice(0, 500), retryInMs ?? 0],
+    `UPDATE webhook_deliveries SET status = $4, last_status = $5, last_error = $6, updated_at = now(),
+       next_attempt_at = CASE WHEN $4 = 'pending' THEN now() + make_interval(secs => $7::float8 / 1000) ELSE next_attempt_at END
+     WHERE id = $1 AND account_id = $2 AND attempts = $3 AND status = 'pending'`,
+    [d.id, d.accountId, d.attempt, status, result.status, result.ok ? null : result.error.slice(0, 500), retryInMs ?? 0],
   );
   return res.rowCount === 1;
 }
 
-/** A worker shutting down gives its unfinished claims back at once; the attempt does not count. */
-export async function releaseDelivery(
-  db: Queryable,
-  workerId: string,
-  d: Pick<ClaimedDelivery, 'id' | 'accountId' | 'attempt'>,
-): Promise<void> {
+/** A worker shutting down gives its unfinished attempt back at once; it does not count. */
+export async function giveBack(db: Queryable, d: Pick<StartedAttempt, 'id' | 'accountId' | 'attempt'>): Promise<void> {
   await db.query(
-    `UPDATE webhook_deliveries SET attempts = attempts - 1, locked_by = NULL, next_attempt_at = now(), updated_at = now()
-     WHERE id = $1 AND account_id = $2 AND locked_by = $3 AND attempts = $4 AND status = 'pending'`,
-    [d.id, d.accountId, workerId, d.attempt],
+    `UPDATE webhook_deliveries SET attempts = attempts - 1, next_attempt_at = now(), updated_at = now()
+     WHERE id = $1 AND account_id = $2 AND attempts = $3 AND status = 'pending'`,
+    [d.id, d.accountId, d.attempt],
   );
 }

@@ -1,25 +1,31 @@
 /**
- * The webhook loop of a worker process: wake when a job ends (NOTIFY shotgen_job_done, sent in the
- * transaction that wrote the event's deliveries) and poll as a fallback for retries that come due,
- * claim due deliveries, and send them. It runs beside the job worker and never inside a job's
- * transaction, so a slow or dead receiver never holds a job back. All state is in the table: a
- * process that stops or dies leaves nothing that another cannot pick up.
+ * Webhook deliveries as pg-boss tasks (queue DELIVERY_TASK, src/tasks): each delivery row comes
+ * with a task, written by a trigger in the transaction that ends the job or the publication
+ * (migration 042). A task makes one attempt. The retry schedule is the CONTRACT's (5 s … 6 h,
+ * ±20 %), which pg-boss's exponential backoff cannot express, so a failed attempt is not a failed
+ * task: in one transaction the attempt is recorded on the row, the next attempt is queued under
+ * the same key not before its delay, and this task is completed; nothing of one attempt can be
+ * committed without the rest. pg-boss's own retry is left for a worker that died (after the
+ * lease, DELIVERY_TASK's expireInSeconds) or stopped (at once). Attempts run beside the job
+ * worker and never inside a job's transaction, so a slow or dead receiver never holds a job back.
  */
-import { CoalescedRun } from '../jobs/coalesced-run.ts';
-import { randomBytes } from 'node:crypto';
-import type { Notifications } from '../db/notifications.ts';
 import type { Db } from '../db/pool.ts';
+import { transaction } from '../db/pool.ts';
 import type { PublicJob } from '../jobs/jobs.ts';
+import { viewPublication } from '../publishing/publications.ts';
+import type { Keyring } from '../secrets/envelope.ts';
 import { webhookDeliveries } from '../metrics/index.ts';
+import { DELIVERY_TASK, type Tasks } from '../tasks/index.ts';
 import {
-  claimDeliveries,
   finishAttempt,
-  releaseDelivery,
+  giveBack,
   retryDelay,
   RETRY_DELAYS_MS,
+  startAttempt,
   type AttemptResult,
-  type ClaimedDelivery,
+  type StartedAttempt,
 } from './deliveries.ts';
+import { openEndpointSecret } from './endpoints.ts';
 import { postWebhook, systemResolver, type Resolver } from './sender.ts';
 import { signatureHeaders } from './signing.ts';
 
@@ -28,8 +34,13 @@ export interface DispatcherOptions {
   allowPrivate: boolean;
   /** The job as GET /public/v1/jobs/{id} shows it (JobReader.get), so the two always agree. */
   readJob: (accountId: string, jobId: string) => Promise<PublicJob | null>;
+  /** The publication as GET /public/v1/publications/{id} shows it; default: read from this database. */
+  readPublication?: (accountId: string, publicationId: string) => Promise<object | null>;
+  /** Opens the endpoints' sealed signing secrets; null where no key is configured (they are kept in clear then). */
+  keyring?: Keyring | null;
   /** Deliveries in flight at once, per process. */
   concurrency?: number;
+  /** How often an idle worker looks for a due delivery (at least 500 ms, pg-boss's floor). */
   pollIntervalMs?: number;
   /** Per attempt, connection included. CONTRACT: 10 s. */
   timeoutMs?: number;
@@ -37,101 +48,101 @@ export interface DispatcherOptions {
   retryDelaysMs?: readonly number[];
   random?: () => number;
   resolve?: Resolver;
-  workerId?: string;
   now?: () => Date;
   log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
+class Stopping extends Error {}
+
 export class WebhookDispatcher {
-  readonly id: string;
-  private readonly inFlight = new Map<string, { delivery: ClaimedDelivery; done: Promise<void>; abort: AbortController }>();
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private unsubscribe: (() => void) | null = null;
+  private readonly inFlight = new Map<string, { done: Promise<unknown>; abort: AbortController }>();
   private stopping = false;
-  private readonly claims = new CoalescedRun(
-    () => this.claimLoop(),
-    (e) => this.opts.log?.error({ err: e }, 'claiming webhook deliveries failed'),
-    () => !this.stopping,
-  );
 
   constructor(
     private readonly db: Db,
-    private readonly notifications: Notifications | null,
+    private readonly tasks: Tasks,
     private readonly opts: DispatcherOptions,
-  ) {
-    this.id = opts.workerId ?? `whd_${process.pid}_${randomBytes(4).toString('hex')}`;
-  }
+  ) {}
 
   private get timeoutMs(): number {
     return this.opts.timeoutMs ?? 10_000;
   }
 
-  start(): void {
-    this.unsubscribe =
-      this.notifications?.subscribe('shotgen_job_done', { onNotify: () => this.wake(), onReset: () => this.wake() }) ?? null;
-    const poll = setInterval(() => this.wake(), this.opts.pollIntervalMs ?? 1_000);
-    poll.unref();
-    this.timers.add(poll);
-    this.wake();
+  /** Runs deliveries on the process's task runner; the runner's stop gives back what is unfinished. */
+  async start(): Promise<void> {
+    this.tasks.beforeStop((ms) => this.stop(ms));
+    await this.tasks.workOn<{ deliveryId: string }>(
+      DELIVERY_TASK,
+      this.opts.concurrency ?? 4,
+      (data, _attempt, taskId) => this.run(data.deliveryId, taskId),
+      Math.max(0.5, (this.opts.pollIntervalMs ?? 1_000) / 1000),
+    );
   }
 
-  /** Concurrent wakes fold into one claiming loop. */
-  wake(): void {
-    this.claims.wake();
+  /** Sends whatever is due now, and returns once those attempts are recorded and nothing more is due. */
+  runOnce(): Promise<void> {
+    return this.tasks.runDue(DELIVERY_TASK);
   }
 
-  private async claimLoop(): Promise<void> {
-    while (!this.stopping) {
-      const free = (this.opts.concurrency ?? 8) - this.inFlight.size;
-      if (free <= 0) return;
-      // The lease outlives the attempt's deadline, so a live worker never loses its claim.
-      const claimed = await claimDeliveries(this.db, this.id, free, this.timeoutMs + 20_000);
-      for (const d of claimed) this.execute(d);
-      if (claimed.length < free) return;
-    }
-  }
-
-  private execute(delivery: ClaimedDelivery): void {
+  private run(deliveryId: string, taskId: string): Promise<void> {
+    if (this.stopping) return Promise.reject(new Stopping('worker stopping'));
     const abort = new AbortController();
-    const done = this.deliver(delivery, abort.signal)
-      .catch((e) => this.opts.log?.error({ err: e, deliveryId: delivery.id }, 'webhook delivery failed unexpectedly'))
-      .finally(() => {
-        this.inFlight.delete(delivery.id);
-        this.wake();
-      });
-    this.inFlight.set(delivery.id, { delivery, done, abort });
+    const done = this.deliver(deliveryId, taskId, abort.signal).finally(() => this.inFlight.delete(taskId));
+    this.inFlight.set(taskId, { done, abort });
+    return done;
   }
 
-  private async deliver(d: ClaimedDelivery, signal: AbortSignal): Promise<void> {
+  private async deliver(deliveryId: string, taskId: string, signal: AbortSignal): Promise<void> {
+    // The lease outlives the attempt's deadline, so a live worker's attempt is never made twice.
+    const d = await startAttempt(this.db, deliveryId, this.timeoutMs + 20_000);
+    if (!d) return; // delivered, failed or deleted meanwhile: this task has nothing left to do
     const result = await this.attempt(d, signal);
-    if (signal.aborted) return;
+    if (signal.aborted) {
+      // Given back uncounted, and the task failed (to be retried at once) with it, so the next
+      // worker takes it now. Returning, not throwing: pg-boss then completes only an active task,
+      // where its fail would also hit the retry, even once another worker has it.
+      await transaction(this.db, async (tx) => {
+        await giveBack(tx, d);
+        await this.tasks.failIn(tx, DELIVERY_TASK, taskId, 'worker stopping');
+      });
+      return;
+    }
     const retryIn = result.ok ? null : retryDelay(d.attempt, this.opts.retryDelaysMs ?? RETRY_DELAYS_MS, this.opts.random);
-    if (!(await finishAttempt(this.db, this.id, d, result, retryIn))) {
-      this.opts.log?.warn({ deliveryId: d.id }, 'webhook delivery claim lost before the attempt was recorded');
+    const recorded = await transaction(this.db, async (tx) => {
+      const ours = await finishAttempt(tx, d, result, retryIn);
+      if (ours && retryIn !== null)
+        await this.tasks.sendIn(tx, DELIVERY_TASK, { deliveryId: d.id }, { singletonKey: d.id, afterMs: retryIn });
+      await this.tasks.completeIn(tx, DELIVERY_TASK, taskId);
+      return ours;
+    });
+    if (!recorded) {
+      this.opts.log?.warn({ deliveryId: d.id }, 'webhook delivery changed before the attempt was recorded');
       return;
     }
     webhookDeliveries.inc({ outcome: result.ok ? 'delivered' : retryIn === null ? 'failed' : 'retrying' });
-    if (!result.ok)
-      this.opts.log?.warn(
-        { deliveryId: d.id, endpointId: d.endpointId, attempt: d.attempt, error: result.error, retryInMs: retryIn },
-        'webhook attempt failed',
-      );
-    // Short delays (tests, or a first retry) should not wait for the next poll.
-    if (retryIn !== null && retryIn < (this.opts.pollIntervalMs ?? 1_000)) {
-      const t = setTimeout(() => {
-        this.timers.delete(t);
-        this.wake();
-      }, retryIn + 5);
-      t.unref();
-      this.timers.add(t);
-    }
+    if (result.ok) return;
+    this.opts.log?.warn(
+      { deliveryId: d.id, endpointId: d.endpointId, attempt: d.attempt, error: result.error, retryInMs: retryIn },
+      'webhook attempt failed',
+    );
+    // A retry due before the next poll (a first retry, or tests) should not wait for it.
+    if (retryIn !== null && retryIn < (this.opts.pollIntervalMs ?? 1_000)) this.tasks.wake(DELIVERY_TASK, retryIn);
   }
 
-  private async attempt(d: ClaimedDelivery, signal: AbortSignal): Promise<AttemptResult> {
-    const job = await this.opts.readJob(d.accountId, d.jobId);
-    if (!job) return { ok: false, status: null, error: `job ${d.jobId} not found` };
-    const body = JSON.stringify({ type: d.type, timestamp: d.eventAt.toISOString(), data: job });
-    const headers = signatureHeaders(d.secret, d.messageId, this.opts.now?.() ?? new Date(), body);
+  private async attempt(d: StartedAttempt, signal: AbortSignal): Promise<AttemptResult> {
+    const data = d.publicationId
+      ? await (this.opts.readPublication ?? ((a, id) => viewPublication(this.db, a, id)))(d.accountId, d.publicationId)
+      : await this.opts.readJob(d.accountId, d.jobId);
+    if (!data)
+      return { ok: false, status: null, error: d.publicationId ? `publication ${d.publicationId} not found` : `job ${d.jobId} not found` };
+    let secret: string;
+    try {
+      secret = openEndpointSecret(this.opts.keyring ?? null, d.endpointId, d.secret);
+    } catch (e) {
+      return { ok: false, status: null, error: (e as Error).message };
+    }
+    const body = JSON.stringify({ type: d.type, timestamp: d.eventAt.toISOString(), data });
+    const headers = signatureHeaders(secret, d.messageId, this.opts.now?.() ?? new Date(), body);
     return postWebhook(d.url, headers, body, {
       allowHttp: this.opts.allowHttp,
       allowPrivate: this.opts.allowPrivate,
@@ -141,20 +152,15 @@ export class WebhookDispatcher {
     });
   }
 
-  /** Stop claiming; let attempts in flight finish until the deadline; give back the rest. */
-  async stop(deadlineMs: number): Promise<void> {
+  /** Stop taking deliveries; let attempts in flight finish until the deadline; give back the rest. */
+  private async stop(deadlineMs: number): Promise<void> {
     this.stopping = true;
-    this.unsubscribe?.();
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
-    await this.claims.idle();
+    await this.tasks.stopWorking(DELIVERY_TASK).catch(() => undefined);
     let timer: NodeJS.Timeout | undefined;
-    const all = Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
-    await Promise.race([all, new Promise((r) => (timer = setTimeout(r, deadlineMs)))]);
+    const all = () => Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
+    await Promise.race([all(), new Promise((r) => (timer = setTimeout(r, deadlineMs)))]);
     clearTimeout(timer);
-    for (const { delivery, abort } of [...this.inFlight.values()]) {
-      abort.abort(new Error('worker stopping'));
-      await releaseDelivery(this.db, this.id, delivery).catch(() => undefined);
-    }
+    for (const { abort } of this.inFlight.values()) abort.abort(new Error('worker stopping'));
+    await all();
   }
 }

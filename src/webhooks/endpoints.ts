@@ -5,10 +5,11 @@
 import { transaction, type Db, type Queryable } from '../db/pool.ts';
 import { newId } from '../ids.ts';
 import { Problem, validationFailed } from '../problem.ts';
+import { isSealed, type Keyring } from '../secrets/envelope.ts';
 import { refusedUrl, type UrlRules } from './address-check.ts';
 import { newSecret } from './signing.ts';
 
-export const WEBHOOK_EVENTS = ['job.succeeded', 'job.failed'] as const;
+export const WEBHOOK_EVENTS = ['job.succeeded', 'job.failed', 'publication.published', 'publication.failed'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** Enough for staging, production and a few tools; more is usually a leak of forgotten endpoints. */
@@ -30,11 +31,33 @@ interface Row {
 
 const toEndpoint = (r: Row): WebhookEndpoint => ({ id: r.id, url: r.url, events: r.events, createdAt: r.created_at.toISOString() });
 
+/** The AAD a signing secret is sealed under (src/secrets/rotate.ts re-wraps by the same rule). */
+const secretContext = (id: string) => `webhook_endpoints:${id}`;
+
+/**
+ * The signing secret as kept: sealed with the keyring when there is one. Without one (DATABASE_URL
+ * and no SECRETS_KEY) it is kept in clear as before sealing existed, so webhooks go on working
+ * where they worked; it is sealed at the first start with a key (sealClearSecrets).
+ */
+export const storedSecret = (keyring: Keyring | null, id: string, secret: string): string =>
+  keyring ? keyring.seal(secret, secretContext(id)) : secret;
+
+/** The signing secret of a stored row, sealed or (kept from before a key was set) clear. */
+export function openEndpointSecret(keyring: Keyring | null, id: string, stored: string): string {
+  if (!isSealed(stored)) return stored;
+  if (!keyring)
+    throw new Error(
+      `the signing secret of ${id} is sealed and this process has no secrets key (set SECRETS_KEY as on the other processes)`,
+    );
+  return keyring.open(stored, secretContext(id));
+}
+
 export async function createEndpoint(
   db: Db,
   accountId: string,
   input: { url: string; events?: WebhookEvent[] },
   rules: UrlRules,
+  keyring: Keyring | null = null,
 ): Promise<WebhookEndpoint & { secret: string }> {
   const why = refusedUrl(input.url, rules);
   if (why) throw validationFailed([{ field: 'url', message: why }]);
@@ -42,6 +65,7 @@ export async function createEndpoint(
   const events = WEBHOOK_EVENTS.filter((e) => (input.events ?? WEBHOOK_EVENTS).includes(e));
   if (events.length === 0) throw validationFailed([{ field: 'events', message: 'must name at least one event' }]);
   const secret = newSecret();
+  const id = newId('whk');
   return transaction(db, async (tx) => {
     // The account row serialises concurrent creates, so the limit holds under a race.
     await tx.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
@@ -50,14 +74,13 @@ export async function createEndpoint(
     ]);
     if (count[0].n >= MAX_ENDPOINTS) {
       throw new Problem(
-        409,
         'webhook_limit',
         `This account already has ${MAX_ENDPOINTS} webhook endpoints, the most it may have. Delete one first.`,
       );
     }
     const { rows } = await tx.query<Row>(
       `INSERT INTO webhook_endpoints (id, account_id, url, events, secret) VALUES ($1, $2, $3, $4, $5) RETURNING id, url, events, created_at`,
-      [newId('whk'), accountId, input.url, events, secret],
+      [id, accountId, input.url, events, storedSecret(keyring, id, secret)],
     );
     return { ...toEndpoint(rows[0]), secret };
   });

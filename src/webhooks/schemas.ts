@@ -3,7 +3,10 @@ import { Type } from '@sinclair/typebox';
 import { StringEnum } from '../typebox.ts';
 import { WEBHOOK_EVENTS } from './endpoints.ts';
 
-export const WebhookEventSchema = StringEnum(WEBHOOK_EVENTS, { description: 'job.succeeded or job.failed.' });
+export const WebhookEventSchema = StringEnum(WEBHOOK_EVENTS, {
+  description:
+    'job.succeeded or job.failed (data: the job as GET /public/v1/jobs/{id} shows it); publication.published or publication.failed (data: the publication as GET /public/v1/publications/{id} shows it, `error` set on failure).',
+});
 
 const endpointProperties = {
   id: Type.String({ description: 'whk_ plus a sortable, unguessable id.', examples: ['whk_01JD2ZK5T8Q3W4E5R6T7Y8U9WH'] }),

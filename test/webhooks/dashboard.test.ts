@@ -44,8 +44,11 @@ describe('the dashboard’s webhooks page', () => {
     expect((await c.get(`/webhooks/${endpoint.id}/delete`)).statusCode).toBe(404);
   });
 
-  it('both events by default; the same address rules as the API, shown next to the field', async () => {
+  it('every event offered and ticked by default; the same address rules as the API, shown next to the field', async () => {
     await c.get('/webhooks');
+    for (const e of ['job.succeeded', 'job.failed', 'publication.published', 'publication.failed'])
+      expect(c.last!.body).toMatch(new RegExp(`value="${e.replace('.', '\\.')}"\\s+checked`));
+    expect(c.last!.body).toContain('A set is live on a store (publication.published)');
     const form = new URLSearchParams([
       ['_csrf', csrfOf(c.last!.body)],
       ['url', 'https://example.com/a'],

@@ -1,53 +1,63 @@
 import { Webhook } from 'standardwebhooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Notifications } from '../../src/db/notifications.ts';
 import { JobReader } from '../../src/jobs/job-reader.ts';
 import { registry } from '../../src/metrics/index.ts';
+import { DEFAULT_TASK_SETTINGS, Tasks } from '../../src/tasks/index.ts';
 import { WebhookDispatcher, type DispatcherOptions } from '../../src/webhooks/dispatcher.ts';
 import { createEndpoint, deleteEndpoint, type WebhookEvent } from '../../src/webhooks/endpoints.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { accountWithKey, insertApp } from '../support/fixtures.ts';
-import { jobRows, until } from '../support/jobs.ts';
+import { enqueueJobs, jobRows, until } from '../support/jobs.ts';
 import { deliveryRows, endJobs, startReceiver, type Receiver } from './support.ts';
 
 const OPEN = { allowHttp: true, allowPrivate: true };
-const settle = (ms = 300) => new Promise((r) => setTimeout(r, ms));
+
+/** A worker process's webhook sending: its own task runner and dispatcher on the test's database. */
+interface Sender {
+  d: WebhookDispatcher;
+  tasks: Tasks;
+}
 
 describe('webhook deliveries', () => {
   let t: TestDatabase;
-  let notifications: Notifications;
   let accountId: string;
   let appId: string;
   let receiver: Receiver;
-  const dispatchers: WebhookDispatcher[] = [];
+  const senders: Sender[] = [];
   beforeEach(async () => {
     t = await createTestDatabase();
-    notifications = new Notifications(t.url);
-    await notifications.start();
     accountId = (await accountWithKey(t.pool)).account.id;
     appId = await insertApp(t.pool, accountId);
     receiver = await startReceiver();
   });
   afterEach(async () => {
-    await Promise.all(dispatchers.splice(0).map((d) => d.stop(0)));
+    await Promise.all(senders.splice(0).map((s) => s.tasks.stop(0)));
     await receiver.close();
-    await notifications.close();
     await t.drop();
   });
 
   const reader = () => new JobReader(t.pool);
-  const start = (opts: Partial<DispatcherOptions> = {}) => {
+  const runner = () =>
+    Tasks.start({ ...DEFAULT_TASK_SETTINGS, connectionString: t.url, pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1 });
+  const start = async (opts: Partial<DispatcherOptions> = {}): Promise<Sender> => {
     const jobs = reader();
-    const d = new WebhookDispatcher(t.pool, notifications, {
+    const tasks = await runner();
+    const d = new WebhookDispatcher(t.pool, tasks, {
       ...OPEN,
       readJob: (a, j) => jobs.get(a, j),
-      pollIntervalMs: 60_000,
+      pollIntervalMs: 500,
       retryDelaysMs: [50, 100, 150],
       ...opts,
     });
-    dispatchers.push(d);
-    d.start();
-    return d;
+    await d.start();
+    const s = { d, tasks };
+    senders.push(s);
+    return s;
+  };
+  /** Stops a sender as its process's shutdown does, giving `ms` to attempts in flight. */
+  const stop = async (s: Sender, ms: number) => {
+    senders.splice(senders.indexOf(s), 1);
+    await s.tasks.stop(ms);
   };
   const endpoint = async (url = receiver.url, events?: WebhookEvent[], account = accountId) =>
     createEndpoint(t.pool, account, { url, events }, OPEN);
@@ -60,15 +70,16 @@ describe('webhook deliveries', () => {
   const verify = (secret: string, r: { headers: Record<string, string>; body: string }) =>
     new Webhook(secret).verify(r.body, r.headers) as Record<string, unknown>;
 
-  it('signs each event per Standard Webhooks, with the job as GET shows it, once per event (woken by NOTIFY, not polling)', async () => {
+  it('signs each event per Standard Webhooks, with the job as GET shows it, once per event', async () => {
     const both = await endpoint();
     const failedOnly = await endpoint(receiver.url.replace('/hooks', '/failed'), ['job.failed']);
-    start();
-    await settle(100);
+    const { d } = await start();
+    await d.runOnce();
     const succeeded = await endJobs(t.pool, accountId, appId, 3);
     const [failed] = await endJobs(t.pool, accountId, appId, 1, 'failed');
     await until(async () => receiver.received.length === 5, 5_000);
-    await settle();
+    // Whatever else were due would be sent by now: nothing is.
+    await d.runOnce();
     expect(receiver.received).toHaveLength(5);
 
     const rows = await deliveryRows(t.pool);
@@ -104,10 +115,10 @@ describe('webhook deliveries', () => {
     const ep = await endpoint();
     receiver.behave((n) => (n <= 2 ? 500 : 200));
     const before = await registry.getSingleMetricAsString('shotgen_webhook_attempts_total');
-    start({ retryDelaysMs: [150, 300] });
+    const { d } = await start({ retryDelaysMs: [150, 300] });
     await endJobs(t.pool, accountId, appId, 1);
     await until(async () => (await deliveryRows(t.pool))[0]?.status === 'delivered', 5_000);
-    await settle();
+    await d.runOnce();
     expect(receiver.received).toHaveLength(3);
     expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
     expect(receiver.received[0].headers['webhook-id']).toMatch(/^msg_[0-9a-f]{32}$/);
@@ -123,7 +134,7 @@ describe('webhook deliveries', () => {
   it('a receiver that hangs times out, and the delivery is retried', async () => {
     await endpoint();
     receiver.behave((n) => (n === 1 ? 'hang' : 200));
-    start({ timeoutMs: 300 });
+    await start({ timeoutMs: 300 });
     await endJobs(t.pool, accountId, appId, 1);
     await until(async () => (await deliveryRows(t.pool))[0]?.status === 'delivered', 5_000);
     expect(receiver.received).toHaveLength(2);
@@ -134,9 +145,9 @@ describe('webhook deliveries', () => {
   it('gives up after the last retry, and a redirect is a failure that is not followed', async () => {
     await endpoint();
     receiver.behave((n) => (n === 1 ? 302 : 500));
-    start({ retryDelaysMs: [20, 20] });
+    const { d } = await start({ retryDelaysMs: [20, 20] });
     await deliveryFails();
-    await settle();
+    await d.runOnce();
     expect(receiver.received).toHaveLength(3);
     expect((await deliveryRows(t.pool))[0]).toMatchObject({ status: 'failed', attempts: 3, last_status: 500 });
   });
@@ -144,12 +155,23 @@ describe('webhook deliveries', () => {
   it('never holds a job back: jobs end at once while the receiver hangs', async () => {
     await endpoint();
     receiver.behave(() => 'hang');
-    start({ timeoutMs: 5_000 });
+    await start({ timeoutMs: 5_000 });
     const began = Date.now();
     await endJobs(t.pool, accountId, appId, 3);
     expect(Date.now() - began).toBeLessThan(2_000);
     expect((await jobRows(t.pool)).map((j) => j.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
     await until(async () => receiver.received.length === 3, 5_000);
+  });
+
+  it('a burst is sent at the full concurrency, not one delivery per poll', async () => {
+    await endpoint();
+    receiver.behave(() => 'hang');
+    // Only one of the four workers polls often; the others must be woken by the first's find.
+    await start({ concurrency: 4, timeoutMs: 10_000, pollIntervalMs: 500 });
+    await endJobs(t.pool, accountId, appId, 6);
+    await until(async () => receiver.received.length === 4, 5_000);
+    expect(receiver.received).toHaveLength(4);
+    expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(4);
   });
 
   it('sends only what an endpoint subscribed to at the time, only to its own account, and nothing once deleted', async () => {
@@ -162,9 +184,7 @@ describe('webhook deliveries', () => {
     await endJobs(t.pool, accountId, appId, 1, 'failed');
     expect(await deleteEndpoint(t.pool, accountId, deleted.id)).toBe(true);
     await endpoint(receiver.url.replace('/hooks', '/late')); // after the events: gets none of them
-    start();
-    await until(async () => receiver.received.length >= 1, 5_000);
-    await settle();
+    await (await start()).d.runOnce();
     expect(receiver.received).toHaveLength(1);
     expect(JSON.parse(receiver.received[0].body).type).toBe('job.failed');
     expect((await deliveryRows(t.pool)).map((r) => r.status)).toEqual(['delivered']);
@@ -185,7 +205,7 @@ describe('webhook deliveries', () => {
       ];
       let call = 0;
       const asked: string[] = [];
-      start({
+      await start({
         allowHttp: true,
         allowPrivate: false,
         retryDelaysMs: [20, 20],
@@ -199,7 +219,7 @@ describe('webhook deliveries', () => {
 
     it('refuses a literal private URL at connect time too (an endpoint saved under laxer settings)', async () => {
       await endpoint();
-      start({ allowHttp: true, allowPrivate: false, retryDelaysMs: [] });
+      await start({ allowHttp: true, allowPrivate: false, retryDelaysMs: [] });
       const failed = await deliveryFails();
       expect(receiver.received).toHaveLength(0);
       expect(failed.last_error).toMatch(/loopback/);
@@ -207,7 +227,7 @@ describe('webhook deliveries', () => {
 
     it('connects to the checked address: with WEBHOOK_ALLOW_PRIVATE the name reaches the receiver', async () => {
       const ep = await endpoint(name());
-      start({ allowHttp: true, allowPrivate: true, resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
+      await start({ allowHttp: true, allowPrivate: true, resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
       await endJobs(t.pool, accountId, appId, 1);
       await until(async () => receiver.received.length === 1, 5_000);
       expect(receiver.received[0].headers.host).toBe(`hooks.example.test:${receiver.port}`);
@@ -216,7 +236,7 @@ describe('webhook deliveries', () => {
 
     it('https only without WEBHOOK_ALLOW_HTTP, checked at send time as well', async () => {
       await endpoint();
-      start({ allowHttp: false, allowPrivate: true, retryDelaysMs: [] });
+      await start({ allowHttp: false, allowPrivate: true, retryDelaysMs: [] });
       const failed = await deliveryFails();
       expect(receiver.received).toHaveLength(0);
       expect(failed.last_error).toMatch(/https/);
@@ -227,15 +247,18 @@ describe('webhook deliveries', () => {
     it('a delivery that failed on one worker is completed by a new one on the same database', async () => {
       const ep = await endpoint();
       receiver.behave((n) => (n === 1 ? 503 : 200));
-      const first = start({ retryDelaysMs: [400] });
+      const first = await start({ retryDelaysMs: [400] });
       await endJobs(t.pool, accountId, appId, 1);
-      await until(async () => (await deliveryRows(t.pool))[0]?.attempts === 1 && receiver.received.length === 1, 5_000);
       await until(async () => (await deliveryRows(t.pool))[0]?.last_status === 503, 5_000);
-      await first.stop(1_000);
-      dispatchers.splice(dispatchers.indexOf(first), 1);
-      await settle(500);
+      await stop(first, 1_000);
+      // The retry waits as a task of its own, under the delivery's key, not before its delay.
+      const { rows } = await t.pool.query<{ state: string; key: string; later: boolean }>(
+        `SELECT state, singleton_key AS key, start_after > now() + interval '100 milliseconds' AS later FROM pgboss.job
+         WHERE name = 'webhook-delivery' AND state <> 'completed'`,
+      );
+      expect(rows).toEqual([{ state: 'created', key: String((await deliveryRows(t.pool))[0].id), later: true }]);
       expect(receiver.received).toHaveLength(1);
-      start({ pollIntervalMs: 100 });
+      await start();
       await until(async () => (await deliveryRows(t.pool))[0]?.status === 'delivered', 5_000);
       expect(receiver.received).toHaveLength(2);
       expect(receiver.received[1].headers['webhook-id']).toBe(receiver.received[0].headers['webhook-id']);
@@ -245,32 +268,82 @@ describe('webhook deliveries', () => {
     it('an attempt cut short by a stopping worker is given back and sent again by the next', async () => {
       await endpoint();
       receiver.behave((n) => (n === 1 ? 'hang' : 200));
-      const first = start({ timeoutMs: 10_000 });
+      const first = await start({ timeoutMs: 10_000 });
       await endJobs(t.pool, accountId, appId, 1);
       await until(async () => receiver.received.length === 1, 5_000);
-      await first.stop(50);
-      dispatchers.splice(dispatchers.indexOf(first), 1);
+      await stop(first, 50);
       expect((await deliveryRows(t.pool))[0]).toMatchObject({ status: 'pending', attempts: 0 });
-      start({ pollIntervalMs: 100 });
+      await start();
       await until(async () => (await deliveryRows(t.pool))[0]?.status === 'delivered', 5_000);
+      expect((await deliveryRows(t.pool))[0].attempts).toBe(1);
       expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([
         receiver.received[0].headers['webhook-id'],
         receiver.received[0].headers['webhook-id'],
       ]);
     });
 
-    it('the claim of a worker that died mid-call (no stop) comes due again once its lease is over', async () => {
+    it('the attempt of a worker that died mid-call (no stop) is made again once its lease is over', async () => {
       await endpoint();
       await endJobs(t.pool, accountId, appId, 1);
-      // As if a worker had claimed it and died: attempts counted, due again only after the lease.
-      await t.pool.query(
-        `UPDATE webhook_deliveries SET attempts = 1, locked_by = 'dead', next_attempt_at = now() + interval '300 milliseconds'`,
+      // As if a worker had taken the task, counted the attempt and died: running, lease not over.
+      const dead = await runner();
+      await t.pool.query(`UPDATE webhook_deliveries SET attempts = 1`);
+      const taken = await t.pool.query(
+        `UPDATE pgboss.job SET state = 'active', started_on = now(), expire_in = interval '1 hour' WHERE name = 'webhook-delivery'`,
       );
-      start({ pollIntervalMs: 100 });
-      await settle(150);
+      expect(taken.rowCount).toBe(1);
+      await dead.stop(0);
+      const { d } = await start();
+      await d.runOnce();
       expect(receiver.received).toHaveLength(0);
-      await until(async () => (await deliveryRows(t.pool))[0]?.status === 'delivered', 5_000);
+      // The lease is over: pg-boss's maintenance puts the task back, and it runs again.
+      await t.pool.query(`UPDATE pgboss.job SET started_on = now() - interval '2 hours' WHERE name = 'webhook-delivery'`);
+      await until(async () => (await deliveryRows(t.pool))[0].status === 'delivered', 10_000);
       expect((await deliveryRows(t.pool))[0].attempts).toBe(2);
+      expect(receiver.received).toHaveLength(1);
+    });
+
+    it('a job end that rolls back leaves neither a delivery nor a task', async () => {
+      await endpoint();
+      const { d } = await start();
+      const [jobId] = await enqueueJobs(t.pool, accountId, appId, 1);
+      const client = await t.pool.connect();
+      try {
+        // The event a job's end writes, in that transaction (jobs_ended): its fan-out writes the
+        // delivery and the delivery's task in the same transaction.
+        await client.query('BEGIN');
+        await client.query(`INSERT INTO job_events (job_id, account_id, type) VALUES ($1, $2, 'job.succeeded')`, [jobId, accountId]);
+        expect((await client.query(`SELECT 1 FROM pgboss.job WHERE name = 'webhook-delivery'`)).rowCount).toBe(1);
+        await client.query('ROLLBACK');
+      } finally {
+        client.release();
+      }
+      await d.runOnce();
+      expect(await deliveryRows(t.pool)).toEqual([]);
+      expect((await t.pool.query(`SELECT 1 FROM pgboss.job WHERE name = 'webhook-delivery'`)).rowCount).toBe(0);
+      expect(receiver.received).toHaveLength(0);
+    });
+
+    it('one task per delivery: a delivery written before any task runner existed gets one at its start, once', async () => {
+      await endpoint();
+      await endpoint(receiver.url.replace('/hooks', '/second'));
+      await endJobs(t.pool, accountId, appId, 1);
+      // Two processes start together, each catching up on deliveries that have no task.
+      const [a, b] = await Promise.all([runner(), runner()]);
+      await Promise.all([a.stop(0), b.stop(0)]);
+      const { rows } = await t.pool.query<{ key: string; n: number }>(
+        `SELECT singleton_key AS key, count(*)::int AS n FROM pgboss.job WHERE name = 'webhook-delivery' GROUP BY 1 ORDER BY 1`,
+      );
+      expect(rows.map((r) => r.n)).toEqual([1, 1]);
+      expect(rows.map((r) => r.key).sort()).toEqual((await deliveryRows(t.pool)).map((r) => String(r.id)).sort());
+      // A job ending now has its tasks written with its deliveries, in the same transaction.
+      await endJobs(t.pool, accountId, appId, 1);
+      const after = await t.pool.query(`SELECT 1 FROM pgboss.job WHERE name = 'webhook-delivery'`);
+      expect(after.rowCount).toBe(4);
+      const { d } = await start();
+      await d.runOnce();
+      expect(receiver.received).toHaveLength(4);
+      expect((await deliveryRows(t.pool)).map((r) => [r.status, r.attempts])).toEqual(Array(4).fill(['delivered', 1]));
     });
   });
 });

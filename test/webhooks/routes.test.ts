@@ -20,7 +20,10 @@ describe('webhook endpoints over the API', () => {
     const res = await create({ url: 'https://example.com/hooks' });
     expect(res.statusCode).toBe(201);
     const created = res.json();
-    expect(created).toMatchObject({ url: 'https://example.com/hooks', events: ['job.succeeded', 'job.failed'] });
+    expect(created).toMatchObject({
+      url: 'https://example.com/hooks',
+      events: ['job.succeeded', 'job.failed', 'publication.published', 'publication.failed'],
+    });
     expect(created.id).toMatch(/^whk_[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
     expect(Buffer.from(created.secret.slice(6), 'base64').length).toBeGreaterThanOrEqual(24);

@@ -24,7 +24,14 @@ describe('webhooks in a worker service', () => {
   });
 
   const start = async (env: Record<string, string>) => {
-    const config = loadConfig({ LOG_LEVEL: 'silent', WORKER_CONCURRENCY: '1', SHUTDOWN_TIMEOUT_MS: '1000', ...env });
+    const config = loadConfig({
+      LOG_LEVEL: 'silent',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      WORKER_CONCURRENCY: '1',
+      SHUTDOWN_TIMEOUT_MS: '1000',
+      ...env,
+    });
     const s = await startService(config, {
       role: 'worker',
       database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined },

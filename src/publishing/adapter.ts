@@ -1,0 +1,66 @@
+/**
+ * What a publication needs from a store, whichever store: its locales, the current images of some
+ * slots, and applying a plan's items with every step's result saved before the next call.
+ */
+import type { Device } from '../planning/types.ts';
+import type { Action, Remote } from './plan.ts';
+
+export interface SlotRef {
+  locale: string;
+  slot: string;
+}
+
+export interface SlotState extends SlotRef {
+  images: (Remote & { ready: boolean })[];
+}
+
+export type ItemState = 'pending' | 'reserved' | 'uploaded' | 'committed' | 'done' | 'failed';
+
+export interface Item extends SlotRef {
+  seq: number;
+  action: Action;
+  position: number | null;
+  file: string | null;
+  objectKey: string | null;
+  sha256: string | null;
+  md5: string | null;
+  bytes: number | null;
+  remoteId: string | null;
+  state: ItemState;
+  partsDone: number;
+  upload: unknown;
+  attempts: number;
+}
+
+export type ItemPatch = Partial<Pick<Item, 'state' | 'remoteId' | 'partsDone' | 'upload' | 'attempts'>> & { error?: string | null };
+
+export interface ItemIO {
+  /** Written to PostgreSQL before it returns: the next store call happens only after. */
+  save(item: Item, patch: ItemPatch): Promise<void>;
+  bytes(item: Item): Promise<Buffer>;
+}
+
+export interface StoreAdapter {
+  /** Google Play cannot reorder: an upload goes last. */
+  readonly appendOnly: boolean;
+  readonly checksum: 'md5' | 'sha256';
+  /** The store's locales for this app, or null when any language may be written. */
+  locales(): Promise<string[] | null>;
+  read(refs: SlotRef[]): Promise<SlotState[]>;
+  /** Runs the items; a slot that fails is reported by its key (`locale/slot`) and does not stop the others. */
+  apply(items: Item[], io: ItemIO): Promise<Map<string, Error>>;
+}
+
+export const slotKey = (s: SlotRef) => `${s.locale}/${s.slot}`;
+
+export const APP_STORE_DISPLAY_TYPES: Partial<Record<Device, string>> = {
+  'iphone-69': 'APP_IPHONE_67',
+  'iphone-67': 'APP_IPHONE_67',
+  'iphone-65': 'APP_IPHONE_65',
+  'ipad-pro': 'APP_IPAD_PRO_3GEN_129',
+};
+
+export const PLAY_IMAGE_TYPES: Partial<Record<Device, string>> = {
+  'android-phone': 'phoneScreenshots',
+  'android-tablet': 'tenInchScreenshots',
+};

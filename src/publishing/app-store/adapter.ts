@@ -1,0 +1,283 @@
+/**
+ * App Store Connect, set-based (what fastlane uses): the app's editable iOS version, its
+ * localizations, one appScreenshotSet per display type, and per new screenshot: reserve, upload
+ * every part Apple names, commit with the MD5, wait for processing. Never creates a version.
+ *
+ * Every step's result is saved before the next call, and a step that may have happened without
+ * being saved (a reservation whose answer was lost) first asks Apple what exists; that is what
+ * keeps a killed and resumed run from leaving duplicates.
+ */
+import { backoffMs, StoreBusy, StoreError, sleep } from '../errors.ts';
+import { slotKey, type Item, type ItemIO, type SlotRef, type SlotState, type StoreAdapter } from '../adapter.ts';
+import type { AppStoreClient, JsonApiResource, UploadOperation } from './client.ts';
+
+export const EDITABLE_STATES = ['PREPARE_FOR_SUBMISSION', 'DEVELOPER_REJECTED', 'REJECTED', 'METADATA_REJECTED'];
+
+interface ScreenshotAttrs {
+  fileName?: string;
+  fileSize?: number;
+  sourceFileChecksum?: string | null;
+  assetDeliveryState?: { state?: string; errors?: { code?: string; description?: string }[] } | null;
+  uploadOperations?: UploadOperation[] | null;
+}
+type Screenshot = JsonApiResource<ScreenshotAttrs>;
+
+export interface AppStoreAdapterOptions {
+  pollIntervalMs?: number;
+  /** Of the key's hourly request budget, what is left to other users of the key (see AppStoreClient). */
+  budgetReserve?: (limit: number) => number;
+  /** Longer than this UPLOAD_COMPLETE fails the run as unavailable; a retry resumes the polling. */
+  pollTimeoutMs?: number;
+}
+
+/** Unique per item, so a lost reservation is found again by name. */
+export const uploadFileName = (publicationId: string, item: Pick<Item, 'seq' | 'position'>) =>
+  `shotgen-${publicationId.slice(-10).toLowerCase()}-${item.seq}-${item.position}.png`;
+
+export class AppStoreAdapter implements StoreAdapter {
+  readonly appendOnly = false;
+  readonly checksum = 'md5' as const;
+  private localizations: Map<string, string> | null = null;
+  private sets = new Map<string, string>();
+
+  constructor(
+    private readonly client: AppStoreClient,
+    private readonly appId: string,
+    private readonly publicationId: string,
+    private readonly opts: AppStoreAdapterOptions = {},
+  ) {}
+
+  async locales(): Promise<string[]> {
+    return [...(await this.localizationIds()).keys()];
+  }
+
+  async read(refs: SlotRef[]): Promise<SlotState[]> {
+    const out: SlotState[] = [];
+    for (const ref of refs) {
+      const setId = await this.setId(ref, false);
+      const shots = setId ? await this.screenshots(setId) : [];
+      out.push({
+        ...ref,
+        images: shots.map((s) => ({
+          id: s.id,
+          checksum: s.attributes.sourceFileChecksum ?? '',
+          ready: s.attributes.assetDeliveryState?.state === 'COMPLETE',
+        })),
+      });
+    }
+    return out;
+  }
+
+  async apply(items: Item[], io: ItemIO): Promise<Map<string, Error>> {
+    const failures = new Map<string, Error>();
+    const bySlot = new Map<string, Item[]>();
+    for (const it of items) bySlot.set(slotKey(it), [...(bySlot.get(slotKey(it)) ?? []), it]);
+    for (const [key, slotItems] of bySlot) {
+      try {
+        await this.applySlot(slotItems, io);
+      } catch (e) {
+        // A spent budget is no failure of this slot: the whole step waits, the other slots too.
+        if ((e instanceof StoreError && e.kind === 'rejected') || e instanceof StoreBusy) throw e;
+        failures.set(key, e as Error);
+        // The item keeps its step (a later run resumes it); only the reason is recorded.
+        for (const it of slotItems) if (it.state !== 'done') await io.save(it, { error: (e as Error).message });
+      }
+    }
+    return failures;
+  }
+
+  private async applySlot(items: Item[], io: ItemIO): Promise<void> {
+    const setId = (await this.setId(items[0], true))!;
+    const uploads = items.filter((i) => i.action === 'upload');
+    const deletes = items.filter((i) => i.action === 'delete');
+    const placed = items.filter((i) => i.position !== null).length;
+    // A set holds 10 at most: delete first only when the new ones would not fit beside the old.
+    const deleteFirst = placed + deletes.length > 10;
+    if (deleteFirst) for (const it of deletes) await this.deleteOne(it, io);
+    for (const it of uploads) await this.uploadOne(setId, it, io);
+    if (!deleteFirst) for (const it of deletes) await this.deleteOne(it, io);
+    if (items.some((i) => i.action !== 'keep')) {
+      const order = items.filter((i) => i.position !== null).sort((a, b) => a.position! - b.position!);
+      await this.client.call('PATCH', `/v1/appScreenshotSets/${setId}/relationships/appScreenshots`, {
+        data: order.map((i) => ({ type: 'appScreenshots', id: i.remoteId })),
+      });
+    }
+    for (const it of items)
+      if (it.action !== 'upload' && it.action !== 'delete' && it.state !== 'done') await io.save(it, { state: 'done' });
+  }
+
+  private async uploadOne(setId: string, it: Item, io: ItemIO): Promise<void> {
+    const fileName = uploadFileName(this.publicationId, it);
+    // A reservation made by this very run needs no look at Apple before its parts go up.
+    let reservedNow = false;
+    // Reserving is never retried blindly: an answer lost on the way back (a 5xx after the work, a
+    // dropped connection, a killed worker) may hide a reservation, so every retry first looks for
+    // it by its unique name.
+    for (let tries = 1; it.state === 'pending'; tries++) {
+      if (it.attempts > 0) await this.findReservation(setId, fileName, it, io);
+      if (it.state !== 'pending') break;
+      await io.save(it, { attempts: it.attempts + 1 });
+      let res: { data: Screenshot } | null;
+      try {
+        res = await this.client.call<{ data: Screenshot }>(
+          'POST',
+          '/v1/appScreenshots',
+          {
+            data: {
+              type: 'appScreenshots',
+              attributes: { fileName, fileSize: it.bytes },
+              relationships: { appScreenshotSet: { data: { type: 'appScreenshotSets', id: setId } } },
+            },
+          },
+          false,
+          true,
+        );
+      } catch (e) {
+        if (!(e instanceof StoreError && e.kind === 'unavailable') || e instanceof StoreBusy || tries >= this.retries) throw e;
+        await sleep(backoffMs(this.client.retry, tries));
+        continue;
+      }
+      const shot = res!.data;
+      reservedNow = true;
+      await io.save(it, { remoteId: shot.id, upload: shot.attributes.uploadOperations ?? [], partsDone: 0, state: 'reserved' });
+    }
+    if (it.state === 'reserved') {
+      const current = reservedNow
+        ? { data: { attributes: { assetDeliveryState: { state: 'AWAITING_UPLOAD' } } } as Screenshot }
+        : await this.client.call<{ data: Screenshot }>('GET', `/v1/appScreenshots/${it.remoteId}`, undefined, true);
+      if (!current) {
+        // The reservation is gone (expired or deleted): start this item again.
+        await io.save(it, { state: 'pending', remoteId: null, upload: null, partsDone: 0 });
+        return this.uploadOne(setId, it, io);
+      }
+      if (current.data.attributes.assetDeliveryState?.state !== 'AWAITING_UPLOAD') {
+        await io.save(it, { state: 'committed' });
+      } else {
+        const ops = (it.upload as UploadOperation[] | null) ?? [];
+        const bytes = await io.bytes(it);
+        for (let p = it.partsDone; p < ops.length; p++) {
+          await this.client.uploadPart(ops[p], bytes);
+          await io.save(it, { partsDone: p + 1 });
+        }
+        await io.save(it, { state: 'uploaded' });
+      }
+    }
+    if (it.state === 'uploaded') {
+      try {
+        await this.client.call('PATCH', `/v1/appScreenshots/${it.remoteId}`, {
+          data: { type: 'appScreenshots', id: it.remoteId, attributes: { uploaded: true, sourceFileChecksum: it.md5 } },
+        });
+      } catch (e) {
+        // A retried commit whose first answer was lost is refused as already done: ask Apple.
+        const now = await this.client.call<{ data: Screenshot }>('GET', `/v1/appScreenshots/${it.remoteId}`, undefined, true);
+        const state = now?.data.attributes.assetDeliveryState?.state;
+        if (!state || state === 'AWAITING_UPLOAD') throw e;
+      }
+      await io.save(it, { state: 'committed' });
+    }
+    if (it.state === 'committed') {
+      await this.awaitDelivery(it);
+      await io.save(it, { state: 'done', error: null });
+    }
+  }
+
+  private get retries(): number {
+    return this.client.retry.attempts;
+  }
+
+  /** A reservation of this item that an earlier try made without hearing back: adopted when committed, else removed. */
+  private async findReservation(setId: string, fileName: string, it: Item, io: ItemIO): Promise<void> {
+    const found = (await this.screenshots(setId)).find((s) => s.attributes.fileName === fileName);
+    const state = found?.attributes.assetDeliveryState?.state;
+    if (found && (state === 'COMPLETE' || state === 'UPLOAD_COMPLETE')) await io.save(it, { remoteId: found.id, state: 'committed' });
+    else if (found) await this.client.call('DELETE', `/v1/appScreenshots/${found.id}`, undefined, true);
+  }
+
+  private async awaitDelivery(it: Item): Promise<void> {
+    const deadline = Date.now() + (this.opts.pollTimeoutMs ?? 10 * 60_000);
+    for (;;) {
+      const res = await this.client.call<{ data: Screenshot }>('GET', `/v1/appScreenshots/${it.remoteId}`, undefined, true);
+      if (!res) throw new StoreError('refused', `screenshot ${it.remoteId} (${it.file}) disappeared while processing`);
+      const delivery = res.data.attributes.assetDeliveryState;
+      if (delivery?.state === 'COMPLETE') return;
+      if (delivery?.state === 'FAILED') {
+        const why = (delivery.errors ?? []).map((e) => [e.code, e.description].filter(Boolean).join(': ')).join('; ');
+        throw new StoreError('refused', `App Store Connect could not process ${it.file}: ${why || 'FAILED'}`);
+      }
+      if (Date.now() > deadline) throw new StoreError('unavailable', `${it.file} is still processing at App Store Connect`);
+      await sleep(this.opts.pollIntervalMs ?? 2_000);
+    }
+  }
+
+  private async deleteOne(it: Item, io: ItemIO): Promise<void> {
+    if (it.state === 'done') return;
+    // Apple has answered a DELETE with success and kept the screenshot: check, try again a few times.
+    for (let i = 0; i < 4; i++) {
+      await this.client.call('DELETE', `/v1/appScreenshots/${it.remoteId}`, undefined, true);
+      const still = await this.client.call('GET', `/v1/appScreenshots/${it.remoteId}`, undefined, true);
+      if (!still) return io.save(it, { state: 'done', error: null });
+      await sleep(this.opts.pollIntervalMs ?? 2_000);
+    }
+    throw new StoreError('refused', `App Store Connect kept screenshot ${it.remoteId} after being asked to delete it`);
+  }
+
+  private async screenshots(setId: string): Promise<Screenshot[]> {
+    const res = await this.client.call<{ data: Screenshot[] }>('GET', `/v1/appScreenshotSets/${setId}/appScreenshots?limit=50`);
+    return res?.data ?? [];
+  }
+
+  private async versionId(): Promise<string> {
+    const res = await this.client.call<{
+      data: JsonApiResource<{ platform?: string; appStoreState?: string; appVersionState?: string; versionString?: string }>[];
+    }>('GET', `/v1/apps/${encodeURIComponent(this.appId)}/appStoreVersions?filter[platform]=IOS&limit=50`, undefined, true);
+    if (!res) throw new StoreError('refused', `App Store Connect has no app ${this.appId} for this key`);
+    const versions = res.data.filter((v) => !v.attributes.platform || v.attributes.platform === 'IOS');
+    const editable = versions.find((v) => EDITABLE_STATES.includes(v.attributes.appStoreState ?? v.attributes.appVersionState ?? ''));
+    if (!editable) {
+      const states = versions.map(
+        (v) => `${v.attributes.versionString ?? v.id}: ${v.attributes.appStoreState ?? v.attributes.appVersionState}`,
+      );
+      throw new StoreError(
+        'refused',
+        `App ${this.appId} has no iOS version whose screenshots can be edited (${EDITABLE_STATES.join(', ')}); found ${states.join(', ') || 'none'}. Create the next version in App Store Connect first; shotgen never creates one.`,
+      );
+    }
+    return editable.id;
+  }
+
+  private async localizationIds(): Promise<Map<string, string>> {
+    if (this.localizations) return this.localizations;
+    const version = await this.versionId();
+    const res = await this.client.call<{ data: JsonApiResource<{ locale: string }>[] }>(
+      'GET',
+      `/v1/appStoreVersions/${version}/appStoreVersionLocalizations?limit=50`,
+    );
+    this.localizations = new Map((res?.data ?? []).map((l) => [l.attributes.locale, l.id]));
+    return this.localizations;
+  }
+
+  private async setId(ref: SlotRef, create: boolean): Promise<string | null> {
+    const key = slotKey(ref);
+    const known = this.sets.get(key);
+    if (known) return known;
+    const locId = (await this.localizationIds()).get(ref.locale);
+    if (!locId) throw new StoreError('refused', `the version has no ${ref.locale} localization`);
+    const res = await this.client.call<{ data: JsonApiResource<{ screenshotDisplayType: string }>[] }>(
+      'GET',
+      `/v1/appStoreVersionLocalizations/${locId}/appScreenshotSets?limit=50`,
+    );
+    let id = (res?.data ?? []).find((s) => s.attributes.screenshotDisplayType === ref.slot)?.id ?? null;
+    if (!id && create) {
+      const made = await this.client.call<{ data: { id: string } }>('POST', '/v1/appScreenshotSets', {
+        data: {
+          type: 'appScreenshotSets',
+          attributes: { screenshotDisplayType: ref.slot },
+          relationships: { appStoreVersionLocalization: { data: { type: 'appStoreVersionLocalizations', id: locId } } },
+        },
+      });
+      id = made!.data.id;
+    }
+    if (id) this.sets.set(key, id);
+    return id;
+  }
+}

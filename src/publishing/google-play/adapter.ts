@@ -1,0 +1,233 @@
+/**
+ * Google Play through its own client (@googleapis/androidpublisher, rootUrl from configuration):
+ * everything happens in one edit, committed last with ERROR_IF_IN_REVIEW so a review in progress
+ * is never cancelled behind the user's back. Play cannot reorder and an upload goes last, so each
+ * slot is reconciled against what the edit holds now (images.list, sha256): that makes a resumed
+ * or repeated run upload nothing it already uploaded. One edit per package at a time: a
+ * PostgreSQL advisory lock, held for the whole run, makes a second publication wait.
+ */
+import { androidpublisher, type androidpublisher_v3 } from '@googleapis/androidpublisher';
+import { Readable } from 'node:stream';
+import type { Db, DbClient } from '../../db/pool.ts';
+import { withClient } from '../../db/pool.ts';
+import { slotKey, type Item, type ItemIO, type SlotRef, type SlotState, type StoreAdapter } from '../adapter.ts';
+import { backoffMs, DEFAULT_RETRY, retryAfterMs, sleep, StoreError, type RetryPolicy } from '../errors.ts';
+import { planSlot } from '../plan.ts';
+import { setStatus, type PublicationRow } from '../publications.ts';
+import { GoogleTokens, TokenRejected, type ServiceAccountKey } from './token.ts';
+
+export interface PlayAdapterOptions {
+  rootUrl: string;
+  db: Db;
+  retry?: RetryPolicy;
+  onCall?: (method: string, url: string, status: number) => void;
+}
+
+class EditGone extends Error {}
+
+interface HttpError {
+  status?: number;
+  response?: { status?: number; headers?: Record<string, string> | Headers; data?: unknown };
+  message: string;
+}
+
+export class PlayAdapter implements StoreAdapter {
+  readonly appendOnly = true;
+  readonly checksum = 'sha256' as const;
+  private readonly api: androidpublisher_v3.Androidpublisher;
+  private readonly tokens: GoogleTokens;
+  private readonly retry: RetryPolicy;
+  private readonly pkg: string;
+
+  constructor(
+    account: ServiceAccountKey,
+    private readonly pub: Pick<PublicationRow, 'id' | 'store_app_id' | 'edit_id'>,
+    private readonly opts: PlayAdapterOptions,
+  ) {
+    this.api = androidpublisher({ version: 'v3', rootUrl: `${opts.rootUrl}/`, retry: false });
+    this.tokens = new GoogleTokens(account);
+    this.retry = opts.retry ?? DEFAULT_RETRY;
+    this.pkg = pub.store_app_id;
+  }
+
+  async locales(): Promise<null> {
+    return null;
+  }
+
+  async read(refs: SlotRef[]): Promise<SlotState[]> {
+    return this.locked(async () => {
+      // A throwaway edit: Play lists images only inside one. Deleted after, never committed.
+      const editId = (await this.call('edits.insert', (o) => this.api.edits.insert({ packageName: this.pkg }, o))).id!;
+      try {
+        const out: SlotState[] = [];
+        for (const ref of refs) out.push({ ...ref, images: (await this.list(editId, ref)).map((i) => ({ ...i, ready: true })) });
+        return out;
+      } finally {
+        await this.call('edits.delete', (o) => this.api.edits.delete({ packageName: this.pkg, editId }, o)).catch(() => undefined);
+      }
+    });
+  }
+
+  async apply(items: Item[], io: ItemIO): Promise<Map<string, Error>> {
+    return this.locked(async () => {
+      const failures = new Map<string, Error>();
+      let editId = this.pub.edit_id;
+      if (editId && !(await this.editAlive(editId))) editId = null;
+      if (!editId) {
+        editId = (await this.call('edits.insert', (o) => this.api.edits.insert({ packageName: this.pkg }, o))).id!;
+        await setStatus(this.opts.db, this.pub.id, 'applying', { editId });
+      }
+      const bySlot = new Map<string, Item[]>();
+      for (const it of items) bySlot.set(slotKey(it), [...(bySlot.get(slotKey(it)) ?? []), it]);
+      try {
+        for (const [key, slotItems] of bySlot) {
+          try {
+            await this.applySlot(editId, slotItems, io);
+          } catch (e) {
+            if (e instanceof EditGone || (e instanceof StoreError && e.kind === 'rejected')) throw e;
+            failures.set(key, e as Error);
+            for (const it of slotItems) await io.save(it, { error: (e as Error).message });
+          }
+        }
+        if (failures.size) {
+          // An edit lands whole: committing it would put the failed slot half-changed on the live
+          // listing. Nothing is committed; the edit is dropped and the publication fails.
+          throw new StoreError('refused', [...failures].map(([k, e]) => `${k}: ${e.message}`).join('; '));
+        }
+        await this.call('edits.commit', (o) =>
+          this.api.edits.commit({ packageName: this.pkg, editId, changesInReviewBehavior: 'ERROR_IF_IN_REVIEW' }, o),
+        );
+        for (const it of items) if (it.state !== 'done') await io.save(it, { state: 'done' });
+      } catch (e) {
+        if (e instanceof EditGone) {
+          // Expired (Play's edits last about an hour) or committed by a run that died before saying so:
+          // the next run opens a new edit and reconciles against what is live.
+          await setStatus(this.opts.db, this.pub.id, 'applying', { editId: null });
+          throw new StoreError('unavailable', 'the Play edit expired before it was committed; a new one is started');
+        }
+        if (e instanceof StoreError && e.kind === 'refused') {
+          // Nothing half-applied: the edit is dropped whole, the live listing never changed.
+          await this.call('edits.delete', (o) => this.api.edits.delete({ packageName: this.pkg, editId: editId! }, o)).catch(
+            () => undefined,
+          );
+          await setStatus(this.opts.db, this.pub.id, 'applying', { editId: null });
+        }
+        throw e;
+      }
+      return failures;
+    });
+  }
+
+  private async applySlot(editId: string, items: Item[], io: ItemIO): Promise<void> {
+    const ref = items[0];
+    const wanted = items.filter((i) => i.position !== null).sort((a, b) => a.position! - b.position!);
+    const current = await this.list(editId, ref);
+    const steps = planSlot(
+      wanted.map((i) => ({ file: String(i.seq), checksum: i.sha256! })),
+      current,
+      { appendOnly: true },
+    );
+    const deletes = steps.filter((s) => s.action === 'delete');
+    const params = { packageName: this.pkg, editId, language: ref.locale, imageType: ref.slot };
+    if (deletes.length && deletes.length === current.length)
+      await this.call('images.deleteall', (o) => this.api.edits.images.deleteall(params, o));
+    else
+      for (const d of deletes)
+        await this.call('images.delete', (o) => this.api.edits.images.delete({ ...params, imageId: d.remoteId! }, o), true);
+    for (const s of steps.filter((x) => x.action === 'upload')) {
+      const it = wanted.find((i) => String(i.seq) === s.file)!;
+      const body = await io.bytes(it);
+      const res = await this.call('images.upload', (o) =>
+        this.api.edits.images.upload({ ...params, media: { mimeType: 'image/png', body: Readable.from(body) } }, o),
+      );
+      await io.save(it, { remoteId: res.image?.id ?? null, state: 'uploaded' });
+    }
+  }
+
+  private async list(editId: string, ref: SlotRef) {
+    const res = await this.call('images.list', (o) =>
+      this.api.edits.images.list({ packageName: this.pkg, editId, language: ref.locale, imageType: ref.slot }, o),
+    );
+    return (res.images ?? []).map((i) => ({ id: i.id!, checksum: i.sha256 ?? '' }));
+  }
+
+  private async editAlive(editId: string): Promise<boolean> {
+    try {
+      await this.call('edits.get', (o) => this.api.edits.get({ packageName: this.pkg, editId }, o));
+      return true;
+    } catch (e) {
+      if (e instanceof EditGone) return false;
+      throw e;
+    }
+  }
+
+  private async locked<T>(fn: () => Promise<T>): Promise<T> {
+    return withClient(this.opts.db, async (client: DbClient) => {
+      const { rows } = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock(hashtext('play-edit:' || $1)) AS ok", [this.pkg]);
+      if (!rows[0].ok) throw new StoreError('unavailable', `another publication is editing ${this.pkg} on Google Play; this one waits`);
+      try {
+        return await fn();
+      } finally {
+        await client.query("SELECT pg_advisory_unlock(hashtext('play-edit:' || $1))", [this.pkg]);
+      }
+    });
+  }
+
+  /** One API call with Play's rules: a fresh token after a 401, 429/5xx retried, an edit's 404 is EditGone. */
+  private async call<T>(
+    what: string,
+    fn: (opts: { headers: Record<string, string>; rootUrl: string }) => Promise<{ data: T; status?: number }>,
+    allow404 = false,
+  ): Promise<T> {
+    let reauthorised = false;
+    for (let attempt = 1; ; attempt++) {
+      let token: string;
+      try {
+        token = await this.tokens.token();
+      } catch (e) {
+        if (e instanceof TokenRejected) throw new StoreError('rejected', e.message, e.status);
+        if (attempt >= this.retry.attempts) throw new StoreError('unavailable', (e as Error).message);
+        await sleep(backoffMs(this.retry, attempt));
+        continue;
+      }
+      try {
+        const res = await fn({ headers: { Authorization: `Bearer ${token}` }, rootUrl: `${this.opts.rootUrl}/` });
+        this.opts.onCall?.(what, this.opts.rootUrl, res.status ?? 200);
+        return res.data;
+      } catch (e) {
+        const err = e as HttpError;
+        const status = err.response?.status ?? err.status ?? 0;
+        this.opts.onCall?.(what, this.opts.rootUrl, status);
+        if (status === 404 && allow404) return {} as T;
+        if (status === 401 && !reauthorised) {
+          reauthorised = true;
+          this.tokens.forget();
+          continue;
+        }
+        if (status === 401 || status === 403)
+          throw new StoreError('rejected', `Google Play refused the service account (${status}): ${message(err)}`, status);
+        if (
+          (status === 404 || status === 400) &&
+          /edit/i.test(message(err)) &&
+          /expired|deleted|not found|no longer valid/i.test(message(err))
+        )
+          throw new EditGone(message(err));
+        if (status === 429 || status >= 500 || status === 0) {
+          const h = err.response?.headers;
+          const ra = h ? (h instanceof Headers ? h.get('retry-after') : (h['retry-after'] ?? null)) : null;
+          const wait = status === 429 ? (retryAfterMs(ra) ?? backoffMs(this.retry, attempt)) : backoffMs(this.retry, attempt);
+          if (attempt >= this.retry.attempts || wait > this.retry.maxRetryAfterMs)
+            throw new StoreError('unavailable', `Google Play answered ${status || 'nothing'} to ${what}: ${message(err)}`, status || null);
+          await sleep(wait);
+          continue;
+        }
+        throw new StoreError('refused', `Google Play refused ${what} (${status}): ${message(err)}`, status);
+      }
+    }
+  }
+}
+
+function message(err: HttpError): string {
+  const data = err.response?.data as { error?: { message?: string } } | undefined;
+  return data?.error?.message ?? err.message;
+}

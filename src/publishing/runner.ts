@@ -1,0 +1,244 @@
+/**
+ * One publication's steps, each safe to run again: plan (read the store, write the plan), apply
+ * (the items not done yet, each step saved before the next), verify (read the store back). A task
+ * (src/tasks/) calls advancePublication; whatever killed the previous run, the next one continues
+ * from what PostgreSQL holds.
+ */
+import { createHash } from 'node:crypto';
+import type { Db } from '../db/pool.ts';
+import type { ObjectStore } from '../objects/index.ts';
+import type { Keyring } from '../secrets/envelope.ts';
+import {
+  APP_STORE_DISPLAY_TYPES,
+  PLAY_IMAGE_TYPES,
+  slotKey,
+  type Item,
+  type SlotRef,
+  type SlotState,
+  type StoreAdapter,
+} from './adapter.ts';
+import { AppStoreAdapter, type AppStoreAdapterOptions } from './app-store/adapter.ts';
+import { AppStoreClient } from './app-store/client.ts';
+import { openConnection } from './connections.ts';
+import { StoreBusy, StoreError, type RetryPolicy } from './errors.ts';
+import { PlayAdapter, type PlayAdapterOptions } from './google-play/adapter.ts';
+import { loadJobImages, readObject } from './job-images.ts';
+import { planSlot } from './plan.ts';
+import { loadItems, loadPublication, saveItem, savePlan, setStatus, type NewItem, type PublicationRow } from './publications.ts';
+
+export interface RunnerDeps {
+  db: Db;
+  objects: ObjectStore;
+  keyring: Keyring | null;
+  appStoreConnectUrl: string;
+  googlePlayApiUrl: string;
+  retry?: RetryPolicy;
+  appStore?: AppStoreAdapterOptions;
+  play?: PlayAdapterOptions;
+  now?: () => Date;
+  /** Every HTTP call to a store (the calls-per-image figures). */
+  onCall?: (method: string, url: string, status: number) => void;
+}
+
+/** The step failed in a way a later run may not (5xx, 429, timeouts): the task retries it. */
+export class RetryLater extends Error {
+  override name = 'RetryLater';
+}
+
+/**
+ * The step must wait `delayMs` (the store's request budget is nearly spent): the task queues the
+ * next run that much later, and this one counts as neither a failure nor a retry.
+ */
+export class Deferred extends Error {
+  override name = 'Deferred';
+  constructor(
+    message: string,
+    readonly delayMs: number,
+  ) {
+    super(message);
+  }
+}
+
+export const PLAN_MAX_AGE_MS = 60 * 60_000;
+
+export async function advancePublication(deps: RunnerDeps, id: string, opts: { lastAttempt?: boolean } = {}): Promise<void> {
+  const pub = await loadPublication(deps.db, id);
+  if (!pub || pub.status === 'published' || pub.status === 'failed' || pub.status === 'awaiting_approval') return;
+  try {
+    const adapter = await adapterFor(deps, pub);
+    if (pub.status === 'planning') return await plan(deps, pub, adapter, 'awaiting_approval');
+    if (pub.status === 'applying') await apply(deps, pub, adapter, opts.lastAttempt ?? true);
+    await verify(deps, pub, adapter);
+  } catch (e) {
+    if (e instanceof StoreBusy) throw new Deferred(e.message, e.retryAfterMs);
+    if (e instanceof StoreError && e.kind === 'unavailable' && !opts.lastAttempt) throw new RetryLater(e.message);
+    if (e instanceof RetryLater && !opts.lastAttempt) throw e;
+    const code =
+      e instanceof StoreError
+        ? e.kind === 'rejected'
+          ? 'store_credentials_rejected'
+          : e.kind === 'unavailable'
+            ? 'store_unavailable'
+            : 'store_refused'
+        : 'internal_error';
+    const message =
+      e instanceof StoreError || e instanceof RetryLater || e instanceof PublicationFailed ? e.message : 'Publishing failed unexpectedly.';
+    await setStatus(deps.db, id, 'failed', { error: { code: e instanceof PublicationFailed ? e.code : code, message } });
+    if (code === 'internal_error' && !(e instanceof PublicationFailed)) throw e;
+  }
+}
+
+class PublicationFailed extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function adapterFor(deps: RunnerDeps, pub: PublicationRow): Promise<StoreAdapter> {
+  const secret = pub.connection_id ? await openConnection(deps.db, deps.keyring, pub.account_id, pub.connection_id) : null;
+  if (!secret) throw new PublicationFailed('store_connection_not_found', 'The store connection was deleted.');
+  if (secret.store === 'app-store') {
+    const client = new AppStoreClient(secret.creds, {
+      baseUrl: deps.appStoreConnectUrl,
+      retry: deps.retry,
+      onCall: deps.onCall,
+      budgetReserve: deps.appStore?.budgetReserve,
+    });
+    return new AppStoreAdapter(client, pub.store_app_id, pub.id, deps.appStore);
+  }
+  return new PlayAdapter(secret.account, pub, {
+    rootUrl: deps.googlePlayApiUrl,
+    db: deps.db,
+    retry: deps.retry,
+    onCall: deps.onCall,
+    ...deps.play,
+  });
+}
+
+/** A set locale's store locale: the same name, else the store's first locale of the same language. */
+export function resolveLocale(setLocale: string, storeLocales: string[] | null): string | null {
+  if (storeLocales === null) return setLocale;
+  const exact = storeLocales.find((l) => l.toLowerCase() === setLocale.toLowerCase());
+  if (exact) return exact;
+  const lang = setLocale.split(/[-_]/)[0].toLowerCase();
+  return storeLocales.find((l) => l.split(/[-_]/)[0].toLowerCase() === lang) ?? null;
+}
+
+const fingerprint = (state: SlotState[]) =>
+  createHash('sha256')
+    .update(JSON.stringify(state.map((s) => [slotKey(s), s.images.map((i) => [i.id, i.checksum])])))
+    .digest('hex');
+
+async function plan(deps: RunnerDeps, pub: PublicationRow, adapter: StoreAdapter, next: 'awaiting_approval' | 'applying'): Promise<void> {
+  const images = await loadJobImages(deps.db, deps.objects, pub.account_id, pub.job_id);
+  const slot = (pub.store === 'app-store' ? APP_STORE_DISPLAY_TYPES : PLAY_IMAGE_TYPES)[images.device];
+  if (!slot) throw new PublicationFailed('store_refused', `A ${images.device} set has no place on ${pub.store}.`);
+  // The stores' own limits, refused before anything is read or written.
+  const most = pub.store === 'app-store' ? 10 : 8;
+  for (const [locale, set] of images.sets)
+    if (set.length > most)
+      throw new PublicationFailed(
+        'store_refused',
+        `${pub.store} takes at most ${most} ${slot} per locale; the ${locale} set has ${set.length}.`,
+      );
+  const storeLocales = await adapter.locales();
+  const wanted = Object.keys(pub.locales).length ? Object.keys(pub.locales) : [...images.sets.keys()];
+  const mapping: Record<string, string> = {};
+  for (const setLocale of wanted) {
+    if (!images.sets.has(setLocale))
+      throw new PublicationFailed('store_refused', `The set has no locale ${setLocale}; it has ${[...images.sets.keys()].join(', ')}.`);
+    const storeLocale = pub.locales[setLocale] ?? resolveLocale(setLocale, storeLocales);
+    if (!storeLocale || (storeLocales && !storeLocales.includes(storeLocale)))
+      throw new PublicationFailed(
+        'store_refused',
+        `The store has no localization for ${setLocale} (it has ${storeLocales?.join(', ')}); name one in locales, or add it in the store first.`,
+      );
+    mapping[setLocale] = storeLocale;
+  }
+  const refs: SlotRef[] = Object.values(mapping).map((locale) => ({ locale, slot }));
+  const state = await adapter.read(refs);
+  const items: NewItem[] = [];
+  for (const [setLocale, storeLocale] of Object.entries(mapping)) {
+    const desired = images.sets.get(setLocale)!;
+    const current = state.find((s) => s.locale === storeLocale)!;
+    const checksum = (i: (typeof desired)[number]) => (adapter.checksum === 'md5' ? i.md5 : i.sha256);
+    const planned = planSlot(
+      desired.map((i) => ({ file: i.file, checksum: checksum(i) })),
+      current.images,
+      { appendOnly: adapter.appendOnly },
+    );
+    for (const p of planned) {
+      const img = p.file ? desired.find((i) => i.file === p.file)! : null;
+      items.push({ ...p, locale: storeLocale, slot, sha256: img?.sha256 ?? null, md5: img?.md5 ?? null, bytes: img?.bytes ?? null });
+    }
+  }
+  await deps.db.query('UPDATE publications SET locales = $2 WHERE id = $1', [pub.id, JSON.stringify(mapping)]);
+  await savePlan(deps.db, pub.id, items, fingerprint(state), next, (deps.now ?? (() => new Date()))());
+}
+
+async function apply(deps: RunnerDeps, pub: PublicationRow, adapter: StoreAdapter, lastAttempt: boolean): Promise<void> {
+  let items = await loadItems(deps.db, pub.id);
+  const untouched = items.every((i) => i.action === 'keep' || (i.state === 'pending' && i.attempts === 0));
+  if (untouched) {
+    // Approved but not begun: a stale plan, or a store someone changed since, is planned again first.
+    const now = (deps.now ?? (() => new Date()))().getTime();
+    const old = !pub.planned_at || now - pub.planned_at.getTime() > PLAN_MAX_AGE_MS;
+    const refs = uniqueRefs(items);
+    const changed = !old && fingerprint(await adapter.read(refs)) !== pub.store_fingerprint;
+    if (old || changed) {
+      await plan(deps, pub, adapter, 'applying');
+      items = await loadItems(deps.db, pub.id);
+    }
+  }
+  // Whole slots: a slot's order is set from all its items, kept ones included.
+  const open = new Set(items.filter((i) => i.state !== 'done').map(slotKey));
+  const todo = items.filter((i) => open.has(slotKey(i)));
+  const failures = await adapter.apply(todo, {
+    save: (item, patch) => saveItem(deps.db, pub.id, item, patch),
+    bytes: (item: Item) => readObject(deps.objects, item.objectKey!),
+  });
+  const retryable = [...failures.values()].some((e) => e instanceof StoreError && e.kind === 'unavailable');
+  if (retryable && !lastAttempt) throw new RetryLater([...failures.values()].map((e) => e.message).join('; '));
+  await setStatus(deps.db, pub.id, 'verifying');
+  if (failures.size) {
+    // The other slots are verified still; the publication fails naming the slots that did not make it.
+    const { differences } = await compare(deps, pub, adapter, new Set(failures.keys()));
+    const why = [...failures].map(([k, e]) => `${k}: ${e.message}`);
+    throw new PublicationFailed('store_refused', [...why, ...differences].join('; '));
+  }
+}
+
+function uniqueRefs(items: Pick<Item, 'locale' | 'slot'>[]): SlotRef[] {
+  const seen = new Map<string, SlotRef>();
+  for (const i of items) seen.set(slotKey(i), { locale: i.locale, slot: i.slot });
+  return [...seen.values()];
+}
+
+async function compare(deps: RunnerDeps, pub: PublicationRow, adapter: StoreAdapter, skip: Set<string> = new Set()) {
+  const items = await loadItems(deps.db, pub.id);
+  const refs = uniqueRefs(items).filter((r) => !skip.has(slotKey(r)));
+  const state = await adapter.read(refs);
+  const differences: string[] = [];
+  for (const s of state) {
+    const expected = items
+      .filter((i) => slotKey(i) === slotKey(s) && i.position !== null)
+      .sort((a, b) => a.position! - b.position!)
+      .map((i) => (adapter.checksum === 'md5' ? i.md5 : i.sha256));
+    const actual = s.images.map((i) => i.checksum);
+    if (actual.length !== expected.length)
+      differences.push(`${slotKey(s)}: the store holds ${actual.length} images, the set ${expected.length}`);
+    else if (actual.some((c, i) => c !== expected[i])) differences.push(`${slotKey(s)}: the store's order or images differ from the set`);
+    else if (s.images.some((i) => !i.ready)) differences.push(`${slotKey(s)}: not every image finished processing`);
+  }
+  return { differences };
+}
+
+async function verify(deps: RunnerDeps, pub: PublicationRow, adapter: StoreAdapter): Promise<void> {
+  const { differences } = await compare(deps, pub, adapter);
+  if (differences.length)
+    throw new PublicationFailed('publication_mismatch', `Verify found the store not as planned: ${differences.join('; ')}`);
+  await setStatus(deps.db, pub.id, 'published');
+}

@@ -1,0 +1,75 @@
+/**
+ * Publishing in a running process: the keyring, the credential check, and its workers on the
+ * process's task runner (src/tasks, started and stopped by src/service.ts with the other tasks).
+ */
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/pool.ts';
+import type { ObjectStore } from '../objects/index.ts';
+import type { Keyring } from '../secrets/envelope.ts';
+import { loadKeyring } from '../secrets/keys.ts';
+import type { PublicationHandler, Tasks } from '../tasks/index.ts';
+import { storeCredentialCheck } from './check.ts';
+import { advancePublication, Deferred, type RunnerDeps } from './runner.ts';
+import type { PublishingServices } from './services.ts';
+
+export interface Publishing {
+  services: PublishingServices;
+}
+
+/**
+ * The task body: one run of a publication's steps. Planning ends awaiting approval; an approved
+ * run goes on within the same task. A deferred run (the store's budget) queues the next one later
+ * and ends well, so the wait spends none of the task's retries.
+ */
+export function publicationStep(
+  runner: RunnerDeps,
+  requeue: (id: string, afterMs: number) => Promise<void>,
+  log?: Pick<Logger, 'info'>,
+): PublicationHandler {
+  return async (id, attempt) => {
+    try {
+      await advancePublication(runner, id, { lastAttempt: attempt.lastAttempt });
+    } catch (e) {
+      if (!(e instanceof Deferred)) throw e;
+      log?.info({ publicationId: id, delayMs: e.delayMs }, e.message);
+      await requeue(id, e.delayMs);
+    }
+  };
+}
+
+export async function startPublishing(
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'secretsKey' | 'secretsKeyPrevious' | 'appStoreConnectUrl' | 'googlePlayApiUrl'>,
+  deps: {
+    db: Db;
+    tasks: Tasks;
+    objects: ObjectStore;
+    log?: Logger;
+    runWorkers: boolean;
+    /** The process's keyring when it has opened one already (src/secrets/startup.ts). */
+    keyring?: Keyring | null;
+  },
+  overrides: { runner?: Partial<RunnerDeps> } = {},
+): Promise<Publishing> {
+  const keyring = deps.keyring !== undefined ? deps.keyring : loadKeyring(config);
+  const { tasks } = deps;
+  if (deps.runWorkers) {
+    const runner: RunnerDeps = {
+      db: deps.db,
+      objects: deps.objects,
+      keyring,
+      appStoreConnectUrl: config.appStoreConnectUrl,
+      googlePlayApiUrl: config.googlePlayApiUrl,
+      ...overrides.runner,
+    };
+    await tasks.work(publicationStep(runner, (id, afterMs) => tasks.advancePublication(id, afterMs), deps.log));
+  }
+  return {
+    services: {
+      keyring,
+      check: storeCredentialCheck({ appStoreConnectUrl: config.appStoreConnectUrl }),
+      allowedTokenOrigins: [new URL(config.googlePlayApiUrl).origin, new URL(config.appStoreConnectUrl).origin],
+      advance: (id) => tasks.advancePublication(id),
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { FileObjectStore } from '../../src/objects/filesystem.ts';
+import { startFakeAppStoreConnect, type FakeAppStoreConnectServer } from '../../src/publishing/fakes/app-store-connect.ts';
+import { generateAppStoreKey } from '../../src/publishing/fakes/keys.ts';
+import { startService, type Service } from '../../src/service.ts';
+import { shotgen } from '../cli/helpers.ts';
+import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { accountWithKey } from '../support/fixtures.ts';
+import { md5, png } from './fakes/helpers.ts';
+import { ASC_APP, succeededJob } from './support.ts';
+import { scaled } from '../support/timing.ts';
+
+describe('shotgen publish and shotgen secrets rotate against a running server', () => {
+  let t: TestDatabase;
+  let service: Service;
+  let asc: FakeAppStoreConnectServer;
+  let dataDir: string;
+  let secretsKey: string;
+  beforeEach(async () => {
+    secretsKey = randomBytes(32).toString('base64');
+    t = await createTestDatabase();
+    asc = await startFakeAppStoreConnect();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotgen-publish-cli-'));
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: dataDir,
+      DATABASE_URL: t.url,
+      SECRETS_KEY: secretsKey,
+      APP_STORE_CONNECT_URL: asc.url,
+    });
+    // The whole serve path: API, pg-boss tasks and their workers in one process.
+    service = await startService(config, {
+      role: 'all',
+      database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined },
+    });
+  });
+  afterEach(async () => {
+    await service.close();
+    await asc.close();
+    await t.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it(
+    'publish --yes shows the plan, applies it through the tasks and prints the published publication',
+    { timeout: scaled(120_000) },
+    async () => {
+      const { account, key } = await accountWithKey(t.pool);
+      const storeKey = generateAppStoreKey();
+      asc.addKey(storeKey.issuerId, storeKey.keyId, storeKey.publicKeyPem);
+      asc.addApp({ appId: ASC_APP, locales: ['en-US'] });
+      const base = `${service.address}/api/v1`;
+      const res = await fetch(`${base}/public/v1/store-connections`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          store: 'app-store',
+          issuerId: storeKey.issuerId,
+          keyId: storeKey.keyId,
+          privateKey: storeKey.privateKeyPem,
+        }),
+      });
+      expect(res.status).toBe(201);
+      const sc = ((await res.json()) as { id: string }).id;
+      const objects = new FileObjectStore(path.join(dataDir, 'objects'));
+      const jobId = await succeededJob({ h: { t: { pool: t.pool }, services: { objects }, account } } as never, {
+        device: 'iphone-69',
+        seeds: [1, 2, 3],
+      });
+      const env = { DATA_DIR: dataDir, SHOTGEN_URL: base, SHOTGEN_API_KEY: key };
+      const r = await shotgen(['publish', jobId, '--connection', sc, '--yes', '--json'], env);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ status: 'published', plan: { upload: 3, keep: 0 } });
+      expect(asc.screenshots(ASC_APP, 'en-US', 'APP_IPHONE_67').map((s) => s.sourceFileChecksum)).toEqual(
+        await Promise.all([1, 2, 3].map(async (s) => md5(await png(s)))),
+      );
+
+      // Without --yes and without a terminal to ask on, nothing is approved.
+      const declined = await shotgen(['publish', jobId, '--connection', sc], env);
+      expect(declined.code).toBe(2);
+      expect(declined.stderr).toMatch(/pass --yes/);
+
+      // Rotation: the new key in SECRETS_KEY, the old one in SECRETS_KEY_PREVIOUS; then the old one is not needed.
+      const next = randomBytes(32).toString('base64');
+      const rotate = (env: Record<string, string>) =>
+        shotgen(['secrets', 'rotate', '--json'], { DATA_DIR: dataDir, DATABASE_URL: t.url, ...env });
+      const rotated = await rotate({ SECRETS_KEY: next, SECRETS_KEY_PREVIOUS: secretsKey });
+      expect(rotated.code, rotated.stderr).toBe(0);
+      // The connection and the URL-signing secret the server generated (sealed at its start).
+      expect(JSON.parse(rotated.stdout)).toMatchObject({ rewrapped: 2, unchanged: 0, sealed: 0 });
+      expect((await rotate({ SECRETS_KEY: next })).code).toBe(0);
+      const lost = await rotate({ SECRETS_KEY: randomBytes(32).toString('base64') });
+      expect(lost.code).not.toBe(0);
+      expect(lost.stderr).toMatch(/not configured/);
+    },
+  );
+});

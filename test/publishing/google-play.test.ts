@@ -1,0 +1,103 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { png, sha256 } from './fakes/helpers.ts';
+import { PLAY_PACKAGE, publishingHarness, succeededJob, type PublishingHarness } from './support.ts';
+
+let p: PublishingHarness;
+beforeEach(async () => {
+  p = await publishingHarness();
+});
+afterEach(async () => p.close());
+
+async function connect(): Promise<string> {
+  const res = await p.post('/store-connections', { store: 'google-play', serviceAccount: p.serviceAccount });
+  expect(res.statusCode, res.body).toBe(201);
+  expect(res.json()).toMatchObject({ store: 'google-play', clientEmail: p.serviceAccount.client_email, keyId: null });
+  return res.json().id;
+}
+
+async function planned(jobId: string, connectionId: string) {
+  const created = await p.post('/publications', { jobId, connectionId, locales: { en: 'en-US' } });
+  expect(created.statusCode, created.body).toBe(201);
+  await p.drain();
+  const pub = (await p.get(`/publications/${created.json().id}`)).json();
+  expect(pub.status, JSON.stringify(pub.error)).toBe('awaiting_approval');
+  return pub;
+}
+
+async function approveAndRun(id: string, opts: { lastAttempt?: boolean } = {}) {
+  expect((await p.post(`/publications/${id}/approve`)).statusCode).toBe(202);
+  await p.drain(opts);
+  return (await p.get(`/publications/${id}`)).json();
+}
+
+const live = () => p.play.images(PLAY_PACKAGE, 'en-US', 'phoneScreenshots').map((i) => i.sha256);
+const sums = (seeds: number[]) => Promise.all(seeds.map(async (s) => sha256(await png(s))));
+
+describe('publishing to Google Play (fake)', () => {
+  it('publishes a 5-slide set in order, republishes nothing, and an edited set changes only what must', async () => {
+    const sc = await connect();
+    const job = await succeededJob(p, { device: 'android-phone', seeds: [1, 2, 3, 4, 5] });
+    const first = await planned(job, sc);
+    expect(first.plan).toMatchObject({ upload: 5, keep: 0 });
+    const done = await approveAndRun(first.id);
+    expect(done.status, JSON.stringify(done.error)).toBe('published');
+    expect(live()).toEqual(await sums([1, 2, 3, 4, 5]));
+
+    const again = await planned(job, sc);
+    expect(again.plan).toMatchObject({ upload: 0, keep: 5, delete: 0 });
+    expect((await approveAndRun(again.id)).status).toBe('published');
+    expect(p.play.calls.filter((c) => c.path.includes('/upload/'))).toHaveLength(5);
+
+    // The last slide changed: Play appends, so the first four stay and one is replaced.
+    const edited = await succeededJob(p, { device: 'android-phone', seeds: [1, 2, 3, 4, 9] });
+    const third = await planned(edited, sc);
+    expect(third.plan).toMatchObject({ upload: 1, keep: 4, delete: 1 });
+    expect((await approveAndRun(third.id)).status).toBe('published');
+    expect(live()).toEqual(await sums([1, 2, 3, 4, 9]));
+    expect(p.play.calls.filter((c) => c.path.includes('/upload/'))).toHaveLength(6);
+  });
+
+  it('a review in progress fails the publication and leaves the live listing as it was', async () => {
+    const sc = await connect();
+    const job = await succeededJob(p, { device: 'android-phone', seeds: [1, 2] });
+    const pub = await planned(job, sc);
+    p.play.setInReview(PLAY_PACKAGE, true);
+    const done = await approveAndRun(pub.id);
+    expect(done.status).toBe('failed');
+    expect(done.error.message).toMatch(/Google Play refused edits.commit/);
+    expect(live()).toEqual([]);
+  });
+
+  it('an expired edit is replaced by a new one on the next run, without duplicates', async () => {
+    const sc = await connect();
+    const job = await succeededJob(p, { device: 'android-phone', seeds: [1, 2, 3] });
+    const pub = await planned(job, sc);
+    // The commit fails with 503 past the retries (4 tries): the run stops with its edit open...
+    p.play.fail({ method: 'POST', path: /:commit/, status: 503, times: 4 });
+    await p.post(`/publications/${pub.id}/approve`);
+    await expect(p.drain({ lastAttempt: false })).rejects.toThrow(/503/);
+    // ...and the edit expires before the task's retry, which starts over in a new edit.
+    p.play.setEditTtlMs(1);
+    await new Promise((r) => setTimeout(r, 20));
+    p.play.setEditTtlMs(60 * 60_000);
+    for (let i = 0; i < 3 && (await p.get(`/publications/${pub.id}`)).json().status === 'applying'; i++) {
+      p.queued.push(pub.id);
+      await p.drain({ lastAttempt: false }).catch(() => undefined);
+    }
+    expect(p.play.calls.filter((c) => c.method === 'POST' && /\/edits$/.test(c.path)).length).toBeGreaterThanOrEqual(3);
+    const done = (await p.get(`/publications/${pub.id}`)).json();
+    expect(done.status, JSON.stringify(done.error)).toBe('published');
+    expect(live()).toEqual(await sums([1, 2, 3]));
+  });
+
+  it('a revoked service account fails with store_credentials_rejected and nothing half-applied', async () => {
+    const sc = await connect();
+    const job = await succeededJob(p, { device: 'android-phone', seeds: [1, 2] });
+    const pub = await planned(job, sc);
+    p.play.removeServiceAccount?.(p.serviceAccount.client_email);
+    const done = await approveAndRun(pub.id);
+    expect(done.status).toBe('failed');
+    expect(done.error.code).toBe('store_credentials_rejected');
+    expect(live()).toEqual([]);
+  });
+});

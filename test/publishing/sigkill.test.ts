@@ -1,0 +1,88 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Tasks } from '../../src/tasks/index.ts';
+import type { FakeCall } from '../../src/publishing/fakes/types.ts';
+import { until } from '../support/jobs.ts';
+import { md5, png } from './fakes/helpers.ts';
+import { ASC_APP, publishingHarness, succeededJob, type PublishingHarness } from './support.ts';
+import { scaled } from '../support/timing.ts';
+
+const CHILD = path.resolve(import.meta.dirname, 'worker-child.ts');
+
+let p: PublishingHarness;
+let tasks: Tasks;
+const children: ChildProcess[] = [];
+beforeEach(async () => {
+  p = await publishingHarness();
+  tasks = await Tasks.start({
+    connectionString: p.h.t.url,
+    leaseSeconds: 2,
+    retryLimit: 30,
+    retryDelaySeconds: 0,
+    pollingIntervalSeconds: 0.5,
+    maintenanceIntervalSeconds: 1,
+  });
+});
+afterEach(async () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  await tasks.stop(0);
+  await p.close();
+});
+
+function startWorker(): ChildProcess {
+  const key = (p.keyring as unknown as { current: Buffer }).current.toString('base64');
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
+    env: { ...process.env, DB_URL: p.h.t.url, OBJECTS_DIR: p.objectsDir, ASC_URL: p.asc.url, PLAY_URL: p.play.url, SECRETS_KEY: key },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  return child;
+}
+
+describe('a publishing worker killed at each step of an App Store upload', () => {
+  it('resumes after its lease and leaves exactly the set, in order, with no duplicate', { timeout: scaled(120_000) }, async () => {
+    const sc = (
+      await p.post('/store-connections', {
+        store: 'app-store',
+        issuerId: p.ascKey.issuerId,
+        keyId: p.ascKey.keyId,
+        privateKey: p.ascKey.privateKeyPem,
+      })
+    ).json().id;
+    const job = await succeededJob(p, { device: 'iphone-69', seeds: [1, 2, 3] });
+    const id = (await p.post('/publications', { jobId: job, connectionId: sc })).json().id;
+    await p.drain();
+    p.asc.setProcessingDelayMs(400);
+    p.h.services.publishing!.advance = (pubId) => tasks.advancePublication(pubId);
+    expect((await p.post(`/publications/${id}/approve`)).statusCode).toBe(202);
+
+    // Each step kind of an upload, in the order a run meets them; the worker dies right after the store answers.
+    const steps: [string, (c: FakeCall) => boolean][] = [
+      ['reserve', (c) => c.method === 'POST' && c.path === '/v1/appScreenshots'],
+      ['upload part', (c) => c.method === 'PUT' && c.path.startsWith('/upload/')],
+      ['commit', (c) => c.method === 'PATCH' && /^\/v1\/appScreenshots\/[^/]+$/.test(c.path)],
+      ['poll', (c) => c.method === 'GET' && /^\/v1\/appScreenshots\/[^/?]+$/.test(c.path)],
+    ];
+    for (const [, isStep] of steps) {
+      const before = p.asc.calls.filter(isStep).length;
+      const child = startWorker();
+      await until(async () => p.asc.calls.filter(isStep).length > before, 30_000, 2);
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+    }
+    startWorker();
+    const done = await until(
+      async () => {
+        const pub = (await p.get(`/publications/${id}`)).json();
+        return pub.status === 'published' || pub.status === 'failed' ? pub : null;
+      },
+      60_000,
+      100,
+    );
+    expect(done.status, JSON.stringify(done.error)).toBe('published');
+    const shots = p.asc.screenshots(ASC_APP, 'en-US', 'APP_IPHONE_67');
+    expect(shots.map((s) => s.sourceFileChecksum)).toEqual(await Promise.all([1, 2, 3].map(async (s) => md5(await png(s)))));
+    expect(shots.every((s) => s.assetDeliveryState === 'COMPLETE')).toBe(true);
+  });
+});

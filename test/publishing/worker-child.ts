@@ -1,0 +1,31 @@
+/**
+ * A publishing worker in its own process, for the SIGKILL tests: pg-boss tasks with a short lease,
+ * running the real runner against the fake App Store given in the environment.
+ */
+import { createPool } from '../../src/db/pool.ts';
+import { FileObjectStore } from '../../src/objects/filesystem.ts';
+import { advancePublication } from '../../src/publishing/runner.ts';
+import { Keyring } from '../../src/secrets/envelope.ts';
+import { Tasks } from '../../src/tasks/index.ts';
+
+const env = process.env as Record<string, string>;
+const db = createPool(env.DB_URL, 3);
+const tasks = await Tasks.start({
+  connectionString: env.DB_URL,
+  leaseSeconds: 2,
+  retryLimit: 30,
+  retryDelaySeconds: 0,
+  pollingIntervalSeconds: 0.5,
+  maintenanceIntervalSeconds: 1,
+});
+const runner = {
+  db,
+  objects: new FileObjectStore(env.OBJECTS_DIR),
+  keyring: new Keyring(Buffer.from(env.SECRETS_KEY, 'base64')),
+  appStoreConnectUrl: env.ASC_URL,
+  googlePlayApiUrl: env.PLAY_URL,
+  retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 2_000 },
+  appStore: { pollIntervalMs: 50, pollTimeoutMs: 20_000 },
+};
+await tasks.work((id, attempt) => advancePublication(runner, id, { lastAttempt: attempt.lastAttempt }), 1);
+process.stdout.write('worker ready\n');
