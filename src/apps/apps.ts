@@ -125,7 +125,17 @@ const clean = (listing: Listing | null): Listing | null =>
   listing ? (JSON.parse(JSON.stringify(listing).replaceAll('\\u0000', '')) as Listing) : null;
 
 /** An app of this account, or null (another account's app is as unknown as a missing one). */
-export const appNotFound = (appId: string): Problem => new Problem(404, 'app_not_found', `No app ${appId} on this account.`);
+export const appNotFound = (appId: string): Problem => new Problem('app_not_found', `No app ${appId} on this account.`);
+
+/** The app's guidance for the captions (null clears it); false when it is not this account's app. */
+export async function setGuidance(db: Queryable, accountId: string, appId: string, extraContext: string | null): Promise<boolean> {
+  const { rowCount } = await db.query('UPDATE apps SET extra_context = $3 WHERE id = $1 AND account_id = $2', [
+    appId,
+    accountId,
+    extraContext,
+  ]);
+  return rowCount === 1;
+}
 
 export async function findApp(db: Queryable, accountId: string, appId: string): Promise<App | null> {
   const { rows } = await db.query<AppRow>('SELECT * FROM apps WHERE id = $1 AND account_id = $2', [appId, accountId]);

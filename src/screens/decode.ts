@@ -16,7 +16,7 @@ export interface DecodedImage {
   height: number;
 }
 
-const invalid = (detail: string) => new Problem(400, 'invalid_image', detail);
+const invalid = (detail: string) => new Problem('invalid_image', detail);
 
 export async function decodeScreen(bytes: Buffer): Promise<DecodedImage> {
   let meta: sharp.Metadata;

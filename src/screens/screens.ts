@@ -11,6 +11,7 @@ import { Problem } from '../problem.ts';
 import type { ScreenshotFamily } from '../stores/listing.ts';
 import { decodeScreen } from './decode.ts';
 import { inferFamily } from './family.ts';
+import { stripMetadata } from './strip.ts';
 
 export const MAX_SCREENS_PER_APP = 50;
 
@@ -52,7 +53,7 @@ const toScreen = (r: ScreenRow): Screen => ({
   createdAt: r.created_at.toISOString(),
 });
 
-export const screenNotFound = (screenId: string) => new Problem(404, 'screen_not_found', `No screen ${screenId} of this app.`);
+export const screenNotFound = (screenId: string) => new Problem('screen_not_found', `No screen ${screenId} of this app.`);
 
 export async function uploadScreen(
   db: Db,
@@ -64,12 +65,17 @@ export async function uploadScreen(
 ): Promise<Screen> {
   const app = isId('app', appId) ? await findApp(db, accountId, appId) : null;
   if (!app) throw appNotFound(appId);
-  const image = await decodeScreen(body);
+  const decoded = await decodeScreen(body);
+  // What is stored and counted is the stripped image, never the bytes as uploaded; the hash stays
+  // the upload's, so that a client recognises the file it sent.
+  const stripped = await stripMetadata(body, decoded.contentType);
+  const image = { ...decoded, width: stripped.width, height: stripped.height };
+  const stored = stripped.bytes;
   const screenId = newId('scr');
   const objectKey = `screens/${accountId}/${screenId}.${image.contentType === 'image/png' ? 'png' : 'jpg'}`;
   const sha256 = createHash('sha256').update(body).digest('hex');
   const chosen = family ?? inferFamily(image.width, image.height, { ios: app.iosListing !== null, android: app.androidListing !== null });
-  await objects.put(objectKey, body, image.contentType);
+  await objects.put(objectKey, stored, image.contentType);
   try {
     return await transaction(db, async (tx) => {
       // The app row is the lock that makes the count and the insert one step for concurrent uploads.
@@ -79,13 +85,13 @@ export async function uploadScreen(
         [appId],
       );
       if (counted[0].n >= MAX_SCREENS_PER_APP) {
-        throw new Problem(409, 'screen_limit', `This app has ${MAX_SCREENS_PER_APP} screens, the most it may hold; delete one first.`);
+        throw new Problem('screen_limit', `This app has ${MAX_SCREENS_PER_APP} screens, the most it may hold; delete one first.`);
       }
       const { rows } = await tx.query<ScreenRow>(
         `INSERT INTO screens (id, account_id, app_id, family, content_type, width, height, bytes, sha256, object_key)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
          RETURNING id, family, width, height, bytes, sha256, object_key, created_at`,
-        [screenId, accountId, appId, chosen, image.contentType, image.width, image.height, body.length, sha256, objectKey],
+        [screenId, accountId, appId, chosen, image.contentType, image.width, image.height, stored.length, sha256, objectKey],
       );
       return toScreen(rows[0]);
     });

@@ -2,6 +2,7 @@
  * The one way the readers talk to a store: a total time budget, at most one retry for failures
  * that may pass (timeouts, connection errors, 429, 5xx), and store errors mapped to problems.
  */
+import pRetry from 'p-retry';
 import { Problem } from '../problem.ts';
 
 export interface StoreLogger {
@@ -11,7 +12,7 @@ export interface StoreLogger {
 export interface RetryPolicy {
   /** Total budget for all attempts and the pause between them. */
   timeoutMs: number;
-  /** Base pause before the retry; jittered up to 1.5x. */
+  /** Base pause before the retry; jittered up to 2x. */
   retryDelayMs: number;
   logger?: StoreLogger;
 }
@@ -30,9 +31,9 @@ export class TransientStoreError extends Error {
   }
 }
 
-export const storeUnavailable = (detail: string): Problem => new Problem(502, 'store_unavailable', detail, {}, { 'Retry-After': '30' });
+export const storeUnavailable = (detail: string): Problem => new Problem('store_unavailable', detail, {}, { 'Retry-After': '30' });
 
-export const storeAppNotFound = (detail: string): Problem => new Problem(422, 'store_app_not_found', detail);
+export const storeAppNotFound = (detail: string): Problem => new Problem('store_app_not_found', detail);
 
 // The first attempt gets most of the budget but leaves room for a retry after a hang.
 const FIRST_ATTEMPT_SHARE = 2 / 3;
@@ -40,8 +41,6 @@ const FIRST_ATTEMPT_SHARE = 2 / 3;
 const MIN_RETRY_MS = 50;
 // Details pages are ~1.2 MB; anything far larger is not a listing and should not fill memory.
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * GET a store URL. Redirects are not followed: the stores answer listing requests directly, and a
@@ -91,29 +90,38 @@ function describeFetchError(e: unknown): string {
 }
 
 /**
- * Run `attempt` once, and once more when it fails transiently and the budget allows. Any other
- * error (a Problem such as not found, or a bug) goes straight through.
+ * Run `attempt` once, and once more (p-retry) when it fails transiently and the budget allows. Any
+ * other error (a Problem such as not found, or a bug) goes straight through.
  */
 export async function withRetry<T>(policy: RetryPolicy, what: string, attempt: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const deadline = performance.now() + policy.timeoutMs;
-  let reason = 'no attempt';
-  for (let n = 1; n <= 2; n++) {
-    const remaining = deadline - performance.now();
-    const slice = n === 1 ? Math.max(1, Math.floor(remaining * FIRST_ATTEMPT_SHARE)) : remaining;
-    try {
-      return await attempt(AbortSignal.timeout(Math.max(1, Math.floor(slice))));
-    } catch (e) {
-      if (!(e instanceof TransientStoreError)) throw e;
-      reason = e.message;
-    }
-    if (n === 2) break;
-    const pause = policy.retryDelayMs * (1 + Math.random() / 2);
-    if (deadline - performance.now() - pause < MIN_RETRY_MS) break;
-    policy.logger?.warn({ store: what, reason }, 'store request failed; retrying once');
-    await sleep(pause);
+  let n = 0;
+  try {
+    return await pRetry(
+      () => {
+        n++;
+        const remaining = deadline - performance.now();
+        return attempt(AbortSignal.timeout(Math.max(1, Math.floor(n === 1 ? remaining * FIRST_ATTEMPT_SHARE : remaining))));
+      },
+      {
+        retries: 1,
+        // The pause is the base times a random factor from 1 to 2 (p-retry's randomize).
+        minTimeout: policy.retryDelayMs,
+        maxTimeout: 2 * policy.retryDelayMs,
+        randomize: true,
+        shouldRetry: ({ error }) => {
+          if (!(error instanceof TransientStoreError)) return false;
+          if (deadline - performance.now() - 2 * policy.retryDelayMs < MIN_RETRY_MS) return false;
+          policy.logger?.warn({ store: what, reason: error.message }, 'store request failed; retrying once');
+          return true;
+        },
+      },
+    );
+  } catch (e) {
+    if (!(e instanceof TransientStoreError)) throw e;
+    policy.logger?.warn({ store: what, reason: e.message }, 'store request failed');
+    throw storeUnavailable(`${what} ${publicReason(e.message)}; try again shortly.`);
   }
-  policy.logger?.warn({ store: what, reason }, 'store request failed');
-  throw storeUnavailable(`${what} ${publicReason(reason)}; try again shortly.`);
 }
 
 // Connection errors name internal addresses; clients only learn the kind of failure.

@@ -15,11 +15,13 @@ export function plainText(text: string): string {
   return decodeEntities(text.replace(BR, '\n')).replace(/\r\n?/g, '\n').trim();
 }
 
-/** Play descriptions are real HTML: <br> and block ends become newlines, other tags go. */
+/** Play descriptions are real HTML: <br> and block ends become newlines, scripts and styles go with their content, other tags go. */
 export function htmlToText(html: string): string {
   const withBreaks = html.replace(BR, '\n').replace(/<\/(p|div|li|h[1-6])\s*>/gi, '\n');
-  return load(withBreaks, null, false)
-    .root()
+  const $ = load(withBreaks, null, false);
+  // Their text is code or styling, never the listing's words.
+  $('script, style, noscript, template, iframe, object, svg').remove();
+  return $.root()
     .text()
     .replace(/\r\n?/g, '\n')
     .replace(/[ \t]+\n/g, '\n')

@@ -1,32 +1,20 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, expectProblem, type TestApp } from '../support/app.ts';
-import { FAIL, startFakeStore, type FakeStore } from '../support/fake-store.ts';
-import { lookupBody, lookupResult, playDetails, playDetailsPage } from '../support/store-fixtures.ts';
+import { describe, expect } from 'vitest';
+import { expectProblem, type TestApp } from '../support/app.ts';
+import { it } from '../support/context.ts';
+import { FAIL } from '../support/fake-store.ts';
+import { lookupBody } from '../support/store-fixtures.ts';
 
 const APPS = '/api/v1/public/v1/apps';
 const IOS = 'https://apps.apple.com/us/app/pocket-planner/id1234567890';
 const ANDROID = 'https://play.google.com/store/apps/details?id=com.example.trails&hl=en&gl=us';
 
 describe('POST /apps', () => {
-  let store: FakeStore;
-  let h: TestApp;
-  beforeAll(async () => {
-    store = await startFakeStore();
-  });
-  afterAll(async () => store.close());
-  beforeEach(async () => {
-    store.set('app-store', '1234567890', { body: lookupBody([lookupResult()], { raw: true }) });
-    store.set('google-play', 'com.example.trails', { body: playDetailsPage({ details: playDetails() }) });
-    h = await createTestApp({ stores: store, storeTimeoutMs: 1_500 });
-  });
-  afterEach(async () => h.close());
-
-  const post = (body: unknown, headers: Record<string, string> = h.auth) =>
+  const post = (h: TestApp, body: unknown, headers: Record<string, string> = h.auth) =>
     h.app.inject({ method: 'POST', url: APPS, headers, payload: body as object });
-  const appCount = async () => (await h.t.pool.query('SELECT count(*)::int AS n FROM apps')).rows[0].n as number;
+  const appCount = async (h: TestApp) => (await h.t.pool.query('SELECT count(*)::int AS n FROM apps')).rows[0].n as number;
 
-  it('creates an app from an App Store URL', async () => {
-    const res = await post({ iosUrl: IOS, extraContext: 'Stress the offline mode.' });
+  it('creates an app from an App Store URL', async ({ api: h }) => {
+    const res = await post(h, { iosUrl: IOS, extraContext: 'Stress the offline mode.' });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toEqual({
@@ -42,29 +30,29 @@ describe('POST /apps', () => {
     expect(rows[0].ios_listing).toMatchObject({ store: 'app-store', storeId: '1234567890', country: 'us' });
   });
 
-  it('creates an app from a Google Play URL', async () => {
-    const res = await post({ androidUrl: ANDROID });
+  it('creates an app from a Google Play URL', async ({ api: h }) => {
+    const res = await post(h, { androidUrl: ANDROID });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ name: 'Trail Mapper', category: 'Maps & Navigation' });
     expect(res.json().artworkUrl).toMatch(/^https:\/\//);
   });
 
-  it('with both URLs: reads both, takes name, category and icon from the App Store', async () => {
-    const res = await post({ iosUrl: IOS, androidUrl: ANDROID });
+  it('with both URLs: reads both, takes name, category and icon from the App Store', async ({ api: h }) => {
+    const res = await post(h, { iosUrl: IOS, androidUrl: ANDROID });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ name: 'Pocket Planner', category: 'Productivity' });
     const { rows } = await h.t.pool.query('SELECT ios_listing IS NOT NULL AS ios, android_listing IS NOT NULL AS android FROM apps');
     expect(rows[0]).toEqual({ ios: true, android: true });
   });
 
-  it('requests the store’s own endpoint built from the parsed id, never the given URL', async () => {
-    await post({ iosUrl: 'https://itunes.apple.com/fr/app/x/id1234567890?mt=8&uo=4' });
+  it('requests the store’s own endpoint built from the parsed id, never the given URL', async ({ api: h, store }) => {
+    await post(h, { iosUrl: 'https://itunes.apple.com/fr/app/x/id1234567890?mt=8&uo=4' });
     const req = store.requests.at(-1)!;
     expect(req.store).toBe('app-store');
     expect(req.query).toMatchObject({ id: '1234567890', country: 'fr', entity: 'software' });
   });
 
-  it('400 validation_failed for every problem at once, storing nothing', async () => {
+  it('400 validation_failed for every problem at once, storing nothing', async ({ api: h }) => {
     const cases: Array<[unknown, string[]]> = [
       [{}, ['iosUrl']],
       [{ iosUrl: 'https://example.com/app/id1' }, ['iosUrl']],
@@ -84,34 +72,41 @@ describe('POST /apps', () => {
       [[IOS], ['body']],
     ];
     for (const [body, fields] of cases) {
-      const problem = expectProblem(await post(body), 400, 'validation_failed');
+      const problem = expectProblem(await post(h, body), 400, 'validation_failed');
       expect(problem.errors.map((e: { field: string }) => e.field).sort(), JSON.stringify(body)).toEqual(fields);
     }
-    expect(await appCount()).toBe(0);
+    expect(await appCount(h)).toBe(0);
   });
 
-  it('counts extraContext in code points: 2000 emoji are fine', async () => {
-    expect((await post({ iosUrl: IOS, extraContext: '🚀'.repeat(2000) })).statusCode).toBe(200);
+  it('counts extraContext in code points: 2000 emoji are fine', async ({ api: h }) => {
+    expect((await post(h, { iosUrl: IOS, extraContext: '🚀'.repeat(2000) })).statusCode).toBe(200);
   });
 
-  it('422 store_app_not_found when the store has no such app', async () => {
+  it('422 store_app_not_found when the store has no such app', async ({ api: h, store }) => {
     store.set('app-store', '999', { body: lookupBody([]) });
-    expectProblem(await post({ iosUrl: 'https://apps.apple.com/us/app/none/id999' }), 422, 'store_app_not_found');
-    expectProblem(await post({ androidUrl: 'https://play.google.com/store/apps/details?id=com.nobody.here' }), 422, 'store_app_not_found');
-    expect(await appCount()).toBe(0);
+    expectProblem(await post(h, { iosUrl: 'https://apps.apple.com/us/app/none/id999' }), 422, 'store_app_not_found');
+    expectProblem(
+      await post(h, { androidUrl: 'https://play.google.com/store/apps/details?id=com.nobody.here' }),
+      422,
+      'store_app_not_found',
+    );
+    expect(await appCount(h)).toBe(0);
   });
 
-  it('502 store_unavailable with Retry-After when a store is down; nothing stored even if the other read worked', async () => {
+  it('502 store_unavailable with Retry-After when a store is down; nothing stored even if the other read worked', async ({
+    api: h,
+    store,
+  }) => {
     store.set('google-play', 'com.example.trails', FAIL.serverError);
-    const res = await post({ iosUrl: IOS, androidUrl: ANDROID });
+    const res = await post(h, { iosUrl: IOS, androidUrl: ANDROID });
     expectProblem(res, 502, 'store_unavailable');
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-    expect(await appCount()).toBe(0);
+    expect(await appCount(h)).toBe(0);
   });
 
-  it('401 without a key, before any store is asked', async () => {
+  it('401 without a key, before any store is asked', async ({ api: h, store }) => {
     const before = store.requests.length;
-    expectProblem(await post({ iosUrl: IOS }, {}), 401, 'missing_api_key');
+    expectProblem(await post(h, { iosUrl: IOS }, {}), 401, 'missing_api_key');
     expect(store.requests.length).toBe(before);
   });
 });

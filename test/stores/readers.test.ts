@@ -10,6 +10,7 @@ import {
   playDetails,
   playDetailsPage,
 } from '../support/store-fixtures.ts';
+import { scaled } from '../support/timing.ts';
 
 let store: FakeStore;
 beforeAll(async () => {
@@ -30,7 +31,8 @@ function readers(overrides: Partial<StoreReadersOptions> = {}) {
   const r = createStoreReaders({
     appStoreLookupUrl: store.appStoreLookupUrl,
     googlePlayUrl: store.googlePlayUrl,
-    timeoutMs: 1000,
+    // Deadlines scaled for a loaded runner: a reader that misses them fails the request, not just the test.
+    timeoutMs: scaled(1000),
     cacheTtlMs: 0,
     retryDelayMs: 5,
     logger: { warn: (obj, msg) => void warnings.push({ obj, msg }) },
@@ -95,16 +97,16 @@ describe('readAppStore', () => {
   it('a hang uses up the time budget and is store_unavailable', async () => {
     store.set('app-store', APP.id, FAIL.hang);
     const started = Date.now();
-    const p = await problem(readers({ timeoutMs: 300 }).readAppStore(APP));
+    const p = await problem(readers({ timeoutMs: scaled(300) }).readAppStore(APP));
     expect(p.code).toBe('store_unavailable');
     expect(p.detail).toMatch(/in time/);
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(scaled(1000));
     expect(store.count('app-store', APP.id)).toBe(2);
   });
 
   it('a slow first answer is retried within the budget', async () => {
-    store.set('app-store', APP.id, [{ ...okLookup, delayMs: 400 }, okLookup]);
-    expect((await readers({ timeoutMs: 500 }).readAppStore(APP)).name).toBe('Pocket Planner');
+    store.set('app-store', APP.id, [{ ...okLookup, delayMs: scaled(400) }, okLookup]);
+    expect((await readers({ timeoutMs: scaled(500) }).readAppStore(APP)).name).toBe('Pocket Planner');
   });
 });
 
