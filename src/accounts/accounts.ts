@@ -21,9 +21,9 @@ const toAccount = (r: AccountRow): Account => ({ id: r.id, name: r.name, plan: r
 
 export async function createAccount(db: Queryable, input: { name: string; plan?: string }): Promise<Account> {
   const plan = input.plan ?? 'free';
-  if (!isPlanId(plan)) throw new Problem(400, 'validation_failed', `plan must be one of ${PLAN_IDS.join(', ')}`);
+  if (!isPlanId(plan)) throw new Problem('validation_failed', `plan must be one of ${PLAN_IDS.join(', ')}`);
   const name = input.name.trim();
-  if (!name) throw new Problem(400, 'validation_failed', 'name must not be empty');
+  if (!name) throw new Problem('validation_failed', 'name must not be empty');
   const { rows } = await db.query<AccountRow>('INSERT INTO accounts (id, name, plan_id) VALUES ($1, $2, $3) RETURNING *', [
     newId('acc'),
     name,

@@ -2,7 +2,7 @@
  * API keys: `sk_live_` + 40 base62 characters from the CSPRNG (~238 bits). Only the SHA-256 digest
  * and a 12-character display prefix are stored; the secret exists once, in createApiKey's result.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { newId } from '../ids.ts';
 import type { Queryable } from '../db/pool.ts';
 
@@ -22,7 +22,10 @@ export function generateSecret(length = SECRET_LENGTH): string {
   return KEY_PREFIX + out;
 }
 
-export const hashKey = (key: string): Buffer => createHash('sha256').update(key).digest();
+// One-shot crypto.hash: a createHash() object per request cost a tenth of GET /account's JS time.
+export const hashKey = (key: string): Buffer => hash('sha256', key, 'buffer');
+/** The digest in hex, the caches' key: hashed straight to hex, without a Buffer in between. */
+export const hashKeyHex = (key: string): string => hash('sha256', key, 'hex');
 
 /** Cheap shape check before hashing: anything else cannot be one of our keys. */
 export const looksLikeKey = (key: string): boolean =>

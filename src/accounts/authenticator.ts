@@ -10,7 +10,7 @@ import type { Db } from '../db/pool.ts';
 import type { Notifications } from '../db/notifications.ts';
 import { NotifiedCache } from '../db/notified-cache.ts';
 import { unauthorized } from '../problem.ts';
-import { findKeyByHash, hashKey, looksLikeKey, touchApiKeys, type KeyLookup } from './api-keys.ts';
+import { findKeyByHash, hashKey, hashKeyHex, looksLikeKey, touchApiKeys, type KeyLookup } from './api-keys.ts';
 
 export interface Principal {
   keyId: string;
@@ -19,7 +19,8 @@ export interface Principal {
 
 export class Authenticator {
   private readonly cache: NotifiedCache<KeyLookup>;
-  private pendingUses = new Map<string, Date>();
+  /** Key id → last use in epoch ms: a number per request, the Dates are made once per flush. */
+  private pendingUses = new Map<string, number>();
   private readonly flushTimer: NodeJS.Timeout;
 
   constructor(
@@ -38,7 +39,7 @@ export class Authenticator {
    */
   cached(key: string): Principal | null {
     if (!looksLikeKey(key)) return null;
-    const found = this.cache.get(hashKey(key).toString('hex'));
+    const found = this.cache.get(hashKeyHex(key));
     return found ? this.use(found) : null;
   }
 
@@ -64,7 +65,7 @@ export class Authenticator {
   }
 
   private use(found: KeyLookup): Principal {
-    this.pendingUses.set(found.keyId, this.opts.now ? this.opts.now() : new Date());
+    this.pendingUses.set(found.keyId, this.opts.now ? this.opts.now().getTime() : Date.now());
     return { keyId: found.keyId, accountId: found.accountId };
   }
 
@@ -73,7 +74,7 @@ export class Authenticator {
     if (this.pendingUses.size === 0) return;
     const uses = this.pendingUses;
     this.pendingUses = new Map();
-    await touchApiKeys(this.db, uses);
+    await touchApiKeys(this.db, new Map([...uses].map(([id, ms]) => [id, new Date(ms)])));
   }
 
   async close(): Promise<void> {

@@ -45,7 +45,7 @@ export async function ensurePeriod(q: Queryable, accountId: string, period: stri
 export async function insufficientCredits(q: Queryable, accountId: string, amount: number, now: Date): Promise<Problem> {
   const balance = await getBalance(q, accountId, now);
   const resetsAt = formatInstant(balance.resetsAt);
-  return new Problem(402, 'insufficient_credits', `This request costs ${amount} credits; ${balance.remaining} remain until ${resetsAt}.`, {
+  return new Problem('insufficient_credits', `This request costs ${amount} credits; ${balance.remaining} remain until ${resetsAt}.`, {
     cost: amount,
     remaining: balance.remaining,
     resetsAt,
@@ -83,7 +83,7 @@ export async function refund(
 
 /** Extra credits for the current period (an operator's grant). */
 export async function grant(q: Queryable, accountId: string, amount: number, now: Date, note: string | null = null): Promise<Balance> {
-  if (!Number.isInteger(amount) || amount <= 0) throw new Problem(400, 'validation_failed', 'amount must be a positive whole number');
+  if (!Number.isInteger(amount) || amount <= 0) throw new Problem('validation_failed', 'amount must be a positive whole number');
   const period = periodStart(now);
   await ensurePeriod(q, accountId, period);
   const res = await q.query('UPDATE credit_periods SET granted = granted + $3 WHERE account_id = $1 AND period_start = $2', [
@@ -91,7 +91,7 @@ export async function grant(q: Queryable, accountId: string, amount: number, now
     period,
     amount,
   ]);
-  if (res.rowCount === 0) throw new Problem(404, 'not_found', `No account ${accountId}`);
+  if (res.rowCount === 0) throw new Problem('not_found', `No account ${accountId}`);
   await q.query(`INSERT INTO credit_ledger (account_id, period_start, kind, amount, note) VALUES ($1, $2, 'grant', $3, $4)`, [
     accountId,
     period,
@@ -120,7 +120,7 @@ export async function getBalance(q: Queryable, accountId: string, now: Date): Pr
      WHERE a.id = $1`,
     [accountId, periodStart(now)],
   );
-  if (!rows[0]) throw new Problem(404, 'not_found', `No account ${accountId}`);
+  if (!rows[0]) throw new Problem('not_found', `No account ${accountId}`);
   const { name, plan_id, allowance, used } = rows[0];
   return { accountName: name, plan: plan_id, allowance, used, remaining: allowance - used, resetsAt: periodEnd(now) };
 }

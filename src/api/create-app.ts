@@ -67,11 +67,11 @@ export function createApp(api: Api, services: Services) {
           ...commonProblems,
           422: problemRef(
             'The store has no such app in that country (`store_app_not_found`).',
-            problemExample(422, 'store_app_not_found', 'The App Store has no app with id 123 in the us storefront.'),
+            problemExample('store_app_not_found', 'The App Store has no app with id 123 in the us storefront.'),
           ),
           502: problemRef(
             'The store did not answer in time or answered with an error (`store_unavailable`); see Retry-After.',
-            problemExample(502, 'store_unavailable', 'The App Store did not answer in time. Retry later.'),
+            problemExample('store_unavailable', 'The App Store did not answer in time. Retry later.'),
             RETRY_AFTER,
           ),
         },

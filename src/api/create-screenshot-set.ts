@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { principalOf } from '../http/auth.ts';
 import type { Api, Services } from '../http/services.ts';
 import { IDEMPOTENCY_KEY_MAX } from '../jobs/idempotency.ts';
-import { createScreenshotSet as create, SCREENSHOT_SET_COST } from '../jobs/screenshot-sets.ts';
+import { checkScreenshotSet as check, createScreenshotSet as create, SCREENSHOT_SET_COST } from '../jobs/screenshot-sets.ts';
 import { LOCALE_PATTERN, MAX_LOCALES } from '../planning/locales.ts';
 import { NARRATIVES } from '../planning/narratives.ts';
 import {
@@ -17,6 +17,8 @@ import {
   MAX_COUNT,
   OWN_SLIDE_LIMITS,
 } from '../planning/types.ts';
+import { ThemeSchema } from '../brand/schemas.ts';
+import { DEFAULT_THEME } from '../brand/theme-ids.ts';
 import { bodyProblems, commonProblems, problemExample, problemRef, RETRY_AFTER, StringEnum, success } from './schemas.ts';
 
 const describeDevices = DEVICE_IDS.map((d) => `\`${d}\`: ${DEVICES[d].width}×${DEVICES[d].height} (${DEVICES[d].slot})`).join('; ');
@@ -35,8 +37,14 @@ export const CreateScreenshotSetBody = Type.Object(
       Type.Integer({
         minimum: 1,
         maximum: MAX_COUNT,
-        description: `Number of slides asked for, default ${DEFAULT_COUNT}; ignored when narrativeId is set; not allowed with slides. The set has AT MOST this many slides: when the listing says too little for that many distinct slides (a sparse or empty description), it has fewer, and \`warnings\` says so and suggests \`extraContext\` or your own \`slides\`. The price does not change.`,
+        description: `Number of slides asked for, default ${DEFAULT_COUNT}; ignored when narrativeId is set; not allowed with slides. The set has EXACTLY this many slides: when the listing says too little for that many captions that pass the caption checks (and no caption model is configured), the request is refused with 422 \`cannot_fill_set\` before anything is charged.`,
       }),
+    ),
+    theme: Type.Optional(
+      // No schema `default`: an omitted theme is the brand kit's, which only the worker reads.
+      ThemeSchema(
+        `How the slides look. Omitted: the app's brand kit \`defaultTheme\` (GET /public/v1/apps/{appId}/brand), else \`${DEFAULT_THEME}\`. The colours are the brand kit's, else the app icon's. The result's \`theme\` and \`brand\` say what was used.`,
+      ),
     ),
     captionStyle: Type.Optional(
       StringEnum(CAPTION_STYLE_IDS, { description: `Voice of the captions, default \`${DEFAULT_CAPTION_STYLE}\`. ${describeStyles}` }),
@@ -107,6 +115,12 @@ export const CreateScreenshotSetBody = Type.Object(
         },
       ),
     ),
+    dryRun: Type.Optional(
+      Type.Boolean({
+        description:
+          'Check only: `true` answers 200 with the price, the balance and the warnings known before the charge, after every check a create makes (the same 4xx answers), and creates and charges nothing. Clients use it to show warnings before they spend credits.',
+      }),
+    ),
   },
   { additionalProperties: false, title: 'CreateScreenshotSetRequest' },
 );
@@ -121,8 +135,24 @@ const Created = Type.Object(
       }),
       remaining: Type.Integer({ examples: [45] }),
     }),
+    warnings: Type.Array(Type.String(), {
+      description:
+        "What planning found before the charge, e.g. a Mac App Store listing for an iPhone set, or a story changed to fit what the listing says. The job's result repeats them with what it finds later.",
+    }),
   },
   { title: 'ScreenshotSetAccepted' },
+);
+
+const Checked = Type.Object(
+  {
+    dryRun: Type.Literal(true),
+    credits: Type.Object({
+      cost: Type.Integer({ examples: [SCREENSHOT_SET_COST], description: 'What the set would cost.' }),
+      remaining: Type.Integer({ examples: [50], description: 'Credits left now; nothing was charged.' }),
+    }),
+    warnings: Type.Array(Type.String(), { description: 'What planning found before the charge, as a create would answer it.' }),
+  },
+  { title: 'ScreenshotSetChecked' },
 );
 
 const Headers = Type.Object({
@@ -149,6 +179,7 @@ export function createScreenshotSet(api: Api, services: Services) {
         body: CreateScreenshotSetBody,
         headers: Headers,
         response: {
+          200: success(Checked, 'With `dryRun: true`: the set could be created now; nothing was created or charged.'),
           201: success(Created, 'Accepted; the job is queued. Location points at the job.', {
             Location: { type: 'string', description: 'The job: {base_url}/public/v1/jobs/{jobId}.' },
             'Idempotent-Replayed': { type: 'string', description: '`true` when this answers a retry with the same Idempotency-Key.' },
@@ -158,7 +189,6 @@ export function createScreenshotSet(api: Api, services: Services) {
           402: problemRef(
             `Fewer credits remain than the request costs (\`insufficient_credits\`, with cost — ${SCREENSHOT_SET_COST} per locale — remaining and resetsAt).`,
             problemExample(
-              402,
               'insufficient_credits',
               `This request costs ${SCREENSHOT_SET_COST} credits; 3 remain until 2026-12-01T00:00:00Z.`,
               { cost: SCREENSHOT_SET_COST, remaining: 3, resetsAt: '2026-12-01T00:00:00Z' },
@@ -166,20 +196,29 @@ export function createScreenshotSet(api: Api, services: Services) {
           ),
           404: problemRef(
             'No such app on this account (`app_not_found`), or a screen in `screenIds` or `slides` that is not one of its screens (`screen_not_found`).',
-            problemExample(404, 'app_not_found', 'No app app_01JD2ZK5T8Q3W4E5R6T7Y8U9CD on this account.'),
+            problemExample('app_not_found', 'No app app_01JD2ZK5T8Q3W4E5R6T7Y8U9CD on this account.'),
           ),
           409: problemRef(
             'A request with the same Idempotency-Key is still being processed (`idempotency_key_in_use`).',
             undefined,
             RETRY_AFTER,
           ),
-          422: problemRef('The Idempotency-Key was used with a different body (`idempotency_key_reused`).'),
+          422: problemRef(
+            'The Idempotency-Key was used with a different body (`idempotency_key_reused`), or the set cannot have the slides asked for (`cannot_fill_set`: the listing supports fewer slides whose captions pass the caption checks and no caption model is configured, or the device family has neither listing screenshots nor uploaded screens); `detail` says how many it supports and what to add (extraContext, your own slides, screens). Nothing is charged.',
+            problemExample(
+              'cannot_fill_set',
+              'The listing supports 3 slides with captions that pass the caption checks, not the 6 asked for. Add a few lines about the app as extraContext (POST /public/v1/apps), write the captions yourself with "slides", or ask for fewer slides.',
+              { asked: 6, supported: 3, fixes: ['extraContext', 'slides', 'count'] },
+            ),
+          ),
         },
       },
     },
     async (request, reply) => {
       const accountId = principalOf(request).accountId;
-      const { body, replayed } = await create(services.db, accountId, request.body as Static<typeof CreateScreenshotSetBody>, {
+      const asked = request.body as Static<typeof CreateScreenshotSetBody>;
+      if (asked.dryRun) return check(services.db, accountId, asked, { now: services.clock(), canTranslate: !!services.config.llm });
+      const { body, replayed } = await create(services.db, accountId, asked, {
         now: services.clock(),
         idempotencyKey: (request.headers as Static<typeof Headers>)['idempotency-key'],
         onCharged: (id) => services.accountViews.invalidate(id),

@@ -17,7 +17,7 @@ const CreateWebhookBody = Type.Object(
         'Where deliveries are POSTed: an https URL whose host is a public address (no loopback, private, link-local, multicast or cloud metadata address; checked again on every connection).',
       examples: ['https://example.com/hooks/shotgen'],
     }),
-    events: Type.Optional(Type.Array(WebhookEventSchema, { minItems: 1, uniqueItems: true, description: 'Default: both events.' })),
+    events: Type.Optional(Type.Array(WebhookEventSchema, { minItems: 1, uniqueItems: true, description: 'Default: every event.' })),
   },
   { additionalProperties: false, title: 'CreateWebhookRequest' },
 );
@@ -32,7 +32,7 @@ export function createWebhook(api: Api, services: Services) {
       schema: {
         operationId: 'createWebhook',
         summary: 'Register a webhook endpoint',
-        description: `Each event is POSTed as \`{ type, timestamp, data }\` (data: the job as GET /public/v1/jobs/{id} returns it), signed per the Standard Webhooks specification (headers webhook-id, webhook-timestamp, webhook-signature), and retried with backoff (about 5 s, 30 s, 2 min, 10 min, 1 h, 6 h) until it is answered with a 2xx; webhook-id stays the same on every retry. Redirects are not followed; an attempt times out after 10 s. At most ${MAX_ENDPOINTS} endpoints per account.`,
+        description: `Each event is POSTed as \`{ type, timestamp, data }\` (data: the job as GET /public/v1/jobs/{id} returns it for job.succeeded and job.failed; the publication as GET /public/v1/publications/{id} returns it, with its \`error\` on failure, for publication.published and publication.failed, each sent once when the publication reaches that status), signed per the Standard Webhooks specification (headers webhook-id, webhook-timestamp, webhook-signature), and retried with backoff (about 5 s, 30 s, 2 min, 10 min, 1 h, 6 h) until it is answered with a 2xx; webhook-id stays the same on every retry. Redirects are not followed; an attempt times out after 10 s. At most ${MAX_ENDPOINTS} endpoints per account.`,
         tags: ['webhooks'],
         body: CreateWebhookBody,
         response: {
@@ -42,7 +42,6 @@ export function createWebhook(api: Api, services: Services) {
           409: problemRef(
             `The account already has ${MAX_ENDPOINTS} endpoints (\`webhook_limit\`).`,
             problemExample(
-              409,
               'webhook_limit',
               `This account already has ${MAX_ENDPOINTS} webhook endpoints, the most it may have. Delete one first.`,
             ),
@@ -63,6 +62,7 @@ export function createWebhook(api: Api, services: Services) {
         principalOf(request).accountId,
         request.body as Static<typeof CreateWebhookBody>,
         rules,
+        services.publishing?.keyring ?? null,
       );
       return reply.code(201).send(created);
     },

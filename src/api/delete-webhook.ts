@@ -22,7 +22,7 @@ export function deleteWebhook(api: Api, services: Services) {
           ...commonProblems,
           404: problemRef(
             'No such webhook on this account (`webhook_not_found`).',
-            problemExample(404, 'webhook_not_found', 'No webhook whk_01JD2ZK5T8Q3W4E5R6T7Y8U9WH on this account.'),
+            problemExample('webhook_not_found', 'No webhook whk_01JD2ZK5T8Q3W4E5R6T7Y8U9WH on this account.'),
           ),
         },
       },
@@ -30,7 +30,7 @@ export function deleteWebhook(api: Api, services: Services) {
     async (request, reply) => {
       const { id } = request.params as { id: string };
       const deleted = isId('whk', id) && (await deleteEndpoint(services.db, principalOf(request).accountId, id));
-      if (!deleted) throw new Problem(404, 'webhook_not_found', `No webhook ${id} on this account.`);
+      if (!deleted) throw new Problem('webhook_not_found', `No webhook ${id} on this account.`);
       return reply.code(204).send(null);
     },
   );

@@ -14,12 +14,12 @@ import { commonProblems, problemExample, problemRef, RETRY_AFTER } from './schem
 
 const CACHE_CONTROL = 'private, max-age=604800, immutable';
 
-const SignedQuery = Type.Object({
+export const SignedQuery = Type.Object({
   expires: Type.Optional(Type.String({ description: 'Unix seconds; part of a signed URL.' })),
   sig: Type.Optional(Type.String({ description: 'HMAC-SHA256 of the method, path and expiry, base64url; part of a signed URL.' })),
 });
 
-const binary = (type: string, description: string) => ({
+export const binary = (type: string, description: string) => ({
   description,
   headers: {
     ETag: { type: 'string', description: 'The sha256 of the bytes, quoted.' },
@@ -29,7 +29,7 @@ const binary = (type: string, description: string) => ({
   content: { [type]: { schema: { type: 'string', format: 'binary' } } },
 });
 
-const fileProblems = {
+export const fileProblems = {
   ...commonProblems,
   304: {
     description: 'Not modified: the If-None-Match ETag is current.',
@@ -37,7 +37,7 @@ const fileProblems = {
   },
   403: problemRef(
     'A signed URL whose signature does not match, or that has expired (`invalid_signature`).',
-    problemExample(403, 'invalid_signature', 'This signed URL has expired; poll the job for a fresh one.'),
+    problemExample('invalid_signature', 'This signed URL has expired; poll the job for a fresh one.'),
   ),
   404: problemRef('No such job on this account, or it has no such picture (yet) (`job_not_found`).'),
   503: problemRef('The database or the picture storage is unreachable (`service_unavailable`).', undefined, RETRY_AFTER),
@@ -49,27 +49,34 @@ function etagMatches(header: string | undefined, etag: string): boolean {
   return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
 }
 
-async function serve(services: Services, request: FastifyRequest, reply: FastifyReply, jobId: string, name: string, download: string) {
+export async function serve(
+  services: Services,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  jobId: string,
+  name: string,
+  download: string,
+) {
   const { expires, sig } = request.query as { expires?: string; sig?: string };
   let accountId: string | null;
   if (expires !== undefined || sig !== undefined) {
     const path = request.url.split('?')[0];
     const verdict = services.signer.verify(request.method, path, expires ?? '', sig ?? '', services.clock());
-    if (verdict === 'expired') throw new Problem(403, 'invalid_signature', 'This signed URL has expired; poll the job for a fresh one.');
-    if (verdict !== 'ok') throw new Problem(403, 'invalid_signature', 'The signature does not match this URL.');
+    if (verdict === 'expired') throw new Problem('invalid_signature', 'This signed URL has expired; poll the job for a fresh one.');
+    if (verdict !== 'ok') throw new Problem('invalid_signature', 'The signature does not match this URL.');
     accountId = null; // the signature names the job; anyone holding the URL may read this file
   } else {
     accountId = principalOf(request).accountId;
   }
   const file = isId('job', jobId) ? await findJobFile(services.db, accountId, jobId, name) : null;
-  if (!file) throw new Problem(404, 'job_not_found', `No ${name} of a succeeded job ${jobId} on this account.`);
+  if (!file) throw new Problem('job_not_found', `No ${name} of a succeeded job ${jobId} on this account.`);
   const etag = `"${file.sha256}"`;
   reply.header('etag', etag).header('cache-control', CACHE_CONTROL);
   if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
   const object = await services.objects.get(file.objectKey);
   if (!object) {
     request.log.error({ jobId, name, key: file.objectKey }, 'a recorded picture is missing from the object store');
-    throw new Problem(404, 'job_not_found', `${name} of job ${jobId} is no longer stored.`);
+    throw new Problem('job_not_found', `${name} of job ${jobId} is no longer stored.`);
   }
   return reply
     .type(file.contentType)
@@ -78,7 +85,9 @@ async function serve(services: Services, request: FastifyRequest, reply: Fastify
     .send(object.body);
 }
 
-const SLIDE_FILE = '^([1-9]|10)\\.png$';
+const SLIDE_FILE = '^([1-9]|10)\\.(png|jpg)$';
+const slideName = (file: string, locale: string | null) =>
+  slideFileName(Number(file.split('.')[0]), locale, file.endsWith('.jpg') ? 'jpg' : 'png');
 
 export function getJobFiles(api: Api, services: Services) {
   const config = { auth: 'key-or-signature' as const };
@@ -95,7 +104,11 @@ export function getJobFiles(api: Api, services: Services) {
         security: [{ bearerAuth: [] }, { apiKeyHeader: [] }, {}],
         params: Type.Object({
           id: Type.String(),
-          file: Type.String({ pattern: SLIDE_FILE, description: '`{index}.png`, index 1..10.', examples: ['1.png'] }),
+          file: Type.String({
+            pattern: SLIDE_FILE,
+            description: '`{index}.png` (or `.jpg`, as `image.url` names it), index 1..10.',
+            examples: ['1.png'],
+          }),
         }),
         querystring: SignedQuery,
         response: { 200: binary('image/png', 'The slide: the device’s exact size, 8-bit sRGB, no alpha.'), ...fileProblems },
@@ -103,7 +116,7 @@ export function getJobFiles(api: Api, services: Services) {
     },
     async (request, reply) => {
       const { id, file } = request.params as { id: string; file: string };
-      return serve(services, request, reply, id, slideFileName(Number(file.split('.')[0]), null), `${id}-${file}`);
+      return serve(services, request, reply, id, slideName(file, null), `${id}-${file}`);
     },
   );
   api.get(
@@ -128,7 +141,7 @@ export function getJobFiles(api: Api, services: Services) {
     },
     async (request, reply) => {
       const { id, locale, file } = request.params as { id: string; locale: string; file: string };
-      return serve(services, request, reply, id, slideFileName(Number(file.split('.')[0]), locale), `${id}-${locale}-${file}`);
+      return serve(services, request, reply, id, slideName(file, locale), `${id}-${locale}-${file}`);
     },
   );
   api.get(

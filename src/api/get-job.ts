@@ -1,13 +1,18 @@
 import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf } from '../http/auth.ts';
 import type { Api, Services } from '../http/services.ts';
 import { isId } from '../ids.ts';
+import type { PublicJob } from '../jobs/jobs.ts';
 import { JobSchema } from '../jobs/schemas.ts';
+import type { PictureLinks } from '../pictures/present.ts';
 import { Problem } from '../problem.ts';
 import { pictureLinks } from '../http/picture-links.ts';
 import { commonProblems, problemExample, problemRef, success } from './schemas.ts';
 
 const MAX_WAIT_S = 30;
+
+const serialized = new WeakMap<object, string>();
 const PREFER_WAIT = /(?:^|[,;\s])wait\s*=\s*"?(\d{1,4})"?/i;
 
 /** The `wait` preference in seconds (RFC 7240), clamped to 1..30; null when absent. */
@@ -46,42 +51,74 @@ export function getJob(api: Api, services: Services) {
           ...commonProblems,
           404: problemRef(
             'No such job on this account (`job_not_found`).',
-            problemExample(404, 'job_not_found', 'No job job_01JD2ZK5T8Q3W4E5R6T7Y8U9EF on this account.'),
+            problemExample('job_not_found', 'No job job_01JD2ZK5T8Q3W4E5R6T7Y8U9EF on this account.'),
           ),
         },
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
       const { id } = request.params as { id: string };
       const accountId = principalOf(request).accountId;
       const links = pictureLinks(services, request);
-      const read = () => (isId('job', id) ? services.jobs.get(accountId, id, links) : Promise.resolve(null));
       const wait = preferredWait(request.headers.prefer);
-      let job = await read();
-      if (!job) throw new Problem(404, 'job_not_found', `No job ${id} on this account.`);
-      if (wait !== null) {
-        reply.header('preference-applied', `wait=${wait}`);
-        if (job.status === 'queued' || job.status === 'running') {
-          // Parked on the job's end notification; the client going away ends the wait.
-          const gone = new AbortController();
-          const onClose = () => gone.abort();
-          request.raw.socket?.once('close', onClose);
-          const waiting = services.waiters.wait(id, wait * 1000, gone.signal);
-          try {
-            // Read again once registered: an end between the first read and now is not missed.
-            job = (await read()) ?? job;
-            if (job.status === 'queued' || job.status === 'running') {
-              await waiting.ended;
-              job = (await read()) ?? job;
-            }
-          } finally {
-            waiting.cancel();
-            request.raw.socket?.off('close', onClose);
-          }
-        }
+      // A finished job this process holds (most polls of a done set) is answered synchronously.
+      const known = isId('job', id) ? services.jobs.peek(accountId, id, links) : null;
+      if (known) {
+        if (wait !== null) reply.header('preference-applied', `wait=${wait}`);
+        return sendFinished(reply, known);
       }
-      if (job.status === 'queued' || job.status === 'running') reply.header('retry-after', '1');
-      return job;
+      if (known === null) throw new Problem('job_not_found', `No job ${id} on this account.`);
+      return poll(services, request, reply, { id, accountId, links, wait });
     },
   );
+}
+
+async function poll(
+  services: Services,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { id, accountId, links, wait }: { id: string; accountId: string; links: PictureLinks; wait: number | null },
+) {
+  const read = () => services.jobs.get(accountId, id, links);
+  let job = await read();
+  if (!job) throw new Problem('job_not_found', `No job ${id} on this account.`);
+  if (wait !== null) {
+    reply.header('preference-applied', `wait=${wait}`);
+    if (job.status === 'queued' || job.status === 'running') {
+      // Parked on the job's end notification; the client going away ends the wait.
+      const gone = new AbortController();
+      const onClose = () => gone.abort();
+      request.raw.socket?.once('close', onClose);
+      const waiting = services.waiters.wait(id, wait * 1000, gone.signal);
+      try {
+        // Read again once registered: an end between the first read and now is not missed.
+        job = (await read()) ?? job;
+        if (job.status === 'queued' || job.status === 'running') {
+          await waiting.ended;
+          job = (await read()) ?? job;
+        }
+      } finally {
+        waiting.cancel();
+        request.raw.socket?.off('close', onClose);
+      }
+    }
+  }
+  if (job.status === 'queued' || job.status === 'running') {
+    reply.header('retry-after', '1');
+    return reply.send(job);
+  }
+  return sendFinished(reply, job);
+}
+
+/**
+ * A finished job's answer is one cached object (JobReader): serialised once by the route's own
+ * response schema, then sent as it is on every poll.
+ */
+function sendFinished(reply: FastifyReply, job: PublicJob): FastifyReply {
+  let body = serialized.get(job);
+  if (body === undefined) {
+    body = reply.serialize(job) as string; // the JSON schema serialiser returns a string
+    serialized.set(job, body);
+  }
+  return reply.type('application/json; charset=utf-8').send(body);
 }

@@ -12,6 +12,17 @@ import { listNarratives } from './list-narratives.ts';
 import { createWebhook } from './create-webhook.ts';
 import { deleteWebhook } from './delete-webhook.ts';
 import { listWebhooks } from './list-webhooks.ts';
+import { getBrandKit } from './get-brand-kit.ts';
+import { putBrandKit } from './put-brand-kit.ts';
+import { getBrandPictures } from './get-brand-pictures.ts';
+import { createRevision } from './create-revision.ts';
+import { createPreview } from './create-preview.ts';
+import { createStoreConnection } from './create-store-connection.ts';
+import { listStoreConnections } from './list-store-connections.ts';
+import { deleteStoreConnection } from './delete-store-connection.ts';
+import { createPublication } from './create-publication.ts';
+import { getPublication } from './get-publication.ts';
+import { approvePublication } from './approve-publication.ts';
 
 export async function registerOperations(api: Api, services: Services): Promise<void> {
   createApp(api, services);
@@ -26,4 +37,15 @@ export async function registerOperations(api: Api, services: Services): Promise<
   createWebhook(api, services);
   listWebhooks(api, services);
   deleteWebhook(api, services);
+  getBrandKit(api, services);
+  putBrandKit(api, services);
+  getBrandPictures(api, services);
+  createRevision(api, services);
+  createPreview(api, services);
+  createStoreConnection(api, services);
+  listStoreConnections(api, services);
+  deleteStoreConnection(api, services);
+  createPublication(api, services);
+  getPublication(api, services);
+  approvePublication(api, services);
 }

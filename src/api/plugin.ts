@@ -23,7 +23,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (scoped, { 
   api.addHook('onRequest', apiRequestHook(services.authenticator, services.rateLimits ?? null));
   api.setErrorHandler(errorHandler);
   api.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, new Problem(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
+    sendProblem(reply, new Problem('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
   );
   api.get('/public/openapi.json', { schema: { hide: true } }, async () => openapi());
   await registerOperations(api, services);

@@ -3,7 +3,7 @@
  * what the OpenAPI document shows, so the three cannot drift apart.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { PROBLEM_TITLES, problemType } from '../problem.ts';
+import { PROBLEMS, problemType, type ProblemCode } from '../problem.ts';
 import { StringEnum } from '../typebox.ts';
 
 export { StringEnum };
@@ -14,7 +14,7 @@ export const ProblemSchema = Type.Object(
     title: Type.String(),
     status: Type.Integer(),
     detail: Type.String(),
-    code: StringEnum(Object.keys(PROBLEM_TITLES), { description: 'Stable, machine-readable error code.' }),
+    code: StringEnum(Object.keys(PROBLEMS), { description: 'Stable, machine-readable error code.' }),
     requestId: Type.String({ description: 'Equals the x-request-id response header.' }),
     errors: Type.Optional(
       Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), { description: 'validation_failed: every problem found.' }),
@@ -61,10 +61,10 @@ export const success = <T extends object>(schema: T, description: string, header
   headers: { ...REQUEST_ID, ...headers },
 });
 
-const example = (status: number, code: keyof typeof PROBLEM_TITLES, detail: string, extra: Record<string, unknown> = {}) => ({
+const example = (code: ProblemCode, detail: string, extra: Record<string, unknown> = {}) => ({
   type: problemType(code),
-  title: PROBLEM_TITLES[code],
-  status,
+  title: PROBLEMS[code].title,
+  status: PROBLEMS[code].status,
   detail,
   code,
   requestId: 'req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0',
@@ -75,16 +75,12 @@ const example = (status: number, code: keyof typeof PROBLEM_TITLES, detail: stri
 export const commonProblems = {
   401: problemRef(
     'Missing, invalid, revoked or ambiguous API key (`missing_api_key`, `invalid_api_key`, `revoked_api_key`, `ambiguous_credentials`).',
-    example(
-      401,
-      'missing_api_key',
-      'Send your API key in the "Authorization: Bearer <API key>" header or the "x-api-key: <API key>" header.',
-    ),
+    example('missing_api_key', 'Send your API key in the "Authorization: Bearer <API key>" header or the "x-api-key: <API key>" header.'),
     { 'WWW-Authenticate': { type: 'string', description: 'Always `Bearer`.' } },
   ),
   429: problemRef(
     'Too many requests for this key (`rate_limited`), or too many failed authentications from this address; retry after Retry-After.',
-    example(429, 'rate_limited', 'This key may make 20 requests a second (bursts of 40). Retry after 1 s.'),
+    example('rate_limited', 'This key may make 20 requests a second (bursts of 40). Retry after 1 s.'),
     RETRY_AFTER,
   ),
   500: problemRef('Unexpected error (`internal_error`).'),
@@ -98,7 +94,7 @@ export const commonProblems = {
 export const bodyProblems = {
   400: problemRef(
     'Invalid JSON (`invalid_json`) or a request that breaks the schema (`validation_failed`, with every problem in `errors`).',
-    example(400, 'validation_failed', 'count: must be <= 10', { errors: [{ field: 'count', message: 'must be <= 10' }] }),
+    example('validation_failed', 'count: must be <= 10', { errors: [{ field: 'count', message: 'must be <= 10' }] }),
   ),
   413: problemRef('Body over 64 KiB (`payload_too_large`).'),
   415: problemRef('Body is not application/json (`unsupported_media_type`).'),

@@ -9,8 +9,11 @@ export const ScreenSchema = Type.Object(
     family: StringEnum(SCREEN_FAMILIES, { description: 'The device family whose sets frame it.' }),
     width: Type.Integer({ examples: [1290] }),
     height: Type.Integer({ examples: [2796] }),
-    bytes: Type.Integer(),
-    sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+    bytes: Type.Integer({ description: 'The size as stored: metadata (EXIF, XMP, text chunks, ICC profiles) is stripped on upload.' }),
+    sha256: Type.String({
+      pattern: '^[0-9a-f]{64}$',
+      description: 'The SHA-256 of the file as uploaded, so that a client recognises its own file.',
+    }),
     createdAt: Type.String({ format: 'date-time' }),
   },
   { title: 'Screen' },

@@ -40,7 +40,7 @@ export function uploadScreen(api: Api, services: Services) {
             ...commonProblems,
             400: problemRef(
               'Not a readable PNG or JPEG, too many pixels, too small, truncated or a bomb (`invalid_image`), or a bad `family` (`validation_failed`).',
-              problemExample(400, 'invalid_image', 'The image is 200×400; each side must be at least 320 px.'),
+              problemExample('invalid_image', 'The image is 200×400; each side must be at least 320 px.'),
             ),
             404: problemRef('No such app on this account (`app_not_found`).'),
             409: problemRef(`The app already has ${MAX_SCREENS_PER_APP} screens (\`screen_limit\`).`),

@@ -5,6 +5,7 @@
  */
 import { Command, Option } from 'commander';
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { createAccount, listAccounts, getAccount } from '../accounts/accounts.ts';
 import { createApiKey, listApiKeys, revokeApiKeyAsOperator } from '../accounts/api-keys.ts';
 import { grant } from '../accounts/credits.ts';
@@ -40,6 +41,26 @@ function positiveInt(name: string) {
     if (!/^\d+$/.test(value) || Number(value) <= 0) throw new UsageError(`${name} must be a positive whole number, got "${value}"`);
     return Number(value);
   };
+}
+
+/** A whole number from 0 to `max` (a port: 0 asks for any free one). */
+function wholeNumber(name: string, max = Number.MAX_SAFE_INTEGER) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) > max) throw new UsageError(`${name} must be a whole number up to ${max}, got "${value}"`);
+    return Number(value);
+  };
+}
+
+interface FakeStoresFlags {
+  host: string;
+  appStorePort: number;
+  playPort: number;
+  dir?: string;
+  appStoreApp?: string;
+  playPackage?: string;
+  locales: string;
+  versionState?: string;
+  processingDelay: number;
 }
 
 export function program(): Command {
@@ -186,6 +207,22 @@ export function program(): Command {
       }),
     );
 
+  users
+    .command('unlock')
+    .description('lift the sign-in lock on an email (and, with --address, on a client address) after failed attempts')
+    .requiredOption('--email <email>', 'the address the owner signs in with')
+    .option('--address <ip>', 'also lift the lock on this client address')
+    .action((opts: { email: string; address?: string }) =>
+      withDatabase(async (db) => {
+        const { liftLock } = await import('../users/throttle.ts');
+        const { cleared } = await liftLock(db.pool, opts);
+        const value = { email: opts.email, ...(opts.address ? { address: opts.address } : {}), cleared: cleared.length > 0 };
+        const text =
+          cleared.length > 0 ? `Lifted the sign-in lock on ${cleared.join(', ')}.` : 'No failed sign-ins were counted: nothing to lift.';
+        out({ kind: 'object', value, text });
+      }),
+    );
+
   const credits = cli.command('credits').description('grant credits');
   credits
     .command('grant')
@@ -209,6 +246,49 @@ export function program(): Command {
         });
       }),
     );
+
+  cli
+    .command('secrets')
+    .description('secrets at rest (store connections)')
+    .command('rotate')
+    .description('re-wrap every stored secret under the current key (SECRETS_KEY; on the embedded default a new generated key)')
+    .action(() =>
+      withDatabase(async (db) => {
+        const { rotateCommand } = await import('../secrets/command.ts');
+        out({ kind: 'object', value: await rotateCommand(loadConfig(), db.pool) });
+      }),
+    );
+
+  cli
+    .command('fake-stores')
+    .description('run fake App Store Connect and Google Play servers with throwaway credentials, to try publishing locally')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--app-store-port <port>', 'App Store Connect port (0: any free one)', wholeNumber('--app-store-port', 65535), 4731)
+    .option('--play-port <port>', 'Google Play port (0: any free one)', wholeNumber('--play-port', 65535), 4732)
+    .option('--dir <path>', 'where to write the .p8 key and the service-account JSON (default: DATA_DIR/fake-stores)')
+    .option('--app-store-app <id>', 'seed an App Store Connect app with this id and an editable iOS version')
+    .option('--play-package <name>', 'seed a Google Play package')
+    .option('--locales <list>', 'the seeded app version’s localizations, comma-separated', 'en-US')
+    .option('--version-state <state>', 'the seeded version’s state (e.g. WAITING_FOR_REVIEW to see publishing refused)')
+    .option('--processing-delay <ms>', 'how long uploads stay UPLOAD_COMPLETE before COMPLETE', wholeNumber('--processing-delay'), 0)
+    .action(async (opts: FakeStoresFlags) => {
+      // Loaded here: only this command needs the fakes and their crypto.
+      const { runFakeStores, describeStarted } = await import('../publishing/fakes/cli.ts');
+      const until = new Promise((resolve) => ['SIGINT', 'SIGTERM'].forEach((signal) => process.once(signal, resolve)));
+      await runFakeStores(
+        {
+          ...opts,
+          dir: opts.dir ?? path.join(loadConfig().dataDir, 'fake-stores'),
+          locales: opts.locales
+            .split(',')
+            .map((l) => l.trim())
+            .filter(Boolean),
+          processingDelayMs: opts.processingDelay,
+          until,
+        },
+        (started) => out({ kind: 'object', value: started, text: describeStarted(started) }),
+      );
+    });
 
   registerClientCommands(cli, out);
   return cli;

@@ -1,7 +1,7 @@
 /**
  * A loop that many events may ask to run (a NOTIFY, a poll timer, a finished task): asks that
  * arrive while it runs fold into one more run after it, never a second loop beside it. The job
- * worker and the webhook dispatcher claim their queues this way.
+ * worker claims its queue this way.
  */
 export class CoalescedRun {
   private running: Promise<void> | null = null;

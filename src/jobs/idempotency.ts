@@ -44,7 +44,6 @@ export async function findIdempotencyRecord<T>(q: Queryable, accountId: string, 
   }
   if (!row.request_hash.equals(hash)) {
     throw new Problem(
-      422,
       'idempotency_key_reused',
       'This Idempotency-Key was used with a different request body in the last 24 hours. Use a new key for a new request.',
     );
@@ -73,7 +72,6 @@ export async function claimIdempotencyKey(
   } catch (error) {
     if ((error as { code?: string }).code === '55P03') {
       throw new Problem(
-        409,
         'idempotency_key_in_use',
         'A request with this Idempotency-Key is still being processed. Retry shortly.',
         {},
@@ -99,7 +97,7 @@ export async function completeIdempotencyKey(
   ]);
 }
 
-/** Housekeeping for the worker's sweep. */
+/** Retention (src/pictures/retention.ts): a lookup already ignores an expired record; this keeps the table small. */
 export async function deleteExpiredIdempotencyKeys(q: Queryable, now: Date): Promise<number> {
   const res = await q.query('DELETE FROM idempotency_keys WHERE created_at < $1', [new Date(now.getTime() - IDEMPOTENCY_TTL_MS)]);
   return res.rowCount ?? 0;

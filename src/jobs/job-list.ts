@@ -11,6 +11,8 @@ export interface JobSummary {
   appName: string;
   status: JobStatus;
   request: StoredPlanRequest;
+  /** The set this one revises, if it is a revision. */
+  parentJobId: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -21,6 +23,7 @@ interface Row {
   app_name: string;
   status: JobStatus;
   request: StoredPlanRequest;
+  parent_job_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -31,11 +34,12 @@ const toSummary = (r: Row): JobSummary => ({
   appName: r.app_name,
   status: r.status,
   request: r.request,
+  parentJobId: r.parent_job_id,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
 
-const SELECT = `SELECT j.id, j.app_id, a.name AS app_name, j.status, j.request, j.created_at, j.updated_at
+const SELECT = `SELECT j.id, j.app_id, a.name AS app_name, j.status, j.request, j.parent_job_id, j.created_at, j.updated_at
   FROM jobs j JOIN apps a ON a.id = j.app_id AND a.account_id = j.account_id`;
 
 /** The account's newest sets first, optionally of one app. */

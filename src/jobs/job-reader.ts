@@ -29,7 +29,20 @@ export class JobReader {
   /** The job, or null when this account has no such job; with `links`, its pictures' URLs too. */
   async get(accountId: string, jobId: string, links?: PictureLinks): Promise<PublicJob | null> {
     const entry = await this.entry(accountId, jobId);
-    if (!entry) return null;
+    return entry ? this.present(entry, links) : null;
+  }
+
+  /**
+   * A finished job this process already holds, synchronously: the most frequent poll costs no
+   * promise. Null when it is another account's; undefined when it must be read with get().
+   */
+  peek(accountId: string, jobId: string, links?: PictureLinks): PublicJob | null | undefined {
+    const hit = this.terminal.get(jobId);
+    if (!hit) return undefined;
+    return hit.accountId === accountId ? this.present(hit, links) : null;
+  }
+
+  private present(entry: Entry, links: PictureLinks | undefined): PublicJob {
     if (!links || entry.files.length === 0) return entry.job;
     // Signed URLs change once an hour (their expiry is rounded up to the hour): a finished job
     // polled again within the hour gets the same answer, without signing every URL again.

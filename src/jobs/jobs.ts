@@ -1,8 +1,10 @@
 /** The job row, which is both the public Job resource and the queue entry. */
+import type { ThemeId } from '../brand/theme-ids.ts';
 import type { Static } from '@sinclair/typebox';
 import type { Queryable } from '../db/pool.ts';
 import type { JOB_ERROR_CODES, JOB_STATUSES, JobErrorSchema, JobSchema } from './schemas.ts';
 import type { PlanRequest, ScreenshotSetResult } from '../planning/types.ts';
+import type { StoredRevision } from '../revisions/types.ts';
 
 export type JobStatus = (typeof JOB_STATUSES)[number];
 export const TERMINAL: ReadonlySet<JobStatus> = new Set(['succeeded', 'failed']);
@@ -19,6 +21,7 @@ interface PublicJobRow {
   error: JobError | null;
   progress_done: number | null;
   progress_total: number | null;
+  parent_job_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -30,6 +33,10 @@ export type StoredPlanRequest = Required<Omit<PlanRequest, 'narrativeId' | 'slid
   locales?: string[];
   /** The uploaded screens the slides frame, in order (cycling); absent: the family's uploads, else the listing's. */
   screenIds?: string[];
+  /** The request's theme; absent: the brand kit's default (src/brand/resolve.ts). */
+  theme?: ThemeId;
+  /** A revision of a succeeded set (src/revisions/): its plan is stored here and rendered, not planned. */
+  revision?: StoredRevision;
 };
 
 const toPublic = (r: PublicJobRow): PublicJob => ({
@@ -38,6 +45,7 @@ const toPublic = (r: PublicJobRow): PublicJob => ({
   result: r.result,
   error: r.error,
   progress: r.status === 'running' && r.progress_total !== null ? { done: r.progress_done ?? 0, total: r.progress_total } : null,
+  parentJobId: r.parent_job_id,
   createdAt: r.created_at.toISOString(),
   updatedAt: r.updated_at.toISOString(),
 });
@@ -47,7 +55,7 @@ export async function findJob(db: Queryable, accountId: string, jobId: string): 
   // Named (prepared once per connection): polling runs it more than anything else.
   const { rows } = await db.query<PublicJobRow>({
     name: 'find-job',
-    text: 'SELECT id, status, result, error, progress_done, progress_total, created_at, updated_at FROM jobs WHERE id = $1 AND account_id = $2',
+    text: 'SELECT id, status, result, error, progress_done, progress_total, parent_job_id, created_at, updated_at FROM jobs WHERE id = $1 AND account_id = $2',
     values: [jobId, accountId],
   });
   return rows[0] ? toPublic(rows[0]) : null;

@@ -1,6 +1,6 @@
 /**
  * The queue operations on the jobs table, in plain SQL (the pg-boss / graphile-worker pattern):
- * claim with FOR UPDATE SKIP LOCKED under a lease, extend it by heartbeat, finish only while the
+ * claim under a lease, fairly across accounts (./claim.ts), extend it by heartbeat, finish only while the
  * lease is still ours, and sweep expired leases back to `queued` (or to `failed` after the last
  * attempt). Failing a job refunds its charge in the same transaction. A finished job keeps
  * `locked_by`: the worker that ran its last attempt.
@@ -9,42 +9,9 @@ import { refund } from '../accounts/credits.ts';
 import { transaction, type Db, type Queryable } from '../db/pool.ts';
 import { creditsRefunded } from '../metrics/index.ts';
 import type { JobOutcome } from './runner.ts';
-import type { JobError, StoredPlanRequest } from './jobs.ts';
+import type { JobError } from './jobs.ts';
 
-export interface ClaimedJob {
-  id: string;
-  accountId: string;
-  appId: string;
-  request: StoredPlanRequest;
-  attempts: number;
-  maxAttempts: number;
-}
-
-export async function claimJobs(db: Queryable, workerId: string, limit: number, leaseMs: number): Promise<ClaimedJob[]> {
-  if (limit <= 0) return [];
-  const { rows } = await db.query<{
-    id: string;
-    account_id: string;
-    app_id: string;
-    request: StoredPlanRequest;
-    attempts: number;
-    max_attempts: number;
-  }>(
-    `UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = $1,
-       lease_expires_at = now() + make_interval(secs => $2::float8 / 1000), started_at = clock_timestamp(), updated_at = now()
-     WHERE id IN (SELECT id FROM jobs WHERE status = 'queued' AND run_at <= now() ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-     RETURNING id, account_id, app_id, request, attempts, max_attempts`,
-    [workerId, leaseMs, limit],
-  );
-  return rows.map((r) => ({
-    id: r.id,
-    accountId: r.account_id,
-    appId: r.app_id,
-    request: r.request,
-    attempts: r.attempts,
-    maxAttempts: r.max_attempts,
-  }));
-}
+export { claimJobs, type ClaimedJob, type ClaimOptions } from './claim.ts';
 
 /** Extends the leases this worker still holds; returns the ids it no longer holds. */
 export async function heartbeat(db: Queryable, workerId: string, jobIds: string[], leaseMs: number): Promise<string[]> {

@@ -30,6 +30,9 @@ export const JobSchema = Type.Object(
     progress: Nullable(Type.Object({ done: Type.Integer({ minimum: 0 }), total: Type.Integer({ minimum: 1 }) }, { title: 'JobProgress' }), {
       description: 'While the job is running: slides rendered so far out of the total. Null otherwise.',
     }),
+    parentJobId: Nullable(Type.String(), {
+      description: 'The job this one revises (POST /public/v1/jobs/{id}/revisions); null for a set planned from scratch.',
+    }),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
   },

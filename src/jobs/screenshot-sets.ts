@@ -3,7 +3,8 @@
  * job and, with an Idempotency-Key, the idempotency record. There is never a charge without a job nor a job
  * without a charge, and a refused request changes nothing.
  */
-import { CHARGE_UPDATE, ensurePeriod, insufficientCredits, periodStart } from '../accounts/credits.ts';
+import type { ThemeId } from '../brand/theme-ids.ts';
+import { CHARGE_UPDATE, ensurePeriod, getBalance, insufficientCredits, periodStart } from '../accounts/credits.ts';
 import type { NotifyBatcher } from '../db/notify-batcher.ts';
 import { isUniqueViolation, transaction, type Db, type Queryable } from '../db/pool.ts';
 import { isId, newId } from '../ids.ts';
@@ -11,9 +12,11 @@ import { findNarrative } from '../planning/narratives.ts';
 import { planDefaults, type PlanRequest } from '../planning/types.ts';
 import { Problem, validationFailed } from '../problem.ts';
 import { appNotFound, findApp, type App } from '../apps/apps.ts';
-import { checkScreenIds } from '../screens/screens.ts';
+import { checkScreenIds, familyScreens } from '../screens/screens.ts';
 import { listingLocale, localesErrors, plannedNatively } from '../planning/locales.ts';
-import { primaryListing } from '../planning/screens.ts';
+import { primaryListing, screensFor } from '../planning/screens.ts';
+import { fillableOffThread } from '../planning/fillable.ts';
+import { DEVICES } from '../planning/types.ts';
 import { creditsCharged } from '../metrics/index.ts';
 import { claimIdempotencyKey, completeIdempotencyKey, findIdempotencyRecord, requestHash } from './idempotency.ts';
 import type { StoredPlanRequest } from './jobs.ts';
@@ -29,11 +32,17 @@ export type ScreenshotSetRequest = Omit<PlanRequest, 'slides' | 'narrativeId' | 
   locales?: string[];
   /** Uploaded screens the slides frame, in order. */
   screenIds?: string[];
+  /** The set's look; absent: the brand kit's default theme, resolved by the worker. */
+  theme?: ThemeId;
+  /** Check only: answer the price, the balance and the warnings; create and charge nothing. */
+  dryRun?: boolean;
 };
 
 export interface CreatedScreenshotSet {
   jobId: string;
   credits: { cost: number; remaining: number };
+  /** What the plan's draft found before the charge; the job's result repeats them. */
+  warnings: string[];
 }
 
 export interface CreateOptions {
@@ -48,6 +57,11 @@ export interface CreateOptions {
    * language can be planned, and other locales are refused here, before anything is charged.
    */
   canTranslate?: boolean;
+  /**
+   * Whether a caption model writes in the job (LLM_BASE_URL; default: canTranslate): without one,
+   * a set the rule writer cannot fill is refused here, before the charge.
+   */
+  hasModel?: boolean;
   /** Batches the after-commit notifications; without one they are sent at once. */
   notifier?: Pick<NotifyBatcher, 'notify'>;
 }
@@ -79,19 +93,41 @@ function checkTranslatable(app: App, request: ScreenshotSetRequest): void {
   if (errors.length) throw validationFailed(errors);
 }
 
+/** A set the rule writer cannot fill (and no model will), or with nothing to frame, is refused before the charge. */
+async function checkSetFillable(
+  db: Queryable,
+  accountId: string,
+  app: App,
+  request: StoredPlanRequest,
+  hasModel: boolean,
+): Promise<string[]> {
+  const listings = [app.iosListing, app.androidListing].filter((l) => l !== null);
+  if (listings.length === 0) return [];
+  const family = DEVICES[request.device].family;
+  // Only counted when the listing has no screenshot of the family: the common case costs no query.
+  const uploadedScreens =
+    // A Mac listing's screenshots are not an iPhone's (the planner does not use them).
+    screensFor(listings, request.device).urls.length > 0 && primaryListing(listings, request.device).platform !== 'mac'
+      ? undefined
+      : request.screenIds?.length || (await familyScreens(db, accountId, app.id, family)).length;
+  // An app's listings never change after it is added; its guidance can, and is in the key.
+  const key = JSON.stringify([app.id, app.extraContext, request, uploadedScreens ?? null]);
+  return fillableOffThread({ listings, extraContext: app.extraContext, request, uploadedScreens }, hasModel, key);
+}
+
 /** The request as the job stores it: defaults resolved, a narrative fixing the slide count. */
 function resolveRequest(request: ScreenshotSetRequest): StoredPlanRequest {
   checkLocales(request);
   const extras = {
     ...(request.locales ? { locales: [...request.locales] } : {}),
     ...(request.screenIds ? { screenIds: [...request.screenIds] } : {}),
+    ...(request.theme ? { theme: request.theme } : {}),
   };
   if (request.slides) {
     // The user's own captions fix the slides: a count or a narrative would contradict them.
     const conflicts = (['count', 'narrativeId'] as const).filter((f) => request[f] !== undefined);
     if (conflicts.length) {
       throw new Problem(
-        400,
         'validation_failed',
         `${conflicts.join(', ')}: cannot be combined with slides (your own captions set the slides).`,
         {
@@ -108,7 +144,7 @@ function resolveRequest(request: ScreenshotSetRequest): StoredPlanRequest {
   }
   const narrative = request.narrativeId ? findNarrative(request.narrativeId) : null;
   if (request.narrativeId && !narrative) {
-    throw new Problem(400, 'validation_failed', `narrativeId: unknown narrative "${request.narrativeId}"`, {
+    throw new Problem('validation_failed', `narrativeId: unknown narrative "${request.narrativeId}"`, {
       errors: [{ field: 'narrativeId', message: 'is not a narrative of GET /public/v1/narratives' }],
     });
   }
@@ -122,6 +158,53 @@ function resolveRequest(request: ScreenshotSetRequest): StoredPlanRequest {
   };
 }
 
+/** Every check a create makes before it charges; what it returns is the draft's warnings. */
+async function checkBeforeCharge(
+  db: Db,
+  accountId: string,
+  request: ScreenshotSetRequest,
+  planRequest: StoredPlanRequest,
+  opts: Pick<CreateOptions, 'canTranslate' | 'hasModel'>,
+): Promise<string[]> {
+  // An id of the wrong shape cannot exist; answering without a query also keeps odd bytes out of SQL.
+  if (!isId('app', request.appId)) throw appNotFound(request.appId);
+  const untranslatable = request.locales !== undefined && !opts.canTranslate;
+  const screenIds = [...(request.screenIds ?? []), ...(request.slides ?? []).flatMap((s) => (s.screenId ? [s.screenId] : []))];
+  // Read once for every check; another account's app reads as missing before its screens are looked at.
+  const app = await findApp(db, accountId, request.appId);
+  if (!app) throw appNotFound(request.appId);
+  if (untranslatable) checkTranslatable(app, request);
+  if (screenIds.length) await checkScreenIds(db, accountId, request.appId, screenIds);
+  return request.slides ? [] : checkSetFillable(db, accountId, app, planRequest, opts.hasModel ?? !!opts.canTranslate);
+}
+
+export interface CheckedScreenshotSet {
+  dryRun: true;
+  credits: { cost: number; remaining: number };
+  warnings: string[];
+}
+
+/**
+ * A create's checks without the create (`dryRun`): the same refusals, the price and the balance,
+ * and the warnings known before the charge, so a client can show them before it spends anything.
+ * Nothing is written; a balance short of the price is the same 402 a create would answer.
+ */
+export async function checkScreenshotSet(
+  db: Db,
+  accountId: string,
+  request: ScreenshotSetRequest,
+  opts: Pick<CreateOptions, 'now' | 'canTranslate' | 'hasModel'>,
+): Promise<CheckedScreenshotSet> {
+  const warnings = await checkBeforeCharge(db, accountId, request, resolveRequest(request), opts);
+  const cost = setCost(request);
+  const { remaining } = await getBalance(db, accountId, opts.now);
+  if (remaining < cost) throw await insufficientCredits(db, accountId, cost, opts.now);
+  return { dryRun: true, credits: { cost, remaining }, warnings };
+}
+
+/** An answer recorded before answers had warnings is replayed with none. */
+const withWarnings = (body: CreatedScreenshotSet): CreatedScreenshotSet => ({ ...body, warnings: body.warnings ?? [] });
+
 export async function createScreenshotSet(
   db: Db,
   accountId: string,
@@ -133,22 +216,15 @@ export async function createScreenshotSet(
 
   if (opts.idempotencyKey) {
     const replay = await findIdempotencyRecord<CreatedScreenshotSet>(db, accountId, opts.idempotencyKey, hash!, opts.now);
-    if (replay) return { body: replay, replayed: true };
+    if (replay) return { body: withWarnings(replay), replayed: true };
   }
-  // An id of the wrong shape cannot exist; answering without a query also keeps odd bytes out of SQL.
-  if (!isId('app', request.appId)) throw appNotFound(request.appId);
-  const untranslatable = request.locales !== undefined && !opts.canTranslate;
-  const screenIds = [...(request.screenIds ?? []), ...(request.slides ?? []).flatMap((s) => (s.screenId ? [s.screenId] : []))];
-  if (untranslatable || screenIds.length) {
-    // Read once for both checks; another account's app reads as missing before its screens are looked at.
-    const app = await findApp(db, accountId, request.appId);
-    if (!app) throw appNotFound(request.appId);
-    if (untranslatable) checkTranslatable(app, request);
-    if (screenIds.length) await checkScreenIds(db, accountId, request.appId, screenIds);
-  }
+  const warnings = await checkBeforeCharge(db, accountId, request, planRequest, opts);
 
   const jobId = newId('job');
-  const enqueue = (q: Queryable) => chargeAndEnqueue(q, accountId, request.appId, jobId, planRequest, setCost(request), opts.now);
+  const enqueue = async (q: Queryable): Promise<CreatedScreenshotSet> => ({
+    ...(await chargeAndEnqueue(q, accountId, request.appId, jobId, planRequest, setCost(request), opts.now)),
+    warnings,
+  });
   try {
     const body = opts.idempotencyKey
       ? await transaction(db, async (tx) => {
@@ -168,7 +244,7 @@ export async function createScreenshotSet(
     // Lost the race for this key to a request that has now committed: answer as it did.
     if (opts.idempotencyKey && isUniqueViolation(error)) {
       const replay = await findIdempotencyRecord<CreatedScreenshotSet>(db, accountId, opts.idempotencyKey, hash!, opts.now);
-      if (replay) return { body: replay, replayed: true };
+      if (replay) return { body: withWarnings(replay), replayed: true };
     }
     throw error;
   }
@@ -214,7 +290,7 @@ async function chargeAndEnqueue(
   request: StoredPlanRequest,
   cost: number,
   now: Date,
-): Promise<CreatedScreenshotSet> {
+): Promise<Omit<CreatedScreenshotSet, 'warnings'>> {
   const period = periodStart(now);
   const run = async () =>
     (

@@ -4,7 +4,6 @@
  */
 import { findApp } from '../apps/apps.ts';
 import type { Queryable } from '../db/pool.ts';
-import { ObjectStoreUnavailable } from '../objects/index.ts';
 import type { PlanningPool } from '../planning/pool.ts';
 import { planDuration, timed } from '../metrics/index.ts';
 import { isProblem } from '../problem.ts';
@@ -13,7 +12,12 @@ import { listingLocale } from '../planning/locales.ts';
 import { primaryListing } from '../planning/screens.ts';
 import { saveJobFiles } from '../pictures/files.ts';
 import { attemptPrefix, renderPictures, uploadedScreensFor, type PictureDeps } from '../pictures/render-set.ts';
-import { StoreImageUnavailable } from '../screens/store-images.ts';
+import { fetchStoreImage } from '../screens/store-images.ts';
+import { resolveSetBrand, withSetBrand } from '../brand/resolve.ts';
+import { cachedIconFetcher } from '../brand/icon-cache.ts';
+import { runRevisionJob } from '../revisions/revision-job.ts';
+import { previewSubtitle } from '../pictures/brand-pictures.ts';
+import { outsideFailure } from './picture-failures.ts';
 import { FatalJobError, RetryableJobError, type JobRunner } from './runner.ts';
 
 export interface SetRunnerDeps {
@@ -27,6 +31,7 @@ export interface SetRunnerDeps {
 export function screenshotSetRunner({ db, planner, pictures, log }: SetRunnerDeps): JobRunner {
   return async (job, ctx) => {
     const { signal } = ctx;
+    if (job.request.revision && pictures) return runRevisionJob({ db, ...pictures }, job, job.request.revision, ctx, log);
     const app = await findApp(db, job.accountId, job.appId);
     if (!app) throw new FatalJobError({ code: 'planning_failed', message: 'The app of this job no longer exists.', retryable: false });
     const listings = [app.iosListing, app.androidListing].filter((l) => l !== null);
@@ -39,9 +44,30 @@ export function screenshotSetRunner({ db, planner, pictures, log }: SetRunnerDep
       screenIds: job.request.screenIds ?? null,
     };
     const uploaded = pictures ? await uploadedScreensFor(db, pictureJob) : [];
+    const fetchIcon = pictures
+      ? cachedIconFetcher(pictures.objects, job.appId, (url) =>
+          fetchStoreImage(url, { origins: pictures.storeImageOrigins, timeoutMs: pictures.storeImageTimeoutMs, signal }),
+        )
+      : null;
+    const brand = await resolveSetBrand(db, job.accountId, job.appId, job.request.theme, fetchIcon);
+    if (!brand) throw new FatalJobError({ code: 'planning_failed', message: 'The app of this job no longer exists.', retryable: false });
     let planned;
     try {
-      planned = await timed(planDuration, () => planner.plan({ listings, extraContext: app.extraContext, request: job.request }, signal));
+      planned = await timed(planDuration, () =>
+        planner.plan(
+          {
+            listings,
+            extraContext: app.extraContext,
+            request: job.request,
+            brand: brand.palette,
+            // Known only with pictures: a planning-only runner frames nothing and checks nothing.
+            ...(pictures ? { uploadedScreens: uploaded.length } : {}),
+          },
+          signal,
+          job.accountId,
+        ),
+      );
+      planned = withSetBrand(planned, brand);
     } catch (error) {
       if (signal.aborted) throw error;
       // A model that could not translate a locale may well answer later: retry, refund at the last attempt.
@@ -63,23 +89,18 @@ export function screenshotSetRunner({ db, planner, pictures, log }: SetRunnerDep
     // Earlier attempts of this job were abandoned; their files are of no use to anyone.
     for (let a = 1; a < job.attempts; a++) await pictures.objects.deletePrefix(attemptPrefix(job.id, a)).catch(() => undefined);
     try {
-      const locale = listings.length ? listingLocale(primaryListing(listings, job.request.device)) : 'en-US';
-      const { result, files } = await renderPictures(deps, pictureJob, planned, uploaded, locale, ctx);
+      const primary = listings.length ? primaryListing(listings, job.request.device) : null;
+      const locale = primary ? listingLocale(primary) : 'en-US';
+      const { result, files } = await renderPictures(deps, pictureJob, planned, uploaded, locale, ctx, {
+        brand,
+        appName: app.name,
+        subtitle: previewSubtitle(primary, app.category),
+      });
       return { result, save: (tx) => saveJobFiles(tx, job.id, files) };
     } catch (error) {
       if (signal.aborted) throw error;
-      if (error instanceof StoreImageUnavailable)
-        throw new RetryableJobError({
-          code: 'store_unavailable',
-          message: `A listing screenshot could not be fetched: ${error.message}.`,
-          retryable: true,
-        });
-      if (error instanceof ObjectStoreUnavailable)
-        throw new RetryableJobError({
-          code: 'internal_error',
-          message: 'The pictures could not be stored; the job is retried.',
-          retryable: true,
-        });
+      const outside = outsideFailure(error);
+      if (outside) throw outside;
       log?.warn({ err: error, jobId: job.id }, 'rendering failed');
       throw new RetryableJobError({
         code: 'internal_error',

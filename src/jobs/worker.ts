@@ -8,10 +8,10 @@ import { CoalescedRun } from './coalesced-run.ts';
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/pool.ts';
 import type { Notifications } from '../db/notifications.ts';
-import { deleteExpiredIdempotencyKeys } from './idempotency.ts';
 import { ProgressReporter } from './progress.ts';
 import { claimJobs, completeJob, failJob, heartbeat, releaseJob, sweepExpiredLeases, type ClaimedJob } from './queue.ts';
 import { FatalJobError, RetryableJobError, type JobRunner } from './runner.ts';
+import { jobAttempts, jobsRunning } from '../metrics/index.ts';
 
 /** Attempt n waits about base·2^(n-1), ± half of it, so that jobs failed together do not retry together. */
 export function retryDelay(attempt: number, baseMs = 2_000, maxMs = 5 * 60_000, random: () => number = Math.random): number {
@@ -21,6 +21,8 @@ export function retryDelay(attempt: number, baseMs = 2_000, maxMs = 5 * 60_000, 
 
 export interface WorkerOptions {
   concurrency: number;
+  /** Jobs one account may have running at once across all workers; none: no cap. */
+  perAccount?: number | null;
   leaseMs: number;
   pollIntervalMs?: number;
   sweepIntervalMs?: number;
@@ -76,11 +78,24 @@ export class Worker {
     this.claims.wake();
   }
 
+  /**
+   * Claim and run whatever is due now, and return once it is done and nothing more is due (a retry
+   * that waits for later is not due). Tests wait on this instead of sleeping; it needs no start().
+   */
+  async runOnce(): Promise<void> {
+    for (;;) {
+      this.wake();
+      await this.claims.idle();
+      if (this.running.size === 0) return;
+      await Promise.allSettled([...this.running.values()].map((r) => r.done));
+    }
+  }
+
   private async claimLoop(): Promise<void> {
     while (!this.stopping) {
       const free = this.opts.concurrency - this.running.size;
       if (free <= 0) return;
-      const jobs = await claimJobs(this.db, this.id, free, this.opts.leaseMs);
+      const jobs = await claimJobs(this.db, this.id, free, this.opts.leaseMs, { perAccount: this.opts.perAccount });
       for (const job of jobs) this.execute(job);
       if (jobs.length < free) return;
     }
@@ -88,7 +103,9 @@ export class Worker {
 
   private execute(job: ClaimedJob): void {
     const abort = new AbortController();
+    jobsRunning.inc();
     const done = this.process(job, abort).finally(() => {
+      jobsRunning.dec();
       this.running.delete(job.id);
       this.wake();
     });
@@ -109,27 +126,34 @@ export class Worker {
     try {
       const outcome = await Promise.race([this.run(job, { signal: abort.signal, progress: (d, t) => progress.report(d, t) }), abandoned]);
       await progress.settle();
-      if (!(await completeJob(this.db, this.id, job.id, outcome)))
+      if (await completeJob(this.db, this.id, job.id, outcome)) jobAttempts.inc({ outcome: 'succeeded' });
+      else {
+        jobAttempts.inc({ outcome: 'abandoned' });
         this.opts.log?.warn({ jobId: job.id }, 'lease lost before completion; result dropped');
+      }
     } catch (error) {
       await progress.settle();
       if (!this.stopping || !abort.signal.aborted) {
-        await this.handleFailure(job, error).catch((e) => this.opts.log?.error({ err: e, jobId: job.id }, 'could not record job failure'));
-      }
+        await this.handleFailure(job, error).then(
+          (outcome) => jobAttempts.inc({ outcome }),
+          (e) => this.opts.log?.error({ err: e, jobId: job.id }, 'could not record job failure'),
+        );
+      } else jobAttempts.inc({ outcome: 'abandoned' });
     } finally {
       clearTimeout(timer);
       abort.abort(new Error('attempt over'));
     }
   }
 
-  private async handleFailure(job: ClaimedJob, error: unknown): Promise<void> {
+  private async handleFailure(job: ClaimedJob, error: unknown): Promise<'failed' | 'retrying'> {
     if (error instanceof FatalJobError) {
       await failJob(this.db, job.id, this.id, error.jobError, this.now());
-      return;
+      return 'failed';
     }
     this.opts.log?.warn({ err: error, jobId: job.id, attempt: job.attempts }, 'job attempt failed');
     if (job.attempts < job.maxAttempts) {
       await releaseJob(this.db, this.id, job.id, true, (this.opts.retryDelayMs ?? retryDelay)(job.attempts));
+      return 'retrying';
     } else if (error instanceof RetryableJobError) {
       await failJob(
         this.db,
@@ -147,6 +171,7 @@ export class Worker {
         this.now(),
       );
     }
+    return 'failed';
   }
 
   private async heartbeat(): Promise<void> {
@@ -160,7 +185,6 @@ export class Worker {
     const { requeued, failed } = await sweepExpiredLeases(this.db, this.now());
     if (requeued.length || failed.length) this.opts.log?.info({ requeued, failed }, 'swept expired leases');
     if (requeued.length) this.wake();
-    await deleteExpiredIdempotencyKeys(this.db, this.now());
   }
 
   /** Stop claiming; wait for running jobs until the deadline; give back the rest. */

@@ -52,3 +52,20 @@ export async function forgiveAttempt(db: Queryable, email: string, address: stri
     [emailSubject(email), addressSubject(address)],
   );
 }
+
+export interface LiftedLock {
+  /** The subjects whose count was cleared (none when nothing was counted against them). */
+  cleared: string[];
+}
+
+/**
+ * The operator lifts a lock: an owner whose email someone else was guessing need not wait out the
+ * window. Optionally also an address (a whole office behind NAT). Further guesses count afresh.
+ */
+export async function liftLock(db: Queryable, target: { email: string; address?: string }): Promise<LiftedLock> {
+  const subjects = [emailSubject(target.email), ...(target.address ? [addressSubject(target.address)] : [])];
+  const { rows } = await db.query<{ subject: string }>('DELETE FROM sign_in_failures WHERE subject = ANY($1) RETURNING subject', [
+    subjects,
+  ]);
+  return { cleared: rows.map((r) => r.subject) };
+}

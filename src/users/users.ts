@@ -54,7 +54,7 @@ export async function createUser(db: Queryable, input: { accountId: string; emai
   const email = normalizeEmail(input.email);
   const errors = checkCredentials(email, input.password);
   if (errors.length) throw validationFailed(errors);
-  if (!(await getAccount(db, input.accountId))) throw new Problem(404, 'not_found', `No account ${input.accountId}`);
+  if (!(await getAccount(db, input.accountId))) throw new Problem('not_found', `No account ${input.accountId}`);
   const passwordHash = await hashPassword(input.password);
   try {
     return await insertUser(db, input.accountId, email, passwordHash);

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from './helpers.ts';
+import { scaled } from '../support/timing.ts';
 
 const DIST_MAIN = path.join(ROOT, 'dist', 'main.js');
 
@@ -34,29 +35,33 @@ describe('the built service (dist/)', () => {
     expect(fs.existsSync(path.join(ROOT, 'dist', 'db', 'migrations', '001_init.sql'))).toBe(true);
   });
 
-  it('`shotgen serve` from dist/ runs without tsx and answers /readyz', async () => {
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
-    delete env.SHOTGEN_FROM_SOURCE;
-    delete env.DATABASE_URL;
-    // No loader flags: importing a .ts file would fail here.
-    const proc = spawn(process.execPath, [path.join(ROOT, 'bin', 'shotgen.js'), 'serve', '--json'], { cwd: ROOT, env });
-    try {
-      let out = '';
-      let err = '';
-      proc.stderr.on('data', (c: Buffer) => (err += c.toString()));
-      const address = await new Promise<string>((resolve, reject) => {
-        proc.stdout.on('data', (c: Buffer) => {
-          out += c.toString();
-          const line = out.split('\n').find((l) => l.startsWith('{'));
-          if (line) resolve(JSON.parse(line).address);
+  it(
+    '`shotgen serve` from dist/ runs without tsx and answers /readyz',
+    async () => {
+      const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+      delete env.SHOTGEN_FROM_SOURCE;
+      delete env.DATABASE_URL;
+      // No loader flags: importing a .ts file would fail here.
+      const proc = spawn(process.execPath, [path.join(ROOT, 'bin', 'shotgen.js'), 'serve', '--json'], { cwd: ROOT, env });
+      try {
+        let out = '';
+        let err = '';
+        proc.stderr.on('data', (c: Buffer) => (err += c.toString()));
+        const address = await new Promise<string>((resolve, reject) => {
+          proc.stdout.on('data', (c: Buffer) => {
+            out += c.toString();
+            const line = out.split('\n').find((l) => l.startsWith('{'));
+            if (line) resolve(JSON.parse(line).address);
+          });
+          proc.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
         });
-        proc.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
-      });
-      const res = await fetch(`${address}/readyz`);
-      expect(res.status).toBe(200);
-    } finally {
-      proc.kill('SIGTERM');
-      await new Promise((r) => proc.once('exit', r));
-    }
-  }, 60_000);
+        const res = await fetch(`${address}/readyz`);
+        expect(res.status).toBe(200);
+      } finally {
+        proc.kill('SIGTERM');
+        await new Promise((r) => proc.once('exit', r));
+      }
+    },
+    scaled(60_000),
+  );
 });

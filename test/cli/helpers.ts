@@ -8,6 +8,7 @@ import readline from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { isAlive } from '../../src/db/embedded.ts';
+import { scaled } from '../support/timing.ts';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = path.join(ROOT, 'bin', 'shotgen.js');
@@ -96,17 +97,21 @@ export async function freePort(): Promise<number> {
 
 /** Resolves once the process is gone; throws if it is still alive after `timeoutMs`. */
 export async function waitForDeath(pid: number, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + scaled(timeoutMs);
   while (isAlive(pid)) {
     if (Date.now() > deadline) throw new Error(`pid ${pid} still alive after ${timeoutMs} ms`);
     await sleep(10);
   }
 }
 
-/** Postmasters running for this DATA_DIR: only they name the data directory on their command line. */
+/**
+ * Postmasters running for this DATA_DIR: they name the data directory on their command line. A
+ * child the postmaster has just forked does too until it sets its own title ("postgres:
+ * checkpointer"), which a loaded machine can delay: a process whose parent is listed is not one.
+ */
 export function postmastersFor(dataDir: string): number[] {
   const pgDir = path.join(dataDir, 'pg');
-  return fs
+  const named = fs
     .readdirSync('/proc')
     .filter((d) => /^\d+$/.test(d))
     .filter((d) => {
@@ -117,6 +122,17 @@ export function postmastersFor(dataDir: string): number[] {
       }
     })
     .map(Number);
+  return named.filter((pid) => !named.includes(parentOf(pid)));
+}
+
+/** The parent pid from /proc/PID/stat (the field after the parenthesised command name). */
+function parentOf(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return -1;
+  }
 }
 
 export function postmasterPid(dataDir: string): number | null {

@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/main.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { signIn } from '../../src/users/sign-in.ts';
 
 let t: TestDatabase;
 let saved: string | undefined;
@@ -55,5 +56,28 @@ describe('operator commands in-process', () => {
     expect(bad.code).toBe(2);
     expect(bad.err.trim().split('\n')).toHaveLength(1);
     expect((await run('no-such-command')).code).toBe(2);
+  });
+
+  it('users unlock lifts a sign-in lock that someone guessing the email set, and only that email’s', async () => {
+    const { id } = JSON.parse((await run('--json', 'accounts', 'create', '--name', 'Locked')).out);
+    const made = await run('--json', 'users', 'create', '--account', id, '--email', 'owner@example.com');
+    const { password } = JSON.parse(made.out);
+    const limits = { perEmail: 3, perAddress: 100, windowMs: 15 * 60_000 };
+    const attempt = (email: string, pw: string) => signIn(t.pool, { email, password: pw, address: '203.0.113.9' }, new Date(), limits);
+    for (let i = 0; i < 4; i++) {
+      await attempt('owner@example.com', 'guess');
+      await attempt('other@example.com', 'guess');
+    }
+    expect(await attempt('owner@example.com', password)).toMatchObject({ ok: false, reason: 'throttled' });
+
+    const unlocked = await run('--json', 'users', 'unlock', '--email', ' Owner@Example.com ');
+    expect(unlocked.code, unlocked.err).toBe(0);
+    expect(JSON.parse(unlocked.out)).toEqual({ email: ' Owner@Example.com ', cleared: true });
+    expect(await attempt('owner@example.com', password)).toMatchObject({ ok: true });
+    expect(await attempt('other@example.com', 'guess')).toMatchObject({ ok: false, reason: 'throttled' });
+
+    const again = await run('users', 'unlock', '--email', 'nobody@example.com');
+    expect(again).toMatchObject({ code: 0, out: 'No failed sign-ins were counted: nothing to lift.\n' });
+    expect((await run('users', 'unlock')).code).toBe(2);
   });
 });

@@ -15,6 +15,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive, openEmbeddedServer, type EmbeddedServer } from '../../src/db/embedded.ts';
 import { postmastersFor, waitForDeath } from '../cli/helpers.ts';
+import { scaled } from '../support/timing.ts';
 
 const CHILD = fileURLToPath(new URL('./embedded-child.ts', import.meta.url));
 const isRoot = process.getuid?.() === 0;
@@ -98,7 +99,7 @@ beforeAll(async () => {
   template = tempDir();
   const server = await openEmbeddedServer({ dataDir: template });
   await server.stop();
-}, 60_000);
+}, scaled(60_000));
 
 afterEach(async () => {
   for (const c of children.splice(0)) {
@@ -248,22 +249,26 @@ describe('embedded PostgreSQL', () => {
     expect(await query(server.url, 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
   });
 
-  it('concurrent opens from two processes on a fresh DATA_DIR end with one server both use', async () => {
-    const dataDir = tempDir();
-    const a = child(dataDir, 'command');
-    const b = child(dataDir, 'command');
-    const [ra, rb] = await Promise.all([a.next(), b.next()]);
-    expect(ra.answer).toBe(42);
-    expect(rb.answer).toBe(42);
-    expect(ra.pid).toBe(rb.pid);
-    expect([ra.owned, rb.owned].sort()).toEqual([false, true]);
+  it(
+    'concurrent opens from two processes on a fresh DATA_DIR end with one server both use',
+    async () => {
+      const dataDir = tempDir();
+      const a = child(dataDir, 'command');
+      const b = child(dataDir, 'command');
+      const [ra, rb] = await Promise.all([a.next(), b.next()]);
+      expect(ra.answer).toBe(42);
+      expect(rb.answer).toBe(42);
+      expect(ra.pid).toBe(rb.pid);
+      expect([ra.owned, rb.owned].sort()).toEqual([false, true]);
 
-    // Whichever stops first, the other keeps its server until it stops too.
-    const [first, second] = ra.owned ? [a, b] : [b, a];
-    await first.stop();
-    expect(isAlive(ra.pid as number)).toBe(true);
-    await second.stop();
-    await waitForDeath(ra.pid as number);
-    expect(postmastersFor(dataDir)).toEqual([]);
-  }, 30_000);
+      // Whichever stops first, the other keeps its server until it stops too.
+      const [first, second] = ra.owned ? [a, b] : [b, a];
+      await first.stop();
+      expect(isAlive(ra.pid as number)).toBe(true);
+      await second.stop();
+      await waitForDeath(ra.pid as number);
+      expect(postmastersFor(dataDir)).toEqual([]);
+    },
+    scaled(30_000),
+  );
 });

@@ -11,6 +11,7 @@ import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isConnectionLost, transaction, withClient } from '../../src/db/pool.ts';
 import { createTestDatabase, testServers, type TestDatabase } from '../support/db.ts';
+import { until } from '../support/jobs.ts';
 
 async function terminate(t: TestDatabase, pid: number): Promise<void> {
   await t.pool.query('SELECT pg_terminate_backend($1)', [pid]);
@@ -33,7 +34,7 @@ for (const server of testServers()) {
         tx.on('error', (e) => errorEvents.push(e));
         await terminate(t, rows[0].pid);
         // The server's FATAL arrives while no query of ours runs: the 'error' event alone reports it.
-        await new Promise((r) => setTimeout(r, 200));
+        await until(async () => errorEvents.length > 0, 5_000);
         await tx.query('SELECT 1');
       });
       const error = await outcome.catch((e: unknown) => e);
@@ -52,7 +53,17 @@ for (const server of testServers()) {
           () => null,
           (e: unknown) => e,
         );
-        await new Promise((r) => setTimeout(r, 100));
+        // Killed while the statement runs, not before it started.
+        await until(
+          async () =>
+            (
+              await t.pool.query<{ n: number }>(
+                `SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = $1 AND state = 'active' AND query LIKE 'SELECT pg_sleep%'`,
+                [rows[0].pid],
+              )
+            ).rows[0].n === 1,
+          5_000,
+        );
         await terminate(t, rows[0].pid);
         throw await slow;
       }).catch((e: unknown) => e);

@@ -12,6 +12,7 @@ import { openEmbeddedServer, type EmbeddedServer } from '../../src/db/embedded.t
 import { removeStalePostmasterFiles } from '../../src/db/postmaster.ts';
 import { killPostmasters, postmastersFor, waitForDeath } from '../cli/helpers.ts';
 import { until } from '../support/jobs.ts';
+import { scaled } from '../support/timing.ts';
 
 const dirs: string[] = [];
 const handles: EmbeddedServer[] = [];
@@ -41,43 +42,52 @@ async function query<T extends pg.QueryResultRow>(url: string, sql: string): Pro
 }
 
 describe('supervised embedded server', () => {
-  it('two supervised handles: a SIGKILLed postmaster comes back once, with its committed data, and both use it', async () => {
-    const dataDir = tempDir();
-    const log: string[] = [];
-    const open = () => openEmbeddedServer({ dataDir, role: 'serve', supervise: true, settings: { fsync: 'off' }, log: (m) => log.push(m) });
-    const a = await open();
-    const b = await open();
-    handles.push(a, b);
-    expect(b.pid).toBe(a.pid);
-    await query(a.url, 'CREATE TABLE survivors (n int); INSERT INTO survivors VALUES (1), (2), (3)');
+  it(
+    'two supervised handles: a SIGKILLed postmaster comes back once, with its committed data, and both use it',
+    async () => {
+      const dataDir = tempDir();
+      const log: string[] = [];
+      const open = () =>
+        openEmbeddedServer({ dataDir, role: 'serve', supervise: true, settings: { fsync: 'off' }, log: (m) => log.push(m) });
+      const a = await open();
+      const b = await open();
+      handles.push(a, b);
+      expect(b.pid).toBe(a.pid);
+      await query(a.url, 'CREATE TABLE survivors (n int); INSERT INTO survivors VALUES (1), (2), (3)');
 
-    const dead = a.pid;
-    process.kill(dead, 'SIGKILL');
-    await waitForDeath(dead);
-    await until(async () => a.pid !== dead && b.pid !== dead, 20_000);
-    expect(b.pid).toBe(a.pid);
-    expect(postmastersFor(dataDir)).toEqual([a.pid]);
-    expect(await query(b.url, 'SELECT sum(n)::int AS total FROM survivors')).toEqual([{ total: 6 }]);
-    expect(log.filter((m) => m.includes('is back'))).toHaveLength(2);
+      const dead = a.pid;
+      process.kill(dead, 'SIGKILL');
+      await waitForDeath(dead);
+      await until(async () => a.pid !== dead && b.pid !== dead, 20_000);
+      expect(b.pid).toBe(a.pid);
+      expect(postmastersFor(dataDir)).toEqual([a.pid]);
+      expect(await query(b.url, 'SELECT sum(n)::int AS total FROM survivors')).toEqual([{ total: 6 }]);
+      expect(log.filter((m) => m.includes('is back'))).toHaveLength(2);
 
-    // Whoever restarted it owns it; the last handle to stop stops the new server.
-    const restarted = a.pid;
-    await a.stop();
-    expect(postmastersFor(dataDir)).toEqual([restarted]);
-    await b.stop();
-    await waitForDeath(restarted);
-    expect(postmastersFor(dataDir)).toEqual([]);
-  }, 60_000);
+      // Whoever restarted it owns it; the last handle to stop stops the new server.
+      const restarted = a.pid;
+      await a.stop();
+      expect(postmastersFor(dataDir)).toEqual([restarted]);
+      await b.stop();
+      await waitForDeath(restarted);
+      expect(postmastersFor(dataDir)).toEqual([]);
+    },
+    scaled(60_000),
+  );
 
-  it('an unsupervised handle (a one-off command) leaves a dead server dead', async () => {
-    const dataDir = tempDir();
-    const server = await openEmbeddedServer({ dataDir, settings: { fsync: 'off' } });
-    handles.push(server);
-    process.kill(server.pid, 'SIGKILL');
-    await waitForDeath(server.pid);
-    await new Promise((r) => setTimeout(r, 600));
-    expect(postmastersFor(dataDir)).toEqual([]);
-  }, 60_000);
+  it(
+    'an unsupervised handle (a one-off command) leaves a dead server dead',
+    async () => {
+      const dataDir = tempDir();
+      const server = await openEmbeddedServer({ dataDir, settings: { fsync: 'off' } });
+      handles.push(server);
+      process.kill(server.pid, 'SIGKILL');
+      await waitForDeath(server.pid);
+      await new Promise((r) => setTimeout(r, 600));
+      expect(postmastersFor(dataDir)).toEqual([]);
+    },
+    scaled(60_000),
+  );
 
   it('a stale lock file naming a dead pid is left for PostgreSQL to check; one naming a live other process goes', () => {
     const pgDir = tempDir();

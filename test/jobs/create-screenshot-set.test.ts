@@ -37,7 +37,7 @@ for (const server of testServers()) {
       const res = await create({ appId, device: 'iphone-69' });
       expect(res.statusCode).toBe(201);
       const body = res.json();
-      expect(body).toEqual({ jobId: expect.stringMatching(/^job_/), credits: { cost: 5, remaining: 45 } });
+      expect(body).toEqual({ jobId: expect.stringMatching(/^job_/), credits: { cost: 5, remaining: 45 }, warnings: [] });
       expect(res.headers.location).toBe(`/api/v1/public/v1/jobs/${body.jobId}`);
       const job = await h.app.inject({ method: 'GET', url: res.headers.location as string, headers: h.auth });
       expect(job.statusCode).toBe(200);
@@ -71,7 +71,7 @@ for (const server of testServers()) {
     });
 
     it('30 concurrent requests on 50 credits: exactly 10 jobs, 20 × 402, the ledger sums to the balance', async () => {
-      const results = await Promise.all(Array.from({ length: 30 }, () => create({ appId, device: 'android-phone', count: 3 })));
+      const results = await Promise.all(Array.from({ length: 30 }, () => create({ appId, device: 'iphone-65', count: 3 })));
       const created = results.filter((r) => r.statusCode === 201);
       const refused = results.filter((r) => r.statusCode === 402);
       expect(created).toHaveLength(10);
@@ -130,10 +130,10 @@ for (const server of testServers()) {
 
       it('422 idempotency_key_reused for a different body; keys are scoped to the account', async () => {
         await create({ appId, device: 'iphone-69' }, KEY);
-        expectProblem(await create({ appId, device: 'ipad-pro' }, KEY), 422, 'idempotency_key_reused');
+        expectProblem(await create({ appId, device: 'iphone-65' }, KEY), 422, 'idempotency_key_reused');
         const other = await accountWithKey(h.t.pool, 'free', 'Other');
         const theirApp = await insertApp(h.t.pool, other.account.id);
-        const theirs = await create({ appId: theirApp, device: 'ipad-pro' }, KEY, { authorization: `Bearer ${other.key}` });
+        const theirs = await create({ appId: theirApp, device: 'iphone-65' }, KEY, { authorization: `Bearer ${other.key}` });
         expect(theirs.statusCode).toBe(201);
         expect(await counts()).toEqual({ jobs: 2, charges: 2 });
       });
@@ -151,7 +151,7 @@ for (const server of testServers()) {
         now = new Date(now.getTime() + 24 * 3600_000 - 1000);
         expect((await create({ appId, device: 'iphone-69' }, KEY)).json()).toEqual(first.json());
         now = new Date(now.getTime() + 2000);
-        const later = await create({ appId, device: 'ipad-pro' }, KEY);
+        const later = await create({ appId, device: 'iphone-65' }, KEY);
         expect(later.statusCode).toBe(201);
         expect(later.json().jobId).not.toBe(first.json().jobId);
         expect(await counts()).toEqual({ jobs: 2, charges: 2 });

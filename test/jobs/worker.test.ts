@@ -50,8 +50,8 @@ describe('the worker', () => {
   const statuses = async () => (await jobRows(t.pool)).map((r) => r.status);
 
   it('wakes on NOTIFY (no polling), runs each job and stores its result', async () => {
-    startWorker(async (job) => result(job.request.device));
-    await new Promise((r) => setTimeout(r, 50));
+    // The first claim (at start) finds nothing; polling is off, so only a NOTIFY can wake it after.
+    await startWorker(async (job) => result(job.request.device)).runOnce();
     const ids = await enqueueJobs(t.pool, accountId, appId, 6);
     await until(async () => (await statuses()).every((s) => s === 'succeeded'), 5_000);
     const reader = new JobReader(t.pool);
@@ -127,10 +127,15 @@ describe('the worker', () => {
   it('on stop, lets running jobs finish within the deadline and gives back the rest', async () => {
     let releaseSlow!: () => void;
     const slow = new Promise<void>((r) => (releaseSlow = r));
-    const w = startWorker(async (job) => {
-      if (job.request.device === 'ipad-pro') await slow;
-      else await new Promise((r) => setTimeout(r, 50));
-      return result(job.request.device);
+    let slowAttempt: Promise<unknown> | null = null;
+    const w = startWorker((job) => {
+      const attempt = (async () => {
+        if (job.request.device === 'ipad-pro') await slow;
+        else await new Promise((r) => setTimeout(r, 50));
+        return result(job.request.device);
+      })();
+      if (job.request.device === 'ipad-pro') slowAttempt = attempt;
+      return attempt;
     });
     const [fast] = await enqueueJobs(t.pool, accountId, appId, 1, 'iphone-69');
     const [stuck] = await enqueueJobs(t.pool, accountId, appId, 1, 'ipad-pro');
@@ -141,7 +146,10 @@ describe('the worker', () => {
     expect(rows.find((r) => r.id === fast)).toMatchObject({ status: 'succeeded' });
     // Given back without counting the attempt, and the late result was dropped.
     expect(rows.find((r) => r.id === stuck)).toMatchObject({ status: 'queued', attempts: 0 });
-    await new Promise((r) => setTimeout(r, 20));
+    // The abandoned attempt now returns its result: nothing of it may reach the job.
+    expect(slowAttempt).not.toBeNull();
+    await slowAttempt;
+    await w.runOnce();
     expect((await jobRows(t.pool)).find((r) => r.id === stuck)?.status).toBe('queued');
   });
 

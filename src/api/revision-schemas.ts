@@ -1,0 +1,44 @@
+/** The fields a revision or a preview may change on a slide: one schema for both operations. */
+import { Type } from '@sinclair/typebox';
+import { THEME_IDS } from '../brand/theme-ids.ts';
+import { LAYOUTS } from '../planning/look.ts';
+import { MAX_COUNT, OWN_SLIDE_LIMITS } from '../planning/types.ts';
+import { StringEnum } from './schemas.ts';
+
+const HEX = Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', examples: ['#0B5FFF'] });
+
+export const slideChangeFields = {
+  headline: Type.Optional(Type.String({ minLength: 1, maxLength: OWN_SLIDE_LIMITS.headline, examples: ['Find orders quickly'] })),
+  subheadline: Type.Optional(
+    Type.Union([Type.String({ minLength: 1, maxLength: OWN_SLIDE_LIMITS.subheadline }), Type.Null()], { description: 'null removes it.' }),
+  ),
+  screenId: Type.Optional(Type.String({ maxLength: 64, description: "One of the app's uploaded screens (scr_…) to frame instead." })),
+  layout: Type.Optional(StringEnum(LAYOUTS)),
+  background: Type.Optional(
+    Type.Object({ colors: Type.Array(HEX, { minItems: 1, maxItems: 4 }) }, { additionalProperties: false, description: 'Gradient stops.' }),
+  ),
+  textColor: Type.Optional(HEX),
+};
+
+export const SlideEditSchema = Type.Object(
+  {
+    index: Type.Integer({ minimum: 1, maximum: MAX_COUNT, description: "The parent's slide, 1-based." }),
+    locale: Type.Optional(
+      Type.String({
+        maxLength: 35,
+        examples: ['de-DE'],
+        description:
+          "In a set of several locales, the locale whose captions this edit changes (then only `headline` and `subheadline` may be given). Absent: the set's first locale's captions, and the slide's screen, layout and colours in every locale.",
+      }),
+    ),
+    ...slideChangeFields,
+  },
+  { additionalProperties: false, title: 'SlideEdit' },
+);
+
+export const AddedSlideSchema = Type.Object(
+  { ...slideChangeFields, headline: Type.String({ minLength: 1, maxLength: OWN_SLIDE_LIMITS.headline }) },
+  { additionalProperties: false, title: 'AddedSlide' },
+);
+
+export const ThemeSchema = StringEnum(THEME_IDS, { description: "The whole set's look." });
