@@ -6,6 +6,7 @@
 import { Option, type Command } from 'commander';
 import type { Printable } from '../cli-output.ts';
 import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS, DEVICE_IDS, MAX_COUNT } from '../planning/types.ts';
+import { THEME_IDS } from '../brand/theme-ids.ts';
 import { ClientFailure, EXIT } from './exit-codes.ts';
 import type { ClientContext } from './context.ts';
 
@@ -48,6 +49,7 @@ export function registerClientCommands(cli: Command, out: (value: Printable) => 
     .addOption(new Option('--device <device>', 'the device the set is for').choices(DEVICE_IDS).makeOptionMandatory())
     .addOption(new Option('--style <style>', 'caption voice').choices(CAPTION_STYLE_IDS))
     .addOption(new Option('--length <length>', 'caption length').choices(CAPTION_LENGTH_IDS))
+    .addOption(new Option('--theme <theme>', "the set's look (default: the app's brand kit theme)").choices(THEME_IDS))
     .option('--count <n>', `slides, 1 to ${MAX_COUNT}`, count)
     .option('--narrative <id>', 'a narrative id (see GET /public/v1/narratives); sets the number of slides')
     .option('--context <text>', 'guidance for the captions (extraContext)')
@@ -72,6 +74,48 @@ export function registerClientCommands(cli: Command, out: (value: Printable) => 
       run(async (ctx) => {
         const { getJob } = await import('./jobs-get.ts');
         await getJob(ctx, jobId, opts);
+      }),
+    );
+
+  cli
+    .command('revise')
+    .description(
+      'edit a succeeded set (free): new captions or screen for a slide, another order or theme; waits, and with --out downloads the files',
+    )
+    .argument('<jobId>', 'the set to edit (job_...)')
+    .option('--slide <n>', 'the slide the caption and screen options change (1-based)', (v: string) => {
+      if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > MAX_COUNT)
+        throw new ClientFailure(`--slide must be 1 to ${MAX_COUNT}, got "${v}"`, EXIT.usage);
+      return Number(v);
+    })
+    .option('--headline <text>', 'the slide’s new headline')
+    .option('--subheadline <text>', 'the slide’s new subheadline ("" removes it)')
+    .option('--screen <screenId>', 'frame another of the app’s uploaded screens (scr_...)')
+    .addOption(new Option('--theme <theme>', 'the whole set’s look').choices([...THEME_IDS]))
+    .option('--order <list>', 'the new order of the slides, like 1,3,2')
+    .option('--out <dir>', 'download the revised slides and ZIP here')
+    .option('--timeout <seconds>', 'give up waiting for the revision after this long', seconds('--timeout'), 600)
+    .action((jobId: string, opts) =>
+      run(async (ctx) => {
+        const { revise } = await import('./revise.ts');
+        await revise(ctx, jobId, opts);
+      }),
+    );
+
+  cli
+    .command('publish')
+    .description(
+      'put a succeeded set on its store page: plan it, show the plan, ask, then apply and verify (talks to SHOTGEN_URL with SHOTGEN_API_KEY)',
+    )
+    .argument('<jobId>', 'the succeeded job (job_...)')
+    .requiredOption('--connection <id>', 'the store connection (sc_...)')
+    .option('--yes', 'approve without asking')
+    .option('--locale <set=store...>', 'map a set locale to a store locale, e.g. en=en-US (repeatable)')
+    .option('--timeout <seconds>', 'give up waiting after this long', seconds('--timeout'), 1800)
+    .action((jobId: string, opts: { connection: string; yes?: boolean; locale?: string[]; timeout: number }) =>
+      run(async (ctx) => {
+        const { publish } = await import('./publish.ts');
+        await publish(ctx, jobId, opts);
       }),
     );
 

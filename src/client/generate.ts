@@ -16,6 +16,7 @@ export interface GenerateOptions {
   device: CreateScreenshotSetRequest['device'];
   style?: CreateScreenshotSetRequest['captionStyle'];
   length?: CreateScreenshotSetRequest['captionLength'];
+  theme?: CreateScreenshotSetRequest['theme'];
   count?: number;
   narrative?: string;
   context?: string;
@@ -50,18 +51,22 @@ export async function generate({ client, reporter, out }: ClientContext, opts: G
     );
   }
 
-  const accepted = await client.createScreenshotSet(
-    {
-      appId: app.appId,
-      device: opts.device,
-      ...(opts.count !== undefined ? { count: opts.count } : {}),
-      ...(opts.style ? { captionStyle: opts.style } : {}),
-      ...(opts.length ? { captionLength: opts.length } : {}),
-      ...(opts.narrative ? { narrativeId: opts.narrative as CreateScreenshotSetRequest['narrativeId'] } : {}),
-      ...(screenIds.length ? { screenIds } : {}),
-    },
-    { idempotencyKey },
-  );
+  const setRequest: CreateScreenshotSetRequest = {
+    appId: app.appId,
+    device: opts.device,
+    ...(opts.count !== undefined ? { count: opts.count } : {}),
+    ...(opts.style ? { captionStyle: opts.style } : {}),
+    ...(opts.length ? { captionLength: opts.length } : {}),
+    ...(opts.theme ? { theme: opts.theme } : {}),
+    ...(opts.narrative ? { narrativeId: opts.narrative as CreateScreenshotSetRequest['narrativeId'] } : {}),
+    ...(screenIds.length ? { screenIds } : {}),
+  };
+  // What planning knows before the charge (a Mac listing for an iPhone set) is said before any
+  // credit is spent: a free dry run answers it, and refuses what the create would refuse.
+  const checked = await client.checkScreenshotSet(setRequest);
+  const early = checked.warnings;
+  for (const w of early) reporter.line(`warning: ${w}`);
+  const accepted = await client.createScreenshotSet(setRequest, { idempotencyKey });
   reporter.line(`job ${accepted.jobId}: ${accepted.credits.cost} credits charged, ${accepted.credits.remaining} remain`);
 
   const job = await client.waitForJob(accepted.jobId, { timeoutMs: opts.timeout * 1000, onProgress: (j) => reporter.job(j) });
@@ -87,7 +92,7 @@ export async function generate({ client, reporter, out }: ClientContext, opts: G
   };
   const text = [
     `${files.slides.length} slides${files.archive ? ' and the ZIP' : ''} in ${opts.out}`,
-    ...value.warnings.map((w) => `warning: ${w}`),
+    ...value.warnings.filter((w) => !early.includes(w)).map((w) => `warning: ${w}`),
   ].join('\n');
   out({ kind: 'object', value, text });
 }

@@ -11,8 +11,10 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, shotgen } from '../cli/helpers.ts';
 import { solidPng } from '../support/fake-images.ts';
+import { lookupBody, lookupResult } from '../support/store-fixtures.ts';
 import { IOS_URL, startShotgenServer, type ShotgenServer } from './server.ts';
 import { claimJobs, failJob } from '../../src/jobs/queue.ts';
+import { scaled } from '../support/timing.ts';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -23,6 +25,13 @@ const tempDir = () => {
 afterAll(() => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
+
+/** A folder with one iPhone screen: a set needs something to frame. */
+async function oneScreen(): Promise<string> {
+  const dir = tempDir();
+  fs.writeFileSync(path.join(dir, '1-home.png'), await solidPng(1290, 2796, 'green'));
+  return dir;
+}
 
 interface Generated {
   appId: string;
@@ -76,7 +85,7 @@ describe('shotgen generate and jobs get against a running server', () => {
   });
   afterAll(async () => s?.close());
 
-  it('generate --screens: uploads them, renders, downloads every PNG and the ZIP (--json)', { timeout: 120_000 }, async () => {
+  it('generate --screens: uploads them, renders, downloads every PNG and the ZIP (--json)', { timeout: scaled(120_000) }, async () => {
     const screens = tempDir();
     fs.writeFileSync(
       path.join(screens, '10-blue.jpg'),
@@ -98,6 +107,8 @@ describe('shotgen generate and jobs get against a running server', () => {
         '3',
         '--style',
         'bold',
+        '--theme',
+        'dark',
         '--screens',
         screens,
         '--out',
@@ -121,49 +132,131 @@ describe('shotgen generate and jobs get against a running server', () => {
     const job = await shotgen(['jobs', 'get', result.jobId, '--json'], env);
     expect(job.code).toBe(0);
     const polled = JSON.parse(job.stdout);
-    expect(polled).toMatchObject({ id: result.jobId, status: 'succeeded' });
+    expect(polled).toMatchObject({ id: result.jobId, status: 'succeeded', result: { theme: 'dark' } });
     // Slides frame the uploaded screens in name order (2-red before 10-blue), cycling.
     const screenIds = polled.result.slides.map((x: { screenId: string }) => x.screenId);
     expect(screenIds[0]).toBe(screenIds[2]);
     expect(screenIds[0]).not.toBe(screenIds[1]);
+
+    // revise: slide 2's caption only; slides 1 and 3 come back as the very same bytes.
+    const revisedDir = path.join(tempDir(), 'revised');
+    const revised = await shotgen(
+      ['revise', result.jobId, '--slide', '2', '--headline', 'Plan Every Meal', '--out', revisedDir, '--json'],
+      env,
+    );
+    expect(revised.code, revised.stderr).toBe(0);
+    const rev = JSON.parse(revised.stdout) as { jobId: string; parentJobId: string; slides: { path: string; sha256: string }[] };
+    expect(rev.parentJobId).toBe(result.jobId);
+    expect(rev.slides.map((f) => f.sha256)).toEqual([
+      result.slides[0].sha256,
+      expect.not.stringMatching(result.slides[1].sha256),
+      result.slides[2].sha256,
+    ]);
+    expect(fs.readFileSync(rev.slides[0].path).equals(fs.readFileSync(result.slides[0].path))).toBe(true);
+    const nothing = await shotgen(['revise', result.jobId], env);
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toContain('nothing to change');
   });
 
-  it('generate without screens (text-only slides: the listing has no screenshots); text output', { timeout: 120_000 }, async () => {
-    const out = tempDir();
-    const r = await shotgen(['generate', '--ios', IOS_URL, '--device', 'iphone-67', '--narrative', 'problem-solution', '--out', out], env);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^\d+ slides and the ZIP in /);
-    expect(fs.readdirSync(out).filter((n) => n.endsWith('.png')).length).toBeGreaterThanOrEqual(3);
-    expect(fs.readdirSync(out).filter((n) => n.endsWith('.zip'))).toHaveLength(1);
-  });
-
-  it('a retried generate is charged once: the lost answer is replayed for the same Idempotency-Key', { timeout: 120_000 }, async () => {
-    let lost = false;
-    const proxy = await lossyProxy(s.url.replace(/\/api\/v1$/, ''), (req) => {
-      if (lost || req.method !== 'POST' || !req.url!.endsWith('/public/v1/screenshots')) return false;
-      return (lost = true);
-    });
-    try {
+  it(
+    'generate with nothing to frame (no screens, a listing without screenshots) is refused before the charge',
+    { timeout: scaled(120_000) },
+    async () => {
       const before = await (await fetch(`${s.url}/public/v1/account`, { headers: { authorization: `Bearer ${s.key}` } })).json();
-      const r = await shotgen(['generate', '--ios', IOS_URL, '--device', 'iphone-69', '--count', '2', '--out', tempDir(), '--json'], {
-        ...env,
-        SHOTGEN_URL: `${proxy.origin}/api/v1`,
-      });
-      expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toContain('HTTP 502: retrying in 0 s');
-      const posts = proxy.seen.filter((x) => x.method === 'POST' && x.url.endsWith('/screenshots'));
-      expect(posts).toHaveLength(2);
-      expect(posts[0].idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
-      expect(posts[1].idempotencyKey).toBe(posts[0].idempotencyKey);
+      const out = tempDir();
+      const r = await shotgen(
+        ['generate', '--ios', IOS_URL, '--device', 'iphone-67', '--narrative', 'problem-solution', '--out', out],
+        env,
+      );
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stderr).toMatch(/cannot_fill_set/);
+      expect(r.stderr).toMatch(/Upload screens/);
+      expect(fs.readdirSync(out)).toEqual([]);
       const after = await (await fetch(`${s.url}/public/v1/account`, { headers: { authorization: `Bearer ${s.key}` } })).json();
-      expect(after.credits.used - before.credits.used).toBe(5);
-      expect(JSON.parse(r.stdout).idempotencyKey).toBe(posts[0].idempotencyKey);
-    } finally {
-      await proxy.close();
-    }
+      expect(after.credits.used).toBe(before.credits.used);
+    },
+  );
+
+  it('generate prints the warnings known before the charge on stderr before it charges', { timeout: scaled(120_000) }, async () => {
+    // A Mac App Store listing planned for an iPhone: the create answer already says so.
+    s.store.set('app-store', '2222222222', {
+      body: lookupBody([lookupResult({ kind: 'mac-software', trackId: 2222222222, screenshotUrls: [], ipadScreenshotUrls: [] })]),
+    });
+    const out = path.join(tempDir(), 'mac');
+    const r = await shotgen(
+      [
+        'generate',
+        '--ios',
+        'https://apps.apple.com/us/app/pocket-planner/id2222222222',
+        '--device',
+        'iphone-69',
+        '--count',
+        '1',
+        '--screens',
+        await oneScreen(),
+        '--out',
+        out,
+      ],
+      env,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    // Said before any credit is spent (a free dry run asks), then never again.
+    const warning = r.stderr.indexOf("warning: This is a Mac app's listing");
+    expect(warning).toBeGreaterThan(-1);
+    expect(warning).toBeLessThan(r.stderr.indexOf('credits charged'));
+    expect(r.stderr.lastIndexOf("Mac app's listing")).toBe(r.stderr.indexOf("Mac app's listing"));
+    // Said once: the result's warnings do not repeat it on stdout.
+    expect(r.stdout).not.toContain("Mac app's listing");
   });
 
-  it('exit codes say what failed, each with one line on stderr', { timeout: 60_000 }, async () => {
+  it(
+    'a retried generate is charged once: the lost answer is replayed for the same Idempotency-Key',
+    { timeout: scaled(120_000) },
+    async () => {
+      let lost = false;
+      const proxy = await lossyProxy(s.url.replace(/\/api\/v1$/, ''), (req) => {
+        // The create's answer is lost (the one with an Idempotency-Key), not the free dry run's before it.
+        if (lost || req.method !== 'POST' || !req.url!.endsWith('/public/v1/screenshots') || !req.headers['idempotency-key']) return false;
+        return (lost = true);
+      });
+      try {
+        const before = await (await fetch(`${s.url}/public/v1/account`, { headers: { authorization: `Bearer ${s.key}` } })).json();
+        const r = await shotgen(
+          [
+            'generate',
+            '--ios',
+            IOS_URL,
+            '--device',
+            'iphone-69',
+            '--count',
+            '2',
+            '--screens',
+            await oneScreen(),
+            '--out',
+            tempDir(),
+            '--json',
+          ],
+          {
+            ...env,
+            SHOTGEN_URL: `${proxy.origin}/api/v1`,
+          },
+        );
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stderr).toContain('HTTP 502: retrying in 0 s');
+        const posts = proxy.seen.filter((x) => x.method === 'POST' && x.url.endsWith('/screenshots') && x.idempotencyKey);
+        expect(posts).toHaveLength(2);
+        expect(posts[0].idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+        expect(posts[1].idempotencyKey).toBe(posts[0].idempotencyKey);
+        const after = await (await fetch(`${s.url}/public/v1/account`, { headers: { authorization: `Bearer ${s.key}` } })).json();
+        expect(after.credits.used - before.credits.used).toBe(5);
+        expect(JSON.parse(r.stdout).idempotencyKey).toBe(posts[0].idempotencyKey);
+      } finally {
+        await proxy.close();
+      }
+    },
+  );
+
+  it('exit codes say what failed, each with one line on stderr', { timeout: scaled(60_000) }, async () => {
     const out = tempDir();
     const noKey = await shotgen(['generate', '--ios', IOS_URL, '--device', 'iphone-69', '--out', out], {
       DATA_DIR: env.DATA_DIR,
@@ -202,7 +295,7 @@ describe('shotgen generate and jobs get against a running server', () => {
 });
 
 describe('client commands against a server that answers 503, and a job that fails', () => {
-  it('jobs get retries 503 after Retry-After, then prints the job', { timeout: 60_000 }, async () => {
+  it('jobs get retries 503 after Retry-After, then prints the job', { timeout: scaled(60_000) }, async () => {
     let calls = 0;
     const server = http.createServer((req, res) => {
       if (++calls <= 2) {
@@ -229,7 +322,7 @@ describe('client commands against a server that answers 503, and a job that fail
     }
   });
 
-  it('generate and jobs get --wait exit 4 when the job fails', { timeout: 90_000 }, async () => {
+  it('generate and jobs get --wait exit 4 when the job fails', { timeout: scaled(90_000) }, async () => {
     // No worker: the test fails the job itself, as a worker does when it cannot plan it.
     const s = await startShotgenServer({ role: 'api' });
     try {
@@ -251,7 +344,10 @@ describe('client commands against a server that answers 503, and a job that fail
           .catch(() => undefined);
       }, 200);
       try {
-        const r = await shotgen(['generate', '--ios', IOS_URL, '--device', 'iphone-69', '--out', tempDir()], env);
+        const r = await shotgen(
+          ['generate', '--ios', IOS_URL, '--device', 'iphone-69', '--count', '2', '--screens', await oneScreen(), '--out', tempDir()],
+          env,
+        );
         expect(r.code, r.stderr).toBe(4);
         expect(r.stderr).toMatch(
           /shotgen: job job_\w+ failed: The listing says too little\. \(planning_failed\); the 5 credits were refunded\n$/,

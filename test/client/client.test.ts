@@ -17,6 +17,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solidPng } from '../support/fake-images.ts';
 import { IOS_URL, startShotgenServer, type ShotgenServer } from './server.ts';
+import { scaled } from '../support/timing.ts';
 
 let s: ShotgenServer;
 let client: ShotgenClient;
@@ -32,7 +33,7 @@ afterAll(async () => {
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 describe('the typed client against a running server', () => {
-  it('runs the whole flow: app, screens, set, waitForJob with progress, downloadSet', { timeout: 120_000 }, async () => {
+  it('runs the whole flow: app, screens, set, waitForJob with progress, downloadSet', { timeout: scaled(120_000) }, async () => {
     const app = await client.createApp({ iosUrl: IOS_URL });
     expect(app).toMatchObject({ appId: expect.stringMatching(/^app_/), name: 'Pocket Planner' });
 
@@ -84,7 +85,9 @@ describe('the typed client against a running server', () => {
 
     const dir = s.tempDir();
     const files = await client.downloadSet(accepted.jobId, dir);
-    expect(files.slides.map((f) => path.basename(f.path))).toEqual(slides.map((x) => `${x.index}_iphone-69_${x.role}.png`));
+    expect(files.slides.map((f) => path.basename(f.path))).toEqual(
+      slides.map((x) => `${String(x.index).padStart(2, '0')}_iphone-69_${x.role}.png`),
+    );
     for (const [i, f] of files.slides.entries()) {
       const bytes = fs.readFileSync(f.path);
       expect(sha256(bytes)).toBe(slides[i].image!.sha256);
@@ -106,40 +109,44 @@ describe('the typed client against a running server', () => {
     expect((await client.listScreens(app.appId)).screens).toHaveLength(1);
   });
 
-  it('serves a set in several locales: getLocaleSlideImage, and downloadSet writes every locale', { timeout: 120_000 }, async () => {
-    const app = await client.createApp({ iosUrl: IOS_URL });
-    await client.uploadScreen(app.appId, await solidPng(1290, 2796, 'yellow'), { contentType: 'image/png' });
-    const accepted = await client.createScreenshotSet(
-      { appId: app.appId, device: 'iphone-69', count: 2, locales: ['en-US', 'en-GB'] },
-      { idempotencyKey: `locales-${Date.now()}` },
-    );
-    expect(accepted.credits.cost).toBe(10);
-    const job = await client.waitForJob(accepted.jobId, { timeoutMs: 90_000 });
-    expect(job.status).toBe('succeeded');
-    const locales = job.result!.locales!;
-    expect(locales.map((l) => l.locale)).toEqual(['en-US', 'en-GB']);
+  it(
+    'serves a set in several locales: getLocaleSlideImage, and downloadSet writes every locale',
+    { timeout: scaled(120_000) },
+    async () => {
+      const app = await client.createApp({ iosUrl: IOS_URL });
+      await client.uploadScreen(app.appId, await solidPng(1290, 2796, 'yellow'), { contentType: 'image/png' });
+      const accepted = await client.createScreenshotSet(
+        { appId: app.appId, device: 'iphone-69', count: 2, locales: ['en-US', 'en-GB'] },
+        { idempotencyKey: `locales-${Date.now()}` },
+      );
+      expect(accepted.credits.cost).toBe(10);
+      const job = await client.waitForJob(accepted.jobId, { timeoutMs: 90_000 });
+      expect(job.status).toBe('succeeded');
+      const locales = job.result!.locales!;
+      expect(locales.map((l) => l.locale)).toEqual(['en-US', 'en-GB']);
 
-    const second = await client.getLocaleSlideImage(job.id, 'en-GB', '2.png');
-    expect(second.headers.get('content-type')).toBe('image/png');
-    expect(sha256(Buffer.from(await second.arrayBuffer()))).toBe(locales[1].slides[1].image!.sha256);
-    // The first locale's slides are at /slides/, not under /locales/.
-    const first = (await client.getLocaleSlideImage(job.id, 'en-US', '1.png').catch((e: unknown) => e)) as ShotgenError;
-    expect(first).toBeInstanceOf(ShotgenError);
-    expect(first.status).toBe(404);
-    const missing = (await client.getLocaleSlideImage(job.id, 'en-GB', '3.png').catch((e: unknown) => e)) as ShotgenError;
-    expect(missing).toMatchObject({ status: 404 });
+      const second = await client.getLocaleSlideImage(job.id, 'en-GB', '2.png');
+      expect(second.headers.get('content-type')).toBe('image/png');
+      expect(sha256(Buffer.from(await second.arrayBuffer()))).toBe(locales[1].slides[1].image!.sha256);
+      // The first locale's slides are at /slides/, not under /locales/.
+      const first = (await client.getLocaleSlideImage(job.id, 'en-US', '1.png').catch((e: unknown) => e)) as ShotgenError;
+      expect(first).toBeInstanceOf(ShotgenError);
+      expect(first.status).toBe(404);
+      const missing = (await client.getLocaleSlideImage(job.id, 'en-GB', '3.png').catch((e: unknown) => e)) as ShotgenError;
+      expect(missing).toMatchObject({ status: 404 });
 
-    const dir = s.tempDir();
-    const files = await client.downloadSet(job, dir);
-    const roles = locales[0].slides.map((x) => x.role);
-    expect(files.slides.map((f) => [f.locale, f.index, path.relative(dir, f.path)])).toEqual([
-      ['en-US', 1, path.join('en-US', `1_iphone-69_${roles[0]}.png`)],
-      ['en-US', 2, path.join('en-US', `2_iphone-69_${roles[1]}.png`)],
-      ['en-GB', 1, path.join('en-GB', `1_iphone-69_${roles[0]}.png`)],
-      ['en-GB', 2, path.join('en-GB', `2_iphone-69_${roles[1]}.png`)],
-    ]);
-    expect(files.slides.map((f) => f.sha256)).toEqual(locales.flatMap((l) => l.slides.map((x) => x.image!.sha256)));
-  });
+      const dir = s.tempDir();
+      const files = await client.downloadSet(job, dir);
+      const roles = locales[0].slides.map((x) => x.role);
+      expect(files.slides.map((f) => [f.locale, f.index, path.relative(dir, f.path)])).toEqual([
+        ['en-US', 1, path.join('en-US', `01_iphone-69_${roles[0]}.png`)],
+        ['en-US', 2, path.join('en-US', `02_iphone-69_${roles[1]}.png`)],
+        ['en-GB', 1, path.join('en-GB', `01_iphone-69_${roles[0]}.png`)],
+        ['en-GB', 2, path.join('en-GB', `02_iphone-69_${roles[1]}.png`)],
+      ]);
+      expect(files.slides.map((f) => f.sha256)).toEqual(locales.flatMap((l) => l.slides.map((x) => x.image!.sha256)));
+    },
+  );
 
   it('refuses a download whose bytes differ from the result, keeping nothing', async () => {
     const fake = Buffer.from('not the picture');

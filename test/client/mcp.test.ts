@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../cli/helpers.ts';
 import { solidPng } from '../support/fake-images.ts';
 import { IOS_URL, startShotgenServer, type ShotgenServer } from './server.ts';
+import { scaled } from '../support/timing.ts';
 
 /**
  * The SDK's stdio client transport, but keeping every byte the server wrote to stdout and stderr:
@@ -108,11 +109,16 @@ describe('shotgen mcp', () => {
   it('lists the tools, with input schemas taken from the API’s own request schemas', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
+      'approve_publication',
       'create_app',
+      'create_publication',
       'create_screenshot_set',
       'get_account',
       'get_job',
+      'get_publication',
       'list_narratives',
+      'list_store_connections',
+      'revise_set',
       'upload_screen',
     ]);
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
@@ -130,7 +136,7 @@ describe('shotgen mcp', () => {
     expect(client.getInstructions()).toContain('create_app');
   });
 
-  it('runs create_app → upload_screen → create_screenshot_set → get_job to rendered slides', { timeout: 120_000 }, async () => {
+  it('runs create_app → upload_screen → create_screenshot_set → get_job to rendered slides', { timeout: scaled(120_000) }, async () => {
     const app = await call('create_app', { iosUrl: IOS_URL });
     expect(app.isError).toBeFalsy();
     expect(app.structuredContent).toMatchObject({ appId: expect.stringMatching(/^app_/), name: 'Pocket Planner' });
@@ -171,6 +177,20 @@ describe('shotgen mcp', () => {
 
     const without = await call('get_job', { jobId, images: false });
     expect(without.content.filter((c) => c.type === 'image')).toEqual([]);
+
+    // An argument the schema does not name is refused, not ignored.
+    const misnamed = await call('get_job', { jobId, wait: 5 });
+    expect(misnamed.isError).toBe(true);
+    expect((misnamed.content[0] as { text: string }).text).toMatch(
+      /get_job takes no argument "wait"; its arguments are jobId, waitSeconds, images/,
+    );
+
+    // An edit, free: a new job whose parent is this one.
+    const revised = await call('revise_set', { jobId, slides: [{ index: 2, headline: 'Plan Every Meal' }] });
+    expect(revised.isError).toBeFalsy();
+    expect(revised.structuredContent).toMatchObject({ parentJobId: jobId, slides: 2, credits: { cost: 0 } });
+    const revision = await finishedJob((revised.structuredContent as { jobId: string }).jobId);
+    expect(revision.structuredContent).toMatchObject({ status: 'succeeded', parentJobId: jobId });
   });
 
   it('answers list_narratives, and reports problems as tool errors an agent can act on', async () => {
@@ -190,7 +210,7 @@ describe('shotgen mcp', () => {
     expect(notAFile.isError).toBe(true);
   });
 
-  it('get_job links and previews every locale’s slides of a set in several locales', { timeout: 120_000 }, async () => {
+  it('get_job links and previews every locale’s slides of a set in several locales', { timeout: scaled(120_000) }, async () => {
     const appId = ((await call('create_app', { iosUrl: IOS_URL })).structuredContent as { appId: string }).appId;
     await call('upload_screen', { appId, base64: (await solidPng(1290, 2796, 'blue')).toString('base64') });
     const created = await call('create_screenshot_set', { appId, device: 'iphone-69', count: 2, locales: ['en-US', 'en-GB'] });

@@ -8,16 +8,25 @@ import type {
   Account,
   App,
   CreateAppRequest,
+  CreatePreviewRequest,
+  CreateRevisionRequest,
   CreateScreenshotSetRequest,
   CreateWebhookRequest,
   Job,
   NarrativeCatalogue,
+  RevisionAccepted,
   Screen,
   ScreenFamily,
   ScreenList,
   ScreenshotSetAccepted,
+  ScreenshotSetChecked,
   WebhookCreated,
   WebhookList,
+  CreateStoreConnectionRequest,
+  StoreConnection,
+  StoreConnectionList,
+  CreatePublicationRequest,
+  Publication,
 } from './types.ts';
 import { waitForJob, type WaitOptions } from './wait.ts';
 
@@ -46,6 +55,12 @@ export interface ShotgenClient {
     body: CreateScreenshotSetRequest,
     opts?: CallOptions & { idempotencyKey?: string },
   ): Promise<ScreenshotSetAccepted & { replayed: boolean }>;
+  /** Free: every check a create makes (`dryRun`), with the price, the balance and the warnings known before the charge. */
+  checkScreenshotSet(body: CreateScreenshotSetRequest, opts?: CallOptions): Promise<ScreenshotSetChecked>;
+  /** Edits a succeeded set as a new job (free): only the slides that change are rendered again. Wait for it with waitForJob. */
+  createRevision(jobId: string, body: CreateRevisionRequest, opts?: CallOptions): Promise<RevisionAccepted>;
+  /** One slide with unsaved changes as a small PNG, not stored (free, rate-limited); `fits` is false when a caption cannot fit. */
+  preview(body: CreatePreviewRequest, opts?: CallOptions): Promise<{ png: Uint8Array; fits: boolean }>;
   /** `wait`: seconds (1..30) the server may hold the answer until the job finishes (`Prefer: wait`). */
   getJob(jobId: string, opts?: CallOptions & { wait?: number }): Promise<Job>;
   /** One of the app's own screens, PNG or JPEG bytes; `family` is inferred from the aspect ratio when absent. */
@@ -67,6 +82,13 @@ export interface ShotgenClient {
   createWebhook(body: CreateWebhookRequest, opts?: CallOptions): Promise<WebhookCreated>;
   listWebhooks(opts?: CallOptions): Promise<WebhookList>;
   deleteWebhook(webhookId: string, opts?: CallOptions): Promise<void>;
+  /** Publishing: store credentials (never shown again) and publications (plan, approve). */
+  createStoreConnection(body: CreateStoreConnectionRequest, opts?: CallOptions): Promise<StoreConnection>;
+  listStoreConnections(opts?: CallOptions): Promise<StoreConnectionList>;
+  deleteStoreConnection(connectionId: string, opts?: CallOptions): Promise<void>;
+  createPublication(body: CreatePublicationRequest, opts?: CallOptions): Promise<Publication>;
+  getPublication(publicationId: string, opts?: CallOptions): Promise<Publication>;
+  approvePublication(publicationId: string, opts?: CallOptions): Promise<Publication>;
   /** Until the job is `succeeded` or `failed` (returned, not thrown); ShotgenTimeoutError after `timeoutMs`. */
   waitForJob(jobId: string, opts?: WaitOptions): Promise<Job>;
   /** Writes a succeeded job's slide PNGs and ZIP into `dir`, each checked against the result's sha256. */
@@ -114,7 +136,20 @@ export function createShotgenClient(options: ShotgenClientOptions): ShotgenClien
         params: { header: opts.idempotencyKey ? { 'idempotency-key': opts.idempotencyKey } : {} },
         signal: opts.signal,
       });
-      return { ...unwrap(answer), replayed: answer.response.headers.get('idempotent-replayed') === 'true' };
+      return { ...(unwrap(answer) as ScreenshotSetAccepted), replayed: answer.response.headers.get('idempotent-replayed') === 'true' };
+    },
+    async checkScreenshotSet(body, opts = {}) {
+      return unwrap(
+        await http.POST('/public/v1/screenshots', { body: { ...body, dryRun: true }, signal: opts.signal }),
+      ) as ScreenshotSetChecked;
+    },
+    async createRevision(jobId, body, opts = {}) {
+      return unwrap(await http.POST('/public/v1/jobs/{id}/revisions', { params: { path: { id: jobId } }, body, signal: opts.signal }));
+    },
+    async preview(body, opts = {}) {
+      const answer = await http.POST('/public/v1/previews', { body, parseAs: 'arrayBuffer', signal: opts.signal });
+      const bytes = unwrap(answer) as unknown as ArrayBuffer;
+      return { png: new Uint8Array(bytes), fits: answer.response.headers.get('caption-fits') !== 'false' };
     },
     async getJob(jobId, opts) {
       return (await getJobAnswer(jobId, opts)).job;
@@ -179,6 +214,26 @@ export function createShotgenClient(options: ShotgenClientOptions): ShotgenClien
     },
     async deleteWebhook(webhookId, opts = {}) {
       unwrap(await http.DELETE('/public/v1/webhooks/{id}', { params: { path: { id: webhookId } }, signal: opts.signal }));
+    },
+    async createStoreConnection(body, opts = {}) {
+      return unwrap(await http.POST('/public/v1/store-connections', { body, signal: opts.signal }));
+    },
+    async listStoreConnections(opts = {}) {
+      return unwrap(await http.GET('/public/v1/store-connections', { signal: opts.signal }));
+    },
+    async deleteStoreConnection(connectionId, opts = {}) {
+      unwrap(await http.DELETE('/public/v1/store-connections/{id}', { params: { path: { id: connectionId } }, signal: opts.signal }));
+    },
+    async createPublication(body, opts = {}) {
+      return unwrap(await http.POST('/public/v1/publications', { body, signal: opts.signal }));
+    },
+    async getPublication(publicationId, opts = {}) {
+      return unwrap(await http.GET('/public/v1/publications/{id}', { params: { path: { id: publicationId } }, signal: opts.signal }));
+    },
+    async approvePublication(publicationId, opts = {}) {
+      return unwrap(
+        await http.POST('/public/v1/publications/{id}/approve', { params: { path: { id: publicationId } }, signal: opts.signal }),
+      );
     },
     waitForJob: (jobId, opts) => waitForJob(getJobAnswer, jobId, opts),
     downloadSet: async (job, dir, opts = {}) => {

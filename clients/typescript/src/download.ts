@@ -102,7 +102,8 @@ export async function downloadSet(
   for (const group of slidesByLocale(result)) {
     for (const slide of group.slides) {
       if (!slide.image) continue;
-      const name = `${slide.index}_${safe(result.device)}_${safe(slide.role)}.png`;
+      // Named as in the ZIP (and by fastlane): 01_, 02_ … sort in slide order.
+      const name = `${String(slide.index).padStart(2, '0')}_${safe(result.device)}_${safe(slide.role)}.png`;
       const file = group.locale ? path.join(dir, safe(group.locale), name) : path.join(dir, name);
       out.slides.push(
         await fetchTo(slide.image, file, { kind: 'slide', index: slide.index, ...(group.locale ? { locale: group.locale } : {}) }),

@@ -220,7 +220,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Each event is POSTed as `{ type, timestamp, data }` (data: the job as GET /public/v1/jobs/{id} returns it), signed per the Standard Webhooks specification (headers webhook-id, webhook-timestamp, webhook-signature), and retried with backoff (about 5 s, 30 s, 2 min, 10 min, 1 h, 6 h) until it is answered with a 2xx; webhook-id stays the same on every retry. Redirects are not followed; an attempt times out after 10 s. At most 10 endpoints per account.
+         * @description Each event is POSTed as `{ type, timestamp, data }` (data: the job as GET /public/v1/jobs/{id} returns it for job.succeeded and job.failed; the publication as GET /public/v1/publications/{id} returns it, with its `error` on failure, for publication.published and publication.failed, each sent once when the publication reaches that status), signed per the Standard Webhooks specification (headers webhook-id, webhook-timestamp, webhook-signature), and retried with backoff (about 5 s, 30 s, 2 min, 10 min, 1 h, 6 h) until it is answered with a 2xx; webhook-id stays the same on every retry. Redirects are not followed; an attempt times out after 10 s. At most 10 endpoints per account.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -249,6 +249,211 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/v1/apps/{appId}/brand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The app’s brand kit and the colours its sets are drawn with
+         * @description The kit (colours, font, icon badge, default theme), the colours taken from the app's icon (once its first set has read the icon) and what the next set uses. Free.
+         */
+        get: operations["getBrandKit"];
+        /**
+         * Replace the app’s brand kit
+         * @description The whole kit: an omitted field takes its default (colours: the icon’s; font `noto-sans`; no icon badge; theme `soft`). New sets of the app use it; sets already made keep their look. Free.
+         */
+        put: operations["putBrandKit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/jobs/{id}/feature-graphic.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the Google Play feature graphic (PNG, Android sets)
+         * @description 1024×500, 8-bit RGB without alpha: the app's icon, name and the hero headline in its brand colours. Android sets only; with `locales`, the first locale's (the ZIP holds every locale's). With the API key, or through the signed URL in `result.featureGraphic.url`.
+         */
+        get: operations["getFeatureGraphic"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/jobs/{id}/store-preview.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the store preview (PNG)
+         * @description The set as it appears in the App Store's (or Google Play's) search results on a phone, at the phone's pixel size: icon, name and the first three slides at their real thumbnail size. With the API key, or through the signed URL in `result.storePreview.url`.
+         */
+        get: operations["getStorePreview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/jobs/{id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Edit a succeeded set: re-render only what changed (free)
+         * @description Queues a new job (its `parentJobId` is this one) that renders the set with the edits. The body names only what changes. Only slides whose pictures change are rendered again; the others are the parent's files, byte for byte (same sha256), renumbered to their new place. A change that every slide shares (the theme, or a caption that changes the set's type size) renders every slide. Costs no credits. Limited per set and per account in any hour (429 `rate_limited`, Retry-After). Edited captions go through the caption checks; what they find comes back in `warnings` and the job's result. A caption that cannot fit on the slide at the smallest type size is refused (400, the field named). A set in several locales is revised in every locale: order, removals, added slides (their captions in every locale), the theme and a slide's screen, layout and colours apply to all; a caption edit applies to the locale it names (`locale`), or to the set's first locale without one. Each locale re-renders only its own changed slides; warnings of another locale than the first start with its tag (`de-DE: slide 2: …`).
+         */
+        post: operations["createRevision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/previews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render one slide with unsaved changes, at a third of its size (free, not stored)
+         * @description With `jobId`: a slide of a succeeded set (in its first locale, or the `locale` named on the slide) with any change a revision could make, sized as the whole set would be (`view: store`: its first three slides side by side, as a store page shows them). With `appId` and `device`: one slide of a set not made yet, in the app’s colours. The PNG is 33 % of the device size and is not stored. `Caption-Fits: false` says a caption would be refused by a revision (it cannot fit at the smallest type size). Free; at most 120 a minute per account (429 `rate_limited`, Retry-After).
+         */
+        post: operations["createPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/store-connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account’s store connections
+         * @description Never a secret: only the key id or the service account’s email.
+         */
+        get: operations["listStoreConnections"];
+        put?: never;
+        /**
+         * Connect an App Store Connect API key or a Google Play service account
+         * @description The credentials are tried with one authenticated call to the store before they are kept (App Store: an ES256 token for a one-app list; Google: the JWT-bearer exchange at the key file’s token_uri). They are stored encrypted (AES-256-GCM under SECRETS_KEY) and never shown again.
+         */
+        post: operations["createStoreConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/store-connections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a store connection
+         * @description Its encrypted secret is deleted with it; publications still running on it fail.
+         */
+        delete: operations["deleteStoreConnection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/publications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Plan putting a screenshot set on its store page
+         * @description Answers at once with status `planning`; a task then reads the store and writes the plan (per store locale and slot: keep, upload, reorder or delete, by checksum) and the status becomes `awaiting_approval`. Nothing changes on the store until POST /publications/{id}/approve. Publishing costs no credits.
+         */
+        post: operations["createPublication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/publications/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A publication: its plan, each item’s progress, its outcome */
+        get: operations["getPublication"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/publications/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a publication’s plan and apply it
+         * @description Idempotent: approving again changes nothing. A plan older than one hour, or a store that changed since it was planned, is planned again before anything is applied.
+         */
+        post: operations["approvePublication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -270,7 +475,7 @@ export interface components {
              * @description Stable, machine-readable error code.
              * @enum {string}
              */
-            code: "invalid_json" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "revoked_api_key" | "ambiguous_credentials" | "insufficient_credits" | "app_not_found" | "job_not_found" | "screen_not_found" | "screen_limit" | "webhook_not_found" | "webhook_limit" | "invalid_image" | "invalid_signature" | "not_found" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "store_app_not_found" | "rate_limited" | "store_unavailable" | "internal_error" | "service_unavailable" | "bad_request" | "request_timeout" | "headers_too_large" | "method_not_allowed";
+            code: "invalid_json" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "revoked_api_key" | "ambiguous_credentials" | "insufficient_credits" | "app_not_found" | "job_not_found" | "screen_not_found" | "screen_limit" | "job_not_revisable" | "webhook_not_found" | "webhook_limit" | "invalid_image" | "invalid_signature" | "not_found" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "store_app_not_found" | "cannot_fill_set" | "rate_limited" | "store_unavailable" | "store_connection_not_found" | "publication_not_found" | "store_credentials_rejected" | "publication_not_ready" | "secrets_key_missing" | "internal_error" | "service_unavailable" | "bad_request" | "request_timeout" | "headers_too_large" | "method_not_allowed";
             /** @description Equals the x-request-id response header. */
             requestId: string;
             /** @description validation_failed: every problem found. */
@@ -623,13 +828,18 @@ export interface operations {
                      */
                     appId: string;
                     /**
-                     * @description The device the set is planned for. `iphone-69`: 1320×2868 (App Store iPhone 6.9"); `iphone-67`: 1290×2796 (App Store iPhone 6.7"); `iphone-65`: 1242×2688 (App Store iPhone 6.5"); `ipad-pro`: 2064×2752 (App Store iPad 13"); `android-phone`: 1080×1920 (Google Play phone, 9:16); `android-tablet`: 1440×2560 (Google Play tablet, 9:16).
+                     * @description The device the set is planned for. `iphone-69`: 1320×2868 (App Store iPhone 6.9"); `iphone-67`: 1290×2796 (App Store iPhone 6.7"); `iphone-63`: 1206×2622 (App Store iPhone 6.3"); `iphone-65`: 1242×2688 (App Store iPhone 6.5"); `ipad-13`: 2064×2752 (App Store iPad 13"); `ipad-pro`: 2064×2752 (App Store iPad 13" (earlier name of ipad-13)); `android-phone`: 1080×1920 (Google Play phone, 9:16); `android-tablet`: 1440×2560 (Google Play tablet, 9:16).
                      * @example iphone-69
                      * @enum {string}
                      */
-                    device: "iphone-69" | "iphone-67" | "iphone-65" | "ipad-pro" | "android-phone" | "android-tablet";
-                    /** @description Number of slides asked for, default 5; ignored when narrativeId is set; not allowed with slides. The set has AT MOST this many slides: when the listing says too little for that many distinct slides (a sparse or empty description), it has fewer, and `warnings` says so and suggests `extraContext` or your own `slides`. The price does not change. */
+                    device: "iphone-69" | "iphone-67" | "iphone-63" | "iphone-65" | "ipad-13" | "ipad-pro" | "android-phone" | "android-tablet";
+                    /** @description Number of slides asked for, default 5; ignored when narrativeId is set; not allowed with slides. The set has EXACTLY this many slides: when the listing says too little for that many captions that pass the caption checks (and no caption model is configured), the request is refused with 422 `cannot_fill_set` before anything is charged. */
                     count?: number;
+                    /**
+                     * @description How the slides look. Omitted: the app's brand kit `defaultTheme` (GET /public/v1/apps/{appId}/brand), else `soft`. The colours are the brand kit's, else the app icon's. The result's `theme` and `brand` say what was used. `bold`: Bold: brand colour, big type; `soft`: Soft gradient; `dark`: Dark; `full-bleed`: Full bleed, no frame; `panoramic`: Panoramic: one background across the set.
+                     * @enum {string}
+                     */
+                    theme?: "bold" | "soft" | "dark" | "full-bleed" | "panoramic";
                     /**
                      * @description Voice of the captions, default `aso-expert`. `aso-expert`: Keyword-rich, benefit-first headlines in title case (the default). `minimal`: Few words, sentence case, no punctuation flourishes. `playful`: Light, warm and informal, with a wink. `bold`: Short imperative statements in capitals that demand attention. `professional`: Calm, precise sentences for business and productivity audiences.
                      * @enum {string}
@@ -670,10 +880,48 @@ export interface operations {
                      *     ]
                      */
                     locales?: string[];
+                    /** @description Check only: `true` answers 200 with the price, the balance and the warnings known before the charge, after every check a create makes (the same 4xx answers), and creates and charges nothing. Clients use it to show warnings before they spend credits. */
+                    dryRun?: boolean;
                 };
             };
         };
         responses: {
+            /** @description With `dryRun: true`: the set could be created now; nothing was created or charged. */
+            200: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        dryRun: true;
+                        credits: {
+                            /**
+                             * @description What the set would cost.
+                             * @example 5
+                             */
+                            cost: number;
+                            /**
+                             * @description Credits left now; nothing was charged.
+                             * @example 50
+                             */
+                            remaining: number;
+                        };
+                        /** @description What planning found before the charge, as a create would answer it. */
+                        warnings: string[];
+                    };
+                };
+            };
             /** @description Accepted; the job is queued. Location points at the job. */
             201: {
                 headers: {
@@ -706,6 +954,8 @@ export interface operations {
                             /** @example 45 */
                             remaining: number;
                         };
+                        /** @description What planning found before the charge, e.g. a Mac App Store listing for an iPhone set, or a story changed to fit what the listing says. The job's result repeats them with what it finds later. */
+                        warnings: string[];
                     };
                 };
             };
@@ -895,7 +1145,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The Idempotency-Key was used with a different body (`idempotency_key_reused`). */
+            /** @description The Idempotency-Key was used with a different body (`idempotency_key_reused`), or the set cannot have the slides asked for (`cannot_fill_set`: the listing supports fewer slides whose captions pass the caption checks and no caption model is configured, or the device family has neither listing screenshots nor uploaded screens); `detail` says how many it supports and what to add (extraContext, your own slides, screens). Nothing is charged. */
             422: {
                 headers: {
                     /** @description The request id (req_…); problem bodies repeat it as requestId. */
@@ -911,6 +1161,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/cannot-fill-set",
+                     *       "title": "Cannot fill the set",
+                     *       "status": 422,
+                     *       "detail": "The listing supports 3 slides with captions that pass the caption checks, not the 6 asked for. Add a few lines about the app as extraContext (POST /public/v1/apps), write the captions yourself with \"slides\", or ask for fewer slides.",
+                     *       "code": "cannot_fill_set",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0",
+                     *       "asked": 6,
+                     *       "supported": 3,
+                     *       "fixes": [
+                     *         "extraContext",
+                     *         "slides",
+                     *         "count"
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -1039,7 +1306,7 @@ export interface operations {
                          */
                         result: {
                             /** @enum {string} */
-                            device: "iphone-69" | "iphone-67" | "iphone-65" | "ipad-pro" | "android-phone" | "android-tablet";
+                            device: "iphone-69" | "iphone-67" | "iphone-63" | "iphone-65" | "ipad-13" | "ipad-pro" | "android-phone" | "android-tablet";
                             width: number;
                             height: number;
                             narrativeId: string | null;
@@ -1050,10 +1317,16 @@ export interface operations {
                             slides: {
                                 index: number;
                                 /**
-                                 * @description The slide’s part in the story: hero, feature, social-proof, how-it-works, call-to-action, …
+                                 * @description The slide’s part in the story (the narrative’s roles).
                                  * @example hero
+                                 * @enum {string}
                                  */
-                                role: string;
+                                role: "hero" | "feature" | "benefit" | "social-proof" | "how-it-works" | "problem" | "solution" | "call-to-action";
+                                /**
+                                 * @description Who wrote this slide’s words: `model` (the configured caption model, checked), `rules` (the built-in writer, from the listing’s own phrases) or `user` (your own `slides`).
+                                 * @enum {string}
+                                 */
+                                captionSource?: "model" | "rules" | "user";
                                 /**
                                  * @description short: at most 30 characters; long: at most 40; your own (request `slides`): at most 60, as written.
                                  * @example Plan Every Meal in Seconds
@@ -1077,7 +1350,7 @@ export interface operations {
                                 textColor: string;
                                 /**
                                  * SlideImage
-                                 * @description The rendered slide: exactly the device size, 8-bit sRGB PNG without alpha, at most 8 MB.
+                                 * @description The rendered slide: exactly the device size, 8-bit sRGB without alpha, at most 8 MB.
                                  */
                                 image?: {
                                     /**
@@ -1089,10 +1362,46 @@ export interface operations {
                                     width: number;
                                     /** @example 2868 */
                                     height: number;
-                                    /** @enum {string} */
-                                    format: "png";
+                                    /** @description png, or jpeg (quality 92) for the rare slide whose PNG would pass 8 MB even compressed hard. */
+                                    format: "png" | "jpeg";
                                     bytes: number;
                                     sha256: string;
+                                };
+                                /**
+                                 * SlideLint
+                                 * @description What the renderer checked on this slide’s picture before the job succeeded.
+                                 */
+                                lint?: {
+                                    /** @description Pixel width of the file. */
+                                    width: number;
+                                    height: number;
+                                    /** @description Whether the file has an alpha channel (never: the stores refuse it). */
+                                    alpha: boolean;
+                                    /** @description File size; never over 8 MB. */
+                                    bytes: number;
+                                    format: "png" | "jpeg";
+                                    /** @description Where the lines broke, as drawn. */
+                                    lines: {
+                                        /** @description The text of each drawn line of the headline. */
+                                        headline: string[];
+                                        subheadline: string[];
+                                    };
+                                    /** @description Characters no bundled font has: drawn as nothing. Empty when all is drawn. */
+                                    missingGlyphs: string[];
+                                    /** @description The smallest text on the slide, in pixels. */
+                                    minFontPx: number;
+                                    /** @description That size in points where shoppers decide: a screenshot in App Store and Play search results (about 110 pt wide). At least 5. */
+                                    minFontThumbnailPt: number;
+                                    /** @description WCAG 2 contrast ratio of the text against the background under it (lowest). */
+                                    contrast: number;
+                                    /** @description Share of the screen image not shown, in %; null without a screen. */
+                                    screenCroppedPct: number | null;
+                                    /** @description How much the screen image was enlarged, in % (0: drawn at or below its own size). */
+                                    screenUpscaledPct: number | null;
+                                    /** @description Why the screen was not framed: it already is a marketing picture (a framed device, or a shape no display of the family has). The slide is then a text slide. */
+                                    marketingImage: string | null;
+                                    /** @description Store rules the file breaks: always empty in a succeeded job. */
+                                    problems: string[];
                                 };
                             }[];
                             warnings: string[];
@@ -1109,6 +1418,68 @@ export interface operations {
                                 bytes: number;
                                 sha256: string;
                             };
+                            /**
+                             * @description The theme the set was drawn in. `bold`: Bold: brand colour, big type; `soft`: Soft gradient; `dark`: Dark; `full-bleed`: Full bleed, no frame; `panoramic`: Panoramic: one background across the set.
+                             * @enum {string}
+                             */
+                            theme?: "bold" | "soft" | "dark" | "full-bleed" | "panoramic";
+                            /**
+                             * SetBrand
+                             * @description The colours, font and badge the set was drawn with.
+                             */
+                            brand?: {
+                                /** @example #1DB954 */
+                                primary: string;
+                                /** @example #168D40 */
+                                secondary: string;
+                                /**
+                                 * @description Reaches WCAG AA (4.5:1) on both colours.
+                                 * @example #111827
+                                 */
+                                textColor: string;
+                                /**
+                                 * @description `brand-kit`: the app's brand kit colours; `icon`: taken from the app's icon; `app-name`: the icon could not be read, colours derived from the app's name (a warning says why).
+                                 * @enum {string}
+                                 */
+                                source: "brand-kit" | "icon" | "app-name";
+                                /** @enum {string} */
+                                font: "noto-sans";
+                                iconBadge: boolean;
+                            };
+                            /**
+                             * FeatureGraphic
+                             * @description Android sets only: Google Play's feature graphic, 1024×500 without alpha (icon, name, the hero headline, brand colours).
+                             */
+                            featureGraphic?: {
+                                /**
+                                 * Format: uri
+                                 * @description Signed like the slide URLs.
+                                 */
+                                url: string;
+                                width: number;
+                                height: number;
+                                /** @enum {string} */
+                                format: "png";
+                                bytes: number;
+                                sha256: string;
+                            };
+                            /**
+                             * StorePreview
+                             * @description The set as a shopper sees it in the store's search results: icon, name and the first three slides at their real thumbnail size.
+                             */
+                            storePreview?: {
+                                /**
+                                 * Format: uri
+                                 * @description Signed like the slide URLs.
+                                 */
+                                url: string;
+                                width: number;
+                                height: number;
+                                /** @enum {string} */
+                                format: "png";
+                                bytes: number;
+                                sha256: string;
+                            };
                             /** @description Only when the request had `locales`: one set per locale, in the request's order. Every locale has the same roles, screens, layout and colours; only the captions (and keywords) differ. `slides` and `warnings` above are the first locale's. */
                             locales?: {
                                 /** @example de-DE */
@@ -1116,10 +1487,16 @@ export interface operations {
                                 slides: {
                                     index: number;
                                     /**
-                                     * @description The slide’s part in the story: hero, feature, social-proof, how-it-works, call-to-action, …
+                                     * @description The slide’s part in the story (the narrative’s roles).
                                      * @example hero
+                                     * @enum {string}
                                      */
-                                    role: string;
+                                    role: "hero" | "feature" | "benefit" | "social-proof" | "how-it-works" | "problem" | "solution" | "call-to-action";
+                                    /**
+                                     * @description Who wrote this slide’s words: `model` (the configured caption model, checked), `rules` (the built-in writer, from the listing’s own phrases) or `user` (your own `slides`).
+                                     * @enum {string}
+                                     */
+                                    captionSource?: "model" | "rules" | "user";
                                     /**
                                      * @description short: at most 30 characters; long: at most 40; your own (request `slides`): at most 60, as written.
                                      * @example Plan Every Meal in Seconds
@@ -1143,7 +1520,7 @@ export interface operations {
                                     textColor: string;
                                     /**
                                      * SlideImage
-                                     * @description The rendered slide: exactly the device size, 8-bit sRGB PNG without alpha, at most 8 MB.
+                                     * @description The rendered slide: exactly the device size, 8-bit sRGB without alpha, at most 8 MB.
                                      */
                                     image?: {
                                         /**
@@ -1155,10 +1532,46 @@ export interface operations {
                                         width: number;
                                         /** @example 2868 */
                                         height: number;
-                                        /** @enum {string} */
-                                        format: "png";
+                                        /** @description png, or jpeg (quality 92) for the rare slide whose PNG would pass 8 MB even compressed hard. */
+                                        format: "png" | "jpeg";
                                         bytes: number;
                                         sha256: string;
+                                    };
+                                    /**
+                                     * SlideLint
+                                     * @description What the renderer checked on this slide’s picture before the job succeeded.
+                                     */
+                                    lint?: {
+                                        /** @description Pixel width of the file. */
+                                        width: number;
+                                        height: number;
+                                        /** @description Whether the file has an alpha channel (never: the stores refuse it). */
+                                        alpha: boolean;
+                                        /** @description File size; never over 8 MB. */
+                                        bytes: number;
+                                        format: "png" | "jpeg";
+                                        /** @description Where the lines broke, as drawn. */
+                                        lines: {
+                                            /** @description The text of each drawn line of the headline. */
+                                            headline: string[];
+                                            subheadline: string[];
+                                        };
+                                        /** @description Characters no bundled font has: drawn as nothing. Empty when all is drawn. */
+                                        missingGlyphs: string[];
+                                        /** @description The smallest text on the slide, in pixels. */
+                                        minFontPx: number;
+                                        /** @description That size in points where shoppers decide: a screenshot in App Store and Play search results (about 110 pt wide). At least 5. */
+                                        minFontThumbnailPt: number;
+                                        /** @description WCAG 2 contrast ratio of the text against the background under it (lowest). */
+                                        contrast: number;
+                                        /** @description Share of the screen image not shown, in %; null without a screen. */
+                                        screenCroppedPct: number | null;
+                                        /** @description How much the screen image was enlarged, in % (0: drawn at or below its own size). */
+                                        screenUpscaledPct: number | null;
+                                        /** @description Why the screen was not framed: it already is a marketing picture (a framed device, or a shape no display of the family has). The slide is then a text slide. */
+                                        marketingImage: string | null;
+                                        /** @description Store rules the file breaks: always empty in a succeeded job. */
+                                        problems: string[];
                                     };
                                 }[];
                                 warnings: string[];
@@ -1182,6 +1595,8 @@ export interface operations {
                             done: number;
                             total: number;
                         } | null;
+                        /** @description The job this one revises (POST /public/v1/jobs/{id}/revisions); null for a set planned from scratch. */
+                        parentJobId: string | null;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -1334,7 +1749,7 @@ export interface operations {
             path: {
                 id: string;
                 /**
-                 * @description `{index}.png`, index 1..10.
+                 * @description `{index}.png` (or `.jpg`, as `image.url` names it), index 1..10.
                  * @example 1.png
                  */
                 file: string;
@@ -1954,7 +2369,9 @@ export interface operations {
                             width: number;
                             /** @example 2796 */
                             height: number;
+                            /** @description The size as stored: metadata (EXIF, XMP, text chunks, ICC profiles) is stripped on upload. */
                             bytes: number;
+                            /** @description The SHA-256 of the file as uploaded, so that a client recognises its own file. */
                             sha256: string;
                             /** Format: date-time */
                             createdAt: string;
@@ -2137,7 +2554,9 @@ export interface operations {
                         width: number;
                         /** @example 2796 */
                         height: number;
+                        /** @description The size as stored: metadata (EXIF, XMP, text chunks, ICC profiles) is stripped on upload. */
                         bytes: number;
+                        /** @description The SHA-256 of the file as uploaded, so that a client recognises its own file. */
                         sha256: string;
                         /** Format: date-time */
                         createdAt: string;
@@ -2858,7 +3277,7 @@ export interface operations {
                              *       "job.failed"
                              *     ]
                              */
-                            events: ("job.succeeded" | "job.failed")[];
+                            events: ("job.succeeded" | "job.failed" | "publication.published" | "publication.failed")[];
                             /** Format: date-time */
                             createdAt: string;
                         }[];
@@ -2984,8 +3403,8 @@ export interface operations {
                      * @example https://example.com/hooks/shotgen
                      */
                     url: string;
-                    /** @description Default: both events. */
-                    events?: ("job.succeeded" | "job.failed")[];
+                    /** @description Default: every event. */
+                    events?: ("job.succeeded" | "job.failed" | "publication.published" | "publication.failed")[];
                 };
             };
         };
@@ -3024,7 +3443,7 @@ export interface operations {
                          *       "job.failed"
                          *     ]
                          */
-                        events: ("job.succeeded" | "job.failed")[];
+                        events: ("job.succeeded" | "job.failed" | "publication.published" | "publication.failed")[];
                         /** Format: date-time */
                         createdAt: string;
                         /**
@@ -3327,6 +3746,2918 @@ export interface operations {
                      *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
                      *     }
                      */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this key (`rate_limited`), or too many failed authentications from this address; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/rate-limited",
+                     *       "title": "Rate limited",
+                     *       "status": 429,
+                     *       "detail": "This key may make 20 requests a second (bursts of 40). Retry after 1 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The server is restarting or its database is unreachable (`service_unavailable`); retry after Retry-After. */
+            503: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBrandKit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An appId from POST /public/v1/apps. */
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The brand kit. */
+            200: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        appId: string;
+                        /** @description The kit's colours; null: the icon's are used. */
+                        colors: {
+                            /**
+                             * @description The dominant colour: backgrounds of `bold`, accents elsewhere.
+                             * @example #0B3D91
+                             */
+                            primary: string;
+                            /**
+                             * @description The gradients' other end.
+                             * @example #1F6FEB
+                             */
+                            secondary: string;
+                        } | null;
+                        /** @enum {string} */
+                        font: "noto-sans";
+                        iconBadge: boolean;
+                        /** @enum {string} */
+                        defaultTheme: "bold" | "soft" | "dark" | "full-bleed" | "panoramic";
+                        /** @description The colours taken from the app's icon (made AA-readable); null until the app's first set has read its icon. */
+                        iconColors: {
+                            primary: string;
+                            secondary: string;
+                            textColor: string;
+                        } | null;
+                        /** @description What the next set is drawn with: the kit’s colours, else the icon’s, else colours from the app’s name. */
+                        effective: {
+                            primary: string;
+                            secondary: string;
+                            textColor: string;
+                            /** @enum {string} */
+                            source: "brand-kit" | "icon" | "app-name";
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or ambiguous API key (`missing_api_key`, `invalid_api_key`, `revoked_api_key`, `ambiguous_credentials`). */
+            401: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/missing-api-key",
+                     *       "title": "Missing API key",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the \"Authorization: Bearer <API key>\" header or the \"x-api-key: <API key>\" header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such app on this account (`app_not_found`). */
+            404: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this key (`rate_limited`), or too many failed authentications from this address; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/rate-limited",
+                     *       "title": "Rate limited",
+                     *       "status": 429,
+                     *       "detail": "This key may make 20 requests a second (bursts of 40). Retry after 1 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The server is restarting or its database is unreachable (`service_unavailable`); retry after Retry-After. */
+            503: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putBrandKit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An appId from POST /public/v1/apps. */
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Your brand colours; null or omitted: the colours of the app's icon. */
+                    colors?: {
+                        /**
+                         * @description The dominant colour: backgrounds of `bold`, accents elsewhere.
+                         * @example #0B3D91
+                         */
+                        primary: string;
+                        /**
+                         * @description The gradients' other end.
+                         * @example #1F6FEB
+                         */
+                        secondary: string;
+                    } | null;
+                    /**
+                     * @description One of the bundled fonts, default `noto-sans`. `noto-sans`: Noto Sans.
+                     * @enum {string}
+                     */
+                    font?: "noto-sans";
+                    /** @description Slides carry the app's icon as a small badge. Default false. */
+                    iconBadge?: boolean;
+                    /**
+                     * @description The theme of a set that names none. Default `soft`. `bold`: Bold: brand colour, big type; `soft`: Soft gradient; `dark`: Dark; `full-bleed`: Full bleed, no frame; `panoramic`: Panoramic: one background across the set.
+                     * @enum {string}
+                     */
+                    defaultTheme?: "bold" | "soft" | "dark" | "full-bleed" | "panoramic";
+                };
+            };
+        };
+        responses: {
+            /** @description The kit as stored. */
+            200: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        appId: string;
+                        /** @description The kit's colours; null: the icon's are used. */
+                        colors: {
+                            /**
+                             * @description The dominant colour: backgrounds of `bold`, accents elsewhere.
+                             * @example #0B3D91
+                             */
+                            primary: string;
+                            /**
+                             * @description The gradients' other end.
+                             * @example #1F6FEB
+                             */
+                            secondary: string;
+                        } | null;
+                        /** @enum {string} */
+                        font: "noto-sans";
+                        iconBadge: boolean;
+                        /** @enum {string} */
+                        defaultTheme: "bold" | "soft" | "dark" | "full-bleed" | "panoramic";
+                        /** @description The colours taken from the app's icon (made AA-readable); null until the app's first set has read its icon. */
+                        iconColors: {
+                            primary: string;
+                            secondary: string;
+                            textColor: string;
+                        } | null;
+                        /** @description What the next set is drawn with: the kit’s colours, else the icon’s, else colours from the app’s name. */
+                        effective: {
+                            primary: string;
+                            secondary: string;
+                            textColor: string;
+                            /** @enum {string} */
+                            source: "brand-kit" | "icon" | "app-name";
+                        };
+                    };
+                };
+            };
+            /** @description Invalid JSON (`invalid_json`) or a request that breaks the schema (`validation_failed`, with every problem in `errors`). */
+            400: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/validation-failed",
+                     *       "title": "Validation failed",
+                     *       "status": 400,
+                     *       "detail": "count: must be <= 10",
+                     *       "code": "validation_failed",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0",
+                     *       "errors": [
+                     *         {
+                     *           "field": "count",
+                     *           "message": "must be <= 10"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid, revoked or ambiguous API key (`missing_api_key`, `invalid_api_key`, `revoked_api_key`, `ambiguous_credentials`). */
+            401: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/missing-api-key",
+                     *       "title": "Missing API key",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the \"Authorization: Bearer <API key>\" header or the \"x-api-key: <API key>\" header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such app on this account (`app_not_found`). */
+            404: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 64 KiB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not application/json (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this key (`rate_limited`), or too many failed authentications from this address; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/rate-limited",
+                     *       "title": "Rate limited",
+                     *       "status": 429,
+                     *       "detail": "This key may make 20 requests a second (bursts of 40). Retry after 1 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The server is restarting or its database is unreachable (`service_unavailable`); retry after Retry-After. */
+            503: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getFeatureGraphic: {
+        parameters: {
+            query?: {
+                /** @description Unix seconds; part of a signed URL. */
+                expires?: string;
+                /** @description HMAC-SHA256 of the method, path and expiry, base64url; part of a signed URL. */
+                sig?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture. */
+            200: {
+                headers: {
+                    /** @description The sha256 of the bytes, quoted. */
+                    ETag?: string;
+                    /** @description `private, max-age=604800, immutable` */
+                    "Cache-Control"?: string;
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    ETag?: string;
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Missing, invalid, revoked or ambiguous API key (`missing_api_key`, `invalid_api_key`, `revoked_api_key`, `ambiguous_credentials`). */
+            401: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/missing-api-key",
+                     *       "title": "Missing API key",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the \"Authorization: Bearer <API key>\" header or the \"x-api-key: <API key>\" header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A signed URL whose signature does not match, or that has expired (`invalid_signature`). */
+            403: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/invalid-signature",
+                     *       "title": "Invalid signature",
+                     *       "status": 403,
+                     *       "detail": "This signed URL has expired; poll the job for a fresh one.",
+                     *       "code": "invalid_signature",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such job on this account, or it has no such picture (yet) (`job_not_found`). */
+            404: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this key (`rate_limited`), or too many failed authentications from this address; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/rate-limited",
+                     *       "title": "Rate limited",
+                     *       "status": 429,
+                     *       "detail": "This key may make 20 requests a second (bursts of 40). Retry after 1 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or the picture storage is unreachable (`service_unavailable`). */
+            503: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getStorePreview: {
+        parameters: {
+            query?: {
+                /** @description Unix seconds; part of a signed URL. */
+                expires?: string;
+                /** @description HMAC-SHA256 of the method, path and expiry, base64url; part of a signed URL. */
+                sig?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture. */
+            200: {
+                headers: {
+                    /** @description The sha256 of the bytes, quoted. */
+                    ETag?: string;
+                    /** @description `private, max-age=604800, immutable` */
+                    "Cache-Control"?: string;
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    ETag?: string;
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Missing, invalid, revoked or ambiguous API key (`missing_api_key`, `invalid_api_key`, `revoked_api_key`, `ambiguous_credentials`). */
+            401: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/missing-api-key",
+                     *       "title": "Missing API key",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the \"Authorization: Bearer <API key>\" header or the \"x-api-key: <API key>\" header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A signed URL whose signature does not match, or that has expired (`invalid_signature`). */
+            403: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/invalid-signature",
+                     *       "title": "Invalid signature",
+                     *       "status": 403,
+                     *       "detail": "This signed URL has expired; poll the job for a fresh one.",
+                     *       "code": "invalid_signature",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such job on this account, or it has no such picture (yet) (`job_not_found`). */
+            404: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this key (`rate_limited`), or too many failed authentications from this address; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/rate-limited",
+                     *       "title": "Rate limited",
+                     *       "status": 429,
+                     *       "detail": "This key may make 20 requests a second (bursts of 40). Retry after 1 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or the picture storage is unreachable (`service_unavailable`). */
+            503: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createRevision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A succeeded job of this account. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Per slide of the parent, what changes. */
+                    slides?: {
+                        /** @description The parent's slide, 1-based. */
+                        index: number;
+                        /**
+                         * @description In a set of several locales, the locale whose captions this edit changes (then only `headline` and `subheadline` may be given). Absent: the set's first locale's captions, and the slide's screen, layout and colours in every locale.
+                         * @example de-DE
+                         */
+                        locale?: string;
+                        /** @example Find orders quickly */
+                        headline?: string;
+                        /** @description null removes it. */
+                        subheadline?: string | null;
+                        /** @description One of the app's uploaded screens (scr_…) to frame instead. */
+                        screenId?: string;
+                        /** @enum {string} */
+                        layout?: "hero-centered" | "headline-top" | "headline-bottom" | "text-only";
+                        /** @description Gradient stops. */
+                        background?: {
+                            colors: string[];
+                        };
+                        /** @example #0B5FFF */
+                        textColor?: string;
+                    }[];
+                    /** @description The parent's slides to leave out. */
+                    remove?: number[];
+                    /** @description New slides with your own captions; in `order` a 5-slide set's first added slide is 6. */
+                    add?: {
+                        headline: string;
+                        /** @description null removes it. */
+                        subheadline?: string | null;
+                        /** @description One of the app's uploaded screens (scr_…) to frame instead. */
+                        screenId?: string;
+                        /** @enum {string} */
+                        layout?: "hero-centered" | "headline-top" | "headline-bottom" | "text-only";
+                        /** @description Gradient stops. */
+                        background?: {
+                            colors: string[];
+                        };
+                        /** @example #0B5FFF */
+                        textColor?: string;
+                    }[];
+                    /**
+                     * @description Every kept and added slide once, in the new order, by the parent's numbers. Absent: the parent's order, then the added.
+                     * @example [
+                     *       1,
+                     *       3,
+                     *       2,
+                     *       4,
+                     *       5
+                     *     ]
+                     */
+                    order?: number[];
+                    /**
+                     * @description The whole set's look.
+                     * @enum {string}
+                     */
+                    theme?: "bold" | "soft" | "dark" | "full-bleed" | "panoramic";
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted; the revision job is queued. Location points at it. */
+            201: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description The new job. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example job_01JD2ZK5T8Q3W4E5R6T7Y8U9EG */
+                        jobId: string;
+                        /** @example job_01JD2ZK5T8Q3W4E5R6T7Y8U9EF */
+                        parentJobId: string;
+                        /** @description Slides in the revised set. */
+                        slides: number;
+                        /** @description What the caption checks found in the edited captions; they do not stop the revision. */
+                        warnings: string[];
+                        credits: {
+                            /** @enum {number} */
+                            cost: 0;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid JSON (`invalid_json`) or a request that breaks the schema (`validation_failed`, with every problem in `errors`). */
+            400: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/validation-failed",
+                     *       "title": "Validation failed",
+                     *       "status": 400,
+                     *       "detail": "count: must be <= 10",
+                     *       "code": "validation_failed",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0",
+                     *       "errors": [
+                     *         {
+                     *           "field": "count",
+                     *           "message": "must be <= 10"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid, revoked or ambiguous API key (`missing_api_key`, `invalid_api_key`, `revoked_api_key`, `ambiguous_credentials`). */
+            401: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/missing-api-key",
+                     *       "title": "Missing API key",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the \"Authorization: Bearer <API key>\" header or the \"x-api-key: <API key>\" header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such job on this account (`job_not_found`), or a `screenId` that is not one of the app’s screens (`screen_not_found`). */
+            404: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/job-not-found",
+                     *       "title": "Job not found",
+                     *       "status": 404,
+                     *       "detail": "No job job_01JD2ZK5T8Q3W4E5R6T7Y8U9EF on this account.",
+                     *       "code": "job_not_found",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The job is queued, running or failed (`job_not_revisable`). */
+            409: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/job-not-revisable",
+                     *       "title": "Job not revisable",
+                     *       "status": 409,
+                     *       "detail": "Job job_01JD2ZK5T8Q3W4E5R6T7Y8U9EF is running: only a succeeded set can be revised.",
+                     *       "code": "job_not_revisable",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 64 KiB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not application/json (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many revisions of this set or this account in the last hour, or too many requests for this key (`rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/rate-limited",
+                     *       "title": "Rate limited",
+                     *       "status": 429,
+                     *       "detail": "This set was revised 30 times in the last hour, the most allowed (30).",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The server is restarting or its database is unreachable (`service_unavailable`); retry after Retry-After. */
+            503: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A succeeded job of this account. */
+                    jobId: string;
+                    slide: {
+                        /** @description The slide of the job, 1-based. */
+                        index: number;
+                        /**
+                         * @description In a set of several locales, the locale whose slide to draw, with its captions in its script's fonts (as a revision's `locale` names it; 400 for a locale the set lacks). Absent: the set's first locale. The other changes are drawn in that locale as given.
+                         * @example de-DE
+                         */
+                        locale?: string;
+                        /** @example Find orders quickly */
+                        headline?: string;
+                        /** @description null removes it. */
+                        subheadline?: string | null;
+                        /** @description One of the app's uploaded screens (scr_…) to frame instead. */
+                        screenId?: string;
+                        /** @enum {string} */
+                        layout?: "hero-centered" | "headline-top" | "headline-bottom" | "text-only";
+                        /** @description Gradient stops. */
+                        background?: {
+                            colors: string[];
+                        };
+                        /** @example #0B5FFF */
+                        textColor?: string;
+                    };
+                    /**
+                     * @description The whole set's look.
+                     * @enum {string}
+                     */
+                    theme?: "bold" | "soft" | "dark" | "full-bleed" | "panoramic";
+                    /**
+                     * @description `store`: the set’s first three slides side by side. Default `slide`.
+                     * @enum {string}
+                     */
+                    view?: "slide" | "store";
+                } | {
+                    appId: string;
+                    /** @enum {string} */
+                    device: "iphone-69" | "iphone-67" | "iphone-63" | "iphone-65" | "ipad-13" | "ipad-pro" | "android-phone" | "android-tablet";
+                    /**
+                     * @description The whole set's look.
+                     * @enum {string}
+                     */
+                    theme?: "bold" | "soft" | "dark" | "full-bleed" | "panoramic";
+                    slide: {
+                        headline: string;
+                        /** @description null removes it. */
+                        subheadline?: string | null;
+                        /** @description One of the app's uploaded screens (scr_…) to frame instead. */
+                        screenId?: string;
+                        /** @enum {string} */
+                        layout?: "hero-centered" | "headline-top" | "headline-bottom" | "text-only";
+                        /** @description Gradient stops. */
+                        background?: {
+                            colors: string[];
+                        };
+                        /** @example #0B5FFF */
+                        textColor?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The preview. */
+            200: {
+                headers: {
+                    /** @description `true`, or `false` when a caption cannot fit on the slide. */
+                    "Caption-Fits"?: string;
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description Invalid JSON (`invalid_json`) or a request that breaks the schema (`validation_failed`, with every problem in `errors`). */
+            400: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/validation-failed",
+                     *       "title": "Validation failed",
+                     *       "status": 400,
+                     *       "detail": "count: must be <= 10",
+                     *       "code": "validation_failed",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0",
+                     *       "errors": [
+                     *         {
+                     *           "field": "count",
+                     *           "message": "must be <= 10"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid, revoked or ambiguous API key (`missing_api_key`, `invalid_api_key`, `revoked_api_key`, `ambiguous_credentials`). */
+            401: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/missing-api-key",
+                     *       "title": "Missing API key",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the \"Authorization: Bearer <API key>\" header or the \"x-api-key: <API key>\" header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such job or app on this account (`job_not_found`, `app_not_found`), or a screen that is not the app’s (`screen_not_found`). */
+            404: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/job-not-found",
+                     *       "title": "Job not found",
+                     *       "status": 404,
+                     *       "detail": "No job job_01JD2ZK5T8Q3W4E5R6T7Y8U9EF on this account.",
+                     *       "code": "job_not_found",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The job has not succeeded (`job_not_revisable`). */
+            409: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 64 KiB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not application/json (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many previews this minute, or too many requests for this key (`rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This server renders no previews (`service_unavailable`). */
+            503: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listStoreConnections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account’s connections. */
+            200: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Oldest first. */
+                        storeConnections: {
+                            /**
+                             * @description sc_ plus a sortable, unguessable id.
+                             * @example sc_01JD2ZK5T8Q3W4E5R6T7Y8U9WH
+                             */
+                            id: string;
+                            /**
+                             * @description app-store or google-play.
+                             * @enum {string}
+                             */
+                            store: "app-store" | "google-play";
+                            /** @description App Store: the key’s issuer. */
+                            issuerId: string | null;
+                            /** @description App Store: the key’s id. */
+                            keyId: string | null;
+                            /** @description Google Play: the service account. */
+                            clientEmail: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            lastUsedAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or ambiguous API key (`missing_api_key`, `invalid_api_key`, `revoked_api_key`, `ambiguous_credentials`). */
+            401: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/missing-api-key",
+                     *       "title": "Missing API key",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the \"Authorization: Bearer <API key>\" header or the \"x-api-key: <API key>\" header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this key (`rate_limited`), or too many failed authentications from this address; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/rate-limited",
+                     *       "title": "Rate limited",
+                     *       "status": 429,
+                     *       "detail": "This key may make 20 requests a second (bursts of 40). Retry after 1 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The server is restarting or its database is unreachable (`service_unavailable`); retry after Retry-After. */
+            503: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createStoreConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    store: "app-store";
+                    /** @description The API key’s issuer id (App Store Connect → Users and Access → Integrations). */
+                    issuerId: string;
+                    /**
+                     * @description The API key’s id.
+                     * @example 2X9R4HXF34
+                     */
+                    keyId: string;
+                    /** @description The .p8 file’s PEM text. Stored encrypted; never shown again. */
+                    privateKey: string;
+                } | {
+                    /** @enum {string} */
+                    store: "google-play";
+                    /** @description The service account’s JSON key file, whole. Stored encrypted; never shown again. */
+                    serviceAccount: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The connection, without its secret. */
+            201: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description sc_ plus a sortable, unguessable id.
+                         * @example sc_01JD2ZK5T8Q3W4E5R6T7Y8U9WH
+                         */
+                        id: string;
+                        /**
+                         * @description app-store or google-play.
+                         * @enum {string}
+                         */
+                        store: "app-store" | "google-play";
+                        /** @description App Store: the key’s issuer. */
+                        issuerId: string | null;
+                        /** @description App Store: the key’s id. */
+                        keyId: string | null;
+                        /** @description Google Play: the service account. */
+                        clientEmail: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        lastUsedAt: string | null;
+                    };
+                };
+            };
+            /** @description Invalid JSON (`invalid_json`) or a request that breaks the schema (`validation_failed`, with every problem in `errors`). */
+            400: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/validation-failed",
+                     *       "title": "Validation failed",
+                     *       "status": 400,
+                     *       "detail": "count: must be <= 10",
+                     *       "code": "validation_failed",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0",
+                     *       "errors": [
+                     *         {
+                     *           "field": "count",
+                     *           "message": "must be <= 10"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid, revoked or ambiguous API key (`missing_api_key`, `invalid_api_key`, `revoked_api_key`, `ambiguous_credentials`). */
+            401: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/missing-api-key",
+                     *       "title": "Missing API key",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the \"Authorization: Bearer <API key>\" header or the \"x-api-key: <API key>\" header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 64 KiB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not application/json (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store refused the credentials (`store_credentials_rejected`). */
+            422: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/store-credentials-rejected",
+                     *       "title": "Store credentials rejected",
+                     *       "status": 422,
+                     *       "detail": "App Store Connect refused these credentials: NOT_AUTHORIZED.",
+                     *       "code": "store_credentials_rejected",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this key (`rate_limited`), or too many failed authentications from this address; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/rate-limited",
+                     *       "title": "Rate limited",
+                     *       "status": 429,
+                     *       "detail": "This key may make 20 requests a second (bursts of 40). Retry after 1 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store could not be reached to check them (`store_unavailable`). */
+            502: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The server has no SECRETS_KEY to keep secrets with (`secrets_key_missing`), or publishing is not running (`service_unavailable`). */
+            503: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteStoreConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection’s id (sc_…). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid, revoked or ambiguous API key (`missing_api_key`, `invalid_api_key`, `revoked_api_key`, `ambiguous_credentials`). */
+            401: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/missing-api-key",
+                     *       "title": "Missing API key",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the \"Authorization: Bearer <API key>\" header or the \"x-api-key: <API key>\" header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such connection on this account (`store_connection_not_found`). */
+            404: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/store-connection-not-found",
+                     *       "title": "Store connection not found",
+                     *       "status": 404,
+                     *       "detail": "No store connection sc_01JD2ZK5T8Q3W4E5R6T7Y8U9WH on this account.",
+                     *       "code": "store_connection_not_found",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this key (`rate_limited`), or too many failed authentications from this address; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/rate-limited",
+                     *       "title": "Rate limited",
+                     *       "status": 429,
+                     *       "detail": "This key may make 20 requests a second (bursts of 40). Retry after 1 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The server is restarting or its database is unreachable (`service_unavailable`); retry after Retry-After. */
+            503: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createPublication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A succeeded screenshot set (job_…). */
+                    jobId: string;
+                    /** @description The store connection (sc_…) of the job’s store. */
+                    connectionId: string;
+                    /** @description Set locale → store locale, e.g. {"en": "en-US"}. Default: each set locale to the store locale of the same name, else the first one of its language. */
+                    locales?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The publication, planning. */
+            201: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example pub_01JD2ZK5T8Q3W4E5R6T7Y8U9WH */
+                        id: string;
+                        jobId: string;
+                        /** @description Null once the connection was deleted. */
+                        connectionId: string | null;
+                        /**
+                         * @description app-store or google-play.
+                         * @enum {string}
+                         */
+                        store: "app-store" | "google-play";
+                        /** @description App Store Connect app id, or the Play package. */
+                        storeAppId: string;
+                        /** @description Set locale → store locale. */
+                        locales: {
+                            [key: string]: string;
+                        };
+                        /** @enum {string} */
+                        status: "planning" | "awaiting_approval" | "applying" | "verifying" | "published" | "failed";
+                        /** @description Empty while planning. */
+                        plan: {
+                            upload: number;
+                            keep: number;
+                            reorder: number;
+                            delete: number;
+                            items: {
+                                /** @description The store’s locale (App Store) or language (Play). */
+                                locale: string;
+                                /**
+                                 * @description App Store screenshotDisplayType or Play image type.
+                                 * @example APP_IPHONE_67
+                                 * @example phoneScreenshots
+                                 */
+                                slot: string;
+                                /** @enum {string} */
+                                action: "keep" | "upload" | "reorder" | "delete";
+                                /** @description 1-based place in the slot afterwards; null for a delete. */
+                                position: number | null;
+                                /** @description The job’s file, e.g. slides/1.png. */
+                                file: string | null;
+                                /** @description The store’s id of the image, once there is one. */
+                                remoteId: string | null;
+                                /** @enum {string} */
+                                state: "pending" | "reserved" | "uploaded" | "committed" | "done" | "failed";
+                                error: string | null;
+                            }[];
+                        };
+                        /** Format: date-time */
+                        plannedAt: string | null;
+                        /** Format: date-time */
+                        approvedAt: string | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        } | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        finishedAt: string | null;
+                    };
+                };
+            };
+            /** @description Invalid JSON (`invalid_json`) or a request that breaks the schema (`validation_failed`, with every problem in `errors`). */
+            400: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/validation-failed",
+                     *       "title": "Validation failed",
+                     *       "status": 400,
+                     *       "detail": "count: must be <= 10",
+                     *       "code": "validation_failed",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0",
+                     *       "errors": [
+                     *         {
+                     *           "field": "count",
+                     *           "message": "must be <= 10"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid, revoked or ambiguous API key (`missing_api_key`, `invalid_api_key`, `revoked_api_key`, `ambiguous_credentials`). */
+            401: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/missing-api-key",
+                     *       "title": "Missing API key",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the \"Authorization: Bearer <API key>\" header or the \"x-api-key: <API key>\" header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such job or connection on this account (`job_not_found`, `store_connection_not_found`). */
+            404: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/store-connection-not-found",
+                     *       "title": "Store connection not found",
+                     *       "status": 404,
+                     *       "detail": "No store connection sc_01JD2ZK5T8Q3W4E5R6T7Y8U9WH on this account.",
+                     *       "code": "store_connection_not_found",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The job has not succeeded (`publication_not_ready`). */
+            409: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 64 KiB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not application/json (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this key (`rate_limited`), or too many failed authentications from this address; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/rate-limited",
+                     *       "title": "Rate limited",
+                     *       "status": 429,
+                     *       "detail": "This key may make 20 requests a second (bursts of 40). Retry after 1 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The server is restarting or its database is unreachable (`service_unavailable`); retry after Retry-After. */
+            503: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPublication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description pub_… */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The publication. */
+            200: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example pub_01JD2ZK5T8Q3W4E5R6T7Y8U9WH */
+                        id: string;
+                        jobId: string;
+                        /** @description Null once the connection was deleted. */
+                        connectionId: string | null;
+                        /**
+                         * @description app-store or google-play.
+                         * @enum {string}
+                         */
+                        store: "app-store" | "google-play";
+                        /** @description App Store Connect app id, or the Play package. */
+                        storeAppId: string;
+                        /** @description Set locale → store locale. */
+                        locales: {
+                            [key: string]: string;
+                        };
+                        /** @enum {string} */
+                        status: "planning" | "awaiting_approval" | "applying" | "verifying" | "published" | "failed";
+                        /** @description Empty while planning. */
+                        plan: {
+                            upload: number;
+                            keep: number;
+                            reorder: number;
+                            delete: number;
+                            items: {
+                                /** @description The store’s locale (App Store) or language (Play). */
+                                locale: string;
+                                /**
+                                 * @description App Store screenshotDisplayType or Play image type.
+                                 * @example APP_IPHONE_67
+                                 * @example phoneScreenshots
+                                 */
+                                slot: string;
+                                /** @enum {string} */
+                                action: "keep" | "upload" | "reorder" | "delete";
+                                /** @description 1-based place in the slot afterwards; null for a delete. */
+                                position: number | null;
+                                /** @description The job’s file, e.g. slides/1.png. */
+                                file: string | null;
+                                /** @description The store’s id of the image, once there is one. */
+                                remoteId: string | null;
+                                /** @enum {string} */
+                                state: "pending" | "reserved" | "uploaded" | "committed" | "done" | "failed";
+                                error: string | null;
+                            }[];
+                        };
+                        /** Format: date-time */
+                        plannedAt: string | null;
+                        /** Format: date-time */
+                        approvedAt: string | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        } | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        finishedAt: string | null;
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or ambiguous API key (`missing_api_key`, `invalid_api_key`, `revoked_api_key`, `ambiguous_credentials`). */
+            401: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/missing-api-key",
+                     *       "title": "Missing API key",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the \"Authorization: Bearer <API key>\" header or the \"x-api-key: <API key>\" header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such publication on this account (`publication_not_found`). */
+            404: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/publication-not-found",
+                     *       "title": "Publication not found",
+                     *       "status": 404,
+                     *       "detail": "No publication pub_01JD2ZK5T8Q3W4E5R6T7Y8U9WH on this account.",
+                     *       "code": "publication_not_found",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this key (`rate_limited`), or too many failed authentications from this address; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/rate-limited",
+                     *       "title": "Rate limited",
+                     *       "status": 429,
+                     *       "detail": "This key may make 20 requests a second (bursts of 40). Retry after 1 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The server is restarting or its database is unreachable (`service_unavailable`); retry after Retry-After. */
+            503: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    approvePublication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description pub_… */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Approved: applying, or already past it. */
+            202: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example pub_01JD2ZK5T8Q3W4E5R6T7Y8U9WH */
+                        id: string;
+                        jobId: string;
+                        /** @description Null once the connection was deleted. */
+                        connectionId: string | null;
+                        /**
+                         * @description app-store or google-play.
+                         * @enum {string}
+                         */
+                        store: "app-store" | "google-play";
+                        /** @description App Store Connect app id, or the Play package. */
+                        storeAppId: string;
+                        /** @description Set locale → store locale. */
+                        locales: {
+                            [key: string]: string;
+                        };
+                        /** @enum {string} */
+                        status: "planning" | "awaiting_approval" | "applying" | "verifying" | "published" | "failed";
+                        /** @description Empty while planning. */
+                        plan: {
+                            upload: number;
+                            keep: number;
+                            reorder: number;
+                            delete: number;
+                            items: {
+                                /** @description The store’s locale (App Store) or language (Play). */
+                                locale: string;
+                                /**
+                                 * @description App Store screenshotDisplayType or Play image type.
+                                 * @example APP_IPHONE_67
+                                 * @example phoneScreenshots
+                                 */
+                                slot: string;
+                                /** @enum {string} */
+                                action: "keep" | "upload" | "reorder" | "delete";
+                                /** @description 1-based place in the slot afterwards; null for a delete. */
+                                position: number | null;
+                                /** @description The job’s file, e.g. slides/1.png. */
+                                file: string | null;
+                                /** @description The store’s id of the image, once there is one. */
+                                remoteId: string | null;
+                                /** @enum {string} */
+                                state: "pending" | "reserved" | "uploaded" | "committed" | "done" | "failed";
+                                error: string | null;
+                            }[];
+                        };
+                        /** Format: date-time */
+                        plannedAt: string | null;
+                        /** Format: date-time */
+                        approvedAt: string | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        } | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        finishedAt: string | null;
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or ambiguous API key (`missing_api_key`, `invalid_api_key`, `revoked_api_key`, `ambiguous_credentials`). */
+            401: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/missing-api-key",
+                     *       "title": "Missing API key",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the \"Authorization: Bearer <API key>\" header or the \"x-api-key: <API key>\" header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such publication on this account (`publication_not_found`). */
+            404: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/publication-not-found",
+                     *       "title": "Publication not found",
+                     *       "status": 404,
+                     *       "detail": "No publication pub_01JD2ZK5T8Q3W4E5R6T7Y8U9WH on this account.",
+                     *       "code": "publication_not_found",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Still planning (`publication_not_ready`). */
+            409: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };

@@ -5,6 +5,8 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import { CreateAppBody } from '../../api/create-app.ts';
 import { CreateScreenshotSetBody } from '../../api/create-screenshot-set.ts';
+import { CreateRevisionBody } from '../../api/create-revision.ts';
+import { CreatePublicationBody } from '../../publishing/schemas.ts';
 import { SCREEN_FAMILIES } from '../../screens/family.ts';
 import { StringEnum } from '../../typebox.ts';
 
@@ -58,8 +60,26 @@ export const INPUTS = {
     },
     { additionalProperties: false },
   ),
+  revise_set: Type.Object(
+    { jobId: Type.String({ description: 'A succeeded set (jobId) to edit.' }), ...CreateRevisionBody.properties },
+    {
+      additionalProperties: false,
+      description:
+        'Name only what changes, e.g. { jobId, slides: [{ index: 2, headline: "Find orders quickly" }], order: [1, 3, 2] }. Free; follow the new jobId with get_job.',
+    },
+  ),
   list_narratives: NoInput,
   get_account: NoInput,
+  list_store_connections: NoInput,
+  create_publication: CreatePublicationBody,
+  get_publication: Type.Object(
+    { publicationId: Type.String({ description: 'The id from create_publication (pub_…).' }) },
+    { additionalProperties: false },
+  ),
+  approve_publication: Type.Object(
+    { publicationId: Type.String({ description: 'A publication awaiting approval (pub_…).' }) },
+    { additionalProperties: false, description: 'Applies the plan to the live store page: show the user the plan and ask first.' },
+  ),
 } satisfies Record<string, TObject>;
 
 export type ToolName = keyof typeof INPUTS;

@@ -13,7 +13,10 @@ const INSTRUCTIONS = `shotgen renders store screenshot sets (App Store, Google P
 Flow: create_app with the store URL(s) -> optionally upload_screen the app's own screenshots ->
 create_screenshot_set for one device (5 credits; screenIds to frame uploaded screens) ->
 get_job with waitSeconds until it succeeded (slide images and a ZIP link) or failed (refunded).
-get_account shows the credits left; list_narratives the story templates.`;
+revise_set edits a succeeded set for free (captions, screens, order, theme); only changed slides are rendered again.
+get_account shows the credits left; list_narratives the story templates.
+Publishing a succeeded set to its store: list_store_connections -> create_publication -> get_publication
+until awaiting_approval -> show the user the plan -> approve_publication only when they agree.`;
 
 export function createMcpServer(client: ShotgenClient, version = '0.1.0'): Server {
   const server = new Server({ name: 'shotgen', version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
@@ -21,7 +24,10 @@ export function createMcpServer(client: ShotgenClient, version = '0.1.0'): Serve
     name,
     description: DESCRIPTIONS[name],
     inputSchema: jsonSchema(INPUTS[name]),
-    annotations: { readOnlyHint: name === 'get_job' || name === 'list_narratives' || name === 'get_account', openWorldHint: true },
+    annotations: {
+      readOnlyHint: ['get_job', 'list_narratives', 'get_account', 'list_store_connections', 'get_publication'].includes(name),
+      openWorldHint: true,
+    },
   }));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => callTool(client, request.params.name, request.params.arguments ?? {}));

@@ -16,8 +16,16 @@ export const DESCRIPTIONS: Record<ToolName, string> = {
     'Start rendering a screenshot set for one device: charges 5 credits and returns a jobId; follow it with get_job. Pass screenIds to frame uploaded screens.',
   get_job:
     'A screenshot-set job: queued, running (with progress), succeeded (slides with captions, image links and previews, every locale’s for a set with locales, the ZIP link) or failed (refunded). waitSeconds waits for it to end.',
+  revise_set:
+    'Edit a succeeded set without paying again: per slide (index) a new headline, subheadline, screenId, layout or colours; slides removed or added; a new order; the theme. Only the changed slides are rendered again. Returns the new jobId (follow it with get_job) and the caption checks’ warnings.',
   list_narratives: 'The stories a set can tell: ids to pass as narrativeId, with their slide counts and roles.',
   get_account: 'The API key’s account: plan and credits (allowance, used, remaining, resetsAt).',
+  list_store_connections: 'The account’s App Store Connect and Google Play connections (ids to publish with); secrets are never shown.',
+  create_publication:
+    'Plan putting a succeeded set on its store page (free): returns a publication in status planning; get_publication shows the plan (keep/upload/reorder/delete per locale) once awaiting_approval. Nothing changes on the store yet.',
+  get_publication: 'A publication: status, plan, each item’s progress, error.',
+  approve_publication:
+    'Apply an approved plan to the LIVE store page, then verify it. Only after the user has seen the plan and said yes. Idempotent.',
 };
 
 type Args = Record<string, unknown>;
@@ -72,7 +80,21 @@ async function jobAnswer(client: ShotgenClient, job: Job, images: boolean): Prom
   return ok(job, job.status === 'succeeded' ? await slidePreviews(client, job, images) : []);
 }
 
+/** An argument the tool's schema does not name is refused, not ignored: `wait` for `waitSeconds` would silently not wait. */
+function unknownArguments(name: string, args: Args): BadInput | null {
+  const schema = INPUTS[name as ToolName];
+  if (!schema) return null;
+  const known = Object.keys(schema.properties);
+  const extra = Object.keys(args).filter((k) => !known.includes(k));
+  if (!extra.length) return null;
+  return new BadInput(
+    `${name} takes no argument ${extra.map((k) => `"${k}"`).join(', ')}; its arguments are ${known.length ? known.join(', ') : 'none'}`,
+  );
+}
+
 export async function callTool(client: ShotgenClient, name: string, args: Args): Promise<CallToolResult> {
+  const unknown = unknownArguments(name, args);
+  if (unknown) return toolError(unknown);
   try {
     switch (name as ToolName) {
       case 'create_app':
@@ -101,10 +123,22 @@ export async function callTool(client: ShotgenClient, name: string, args: Args):
           throw error;
         }
       }
+      case 'revise_set': {
+        const { jobId, ...body } = args;
+        return ok(await client.createRevision(str({ jobId }, 'jobId')!, body as never));
+      }
       case 'list_narratives':
         return ok(await client.listNarratives());
       case 'get_account':
         return ok(await client.getAccount());
+      case 'list_store_connections':
+        return ok(await client.listStoreConnections());
+      case 'create_publication':
+        return ok(await client.createPublication(args as never));
+      case 'get_publication':
+        return ok(await client.getPublication(str(args, 'publicationId')!));
+      case 'approve_publication':
+        return ok(await client.approvePublication(str(args, 'publicationId')!));
       default:
         return toolError(new Error(`no tool ${name}; the tools are ${Object.keys(INPUTS).join(', ')}`));
     }
