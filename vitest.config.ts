@@ -10,6 +10,11 @@ export default defineConfig({
     // Two files at a time: most of the slow files wait on child processes, servers and sockets
     // rather than compute, and one at a time (the default on 2 cores) took 6-7 minutes.
     maxWorkers: 2,
+    // Files share a worker's module cache: with a fresh one per file, loading the service's module
+    // graph again (sharp, skia, fastify, the AWS SDK) took 116 of the run's CPU seconds; shared, 10.
+    // Every test builds its own server and database, so nothing else is shared; a test that needs a
+    // process nothing has touched (fonts.test.ts) starts a child.
+    isolate: false,
     // Child processes of bin/shotgen.js run the sources, so a test never runs a stale dist/;
     // test/cli/build.test.ts runs the built JavaScript that `npm start` uses.
     env: { SHOTGEN_FROM_SOURCE: '1' },
