@@ -13,6 +13,8 @@ export interface JobSummary {
   request: StoredPlanRequest;
   /** The set this one revises, if it is a revision. */
   parentJobId: string | null;
+  /** The slides the set has once it succeeded (a sparse listing may have given fewer than asked); null before. */
+  slides: number | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -24,6 +26,7 @@ interface Row {
   status: JobStatus;
   request: StoredPlanRequest;
   parent_job_id: string | null;
+  slides: number | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -35,11 +38,13 @@ const toSummary = (r: Row): JobSummary => ({
   status: r.status,
   request: r.request,
   parentJobId: r.parent_job_id,
+  slides: r.slides,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
 
-const SELECT = `SELECT j.id, j.app_id, a.name AS app_name, j.status, j.request, j.parent_job_id, j.created_at, j.updated_at
+const SELECT = `SELECT j.id, j.app_id, a.name AS app_name, j.status, j.request, j.parent_job_id,
+  jsonb_array_length(j.result->'slides') AS slides, j.created_at, j.updated_at
   FROM jobs j JOIN apps a ON a.id = j.app_id AND a.account_id = j.account_id`;
 
 /** The account's newest sets first, optionally of one app. */

@@ -3,7 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createScreenshotSet } from '../../src/jobs/screenshot-sets.ts';
 import type { TestApp } from '../support/app.ts';
 import { createDashboardApp, PageClient } from '../support/dashboard.ts';
-import { insertApp } from '../support/fixtures.ts';
+import { insertApp, sampleListing } from '../support/fixtures.ts';
+import { newId } from '../../src/ids.ts';
+import { planScreenshotSet } from '../../src/planning/plan.ts';
 
 describe('first steps on the dashboard', () => {
   let h: TestApp;
@@ -49,5 +51,33 @@ describe('first steps on the dashboard', () => {
     expect(icon.headers['content-type']).toBe('image/svg+xml');
     // The app icon sits over the app's initial, which shows when the store's image cannot load.
     expect(page.body).toMatch(/<span class="icon-initial">\s*[A-Z]\s*<\/span/);
+  });
+
+  it('a set that came out shorter than asked shows the slides it has, in the list and on its page, with the fixes', async () => {
+    // A set from before sets were refused short: 5 slides asked for, 2 made.
+    const listing = sampleListing();
+    const appId = await insertApp(h.t.pool, accountId, listing);
+    const request = { device: 'iphone-69' as const, slides: [{ headline: 'Plan Every Meal Fast' }, { headline: 'Shop With One List' }] };
+    const result = planScreenshotSet({ listings: [listing], extraContext: null, request });
+    expect(result.slides).toHaveLength(2);
+    const stored = { device: 'iphone-69', count: 5, captionStyle: 'aso-expert', captionLength: 'short', narrativeId: null };
+    const jobId = newId('job');
+    await h.t.pool.query(
+      `INSERT INTO jobs (id, account_id, app_id, status, request, result, cost, period_start)
+       VALUES ($1, $2, $3, 'succeeded', $4, $5, 5, date_trunc('month', now())::date)`,
+      [jobId, accountId, appId, JSON.stringify(stored), JSON.stringify(result)],
+    );
+    const cell = (body: string) => /<td data-label="Slides">\s*([^<]*)(?:<span class="muted">([^<]*)<\/span>)?/.exec(body)!;
+    for (const list of [await c.get(`/apps/${appId}`), await c.get('/apps')]) {
+      const [, count, asked] = cell(list.body);
+      expect(count.trim()).toBe('2');
+      expect(asked).toBe('of 5 asked');
+    }
+    const set = await c.get(`/sets/${jobId}`);
+    expect(set.body).toContain('2 slides');
+    expect(set.body).not.toMatch(/\b5 slides\b/);
+    expect(set.body).toContain('not the 5 asked for');
+    expect(set.body).toContain(`href="/apps/${appId}#guidance"`);
+    expect(set.body).toContain(`href="/apps/${appId}#captions"`);
   });
 });

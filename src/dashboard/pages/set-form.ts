@@ -188,7 +188,11 @@ export function setsTable(sets: JobSummary[], withApp: boolean) {
               ${withApp ? html`<td data-label="App"><a href="/apps/${s.appId}">${s.appName}</a></td>` : ''}
               <td data-label="Device">${deviceName(s.request.device)}</td>
               <td data-label="Slides">
-                ${s.request.count}${s.request.narrativeId ? html` <span class="muted">(${s.request.narrativeId})</span>` : ''}
+                ${s.slides ?? s.request.count}${
+                  s.slides !== null && s.slides < s.request.count && !s.request.revision
+                    ? html` <span class="muted">of ${s.request.count} asked</span>`
+                    : ''
+                }${s.request.narrativeId ? html` <span class="muted">(${s.request.narrativeId})</span>` : ''}
               </td>
               <td data-label="Status">${statusBadge(s.status)}</td>
               <td data-label="Created">${when(s.createdAt)}</td>
