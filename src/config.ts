@@ -78,7 +78,7 @@ export interface HttpLimits {
   requestTimeoutMs: number;
   /** A socket with no traffic for this long is closed, also while it waits for an answer. */
   idleTimeoutMs: number;
-  /** Open connections at most; more are closed on arrival. */
+  /** Open connections at most; past it the oldest idle one is closed (src/http/connection-cap.ts). */
   maxConnections: number;
 }
 
@@ -196,6 +196,9 @@ const SETTINGS = z.object({
 });
 
 type Settings = z.output<typeof SETTINGS>;
+
+/** Every variable the service reads (the README's configuration table names each once). */
+export const SETTING_NAMES: readonly string[] = Object.keys(SETTINGS.shape);
 
 /** Rules between settings, checked once each setting is valid on its own. */
 function crossChecks(s: Settings): { setting: string; message: string }[] {

@@ -1,5 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { ConfigError, loadConfig, SETTING_NAMES } from '../src/config.ts';
 
 describe('configuration', () => {
   it('has the documented defaults', () => {
@@ -110,5 +112,16 @@ describe('configuration', () => {
     expect(() => loadConfig({ LLM_BASE_URL: 'http://x', HTTP_HEADERS_TIMEOUT_MS: '40000' })).toThrow(
       /LLM_MODEL: LLM_BASE_URL and LLM_MODEL[\s\S]*HTTP_HEADERS_TIMEOUT_MS: must not exceed/,
     );
+  });
+
+  it('the README configuration table names every setting once, and nothing else', () => {
+    const readme = fs.readFileSync(path.join(import.meta.dirname, '../README.md'), 'utf8');
+    const section = readme.split('\n## Configuration\n')[1].split('\n## ')[0];
+    const documented = section
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .flatMap((line) => [...line.split('|')[1].matchAll(/`([A-Z0-9_]+)`/g)].map((m) => m[1]));
+    expect(documented.filter((name, i) => documented.indexOf(name) !== i)).toEqual([]);
+    expect([...documented].sort()).toEqual([...SETTING_NAMES].sort());
   });
 });
