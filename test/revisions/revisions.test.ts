@@ -2,25 +2,38 @@
  * POST /jobs/{id}/revisions over HTTP with a rendering worker: only what changed is rendered again,
  * the rest is the parent's bytes; the refusals; the hourly limits, also under concurrency.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { newId } from '../../src/ids.ts';
 import { accountWithKey } from '../support/fixtures.ts';
 import { expectProblem } from '../support/app.ts';
-import { closeRenderPool, createPicturesApp, type PicturesApp } from '../pictures/support.ts';
+import { closeRenderPool, createPicturesApp, renderPool, type PicturesApp } from '../pictures/support.ts';
+import type { RenderPool } from '../../src/rendering/index.ts';
 import { json, renderedSet, sha, slideBytes, waitJob, type RenderedSet } from './support.ts';
 import { scaled } from '../support/timing.ts';
 
 let h: PicturesApp;
 let set: RenderedSet;
+// What the worker asks the renderer to draw: byte-identical files alone would not tell reuse from a
+// deterministic render of the same slide again.
+let drawn: MockInstance<RenderPool['renderSome']>;
 
 beforeAll(async () => {
   h = await createPicturesApp({ config: { revisions: { perSetPerHour: 4, perAccountPerHour: 100, previewsPerMinute: 100 } } });
   set = await renderedSet(h);
+  drawn = vi.spyOn(renderPool(), 'renderSome');
 }, scaled(60_000));
 afterAll(async () => {
+  drawn?.mockRestore();
   await h?.close();
   await closeRenderPool();
 });
+
+/** The slide positions (0-based) the renderer was asked to draw since the last call. */
+const drawnSince = () => {
+  const positions = drawn.mock.calls.flatMap(([, indices]) => indices);
+  drawn.mockClear();
+  return positions;
+};
 
 const revise = (jobId: string, payload: object, auth = h.auth) =>
   h.app.inject({ method: 'POST', url: `/api/v1/public/v1/jobs/${jobId}/revisions`, headers: auth, payload });
@@ -28,6 +41,7 @@ const revise = (jobId: string, payload: object, auth = h.auth) =>
 describe('revisions', () => {
   it('re-renders the edited slide only; moved and untouched slides are the parent’s bytes; costs nothing', async () => {
     const before = json(await h.app.inject({ method: 'GET', url: '/api/v1/public/v1/account', headers: h.auth }));
+    drawnSince();
     const res = await revise(set.jobId, { slides: [{ index: 2, headline: 'Shop From One List' }], order: [1, 3, 2] });
     expect(res.statusCode).toBe(201);
     const body = json(res);
@@ -46,6 +60,8 @@ describe('revisions', () => {
     expect(n1.equals(p1)).toBe(true);
     expect(n2.equals(p3)).toBe(true);
     expect(n3.equals(p2)).toBe(false);
+    // The edited slide, now third, was drawn; the other two were not drawn at all.
+    expect(drawnSince()).toEqual([2]);
     expect(job.result.slides[0].image.sha256).toBe(sha(p1));
     expect(job.result.archive.sha256).toMatch(/^[0-9a-f]{64}$/);
     const after = json(await h.app.inject({ method: 'GET', url: '/api/v1/public/v1/account', headers: h.auth }));
@@ -53,6 +69,7 @@ describe('revisions', () => {
   });
 
   it('swaps a screen: that slide changes, the others stay byte-identical', async () => {
+    drawnSince();
     const res = await revise(set.jobId, { slides: [{ index: 3, screenId: set.screens[0] }] });
     expect(res.statusCode).toBe(201);
     const job = await waitJob(h, json(res).jobId);
@@ -60,6 +77,7 @@ describe('revisions', () => {
     const parent = await Promise.all([1, 2, 3].map((i) => slideBytes(h, set.jobId, i)));
     const child = await Promise.all([1, 2, 3].map((i) => slideBytes(h, job.id, i)));
     expect(child.map((b, i) => b.equals(parent[i]))).toEqual([true, true, false]);
+    expect(drawnSince()).toEqual([2]);
     expect(job.result.slides[2].screenId).toBe(set.screens[0]);
   });
 
