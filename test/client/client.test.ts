@@ -148,6 +148,48 @@ describe('the typed client against a running server', () => {
     },
   );
 
+  it('previews an edit for free, then createRevision renders it: only the edited slide is new', { timeout: scaled(120_000) }, async () => {
+    const app = await client.createApp({ iosUrl: IOS_URL });
+    const screen = await client.uploadScreen(app.appId, await solidPng(1290, 2796, 'green'), { contentType: 'image/png' });
+    const accepted = await client.createScreenshotSet(
+      { appId: app.appId, device: 'iphone-69', slides: [{ headline: 'Plan Every Meal Fast' }, { headline: 'Shop With One List' }] },
+      { idempotencyKey: `revise-${Date.now()}` },
+    );
+    const parent = await client.waitForJob(accepted.jobId, { timeoutMs: 90_000 });
+    expect(parent.status).toBe('succeeded');
+    const credits = (await client.getAccount()).credits;
+
+    const preview = await client.preview({ jobId: parent.id, slide: { index: 2, headline: 'Shop From One List' } });
+    expect(preview.fits).toBe(true);
+    // A third of the 1320 × 2868 slide, a PNG.
+    expect(await sharp(Buffer.from(preview.png)).metadata()).toMatchObject({ format: 'png', width: 440, height: 956 });
+    const unfit = await client.preview({ jobId: parent.id, slide: { index: 2, headline: 'W'.repeat(60) } });
+    expect(unfit.fits).toBe(false);
+    const forApp = await client.preview({
+      appId: app.appId,
+      device: 'iphone-69',
+      slide: { headline: 'Plan Meals', screenId: screen.screenId },
+    });
+    expect(await sharp(Buffer.from(forApp.png)).metadata()).toMatchObject({ width: 440, height: 956 });
+    const refused = (await client.preview({ jobId: parent.id, slide: { index: 9 } }).catch((e: unknown) => e)) as ShotgenError;
+    expect(refused).toMatchObject({ status: 400, code: 'validation_failed' });
+
+    const revision = await client.createRevision(parent.id, { slides: [{ index: 2, headline: 'Shop From One List' }] });
+    expect(revision).toMatchObject({ parentJobId: parent.id, slides: 2, credits: { cost: 0 } });
+    const child = await client.waitForJob(revision.jobId, { timeoutMs: 90_000 });
+    expect(child).toMatchObject({ status: 'succeeded', parentJobId: parent.id });
+    expect(child.result!.slides.map((x) => x.image!.sha256)).toEqual([
+      parent.result!.slides[0].image!.sha256,
+      expect.not.stringMatching(parent.result!.slides[1].image!.sha256),
+    ]);
+    // Previews and revisions cost nothing.
+    expect((await client.getAccount()).credits).toEqual(credits);
+    const gone = (await client
+      .createRevision('job_01JD2ZK5T8Q3W4E5R6T7Y8U9EF', { theme: 'dark' })
+      .catch((e: unknown) => e)) as ShotgenError;
+    expect(gone).toMatchObject({ status: 404, code: 'job_not_found' });
+  });
+
   it('refuses a download whose bytes differ from the result, keeping nothing', async () => {
     const fake = Buffer.from('not the picture');
     const job = {
