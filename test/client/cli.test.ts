@@ -122,6 +122,12 @@ describe('shotgen generate and jobs get against a running server', () => {
     expect(result).toMatchObject({ appId: expect.stringMatching(/^app_/), jobId: expect.stringMatching(/^job_/), credits: { cost: 5 } });
     expect(result.slides).toHaveLength(3);
     for (const f of result.slides) expect(fs.statSync(f.path).size).toBe(f.bytes);
+    // Named as in the ZIP: 01_, 02_ … so a listing sorts in slide order (10 after 09, not after 1).
+    expect(result.slides.map((f) => path.basename(f.path))).toEqual([
+      expect.stringMatching(/^01_iphone-69_[a-z-]+\.png$/),
+      expect.stringMatching(/^02_iphone-69_[a-z-]+\.png$/),
+      expect.stringMatching(/^03_iphone-69_[a-z-]+\.png$/),
+    ]);
     expect(fs.existsSync(result.archive!.path)).toBe(true);
     // Not a terminal: plain progress lines on stderr, the result alone on stdout.
     expect(r.stderr).toContain(`job ${result.jobId}: succeeded`);
