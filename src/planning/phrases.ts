@@ -180,7 +180,7 @@ export function analysePhrases(p: PhraseInput): Phrases {
     .filter((r): r is Raw => r !== null);
   const kept = [...(promiseKept ? [promiseKept] : []), ...rest].slice(0, p.maxPhrases);
   const steps = p.steps.map(keep).filter((r): r is Raw => r !== null);
-  // "Trailhead is the hiking companion…": the feature is what follows the name.
+  // "Acme is the budgeting companion…": the feature is what follows the name. (Not a held-out corpus listing's sentence: see test/planning/corpus/split.json.)
   const all = [...kept, ...steps].map((r) =>
     p.english && r.kind === 'sentence' ? { ...r, text: promiseOf(r.text, p.name) ?? r.text } : r,
   );

@@ -1,30 +1,55 @@
 /**
- * `npm run eval:captions [-- --model NAME] [--part tuned|held-out] [--failures N]`: the caption
- * corpus through the whole pipeline (the configured model endpoint, LLM_BASE_URL / LLM_API_KEY, with
- * --model; else the rule writer), scored by the one checker (captions and the set's screens). Prints, for the tuned and the
- * held-out listings apart: sets made and refused, per-check pass rates, captions per source,
- * model fallbacks and repairs, and latency. Failures are printed for the tuned part only: the
- * held-out part is read as figures, never tuned on (./split.json).
+ * `npm run eval:captions [-- --model NAME | --fake] [--part tuned|held-out|recorded] [--recorded [--recorded-dir DIR]] [--failures N] [--quick]`:
+ * the caption corpus through the whole pipeline (the configured model endpoint, LLM_BASE_URL /
+ * LLM_API_KEY, with --model; the scripted fake model of ./scripted-model.ts with --fake; else the rule
+ * writer), scored by the one checker (captions and the set's screens) AND by an independent oracle
+ * (./independent.ts, which shares no code with the checker). Prints, for the tuned and the held-out
+ * listings apart (and, with --recorded, the real store recordings of ../shared/fixtures/stores, which
+ * are not part of the corpus): sets made and refused, refusals at `count: 6` for every voice and
+ * length, per-check pass rates, the oracle's findings, captions per source, model fallbacks and
+ * repairs, and latency. Failures are printed for the tuned part only: the held-out part is read as
+ * figures, never tuned on (./split.json).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkSet, FINDINGS, type FindingId } from '../../../src/planning/check.ts';
+import { readListing } from '../../../src/planning/cli.ts';
 import { planWithModel, type ModelStats } from '../../../src/planning/model-writer.ts';
 import { planScreenshotSet } from '../../../src/planning/plan.ts';
 import { screensFor } from '../../../src/planning/screens.ts';
 import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS, type PlanInput, type PlanRequest } from '../../../src/planning/types.ts';
+import type { Listing } from '../../../src/stores/listing.ts';
 import { isProblem } from '../../../src/problem.ts';
+import { startFakeLlm } from '../../support/fake-llm.ts';
 import { corpus } from './index.ts';
+import { ORACLE_RULES, oracle, type OracleRule } from './independent.ts';
 import { devicesFor } from './measure.ts';
+import { scriptedModel } from './scripted-model.ts';
 
 const { values } = parseArgs({
-  options: { model: { type: 'string' }, part: { type: 'string' }, failures: { type: 'string', default: '0' }, quick: { type: 'boolean' } },
+  options: {
+    model: { type: 'string' },
+    fake: { type: 'boolean' },
+    part: { type: 'string' },
+    recorded: { type: 'boolean' },
+    'recorded-dir': { type: 'string', default: '../shared/fixtures/stores' },
+    failures: { type: 'string', default: '0' },
+    quick: { type: 'boolean' },
+  },
+  allowPositionals: true,
 });
 const split = JSON.parse(readFileSync(new URL('./split.json', import.meta.url), 'utf8')) as { heldOut: string[] };
 const heldOut = new Set(split.heldOut);
-const llm = values.model
-  ? { baseUrl: process.env.LLM_BASE_URL ?? 'http://127.0.0.1:11434/v1', model: values.model, apiKey: process.env.LLM_API_KEY ?? null }
-  : null;
+const unknown = split.heldOut.filter((id) => !corpus().some((e) => e.id === id));
+if (unknown.length) throw new Error(`split.json names ids the corpus does not have: ${unknown.join(', ')}`);
+
+const fake = values.fake ? await startFakeLlm(scriptedModel()) : null;
+const llm = fake
+  ? { baseUrl: fake.baseUrl, model: 'scripted', apiKey: null, timeoutMs: 5_000 }
+  : values.model
+    ? { baseUrl: process.env.LLM_BASE_URL ?? 'http://127.0.0.1:11434/v1', model: values.model, apiKey: process.env.LLM_API_KEY ?? null }
+    : null;
 
 const SHAPES: Pick<PlanRequest, 'count' | 'narrativeId'>[] = [
   { count: 6 },
@@ -37,41 +62,69 @@ const SHAPES: Pick<PlanRequest, 'count' | 'narrativeId'>[] = [
 /** A caption made of the name, the category and stock words only: the filler the issue counts. */
 const FILLER = /^(the perfect app|an app|use this free app|the best app|the app for you|meet the app)\b|:\s*an app\b/i;
 
+type PartName = 'tuned' | 'held-out' | 'recorded';
 interface Tally {
+  listings: Set<string>;
   sets: number;
   refused: number;
-  refusedAt6: Set<string>;
-  listingsAt6: Set<string>;
+  /** Per voice/length: the listings (with screens for the device) refused at count 6, and how many were asked. */
+  at6: Map<string, { refused: Set<string>; asked: Set<string> }>;
+  wrongLength: number;
   slides: number;
   checks: number;
   failed: Partial<Record<FindingId, number>>;
   slidesFailing: number;
   filler: number;
+  oracle: Partial<Record<OracleRule, number>>;
+  oracleSlides: number;
   sources: Record<string, number>;
   stats: ModelStats;
   ms: number[];
 }
 const empty = (): Tally => ({
+  listings: new Set(),
   sets: 0,
   refused: 0,
-  refusedAt6: new Set(),
-  listingsAt6: new Set(),
+  at6: new Map(),
+  wrongLength: 0,
   slides: 0,
   checks: 0,
   failed: {},
   slidesFailing: 0,
   filler: 0,
+  oracle: {},
+  oracleSlides: 0,
   sources: {},
   stats: { calls: 0, repairs: 0, fallbacks: 0, promptTokens: 0, completionTokens: 0, failures: 0, cached: 0 },
   ms: [],
 });
-const parts = { tuned: empty(), 'held-out': empty() };
+const parts: Record<PartName, Tally> = { tuned: empty(), 'held-out': empty(), recorded: empty() };
 let failuresLeft = Number(values.failures);
 
-for (const entry of corpus()) {
-  const part = heldOut.has(entry.id) ? 'held-out' : 'tuned';
+/** The real store recordings (not copied into the repository; absent on machines without them). */
+function recorded(): { id: string; listing: Listing }[] {
+  if (!values.recorded) return [];
+  const root = path.resolve(values['recorded-dir']);
+  if (!existsSync(root)) throw new Error(`${root} is absent`);
+  return ['appstore/lookup', 'appstore/derived-lookup', 'googleplay/details'].flatMap((dir) =>
+    existsSync(path.join(root, dir))
+      ? readdirSync(path.join(root, dir))
+          .filter((f) => /\.(json|html)$/.test(f) && !/notfound|error/.test(f))
+          .map((f) => ({ id: f.replace(/\.(json|html)$/, ''), listing: readListing(path.join(root, dir, f)) }))
+      : [],
+  );
+}
+
+const entries: { id: string; part: PartName; listing: Listing }[] = [
+  ...corpus().map((e) => ({ id: e.id, part: (heldOut.has(e.id) ? 'held-out' : 'tuned') as PartName, listing: e.listing })),
+  ...recorded().map((r) => ({ ...r, part: 'recorded' as PartName })),
+];
+
+for (const entry of entries) {
+  const { part } = entry;
   if (values.part && values.part !== part) continue;
   const t = parts[part];
+  t.listings.add(entry.id);
   for (const device of devicesFor(entry.listing)) {
     for (const captionStyle of values.quick ? (['aso-expert'] as const) : CAPTION_STYLE_IDS) {
       for (const captionLength of CAPTION_LENGTH_IDS) {
@@ -81,9 +134,13 @@ for (const entry of corpus()) {
             extraContext: null,
             request: { device, captionStyle, captionLength, ...shape },
           };
-          const at6 = shape.count === 6 && captionStyle === 'aso-expert' && captionLength === 'short';
-          const hasScreens = screensFor(input.listings, device).urls.length > 0;
-          if (at6 && hasScreens) t.listingsAt6.add(entry.id);
+          // Count 6 on the listing's first device, for every voice and length: the issue's "at most 1 listing in 5".
+          const at6 = shape.count === 6 && device === devicesFor(entry.listing)[0] && screensFor(input.listings, device).urls.length > 0;
+          const cell = `${captionStyle}/${captionLength}`;
+          if (at6) {
+            if (!t.at6.has(cell)) t.at6.set(cell, { refused: new Set(), asked: new Set() });
+            t.at6.get(cell)!.asked.add(entry.id);
+          }
           const started = performance.now();
           let result;
           try {
@@ -91,12 +148,16 @@ for (const entry of corpus()) {
           } catch (error) {
             if (!isProblem(error) || error.code !== 'cannot_fill_set') throw error;
             t.refused++;
-            if (at6 && hasScreens) t.refusedAt6.add(entry.id);
+            if (at6) t.at6.get(cell)!.refused.add(entry.id);
             continue;
           } finally {
             t.ms.push(performance.now() - started);
           }
           t.sets++;
+          const found = oracle(input, result);
+          if (found.some((f) => f.rule === 'length')) t.wrongLength++;
+          for (const rule of new Set(found.map((f) => f.rule))) t.oracle[rule] = (t.oracle[rule] ?? 0) + 1;
+          t.oracleSlides += new Set(found.flatMap((f) => (f.slide === null ? [] : [f.slide]))).size;
           const findings = checkSet(input, result);
           result.slides.forEach((s, i) => {
             t.slides++;
@@ -113,39 +174,56 @@ for (const entry of corpus()) {
                 );
             }
           });
+          if (part === 'tuned')
+            for (const f of found)
+              if (failuresLeft-- > 0) console.log(`${entry.id} ${device} ${captionStyle}/${captionLength} oracle ${f.rule}: ${f.message}`);
         }
       }
     }
   }
 }
+await fake?.close();
 
+const shown = (Object.keys(parts) as PartName[]).filter((p) => parts[p].listings.size > 0);
+const W = 26;
 const pct = (n: number, d: number) => (d === 0 ? '   -  ' : `${((100 * n) / d).toFixed(1).padStart(5)}%`);
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? 0;
+const header = (label: string) =>
+  console.log(`${label.padEnd(20)}${shown.map((p) => `${p} (${parts[p].listings.size})`.padStart(W)).join('')}`);
+const row = (label: string, f: (t: Tally) => string) =>
+  console.log(`${label.padEnd(20)}${shown.map((p) => f(parts[p]).padStart(W)).join('')}`);
+
 console.log(`\ncaptions by ${llm ? `model ${llm.model} (rules as fallback)` : 'the rule writer'}`);
-console.log(`${'check'.padEnd(18)}${'tuned'.padStart(10)}${'held-out'.padStart(10)}`);
-for (const id of Object.keys(FINDINGS) as FindingId[]) {
-  console.log(
-    `${id.padEnd(18)}${[parts.tuned, parts['held-out']].map((t) => pct(t.slides - (t.failed[id] ?? 0), t.slides).padStart(10)).join('')}`,
-  );
-}
-const rows: [string, (t: Tally) => string][] = [
-  ['checks passed', (t) => pct(t.checks - Object.values(t.failed).reduce((a, b) => a + b, 0), t.checks)],
-  ['slides passing all', (t) => pct(t.slides - t.slidesFailing, t.slides)],
-  ['generic filler', (t) => String(t.filler)],
-  ['sets made', (t) => String(t.sets)],
-  ['sets refused', (t) => `${t.refused} (${pct(t.refused, t.refused + t.sets).trim()})`],
-  ['refused at count 6', (t) => `${t.refusedAt6.size}/${t.listingsAt6.size} listings`],
-  ['slides', (t) => String(t.slides)],
-  [
-    'by source',
-    (t) =>
-      Object.entries(t.sources)
-        .map(([k, v]) => `${k} ${v}`)
-        .join(', '),
-  ],
-  ['model calls', (t) => `${t.stats.calls} (${t.stats.failures} failed, ${t.stats.cached} cached)`],
-  ['repairs/fallbacks', (t) => `${t.stats.repairs}/${t.stats.fallbacks}`],
-  ['tokens in/out', (t) => `${t.stats.promptTokens}/${t.stats.completionTokens}`],
-  ['latency p50/p95', (t) => `${quantile(t.ms, 0.5).toFixed(1)}/${quantile(t.ms, 0.95).toFixed(1)} ms`],
-];
-for (const [label, f] of rows) console.log(`${label.padEnd(18)}${f(parts.tuned).padStart(24)}${f(parts['held-out']).padStart(24)}`);
+console.log('\nthe one checker (the writers keep only what it passes: for the rule writer these are 100 % by construction)');
+header('check');
+for (const id of Object.keys(FINDINGS) as FindingId[]) row(id, (t) => pct(t.slides - (t.failed[id] ?? 0), t.slides));
+row('checks passed', (t) => pct(t.checks - Object.values(t.failed).reduce((a, b) => a + b, 0), t.checks));
+row('slides passing all', (t) => pct(t.slides - t.slidesFailing, t.slides));
+console.log('\nthe independent oracle (./independent.ts: no code shared with the checker), sets with a finding');
+header('rule');
+for (const rule of ORACLE_RULES) row(rule, (t) => `${t.oracle[rule] ?? 0} of ${t.sets}`);
+row('slides with one', (t) => `${t.oracleSlides} (${pct(t.oracleSlides, t.slides).trim()})`);
+row('filler templates', (t) => String(t.filler));
+console.log('\nsets');
+header('');
+row('sets made', (t) => String(t.sets));
+row('sets refused', (t) => `${t.refused} (${pct(t.refused, t.refused + t.sets).trim()})`);
+row('made but wrong length', (t) => String(t.wrongLength));
+row('slides', (t) => String(t.slides));
+row('by source', (t) =>
+  Object.entries(t.sources)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', '),
+);
+row('model calls', (t) => `${t.stats.calls} (${t.stats.failures} failed, ${t.stats.cached} cached)`);
+row('repairs/fallbacks', (t) => `${t.stats.repairs}/${t.stats.fallbacks}`);
+row('tokens in/out', (t) => `${t.stats.promptTokens}/${t.stats.completionTokens}`);
+row('latency p50/p95', (t) => `${quantile(t.ms, 0.5).toFixed(1)}/${quantile(t.ms, 0.95).toFixed(1)} ms`);
+console.log('\nlistings refused at count 6 (first device, with screens), per voice and length');
+header('voice/length');
+const cells = [...new Set(shown.flatMap((p) => [...parts[p].at6.keys()]))];
+for (const cell of cells)
+  row(cell, (t) => {
+    const c = t.at6.get(cell);
+    return c ? `${c.refused.size}/${c.asked.size} (${pct(c.refused.size, c.asked.size).trim()})` : '-';
+  });
