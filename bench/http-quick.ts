@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { killAllChildren, spawnChild } from './children.ts';
 import { cpuMs } from './cpu.ts';
-import { cannon } from './load.ts';
+import { cannon, postLoad } from './load.ts';
 import { fakeScreen } from './rendering.ts';
 import { benchAccount, openBenchDatabase } from './setup.ts';
 
@@ -76,7 +76,34 @@ try {
     log(`${label}: ${Math.round(r.reqPerSec)}/s, ${us.toFixed(0)} µs server CPU per response, failures ${r.failures}`);
     return { rps: r.reqPerSec, us };
   };
-  for (let round = 0; round < Number(process.env.ROUNDS ?? 1); round++) {
+  // QUICK_CREATES=N: POST /screenshots from N accounts instead of the GETs, with the service's and
+  // PostgreSQL's CPU per create (a create's cost is split between the two).
+  const creators = Number(process.env.QUICK_CREATES ?? 0);
+  if (creators > 0) {
+    const accounts = [account];
+    for (let i = 1; i < creators; i++) accounts.push(await benchAccount(bench.database.pool, `quick-${i}`, 1_000_000));
+    // The bench listing has no screenshots: each app gets an uploaded screen to frame.
+    const screen = new Uint8Array(await fakeScreen());
+    for (const a of accounts)
+      await fetch(`${base}/apps/${a.appId}/screens`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${a.key}`, 'content-type': 'image/png' },
+        body: screen,
+      });
+    const targets = accounts.map((a) => ({
+      headers: { authorization: `Bearer ${a.key}` },
+      body: JSON.stringify({ appId: a.appId, device: 'iphone-69', count: 10 }),
+    }));
+    const url = `${base}/screenshots`;
+    await postLoad({ url, durationS: 1, connections: 50, targets, expectStatus: 201 });
+    const [s0, p0] = [cpuMs(service.process.pid!)!, cpuMs(bench.database.embedded!.pid, true)!];
+    const r = await postLoad({ url, durationS: SECONDS, connections: 50, targets, expectStatus: 201 });
+    const per = (ms: number) => ((ms * 1000) / r.expected).toFixed(0);
+    log(
+      `POST /screenshots, ${creators} account(s): ${Math.round(r.expected / r.elapsedS)}/s, µs CPU per create: service ${per(cpuMs(service.process.pid!)! - s0)}, PostgreSQL ${per(cpuMs(bench.database.embedded!.pid, true)! - p0)}; failures ${r.failures} ${JSON.stringify(r.statuses)}`,
+    );
+  }
+  for (let round = 0; round < (creators > 0 ? 0 : Number(process.env.ROUNDS ?? 1)); round++) {
     const b = await run('bare', bare.process.pid!, `http://127.0.0.1:${bare.ready.port as number}/`, {});
     const a = await run('GET /account', service.process.pid!, `${base}/account`, auth);
     log(`ratio: /account ${(a.rps / b.rps).toFixed(2)} (CPU ${(b.us / a.us).toFixed(2)})`);

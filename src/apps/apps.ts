@@ -2,6 +2,7 @@
  * Apps: an account's app with the store listing(s) it was created from. The listings are stored
  * whole so that planning never has to reach a store again.
  */
+import { LRUCache } from 'lru-cache';
 import { newId } from '../ids.ts';
 import type { Queryable } from '../db/pool.ts';
 import { Problem, validationFailed, type FieldError } from '../problem.ts';
@@ -124,7 +125,7 @@ export async function createApp(db: Queryable, stores: StoreReaders, accountId: 
 const clean = (listing: Listing | null): Listing | null =>
   listing ? (JSON.parse(JSON.stringify(listing).replaceAll('\\u0000', '')) as Listing) : null;
 
-/** An app of this account, or null (another account's app is as unknown as a missing one). */
+/** The problem for an app that is not this account's (as unknown as a missing one). */
 export const appNotFound = (appId: string): Problem => new Problem('app_not_found', `No app ${appId} on this account.`);
 
 /** The app's guidance for the captions (null clears it); false when it is not this account's app. */
@@ -137,9 +138,39 @@ export async function setGuidance(db: Queryable, accountId: string, appId: strin
   return rowCount === 1;
 }
 
+/**
+ * An app's listings never change once it is stored (its guidance can, and is read every time), so
+ * each process keeps the ones it has parsed: a create or a preview then reads the app's small
+ * columns only. Reading the listings' jsonb on every create was over a third of PostgreSQL's CPU
+ * per create in `QUICK_CREATES=1 npx tsx bench/http-quick.ts`.
+ */
+const listings = new LRUCache<string, Pick<App, 'iosListing' | 'androidListing'>>({ max: 500 });
+
+// Named: each connection plans these once (an unnamed statement is parsed and planned every time).
+const APP_WITH_LISTINGS = { name: 'app-with-listings', text: 'SELECT * FROM apps WHERE id = $1 AND account_id = $2' };
+const APP_WITHOUT_LISTINGS = {
+  name: 'app-without-listings',
+  text: 'SELECT id, account_id, name, category, artwork_url, extra_context, created_at FROM apps WHERE id = $1 AND account_id = $2',
+};
+
+/** An app of this account, or null (another account's app is as unknown as a missing one). */
 export async function findApp(db: Queryable, accountId: string, appId: string): Promise<App | null> {
-  const { rows } = await db.query<AppRow>('SELECT * FROM apps WHERE id = $1 AND account_id = $2', [appId, accountId]);
-  return rows[0] ? toApp(rows[0]) : null;
+  const known = listings.get(appId);
+  const { rows } = await db.query<AppRow>({ ...(known ? APP_WITHOUT_LISTINGS : APP_WITH_LISTINGS), values: [appId, accountId] });
+  if (!rows[0]) return null;
+  if (known) return { ...toApp({ ...rows[0], ios_listing: null, android_listing: null }), ...known };
+  const app = toApp(rows[0]);
+  // Frozen: every caller shares these objects, so a change by one would be a change for all.
+  listings.set(appId, { iosListing: deepFreeze(app.iosListing), androidListing: deepFreeze(app.androidListing) });
+  return app;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }
 
 /** The account's apps, newest first. */
