@@ -53,10 +53,18 @@ export interface StoreAdapter {
 
 export const slotKey = (s: SlotRef) => `${s.locale}/${s.slot}`;
 
+/**
+ * Apple folded the newer displays into existing screenshotDisplayType values instead of adding
+ * new ones: the 6.9" iPhone goes in APP_IPHONE_67, the 13" iPad in APP_IPAD_PRO_3GEN_129, and the
+ * 6.3" iPhone (1206×2622, 1179×2556) in APP_IPHONE_61 (fastlane's deliver puts 1179×2556 there
+ * too). Every App Store device has its place, so no App Store set is refused for want of one.
+ */
 export const APP_STORE_DISPLAY_TYPES: Partial<Record<Device, string>> = {
   'iphone-69': 'APP_IPHONE_67',
   'iphone-67': 'APP_IPHONE_67',
+  'iphone-63': 'APP_IPHONE_61',
   'iphone-65': 'APP_IPHONE_65',
+  'ipad-13': 'APP_IPAD_PRO_3GEN_129',
   'ipad-pro': 'APP_IPAD_PRO_3GEN_129',
 };
 

@@ -27,7 +27,8 @@ export type AppScreenshotDisplayType = (typeof SCREENSHOT_DISPLAY_TYPES)[number]
 
 /**
  * The portrait sizes Apple's screenshot specifications accept for the display types shotgen
- * publishes to (landscape is the same swapped); the 6.9" sizes go in APP_IPHONE_67. Other types
+ * publishes to (landscape is the same swapped); the 6.9" sizes go in APP_IPHONE_67, the 6.3" and
+ * 6.1" ones in APP_IPHONE_61, the 13" iPad's in APP_IPAD_PRO_3GEN_129. Other types
  * are not checked.
  */
 const ACCEPTED_SIZES: Partial<Record<AppScreenshotDisplayType, [number, number][]>> = {
@@ -35,6 +36,13 @@ const ACCEPTED_SIZES: Partial<Record<AppScreenshotDisplayType, [number, number][
     [1320, 2868],
     [1290, 2796],
     [1260, 2736],
+  ],
+  APP_IPHONE_61: [
+    [1206, 2622],
+    [1179, 2556],
+    [1170, 2532],
+    [1125, 2436],
+    [1080, 2340],
   ],
   APP_IPHONE_65: [
     [1242, 2688],
