@@ -262,20 +262,39 @@ export class AppStoreAdapter implements StoreAdapter {
     if (known) return known;
     const locId = (await this.localizationIds()).get(ref.locale);
     if (!locId) throw new StoreError('refused', `the version has no ${ref.locale} localization`);
-    const res = await this.client.call<{ data: JsonApiResource<{ screenshotDisplayType: string }>[] }>(
-      'GET',
-      `/v1/appStoreVersionLocalizations/${locId}/appScreenshotSets?limit=50`,
-    );
-    let id = (res?.data ?? []).find((s) => s.attributes.screenshotDisplayType === ref.slot)?.id ?? null;
-    if (!id && create) {
-      const made = await this.client.call<{ data: { id: string } }>('POST', '/v1/appScreenshotSets', {
-        data: {
-          type: 'appScreenshotSets',
-          attributes: { screenshotDisplayType: ref.slot },
-          relationships: { appStoreVersionLocalization: { data: { type: 'appStoreVersionLocalizations', id: locId } } },
-        },
-      });
-      id = made!.data.id;
+    const find = async () => {
+      const res = await this.client.call<{ data: JsonApiResource<{ screenshotDisplayType: string }>[] }>(
+        'GET',
+        `/v1/appStoreVersionLocalizations/${locId}/appScreenshotSets?limit=50`,
+      );
+      return (res?.data ?? []).find((s) => s.attributes.screenshotDisplayType === ref.slot)?.id ?? null;
+    };
+    let id = await find();
+    // Creating a set is not retried blindly either: an answer lost after Apple made it would make
+    // the retry a 409 (one set per display type and localization). Each retry looks first.
+    for (let tries = 1; !id && create; tries++) {
+      try {
+        const made = await this.client.call<{ data: { id: string } }>(
+          'POST',
+          '/v1/appScreenshotSets',
+          {
+            data: {
+              type: 'appScreenshotSets',
+              attributes: { screenshotDisplayType: ref.slot },
+              relationships: { appStoreVersionLocalization: { data: { type: 'appStoreVersionLocalizations', id: locId } } },
+            },
+          },
+          false,
+          true,
+        );
+        id = made!.data.id;
+      } catch (e) {
+        const lost = e instanceof StoreError && !(e instanceof StoreBusy) && (e.kind === 'unavailable' || e.status === 409);
+        if (!lost || tries >= this.retries) throw e;
+        if (e.kind === 'unavailable') await sleep(backoffMs(this.client.retry, tries));
+        id = await find();
+        if (!id && e instanceof StoreError && e.status === 409) throw e;
+      }
     }
     if (id) this.sets.set(key, id);
     return id;

@@ -55,17 +55,19 @@ export class PlayAdapter implements StoreAdapter {
   }
 
   async read(refs: SlotRef[]): Promise<SlotState[]> {
-    return this.locked(async () => {
-      // A throwaway edit: Play lists images only inside one. Deleted after, never committed.
-      const editId = (await this.call('edits.insert', (o) => this.api.edits.insert({ packageName: this.pkg }, o))).id!;
-      try {
-        const out: SlotState[] = [];
-        for (const ref of refs) out.push({ ...ref, images: (await this.list(editId, ref)).map((i) => ({ ...i, ready: true })) });
-        return out;
-      } finally {
-        await this.call('edits.delete', (o) => this.api.edits.delete({ packageName: this.pkg, editId }, o)).catch(() => undefined);
-      }
-    });
+    return this.locked(() => this.readUnlocked(refs));
+  }
+
+  private async readUnlocked(refs: SlotRef[]): Promise<SlotState[]> {
+    // A throwaway edit: Play lists images only inside one. Deleted after, never committed.
+    const editId = (await this.call('edits.insert', (o) => this.api.edits.insert({ packageName: this.pkg }, o))).id!;
+    try {
+      const out: SlotState[] = [];
+      for (const ref of refs) out.push({ ...ref, images: (await this.list(editId, ref)).map((i) => ({ ...i, ready: true })) });
+      return out;
+    } finally {
+      await this.call('edits.delete', (o) => this.api.edits.delete({ packageName: this.pkg, editId }, o)).catch(() => undefined);
+    }
   }
 
   async apply(items: Item[], io: ItemIO): Promise<Map<string, Error>> {
@@ -94,9 +96,15 @@ export class PlayAdapter implements StoreAdapter {
           // listing. Nothing is committed; the edit is dropped and the publication fails.
           throw new StoreError('refused', [...failures].map(([k, e]) => `${k}: ${e.message}`).join('; '));
         }
-        await this.call('edits.commit', (o) =>
-          this.api.edits.commit({ packageName: this.pkg, editId, changesInReviewBehavior: 'ERROR_IF_IN_REVIEW' }, o),
-        );
+        try {
+          await this.call('edits.commit', (o) =>
+            this.api.edits.commit({ packageName: this.pkg, editId: editId!, changesInReviewBehavior: 'ERROR_IF_IN_REVIEW' }, o),
+          );
+        } catch (e) {
+          // A commit retried after its answer was lost finds the edit gone: it was committed if
+          // the live listing is what the edit held; otherwise the edit expired (EditGone below).
+          if (!(e instanceof EditGone) || !(await this.liveIs(items))) throw e;
+        }
         for (const it of items) if (it.state !== 'done') await io.save(it, { state: 'done' });
       } catch (e) {
         if (e instanceof EditGone) {
@@ -134,14 +142,63 @@ export class PlayAdapter implements StoreAdapter {
     else
       for (const d of deletes)
         await this.call('images.delete', (o) => this.api.edits.images.delete({ ...params, imageId: d.remoteId! }, o), true);
+    // What the slot holds once the deletes are done; each upload goes after it.
+    let held = deletes.length === current.length ? 0 : current.length - deletes.length;
     for (const s of steps.filter((x) => x.action === 'upload')) {
       const it = wanted.find((i) => String(i.seq) === s.file)!;
       const body = await io.bytes(it);
-      const res = await this.call('images.upload', (o) =>
-        this.api.edits.images.upload({ ...params, media: { mimeType: 'image/png', body: Readable.from(body) } }, o),
+      const id = await this.uploadOnce(editId, ref, held, it.sha256!, () =>
+        this.call(
+          'images.upload',
+          (o) => this.api.edits.images.upload({ ...params, media: { mimeType: 'image/png', body: Readable.from(body) } }, o),
+          false,
+          true,
+        ),
       );
-      await io.save(it, { remoteId: res.image?.id ?? null, state: 'uploaded' });
+      held++;
+      await io.save(it, { remoteId: id, state: 'uploaded' });
     }
+  }
+
+  /**
+   * An upload is never sent again blindly: a 5xx or a dropped connection may hide one that Play
+   * made, and a second would be a duplicate in the edit (and on the listing once committed). Before
+   * each retry the slot is listed: an image with this checksum just after the `held` ones is the
+   * lost upload, and is adopted.
+   */
+  private async uploadOnce(
+    editId: string,
+    ref: SlotRef,
+    held: number,
+    sha256: string,
+    upload: () => Promise<androidpublisher_v3.Schema$ImagesUploadResponse>,
+  ): Promise<string | null> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return (await upload()).image?.id ?? null;
+      } catch (e) {
+        if (!(e instanceof StoreError && e.kind === 'unavailable') || attempt >= this.retry.attempts) throw e;
+      }
+      await sleep(backoffMs(this.retry, attempt));
+      const now = await this.list(editId, ref);
+      if (now.length === held + 1 && now[held].checksum === sha256) return now[held].id;
+      if (now.length !== held)
+        throw new StoreError('unavailable', `the ${slotKey(ref)} images of the edit changed while uploading; the run starts over`);
+    }
+  }
+
+  /** Whether every slot of `items` holds, live, exactly their images in order. */
+  private async liveIs(items: Item[]): Promise<boolean> {
+    const refs = new Map<string, SlotRef>();
+    for (const i of items) refs.set(slotKey(i), { locale: i.locale, slot: i.slot });
+    const live = await this.readUnlocked([...refs.values()]);
+    return live.every((s) => {
+      const want = items
+        .filter((i) => slotKey(i) === slotKey(s) && i.position !== null)
+        .sort((a, b) => a.position! - b.position!)
+        .map((i) => i.sha256);
+      return want.length === s.images.length && s.images.every((img, k) => img.checksum === want[k]);
+    });
   }
 
   private async list(editId: string, ref: SlotRef) {
@@ -178,16 +235,21 @@ export class PlayAdapter implements StoreAdapter {
     what: string,
     fn: (opts: { headers: Record<string, string>; rootUrl: string }) => Promise<{ data: T; status?: number }>,
     allow404 = false,
+    /** A 5xx or no answer is not retried here: the call may have taken effect, and the caller checks first. */
+    once = false,
   ): Promise<T> {
     let reauthorised = false;
+    // The token's own tries are counted apart: a token endpoint that failed twice leaves the call its tries.
+    let tokenAttempt = 0;
     for (let attempt = 1; ; attempt++) {
       let token: string;
       try {
         token = await this.tokens.token();
       } catch (e) {
         if (e instanceof TokenRejected) throw new StoreError('rejected', e.message, e.status);
-        if (attempt >= this.retry.attempts) throw new StoreError('unavailable', (e as Error).message);
-        await sleep(backoffMs(this.retry, attempt));
+        if (++tokenAttempt >= this.retry.attempts) throw new StoreError('unavailable', (e as Error).message);
+        await sleep(backoffMs(this.retry, tokenAttempt));
+        attempt--;
         continue;
       }
       try {
@@ -216,7 +278,7 @@ export class PlayAdapter implements StoreAdapter {
           const h = err.response?.headers;
           const ra = h ? (h instanceof Headers ? h.get('retry-after') : (h['retry-after'] ?? null)) : null;
           const wait = status === 429 ? (retryAfterMs(ra) ?? backoffMs(this.retry, attempt)) : backoffMs(this.retry, attempt);
-          if (attempt >= this.retry.attempts || wait > this.retry.maxRetryAfterMs)
+          if (attempt >= this.retry.attempts || wait > this.retry.maxRetryAfterMs || (once && status !== 429))
             throw new StoreError('unavailable', `Google Play answered ${status || 'nothing'} to ${what}: ${message(err)}`, status || null);
           await sleep(wait);
           continue;
