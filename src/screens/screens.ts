@@ -154,9 +154,12 @@ export async function screenObjects(db: Queryable, accountId: string, appId: str
 
 /** The app's live screens of one family, in upload order: what a set without screenIds frames. */
 export async function familyScreens(db: Queryable, accountId: string, appId: string, family: ScreenshotFamily): Promise<ScreenObject[]> {
-  const { rows } = await db.query<{ id: string; object_key: string }>(
-    'SELECT id, object_key FROM screens WHERE app_id = $1 AND account_id = $2 AND family = $3 AND deleted_at IS NULL ORDER BY created_at, id',
-    [appId, accountId, family],
-  );
+  // Named: a create without listing screenshots of the family runs this every time; each
+  // connection parses and plans it once.
+  const { rows } = await db.query<{ id: string; object_key: string }>({
+    name: 'family-screens',
+    text: 'SELECT id, object_key FROM screens WHERE app_id = $1 AND account_id = $2 AND family = $3 AND deleted_at IS NULL ORDER BY created_at, id',
+    values: [appId, accountId, family],
+  });
   return rows.map((r) => ({ screenId: r.id, family, objectKey: r.object_key }));
 }
