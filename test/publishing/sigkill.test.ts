@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Tasks } from '../../src/tasks/index.ts';
-import type { FakeCall } from '../../src/publishing/fakes/types.ts';
 import { until } from '../support/jobs.ts';
 import { md5, png } from './fakes/helpers.ts';
 import { ASC_APP, publishingHarness, succeededJob, type PublishingHarness } from './support.ts';
@@ -57,19 +56,26 @@ describe('a publishing worker killed at each step of an App Store upload', () =>
     p.h.services.publishing!.advance = (pubId) => tasks.advancePublication(pubId);
     expect((await p.post(`/publications/${id}/approve`)).statusCode).toBe(202);
 
-    // Each step kind of an upload, in the order a run meets them; the worker dies right after the store answers.
-    const steps: [string, (c: FakeCall) => boolean][] = [
-      ['reserve', (c) => c.method === 'POST' && c.path === '/v1/appScreenshots'],
-      ['upload part', (c) => c.method === 'PUT' && c.path.startsWith('/upload/')],
-      ['commit', (c) => c.method === 'PATCH' && /^\/v1\/appScreenshots\/[^/]+$/.test(c.path)],
-      ['poll', (c) => c.method === 'GET' && /^\/v1\/appScreenshots\/[^/?]+$/.test(c.path)],
+    // Each step of an upload, in the order a run meets them. The fake does the step's work and holds
+    // its answer; the worker is killed while it waits, so the store changed and PostgreSQL never heard
+    // of it: the worst moment, made certain rather than left to timing.
+    const steps: [string, string, RegExp][] = [
+      ['reserve', 'POST', /^\/v1\/appScreenshots$/],
+      ['upload part', 'PUT', /^\/upload\//],
+      ['commit', 'PATCH', /^\/v1\/appScreenshots\/[^/?]+$/],
+      ['poll', 'GET', /^\/v1\/appScreenshots\/[^/?]+(\?|$)/],
     ];
-    for (const [, isStep] of steps) {
-      const before = p.asc.calls.filter(isStep).length;
+    for (const [step, method, path] of steps) {
+      const held = p.asc.hold({ method, path });
       const child = startWorker();
-      await until(async () => p.asc.calls.filter(isStep).length > before, 30_000, 2);
+      await Promise.race([
+        held.reached,
+        new Promise((_, reject) => child.once('exit', (code) => reject(new Error(`the worker exited (${code}) before the ${step}`)))),
+      ]);
+      const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGKILL');
-      await new Promise((r) => child.once('exit', r));
+      await exited;
+      held.release();
     }
     startWorker();
     const done = await until(
@@ -84,5 +90,10 @@ describe('a publishing worker killed at each step of an App Store upload', () =>
     const shots = p.asc.screenshots(ASC_APP, 'en-US', 'APP_IPHONE_67');
     expect(shots.map((s) => s.sourceFileChecksum)).toEqual(await Promise.all([1, 2, 3].map(async (s) => md5(await png(s)))));
     expect(shots.every((s) => s.assetDeliveryState === 'COMPLETE')).toBe(true);
+    // Each step was cut at its answer, and the kill of the reservation left one behind that the next
+    // worker found by its name and removed; no other reservation was made twice.
+    const reservations = p.asc.calls.filter((c) => c.method === 'POST' && c.path === '/v1/appScreenshots');
+    expect(reservations.map((c) => c.status)).toEqual([0, 201, 201, 201]);
+    expect(p.asc.calls.filter((c) => c.method === 'DELETE')).toHaveLength(1);
   });
 });

@@ -54,6 +54,7 @@ export async function startFakeAppStoreConnect(opts: FakeServerOptions = {}): Pr
     url: server.url,
     calls: server.calls,
     fail: (fault) => server.fail(fault),
+    hold: (match) => server.hold(match),
     close: () => server.close(),
     addKey: (issuerId, keyId, publicKeyPem) => keys.add(issuerId, keyId, publicKeyPem),
     removeKey: (keyId) => keys.remove(keyId),

@@ -41,6 +41,7 @@ export async function startFakeGooglePlay(opts: FakeServerOptions = {}): Promise
     tokenUri: tokenUri(),
     calls: server.calls,
     fail: (fault) => server.fail(fault),
+    hold: (match) => server.hold(match),
     close: () => server.close(),
     addServiceAccount: (clientEmail, publicKeyPem) => auth.addServiceAccount(clientEmail, publicKeyPem),
     removeServiceAccount: (clientEmail) => auth.removeServiceAccount(clientEmail),

@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FakeCall, FakeFault } from './types.ts';
+import type { FakeCall, FakeFault, FakeHold, FakeHoldMatch } from './types.ts';
 
 /** A refusal in the store's terms; the store's `errorBody` turns it into the answer. */
 export class FakeError extends Error {
@@ -47,6 +47,7 @@ export interface FakeServer {
   url: string;
   calls: FakeCall[];
   fail(fault: FakeFault): void;
+  hold(match: FakeHoldMatch): FakeHold;
   close(): Promise<void>;
 }
 
@@ -121,6 +122,7 @@ export async function startFakeServer(
 ): Promise<FakeServer> {
   const calls: FakeCall[] = [];
   const faults: (FakeFault & { left: number })[] = [];
+  const holds: (FakeHoldMatch & { reach(): void; released: Promise<void> })[] = [];
 
   const takeFault = (method: string, pathAndQuery: string): FakeFault | undefined => {
     const index = faults.findIndex((f) => {
@@ -177,6 +179,18 @@ export async function startFakeServer(
     const body = await readBody(req);
     if (body === null) return answer(fromError(new FakeError(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large.'), url.pathname));
     const fault = takeFault(method, pathAndQuery);
+    const held = fault
+      ? -1
+      : holds.findIndex((h) => h.method.toUpperCase() === method && new RegExp(h.path.source, h.path.flags).test(pathAndQuery));
+    if (held >= 0) {
+      // The work is done now; the answer waits for release(), and is lost if the client is gone by then.
+      const [h] = holds.splice(held, 1);
+      const reply = await dispatch(method, url, req.headers, body);
+      h.reach();
+      await h.released;
+      if (res.destroyed || res.socket?.destroyed !== false) return record(0);
+      return answer(reply);
+    }
     if (!fault) return answer(await dispatch(method, url, req.headers, body));
     if (fault.after) await dispatch(method, url, req.headers, body);
     if (fault.drop) {
@@ -208,6 +222,14 @@ export async function startFakeServer(
     calls,
     fail(fault) {
       faults.push({ ...fault, left: fault.times ?? 1 });
+    },
+    hold(match) {
+      let reach!: () => void;
+      let release!: () => void;
+      const reached = new Promise<void>((r) => (reach = r));
+      const released = new Promise<void>((r) => (release = r));
+      holds.push({ ...match, reach, released });
+      return { reached, release };
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -26,6 +26,22 @@ export interface FakeFault {
   drop?: boolean;
 }
 
+/** Which request `hold` stops: the next one whose method matches and whose path-and-query matches `path`. */
+export interface FakeHoldMatch {
+  method: string;
+  path: RegExp;
+}
+
+/**
+ * A request the fake has done the work of and not answered yet: `reached` settles once the store
+ * changed, the answer goes out on `release()` (or is lost, if the client is gone by then: how a
+ * test kills a worker between a store's work and the worker hearing of it).
+ */
+export interface FakeHold {
+  reached: Promise<void>;
+  release(): void;
+}
+
 export interface FakeScreenshot {
   id: string;
   fileName: string;
@@ -51,6 +67,8 @@ export interface FakeAppStoreConnect {
   /** Every request so far. */
   readonly calls: FakeCall[];
   fail(fault: FakeFault): void;
+  /** Do the next matching request's work and hold its answer until released. */
+  hold(match: FakeHoldMatch): FakeHold;
   /** How long a committed upload stays UPLOAD_COMPLETE before it is COMPLETE. Default 0. */
   setProcessingDelayMs(ms: number): void;
   /** The next commit of this file name ends as FAILED with an error. */
@@ -79,6 +97,7 @@ export interface FakeGooglePlay {
   images(packageName: string, language: string, imageType: string): FakeImage[];
   readonly calls: FakeCall[];
   fail(fault: FakeFault): void;
+  hold(match: FakeHoldMatch): FakeHold;
   /** Open edits expire after this long (Play's are about an hour). */
   setEditTtlMs(ms: number): void;
   setInReview(packageName: string, inReview: boolean): void;
