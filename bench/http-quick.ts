@@ -2,6 +2,8 @@
  * `npm run bench -- http`-sized check of the two GET hot paths alone: bare node:http, GET /account
  * and GET job (queued) of the same service, ratios taken in the same run (a shared machine moves
  * absolute numbers, not ratios much). BENCH_CPU_PROF_DIR profiles the service as in bench/run.ts.
+ * QUICK_SUCCEEDED=1 measures GET of a succeeded one-slide set instead (role all, which renders it);
+ * QUICK_CREATES=N measures POST /screenshots from N accounts instead of the GETs; ROUNDS repeats.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +15,7 @@ import { benchAccount, openBenchDatabase } from './setup.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SECONDS = Number(process.env.BENCH_DURATION_S ?? 4);
+const SUCCEEDED = !!process.env.QUICK_SUCCEEDED;
 const log = (m: string) => process.stderr.write(`[http-quick] ${m}\n`);
 
 const bench = await openBenchDatabase();
@@ -34,7 +37,8 @@ try {
       '--json',
       'serve',
       '--role',
-      'api',
+      // Role api leaves the measured job queued; a succeeded one needs the worker too.
+      SUCCEEDED ? 'all' : 'api',
     ],
     env: { ...process.env, ...bench.childEnv, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '1000000000' },
     isReady: (l) => typeof l.address === 'string',
@@ -42,25 +46,25 @@ try {
   const base = `${service.ready.address as string}/api/v1/public/v1`;
   log(`service pid ${service.process.pid}, bare pid ${bare.process.pid}`);
   if (process.env.BENCH_PAUSE_S) await new Promise((r) => setTimeout(r, Number(process.env.BENCH_PAUSE_S) * 1000));
-  const created = await fetch(`${base}/screenshots`, {
+  // The bench listing has no screenshots: a set frames an uploaded screen, or is refused (422).
+  const upload = await fetch(`${base}/apps/${account.appId}/screens`, {
     method: 'POST',
-    headers: { ...auth, 'content-type': 'application/json' },
-    body: JSON.stringify({ appId: account.appId, device: 'iphone-69', count: 3 }),
+    headers: { ...auth, 'content-type': 'image/png' },
+    body: new Uint8Array(await fakeScreen()),
   });
-  let { jobId } = (await created.json()) as { jobId: string };
-  // QUICK_SUCCEEDED=1: the job measured is a finished one-slide set (role all renders it).
-  if (process.env.QUICK_SUCCEEDED) {
-    await fetch(`${base}/apps/${account.appId}/screens`, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'image/png' },
-      body: new Uint8Array(await fakeScreen()),
-    });
-    const set = await fetch(`${base}/screenshots`, {
+  if (upload.status !== 201) throw new Error(`screen upload answered ${upload.status}: ${await upload.text()}`);
+  const createSet = async (count: number): Promise<string> => {
+    const res = await fetch(`${base}/screenshots`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ appId: account.appId, device: 'iphone-69', count: 1 }),
+      body: JSON.stringify({ appId: account.appId, device: 'iphone-69', count }),
     });
-    jobId = ((await set.json()) as { jobId: string }).jobId;
+    if (res.status !== 201) throw new Error(`POST /screenshots answered ${res.status}: ${await res.text()}`);
+    return ((await res.json()) as { jobId: string }).jobId;
+  };
+  // QUICK_SUCCEEDED=1: the job measured is a finished one-slide set (role all renders it).
+  const jobId = await createSet(SUCCEEDED ? 1 : 3);
+  if (SUCCEEDED) {
     let status = 'queued';
     for (let i = 0; i < 10 && (status === 'queued' || status === 'running'); i++)
       ({ status } = (await (await fetch(`${base}/jobs/${jobId}`, { headers: { ...auth, prefer: 'wait=30' } })).json()) as {
@@ -82,9 +86,9 @@ try {
   if (creators > 0) {
     const accounts = [account];
     for (let i = 1; i < creators; i++) accounts.push(await benchAccount(bench.database.pool, `quick-${i}`, 1_000_000));
-    // The bench listing has no screenshots: each app gets an uploaded screen to frame.
+    // Each other app gets an uploaded screen to frame too.
     const screen = new Uint8Array(await fakeScreen());
-    for (const a of accounts)
+    for (const a of accounts.slice(1))
       await fetch(`${base}/apps/${a.appId}/screens`, {
         method: 'POST',
         headers: { authorization: `Bearer ${a.key}`, 'content-type': 'image/png' },
@@ -108,12 +112,7 @@ try {
     const a = await run('GET /account', service.process.pid!, `${base}/account`, auth);
     log(`ratio: /account ${(a.rps / b.rps).toFixed(2)} (CPU ${(b.us / a.us).toFixed(2)})`);
     if (process.env.ONLY_ACCOUNT) continue;
-    const j = await run(
-      process.env.QUICK_SUCCEEDED ? 'GET job (succeeded)' : 'GET job (queued)',
-      service.process.pid!,
-      `${base}/jobs/${jobId}`,
-      auth,
-    );
+    const j = await run(SUCCEEDED ? 'GET job (succeeded)' : 'GET job (queued)', service.process.pid!, `${base}/jobs/${jobId}`, auth);
     log(
       `ratios: /account ${(a.rps / b.rps).toFixed(2)} (CPU ${(b.us / a.us).toFixed(2)}), job ${(j.rps / b.rps).toFixed(2)} (CPU ${(b.us / j.us).toFixed(2)})`,
     );
