@@ -5,10 +5,13 @@
  * output), never into the repository;
  * UPDATE_DOCS_SCREENSHOT=1 also refreshes docs/dashboard.png.
  */
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { startService, type Service } from '../../src/service.ts';
@@ -71,7 +74,10 @@ chromiumTier('the dashboard in Chromium', () => {
   });
 
   /** A browser with a fresh profile (user-data-dir) of its own: one per person. */
-  async function person(viewport = { width: 1100, height: 800 }): Promise<{ context: BrowserContext; page: Page; cspErrors: string[] }> {
+  async function person(
+    viewport = { width: 1100, height: 800 },
+    javaScriptEnabled = true,
+  ): Promise<{ context: BrowserContext; page: Page; cspErrors: string[] }> {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotgen-chromium-'));
     dirs.push(dir);
     const context = await chromium.launchPersistentContext(dir, {
@@ -79,6 +85,7 @@ chromiumTier('the dashboard in Chromium', () => {
       headless: true,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
       viewport,
+      javaScriptEnabled,
       acceptDownloads: true,
     });
     contexts.push(context);
@@ -108,6 +115,29 @@ chromiumTier('the dashboard in Chromium', () => {
     expect(violations, name).toEqual([]);
   }
 
+  /**
+   * The app icon whose picture the store's host did not serve looks like the app's initial alone
+   * (the same pixels, give or take antialiasing), not a broken-image mark over it.
+   */
+  async function iconShowsInitial(page: Page) {
+    const icon = page.locator('.app-head .icon');
+    await expect
+      .poll(() => icon.locator('img').evaluate((i) => ((i as HTMLImageElement).complete ? (i as HTMLImageElement).naturalWidth : -1)), {
+        timeout: scaled(20_000),
+      })
+      .toBe(0);
+    const shown = await sharp(await icon.screenshot())
+      .raw()
+      .toBuffer();
+    await icon.locator('img').evaluate((i) => i.remove());
+    const initial = await sharp(await icon.screenshot())
+      .raw()
+      .toBuffer();
+    let diff = 0;
+    for (let i = 0; i < shown.length; i++) diff += Math.abs(shown[i] - initial[i]);
+    expect(diff / shown.length).toBeLessThan(1);
+  }
+
   const api = (key: string, p = '/account') => fetch(`${base}/api/v1/public/v1${p}`, { headers: { authorization: `Bearer ${key}` } });
 
   let firstAppUrl = '';
@@ -133,6 +163,13 @@ chromiumTier('the dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Copy', exact: true }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Copied' }).count()).toBe(1);
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+    // The first call, key filled in, copied as one command that works when pasted in a terminal.
+    await page.getByRole('button', { name: 'Copy command' }).click();
+    const command = `curl -H 'Authorization: Bearer ${key}' ${base}/api/v1/public/v1/account`;
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(command);
+    expect(await page.locator('[data-copy-status="first-call"]').textContent()).toContain('The command is on your clipboard');
+    const pasted = await promisify(execFile)('sh', ['-c', await page.evaluate(() => navigator.clipboard.readText())]);
+    expect(JSON.parse(pasted.stdout)).toMatchObject({ credits: { remaining: 50 } });
     await shot(page, 'key-created');
 
     expect((await api(key)).status).toBe(200);
@@ -178,6 +215,12 @@ chromiumTier('the dashboard in Chromium', () => {
     await expect
       .poll(() => page.locator('.screens img').evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).naturalWidth)))
       .toEqual([1290, 1290]);
+    // Said, and counted in the right number.
+    expect(await page.getByRole('status').filter({ hasText: 'Uploaded 2 screens' }).count()).toBe(1);
+    // The store's icon host is not reachable from here: the app's initial shows, not a broken image.
+    expect(await page.locator('.app-head .icon-initial').textContent()).toBe('P');
+    await shot(page, 'app-uploaded');
+    await iconShowsInitial(page);
 
     // The guidance for the captions is edited on the app's page, by a plain form.
     await page.getByLabel(/What the app does/).fill('Plan your week in minutes. Share plans with your family.');
@@ -226,6 +269,17 @@ chromiumTier('the dashboard in Chromium', () => {
     await expect.poll(() => page.locator('dd').nth(2).textContent()).toBe('5');
     await shot(page, 'usage');
     expect(cspErrors).toEqual([]);
+  });
+
+  it('without JavaScript, an app icon the store does not serve shows the app’s initial', async () => {
+    const { page } = await person(undefined, false);
+    await page.goto(`${base}/sign-in`);
+    await page.getByLabel('Email').fill('first@example.com');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${base}/keys`);
+    await page.goto(firstAppUrl);
+    await iconShowsInitial(page);
   });
 
   it('reads well on a phone', async () => {

@@ -41,6 +41,13 @@ describe('first steps on the dashboard', () => {
       { appId, device: 'iphone-69', count: 1, captionStyle: 'aso-expert' },
       { now: new Date() },
     );
+    // A one-slide set while it renders: "0 of 1 slide".
+    await h.t.pool.query(
+      `UPDATE jobs SET status = 'running', locked_by = 'test', lease_expires_at = now() + interval '1 minute', progress_done = 0, progress_total = 1`,
+    );
+    const { rows } = await h.t.pool.query<{ id: string }>('SELECT id FROM jobs');
+    const running = await c.get(`/sets/${rows[0].id}`);
+    expect(running.body).toContain(' · 0 of 1 slide<');
     const page = await c.get(`/apps/${appId}`);
     expect(page.body).toContain('iPhone 6.9″');
     expect(page.body).toContain('>ASO expert<');

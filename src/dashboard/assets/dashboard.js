@@ -18,11 +18,11 @@ document.addEventListener('click', function (event) {
   copyText(input).then(
     function () {
       button.textContent = 'Copied';
-      if (status) status.textContent = 'The key is on your clipboard.';
+      if (status) status.textContent = button.getAttribute('data-copied') || 'Copied to your clipboard.';
     },
     function () {
       input.select();
-      if (status) status.textContent = 'Copying is not allowed here: the key is selected, press Ctrl+C (or ⌘C).';
+      if (status) status.textContent = 'Copying is not allowed here: it is selected, press Ctrl+C (or ⌘C).';
     },
   );
 });
@@ -54,7 +54,8 @@ function watch(box) {
         delay = 1000;
         statusEl.textContent = LABELS[job.status] || job.status;
         if (job.progress) {
-          progressEl.textContent = ' · ' + job.progress.done + ' of ' + job.progress.total + ' slides';
+          progressEl.textContent =
+            ' · ' + job.progress.done + ' of ' + job.progress.total + (job.progress.total === 1 ? ' slide' : ' slides');
           bar.max = job.progress.total;
           bar.value = job.progress.done;
         }
@@ -71,3 +72,16 @@ function watch(box) {
 }
 
 document.querySelectorAll('[data-live]').forEach(watch);
+
+// An app icon the store's image host did not serve: hidden, so the app's initial under it shows.
+function hideBroken(img) {
+  if (img.complete && img.naturalWidth === 0) img.hidden = true;
+}
+document.addEventListener(
+  'error',
+  function (event) {
+    if (event.target.tagName === 'IMG' && event.target.closest('.icon')) event.target.hidden = true;
+  },
+  true,
+);
+document.querySelectorAll('.icon img').forEach(hideBroken);

@@ -41,14 +41,19 @@ interface AddState {
 const EMPTY: AddState = { values: { iosUrl: '', androidUrl: '', extraContext: '' }, errors: [] };
 
 /**
- * The store's icon over the app's initial: when the store's image host cannot be reached the
- * picture (alt "") draws nothing and the initial shows through, never a broken-image mark.
+ * The store's icon over the app's initial. When the store's image host cannot be reached Chromium
+ * still draws a broken-image mark for an empty alt; a broken image draws its ::after (a loaded one
+ * never does), which the stylesheet fills with the initial (data-initial), and dashboard.js hides
+ * the picture, so the initial shows through either way.
  */
-export const appIcon = (app: Pick<App, 'artworkUrl' | 'name'>, size = 48) =>
-  html`<span class="icon icon-${size}" aria-hidden="true"
-    ><span class="icon-initial">${[...app.name.trim()][0]?.toUpperCase() ?? '?'}</span
-    >${safeUrl(app.artworkUrl) ? html`<img src="${safeUrl(app.artworkUrl)}" alt="" width="${size}" height="${size}" />` : ''}</span
+export const appIcon = (app: Pick<App, 'artworkUrl' | 'name'>, size = 48) => {
+  const initial = [...app.name.trim()][0]?.toUpperCase() ?? '?';
+  const src = safeUrl(app.artworkUrl);
+  return html`<span class="icon icon-${size}" aria-hidden="true"
+    ><span class="icon-initial">${initial}</span
+    >${src ? html`<img src="${src}" alt="" width="${size}" height="${size}" data-initial="${initial}" />` : ''}</span
   >`;
+};
 
 async function appsPage(request: FastifyRequest, reply: FastifyReply, dash: Dashboard, state: AddState, status = 200) {
   const session = requireSession(request);

@@ -304,12 +304,18 @@ export function editorSection(
         <select id="theme" name="theme" data-field="theme">
           ${THEME_IDS.map((t) => html`<option value="${t}" ${state.theme === t ? 'selected' : ''}>${THEME_NAMES[t]}</option>`)}
         </select>
-        <label for="bg1">Background, top</label
-        ><input type="color" id="bg1" name="bg1" value="${state.colors.bg1.toLowerCase()}" data-field="bg1" />
-        <label for="bg2">Background, bottom</label
-        ><input type="color" id="bg2" name="bg2" value="${state.colors.bg2.toLowerCase()}" data-field="bg2" />
-        <label for="text">Text colour</label
-        ><input type="color" id="text" name="text" value="${state.colors.text.toLowerCase()}" data-field="text" />
+        <span class="pair"
+          ><label for="bg1">Background, top</label
+          ><input type="color" id="bg1" name="bg1" value="${state.colors.bg1.toLowerCase()}" data-field="bg1"
+        /></span>
+        <span class="pair"
+          ><label for="bg2">Background, bottom</label
+          ><input type="color" id="bg2" name="bg2" value="${state.colors.bg2.toLowerCase()}" data-field="bg2"
+        /></span>
+        <span class="pair"
+          ><label for="text">Text colour</label
+          ><input type="color" id="text" name="text" value="${state.colors.text.toLowerCase()}" data-field="text"
+        /></span>
       </div>
       <ol class="edit-slides" data-slides>
         ${state.order.map((k, pos) => slideItem(sets, k, state, screens, errors, pos, state.order.length))}

@@ -53,7 +53,7 @@ async function keysPage(
                 </p>
                 <div class="copy-row">
                   <input id="secret" class="mono" readonly value="${created.key}" aria-label="The new API key" />
-                  <button type="button" data-copy="secret">Copy</button>
+                  <button type="button" data-copy="secret" data-copied="The key is on your clipboard.">Copy</button>
                 </div>
                 <p class="hint" data-copy-status="secret" role="status"></p>
                 <p class="hint">
@@ -68,7 +68,7 @@ async function keysPage(
                     value="curl -H 'Authorization: Bearer ${created.key}' ${origin}${dash.basePath}/public/v1/account"
                     aria-label="Your first call, with the key"
                   />
-                  <button type="button" data-copy="first-call">Copy command</button>
+                  <button type="button" data-copy="first-call" data-copied="The command is on your clipboard: paste it in a terminal.">Copy command</button>
                 </div>
                 <p class="hint" data-copy-status="first-call" role="status"></p>
               </section>`

@@ -126,7 +126,7 @@ function liveStatus(job: DashboardJob) {
   return html`<div class="card live" data-live="/sets/${job.id}/status">
     <p role="status" aria-live="polite">
       <span data-live-status>${STATUS_LABEL[job.status]}</span
-      ><span data-live-progress>${p ? ` · ${p.done} of ${p.total} slides` : ''}</span>
+      ><span data-live-progress>${p ? ` · ${p.done} of ${plural(p.total, 'slide')}` : ''}</span>
     </p>
     <progress data-live-bar max="${p?.total ?? 1}" ${p ? html` value="${p.done}"` : ''}></progress>
     <p class="hint">This page updates by itself. Without JavaScript, reload it.</p>
