@@ -57,15 +57,23 @@ describe('publishing to Google Play (fake)', () => {
     expect(p.play.calls.filter((c) => c.path.includes('/upload/'))).toHaveLength(6);
   });
 
-  it('a review in progress fails the publication and leaves the live listing as it was', async () => {
+  it('a review in progress fails the publication, cancels no review and leaves the live listing as it was', async () => {
     const sc = await connect();
+    p.play.seedImages(PLAY_PACKAGE, 'en-US', 'phoneScreenshots', [await png(7), await png(8)]);
     const job = await succeededJob(p, { device: 'android-phone', seeds: [1, 2] });
     const pub = await planned(job, sc);
+    expect(pub.plan).toMatchObject({ upload: 2, delete: 2 });
     p.play.setInReview(PLAY_PACKAGE, true);
     const done = await approveAndRun(pub.id);
     expect(done.status).toBe('failed');
     expect(done.error.message).toMatch(/Google Play refused edits.commit/);
-    expect(live()).toEqual([]);
+    expect(live()).toEqual(await sums([7, 8]));
+    expect(p.play.reviewsCancelled(PLAY_PACKAGE)).toBe(0);
+    // The commit asked Play to refuse rather than cancel the review, and the edit was dropped.
+    expect(
+      p.play.calls.filter((c) => c.path.includes(':commit')).every((c) => c.path.includes('changesInReviewBehavior=ERROR_IF_IN_REVIEW')),
+    ).toBe(true);
+    expect(p.play.openEdits(PLAY_PACKAGE)).toEqual([]);
   });
 
   it('an expired edit is replaced by a new one on the next run, without duplicates', async () => {
@@ -88,6 +96,27 @@ describe('publishing to Google Play (fake)', () => {
     const done = (await p.get(`/publications/${pub.id}`)).json();
     expect(done.status, JSON.stringify(done.error)).toBe('published');
     expect(live()).toEqual(await sums([1, 2, 3]));
+  });
+
+  it('a service account revoked half-way through the uploads fails with store_credentials_rejected and changes nothing live', async () => {
+    const sc = await connect();
+    p.play.seedImages(PLAY_PACKAGE, 'en-US', 'phoneScreenshots', [await png(7), await png(8)]);
+    const job = await succeededJob(p, { device: 'android-phone', seeds: [1, 2, 3] });
+    const pub = await planned(job, sc);
+    // The second upload is made; before it is answered, the key is revoked.
+    const held = p.play.hold({ method: 'POST', path: /^\/upload\// });
+    const second = p.play.hold({ method: 'POST', path: /^\/upload\// });
+    void held.reached.then(() => held.release());
+    void second.reached.then(() => {
+      p.play.removeServiceAccount(p.serviceAccount.client_email);
+      second.release();
+    });
+    const done = await approveAndRun(pub.id);
+    expect(done.status).toBe('failed');
+    expect(done.error.code).toBe('store_credentials_rejected');
+    expect(p.play.calls.filter((c) => c.path.startsWith('/upload/') && c.status === 200)).toHaveLength(2);
+    expect(live()).toEqual(await sums([7, 8]));
+    expect(p.play.calls.some((c) => c.path.includes(':commit'))).toBe(false);
   });
 
   it('a revoked service account fails with store_credentials_rejected and nothing half-applied', async () => {
