@@ -114,6 +114,8 @@ interface Facts {
   source: string;
   numbers: Set<string>;
   nameWords: Set<string>;
+  /** The app's name's own words ("Where Am I? - GeoGuess Game": where, geoguess, game). */
+  appNameWords: Set<string>;
   ownLines: Set<string>;
   otherApps: string[];
   store: 'app-store' | 'google-play';
@@ -154,6 +156,7 @@ function factsOf(ctx: CheckContext): Facts {
     source: source.toLowerCase(),
     numbers,
     nameWords: new Set([...contentWords(primary.name, u.language), ...contentWords(primary.category, u.language)]),
+    appNameWords: appName,
     ownLines: new Set(ctx.listings.flatMap((l) => [l.subtitle ?? '', ...l.description.split(/\n|(?<=[.!?])\s+/)]).map(lineKey)),
     otherApps,
     store: DEVICES[ctx.device].store,
@@ -315,7 +318,9 @@ export class CaptionChecker {
     }
     if (f.native && c.headline.trim()) {
       // The headline is what is read: a good subheadline under "TommyRun: An App" does not save it.
-      const said = substance(c.headline, f.language, f.nameWords).size > 0 || f.ownLines.has(lineKey(c.headline));
+      // A line of the listing's own is the developer's words, unless it is only the app's name again ("GeoGuess Game").
+      const nameOnly = contentWords(c.headline, f.language).every((w) => f.appNameWords.has(w));
+      const said = substance(c.headline, f.language, f.nameWords).size > 0 || (f.ownLines.has(lineKey(c.headline)) && !nameOnly);
       if (!said && !ASIDE_ROLES.has(c.role))
         out.push({ id: 'generic', field: 'headline', message: `"${c.headline}" only says the app’s name or category` });
       if (!said && this.position(c) <= VALUE_SLIDES && c.role !== 'social-proof' && c.role !== 'problem')

@@ -277,10 +277,18 @@ export async function planWithModel(
   }
   // The model's words first wherever they pass; the rule writer's for a slide only when neither answer has one.
   const final = { chosen: fillWithRules(draft, assemble(draft, (i) => [...model(first.candidates, i), ...model(repaired, i)]).chosen) };
+  const missing = final.chosen.filter((c) => c === null).length;
+  // The model's words may say what the rule writer needed for the slides it fills: then the rule
+  // writer's own whole set, which passes the checker, rather than a job that fails. A model never
+  // makes a set fail that the rules alone can fill.
+  if (missing > 0 && draft.rules.every((c) => c !== null)) {
+    stats.fallbacks += n;
+    logger?.warn({ slides: missing }, 'caption model slides left the rule writer too little for the rest; the rule writer wrote the set');
+    return rulesOnly();
+  }
   const fellBack = final.chosen.filter((c) => c?.source === 'rules').length;
   stats.fallbacks += fellBack;
   if (fellBack > 0) logger?.warn({ slides: fellBack }, 'caption model slides failed the checks twice; the rule writer wrote them');
-  const missing = final.chosen.filter((c) => c === null).length;
   if (missing > 0) throw cannotFillSet(n, n - missing, draft.u.descriptionEmpty);
   return draft.finish(final.chosen as Written[]);
 }

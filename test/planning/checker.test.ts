@@ -18,6 +18,14 @@ describe('the caption checker', () => {
     expect(ids('Track Unlimited Habits')).toEqual([]);
   });
 
+  it('counts the app’s name as generic even when the listing has it on a line of its own', () => {
+    const named = { ...habitly, name: 'Where Am I? - GeoGuess Game', description: `GeoGuess Game\n${habitly.description}` };
+    expect(ids('GeoGuess Game', { role: 'hero' }, { listings: [named] })).toContain('generic');
+    // A listing line with words beyond the name is the developer's own and says something.
+    const own = { ...habitly, description: `Habitly for busy parents\n${habitly.description}` };
+    expect(ids('Habitly for Busy Parents', { role: 'hero' }, { listings: [own] })).not.toContain('generic');
+  });
+
   it('measures fit as rendered: thirty wide letters do not fit where thirty narrow ones do', () => {
     expect(ids('WWWWWWWWWW WWWWWWWWW WWWWWWWWW')).toContain('fits');
     expect(ids('iiiiiiiiii iiiiiiiii iiiiiiiii')).not.toContain('fits');

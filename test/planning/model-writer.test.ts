@@ -73,6 +73,21 @@ describe('the model writer', () => {
     expect(stats).toMatchObject({ calls: 2, repairs: 4, fallbacks: 2 });
   });
 
+  it('never fails a set the rules alone can fill: model words that take the rule writer’s ideas give way to its whole set', async () => {
+    // Three slides, the rule writer's exactly: the model says slide 2's idea on slide 1 and fails slides 2 and 3 twice.
+    const three: PlanInput = { ...input, request: { ...input.request, count: 3 } };
+    const ruled = planScreenshotSet(three).slides;
+    fake = await startFakeLlm(
+      captionModel({ 1: one(ruled[1].headline), 2: one('Rated 4.9 by 2M Users'), 3: one('Sleep Better With Sleepwell Sounds') }),
+    );
+    const stats = newStats();
+    const result = await planWithModel(three, settings(), undefined, stats);
+    expect(fake.requests).toHaveLength(2);
+    expect(result.slides.map((s) => s.headline)).toEqual(ruled.map((s) => s.headline));
+    expect(result.slides.every((s) => s.captionSource === 'rules')).toBe(true);
+    expect(stats.fallbacks).toBe(3);
+  });
+
   it('refuses a caption in the wrong language and repairs it', async () => {
     fake = await startFakeLlm(
       captionModel({ ...GOOD, 3: one('Verfolge deine Ziele mit dem Plan') }, { 3: one('Smart Reminders That Adapt') }),
