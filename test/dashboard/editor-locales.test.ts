@@ -81,4 +81,21 @@ describe('the editor of a set in two locales', () => {
     const { request: revision } = revisionOf(job, initialState(job, request), state);
     expect(revision).toEqual({ slides: [{ index: 1, locale: 'en-US', headline: 'Plan Dinner' }], order: [2, 1] });
   });
+
+  it('adds a slide of the user’s caption after the others, in every locale, kept across a reorder', () => {
+    const base = initialState(job, request);
+    const moved = postedState(posted({ move: '2:up', 'add-headline': 'Share With Family', 'add-subheadline': '' }), base);
+    // Without JavaScript a move posts the page back: the new slide's caption is still there.
+    expect(moved.added.headline).toBe('Share With Family');
+    const { request: revision } = revisionOf(job, base, moved);
+    expect(revision).toEqual({ add: [{ headline: 'Share With Family' }], order: [2, 1, 3] });
+    const applied = applyRevision(result, revision);
+    expect(applied.errors).toEqual([]);
+    expect(applied.plan.locales!.map((l) => l.slides.map((s) => s.headline))).toEqual([
+      ['Shop Fast', 'Plan Meals', 'Share With Family'],
+      ['Schnell einkaufen', 'Essen planen', 'Share With Family'],
+    ]);
+    // An empty headline adds nothing.
+    expect(revisionOf(job, base, postedState(posted({ 'add-headline': '  ' }), base)).request).toEqual({});
+  });
 });

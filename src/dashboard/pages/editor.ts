@@ -12,11 +12,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { THEME_IDS, THEME_NAMES } from '../../brand/theme-ids.ts';
 import { isId } from '../../ids.ts';
 import type { PublicJob } from '../../jobs/jobs.ts';
-import type { Slide } from '../../planning/types.ts';
+import { MAX_COUNT, type Slide } from '../../planning/types.ts';
 import { isProblem, type FieldError } from '../../problem.ts';
 import { slideEditWarnings } from '../../revisions/check.ts';
 import { createRevision, themeOf } from '../../revisions/revisions.ts';
-import type { RevisionRequest, SlideChanges, SlideEdit } from '../../revisions/types.ts';
+import type { AddedSlide, RevisionRequest, SlideChanges, SlideEdit } from '../../revisions/types.ts';
 import type { Screen } from '../../screens/screens.ts';
 import { field, notFound, requireSession, type Dashboard } from '../context.ts';
 import { html, safeUrl, type Html } from '../html.ts';
@@ -36,6 +36,8 @@ export interface EditorState {
   subheadline: Map<string, string>;
   screen: Map<number, string>;
   removed: Set<number>;
+  /** A new slide of the user's own caption, added after the others when its headline is given. */
+  added: { headline: string; subheadline: string; screen: string };
   theme: string;
   colors: { bg1: string; bg2: string; text: string };
 }
@@ -67,6 +69,7 @@ export function initialState(job: PublicJob, request: StoredPlanRequest, shown?:
     subheadline: new Map(captions.map(({ key, s }) => [key, s.subheadline ?? ''])),
     screen: new Map(slides.map((s) => [s.index, s.screenId ?? ''])),
     removed: new Set(),
+    added: { headline: '', subheadline: '', screen: '' },
     theme: themeOf(request),
     colors: { bg1: first.background.colors[0], bg2: first.background.colors.at(-1)!, text: first.textColor },
   };
@@ -95,6 +98,11 @@ export function postedState(body: unknown, base: EditorState): EditorState {
     state.screen.set(k, field(body, `screen-${k}`) || (base.screen.get(k) ?? ''));
     if (field(body, `remove-${k}`)) state.removed.add(k);
   }
+  state.added = {
+    headline: field(body, 'add-headline'),
+    subheadline: field(body, 'add-subheadline'),
+    screen: isId('scr', field(body, 'add-screen')) ? field(body, 'add-screen') : '',
+  };
   state.theme = (THEME_IDS as readonly string[]).includes(field(body, 'theme')) ? field(body, 'theme') : base.theme;
   for (const c of ['bg1', 'bg2', 'text'] as const) if (HEX.test(field(body, c))) state.colors[c] = field(body, c).toUpperCase();
   const [moved, dir] = field(body, 'move').split(':');
@@ -153,10 +161,18 @@ export function revisionOf(job: PublicJob, base: EditorState, state: EditorState
         edited.push(key);
       }
   const kept = state.order.filter((k) => !state.removed.has(k));
+  const headline = state.added.headline.trim();
+  const sub = state.added.subheadline.trim();
+  const add: AddedSlide[] = headline
+    ? [{ headline, ...(sub ? { subheadline: sub } : {}), ...(state.added.screen ? { screenId: state.added.screen } : {}) }]
+    : [];
+  const reordered = kept.some((k, i) => k !== slides.filter((s) => !state.removed.has(s.index))[i]?.index);
   const request: RevisionRequest = {
     ...(edits.length ? { slides: edits } : {}),
     ...(state.removed.size ? { remove: [...state.removed] } : {}),
-    ...(kept.some((k, i) => k !== slides.filter((s) => !state.removed.has(s.index))[i]?.index) ? { order: kept } : {}),
+    ...(add.length ? { add } : {}),
+    // An added slide is numbered after the parent's, and comes last.
+    ...(reordered ? { order: [...kept, ...add.map((_, i) => slides.length + i + 1)] } : {}),
     ...(state.theme !== base.theme ? { theme: state.theme as RevisionRequest['theme'] } : {}),
   };
   return { request, edited };
@@ -167,7 +183,9 @@ function formErrors(errors: FieldError[], edited: string[]): Map<string, string>
   const out = new Map<string, string>();
   for (const e of errors) {
     const m = /^slides\/(\d+)\/(headline|subheadline)/.exec(e.field);
+    const added = /^add\/0\/(headline|subheadline|screenId)/.exec(e.field);
     if (m) out.set(`${m[2]}-${edited[Number(m[1])]}`, e.message);
+    else if (added) out.set(`add-${added[1] === 'screenId' ? 'screen' : added[1]}`, e.message);
     else out.set('form', `${e.field ? `${e.field}: ` : ''}${e.message}`);
   }
   return out;
@@ -258,6 +276,40 @@ function slideItem(
   </li>`;
 }
 
+/** A slide of the user's own caption, added after the others on save (every language gets the same caption). */
+function addedSlide(state: EditorState, screens: Screen[], errors: Map<string, string>, room: boolean): Html {
+  if (!room) return html``;
+  const field = (name: string, label: Html | string, value: string, maxlength: number) => {
+    const err = errors.get(`add-${name}`);
+    return html`<label for="add-${name}">${label}</label>
+      <input
+        id="add-${name}"
+        name="add-${name}"
+        value="${value}"
+        maxlength="${maxlength}"
+        ${err ? html` aria-invalid="true" aria-describedby="add-${name}-error"` : ''}
+      />
+      ${err ? html`<p class="field-error" id="add-${name}-error">${err}</p>` : ''}`;
+  };
+  const screenError = errors.get('add-screen');
+  return html`<fieldset class="edit-add card">
+    <legend>Add a slide <span class="muted">(after the others; leave the headline empty for none)</span></legend>
+    ${field('headline', 'Headline', state.added.headline, 60)}
+    ${field('subheadline', html`Subheadline <span class="muted">(optional)</span>`, state.added.subheadline, 140)}
+    ${
+      screens.length
+        ? html`<label for="add-screen">Screen</label>
+            <select id="add-screen" name="add-screen">
+              <option value="">None</option>
+              ${screens.map((x, i) => html`<option value="${x.screenId}" ${state.added.screen === x.screenId ? 'selected' : ''}>Screen ${i + 1} (${x.width}×${x.height})</option>`)}
+            </select>
+            ${screenError ? html`<p class="field-error">${screenError}</p>` : ''}`
+        : ''
+    }
+    ${state.locales.length > 1 ? html`<p class="hint">Every language of the set gets this caption as written.</p>` : ''}
+  </fieldset>`;
+}
+
 /**
  * The set's locales as links (`?locale=`): without JavaScript each is a page of its own; with it,
  * /assets/editor.js switches in place and keeps what was typed in every locale.
@@ -320,6 +372,7 @@ export function editorSection(
       <ol class="edit-slides" data-slides>
         ${state.order.map((k, pos) => slideItem(sets, k, state, screens, errors, pos, state.order.length))}
       </ol>
+      ${addedSlide(state, screens, errors, state.order.length < MAX_COUNT)}
       <p><button type="submit" name="action" value="save">Save as revision</button></p>
     </form>
     <script src="/assets/editor.js" defer></script>
