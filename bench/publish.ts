@@ -104,6 +104,18 @@ try {
     appStore: { pollIntervalMs: 200 },
   };
   const rows: string[] = [];
+  /** Per kind of call (ids and queries left out), counted over a first publication's plan, apply and verify. */
+  const kinds: string[] = [];
+  const kindOf = (c: { method: string; path: string }) =>
+    `${c.method} ${c.path
+      .split('?')[0]
+      .replace(/\/upload\/[^/]+\/\d+$/, '/upload/{id}/{part}')
+      .replace(/\/(edits)\/[^/:]+/, '/$1/{edit}')
+      .replace(/\/applications\/[^/]+/, '/applications/{pkg}')
+      .replace(/\/listings\/[^/]+\/([^/]+)\/[^/]+$/, '/listings/{lang}/$1/{image}')
+      .replace(/\/listings\/[^/]+/, '/listings/{lang}')
+      .replace(/\/[0-9a-f]{8}-[0-9a-f-]{27}/g, '/{id}')
+      .replace(/\/\d{6,}/g, '/{id}')}`;
   for (const [store, device, w, h, conn, storeId, calls] of [
     ['app-store', 'iphone-69', 1290, 2796, ascConn.id, appStoreId, asc.calls],
     ['google-play', 'android-phone', 1080, 1920, playConn.id, 'com.example.bench', play.calls],
@@ -138,6 +150,13 @@ try {
         `| ${store} | ${round} | ${r[0].status} | ${n[0].n} | ${((t1 - t0) / 1000).toFixed(2)} s | ${((t2 - t1) / 1000).toFixed(2)} s | ${cPlan - c0} | ${applyCalls} | ${n[0].n ? (applyCalls / n[0].n).toFixed(1) : '-'} |`,
       );
       if (r[0].status !== 'published') console.error(store, round, r[0].error);
+      if (round === 'first') {
+        const counts = new Map<string, number>();
+        for (const c of calls.slice(c0)) counts.set(kindOf(c), (counts.get(kindOf(c)) ?? 0) + 1);
+        for (const [k, v] of [...counts].sort((a, b) => b[1] - a[1]))
+          kinds.push(`| ${store} | \`${k}\` | ${v} | ${(v / n[0].n).toFixed(2)} |`);
+        kinds.push(`| ${store} | **all** | ${calls.length - c0} | ${((calls.length - c0) / n[0].n).toFixed(2)} |`);
+      }
     }
   }
   console.log(`10 (App Store) / 8 (Play) slides × 3 locales (${LOCALES.join(', ')}), fakes on 127.0.0.1, ${os.cpus().length} cores\n`);
@@ -146,6 +165,10 @@ try {
   );
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
+  console.log('\nFirst publication, plan + apply + verify, by kind of call:\n');
+  console.log('| store | call | calls | per uploaded image |');
+  console.log('|---|---|---|---|');
+  for (const k of kinds) console.log(k);
 } finally {
   await asc.close();
   await play.close();
