@@ -51,7 +51,8 @@ const stateOf = (item: PlanItem): string => (item.action === 'keep' ? 'keep' : i
 const SLOT_LABEL: Record<string, string> = {
   APP_IPHONE_67: 'iPhone 6.9″ and 6.7″',
   APP_IPHONE_65: 'iPhone 6.5″',
-  APP_IPAD_PRO_3GEN_129: 'iPad Pro 12.9″',
+  APP_IPHONE_61: 'iPhone 6.3″ and 6.1″',
+  APP_IPAD_PRO_3GEN_129: 'iPad 13″ and 12.9″',
   phoneScreenshots: 'Phone',
   sevenInchScreenshots: '7-inch tablet',
   tenInchScreenshots: '10-inch tablet',
