@@ -20,6 +20,7 @@ import { DEVICES } from '../planning/types.ts';
 import { creditsCharged } from '../metrics/index.ts';
 import { claimIdempotencyKey, completeIdempotencyKey, findIdempotencyRecord, requestHash } from './idempotency.ts';
 import type { StoredPlanRequest } from './jobs.ts';
+import { ChargeBatches } from './charge-batches.ts';
 
 export const SCREENSHOT_SET_COST = 5;
 
@@ -234,8 +235,18 @@ export async function createScreenshotSet(
           await completeIdempotencyKey(tx, accountId, opts.idempotencyKey!, jobId, created);
           return created;
         })
-      : // One statement is its own transaction.
-        await enqueue(db);
+      : // One statement is its own transaction; the account's concurrent creates share one (./charge-batches.ts).
+        {
+          ...(await chargeBatchesOf(db).charge(`${accountId} ${periodStart(opts.now)}`, {
+            accountId,
+            appId: request.appId,
+            jobId,
+            request: planRequest,
+            cost: setCost(request),
+            now: opts.now,
+          })),
+          warnings,
+        };
     opts.onCharged?.(accountId);
     creditsCharged.inc(body.credits.cost);
     await announce(db, accountId, opts.notifier);
@@ -279,6 +290,74 @@ const CHARGE_AND_ENQUEUE = `
     INSERT INTO jobs (id, account_id, app_id, request, cost, period_start)
     SELECT $5, $1, $4, $6::jsonb, $3, $2::date FROM charged)
   SELECT (SELECT remaining FROM charged) AS remaining, EXISTS (SELECT 1 FROM app) AS app_found`;
+
+/**
+ * Several creates of one account and credit period in one statement, in order: all are written,
+ * or none (a null remaining: the credits do not cover them all, or an app is not the account's).
+ */
+const CHARGE_AND_ENQUEUE_MANY = `
+  WITH items AS (
+    SELECT * FROM unnest($4::text[], $5::text[], $6::text[], $7::int[]) WITH ORDINALITY AS i(app_id, job_id, request, cost, ord)),
+  app AS (SELECT count(*) = cardinality($5::text[]) AS ok FROM items JOIN apps a ON a.id = items.app_id AND a.account_id = $1),
+  charged AS (${CHARGE_UPDATE} AND (SELECT ok FROM app) RETURNING allowance + granted - used AS remaining),
+  ledger AS (
+    INSERT INTO credit_ledger (account_id, period_start, kind, amount, job_id)
+    SELECT $1, $2::date, 'charge', items.cost, items.job_id FROM items, charged ORDER BY items.ord),
+  job AS (
+    INSERT INTO jobs (id, account_id, app_id, request, cost, period_start)
+    SELECT items.job_id, $1, items.app_id, items.request::jsonb, items.cost, $2::date FROM items, charged ORDER BY items.ord)
+  SELECT (SELECT remaining FROM charged) AS remaining`;
+
+interface ChargeItem {
+  accountId: string;
+  appId: string;
+  jobId: string;
+  request: StoredPlanRequest;
+  cost: number;
+  now: Date;
+}
+type Charged = Omit<CreatedScreenshotSet, 'warnings'>;
+
+/** One set of batches per pool (tests run many databases in one process). */
+const batchesByDb = new WeakMap<Queryable, ChargeBatches<ChargeItem, Charged>>();
+
+function chargeBatchesOf(db: Queryable): ChargeBatches<ChargeItem, Charged> {
+  let batches = batchesByDb.get(db);
+  if (!batches) {
+    batches = new ChargeBatches<ChargeItem, Charged>({
+      one: (i) => chargeAndEnqueue(db, i.accountId, i.appId, i.jobId, i.request, i.cost, i.now),
+      many: (items) => chargeAndEnqueueMany(db, items),
+    });
+    batchesByDb.set(db, batches);
+  }
+  return batches;
+}
+
+/** Items of one account and one credit period (the batches' key). */
+async function chargeAndEnqueueMany(q: Queryable, items: ChargeItem[]): Promise<Charged[] | null> {
+  const total = items.reduce((n, i) => n + i.cost, 0);
+  const { rows } = await q.query<{ remaining: number | null }>({
+    name: 'charge-and-enqueue-many',
+    text: CHARGE_AND_ENQUEUE_MANY,
+    values: [
+      items[0].accountId,
+      periodStart(items[0].now),
+      total,
+      items.map((i) => i.appId),
+      items.map((i) => i.jobId),
+      items.map((i) => JSON.stringify(i.request)),
+      items.map((i) => i.cost),
+    ],
+  });
+  const remaining = rows[0].remaining;
+  if (remaining === null) return null;
+  // Each answers the balance right after its own charge, as if they had run one after another.
+  let after = remaining + total;
+  return items.map((i) => {
+    after -= i.cost;
+    return { jobId: i.jobId, credits: { cost: i.cost, remaining: after } };
+  });
+}
 
 // Named: each connection parses and plans this four-part statement once, not per create (in the
 // create bench that planning was a third of PostgreSQL's time).
