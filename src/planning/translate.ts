@@ -140,6 +140,8 @@ async function translateSet(
   logger?: LlmLogger,
   stats: ModelStats = newStats(),
   recorded?: RecordedAnswers,
+  /** When every locale's every attempt must be answered (epoch ms): one budget for all of them. */
+  deadline = Date.now() + (llm.timeoutMs ?? DEFAULT_TIMEOUT_MS),
 ): Promise<LocaleSet> {
   const primary = primaryListing(input.listings, base.device);
   const source = listingLocale(primary);
@@ -157,7 +159,7 @@ async function translateSet(
           ...(attempt === 1 ? [] : [{ role: 'user' as const, content: `The previous answer failed: ${reason}. Answer again.` }]),
         ],
         TRANSLATION_SCHEMA,
-        Date.now() + (llm.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+        deadline,
         recorded,
         0,
       );
@@ -214,10 +216,13 @@ export async function planLocales(
     ]);
   }
   const u = understand(input.listings, primary, input.extraContext);
+  // One model budget for every translation and retry of the set, as for its captions: a hanging model
+  // costs a job at most twice timeoutMs (captions, then translations), however many locales it has.
+  const deadline = Date.now() + (llm?.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const sets = await pLimit(PARALLEL).map(locales, async (locale) =>
     plannedNatively(locale, primary)
       ? { locale, slides: base.slides, warnings: base.warnings }
-      : translateSet(base, locale, input, llm!, u, logger, stats, recorded),
+      : translateSet(base, locale, input, llm!, u, logger, stats, recorded, deadline),
   );
   return { ...base, slides: sets[0].slides, warnings: sets[0].warnings, locales: sets };
 }

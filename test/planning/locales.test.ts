@@ -4,7 +4,7 @@ import { TranslationFailed } from '../../src/planning/errors.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
 import { planLocales } from '../../src/planning/translate.ts';
 import type { PlanInput } from '../../src/planning/types.ts';
-import { startFakeLlm, translator, type FakeLlm } from '../support/fake-llm.ts';
+import { startFakeLlm, translationRequest, translator, type FakeLlm } from '../support/fake-llm.ts';
 import { habitly } from './listings.ts';
 
 const input = (locales: string[]): PlanInput => ({
@@ -55,7 +55,17 @@ describe('locales', () => {
     };
     fake = await startFakeLlm(translator({}, { 'ja-JP': () => odd }));
     await expect(planLocales(input(['en-US', 'ja-JP']), settings())).rejects.toBeInstanceOf(TranslationFailed);
-    expect(fake.requests.filter((r) => JSON.stringify(r.body).includes('ja-JP')).length).toBe(2);
+    // A timeout spends the set's translation budget: no second request is sent after it.
+    expect(fake.requests.filter((r) => JSON.stringify(r.body).includes('ja-JP')).length).toBe(reply && 'delayMs' in reply ? 1 : 2);
+  });
+
+  it('gives all locales and their retries one budget: a hanging model is not asked again and again', async () => {
+    const hang = () => ({ content: { slides: [] }, delayMs: 5_000 });
+    fake = await startFakeLlm(translator({}, { 'de-DE': hang, 'fr-FR': hang, 'ja-JP': hang, 'es-ES': hang, 'it-IT': hang }));
+    await expect(planLocales(input(['de-DE', 'fr-FR', 'ja-JP', 'es-ES', 'it-IT']), settings())).rejects.toBeInstanceOf(TranslationFailed);
+    // Per-attempt budgets asked 10 times (5 locales × 2 attempts) in four rounds of 300 ms; one budget asks each of
+    // the first three once, and the rest find it spent.
+    expect(fake.requests.filter((r) => translationRequest(r.body)).length).toBeLessThanOrEqual(5);
   });
 
   it('recovers when the retry answers well', async () => {
