@@ -315,7 +315,7 @@ describe.skipIf(!haveChromium)('the set editor in Chromium', () => {
       await fitsPhone(page);
       await axe(page, 'editor-390');
       if (process.env.UPDATE_DOCS_SCREENSHOT === '1')
-        await page.locator('section.editor').screenshot({ path: path.join(ROOT, 'docs', 'editor-390.png') });
+        await page.screenshot({ path: path.join(ROOT, 'docs', 'editor-390.png'), fullPage: true });
     },
     scaled(120_000),
   );
