@@ -229,7 +229,7 @@ export async function renderPictures(
       ),
     );
   }
-  const linted = withLint(result, sets[0].locale, lints, job.theme === 'full-bleed');
+  const linted = withLint(result, sets[0].locale, lints);
   ctx.signal.throwIfAborted();
   const extras = await Promise.all([graphics, preview]);
   for (const e of extras) files.push(...(e?.files ?? []));
@@ -240,14 +240,13 @@ export async function renderPictures(
 }
 
 /** Each slide with its lint, and the lint's findings among the set's warnings. */
-function withLint(result: ScreenshotSetResult, first: string, lints: Map<string, SlideLint[]>, fullBleed: boolean): ScreenshotSetResult {
+function withLint(result: ScreenshotSetResult, first: string, lints: Map<string, SlideLint[]>): ScreenshotSetResult {
   const lintOf = (locale: string, slides: Slide[]) => slides.map((s, i) => ({ ...s, lint: lints.get(locale)?.[i] }));
   const warn = (locale: string, slides: Slide[], warnings: string[]) => [
     ...warnings,
     ...lintWarnings(
       slides.map((s) => s.index),
       lints.get(locale) ?? [],
-      fullBleed,
     ),
   ];
   return {

@@ -6,7 +6,7 @@ import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { DEVICES } from '../planning/types.ts';
 import { fontString, missingGlyphs, type Weight } from './fonts.ts';
 import { displayFor, drawCutout, drawFrameBody, MAX_CROP, type FrameBox } from './frames.ts';
-import { place, posterBlock, scaleOf, textBlock, THUMBNAIL_PT, type Scale, type TextBlock } from './layout.ts';
+import { place, posterBlock, scaleOf, textBlock, THUMBNAIL_PT, type Bleed, type Scale, type TextBlock } from './layout.ts';
 import { suspicion } from './marketing.ts';
 import { ScreenError, ScreenSlot, type ScreenImage } from './screen-image.ts';
 
@@ -47,14 +47,14 @@ export function drawText(ctx: SKRSContext2D, slide: SlideLook, block: TextBlock,
   }
 }
 
-type Rect = { x: number; y: number; width: number; height: number; radius: number };
+type Rect = { x: number; y: number; width: number; height: number; radius: number | number[] };
 
 /**
  * The screen image, covering its display (whose aspect is the screen's own when the family has
  * such a display: nothing is cut): sharp decodes it (EXIF rotation, pixel limit), skia scales it
  * while drawing it into the display's rounded clip. Scaling in the draw measured ~40 ms less CPU
- * per 1320×2868 slide than a sharp resize (libvips at one thread). `visible` is the part of the
- * area inside the slide (a full-bleed screen runs off the bottom edge).
+ * per 1320×2868 slide than a sharp resize (libvips at one thread). `visibleHeight`: the part of
+ * the area inside the slide, so the lint counts anything drawn past the bottom edge as cropped.
  */
 function drawScreen(
   ctx: SKRSContext2D,
@@ -110,6 +110,7 @@ function take(spare: Map<string, Canvas>, key: string, width: number, height: nu
 // This thread's screen and icon, each decoded into one kept skia Image (see ScreenSlot).
 const screenSlot = new ScreenSlot();
 const iconSlot = new ScreenSlot();
+const badgeSlot = new ScreenSlot();
 
 type Composed = { data: Buffer; width: number; height: number; lint: DrawnLint };
 
@@ -157,25 +158,29 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
   const at = place(task.device, layout, m, block, sc, display, task.theme);
   const iconLease = layout === 'text-only' && task.icon ? await iconSlot.take(task.icon).catch(() => null) : null;
   const icon = iconLease?.screen ?? null;
+  // A text slide already shows the icon, large: the badge is for the slides with a screen.
+  const badgeLease = layout !== 'text-only' && task.badge ? await badgeSlot.take(task.badge).catch(() => null) : null;
   const iconSize = Math.round(sc.base * 0.24);
   // The icon and the text are centred as one group.
   if (icon) at.textTop += Math.round((iconSize + sc.gap) / 2);
   let drawn: { cropped: number; upscaled: number } | null = null;
   let data: Buffer;
   try {
-    drawPlate(ctx, task, look, at.frame);
+    drawPlate(ctx, task, look, at.frame, at.bleed);
     if (at.frame) {
       drawn = drawScreen(ctx, at.frame.screen, shown, height - at.frame.screen.y);
       drawCutout(ctx, task.device, at.frame);
     } else if (at.bleed) {
-      drawn = drawScreen(ctx, { ...at.bleed, radius: 0 }, shown, height - at.bleed.y);
+      drawn = drawScreen(ctx, { ...at.bleed, radius: at.bleed.radii }, shown, height - at.bleed.y);
     } else if (icon) drawIcon(ctx, icon, width / 2, at.textTop - sc.gap - iconSize, iconSize);
     else if (layout === 'text-only') drawAccent(ctx, look.text, width / 2, at.textTop - sc.gap, sc);
     drawText(ctx, task.slide, block, look.text, width / 2, at.textTop);
-    // Skia draws lazily: the icon's pixels are read here, so its slot is held until now.
+    if (badgeLease) drawBadge(ctx, badgeLease.screen, sc, at.textTop < height / 2);
+    // Skia draws lazily: the icons' pixels are read here, so their slots are held until now.
     data = canvas.data();
   } finally {
     iconLease?.release();
+    badgeLease?.release();
   }
   slidesCanvases.set(`${cw}x${ch}`, canvas);
   const minFontPx = block.sub.length ? Math.min(block.subSize, block.headlineSize) : block.headlineSize;
@@ -203,14 +208,15 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
 const plates = new Map<string, Canvas>();
 const MAX_PLATES = 2;
 
-function drawPlate(ctx: SKRSContext2D, task: SlideTask, look: Look, frame: FrameBox | null): void {
+function drawPlate(ctx: SKRSContext2D, task: SlideTask, look: Look, frame: FrameBox | null, bleed: Bleed | null): void {
   const sc = scaleOf(task.device);
   const paint = (c: SKRSContext2D) => {
     drawBackground(c, sc, look, task.panorama);
     if (frame) drawFrameBody(c, task.device, frame);
+    if (bleed) drawBleedShadow(c, bleed);
   };
   if (task.panorama) return paint(ctx);
-  const key = JSON.stringify([task.device, look, frame]);
+  const key = JSON.stringify([task.device, look, frame, bleed]);
   let plate = plates.get(key);
   if (!plate) {
     plate = createCanvas(sc.width, sc.height);
@@ -219,6 +225,26 @@ function drawPlate(ctx: SKRSContext2D, task: SlideTask, look: Look, frame: Frame
     plates.set(key, plate);
   }
   ctx.drawImage(plate, 0, 0);
+}
+
+/**
+ * A soft shadow under a frameless screen, so a light screen stands off a light background. Blurred
+ * at a quarter of the size and scaled up (a full-size blur costs ~50 ms); drawn into the plate, so
+ * once per set.
+ */
+function drawBleedShadow(ctx: SKRSContext2D, b: Bleed): void {
+  const k = 4;
+  const pad = Math.ceil(Math.min(b.width, b.height) * 0.12);
+  const small = createCanvas(Math.ceil((b.width + 2 * pad) / k), Math.ceil((b.height + 2 * pad) / k));
+  const s = small.getContext('2d');
+  s.scale(1 / k, 1 / k);
+  s.shadowColor = 'rgba(0, 0, 0, 0.28)';
+  s.shadowBlur = (pad * 0.5) / k;
+  s.fillStyle = '#000000';
+  s.beginPath();
+  s.roundRect(pad, pad, b.width, b.height, b.radii);
+  s.fill();
+  ctx.drawImage(small, b.x - pad, b.y - pad, small.width * k, small.height * k);
 }
 
 /** Why a screen is already a marketing composition, or null when it looks like an app's own screen. */
@@ -252,6 +278,16 @@ function drawIcon(ctx: SKRSContext2D, icon: ScreenImage, cx: number, top: number
   ctx.imageSmoothingQuality = 'high';
   ctx.drawImage(icon.image, x, top, size, size);
   ctx.restore();
+}
+
+/**
+ * The brand kit's icon badge: the app icon, small, centred in the margin on the text's side (above
+ * a headline at the top, below one at the bottom), where no layout puts the device or the text.
+ */
+function drawBadge(ctx: SKRSContext2D, icon: ScreenImage, sc: Scale, textOnTop: boolean): void {
+  const size = Math.round(sc.padTop * 0.6);
+  const top = textOnTop ? Math.round((sc.padTop - size) / 2) : Math.round(sc.height - (sc.padTop + size) / 2);
+  drawIcon(ctx, icon, sc.width / 2, top, size);
 }
 
 /** A text slide's mark above its headline: a short bar in the text colour, so the poster has a start. */

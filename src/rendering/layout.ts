@@ -5,7 +5,7 @@
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import type { ThemeId } from '../brand/theme-ids.ts';
 import { DEVICES, type Device } from '../planning/types.ts';
-import { frameBox, frameWidthFor, type Display, type FrameBox } from './frames.ts';
+import { frameBox, frameOf, frameWidthFor, type Display, type FrameBox } from './frames.ts';
 import type { Weight } from './font-sources.ts';
 import { drawnLines, fitSize, HEADLINE_LINE_HEIGHT, linesAt, MAX_LINES, SUB_LINE_HEIGHT } from './text.ts';
 import type { SetMetrics, SlideLook } from './types.ts';
@@ -137,8 +137,40 @@ export interface Placement {
   /** Top of the text block. */
   textTop: number;
   frame: FrameBox | null;
-  /** Full bleed: the screen without a frame, as wide as the slide, from `y` to the bottom edge. */
-  bleed: { x: number; y: number; width: number; height: number } | null;
+  /** Full bleed: the screen without a frame, whole (see bleedBox). */
+  bleed: Bleed | null;
+}
+
+/** A screen drawn without a frame; `radii` are its corners: top-left, top-right, bottom-right, bottom-left. */
+export interface Bleed {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  radii: [number, number, number, number];
+}
+
+/**
+ * The full-bleed theme's screen, shown whole in the room under the text (`top` to the slide's
+ * bottom): a portrait screen rises from the bottom edge, as wide as the slide when the room allows
+ * (else as tall as the room, centred), its top corners rounded like its display's; a landscape one
+ * spans the slide's width, centred in the room. Cutting a same-shaped screen to fill the slide
+ * would drop its bottom fifth (a third on Android phones), navigation bar included.
+ */
+export function bleedBox(device: Device, d: Display, sc: Scale, top: number): Bleed {
+  const { width: W, height: H } = sc;
+  const room = H - top;
+  const r = (w: number, h: number) => Math.round(Math.min(w, h) * frameOf(device).radius);
+  if (d.landscape) {
+    const w = Math.min(W, Math.floor(room * d.aspect));
+    const h = Math.round(w / d.aspect);
+    const k = w < W ? r(w, h) : 0;
+    return { x: Math.round((W - w) / 2), y: Math.round(top + (room - h) / 2), width: w, height: h, radii: [k, k, k, k] };
+  }
+  const w = Math.min(W, Math.floor(room / d.aspect));
+  const h = Math.round(w * d.aspect);
+  const k = r(w, h);
+  return { x: Math.round((W - w) / 2), y: H - h, width: w, height: h, radii: [k, k, 0, 0] };
 }
 
 export function place(device: Device, layout: string, m: SetMetrics, own: TextBlock, sc: Scale, d: Display, theme?: ThemeId): Placement {
@@ -146,11 +178,7 @@ export function place(device: Device, layout: string, m: SetMetrics, own: TextBl
   const cx = W / 2;
   const bottomPad = Math.round(H * 0.045);
   if (layout === 'text-only') return { textTop: Math.round((H - own.height) / 2), frame: null, bleed: null };
-  if (theme === 'full-bleed') {
-    const y = padTop + m.blockHeight + gap;
-    const long = Math.round(W * d.aspect);
-    return { textTop: padTop, frame: null, bleed: { x: 0, y, width: W, height: d.landscape ? Math.round(W / d.aspect) : long } };
-  }
+  if (theme === 'full-bleed') return { textTop: padTop, frame: null, bleed: bleedBox(device, d, sc, padTop + m.blockHeight + gap) };
   // A landscape device is wide and short: as wide as the slide allows, centred in the space left.
   const maxW = W * (d.landscape ? 0.9 : layout === 'hero-centered' ? 0.9 : 0.8);
   const centred = (top: number, bottom: number) => {

@@ -8,10 +8,10 @@ import { MIN_CONTRAST } from './themes.ts';
 
 /** Beyond this the screen is visibly soft. */
 const MAX_UPSCALE_PCT = 50;
-/** Beyond this a framed screen is not "whole" (a full-bleed one runs off the edge by design). */
+/** Beyond this a screen is not "whole", framed or full-bleed. */
 const MAX_CROP_PCT = 5;
 
-export function lintWarnings(indexes: number[], lints: SlideLint[], fullBleed = false): string[] {
+export function lintWarnings(indexes: number[], lints: SlideLint[]): string[] {
   const out: string[] = [];
   lints.forEach((l, i) => {
     const n = indexes[i];
@@ -20,7 +20,7 @@ export function lintWarnings(indexes: number[], lints: SlideLint[], fullBleed = 
     if (l.contrast < MIN_CONTRAST) out.push(`Slide ${n}: the text's contrast is ${l.contrast}:1, under WCAG AA's ${MIN_CONTRAST}:1.`);
     if ((l.screenUpscaledPct ?? 0) > MAX_UPSCALE_PCT)
       out.push(`Slide ${n}: the screen is enlarged by ${l.screenUpscaledPct}%, so it looks soft; upload a larger screenshot.`);
-    if (!fullBleed && (l.screenCroppedPct ?? 0) > MAX_CROP_PCT) out.push(`Slide ${n}: ${l.screenCroppedPct}% of the screen is cut off.`);
+    if ((l.screenCroppedPct ?? 0) > MAX_CROP_PCT) out.push(`Slide ${n}: ${l.screenCroppedPct}% of the screen is cut off.`);
   });
   return out;
 }

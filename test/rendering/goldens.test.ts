@@ -62,12 +62,14 @@ describe('screens shown whole', () => {
     expect(s.lint.marketingImage).toBeNull();
   });
 
-  it.each(THEME_IDS.filter((t) => t !== 'full-bleed'))(
+  // Full bleed included: its frameless screen is shown whole too, not cut by the bottom edge.
+  it.each(THEME_IDS)(
     'theme %s: every device shows all four corner marks',
     async (theme) => {
       for (const c of themeCases(theme)) {
         const s = (await render(c))[c.index];
         for (const n of await markPixels(s.bytes)) expect(n, c.device).toBeGreaterThan(20);
+        expect(s.lint.screenCroppedPct, c.device).toBeLessThanOrEqual(5);
       }
       // Seven full-size pictures scanned pixel by pixel: slow on a busy machine, not a timing test.
     },
