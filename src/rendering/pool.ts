@@ -131,6 +131,7 @@ export class RenderPool {
       theme: input.theme,
       brand: input.brand,
       icon: input.icon ? ownBytes(input.icon) : null,
+      badge: input.badge ? ownBytes(input.badge) : null,
     };
     try {
       const pngs = (await this.pool.run(task, { signal })) as Uint8Array[];
@@ -147,6 +148,7 @@ export class RenderPool {
     const slides = input.slides.map(look);
     const { theme, brand } = input;
     const icon = input.icon ? ownBytes(input.icon) : null;
+    const badge = input.badge ? ownBytes(input.badge) : null;
     const fit: RenderTask = { kind: 'fit', device: input.device, slides, theme };
     const metrics = (await this.pool.run(fit, { signal })) as SetMetrics;
     const total = slides.length;
@@ -169,6 +171,7 @@ export class RenderPool {
           brand,
           // Only a slide that may become a text slide needs it (a screen may turn out a marketing picture).
           icon: slide.layout === 'text-only' || screen ? icon : null,
+          badge,
         };
         const out = (await this.pool.run(task, { signal })) as WorkerSlide;
         opts.onSlide?.(++done, wanted.length);

@@ -58,6 +58,7 @@ export async function renderPreview(task: PreviewTask): Promise<Uint8Array[]> {
         theme: task.theme,
         brand: task.brand,
         icon: slide.layout === 'text-only' || screen ? (task.icon ?? null) : null,
+        badge: task.badge ?? null,
         scale: task.scale,
       },
       screen,

@@ -60,6 +60,8 @@ export interface SlideTask {
   theme?: ThemeId;
   brand?: BrandColors;
   icon?: Uint8Array | null;
+  /** The app's icon as a small badge in the margin on the text's side (the brand kit's iconBadge); absent: none. */
+  badge?: Uint8Array | null;
   /** A preview's size, as a share of the device's (default 1: the store's size). */
   scale?: number;
 }
@@ -80,6 +82,7 @@ export interface PreviewTask {
   theme?: ThemeId;
   brand?: BrandColors;
   icon?: Uint8Array | null;
+  badge?: Uint8Array | null;
 }
 
 export type RenderTask = FitTask | SlideTask | PreviewTask;

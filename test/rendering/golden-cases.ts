@@ -30,6 +30,8 @@ export interface GoldenCase {
   marketing?: boolean;
   /** The app's icon, for the slides without a screen. */
   icon?: boolean;
+  /** The app's icon as the brand kit's badge. */
+  badge?: boolean;
 }
 
 const HEADLINES = [
@@ -83,6 +85,10 @@ export const GOLDEN_CASES: GoldenCase[] = [
   one('iphone-landscape', 'iphone-69', slide(0, 'Play It Wide', 'headline-top', { subheadline: SUB }), { screen: [1434, 660] }),
   one('android-phone-landscape', 'android-phone', slide(0, 'Play It Wide', 'hero-centered'), { screen: [1200, 540] }),
   one('ipad-landscape', 'ipad-13', slide(0, 'Your Desk, Anywhere', 'headline-bottom'), { screen: [1376, 1032] }),
+  one('android-phone-landscape-full-bleed', 'android-phone', slide(0, 'Play It Wide', 'headline-top'), {
+    screen: [1200, 540],
+    theme: 'full-bleed',
+  }),
   one(
     'iphone-rating',
     'iphone-69',
@@ -103,6 +109,14 @@ export const GOLDEN_CASES: GoldenCase[] = [
       screen: REAL_SCREENS.iphone,
     },
   ),
+  one('iphone-badge', 'iphone-69', slide(0, 'Track Every Habit in One Tap', 'headline-top', { subheadline: SUB }), {
+    screen: REAL_SCREENS.iphone,
+    badge: true,
+  }),
+  one('android-tablet-badge-bottom', 'android-tablet', slide(0, 'Your Week at a Glance', 'headline-bottom'), {
+    screen: REAL_SCREENS['android-tablet'],
+    badge: true,
+  }),
   one('android-phone-text-slide-icon', 'android-phone', slide(0, 'Loved by 2 Million Habit Builders', 'text-only', { subheadline: SUB }), {
     icon: true,
   }),
@@ -199,17 +213,18 @@ export const renderCase = (pool: RenderPool) =>
       theme: c.theme,
       brand: c.brand,
       icon: c.icon ? await appIcon() : null,
+      badge: c.badge ? await appIcon() : null,
     }),
   );
 
-/** A theme's sheet: its cases' slides, each THEME_SHEET_HEIGHT high, side by side, as raw RGBA. */
-export async function themeSheet(slides: Buffer[]): Promise<{ data: Buffer; width: number; height: number }> {
+/** A theme's sheet: its cases' slides, each `height` high (the golden's: THEME_SHEET_HEIGHT), side by side, as raw RGBA. */
+export async function themeSheet(slides: Buffer[], height = THEME_SHEET_HEIGHT): Promise<{ data: Buffer; width: number; height: number }> {
   const tiles = await Promise.all(
-    slides.map((b) => sharp(b).resize({ height: THEME_SHEET_HEIGHT, kernel: 'lanczos3' }).png().toBuffer({ resolveWithObject: true })),
+    slides.map((b) => sharp(b).resize({ height, kernel: 'lanczos3' }).png().toBuffer({ resolveWithObject: true })),
   );
   const width = tiles.reduce((w, t) => w + t.info.width + 4, 0);
   let left = 0;
-  const { data, info } = await sharp({ create: { width, height: THEME_SHEET_HEIGHT, channels: 4, background: '#FFFFFF' } })
+  const { data, info } = await sharp({ create: { width, height, channels: 4, background: '#FFFFFF' } })
     .composite(
       tiles.map((t) => {
         const at = { input: t.data, left, top: 0 };

@@ -125,3 +125,45 @@ describe('RenderPool.renderSet', () => {
     );
   });
 });
+
+describe("the brand kit's icon badge", () => {
+  /** Mean colour of a square of `size` px centred at (x, y). */
+  async function meanAt(png: Buffer, x: number, y: number, size: number): Promise<number[]> {
+    const { data, info } = await sharp(png)
+      .extract({ left: Math.round(x - size / 2), top: Math.round(y - size / 2), width: size, height: size })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const sum = [0, 0, 0];
+    for (let p = 0; p < data.length; p += info.channels) for (let c = 0; c < 3; c++) sum[c] += data[p + c];
+    return sum.map((v) => v / (size * size));
+  }
+  // A flat orange icon: easy to tell from the slide's indigo and the screen's blue.
+  const icon = () =>
+    sharp({ create: { width: 256, height: 256, channels: 3, background: '#F97316' } })
+      .png()
+      .toBuffer();
+  const orange = [0xf9, 0x73, 0x16];
+  const near = (got: number[], want: number[]) => got.every((v, i) => Math.abs(v - want[i]) < 12);
+
+  it('sits in the margin on the text’s side, and not on a text slide (which shows the icon large)', async () => {
+    const [W, H] = [1320, 2868];
+    const padTop = Math.round(H * 0.055);
+    const slides = [
+      slide(0, 'Text at the Top', 'headline-top'),
+      slide(1, 'Text at the Bottom', 'headline-bottom'),
+      slide(2, 'A Text Slide', 'text-only'),
+    ];
+    const shot = await screen();
+    const input = { device: 'iphone-69' as const, slides, screens: [shot, shot, null] };
+    const [top, bottom, text] = await pool.renderSet({ ...input, badge: await icon() });
+    const [plainTop, plainBottom] = await pool.renderSet(input);
+    expect(near(await meanAt(top, W / 2, padTop / 2, 20), orange)).toBe(true);
+    expect(near(await meanAt(plainTop, W / 2, padTop / 2, 20), orange)).toBe(false);
+    expect(near(await meanAt(bottom, W / 2, H - padTop / 2, 20), orange)).toBe(true);
+    expect(near(await meanAt(plainBottom, W / 2, H - padTop / 2, 20), orange)).toBe(false);
+    // Not in the margins of the text slide: nothing orange at either place.
+    expect(near(await meanAt(text, W / 2, padTop / 2, 20), orange)).toBe(false);
+    expect(near(await meanAt(text, W / 2, H - padTop / 2, 20), orange)).toBe(false);
+    for (const png of [top, bottom, text]) expect(checkStoreRules(png, 'iphone-69')).toEqual([]);
+  });
+});
