@@ -4,6 +4,7 @@
  * come from the app's brand when the set has one, else from the slide's planned colours.
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
+import { withContrast } from '../brand/contrast.ts';
 import { DEFAULT_THEME, type BrandColors, type ThemeId } from '../brand/theme-ids.ts';
 import type { Scale } from './layout.ts';
 import type { SlideLook } from './types.ts';
@@ -98,6 +99,10 @@ export function lookOf(theme: ThemeId | undefined, slide: SlideLook, brand: Bran
   }
   if (stops.length === 1) stops = [stops[0], stops[0]];
   const text = t === 'dark' ? '#F5F7FA' : textFor(stops, wanted);
+  // A gradient of a light and a dark brand colour (a green to a navy) may let neither white nor
+  // ink reach AA on both ends: the ends that fall short get darker (or lighter) in lightness only,
+  // hue kept, until the text reads everywhere. Every slide of a panorama does the same: seams meet.
+  if (lowest(text, stops) < MIN_CONTRAST) stops = stops.map((s) => withContrast(mix(s, s, 0), text));
   return { theme: t, stops, text, contrast: Math.round(lowest(text, stops) * 100) / 100, glow, framed: t !== 'full-bleed' };
 }
 

@@ -15,6 +15,8 @@ import { MAX_BYTES } from '../../src/rendering/store-rules.ts';
 import { encodeSlide } from '../../src/rendering/encode.ts';
 import { suspicion } from '../../src/rendering/marketing.ts';
 import { lintWarnings } from '../../src/rendering/warnings.ts';
+import { lookOf } from '../../src/rendering/themes.ts';
+import { THEME_IDS } from '../../src/brand/theme-ids.ts';
 import { marketingPicture, markedScreen } from './golden-cases.ts';
 import { slide } from './support.ts';
 
@@ -108,6 +110,37 @@ describe('legibility', () => {
       brand: { primary: '#FDE047', secondary: '#FACC15' },
     });
     expect(r.lint.contrast).toBeGreaterThanOrEqual(4.5);
+  });
+});
+
+describe('brand colours that fight the text', () => {
+  const hex = fc.integer({ min: 0, max: 0xffffff }).map((n) => `#${n.toString(16).padStart(6, '0').toUpperCase()}`);
+
+  it('every theme reaches AA for any two brand colours (a light and a dark end get adjusted, hue kept)', () => {
+    fc.assert(
+      fc.property(hex, hex, fc.constantFrom(...THEME_IDS), (primary, secondary, theme) => {
+        const look = lookOf(theme, slide(0, 'Hi', 'headline-top'), { primary, secondary });
+        expect(look.contrast).toBeGreaterThanOrEqual(4.5);
+      }),
+      { numRuns: 2000, seed: 20 },
+    );
+    // The case that failed before: a green to a navy, where white reached 3.4:1 and ink 2.4:1.
+    const look = lookOf('full-bleed', slide(0, 'Hi', 'headline-top'), { primary: '#0E9F6E', secondary: '#1E429F' });
+    expect(look.contrast).toBeGreaterThanOrEqual(4.5);
+    expect(look.stops[1]).toBe('#1E429F');
+    expect(look.stops[0]).not.toBe('#0E9F6E');
+  });
+
+  it('a rendered full-bleed slide in those colours says so in its lint', async () => {
+    const [r] = await pool.renderSlides({
+      device: 'android-phone',
+      theme: 'full-bleed',
+      brand: { primary: '#0E9F6E', secondary: '#1E429F' },
+      slides: [slide(0, 'Green to Navy', 'headline-top', { subheadline: 'Readable on both ends' })],
+      screens: [await markedScreen(540, 1200)],
+    });
+    expect(r.lint.contrast).toBeGreaterThanOrEqual(4.5);
+    expect(r.lint.screenCroppedPct).toBeLessThanOrEqual(5);
   });
 });
 
