@@ -16,7 +16,8 @@ export interface FontSource {
   neededFor?: RegExp;
 }
 
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u;
+/** Characters only the CJK fonts draw (Han, kana, Hangul, CJK punctuation, full-width forms). */
+export const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u;
 
 const expo = (family: string, pkg: string, stem: string, covers: string, neededFor?: RegExp, black = false): FontSource => ({
   family,

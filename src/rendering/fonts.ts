@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { GlobalFonts } from '@napi-rs/canvas';
 import { coverageOf } from './cmap.ts';
-import { FONT_SOURCES, type FontSource, type Weight } from './font-sources.ts';
+import { CJK, FONT_SOURCES, type FontSource, type Weight } from './font-sources.ts';
 
 export { FONT_SOURCES, type FontSource, type Weight };
 
@@ -81,7 +81,6 @@ export function registerFontsFor(texts: (string | null)[]): void {
 
 const KANA = /[\u3040-\u30ff\u31f0-\u31ff]/u;
 const HANGUL = /[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]/u;
-const HAN = /\p{Script=Han}/u;
 // Frequent characters that exist only in traditional writing; enough to tell a caption's variant.
 const TRADITIONAL =
   /[們這個來為說時國會學開關與當對還樣後從發麼裡經點問機動現長書體區萬電實見話應錄覽應讓變認讀識營專業熱門圖網頁藝術雲記憶費車擁廣場]/u;
@@ -89,11 +88,15 @@ const TRADITIONAL =
 /**
  * The family list for a text, best match first: Han characters are drawn in the variant their
  * text is written in (Japanese, Korean, traditional or simplified Chinese), everything else falls
- * back per glyph through the list.
+ * back per glyph through the list. The CJK families are listed only for a text with CJK
+ * characters: they also map ★ ✓ → and other symbols, and are registered only once a text needs
+ * them (process-wide), so listing them always would draw a Latin caption's ★ from the CJK font on
+ * a thread that drew a Japanese caption before, and from the symbols font elsewhere.
  */
 export function familiesFor(text: string): string[] {
-  let han = ['sg-sc', 'sg-tc', 'sg-jp', 'sg-kr'];
-  if (HAN.test(text) || KANA.test(text) || HANGUL.test(text)) {
+  let han: string[] = [];
+  if (CJK.test(text)) {
+    han = ['sg-sc', 'sg-tc', 'sg-jp', 'sg-kr'];
     if (KANA.test(text)) han = ['sg-jp', 'sg-sc', 'sg-tc', 'sg-kr'];
     else if (HANGUL.test(text)) han = ['sg-kr', 'sg-sc', 'sg-tc', 'sg-jp'];
     else if (TRADITIONAL.test(text)) han = ['sg-tc', 'sg-sc', 'sg-jp', 'sg-kr'];

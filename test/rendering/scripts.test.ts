@@ -93,6 +93,16 @@ describe('no tofu in any script', () => {
     expect(coloured).toBeGreaterThan(500);
   });
 
+  it('draws a Latin caption’s ★ ✓ → from the symbols fonts whatever CJK fonts a thread has registered', () => {
+    // The CJK fonts map these symbols too; listed for every text, they drew a rating slide's ★ from
+    // Noto Sans JP on a thread that had drawn Japanese before, from Noto Sans Symbols elsewhere.
+    const latin = familiesFor('Rated 4.8★ ✓ No ads → Just habits');
+    expect(latin.filter((f) => ['sg-jp', 'sg-kr', 'sg-sc', 'sg-tc'].includes(f))).toEqual([]);
+    expect(latin).toContain('sg-symbols2');
+    expect(familiesFor('「今日」★')).toContain('sg-jp');
+    expect(familiesFor('全角！')).toContain('sg-sc');
+  });
+
   it('draws Han characters in the variant their text is written in', () => {
     expect(familiesFor('日本語のテキスト').indexOf('sg-jp')).toBeLessThan(familiesFor('日本語のテキスト').indexOf('sg-sc'));
     expect(familiesFor('繁體中文測試').indexOf('sg-tc')).toBeLessThan(familiesFor('繁體中文測試').indexOf('sg-sc'));
