@@ -1,5 +1,6 @@
 /** `npm run render:goldens`: (re)writes the golden images of test/rendering/golden-cases.ts and the contact sheet in docs/. */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { THEME_IDS } from '../../src/brand/theme-ids.ts';
@@ -17,6 +18,7 @@ const write = (s: { data: Buffer; width: number; height: number }, file: string)
     .toFile(file);
 try {
   const written: string[] = [];
+  const themeSheets: string[] = [];
   for (const c of GOLDEN_CASES) {
     const slides = await render(c);
     await write(await small(slides[c.index].bytes), `${dir}${c.name}.png`);
@@ -28,8 +30,12 @@ try {
     const slides = await Promise.all(cases.map(async (c) => (await render(c))[c.index].bytes));
     await write(await themeSheet(slides), `${dir}theme-${theme}.png`);
     console.log(`theme-${theme}.png`);
+    // The contact sheet shows the themes as large as the other rows, drawn from the full-size slides.
+    const big = `${dir}theme-${theme}.contact.png`;
+    await write(await themeSheet(slides, 390), big);
+    themeSheets.push(big);
   }
-  // The contact sheet of docs/: every single-slide golden in rows of eight, then the theme sheets.
+  // The contact sheet of docs/: every single-slide golden in rows of nine, then the theme sheets.
   const tiles = await Promise.all(written.map((f) => sharp(f).resize({ height: 390 }).toBuffer({ resolveWithObject: true })));
   const rows: Buffer[] = [];
   for (let i = 0; i < tiles.length; i += 9) {
@@ -43,7 +49,7 @@ try {
         .toBuffer(),
     );
   }
-  const parts = [...rows, ...THEME_IDS.map((t) => `${dir}theme-${t}.png`)];
+  const parts = [...rows, ...(await Promise.all(themeSheets.map((f) => readFile(f))))];
   const metas = await Promise.all(parts.map((p) => sharp(p).metadata()));
   const width = Math.max(...metas.map((m) => m.width ?? 0));
   let top = 0;
@@ -52,6 +58,7 @@ try {
     .composite(placed)
     .png({ compressionLevel: 9, palette: true })
     .toFile(fileURLToPath(new URL('../../docs/rendering-contact-sheet.png', import.meta.url)));
+  for (const f of themeSheets) rmSync(f);
   console.log('docs/rendering-contact-sheet.png');
 } finally {
   await pool.close();

@@ -1,17 +1,33 @@
 /**
- * `npx tsx test/rendering/make-theme-sheet.ts`: one planned set (the habitly listing of the planner's
- * tests, five slides on iphone-69, app-like screens) in every theme, a row per theme, written to
- * docs/rendering-themes.png, so a person sees the themes side by side on a real plan.
+ * `npx tsx test/rendering/make-theme-sheet.ts [listing file]`: one real listing's planned set (by
+ * default Lowe's Home Improvement from the recorded App Store lookups in
+ * ../shared/fixtures/stores, five slides on iphone-69) in every theme, a row per theme, written to
+ * docs/rendering-themes.png, so a person sees the themes side by side on a real plan. The
+ * listing's screenshots are out of reach offline: the screens are marked app-like pictures of a
+ * real iPhone display's shape, and the brand colours are the goldens' fixed pair (not the icon's).
+ * Without the recordings, the planner tests' habitly listing is used.
  */
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { THEME_IDS } from '../../src/brand/theme-ids.ts';
+import { readListing } from '../../src/planning/cli.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
 import { RenderPool } from '../../src/rendering/index.ts';
 import { habitly } from '../planning/listings.ts';
 import { markedScreen, REAL_SCREENS, THEME_BRAND } from './golden-cases.ts';
 
-const plan = planScreenshotSet({ listings: [habitly], extraContext: null, request: { device: 'iphone-69', count: 5 } });
+const file =
+  process.argv[2] ??
+  fileURLToPath(
+    new URL(
+      '../../../shared/fixtures/stores/appstore/derived-lookup/us_id457954781_lowes-home-improvement_shopping_iphone-only.json',
+      import.meta.url,
+    ),
+  );
+const listing = existsSync(file) ? readListing(file) : habitly;
+console.log(`listing: ${listing === habitly ? 'habitly (no recording found)' : file}`);
+const plan = planScreenshotSet({ listings: [listing], extraContext: null, request: { device: 'iphone-69', count: 5 } });
 const colours = ['#3B82F6', '#F97316', '#10B981', '#EC4899', '#8B5CF6'];
 const screens = await Promise.all(plan.slides.map((_, i) => markedScreen(...REAL_SCREENS.iphone, colours[i % colours.length])));
 const pool = new RenderPool({ threads: 2 });
