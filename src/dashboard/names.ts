@@ -17,3 +17,15 @@ export const voiceName = (v: string): string => VOICE_NAMES[v as CaptionStyle] ?
 
 /** "1 slide", "3 slides"; `many` for words whose plural is not word + s. */
 export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * A planner's or renderer's message as a dashboard user acts on it: the API calls and fields it
+ * names (extraContext, "slides", POST /public/v1/…) are things this user does on the app's page
+ * and in the set form instead.
+ */
+export function forPeople(text: string): string {
+  return text
+    .replace(/ as extraContext \(POST \/public\/v1\/apps\)/g, " as the app's guidance for the captions, on its page")
+    .replace(/ with "slides"/g, ' in the set form')
+    .replace(/ \((?:GET|POST|PUT|PATCH|DELETE) \/public\/v1\/[^)]*\)/g, " on the app's page");
+}

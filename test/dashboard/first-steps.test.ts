@@ -67,6 +67,11 @@ describe('first steps on the dashboard', () => {
     const request = { device: 'iphone-69' as const, slides: [{ headline: 'Plan Every Meal Fast' }, { headline: 'Shop With One List' }] };
     const result = planScreenshotSet({ listings: [listing], extraContext: null, request });
     expect(result.slides).toHaveLength(2);
+    // What the planner and the renderer say, in the API's words.
+    result.warnings = [
+      'The listing gives 2 distinct ideas worth a slide. Add a few lines about the app as extraContext (POST /public/v1/apps), or write the captions yourself with "slides".',
+      `The app's icon could not be read (fetch failed), so the colours come from the app's name; the next set tries the icon again, or set colours in the brand kit (PUT /public/v1/apps/${appId}/brand).`,
+    ];
     const stored = { device: 'iphone-69', count: 5, captionStyle: 'aso-expert', captionLength: 'short', narrativeId: null };
     const jobId = newId('job');
     await h.t.pool.query(
@@ -86,5 +91,12 @@ describe('first steps on the dashboard', () => {
     expect(set.body).toContain('not the 5 asked for');
     expect(set.body).toContain(`href="/apps/${appId}#guidance"`);
     expect(set.body).toContain(`href="/apps/${appId}#captions"`);
+    // Said in the dashboard's words: no API call or field a dashboard user has no use for.
+    expect(set.body).toContain(
+      'Add a few lines about the app as the app&#39;s guidance for the captions, on its page, or write the captions yourself in the set form.',
+    );
+    expect(set.body).toContain('set colours in the brand kit on the app&#39;s page.');
+    expect(set.body).not.toContain('/public/v1');
+    expect(set.body).not.toContain('extraContext');
   });
 });

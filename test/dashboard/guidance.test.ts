@@ -39,6 +39,9 @@ describe('the fixes of a refused set, on the app page', () => {
     const refused = await c.post(`/apps/${appId}/sets`, setForm({ once: 'a' }));
     expect(refused.statusCode).toBe(422);
     expect(refused.body).toContain('How to get this set');
+    // The refusal names what to do here, not the API's field and call.
+    expect(refused.body).not.toContain('/public/v1');
+    expect(refused.body).not.toContain('extraContext (');
     expect(refused.body).toContain(`href="/apps/${appId}#guidance"`);
     expect(refused.body).toContain(`href="/apps/${appId}#captions"`);
     expect(refused.body).toContain(`href="/apps/${appId}#count"`);

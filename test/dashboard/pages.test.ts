@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/accounts/api-keys.ts';
 import { escapeHtml } from '../../src/dashboard/html.ts';
+import { forPeople } from '../../src/dashboard/names.ts';
 import { screenshotSetRunner } from '../../src/jobs/set-runner.ts';
 import { planWithModel } from '../../src/planning/model-writer.ts';
 import { Worker } from '../../src/jobs/worker.ts';
@@ -133,7 +134,7 @@ describe('dashboard pages', () => {
     const { result } = (await h.t.pool.query('SELECT result FROM jobs')).rows[0];
     expect(result.slides.length).toBeGreaterThan(0);
     expect(done.body.match(/<figure>/g)).toHaveLength(result.slides.length);
-    for (const w of result.warnings as string[]) expect(done.body).toContain(escapeHtml(w));
+    for (const w of result.warnings as string[]) expect(done.body).toContain(escapeHtml(forPeople(w)));
     expect(done.body).toContain('iPhone 6.7″');
     expect(done.body).toMatch(/stop-color="#[0-9A-F]{6}"/);
   });

@@ -21,6 +21,7 @@ import type { Screen } from '../../screens/screens.ts';
 import { field, notFound, requireSession, type Dashboard } from '../context.ts';
 import { html, safeUrl, type Html } from '../html.ts';
 import { csrfField, type PageContext } from '../layout.ts';
+import { forPeople } from '../names.ts';
 import type { StoredPlanRequest } from '../../jobs/jobs.ts';
 import { describeLocale } from '../../planning/locales.ts';
 
@@ -450,7 +451,7 @@ export function editorRoutes(app: FastifyInstance, dash: Dashboard, render: Rend
     return reply
       .type('image/png')
       .header('caption-fits', String(preview.fits))
-      .header('caption-warnings', encodeURIComponent(JSON.stringify(warnings)))
+      .header('caption-warnings', encodeURIComponent(JSON.stringify(warnings.map(forPeople))))
       .send(preview.png);
   });
 }

@@ -12,7 +12,7 @@ import { page, statusBadge, STATUS_LABEL, when } from '../layout.ts';
 import { pictureLinks } from '../../http/picture-links.ts';
 import { appPage } from './apps.ts';
 import { parseSetForm, type SetFormValues } from './set-form.ts';
-import { deviceName, plural, voiceName } from '../names.ts';
+import { deviceName, forPeople, plural, voiceName } from '../names.ts';
 import { editorRoutes, editorSection, initialState, localePane, localeSets, localeTabs, type RenderSetPage } from './editor.ts';
 import { listScreens } from '../../screens/screens.ts';
 import { publishLink } from './publications.ts';
@@ -178,7 +178,7 @@ export function setPages(app: FastifyInstance, dash: Dashboard): void {
       if (isProblem(e) && e.code === 'app_not_found') throw notFound();
       if (!isProblem(e) || e.status >= 500) throw e;
       const fixes = e.code === 'cannot_fill_set' ? (e.extensions.fixes as string[] | undefined) : undefined;
-      return appPage(request, reply, dash, appId, { values, errors: [], notice: e.detail, fixes }, e.status);
+      return appPage(request, reply, dash, appId, { values, errors: [], notice: forPeople(e.detail), fixes }, e.status);
     }
   });
 
@@ -240,7 +240,7 @@ export function setPages(app: FastifyInstance, dash: Dashboard): void {
                     html`${
                       warnings.length
                         ? html`<ul class="warnings">
-                          ${warnings.map((w) => html`<li>${w}</li>`)}
+                          ${warnings.map((w) => html`<li>${forPeople(w)}</li>`)}
                         </ul>`
                         : ''
                     }
