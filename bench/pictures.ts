@@ -14,7 +14,8 @@ export const SETS = 20;
 /** What the scenario measures: a set that comes back shorter is an error, not a faster result. */
 export const SLIDES = 10;
 const POLLERS = 8;
-export const GOALS = { setP50Ms: 2500, pollP99Ms: 10 };
+// Issue 20: a 10-slide set from the 201 to the last PNG stored, p50 under 1 s on 2 cores.
+export const GOALS = { setP50Ms: 1000, pollP99Ms: 10 };
 
 export interface SetsResult {
   sets: number;
