@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FOREIGN, VOICES } from '../../src/planning/voices.ts';
-import { DEVICE_IDS } from '../../src/planning/types.ts';
+import { DEVICE_IDS, DEVICES } from '../../src/planning/types.ts';
 import { checkStoreRules, RenderPool } from '../../src/rendering/index.ts';
 import { missingGlyphs, registerFontsFor } from '../../src/rendering/fonts.ts';
 import { MAX_BYTES } from '../../src/rendering/store-rules.ts';
@@ -160,28 +160,37 @@ describe('never over 8 MB', () => {
   };
 
   it('random screens, noise included, always give a file the store takes', async () => {
+    // 'noise-full': noise at the device's own size, shown unscaled over most of the slide, so that
+    // some runs are over 8 MB as a PNG and the fallbacks are really exercised (checked below).
+    let fellBack = 0;
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom('ipad-13', 'iphone-69', 'android-tablet'),
-        fc.constantFrom('soft', 'full-bleed', 'dark'),
+        fc.constantFrom('soft', 'full-bleed', 'dark', 'bold'),
         fc.record({
-          kind: fc.constantFrom('noise', 'marked'),
+          kind: fc.constantFrom('noise', 'noise-full', 'marked'),
           w: fc.integer({ min: 300, max: 2100 }),
           ratio: fc.double({ min: 0.4, max: 2.4, noNaN: true }),
           seed: fc.integer(),
         }),
         async (device, theme, s) => {
-          const h = Math.max(200, Math.round(s.w * s.ratio));
-          const screen = s.kind === 'noise' ? await noise(s.w, h, s.seed) : await markedScreen(s.w, h);
+          const full = s.kind === 'noise-full';
+          const w = full ? DEVICES[device].width : s.w;
+          const h = full ? DEVICES[device].height : Math.max(200, Math.round(s.w * s.ratio));
+          const screen = s.kind === 'marked' ? await markedScreen(w, h) : await noise(w, h, s.seed);
           const [r] = await pool.renderSlides({ device, theme, slides: [slide(0, 'Random Screen', 'headline-top')], screens: [screen] });
           expect(r.bytes.length).toBeLessThanOrEqual(MAX_BYTES);
           expect(checkStoreRules(r.bytes, device)).toEqual([]);
           expect(r.lint.problems).toEqual([]);
+          expect(r.lint.bytes).toBe(r.bytes.length);
+          if (r.format === 'jpeg') fellBack++;
         },
       ),
-      { numRuns: 8, seed: 20 },
+      { numRuns: 10, seed: 20 },
     );
-  });
+    // Without a run over the limit the property would hold even with no fallback at all.
+    expect(fellBack, 'no run needed a fallback: the property proves nothing about the limit').toBeGreaterThan(0);
+  }, 120_000);
 
   it('a whole iPad slide of noise falls back to JPEG and says so', async () => {
     const [r] = await pool.renderSlides({
