@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/pool.ts';
 import type { ObjectStore } from '../objects/index.ts';
 import type { Device } from '../planning/types.ts';
-import { listJobFiles } from '../pictures/files.ts';
+import { FEATURE_GRAPHIC_NAME, listJobFiles } from '../pictures/files.ts';
 import { Problem } from '../problem.ts';
 
 export interface JobImage {
@@ -25,6 +25,8 @@ export interface JobImages {
   androidPackage: string | null;
   /** Set locale -> its slides in order. */
   sets: Map<string, JobImage[]>;
+  /** Play's feature graphic, when the set has one: the renderer keeps the first set locale's. */
+  featureGraphic: { locale: string; image: JobImage } | null;
 }
 
 export async function readObject(objects: ObjectStore, key: string): Promise<Buffer> {
@@ -55,29 +57,31 @@ export async function loadJobImages(db: Queryable, objects: ObjectStore, account
   const listing = job.request.device.startsWith('android') ? job.android : job.ios;
   const setLocales = job.request.locales?.length ? job.request.locales : [listing?.language ?? 'en'];
   const sets = new Map<string, JobImage[]>();
+  const image = async (f: (typeof files)[number]): Promise<JobImage> => ({
+    file: f.name,
+    objectKey: f.objectKey,
+    bytes: f.bytes,
+    sha256: f.sha256,
+    md5: createHash('md5')
+      .update(await readObject(objects, f.objectKey))
+      .digest('hex'),
+  });
   for (const [i, locale] of setLocales.entries()) {
     const prefix = i === 0 ? 'slides/' : `locales/${locale}/slides/`;
     const slides = files
       .filter((f) => f.name.startsWith(prefix) && /^\d+\.png$/.test(f.name.slice(prefix.length)))
       .sort((a, b) => Number(a.name.slice(prefix.length, -4)) - Number(b.name.slice(prefix.length, -4)));
     const images: JobImage[] = [];
-    for (const f of slides) {
-      const bytes = await readObject(objects, f.objectKey);
-      images.push({
-        file: f.name,
-        objectKey: f.objectKey,
-        bytes: f.bytes,
-        sha256: f.sha256,
-        md5: createHash('md5').update(bytes).digest('hex'),
-      });
-    }
+    for (const f of slides) images.push(await image(f));
     sets.set(locale, images);
   }
+  const graphic = files.find((f) => f.name === FEATURE_GRAPHIC_NAME);
   return {
     appId: job.app_id,
     device: job.request.device,
     iosStoreId: job.ios?.storeId ?? null,
     androidPackage: job.android?.storeId ?? null,
     sets,
+    featureGraphic: graphic ? { locale: setLocales[0], image: await image(graphic) } : null,
   };
 }

@@ -22,7 +22,7 @@ import { AppStoreClient } from './app-store/client.ts';
 import { openConnection } from './connections.ts';
 import { StoreBusy, StoreError, type RetryPolicy } from './errors.ts';
 import { PlayAdapter, type PlayAdapterOptions } from './google-play/adapter.ts';
-import { loadJobImages, readObject } from './job-images.ts';
+import { loadJobImages, readObject, type JobImage } from './job-images.ts';
 import { planSlot } from './plan.ts';
 import { loadItems, loadPublication, saveItem, savePlan, setStatus, type NewItem, type PublicationRow } from './publications.ts';
 
@@ -158,12 +158,21 @@ async function plan(deps: RunnerDeps, pub: PublicationRow, adapter: StoreAdapter
       );
     mapping[setLocale] = storeLocale;
   }
-  const refs: SlotRef[] = Object.values(mapping).map((locale) => ({ locale, slot }));
+  // Each slot with what it must hold: the set's slides per locale, and on Play the feature
+  // graphic where the set has one (its first locale's; the store keeps one a language).
+  const wantedSlots: { ref: SlotRef; desired: JobImage[] }[] = Object.entries(mapping).map(([setLocale, locale]) => ({
+    ref: { locale, slot },
+    desired: images.sets.get(setLocale)!,
+  }));
+  const graphic = images.featureGraphic;
+  if (pub.store === 'google-play' && graphic && mapping[graphic.locale])
+    wantedSlots.push({ ref: { locale: mapping[graphic.locale], slot: 'featureGraphic' }, desired: [graphic.image] });
+  const refs: SlotRef[] = wantedSlots.map((w) => w.ref);
   const state = await adapter.read(refs);
   const items: NewItem[] = [];
-  for (const [setLocale, storeLocale] of Object.entries(mapping)) {
-    const desired = images.sets.get(setLocale)!;
-    const current = state.find((s) => s.locale === storeLocale)!;
+  for (const { ref, desired } of wantedSlots) {
+    const storeLocale = ref.locale;
+    const current = state.find((s) => slotKey(s) === slotKey(ref))!;
     const checksum = (i: (typeof desired)[number]) => (adapter.checksum === 'md5' ? i.md5 : i.sha256);
     const planned = planSlot(
       desired.map((i) => ({ file: i.file, checksum: checksum(i) })),
@@ -172,7 +181,14 @@ async function plan(deps: RunnerDeps, pub: PublicationRow, adapter: StoreAdapter
     );
     for (const p of planned) {
       const img = p.file ? desired.find((i) => i.file === p.file)! : null;
-      items.push({ ...p, locale: storeLocale, slot, sha256: img?.sha256 ?? null, md5: img?.md5 ?? null, bytes: img?.bytes ?? null });
+      items.push({
+        ...p,
+        locale: storeLocale,
+        slot: ref.slot,
+        sha256: img?.sha256 ?? null,
+        md5: img?.md5 ?? null,
+        bytes: img?.bytes ?? null,
+      });
     }
   }
   await deps.db.query('UPDATE publications SET locales = $2 WHERE id = $1', [pub.id, JSON.stringify(mapping)]);

@@ -57,6 +57,25 @@ describe('publishing to Google Play (fake)', () => {
     expect(p.play.calls.filter((c) => c.path.includes('/upload/'))).toHaveLength(6);
   });
 
+  it("publishes the set's feature graphic beside the screenshots, and again only when it changed", async () => {
+    const sc = await connect();
+    const graphic = () => p.play.images(PLAY_PACKAGE, 'en-US', 'featureGraphic').map((i) => i.sha256);
+    const first = await planned(await succeededJob(p, { device: 'android-phone', seeds: [1, 2], featureGraphic: 30 }), sc);
+    expect(first.plan).toMatchObject({ upload: 3 });
+    expect(first.plan.items.filter((i: { slot: string }) => i.slot === 'featureGraphic')).toHaveLength(1);
+    expect((await approveAndRun(first.id)).status).toBe('published');
+    expect(graphic()).toEqual([sha256(await png(30, 128, 64))]);
+    expect(live()).toEqual(await sums([1, 2]));
+
+    const same = await planned(await succeededJob(p, { device: 'android-phone', seeds: [1, 2], featureGraphic: 30 }), sc);
+    expect(same.plan).toMatchObject({ upload: 0, keep: 3 });
+    const changed = await planned(await succeededJob(p, { device: 'android-phone', seeds: [1, 2], featureGraphic: 31 }), sc);
+    expect(changed.plan).toMatchObject({ upload: 1, delete: 1, keep: 2 });
+    expect((await approveAndRun(changed.id)).status).toBe('published');
+    expect(graphic()).toEqual([sha256(await png(31, 128, 64))]);
+    expect(live()).toEqual(await sums([1, 2]));
+  });
+
   it('a review in progress fails the publication, cancels no review and leaves the live listing as it was', async () => {
     const sc = await connect();
     p.play.seedImages(PLAY_PACKAGE, 'en-US', 'phoneScreenshots', [await png(7), await png(8)]);

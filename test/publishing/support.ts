@@ -114,7 +114,14 @@ export async function publishingHarness(): Promise<PublishingHarness> {
  */
 export async function succeededJob(
   p: Pick<PublishingHarness, 'h'>,
-  opts: { device: Device; locales?: string[]; seeds: number[] | Record<string, number[]>; accountId?: string },
+  opts: {
+    device: Device;
+    locales?: string[];
+    seeds: number[] | Record<string, number[]>;
+    accountId?: string;
+    /** A Play feature graphic (feature-graphic.png, as the renderer keeps the first locale's) from this seed. */
+    featureGraphic?: number;
+  },
 ): Promise<string> {
   const accountId = opts.accountId ?? p.h.account.id;
   const listing = opts.device.startsWith('android')
@@ -141,6 +148,15 @@ export async function succeededJob(
         [jobId, name, key, bytes.length, sha256(bytes)],
       );
     }
+  }
+  if (opts.featureGraphic !== undefined) {
+    const bytes = await png(opts.featureGraphic, 128, 64);
+    const key = `jobs/${jobId}/feature-graphic.png`;
+    await p.h.services.objects.put(key, bytes, 'image/png');
+    await db.query(
+      `INSERT INTO job_files (job_id, name, object_key, content_type, bytes, sha256, width, height) VALUES ($1, 'feature-graphic.png', $2, 'image/png', $3, $4, 128, 64)`,
+      [jobId, key, bytes.length, sha256(bytes)],
+    );
   }
   return jobId;
 }
