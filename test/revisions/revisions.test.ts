@@ -10,6 +10,7 @@ import { closeRenderPool, createPicturesApp, renderPool, type PicturesApp } from
 import type { RenderPool } from '../../src/rendering/index.ts';
 import { json, renderedSet, sha, slideBytes, waitJob, type RenderedSet } from './support.ts';
 import { scaled } from '../support/timing.ts';
+import { createRevision } from '../../src/revisions/revisions.ts';
 
 let h: PicturesApp;
 let set: RenderedSet;
@@ -155,4 +156,35 @@ describe('revisions', () => {
     },
     scaled(60_000),
   );
+
+  it('limits revisions per account and hour, across its sets, and writes nothing when it refuses', async () => {
+    const made = async () =>
+      (
+        await h.t.pool.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM jobs WHERE account_id = $1 AND parent_job_id IS NOT NULL AND created_at > now() - interval '1 hour'`,
+          [h.account.id],
+        )
+      ).rows[0].n;
+    const edit = { slides: [{ index: 1, headline: 'Plan Meals in Minutes' }] };
+    // This account's revisions so far (at least one, whichever tests ran before).
+    await createRevision(h.t.pool, h.account.id, set.jobId, edit, { limits: { perSetPerHour: 1000, perAccountPerHour: 1000 } });
+    const before = await made();
+    expect(before).toBeGreaterThan(0);
+    // At the account's limit, any set of it is refused, the per-set limit notwithstanding.
+    const refused = await createRevision(h.t.pool, h.account.id, set.jobId, edit, {
+      limits: { perSetPerHour: 1000, perAccountPerHour: before },
+      notify: false,
+    }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'rate_limited', status: 429 });
+    expect((refused as { detail: string }).detail).toContain(`This account made ${before} revisions in the last hour`);
+    expect(Number((refused as { headers: Record<string, string> }).headers['Retry-After'])).toBeGreaterThan(0);
+    expect(await made()).toBe(before);
+    // One place left: taken.
+    const created = await createRevision(h.t.pool, h.account.id, set.jobId, edit, {
+      limits: { perSetPerHour: 1000, perAccountPerHour: before + 1 },
+    });
+    expect(created.parentJobId).toBe(set.jobId);
+    expect(await made()).toBe(before + 1);
+    expect((await waitJob(h, created.jobId)).status).toBe('succeeded');
+  });
 });
