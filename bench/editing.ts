@@ -22,6 +22,9 @@ import { RenderPool } from '../src/rendering/index.ts';
 import { Previewer } from '../src/revisions/preview.ts';
 import { createRevision } from '../src/revisions/revisions.ts';
 import { uploadScreen } from '../src/screens/screens.ts';
+import { createApiKey } from '../src/accounts/api-keys.ts';
+import { loadConfig } from '../src/config.ts';
+import { startService } from '../src/service.ts';
 import { percentile } from './load.ts';
 import { fakeScreen } from './rendering.ts';
 import { benchAccount, openBenchDatabase } from './setup.ts';
@@ -40,7 +43,8 @@ export async function benchEditing(): Promise<EditingResult> {
   const bench = await openBenchDatabase();
   const db = bench.database.pool;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotgen-edit-bench-'));
-  const objects = new FileObjectStore(dir);
+  // Where a service started with DATA_DIR=dir finds its objects: the HTTP part below reads the same screens.
+  const objects = new FileObjectStore(path.join(dir, 'objects'));
   const jobsPool = new RenderPool({ threads: 2 });
   const previewPool = new RenderPool({ threads: 1, nice: 0 });
   try {
@@ -115,6 +119,35 @@ export async function benchEditing(): Promise<EditingResult> {
     }
     times.sort((a, b) => a - b);
     cpu.sort((a, b) => a - b);
+
+    // The same previews through the route (POST /public/v1/previews, key, rate limit, JSON), from a
+    // service on 127.0.0.1 with its own preview pool, as `shotgen serve --role api` runs it.
+    const service = await startService(loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: dir }), {
+      role: 'api',
+      database: { pool: db, url: bench.database.url, embedded: null, close: async () => undefined },
+    });
+    const http: number[] = [];
+    try {
+      const { key } = await createApiKey(db, accountId, 'bench');
+      const ask = async (headline: string) => {
+        const res = await fetch(`${service.address}/api/v1/public/v1/previews`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ jobId: parentId, slide: { index: 2, headline } }),
+        });
+        const body = Buffer.from(await res.arrayBuffer());
+        if (res.status !== 200 || body.subarray(1, 4).toString() !== 'PNG') throw new Error(`preview over HTTP: ${res.status}`);
+      };
+      await ask('Smart Reminders'); // its pool's first, cold
+      for (let i = 0; i < Math.min(PREVIEWS, 100); i++) {
+        const t = performance.now();
+        await ask(`Smart Reminders ${'y'.repeat(i % 12)}`);
+        http.push(performance.now() - t);
+      }
+    } finally {
+      await service.close();
+    }
+    http.sort((a, b) => a - b);
     const rows = [
       ['preview, one iPhone 6.9" slide (first, cold thread)', `${coldMs.toFixed(0)} ms`],
       [
@@ -122,6 +155,10 @@ export async function benchEditing(): Promise<EditingResult> {
         `${percentile(times, 50).toFixed(0)} / ${percentile(times, 95).toFixed(0)} ms`,
       ],
       ['preview CPU p50 / p95 (all threads of the process)', `${percentile(cpu, 50).toFixed(0)} / ${percentile(cpu, 95).toFixed(0)} ms`],
+      [
+        `POST /public/v1/previews over HTTP, p50 / p95 (${http.length} calls)`,
+        `${percentile(http, 50).toFixed(0)} / ${percentile(http, 95).toFixed(0)} ms`,
+      ],
       ['full 10-slide set, plan + render + store (CPU)', `${fullMs.toFixed(0)} ms (${fullCpuMs.toFixed(0)} ms)`],
       [
         'revision of 1 of 10 slides, median of 3 (CPU)',
