@@ -70,6 +70,14 @@ export function breakPieces(text: string): { piece: string; required: boolean }[
   };
   for (const [at, required] of positions)
     if (!required && at < text.length && !allowedBetween(charBefore(at) ?? '', byOffset[at] ?? '')) positions.delete(at);
+  // A hyphenated word breaks after its hyphen only when both halves read on their own (four
+  // letters or more): "In-Stock" and "Sign-In" stay whole, "long-/distance" may break.
+  for (const [at, required] of positions) {
+    if (required || at >= text.length || (byOffset[at - 1] !== '-' && byOffset[at - 1] !== '\u2010')) continue;
+    const before = /[\p{L}\p{N}]*$/u.exec(text.slice(0, at - 1))![0];
+    const after = /^[\p{L}\p{N}]*/u.exec(text.slice(at))![0];
+    if ([...before].length < 4 || [...after].length < 4) positions.delete(at);
+  }
   const sorted = [...positions.keys()].sort((a, b) => a - b);
   const pieces: { piece: string; required: boolean }[] = [];
   let last = 0;

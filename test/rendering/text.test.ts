@@ -26,6 +26,12 @@ describe('break opportunities', () => {
     expect(pieces('Hello 日本').length).toBe(2);
   });
 
+  it('keeps a hyphenated word whole when a half would be too short to stand alone', () => {
+    expect(pieces('Check the In-Stock Button')).toEqual(['Check ', 'the ', 'In-Stock ', 'Button']);
+    expect(pieces('No Sign-In Required')).toEqual(['No ', 'Sign-In ', 'Required']);
+    expect(pieces('Plan long-distance trips')).toEqual(['Plan ', 'long-', 'distance ', 'trips']);
+  });
+
   it('breaks Chinese and Japanese between words, not inside them', () => {
     const ja = pieces('家族で買い物リストを共有');
     expect(ja.join('')).toBe('家族で買い物リストを共有');
