@@ -10,6 +10,7 @@
 import { backoffMs, StoreBusy, StoreError, sleep } from '../errors.ts';
 import { slotKey, type Item, type ItemIO, type SlotRef, type SlotState, type StoreAdapter } from '../adapter.ts';
 import type { AppStoreClient, JsonApiResource, UploadOperation } from './client.ts';
+import { errorsText, uploadAsset, type AssetResource, type Delivery } from './upload.ts';
 
 export const EDITABLE_STATES = ['PREPARE_FOR_SUBMISSION', 'DEVELOPER_REJECTED', 'REJECTED', 'METADATA_REJECTED'];
 
@@ -21,6 +22,22 @@ interface ScreenshotAttrs {
   uploadOperations?: UploadOperation[] | null;
 }
 type Screenshot = JsonApiResource<ScreenshotAttrs>;
+
+function screenshotDelivery(attrs: ScreenshotAttrs): Delivery {
+  const d = attrs.assetDeliveryState;
+  switch (d?.state) {
+    case 'AWAITING_UPLOAD':
+      return { state: 'awaiting' };
+    case 'UPLOAD_COMPLETE':
+      return { state: 'processing' };
+    case 'COMPLETE':
+      return { state: 'complete' };
+    case 'FAILED':
+      return { state: 'failed', why: errorsText(d.errors) };
+    default:
+      return { state: 'unknown' };
+  }
+}
 
 export interface AppStoreAdapterOptions {
   pollIntervalMs?: number;
@@ -34,18 +51,62 @@ export interface AppStoreAdapterOptions {
 export const uploadFileName = (publicationId: string, item: Pick<Item, 'seq' | 'position'>) =>
   `shotgen-${publicationId.slice(-10).toLowerCase()}-${item.seq}-${item.position}.png`;
 
-export class AppStoreAdapter implements StoreAdapter {
+/**
+ * The app's one editable iOS version and its localizations (locale → id), found the same way on
+ * both App Store paths. Never creates a version.
+ */
+export class AppStoreVersionReader {
+  private localizations: Map<string, string> | null = null;
+
+  constructor(
+    protected readonly client: AppStoreClient,
+    protected readonly appId: string,
+  ) {}
+
+  protected async versionId(): Promise<string> {
+    const res = await this.client.call<{
+      data: JsonApiResource<{ platform?: string; appStoreState?: string; appVersionState?: string; versionString?: string }>[];
+    }>('GET', `/v1/apps/${encodeURIComponent(this.appId)}/appStoreVersions?filter[platform]=IOS&limit=50`, undefined, true);
+    if (!res) throw new StoreError('refused', `App Store Connect has no app ${this.appId} for this key`);
+    const versions = res.data.filter((v) => !v.attributes.platform || v.attributes.platform === 'IOS');
+    const editable = versions.find((v) => EDITABLE_STATES.includes(v.attributes.appStoreState ?? v.attributes.appVersionState ?? ''));
+    if (!editable) {
+      const states = versions.map(
+        (v) => `${v.attributes.versionString ?? v.id}: ${v.attributes.appStoreState ?? v.attributes.appVersionState}`,
+      );
+      throw new StoreError(
+        'refused',
+        `App ${this.appId} has no iOS version whose screenshots can be edited (${EDITABLE_STATES.join(', ')}); found ${states.join(', ') || 'none'}. Create the next version in App Store Connect first; shotgen never creates one.`,
+      );
+    }
+    return editable.id;
+  }
+
+  protected async localizationIds(): Promise<Map<string, string>> {
+    if (this.localizations) return this.localizations;
+    const version = await this.versionId();
+    const res = await this.client.call<{ data: JsonApiResource<{ locale: string }>[] }>(
+      'GET',
+      `/v1/appStoreVersions/${version}/appStoreVersionLocalizations?limit=50`,
+    );
+    this.localizations = new Map((res?.data ?? []).map((l) => [l.attributes.locale, l.id]));
+    return this.localizations;
+  }
+}
+
+export class AppStoreAdapter extends AppStoreVersionReader implements StoreAdapter {
   readonly appendOnly = false;
   readonly checksum = 'md5' as const;
-  private localizations: Map<string, string> | null = null;
   private sets = new Map<string, string>();
 
   constructor(
-    private readonly client: AppStoreClient,
-    private readonly appId: string,
+    client: AppStoreClient,
+    appId: string,
     private readonly publicationId: string,
     private readonly opts: AppStoreAdapterOptions = {},
-  ) {}
+  ) {
+    super(client, appId);
+  }
 
   async locales(): Promise<string[]> {
     return [...(await this.localizationIds()).keys()];
@@ -107,106 +168,24 @@ export class AppStoreAdapter implements StoreAdapter {
   }
 
   private async uploadOne(setId: string, it: Item, io: ItemIO): Promise<void> {
-    const fileName = uploadFileName(this.publicationId, it);
-    // A reservation made by this very run needs no look at Apple before its parts go up.
-    let reservedNow = false;
-    // Reserving is never retried blindly: an answer lost on the way back (a 5xx after the work, a
-    // dropped connection, a killed worker) may hide a reservation, so every retry first looks for
-    // it by its unique name.
-    for (let tries = 1; it.state === 'pending'; tries++) {
-      if (it.attempts > 0) await this.findReservation(setId, fileName, it, io);
-      if (it.state !== 'pending') break;
-      await io.save(it, { attempts: it.attempts + 1 });
-      let res: { data: Screenshot } | null;
-      try {
-        res = await this.client.call<{ data: Screenshot }>(
-          'POST',
-          '/v1/appScreenshots',
-          {
-            data: {
-              type: 'appScreenshots',
-              attributes: { fileName, fileSize: it.bytes },
-              relationships: { appScreenshotSet: { data: { type: 'appScreenshotSets', id: setId } } },
-            },
-          },
-          false,
-          true,
-        );
-      } catch (e) {
-        if (!(e instanceof StoreError && e.kind === 'unavailable') || e instanceof StoreBusy || tries >= this.retries) throw e;
-        await sleep(backoffMs(this.client.retry, tries));
-        continue;
-      }
-      const shot = res!.data;
-      reservedNow = true;
-      await io.save(it, { remoteId: shot.id, upload: shot.attributes.uploadOperations ?? [], partsDone: 0, state: 'reserved' });
-    }
-    if (it.state === 'reserved') {
-      const current = reservedNow
-        ? { data: { attributes: { assetDeliveryState: { state: 'AWAITING_UPLOAD' } } } as Screenshot }
-        : await this.client.call<{ data: Screenshot }>('GET', `/v1/appScreenshots/${it.remoteId}`, undefined, true);
-      if (!current) {
-        // The reservation is gone (expired or deleted): start this item again.
-        await io.save(it, { state: 'pending', remoteId: null, upload: null, partsDone: 0 });
-        return this.uploadOne(setId, it, io);
-      }
-      if (current.data.attributes.assetDeliveryState?.state !== 'AWAITING_UPLOAD') {
-        await io.save(it, { state: 'committed' });
-      } else {
-        const ops = (it.upload as UploadOperation[] | null) ?? [];
-        const bytes = await io.bytes(it);
-        for (let p = it.partsDone; p < ops.length; p++) {
-          await this.client.uploadPart(ops[p], bytes);
-          await io.save(it, { partsDone: p + 1 });
-        }
-        await io.save(it, { state: 'uploaded' });
-      }
-    }
-    if (it.state === 'uploaded') {
-      try {
-        await this.client.call('PATCH', `/v1/appScreenshots/${it.remoteId}`, {
-          data: { type: 'appScreenshots', id: it.remoteId, attributes: { uploaded: true, sourceFileChecksum: it.md5 } },
-        });
-      } catch (e) {
-        // A retried commit whose first answer was lost is refused as already done: ask Apple.
-        const now = await this.client.call<{ data: Screenshot }>('GET', `/v1/appScreenshots/${it.remoteId}`, undefined, true);
-        const state = now?.data.attributes.assetDeliveryState?.state;
-        if (!state || state === 'AWAITING_UPLOAD') throw e;
-      }
-      await io.save(it, { state: 'committed' });
-    }
-    if (it.state === 'committed') {
-      await this.awaitDelivery(it);
-      await io.save(it, { state: 'done', error: null });
-    }
+    await uploadAsset(this.client, this.screenshotResource(setId), it, io, uploadFileName(this.publicationId, it), this.opts);
+    await io.save(it, { state: 'done', error: null });
+  }
+
+  /** appScreenshots in one set, for the shared reserve → upload → commit → poll (upload.ts). */
+  private screenshotResource(setId: string): AssetResource {
+    return {
+      path: '/v1/appScreenshots',
+      type: 'appScreenshots',
+      noun: 'screenshot',
+      relationships: () => ({ appScreenshotSet: { data: { type: 'appScreenshotSets', id: setId } } }),
+      delivery: (attrs) => screenshotDelivery(attrs as ScreenshotAttrs),
+      findByName: async (fileName) => (await this.screenshots(setId)).find((s) => s.attributes.fileName === fileName) ?? null,
+    };
   }
 
   private get retries(): number {
     return this.client.retry.attempts;
-  }
-
-  /** A reservation of this item that an earlier try made without hearing back: adopted when committed, else removed. */
-  private async findReservation(setId: string, fileName: string, it: Item, io: ItemIO): Promise<void> {
-    const found = (await this.screenshots(setId)).find((s) => s.attributes.fileName === fileName);
-    const state = found?.attributes.assetDeliveryState?.state;
-    if (found && (state === 'COMPLETE' || state === 'UPLOAD_COMPLETE')) await io.save(it, { remoteId: found.id, state: 'committed' });
-    else if (found) await this.client.call('DELETE', `/v1/appScreenshots/${found.id}`, undefined, true);
-  }
-
-  private async awaitDelivery(it: Item): Promise<void> {
-    const deadline = Date.now() + (this.opts.pollTimeoutMs ?? 10 * 60_000);
-    for (;;) {
-      const res = await this.client.call<{ data: Screenshot }>('GET', `/v1/appScreenshots/${it.remoteId}`, undefined, true);
-      if (!res) throw new StoreError('refused', `screenshot ${it.remoteId} (${it.file}) disappeared while processing`);
-      const delivery = res.data.attributes.assetDeliveryState;
-      if (delivery?.state === 'COMPLETE') return;
-      if (delivery?.state === 'FAILED') {
-        const why = (delivery.errors ?? []).map((e) => [e.code, e.description].filter(Boolean).join(': ')).join('; ');
-        throw new StoreError('refused', `App Store Connect could not process ${it.file}: ${why || 'FAILED'}`);
-      }
-      if (Date.now() > deadline) throw new StoreError('unavailable', `${it.file} is still processing at App Store Connect`);
-      await sleep(this.opts.pollIntervalMs ?? 2_000);
-    }
   }
 
   private async deleteOne(it: Item, io: ItemIO): Promise<void> {
@@ -224,36 +203,6 @@ export class AppStoreAdapter implements StoreAdapter {
   private async screenshots(setId: string): Promise<Screenshot[]> {
     const res = await this.client.call<{ data: Screenshot[] }>('GET', `/v1/appScreenshotSets/${setId}/appScreenshots?limit=50`);
     return res?.data ?? [];
-  }
-
-  private async versionId(): Promise<string> {
-    const res = await this.client.call<{
-      data: JsonApiResource<{ platform?: string; appStoreState?: string; appVersionState?: string; versionString?: string }>[];
-    }>('GET', `/v1/apps/${encodeURIComponent(this.appId)}/appStoreVersions?filter[platform]=IOS&limit=50`, undefined, true);
-    if (!res) throw new StoreError('refused', `App Store Connect has no app ${this.appId} for this key`);
-    const versions = res.data.filter((v) => !v.attributes.platform || v.attributes.platform === 'IOS');
-    const editable = versions.find((v) => EDITABLE_STATES.includes(v.attributes.appStoreState ?? v.attributes.appVersionState ?? ''));
-    if (!editable) {
-      const states = versions.map(
-        (v) => `${v.attributes.versionString ?? v.id}: ${v.attributes.appStoreState ?? v.attributes.appVersionState}`,
-      );
-      throw new StoreError(
-        'refused',
-        `App ${this.appId} has no iOS version whose screenshots can be edited (${EDITABLE_STATES.join(', ')}); found ${states.join(', ') || 'none'}. Create the next version in App Store Connect first; shotgen never creates one.`,
-      );
-    }
-    return editable.id;
-  }
-
-  private async localizationIds(): Promise<Map<string, string>> {
-    if (this.localizations) return this.localizations;
-    const version = await this.versionId();
-    const res = await this.client.call<{ data: JsonApiResource<{ locale: string }>[] }>(
-      'GET',
-      `/v1/appStoreVersions/${version}/appStoreVersionLocalizations?limit=50`,
-    );
-    this.localizations = new Map((res?.data ?? []).map((l) => [l.attributes.locale, l.id]));
-    return this.localizations;
   }
 
   private async setId(ref: SlotRef, create: boolean): Promise<string | null> {
