@@ -178,12 +178,21 @@ export class CaptionWriter {
 
   private frameIdea(role: string, index: number, pool: Phrase[]): Caption | null {
     // First a phrase whose subheadline adds to its headline; only when none has one, a
-    // subheadline that repeats the headline's words: a slide said twice beats no slide.
-    return this.frameIdeaWith(role, index, pool, false) ?? (this.subMax > 0 ? this.frameIdeaWith(role, index, pool, true) : null);
+    // subheadline that repeats the headline's words: a slide said twice beats no slide. Only when
+    // no fresh phrase has any subheadline at all, a long slide keeps its headline alone
+    // (subheadline null; the planner warns which slides): one slide without a subheadline beats a
+    // set refused.
+    if (this.subMax <= 0) return this.frameIdeaWith(role, index, pool, 'short');
+    return (
+      this.frameIdeaWith(role, index, pool, 'adds') ??
+      this.frameIdeaWith(role, index, pool, 'echo') ??
+      this.frameIdeaWith(role, index, pool, 'headline-only')
+    );
   }
 
-  private frameIdeaWith(role: string, index: number, pool: Phrase[], allowEcho: boolean): Caption | null {
-    const long = this.subMax > 0;
+  private frameIdeaWith(role: string, index: number, pool: Phrase[], mode: 'short' | 'adds' | 'echo' | 'headline-only'): Caption | null {
+    const long = mode === 'adds' || mode === 'echo';
+    const allowEcho = mode === 'echo';
     for (const p of pool) {
       if (!this.fresh(p)) continue;
       // A feature said whole in the headline leaves its subheadline nothing to add: say it short.
@@ -198,7 +207,7 @@ export class CaptionWriter {
       // Apply them to a whole album at once" when "Save your looks" leaves only "As presets and…".
       for (const { text: headline, form } of this.sayings(rotated, p, n, preferCore)) {
         const sub = long ? this.sub(headline, p, { form, allowEcho }) : null;
-        // A long caption with nothing whole to say under it is not written: one slide fewer beats filler.
+        // A long caption with nothing whole to say under it waits for the headline-only pass: never filler.
         if (long && sub === null) continue;
         if (role === 'how-it-works') this.step = n;
         return this.commit(headline, p, sub);
@@ -259,12 +268,12 @@ export class CaptionWriter {
       if (!long) return this.commit(headline, null, null);
       const named =
         this.finishSub(this.fill(u.english ? this.voice.callToActionSub : '{name}', null, index) ?? u.name) ?? u.name.slice(0, this.subMax);
-      // A foreign call to action is the name itself: under it, a line not yet said, or no slide.
+      // A foreign call to action is the name itself: under it, a line not yet said, or the headline alone.
       const sub =
         echoes(headline, named) || headlineKey(headline) === headlineKey(named)
           ? [u.category, u.subtitle].map((t) => t && this.finishSub(t)).find((t) => t)
           : named;
-      return sub ? this.commit(headline, null, sub) : null;
+      return this.commit(headline, null, sub ?? null);
     }
     if (role === 'problem') {
       const p = u.problems.find((x) => !this.usedPhrases.has(x));

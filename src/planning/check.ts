@@ -31,7 +31,8 @@ import { understand, type Understanding } from './understand.ts';
 import { voiceVocabulary } from './voices.ts';
 
 export const FINDINGS = {
-  shape: 'The caption has the parts its length asks for (a subheadline exactly when long).',
+  shape:
+    'The caption has the parts its length asks for (no subheadline when short; when long, one on the hero, and elsewhere one or null, never empty).',
   fits: 'Fits its lines at the set’s type size, measured with the renderer’s fonts, and within the length’s characters.',
   complete: 'A finished phrase or sentence: no dangling word, no cut, no ellipsis.',
   echo: 'The subheadline adds to its headline instead of repeating it.',
@@ -301,7 +302,14 @@ export class CaptionChecker {
     const { f, ctx } = this;
     const out: Finding[] = [];
     if (!c.headline.trim()) out.push({ id: 'shape', field: 'headline', message: 'the headline is empty' });
-    if (this.long && !c.subheadline?.trim()) out.push({ id: 'shape', field: 'subheadline', message: 'long captions need a subheadline' });
+    // A long slide may stand on its headline alone (subheadline null, CONTRACT: nullable) when the
+    // listing has nothing whole to say under it; the writers prefer one wherever the listing gives
+    // one, and the set warns which slides have none. Not the hero: the set's first words always
+    // have a line under them (the subtitle, the promise, a spare sentence or the category).
+    if (this.long && c.subheadline !== null && !c.subheadline.trim())
+      out.push({ id: 'shape', field: 'subheadline', message: 'the subheadline is empty: write one or leave it null' });
+    if (this.long && c.role === 'hero' && !c.subheadline?.trim())
+      out.push({ id: 'shape', field: 'subheadline', message: 'a long set’s hero needs a subheadline' });
     if (!this.long && c.subheadline !== null)
       out.push({ id: 'shape', field: 'subheadline', message: 'short captions have no subheadline' });
     if (c.headline.trim()) out.push(...textFindings(c.headline, 'headline', c, ctx, f));

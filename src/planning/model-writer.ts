@@ -102,7 +102,7 @@ function prompt(draft: Draft): Message[] {
     `Voice: ${check.captionStyle} — ${CAPTION_STYLES[check.captionStyle]} Two captions in this voice: "${a}", "${b}".`,
     `Headline: at most ${limits.headline} characters and ${budget.headline}.`,
     limits.subheadline > 0
-      ? `Subheadline: at most ${limits.subheadline} characters and ${budget.subheadline}; it adds to its headline and never repeats its words.`
+      ? `Subheadline: at most ${limits.subheadline} characters and ${budget.subheadline}; it adds to its headline and never repeats its words. Write one on every slide; null only on a slide (never the first) where the listing and extraContext give nothing that adds to the headline.`
       : 'Subheadline: always null.',
     `Give ${CANDIDATES} different candidates per slide, best first. Each slide says something no other slide says.`,
     'Every caption is a finished phrase: never end on "and", "with", "your", a comma or "...".',
@@ -156,9 +156,13 @@ export function parseCandidates(content: string): Candidates {
 function assemble(draft: Draft, options: (i: number) => Written[]): { chosen: (Written | null)[]; findings: Finding[][] } {
   const checker = new CaptionChecker(draft.check);
   const findings: Finding[][] = [];
+  const long = CAPTION_LENGTHS[draft.check.captionLength].subheadline > 0;
   const chosen = draft.roles.map((role, i) => {
     let first: Finding[] | null = null;
-    for (const o of options(i)) {
+    // In a long set a candidate with a subheadline comes before one without (the checker passes a
+    // headline alone there): a slide keeps its headline alone only when no candidate has a subheadline that passes.
+    const all = options(i);
+    for (const o of long ? [...all.filter((x) => x.subheadline), ...all.filter((x) => !x.subheadline)] : all) {
       const f = checker.check({ ...o, role, index: i + 1 });
       if (f.length === 0) {
         checker.accept({ ...o, role, index: i + 1 });

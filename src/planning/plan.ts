@@ -3,7 +3,7 @@ import { validationFailed, type FieldError } from '../problem.ts';
 import { layoutFor, paletteFor } from './look.ts';
 import { defaultRoles, findNarrative } from './narratives.ts';
 import { assignScreens, primaryListing, screensFor } from './screens.ts';
-import { adaptRoles } from './story.ts';
+import { adaptRoles, missingSubheadlinesWarning } from './story.ts';
 import { localesErrors } from './locales.ts';
 import { planOwnSlides } from './own-slides.ts';
 import {
@@ -167,6 +167,8 @@ export function draftScreenshotSet(input: PlanInput): Draft {
         `The listing is in "${u.language}", not English: captions reuse the listing's own phrases, and the ${captionStyle} voice only sets their case and punctuation (its English wording is not used). Have a fluent speaker review them.`,
       );
     }
+    const bare = captionLength === 'long' ? captions.flatMap((c, i) => (c.subheadline?.trim() ? [] : [i + 1])) : [];
+    if (bare.length > 0) out.push(missingSubheadlinesWarning(bare));
     const palette = paletteFor(input.brand, primary.name);
     const wanted = captionStyle === 'aso-expert' ? 5 : 3;
     return {

@@ -45,12 +45,11 @@ export function adaptRoles(
   return roles;
 }
 
-/** `madeShort`: how many slides short captions would give, when long ones ran out of subheadlines first. */
-export function sparseWarning(asked: number, made: number, empty: boolean, madeShort = made): string {
-  const slides = (n: number) => `${n} slide${n === 1 ? '' : 's'}`;
-  const why =
-    madeShort > made
-      ? `Long captions need a subheadline of their own under each headline, and the listing${empty ? ' (it has no description)' : ''} gives enough for ${slides(made)}, so this set has ${slides(made)}, not the ${asked} asked for, rather than repeat itself; with captionLength "short" it would have ${slides(madeShort)}.`
-      : `The listing gives ${made} distinct idea${made === 1 ? '' : 's'} worth a slide${empty ? ' (the listing has no description)' : ''}, so this set has ${slides(made)}, not the ${asked} asked for, rather than repeat itself.`;
-  return `${why} Add a few lines about the app as extraContext (POST /public/v1/apps), or write the captions yourself with "slides".`;
+/**
+ * A long set's slides that stand on their headline alone (1-based), said with how to give them a
+ * subheadline: the listing had no line left that adds to their headlines without repeating another slide.
+ */
+export function missingSubheadlinesWarning(at: number[]): string {
+  const they = at.length === 1 ? 'it' : 'them';
+  return `${slideList(at)} ${at.length === 1 ? 'has' : 'have'} a headline but no subheadline: the listing has no line left that adds to ${at.length === 1 ? 'its headline' : 'their headlines'} without repeating another slide. Add a few lines about the app as extraContext (POST /public/v1/apps) and plan the set again, or write ${they} a subheadline in a free revision (POST /public/v1/jobs/{id}/revisions).`;
 }

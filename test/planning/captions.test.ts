@@ -114,10 +114,16 @@ describe('other languages', () => {
     }
   });
 
-  it('refuse a long Japanese set the listing cannot fill, before anything is charged, saying what to add', () => {
+  it('fill a long Japanese set with headlines alone where the listing has no subheadline left, and refuse one it has no headlines for', () => {
     const listing = corpus().find((e) => e.id === 'kotoba-ja')!.listing;
-    expect(() =>
-      planScreenshotSet({ listings: [listing], extraContext: null, request: { device: 'iphone-69', captionLength: 'long', count: 4 } }),
-    ).toThrow(/supports \d slides?.*extraContext/);
+    const long = (count: number) =>
+      planScreenshotSet({ listings: [listing], extraContext: null, request: { device: 'iphone-69', captionLength: 'long', count } });
+    const four = long(4);
+    expect(four.slides).toHaveLength(4);
+    expect(four.slides[0].subheadline).not.toBeNull();
+    const bare = four.slides.flatMap((s) => (s.subheadline === null ? [s.index] : []));
+    expect(bare.length).toBeGreaterThan(0);
+    expect(four.warnings.filter((w) => /no subheadline/.test(w))).toHaveLength(1);
+    expect(() => long(8)).toThrow(/supports \d slides?.*extraContext/);
   });
 });

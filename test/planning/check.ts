@@ -138,8 +138,16 @@ export function planViolations(input: PlanInput, result: ScreenshotSetResult): s
     if (s.index !== i + 1) v.push(`${at}: index ${s.index}`);
     if (!s.headline.trim()) v.push(`${at}: empty headline`);
     if (length === 'short' && (s.headline.length > 30 || s.subheadline !== null)) v.push(`${at}: short caption rule`);
-    if (length === 'long' && (s.headline.length > 40 || s.subheadline === null || s.subheadline.length > 100 || !s.subheadline.trim()))
+    // A long slide may stand on its headline alone (not the hero), and then the set says so.
+    if (
+      length === 'long' &&
+      (s.headline.length > 40 ||
+        (s.subheadline === null && s.role === 'hero') ||
+        (s.subheadline !== null && (s.subheadline.length > 100 || !s.subheadline.trim())))
+    )
       v.push(`${at}: long caption rule (${s.subheadline})`);
+    if (length === 'long' && s.subheadline === null && !result.warnings.some((w) => new RegExp(`\\b${i + 1}\\b.*no subheadline`).test(w)))
+      v.push(`${at}: no subheadline and no warning naming the slide`);
     for (const text of [s.headline, s.subheadline ?? '']) {
       const t = text.replace(/[.!?…]+$/u, '').trimEnd();
       if (text && (/[,&;:+\-–—]$/.test(t) || (dangling.has(wordsOf(t).pop() ?? '') && !strandedPreposition(t))))

@@ -71,6 +71,9 @@ interface Tally {
   at6: Map<string, { refused: Set<string>; asked: Set<string> }>;
   wrongLength: number;
   slides: number;
+  /** Slides of long sets, and those of them with no subheadline (the listing had none left that passes). */
+  longSlides: number;
+  bareSlides: number;
   checks: number;
   failed: Partial<Record<FindingId, number>>;
   slidesFailing: number;
@@ -88,6 +91,8 @@ const empty = (): Tally => ({
   at6: new Map(),
   wrongLength: 0,
   slides: 0,
+  longSlides: 0,
+  bareSlides: 0,
   checks: 0,
   failed: {},
   slidesFailing: 0,
@@ -161,6 +166,10 @@ for (const entry of entries) {
           const findings = checkSet(input, result);
           result.slides.forEach((s, i) => {
             t.slides++;
+            if (captionLength === 'long') {
+              t.longSlides++;
+              if (s.subheadline === null) t.bareSlides++;
+            }
             t.checks += Object.keys(FINDINGS).length;
             t.sources[s.captionSource ?? 'rules'] = (t.sources[s.captionSource ?? 'rules'] ?? 0) + 1;
             if (FILLER.test(s.headline)) t.filler++;
@@ -210,6 +219,7 @@ row('sets made', (t) => String(t.sets));
 row('sets refused', (t) => `${t.refused} (${pct(t.refused, t.refused + t.sets).trim()})`);
 row('made but wrong length', (t) => String(t.wrongLength));
 row('slides', (t) => String(t.slides));
+row('long: no subheadline', (t) => `${t.bareSlides} of ${t.longSlides} (${pct(t.bareSlides, t.longSlides).trim()})`);
 row('by source', (t) =>
   Object.entries(t.sources)
     .map(([k, v]) => `${k} ${v}`)

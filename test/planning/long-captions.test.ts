@@ -1,0 +1,141 @@
+/**
+ * Long captions on a listing that runs out of subheadlines: a slide keeps its passing headline
+ * with `subheadline: null` (CONTRACT: nullable) rather than costing the whole set, the set warns
+ * which slides and how to add one, and only slides with no passing headline count for the refusal.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkCaptions, checkSet, type CaptionToCheck, type CheckContext } from '../../src/planning/check.ts';
+import { newStats, planWithModel } from '../../src/planning/model-writer.ts';
+import { draftScreenshotSet, planScreenshotSet } from '../../src/planning/plan.ts';
+import type { PlanInput, ScreenshotSetResult } from '../../src/planning/types.ts';
+import { isProblem } from '../../src/problem.ts';
+import { captionModel, startFakeLlm, type FakeLlm } from '../support/fake-llm.ts';
+import { planViolations } from './check.ts';
+import { emptyDescription, habitly } from './listings.ts';
+
+const long = (count: number, over: Partial<PlanInput> = {}): PlanInput => ({
+  listings: [habitly],
+  extraContext: null,
+  request: { device: 'iphone-69', count, captionLength: 'long' },
+  ...over,
+});
+const bare = (r: ScreenshotSetResult) => r.slides.flatMap((s) => (s.subheadline === null ? [s.index] : []));
+const warned = (r: ScreenshotSetResult) => r.warnings.filter((w) => /no subheadline/.test(w));
+const refusal = (input: PlanInput) => {
+  try {
+    planScreenshotSet(input);
+  } catch (error) {
+    if (isProblem(error) && error.code === 'cannot_fill_set') return error.extensions as { asked: number; supported: number };
+    throw error;
+  }
+  return null;
+};
+
+describe('the checker on long captions', () => {
+  const ctx: CheckContext = {
+    listings: [habitly],
+    extraContext: null,
+    device: 'iphone-69',
+    captionLength: 'long',
+    captionStyle: 'aso-expert',
+  };
+  const shape = (c: CaptionToCheck) => checkCaptions([c], ctx)[0].filter((f) => f.id === 'shape');
+
+  it('passes a headline alone on a slide after the hero, but not an empty subheadline, nor a hero without one', () => {
+    expect(shape({ headline: 'Track Unlimited Habits', subheadline: null, role: 'feature' })).toEqual([]);
+    expect(shape({ headline: 'Track Unlimited Habits', subheadline: 'With a single tap.', role: 'feature' })).toEqual([]);
+    expect(shape({ headline: 'Track Unlimited Habits', subheadline: '  ', role: 'feature' })).toHaveLength(1);
+    expect(shape({ headline: 'Build Better Habits', subheadline: null, role: 'hero' })).toHaveLength(1);
+  });
+});
+
+describe('a long set on a listing that runs out of subheadlines', () => {
+  it('has every slide asked for; those without a subheadline keep a passing headline and are named in a warning', () => {
+    const input = long(10);
+    const r = planScreenshotSet(input);
+    expect(r.slides).toHaveLength(10);
+    const without = bare(r);
+    expect(without.length).toBeGreaterThan(0);
+    expect(without).not.toContain(1);
+    expect(warned(r)).toHaveLength(1);
+    expect(warned(r)[0]).toMatch(new RegExp(`^Slides? ${without.join(', ').replace(/, (\d+)$/, ' and $1')} `));
+    expect(warned(r)[0]).toMatch(/extraContext/);
+    expect(warned(r)[0]).toMatch(/POST \/public\/v1\/jobs\/\{id\}\/revisions/);
+    expect(checkSet(input, r).flat()).toEqual([]);
+    expect(planViolations(input, r)).toEqual([]);
+    for (const s of r.slides) expect(s.headline.trim().length).toBeGreaterThan(0);
+  });
+
+  it('still gives a subheadline wherever the listing has one: a set it fills whole has no bare slide and no warning', () => {
+    const r = planScreenshotSet(long(6));
+    expect(bare(r)).toEqual([]);
+    expect(warned(r)).toEqual([]);
+    // A feature slide goes bare only once no idea left has a subheadline: every later feature slide is bare too.
+    const ten = planScreenshotSet(long(10));
+    const features = ten.slides.filter((s) => ['feature', 'benefit', 'solution'].includes(s.role)).map((s) => s.subheadline !== null);
+    expect(features.indexOf(false)).toBeGreaterThan(0);
+    expect(features.slice(features.indexOf(false))).not.toContain(true);
+  });
+
+  it('gives fewer bare slides when extraContext adds lines about the app', () => {
+    const plain = planScreenshotSet(long(10));
+    const richer = planScreenshotSet(
+      long(10, {
+        extraContext:
+          'Beautiful charts show your streaks over weeks and months. Earn streaks that keep you going on hard days. Dark mode for late check-ins.',
+      }),
+    );
+    expect(richer.slides).toHaveLength(10);
+    expect(bare(richer).length).toBeLessThan(bare(plain).length);
+  });
+
+  it('is refused only when even headlines run out, counting the slides that have one', () => {
+    const input = long(6, { listings: [emptyDescription] });
+    const draft = draftScreenshotSet(input);
+    const headed = draft.rules.filter((c) => c !== null).length;
+    expect(headed).toBeLessThan(6);
+    expect(refusal(input)).toEqual(expect.objectContaining({ asked: 6, supported: headed }));
+    // Every slide the rule writer left empty has no headline at all, not only no subheadline.
+    for (const [k, c] of draft.rules.entries()) if (c === null) expect(k).toBeGreaterThan(0);
+    // The same listing with lines of its own in extraContext fills all six, some perhaps without subheadline.
+    const helpedInput = {
+      ...input,
+      extraContext:
+        'Count laps, reps and stitches.\nSet a target and hear a beep when you reach it.\nKeep several counters side by side.\nUndo a mistaken tap.\nDark mode for counting at night.',
+    };
+    const helped = planScreenshotSet(helpedInput);
+    expect(helped.slides).toHaveLength(6);
+    expect(warned(helped)).toHaveLength(bare(helped).length > 0 ? 1 : 0);
+    expect(checkSet(helpedInput, helped).flat()).toEqual([]);
+  });
+});
+
+describe('the model writer on long sets', () => {
+  let fake: FakeLlm | null = null;
+  afterEach(async () => {
+    await fake?.close();
+    fake = null;
+  });
+
+  it('takes a candidate with a subheadline before one without, and keeps a headline alone only when no candidate has one', async () => {
+    const input = long(3);
+    fake = await startFakeLlm(
+      captionModel({
+        1: [{ headline: 'Build Better Habits Daily', subheadline: 'One day at a time, with reminders that adapt to you.' }],
+        2: [
+          { headline: 'Track Unlimited Habits', subheadline: null },
+          { headline: 'Track Unlimited Habits', subheadline: 'With a single tap.' },
+        ],
+        3: [{ headline: 'Smart Reminders', subheadline: null }],
+      }),
+    );
+    const r = await planWithModel(input, { baseUrl: fake.baseUrl, model: 'm', apiKey: null, timeoutMs: 2_000 }, undefined, newStats());
+    expect(r.slides.map((s) => [s.captionSource, s.subheadline])).toEqual([
+      ['model', 'One day at a time, with reminders that adapt to you.'],
+      ['model', 'With a single tap.'],
+      ['model', null],
+    ]);
+    expect(warned(r)).toEqual([expect.stringMatching(/^Slide 3 has a headline but no subheadline/)]);
+    expect(checkSet(input, r).flat()).toEqual([]);
+  });
+});
