@@ -47,6 +47,12 @@ export interface StoreAdapter {
   /** The store's locales for this app, or null when any language may be written. */
   locales(): Promise<string[] | null>;
   read(refs: SlotRef[]): Promise<SlotState[]>;
+  /**
+   * Where the store itself decides the slot from the pictures' sizes (the App Asset Library: the
+   * placement group whose reference data takes them): that slot, or a refusal naming the sizes it
+   * does not take. Other stores map the device (APP_STORE_DISPLAY_TYPES, PLAY_IMAGE_TYPES).
+   */
+  slotFor?(images: { locale: string; file: string; width: number; height: number }[]): Promise<string>;
   /** Runs the items; a slot that fails is reported by its key (`locale/slot`) and does not stop the others. */
   apply(items: Item[], io: ItemIO): Promise<Map<string, Error>>;
 }

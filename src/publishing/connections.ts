@@ -14,8 +14,12 @@ import { importServiceAccountKey, type ServiceAccountKey } from './google-play/t
 
 export type StoreKind = 'app-store' | 'google-play';
 
+/** How an App Store connection publishes: appScreenshotSets (the default) or the App Asset Library (API 4.5). */
+export type AppStoreUpload = 'screenshot-sets' | 'asset-library';
+export const APP_STORE_UPLOADS = ['screenshot-sets', 'asset-library'] as const;
+
 export type ConnectionInput =
-  | { store: 'app-store'; issuerId: string; keyId: string; privateKey: string }
+  | { store: 'app-store'; issuerId: string; keyId: string; privateKey: string; appStoreUpload?: AppStoreUpload }
   | { store: 'google-play'; serviceAccount: Record<string, unknown> };
 
 export interface StoreConnection {
@@ -24,6 +28,8 @@ export interface StoreConnection {
   issuerId: string | null;
   keyId: string | null;
   clientEmail: string | null;
+  /** App Store: how screenshots are put on the store; null on Google Play. */
+  appStoreUpload: AppStoreUpload | null;
   createdAt: string;
   lastUsedAt: string | null;
 }
@@ -39,17 +45,19 @@ interface Row {
   issuer_id: string | null;
   key_id: string | null;
   client_email: string | null;
+  app_store_upload: AppStoreUpload | null;
   created_at: Date;
   last_used_at: Date | null;
 }
 
-const COLUMNS = 'id, store, issuer_id, key_id, client_email, created_at, last_used_at';
+const COLUMNS = 'id, store, issuer_id, key_id, client_email, app_store_upload, created_at, last_used_at';
 const toConnection = (r: Row): StoreConnection => ({
   id: r.id,
   store: r.store,
   issuerId: r.issuer_id,
   keyId: r.key_id,
   clientEmail: r.client_email,
+  appStoreUpload: r.app_store_upload,
   createdAt: r.created_at.toISOString(),
   lastUsedAt: r.last_used_at?.toISOString() ?? null,
 });
@@ -105,8 +113,8 @@ export async function createConnection(
   const id = newId('sc');
   const plain = secret.store === 'app-store' ? secret.creds.privateKey : JSON.stringify(secret.account);
   const { rows } = await db.query<Row>(
-    `INSERT INTO store_connections (id, account_id, store, issuer_id, key_id, client_email, secret) VALUES ($1, $2, $3, $4, $5, $6, $7)
-     RETURNING ${COLUMNS}`,
+    `INSERT INTO store_connections (id, account_id, store, issuer_id, key_id, client_email, app_store_upload, secret)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
     [
       id,
       accountId,
@@ -114,6 +122,7 @@ export async function createConnection(
       secret.store === 'app-store' ? secret.creds.issuerId : null,
       secret.store === 'app-store' ? secret.creds.keyId : null,
       secret.store === 'google-play' ? secret.account.client_email : null,
+      input.store === 'app-store' ? (input.appStoreUpload ?? 'screenshot-sets') : null,
       ring.seal(plain, context(id)),
     ],
   );
@@ -143,16 +152,29 @@ export async function openConnection(
   keyring: Keyring | null,
   accountId: string,
   id: string,
-): Promise<(ConnectionSecret & { id: string }) | null> {
-  const { rows } = await db.query<{ store: StoreKind; issuer_id: string | null; key_id: string | null; secret: string }>(
-    `UPDATE store_connections SET last_used_at = now() WHERE id = $1 AND account_id = $2 RETURNING store, issuer_id, key_id, secret`,
+): Promise<(ConnectionSecret & { id: string; appStoreUpload: AppStoreUpload | null }) | null> {
+  const { rows } = await db.query<{
+    store: StoreKind;
+    issuer_id: string | null;
+    key_id: string | null;
+    app_store_upload: AppStoreUpload | null;
+    secret: string;
+  }>(
+    `UPDATE store_connections SET last_used_at = now() WHERE id = $1 AND account_id = $2
+     RETURNING store, issuer_id, key_id, app_store_upload, secret`,
     [id, accountId],
   );
   const r = rows[0];
   if (!r) return null;
   const plain = requireKeyring(keyring).open(r.secret, context(id));
-  if (r.store === 'app-store') return { id, store: 'app-store', creds: { issuerId: r.issuer_id!, keyId: r.key_id!, privateKey: plain } };
-  return { id, store: 'google-play', account: JSON.parse(plain) as ServiceAccountKey };
+  if (r.store === 'app-store')
+    return {
+      id,
+      store: 'app-store',
+      creds: { issuerId: r.issuer_id!, keyId: r.key_id!, privateKey: plain },
+      appStoreUpload: r.app_store_upload ?? 'screenshot-sets',
+    };
+  return { id, store: 'google-play', account: JSON.parse(plain) as ServiceAccountKey, appStoreUpload: null };
 }
 
 export const connectionNotFound = (id: string) => new Problem('store_connection_not_found', `No store connection ${id} on this account.`);

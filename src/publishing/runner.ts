@@ -18,11 +18,12 @@ import {
   type StoreAdapter,
 } from './adapter.ts';
 import { AppStoreAdapter, type AppStoreAdapterOptions } from './app-store/adapter.ts';
+import { AssetLibraryAdapter, pngSize } from './app-store/asset-library.ts';
 import { AppStoreClient } from './app-store/client.ts';
 import { openConnection } from './connections.ts';
 import { StoreBusy, StoreError, type RetryPolicy } from './errors.ts';
 import { PlayAdapter, type PlayAdapterOptions } from './google-play/adapter.ts';
-import { loadJobImages, readObject, type JobImage } from './job-images.ts';
+import { loadJobImages, readObject, type JobImage, type JobImages } from './job-images.ts';
 import { planSlot } from './plan.ts';
 import { loadItems, loadPublication, saveItem, savePlan, setStatus, type NewItem, type PublicationRow } from './publications.ts';
 
@@ -107,6 +108,8 @@ async function adapterFor(deps: RunnerDeps, pub: PublicationRow): Promise<StoreA
       onCall: deps.onCall,
       budgetReserve: deps.appStore?.budgetReserve,
     });
+    // Chosen per connection: the App Asset Library (API 4.5) or the screenshot sets.
+    if (secret.appStoreUpload === 'asset-library') return new AssetLibraryAdapter(client, pub.store_app_id, deps.appStore);
     return new AppStoreAdapter(client, pub.store_app_id, pub.id, deps.appStore);
   }
   return new PlayAdapter(secret.account, pub, {
@@ -134,7 +137,9 @@ const fingerprint = (state: SlotState[]) =>
 
 async function plan(deps: RunnerDeps, pub: PublicationRow, adapter: StoreAdapter, next: 'awaiting_approval' | 'applying'): Promise<void> {
   const images = await loadJobImages(deps.db, deps.objects, pub.account_id, pub.job_id);
-  const slot = (pub.store === 'app-store' ? APP_STORE_DISPLAY_TYPES : PLAY_IMAGE_TYPES)[images.device];
+  const slot = adapter.slotFor
+    ? await adapter.slotFor(await imageSizes(deps.objects, images))
+    : (pub.store === 'app-store' ? APP_STORE_DISPLAY_TYPES : PLAY_IMAGE_TYPES)[images.device];
   if (!slot) throw new PublicationFailed('store_refused', `A ${images.device} set has no place on ${pub.store}.`);
   // The stores' own limits, refused before anything is read or written.
   const most = pub.store === 'app-store' ? 10 : 8;
@@ -193,6 +198,25 @@ async function plan(deps: RunnerDeps, pub: PublicationRow, adapter: StoreAdapter
   }
   await deps.db.query('UPDATE publications SET locales = $2 WHERE id = $1', [pub.id, JSON.stringify(mapping)]);
   await savePlan(deps.db, pub.id, items, fingerprint(state), next, (deps.now ?? (() => new Date()))());
+}
+
+/** Each slide's pixel size, read from its PNG header, for a store that checks sizes itself. */
+async function imageSizes(objects: ObjectStore, images: JobImages) {
+  const out: { locale: string; file: string; width: number; height: number }[] = [];
+  for (const [locale, set] of images.sets)
+    for (const i of set) {
+      const obj = await objects.get(i.objectKey);
+      let head = Buffer.alloc(0);
+      if (obj)
+        for await (const c of obj.body) {
+          head = Buffer.concat([head, c as Buffer]);
+          if (head.length >= 24) break;
+        }
+      const size = pngSize(head);
+      if (!size) throw new PublicationFailed('store_refused', `${i.file} is not a PNG.`);
+      out.push({ locale, file: i.file, ...size });
+    }
+  return out;
 }
 
 async function apply(deps: RunnerDeps, pub: PublicationRow, adapter: StoreAdapter, lastAttempt: boolean): Promise<void> {

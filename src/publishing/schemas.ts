@@ -4,6 +4,11 @@ import { Nullable, StringEnum } from '../typebox.ts';
 
 export const StoreSchema = StringEnum(['app-store', 'google-play'] as const, { description: 'app-store or google-play.' });
 
+export const AppStoreUploadSchema = StringEnum(['screenshot-sets', 'asset-library'] as const, {
+  description:
+    'How publications on this connection put screenshots on the App Store. `screenshot-sets` (the default): appScreenshotSets and appScreenshots per localization and display type, as fastlane does. `asset-library`: App Store Connect API 4.5’s App Asset Library: each distinct picture uploaded once into the app’s library, then placed on each localization in the placement group whose reference data takes its size.',
+});
+
 export const CreateStoreConnectionBody = Type.Union(
   [
     Type.Object(
@@ -20,6 +25,7 @@ export const CreateStoreConnectionBody = Type.Union(
           maxLength: 10_000,
           description: 'The .p8 file’s PEM text. Stored encrypted; never shown again.',
         }),
+        appStoreUpload: Type.Optional(AppStoreUploadSchema),
       },
       { additionalProperties: false, title: 'AppStoreConnectionRequest' },
     ),
@@ -44,6 +50,9 @@ export const StoreConnectionSchema = Type.Object(
     issuerId: Nullable(Type.String(), { description: 'App Store: the key’s issuer.' }),
     keyId: Nullable(Type.String(), { description: 'App Store: the key’s id.' }),
     clientEmail: Nullable(Type.String(), { description: 'Google Play: the service account.' }),
+    appStoreUpload: Nullable(AppStoreUploadSchema, {
+      description: 'App Store: how screenshots are put on the store; null on Google Play.',
+    }),
     createdAt: Type.String({ format: 'date-time' }),
     lastUsedAt: Nullable(Type.String({ format: 'date-time' })),
   },

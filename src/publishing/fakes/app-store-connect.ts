@@ -6,6 +6,7 @@
 import { appRoutes, type AscContext } from './asc-app-routes.ts';
 import { AscKeys } from './asc-auth.ts';
 import { errorDocument } from './asc-json.ts';
+import { AscLibrary, libraryRoutes, type RefData } from './asc-library.ts';
 import { screenshotRoutes } from './asc-screenshot-routes.ts';
 import { AscState } from './asc-state.ts';
 import { FakeError, startFakeServer, type FakeServerOptions } from './server.ts';
@@ -26,10 +27,20 @@ export interface FakeAppStoreConnectServer extends FakeAppStoreConnect {
   setHourlyRequestLimit(limit: number): void;
   /** The bytes a screenshot was uploaded with. */
   screenshotBytes(screenshotId: string): Buffer;
+  /** App Asset Library: the app's library images (the MD5 is of the bytes received). */
+  libraryImages(appId: string): { id: string; fileName: string; md5: string | null; state: string }[];
+  /** App Asset Library: the newest version's placements on a localization in one group, in display order. */
+  placements(appId: string, locale: string, placementGroup: string): { id: string; imageId: string; md5: string | null; state: string }[];
+  /** App Asset Library: library images reserved so far (each POST /v1/appAssetLibraryImages that made one). */
+  libraryReservations(): number;
+  /** App Asset Library: the reference data served at /v1/appAssetLibraryRefData (a copy). */
+  refData(): RefData;
+  setRefData(ref: RefData): void;
 }
 
 export async function startFakeAppStoreConnect(opts: FakeServerOptions = {}): Promise<FakeAppStoreConnectServer> {
   const state = new AscState();
+  const library = new AscLibrary(state);
   const keys = new AscKeys();
   let base = '';
   const ctx: AscContext = {
@@ -47,7 +58,11 @@ export async function startFakeAppStoreConnect(opts: FakeServerOptions = {}): Pr
       }
     },
   };
-  const server = await startFakeServer({ ...opts, routes: [...appRoutes(ctx), ...screenshotRoutes(ctx)], errorBody: errorDocument });
+  const server = await startFakeServer({
+    ...opts,
+    routes: [...appRoutes(ctx), ...screenshotRoutes(ctx), ...libraryRoutes(ctx, library)],
+    errorBody: errorDocument,
+  });
   base = server.url;
 
   return {
@@ -84,6 +99,29 @@ export async function startFakeAppStoreConnect(opts: FakeServerOptions = {}): Pr
     },
     seedScreenshots: (appId, locale, displayType, files) => state.seed(appId, locale, displayType, files).map((s) => s.id),
     screenshotBytes: (id) => Buffer.from(state.screenshot(id).bytes),
+    libraryImages(appId) {
+      const libraryId = library.libraries.get(appId);
+      return [...library.images.values()]
+        .filter((i) => i.libraryId === libraryId)
+        .map((i) => ({ id: i.id, fileName: i.fileName, md5: i.checksum, state: library.imageState(i) }));
+    },
+    placements(appId, locale, placementGroup) {
+      const versionId = state.app(appId).versionIds.at(-1)!;
+      const localization = state
+        .version(versionId)
+        .localizationIds.map((id) => state.localization(id))
+        .find((l) => l.locale === locale);
+      if (!localization) return [];
+      return library.placementsOf(localization.id, ['APP_SCREENSHOT'], [placementGroup]).map((p) => {
+        const image = library.image(p.imageId);
+        return { id: p.id, imageId: p.imageId, md5: image.checksum, state: library.imageState(image) };
+      });
+    },
+    libraryReservations: () => library.reservations,
+    refData: () => structuredClone(library.refData),
+    setRefData(ref) {
+      library.refData = structuredClone(ref);
+    },
     setProcessingDelayMs(ms) {
       state.processingDelayMs = ms;
     },

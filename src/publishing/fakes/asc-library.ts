@@ -1,0 +1,539 @@
+/**
+ * The fake App Store Connect's App Asset Library (API 4.5), written from Apple's pages: one
+ * library per app (`GET /v1/apps/{id}/assetLibrary`), images reserved, uploaded and committed into
+ * it (`appAssetLibraryImages`, upload operations pointing back at the fake, the MD5 checked at
+ * commit, a processing delay, then PREPARE_FOR_SUBMISSION, or FAILED for a size no image spec
+ * takes), placements of an image on a localization in a placement group
+ * (`appAssetLibraryPlacements`, refused for a group the reference data does not name, an image
+ * whose size the group's display class does not take, or past the group's limit), their order per
+ * localization and group (`appAssetLibraryPlacementOrderingRequests`), and the reference data
+ * itself (`appAssetLibraryRefData`).
+ *
+ * Placement group, display class and spec identifiers besides Apple's own example
+ * (IPHONE_DYNAMIC_ISLAND_LARGE_PROFILE) are the fake's: the adapter reads them from here, as it
+ * must from Apple, and hard-codes none.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { filterOf, type AscContext } from './asc-app-routes.ts';
+import { pngSize } from './asc-display-types.ts';
+import { collection, single, UPLOAD_CONTENT_TYPE, type Resource } from './asc-json.ts';
+import { conflict, notFound, type AscState, type UploadPart } from './asc-state.ts';
+import { FakeError, json, MAX_BODY_BYTES, parseJson, type FakeRequest, type Route } from './server.ts';
+
+export interface RefData {
+  features: {
+    featureId: string;
+    placementPolicies: { placementType: string; groupLimits: { groupIds: string[]; maxCount: number }[] }[];
+  }[];
+  placementProfileGroups: { placementProfileGroupId: string; platform: string; displayClassId: string }[];
+  imageSpecs: { specId: string; displayClassId: string; width: number; height: number }[];
+}
+
+const spec = (displayClassId: string, sizes: [number, number][]) =>
+  sizes.map(([width, height]) => ({ specId: `${displayClassId}-${width}x${height}`, displayClassId, width, height }));
+
+/** The reference data the fake starts with: the sizes of Apple's screenshot specifications for the devices shotgen renders. */
+export function defaultRefData(): RefData {
+  const groups = [
+    ['IPHONE_DYNAMIC_ISLAND_LARGE_PROFILE', 'IPHONE_APP_STORE', 'IPHONE_DYNAMIC_ISLAND_LARGE_DISPLAY'],
+    ['IPHONE_DYNAMIC_ISLAND_PROFILE', 'IPHONE_APP_STORE', 'IPHONE_DYNAMIC_ISLAND_DISPLAY'],
+    ['IPHONE_HOME_INDICATOR_LARGE_PROFILE', 'IPHONE_APP_STORE', 'IPHONE_HOME_INDICATOR_LARGE_DISPLAY'],
+    ['IPAD_PRO_13_PROFILE', 'IPAD_APP_STORE', 'IPAD_PRO_13_DISPLAY'],
+  ].map(([placementProfileGroupId, platform, displayClassId]) => ({ placementProfileGroupId, platform, displayClassId }));
+  return {
+    features: [
+      {
+        featureId: 'APP_STORE_VERSIONS',
+        placementPolicies: [
+          { placementType: 'APP_SCREENSHOT', groupLimits: [{ groupIds: groups.map((g) => g.placementProfileGroupId), maxCount: 10 }] },
+        ],
+      },
+    ],
+    placementProfileGroups: groups,
+    imageSpecs: [
+      ...spec('IPHONE_DYNAMIC_ISLAND_LARGE_DISPLAY', [
+        [1320, 2868],
+        [1290, 2796],
+        [1260, 2736],
+      ]),
+      ...spec('IPHONE_DYNAMIC_ISLAND_DISPLAY', [
+        [1206, 2622],
+        [1179, 2556],
+      ]),
+      ...spec('IPHONE_HOME_INDICATOR_LARGE_DISPLAY', [
+        [1242, 2688],
+        [1284, 2778],
+      ]),
+      ...spec('IPAD_PRO_13_DISPLAY', [
+        [2064, 2752],
+        [2048, 2732],
+      ]),
+    ],
+  };
+}
+
+export interface LibraryImage {
+  id: string;
+  libraryId: string;
+  fileName: string;
+  fileSize: number;
+  referenceName: string | null;
+  parts: UploadPart[];
+  bytes: Buffer;
+  checksum: string | null;
+  committedAt: number | null;
+  error: { code: string; description: string } | null;
+}
+
+export interface LibraryPlacement {
+  id: string;
+  imageId: string;
+  localizationId: string;
+  placementType: string;
+  placementGroup: string;
+}
+
+export class AscLibrary {
+  /** App id → its library's id. */
+  readonly libraries = new Map<string, string>();
+  readonly images = new Map<string, LibraryImage>();
+  readonly placements = new Map<string, LibraryPlacement>();
+  /** `localizationId/placementType/group` → placement ids in display order. */
+  readonly order = new Map<string, string[]>();
+  refData: RefData = defaultRefData();
+  /** Reservations made (every POST that created an image), for "uploaded once" checks. */
+  reservations = 0;
+
+  constructor(private readonly state: AscState) {}
+
+  libraryOf(appId: string): string {
+    this.state.app(appId);
+    let id = this.libraries.get(appId);
+    if (!id) this.libraries.set(appId, (id = randomUUID()));
+    return id;
+  }
+
+  image(id: string): LibraryImage {
+    const image = this.images.get(id);
+    if (!image) throw notFound('appAssetLibraryImages', id);
+    return image;
+  }
+
+  placement(id: string): LibraryPlacement {
+    const p = this.placements.get(id);
+    if (!p) throw notFound('appAssetLibraryPlacements', id);
+    return p;
+  }
+
+  imageState(image: LibraryImage): string {
+    if (image.committedAt === null) return 'AWAITING_UPLOAD';
+    if (Date.now() - image.committedAt < this.state.processingDelayMs) return 'UPLOAD_COMPLETE';
+    return image.error ? 'FAILED' : 'PREPARE_FOR_SUBMISSION';
+  }
+
+  reserve(libraryId: string, fileName: string, fileSize: number, referenceName: string | null): LibraryImage {
+    if (![...this.libraries.values()].includes(libraryId)) throw notFound('appAssetLibraries', libraryId);
+    if (fileSize > MAX_BODY_BYTES) throw conflict('ENTITY_ERROR.ATTRIBUTE.INVALID', `fileSize ${fileSize} is too large.`);
+    const parts: UploadPart[] = [];
+    for (let offset = 0; offset < fileSize; offset += this.state.uploadPartBytes)
+      parts.push({ offset, length: Math.min(this.state.uploadPartBytes, fileSize - offset), done: false });
+    const image: LibraryImage = {
+      id: randomUUID(),
+      libraryId,
+      fileName,
+      fileSize,
+      referenceName,
+      parts,
+      bytes: Buffer.alloc(fileSize),
+      checksum: null,
+      committedAt: null,
+      error: null,
+    };
+    this.images.set(image.id, image);
+    this.reservations++;
+    return image;
+  }
+
+  uploadPart(id: string, index: number, bytes: Buffer): void {
+    const image = this.image(id);
+    const part = image.parts[index];
+    if (!part) throw new FakeError(404, 'NOT_FOUND', `Upload part ${index} does not exist.`);
+    if (image.committedAt !== null) throw conflict('STATE_ERROR', 'The upload was already committed.');
+    if (bytes.length !== part.length)
+      throw new FakeError(400, 'PARAMETER_ERROR.INVALID', `Part ${index} must be ${part.length} bytes; got ${bytes.length}.`);
+    bytes.copy(image.bytes, part.offset);
+    part.done = true;
+  }
+
+  commit(id: string, checksum: unknown): LibraryImage {
+    const image = this.image(id);
+    if (image.committedAt !== null) return image;
+    const missing = image.parts.findIndex((p) => !p.done);
+    if (missing >= 0) throw conflict('ENTITY_ERROR.ATTRIBUTE.INVALID', `Upload part ${missing} was not uploaded.`);
+    const actual = createHash('md5').update(image.bytes).digest('hex');
+    if (typeof checksum === 'string' && checksum.toLowerCase() !== actual)
+      throw conflict('ENTITY_ERROR.ATTRIBUTE.INVALID', `sourceFileChecksum ${checksum} does not match the uploaded file (${actual}).`);
+    image.checksum = actual;
+    image.committedAt = Date.now();
+    const failing = this.state.failingDeliveries.get(image.fileName) ?? 0;
+    if (failing > 0) {
+      image.error = { code: 'IMAGE_TOOL_FAILURE', description: `The image ${image.fileName} could not be processed.` };
+      if (failing === 1) this.state.failingDeliveries.delete(image.fileName);
+      else this.state.failingDeliveries.set(image.fileName, failing - 1);
+    } else if (this.specsOf(image).length === 0) {
+      const size = pngSize(image.bytes);
+      image.error = {
+        code: 'IMAGE_INCORRECT_DIMENSIONS',
+        description: `No image specification takes ${size ? `${size.width}x${size.height}` : 'a file that is not a PNG'}.`,
+      };
+    }
+    return image;
+  }
+
+  /** The image specs whose size is the image's (either way round). */
+  specsOf(image: LibraryImage) {
+    const size = pngSize(image.bytes);
+    if (!size) return [];
+    return this.refData.imageSpecs.filter(
+      (s) => (s.width === size.width && s.height === size.height) || (s.width === size.height && s.height === size.width),
+    );
+  }
+
+  deleteImage(id: string): void {
+    this.image(id);
+    if ([...this.placements.values()].some((p) => p.imageId === id))
+      throw conflict('STATE_ERROR', 'The image has placements; delete them first.');
+    this.images.delete(id);
+  }
+
+  private key = (localizationId: string, placementType: string, group: string) => `${localizationId}/${placementType}/${group}`;
+
+  place(imageId: string, localizationId: string, placementType: string, group: string): LibraryPlacement {
+    const image = this.image(imageId);
+    this.state.assertEditable(localizationId);
+    const state = this.imageState(image);
+    if (state === 'AWAITING_UPLOAD' || state === 'UPLOAD_COMPLETE' || state === 'FAILED')
+      throw conflict('STATE_ERROR', `The image is ${state} and cannot be placed yet.`);
+    const profile = this.refData.placementProfileGroups.find((g) => g.placementProfileGroupId === group);
+    const limits = this.refData.features
+      .flatMap((f) => f.placementPolicies)
+      .filter((p) => p.placementType === placementType)
+      .flatMap((p) => p.groupLimits)
+      .filter((l) => l.groupIds.includes(group));
+    if (!profile || !limits.length)
+      throw conflict('ENTITY_ERROR.ATTRIBUTE.INVALID', `'${group}' is not a placement group for ${placementType}.`);
+    if (!this.specsOf(image).some((s) => s.displayClassId === profile.displayClassId)) {
+      const size = pngSize(image.bytes);
+      throw conflict(
+        'ENTITY_ERROR.ATTRIBUTE.INVALID',
+        `An image of ${size?.width}x${size?.height} cannot be placed in ${group} (display class ${profile.displayClassId}).`,
+      );
+    }
+    const key = this.key(localizationId, placementType, group);
+    const ids = this.order.get(key) ?? [];
+    const max = Math.min(...limits.map((l) => l.maxCount));
+    if (ids.length >= max) throw conflict('ENTITY_ERROR.RELATIONSHIP.INVALID', `${group} already holds ${max} placements.`);
+    const p: LibraryPlacement = { id: randomUUID(), imageId, localizationId, placementType, placementGroup: group };
+    this.placements.set(p.id, p);
+    this.order.set(key, [...ids, p.id]);
+    return p;
+  }
+
+  unplace(id: string): void {
+    const p = this.placement(id);
+    this.state.assertEditable(p.localizationId);
+    if (this.state.ignoredDeletes > 0) {
+      this.state.ignoredDeletes--;
+      return;
+    }
+    this.placements.delete(id);
+    const key = this.key(p.localizationId, p.placementType, p.placementGroup);
+    this.order.set(
+      key,
+      (this.order.get(key) ?? []).filter((x) => x !== id),
+    );
+  }
+
+  /** A localization's placements, in display order, optionally of one type and group. */
+  placementsOf(localizationId: string, types?: string[], groups?: string[]): LibraryPlacement[] {
+    return [...this.order.entries()]
+      .filter(([k]) => k.startsWith(`${localizationId}/`))
+      .flatMap(([, ids]) => ids.map((id) => this.placement(id)))
+      .filter((p) => (!types || types.includes(p.placementType)) && (!groups || groups.includes(p.placementGroup)));
+  }
+
+  reorder(localizationId: string, group: string, ids: string[]): void {
+    this.state.assertEditable(localizationId);
+    const types = new Set(ids.map((id) => this.placement(id).placementType));
+    if (types.size !== 1) throw conflict('ENTITY_ERROR.RELATIONSHIP.INVALID', 'The placements must be of one placement type.');
+    const key = this.key(localizationId, [...types][0], group);
+    const current = [...(this.order.get(key) ?? [])].sort();
+    const wanted = [...ids].sort();
+    if (current.length !== wanted.length || current.some((id, i) => id !== wanted[i]))
+      throw conflict(
+        'ENTITY_ERROR.RELATIONSHIP.INVALID',
+        `The order must name each placement of ${group} on the localization exactly once.`,
+      );
+    this.order.set(key, [...ids]);
+  }
+}
+
+// ——— JSON:API documents ———
+
+export function imageResource(base: string, lib: AscLibrary, image: LibraryImage): Resource {
+  const state = lib.imageState(image);
+  const size = pngSize(image.bytes);
+  return {
+    type: 'appAssetLibraryImages',
+    id: image.id,
+    attributes: {
+      category: 'APP_SCREENSHOTS_AND_PREVIEWS',
+      fileName: image.fileName,
+      fileSize: image.fileSize,
+      referenceName: image.referenceName,
+      imageAsset: state === 'PREPARE_FOR_SUBMISSION' && size ? { templateUrl: `${base}/assets/${image.id}/{w}x{h}bb.{f}`, ...size } : null,
+      specId: state === 'PREPARE_FOR_SUBMISSION' ? (lib.specsOf(image)[0]?.specId ?? null) : null,
+      state,
+      stateDetails: state === 'FAILED' && image.error ? { errors: [image.error] } : null,
+      uploadOperations:
+        state === 'AWAITING_UPLOAD'
+          ? image.parts.map((part, index) => ({
+              method: 'PUT',
+              url: `${base}/upload-library/${image.id}/${index}`,
+              length: part.length,
+              offset: part.offset,
+              requestHeaders: [{ name: 'Content-Type', value: UPLOAD_CONTENT_TYPE }],
+            }))
+          : null,
+    },
+    relationships: { placements: { links: { related: `${base}/v1/appAssetLibraryImages/${image.id}/placements` } } },
+    links: { self: `${base}/v1/appAssetLibraryImages/${image.id}` },
+  };
+}
+
+export function placementResource(base: string, lib: AscLibrary, p: LibraryPlacement): Resource {
+  return {
+    type: 'appAssetLibraryPlacements',
+    id: p.id,
+    attributes: {
+      mediaType: 'IMAGE',
+      placementType: p.placementType,
+      placementGroup: p.placementGroup,
+      state: `PARENT_${lib.imageState(lib.image(p.imageId))}`,
+      stateDetails: null,
+    },
+    relationships: {
+      image: { data: { type: 'appAssetLibraryImages', id: p.imageId } },
+      appStoreVersionLocalization: { data: { type: 'appStoreVersionLocalizations', id: p.localizationId } },
+    },
+    links: { self: `${base}/v1/appAssetLibraryPlacements/${p.id}` },
+  };
+}
+
+// ——— Routes ———
+
+const ID = '([^/]+)';
+interface Doc {
+  data?: {
+    type?: unknown;
+    id?: unknown;
+    attributes?: Record<string, unknown>;
+    relationships?: Record<string, { data?: unknown }>;
+  };
+}
+const badRequest = (message: string) => new FakeError(400, 'PARAMETER_ERROR.INVALID', message);
+const required = (pointer: string) => new FakeError(409, 'ENTITY_ERROR.ATTRIBUTE.REQUIRED', `You must provide a value for ${pointer}.`);
+
+function dataOf(req: FakeRequest, type: string): NonNullable<Doc['data']> {
+  const doc = parseJson(req, badRequest) as Doc;
+  if (!doc?.data || typeof doc.data !== 'object') throw required('/data');
+  if (doc.data.type !== type) throw new FakeError(409, 'ENTITY_ERROR.TYPE_MISMATCH', `The resource type must be '${type}'.`);
+  return doc.data;
+}
+
+function linked(data: NonNullable<Doc['data']>, name: string, type: string): string {
+  const l = data.relationships?.[name]?.data as { type?: unknown; id?: unknown } | undefined;
+  if (!l || l.type !== type || typeof l.id !== 'string') throw required(`/data/relationships/${name}`);
+  return l.id;
+}
+
+export function libraryRoutes(ctx: AscContext, lib: AscLibrary): Route[] {
+  const { state } = ctx;
+  const base = () => ctx.base();
+  return [
+    {
+      method: 'GET',
+      pattern: new RegExp(`^/v1/apps/${ID}/assetLibrary$`),
+      handle: ctx.authed((req) => {
+        const id = lib.libraryOf(req.params[0]);
+        return json({
+          data: {
+            type: 'appAssetLibraries',
+            id,
+            attributes: {},
+            relationships: { images: { links: { related: `${base()}/v1/appAssetLibraries/${id}/images` } } },
+            links: { self: `${base()}/v1/appAssetLibraries/${id}` },
+          },
+          links: { self: `${base()}${req.pathname}` },
+        });
+      }),
+    },
+    {
+      method: 'GET',
+      pattern: new RegExp(`^/v1/appAssetLibraries/${ID}/images$`),
+      handle: ctx.authed((req) => {
+        if (![...lib.libraries.values()].includes(req.params[0])) throw notFound('appAssetLibraries', req.params[0]);
+        const names = filterOf(req, 'fileName');
+        const images = [...lib.images.values()].filter((i) => i.libraryId === req.params[0] && (!names || names.includes(i.fileName)));
+        return json(
+          collection(
+            base(),
+            req.pathname,
+            images.map((i) => imageResource(base(), lib, i)),
+          ),
+        );
+      }),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/appAssetLibraryImages$/,
+      handle: ctx.authed((req) => {
+        const data = dataOf(req, 'appAssetLibraryImages');
+        const { fileName, fileSize, referenceName } = data.attributes ?? {};
+        if (typeof fileName !== 'string' || !fileName) throw required('/data/attributes/fileName');
+        if (typeof fileSize !== 'number' || !Number.isInteger(fileSize) || fileSize <= 0) throw required('/data/attributes/fileSize');
+        const libraryId = linked(data, 'assetLibrary', 'appAssetLibraries');
+        const image = lib.reserve(libraryId, fileName, fileSize, typeof referenceName === 'string' ? referenceName : null);
+        return json(single(imageResource(base(), lib, image)), 201);
+      }),
+    },
+    {
+      method: 'GET',
+      pattern: new RegExp(`^/v1/appAssetLibraryImages/${ID}$`),
+      handle: ctx.authed((req) => json(single(imageResource(base(), lib, lib.image(req.params[0]))))),
+    },
+    {
+      method: 'PATCH',
+      pattern: new RegExp(`^/v1/appAssetLibraryImages/${ID}$`),
+      handle: ctx.authed((req) => {
+        const data = dataOf(req, 'appAssetLibraryImages');
+        if (data.id !== req.params[0]) throw new FakeError(409, 'ENTITY_ERROR.ID_MISMATCH', 'The id in the body must match the URL.');
+        const { uploaded, sourceFileChecksum, referenceName } = data.attributes ?? {};
+        let image = lib.image(req.params[0]);
+        if (typeof referenceName === 'string') image.referenceName = referenceName;
+        if (uploaded === true) image = lib.commit(image.id, sourceFileChecksum);
+        return json(single(imageResource(base(), lib, image)));
+      }),
+    },
+    {
+      method: 'DELETE',
+      pattern: new RegExp(`^/v1/appAssetLibraryImages/${ID}$`),
+      handle: ctx.authed((req) => {
+        lib.deleteImage(req.params[0]);
+        return { status: 204 };
+      }),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/appAssetLibraryPlacements$/,
+      handle: ctx.authed((req) => {
+        const data = dataOf(req, 'appAssetLibraryPlacements');
+        const { placementType, placementGroup } = data.attributes ?? {};
+        if (typeof placementType !== 'string') throw required('/data/attributes/placementType');
+        if (typeof placementGroup !== 'string') throw required('/data/attributes/placementGroup');
+        const imageId = linked(data, 'image', 'appAssetLibraryImages');
+        const locId = linked(data, 'appStoreVersionLocalization', 'appStoreVersionLocalizations');
+        state.localization(locId);
+        return json(single(placementResource(base(), lib, lib.place(imageId, locId, placementType, placementGroup))), 201);
+      }),
+    },
+    {
+      method: 'GET',
+      pattern: new RegExp(`^/v1/appAssetLibraryPlacements/${ID}$`),
+      handle: ctx.authed((req) => json(single(placementResource(base(), lib, lib.placement(req.params[0]))))),
+    },
+    {
+      method: 'DELETE',
+      pattern: new RegExp(`^/v1/appAssetLibraryPlacements/${ID}$`),
+      handle: ctx.authed((req) => {
+        lib.unplace(req.params[0]);
+        return { status: 204 };
+      }),
+    },
+    {
+      method: 'GET',
+      pattern: new RegExp(`^/v1/appStoreVersionLocalizations/${ID}/placements$`),
+      handle: ctx.authed((req) => {
+        state.localization(req.params[0]);
+        const placements = lib.placementsOf(req.params[0], filterOf(req, 'placementType'), filterOf(req, 'placementGroup'));
+        const withImages = (req.query.get('include') ?? '').split(',').includes('image');
+        const included = withImages
+          ? [...new Set(placements.map((p) => p.imageId))].map((id) => imageResource(base(), lib, lib.image(id)))
+          : undefined;
+        return json(
+          collection(
+            base(),
+            req.pathname,
+            placements.map((p) => placementResource(base(), lib, p)),
+            included,
+          ),
+        );
+      }),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/appAssetLibraryPlacementOrderingRequests$/,
+      handle: ctx.authed((req) => {
+        const data = dataOf(req, 'appAssetLibraryPlacementOrderingRequests');
+        const group = data.attributes?.placementGroup;
+        if (typeof group !== 'string') throw required('/data/attributes/placementGroup');
+        const locId = linked(data, 'appStoreVersionLocalization', 'appStoreVersionLocalizations');
+        const ordered = data.relationships?.orderedPlacements?.data;
+        if (!Array.isArray(ordered)) throw required('/data/relationships/orderedPlacements');
+        const ids = ordered.map((l: { type?: unknown; id?: unknown }) => {
+          if (l?.type !== 'appAssetLibraryPlacements' || typeof l.id !== 'string')
+            throw new FakeError(409, 'ENTITY_ERROR.TYPE_MISMATCH', "Each linkage must be of type 'appAssetLibraryPlacements'.");
+          return l.id;
+        });
+        lib.reorder(locId, group, ids);
+        const id = randomUUID();
+        return json(
+          single({
+            type: 'appAssetLibraryPlacementOrderingRequests',
+            id,
+            attributes: { placementGroup: group },
+            relationships: {},
+            links: { self: `${base()}/v1/appAssetLibraryPlacementOrderingRequests/${id}` },
+          }),
+          201,
+        );
+      }),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/appAssetLibraryRefData$/,
+      handle: ctx.authed((req) =>
+        json(
+          collection(base(), req.pathname, [
+            {
+              type: 'appAssetLibraryRefData',
+              id: '1',
+              attributes: structuredClone(lib.refData) as unknown as Record<string, unknown>,
+              links: { self: `${base()}/v1/appAssetLibraryRefData/1` },
+            },
+          ]),
+        ),
+      ),
+    },
+    {
+      method: 'PUT',
+      pattern: new RegExp(`^/upload-library/${ID}/(\\d+)$`),
+      handle: (req) => {
+        if (req.headers['content-type'] !== UPLOAD_CONTENT_TYPE)
+          throw badRequest(`The upload operation's requestHeaders say Content-Type: ${UPLOAD_CONTENT_TYPE}.`);
+        lib.uploadPart(req.params[0], Number(req.params[1]), req.body);
+        return { status: 200 };
+      },
+    },
+  ];
+}
