@@ -4,6 +4,7 @@
  * which slides and how to add one, and only slides with no passing headline count for the refusal.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { checkFillable } from '../../src/planning/fillable.ts';
 import { checkCaptions, checkSet, type CaptionToCheck, type CheckContext } from '../../src/planning/check.ts';
 import { newStats, planWithModel } from '../../src/planning/model-writer.ts';
 import { draftScreenshotSet, planScreenshotSet } from '../../src/planning/plan.ts';
@@ -63,6 +64,8 @@ describe('a long set on a listing that runs out of subheadlines', () => {
     expect(warned(r)[0]).toMatch(/POST \/public\/v1\/jobs\/\{id\}\/revisions/);
     expect(checkSet(input, r).flat()).toEqual([]);
     expect(planViolations(input, r)).toEqual([]);
+    // The verdict before the charge agrees: no refusal.
+    expect(() => checkFillable(input, false)).not.toThrow();
     for (const s of r.slides) expect(s.headline.trim().length).toBeGreaterThan(0);
   });
 
