@@ -50,8 +50,11 @@ export const StoreConnectionSchema = Type.Object(
     issuerId: Nullable(Type.String(), { description: 'App Store: the key’s issuer.' }),
     keyId: Nullable(Type.String(), { description: 'App Store: the key’s id.' }),
     clientEmail: Nullable(Type.String(), { description: 'Google Play: the service account.' }),
-    appStoreUpload: Nullable(AppStoreUploadSchema, {
-      description: 'App Store: how screenshots are put on the store; null on Google Play.',
+    // null is in the enum too, or a Play connection's null would not validate against the schema.
+    appStoreUpload: Type.Unsafe<'screenshot-sets' | 'asset-library' | null>({
+      type: ['string', 'null'],
+      enum: ['screenshot-sets', 'asset-library', null],
+      description: `App Store: how screenshots are put on the store (${AppStoreUploadSchema.description}). null on Google Play.`,
     }),
     createdAt: Type.String({ format: 'date-time' }),
     lastUsedAt: Nullable(Type.String({ format: 'date-time' })),
