@@ -130,13 +130,18 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   let rules = ruleCaptions(u, roles, captionStyle, captionLength, check);
   // The default story (no narrative named) may show the listing's rating where it has run out of
   // features: proof a store visitor reads, from the listing itself, instead of a slide refused.
-  const spare = roles.map((r, i) => (FEATURE_ROLES.has(r) && rules[i] === null ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
+  // In a long set a feature slide standing on its headline alone counts as run out too: the rating
+  // slide says something whole where that slide would have said half.
+  const bare = (c: Caption | null) => c === null || (captionLength === 'long' && c.subheadline === null);
+  const filled = (rs: (Caption | null)[]) => rs.filter((c) => c !== null).length;
+  const whole = (rs: (Caption | null)[]) => rs.filter((c) => !bare(c)).length;
+  const spare = roles.map((r, i) => (FEATURE_ROLES.has(r) && bare(rules[i]) ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
   if (!narrative && spare >= 0 && u.rating && !roles.includes('social-proof')) {
     const proofRoles = roles.filter((_, i) => i !== spare);
     const cta = proofRoles.indexOf('call-to-action');
     proofRoles.splice(cta < 0 ? proofRoles.length : cta, 0, 'social-proof');
     const proofRules = ruleCaptions(u, proofRoles, captionStyle, captionLength, check);
-    if (proofRules.filter((c) => c !== null).length > rules.filter((c) => c !== null).length) {
+    if (filled(proofRules) > filled(rules) || (filled(proofRules) === filled(rules) && whole(proofRules) > whole(rules))) {
       warnings.push(
         `Slide ${proofRoles.indexOf('social-proof') + 1} shows the app's rating instead of another feature: the listing names fewer features than the set has slides for.`,
       );

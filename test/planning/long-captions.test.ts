@@ -12,6 +12,7 @@ import type { PlanInput, ScreenshotSetResult } from '../../src/planning/types.ts
 import { isProblem } from '../../src/problem.ts';
 import { captionModel, startFakeLlm, type FakeLlm } from '../support/fake-llm.ts';
 import { planViolations } from './check.ts';
+import { corpus } from './corpus/index.ts';
 import { emptyDescription, habitly } from './listings.ts';
 
 const long = (count: number, over: Partial<PlanInput> = {}): PlanInput => ({
@@ -78,6 +79,15 @@ describe('a long set on a listing that runs out of subheadlines', () => {
     const features = ten.slides.filter((s) => ['feature', 'benefit', 'solution'].includes(s.role)).map((s) => s.subheadline !== null);
     expect(features.indexOf(false)).toBeGreaterThan(0);
     expect(features.slice(features.indexOf(false))).not.toContain(true);
+  });
+
+  it('shows the listing’s rating, said whole, rather than a feature slide with its headline alone', () => {
+    // Inkwell names four features with a line under each; a fifth feature slide would stand on a headline alone.
+    const listing = corpus().find((e) => e.id === 'inkwell')!.listing;
+    const r = planScreenshotSet(long(6, { listings: [listing] }));
+    expect(r.slides.map((s) => s.role)).toContain('social-proof');
+    expect(bare(r)).toEqual([]);
+    expect(r.warnings.some((w) => /rating instead of another feature/.test(w))).toBe(true);
   });
 
   it('gives fewer bare slides when extraContext adds lines about the app', () => {
