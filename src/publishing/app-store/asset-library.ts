@@ -318,7 +318,11 @@ export class AssetLibraryAdapter extends AppStoreVersionReader implements StoreA
       `/v1/appStoreVersionLocalizations/${locId}/placements?filter[placementType]=${PLACEMENT_TYPE}&filter[placementGroup]=${encodeURIComponent(ref.slot)}&include=image&limit=50`,
     );
     const images = new Map((res?.included ?? []).filter((r) => r.type === 'appAssetLibraryImages').map((r) => [r.id, r]));
-    return { placements: res?.data ?? [], images };
+    // Filtered here too: a store that ignores a filter must not mix in other groups' placements.
+    const placements = (res?.data ?? []).filter(
+      (p) => p.attributes.placementType === PLACEMENT_TYPE && p.attributes.placementGroup === ref.slot,
+    );
+    return { placements, images };
   }
 }
 
