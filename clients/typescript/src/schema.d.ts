@@ -5375,6 +5375,11 @@ export interface operations {
                             keyId: string | null;
                             /** @description Google Play: the service account. */
                             clientEmail: string | null;
+                            /**
+                             * @description App Store: how screenshots are put on the store (How publications on this connection put screenshots on the App Store. `screenshot-sets` (the default): appScreenshotSets and appScreenshots per localization and display type, as fastlane does. `asset-library`: App Store Connect API 4.5’s App Asset Library: each distinct picture uploaded once into the app’s library, then placed on each localization in the placement group whose reference data takes its size.). null on Google Play.
+                             * @enum {string|null}
+                             */
+                            appStoreUpload: "screenshot-sets" | "asset-library" | null;
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -5508,6 +5513,11 @@ export interface operations {
                     keyId: string;
                     /** @description The .p8 file’s PEM text. Stored encrypted; never shown again. */
                     privateKey: string;
+                    /**
+                     * @description How publications on this connection put screenshots on the App Store. `screenshot-sets` (the default): appScreenshotSets and appScreenshots per localization and display type, as fastlane does. `asset-library`: App Store Connect API 4.5’s App Asset Library: each distinct picture uploaded once into the app’s library, then placed on each localization in the placement group whose reference data takes its size.
+                     * @enum {string}
+                     */
+                    appStoreUpload?: "screenshot-sets" | "asset-library";
                 } | {
                     /** @enum {string} */
                     store: "google-play";
@@ -5552,6 +5562,11 @@ export interface operations {
                         keyId: string | null;
                         /** @description Google Play: the service account. */
                         clientEmail: string | null;
+                        /**
+                         * @description App Store: how screenshots are put on the store (How publications on this connection put screenshots on the App Store. `screenshot-sets` (the default): appScreenshotSets and appScreenshots per localization and display type, as fastlane does. `asset-library`: App Store Connect API 4.5’s App Asset Library: each distinct picture uploaded once into the app’s library, then placed on each localization in the placement group whose reference data takes its size.). null on Google Play.
+                         * @enum {string|null}
+                         */
+                        appStoreUpload: "screenshot-sets" | "asset-library" | null;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
