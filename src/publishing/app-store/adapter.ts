@@ -52,6 +52,31 @@ export const uploadFileName = (publicationId: string, item: Pick<Item, 'seq' | '
   `shotgen-${publicationId.slice(-10).toLowerCase()}-${item.seq}-${item.position}.png`;
 
 /**
+ * Applies each slot's items on its own: one slot's failure is recorded on its items (which keep
+ * their step, so a later run resumes them) and does not stop the other slots.
+ */
+export async function applyPerSlot(
+  items: Item[],
+  io: ItemIO,
+  applySlot: (slotItems: Item[]) => Promise<void>,
+): Promise<Map<string, Error>> {
+  const failures = new Map<string, Error>();
+  const bySlot = new Map<string, Item[]>();
+  for (const it of items) bySlot.set(slotKey(it), [...(bySlot.get(slotKey(it)) ?? []), it]);
+  for (const [key, slotItems] of bySlot) {
+    try {
+      await applySlot(slotItems);
+    } catch (e) {
+      // A spent budget is no failure of this slot: the whole step waits, the other slots too.
+      if ((e instanceof StoreError && e.kind === 'rejected') || e instanceof StoreBusy) throw e;
+      failures.set(key, e as Error);
+      for (const it of slotItems) if (it.state !== 'done') await io.save(it, { error: (e as Error).message });
+    }
+  }
+  return failures;
+}
+
+/**
  * The app's one editable iOS version and its localizations (locale → id), found the same way on
  * both App Store paths. Never creates a version.
  */
@@ -129,22 +154,8 @@ export class AppStoreAdapter extends AppStoreVersionReader implements StoreAdapt
     return out;
   }
 
-  async apply(items: Item[], io: ItemIO): Promise<Map<string, Error>> {
-    const failures = new Map<string, Error>();
-    const bySlot = new Map<string, Item[]>();
-    for (const it of items) bySlot.set(slotKey(it), [...(bySlot.get(slotKey(it)) ?? []), it]);
-    for (const [key, slotItems] of bySlot) {
-      try {
-        await this.applySlot(slotItems, io);
-      } catch (e) {
-        // A spent budget is no failure of this slot: the whole step waits, the other slots too.
-        if ((e instanceof StoreError && e.kind === 'rejected') || e instanceof StoreBusy) throw e;
-        failures.set(key, e as Error);
-        // The item keeps its step (a later run resumes it); only the reason is recorded.
-        for (const it of slotItems) if (it.state !== 'done') await io.save(it, { error: (e as Error).message });
-      }
-    }
-    return failures;
+  apply(items: Item[], io: ItemIO): Promise<Map<string, Error>> {
+    return applyPerSlot(items, io, (slotItems) => this.applySlot(slotItems, io));
   }
 
   private async applySlot(items: Item[], io: ItemIO): Promise<void> {

@@ -16,8 +16,8 @@
  * specifications; the endpoint pages). What those pages leave open is listed in docs/publishing.md.
  */
 import { StoreBusy, StoreError, backoffMs, sleep } from '../errors.ts';
-import { slotKey, type Item, type ItemIO, type SlotRef, type SlotState, type StoreAdapter } from '../adapter.ts';
-import { AppStoreVersionReader, type AppStoreAdapterOptions } from './adapter.ts';
+import { type Item, type ItemIO, type SlotRef, type SlotState, type StoreAdapter } from '../adapter.ts';
+import { AppStoreVersionReader, applyPerSlot, type AppStoreAdapterOptions } from './adapter.ts';
 import type { AppStoreClient, JsonApiResource } from './client.ts';
 import { errorsText, uploadAsset, type AssetResource, type Delivery } from './upload.ts';
 
@@ -145,20 +145,8 @@ export class AssetLibraryAdapter extends AppStoreVersionReader implements StoreA
     return out;
   }
 
-  async apply(items: Item[], io: ItemIO): Promise<Map<string, Error>> {
-    const failures = new Map<string, Error>();
-    const bySlot = new Map<string, Item[]>();
-    for (const it of items) bySlot.set(slotKey(it), [...(bySlot.get(slotKey(it)) ?? []), it]);
-    for (const [key, slotItems] of bySlot) {
-      try {
-        await this.applySlot(slotItems, io);
-      } catch (e) {
-        if ((e instanceof StoreError && e.kind === 'rejected') || e instanceof StoreBusy) throw e;
-        failures.set(key, e as Error);
-        for (const it of slotItems) if (it.state !== 'done') await io.save(it, { error: (e as Error).message });
-      }
-    }
-    return failures;
+  apply(items: Item[], io: ItemIO): Promise<Map<string, Error>> {
+    return applyPerSlot(items, io, (slotItems) => this.applySlot(slotItems, io));
   }
 
   private async applySlot(items: Item[], io: ItemIO): Promise<void> {
