@@ -8,7 +8,7 @@ import { budgetWaitMs, parseRateLimit } from '../../src/publishing/app-store/cli
 import { advancePublication, Deferred } from '../../src/publishing/runner.ts';
 import { publicationStep } from '../../src/publishing/start.ts';
 import { md5, png } from './fakes/helpers.ts';
-import { ASC_APP, publishingHarness, succeededJob, type PublishingHarness } from './support.ts';
+import { ASC_APP, connectAppStore, type PublishingHarness, succeededJob, publishingHarness } from './support.ts';
 
 let p: PublishingHarness;
 beforeEach(async () => {
@@ -20,15 +20,9 @@ afterEach(async () => p.close());
 const spent = () => p.asc.calls.filter((c) => !c.path.startsWith('/upload/')).length;
 
 async function awaitingApproval(seeds: number[]): Promise<string> {
-  const sc = await p.post('/store-connections', {
-    store: 'app-store',
-    issuerId: p.ascKey.issuerId,
-    keyId: p.ascKey.keyId,
-    privateKey: p.ascKey.privateKeyPem,
-  });
-  expect(sc.statusCode, sc.body).toBe(201);
+  const sc = await connectAppStore(p);
   const job = await succeededJob(p, { device: 'iphone-69', seeds });
-  const id = (await p.post('/publications', { jobId: job, connectionId: sc.json().id })).json().id as string;
+  const id = (await p.post('/publications', { jobId: job, connectionId: sc })).json().id as string;
   await p.drain();
   expect((await p.post(`/publications/${id}/approve`)).statusCode).toBe(202);
   p.queued.length = 0;

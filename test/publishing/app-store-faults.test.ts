@@ -1,19 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { md5, png } from './fakes/helpers.ts';
-import { ASC_APP, publishingHarness, succeededJob, type PublishingHarness } from './support.ts';
+import { ASC_APP, connectAppStore, type PublishingHarness, succeededJob, publishingHarness } from './support.ts';
 
 let p: PublishingHarness;
 let sc: string;
 beforeEach(async () => {
   p = await publishingHarness();
-  sc = (
-    await p.post('/store-connections', {
-      store: 'app-store',
-      issuerId: p.ascKey.issuerId,
-      keyId: p.ascKey.keyId,
-      privateKey: p.ascKey.privateKeyPem,
-    })
-  ).json().id;
+  sc = await connectAppStore(p);
 });
 afterEach(async () => p.close());
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { md5 } from './fakes/helpers.ts';
 import { png } from './fakes/helpers.ts';
-import { ASC_APP, publishingHarness, succeededJob, type PublishingHarness } from './support.ts';
+import { ASC_APP, connectAppStore, type PublishingHarness, succeededJob, publishingHarness } from './support.ts';
 
 let p: PublishingHarness;
 beforeEach(async () => {
@@ -9,16 +9,7 @@ beforeEach(async () => {
 });
 afterEach(async () => p.close());
 
-async function connect(): Promise<string> {
-  const res = await p.post('/store-connections', {
-    store: 'app-store',
-    issuerId: p.ascKey.issuerId,
-    keyId: p.ascKey.keyId,
-    privateKey: p.ascKey.privateKeyPem,
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().id;
-}
+const connect = () => connectAppStore(p);
 
 async function publish(jobId: string, connectionId: string, locales?: Record<string, string>) {
   const created = await p.post('/publications', { jobId, connectionId, ...(locales ? { locales } : {}) });

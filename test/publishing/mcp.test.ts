@@ -1,7 +1,7 @@
 import { createShotgenClient } from '@shotgen/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { callTool } from '../../src/client/mcp/tools.ts';
-import { ASC_APP, publishingHarness, succeededJob, type PublishingHarness } from './support.ts';
+import { ASC_APP, connectAppStore, type PublishingHarness, succeededJob, publishingHarness } from './support.ts';
 
 let p: PublishingHarness;
 beforeEach(async () => {
@@ -34,14 +34,7 @@ function client() {
 
 describe('MCP publishing tools', () => {
   it('list connections, plan, show and approve a publication; an unknown one is an error the agent can read', async () => {
-    const sc = (
-      await p.post('/store-connections', {
-        store: 'app-store',
-        issuerId: p.ascKey.issuerId,
-        keyId: p.ascKey.keyId,
-        privateKey: p.ascKey.privateKeyPem,
-      })
-    ).json().id;
+    const sc = await connectAppStore(p);
     const c = client();
     const list = await callTool(c, 'list_store_connections', {});
     expect(list.structuredContent).toMatchObject({ storeConnections: [{ id: sc, store: 'app-store' }] });

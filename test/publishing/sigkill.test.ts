@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Tasks } from '../../src/tasks/index.ts';
 import { until } from '../support/jobs.ts';
 import { md5, png } from './fakes/helpers.ts';
-import { ASC_APP, publishingHarness, succeededJob, type PublishingHarness } from './support.ts';
+import { ASC_APP, connectAppStore, type PublishingHarness, succeededJob, publishingHarness } from './support.ts';
 import { scaled } from '../support/timing.ts';
 
 const CHILD = path.resolve(import.meta.dirname, 'worker-child.ts');
@@ -41,14 +41,7 @@ function startWorker(): ChildProcess {
 
 describe('a publishing worker killed at each step of an App Store upload', () => {
   it('resumes after its lease and leaves exactly the set, in order, with no duplicate', { timeout: scaled(120_000) }, async () => {
-    const sc = (
-      await p.post('/store-connections', {
-        store: 'app-store',
-        issuerId: p.ascKey.issuerId,
-        keyId: p.ascKey.keyId,
-        privateKey: p.ascKey.privateKeyPem,
-      })
-    ).json().id;
+    const sc = await connectAppStore(p);
     const job = await succeededJob(p, { device: 'iphone-69', seeds: [1, 2, 3] });
     const id = (await p.post('/publications', { jobId: job, connectionId: sc })).json().id;
     await p.drain();

@@ -46,6 +46,18 @@ export interface PublishingHarness {
 
 export const API = '/api/v1/public/v1';
 
+/** Connects the harness's App Store Connect test key; its id (any answer but 201 fails the test). */
+export async function connectAppStore(p: PublishingHarness): Promise<string> {
+  const res = await p.post('/store-connections', {
+    store: 'app-store',
+    issuerId: p.ascKey.issuerId,
+    keyId: p.ascKey.keyId,
+    privateKey: p.ascKey.privateKeyPem,
+  });
+  if (res.statusCode !== 201) throw new Error(`connecting the test key answered ${res.statusCode}: ${res.body}`);
+  return res.json().id as string;
+}
+
 export async function publishingHarness(): Promise<PublishingHarness> {
   const objectsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotgen-publishing-'));
   const h = await createTestApp({ objects: new FileObjectStore(objectsDir) });
