@@ -1,6 +1,7 @@
 /**
- * The pictures beside the slides: Google Play's feature graphic (Android sets, one per locale, the
- * first locale's in the result and every one in the ZIP where `supply` reads it) and the store
+ * The pictures beside the slides: Google Play's feature graphic (Android sets, one per locale: a job
+ * file each, named like the slides, so a publication puts every language's on Play; the first
+ * locale's is the result's `featureGraphic`; every one in the ZIP where `supply` reads it) and the store
  * preview (the set in the store's search results). Drawn on this thread (two small canvases,
  * ~125 ms together warm; the longest synchronous stretch measured 140 ms) while the rendering
  * threads draw the slides, so they add little to a set's time.
@@ -12,7 +13,7 @@ import type { Listing } from '../stores/listing.ts';
 import { DEVICES, type Device } from '../planning/types.ts';
 import { FEATURE_GRAPHIC, renderFeatureGraphic } from '../rendering/feature-graphic.ts';
 import { renderStorePreview } from '../rendering/store-preview.ts';
-import { FEATURE_GRAPHIC_NAME, STORE_PREVIEW_NAME, type JobFile } from './files.ts';
+import { featureGraphicFileName, STORE_PREVIEW_NAME, type JobFile } from './files.ts';
 
 export interface BrandPictureInput {
   brand: SetBrand;
@@ -45,7 +46,8 @@ export async function featureGraphics(
   objects: ObjectStore,
   prefix: string,
   device: Device,
-  locales: { locale: string; headline: string }[],
+  /** In the set's order: the first is the set's own (fileLocale null), the others under locales/. */
+  locales: { locale: string; headline: string; fileLocale?: string | null }[],
   input: BrandDrawInput,
 ): Promise<BrandFiles> {
   const out: BrandFiles = { files: [], archive: [] };
@@ -57,11 +59,15 @@ export async function featureGraphics(
       palette: input.brand.palette,
       icon: await input.brand.icon,
     });
-    out.archive.push({ path: `android/${l.locale}/images/featureGraphic.png`, png });
-    if (i === 0) out.files.push(await keep(objects, prefix, FEATURE_GRAPHIC_NAME, png, FEATURE_GRAPHIC.width, FEATURE_GRAPHIC.height));
+    const name = featureGraphicFileName(l.fileLocale !== undefined ? l.fileLocale : i === 0 ? null : l.locale);
+    out.archive.push(graphicEntry(l.locale, png));
+    out.files.push(await keep(objects, prefix, name, png, FEATURE_GRAPHIC.width, FEATURE_GRAPHIC.height));
   }
   return out;
 }
+
+/** Where fastlane supply reads a language's feature graphic (supply's metadata folder, below `android/`). */
+const graphicEntry = (locale: string, png: Buffer) => ({ path: `android/${locale}/images/featureGraphic.png`, png });
 
 /** The store preview from the first locale's slides: drawn while the other locales render. */
 export async function storePreview(
@@ -88,40 +94,51 @@ export async function storePreview(
 
 /** What a revision's brand pictures are compared with: its parent's. */
 export interface ParentPictures {
-  headline: string | null;
   /** sha256 of the parent's first three slide pictures, in order. */
   firstSlides: string[];
   /** A stored picture of the parent by file name, null when gone or not what its row says. */
   read(name: string): Promise<Buffer | null>;
 }
 
+/** One locale of a revision: its first headline now and in the parent (null when the parent had none). */
+export interface RevisedLocale {
+  locale: string;
+  /** null for the set's first locale, whose files have no locale folder. */
+  fileLocale: string | null;
+  headline: string;
+  parentHeadline: string | null;
+}
+
 /**
- * The feature graphic and store preview of a revision: the parent's bytes when nothing they show
- * changed (the graphic shows the first headline, the preview the first three slides as drawn, so
- * a theme, colours, captions or order that changes them changes their bytes), else drawn again.
- * Without `input` (no brand known) a changed picture is left out rather than shown stale.
+ * The feature graphics (every locale's) and store preview of a revision: the parent's bytes when
+ * nothing they show changed (a graphic shows its locale's first headline, the preview the first
+ * three slides as drawn, so a theme, colours, captions or order that changes them changes their
+ * bytes), else drawn again. Without `input` (no brand known) a changed picture is left out rather
+ * than shown stale.
  */
 export async function revisedBrandPictures(
   objects: ObjectStore,
   prefix: string,
   device: Device,
-  locale: string,
-  now: { headline: string; firstSlides: { bytes: Buffer; sha256: string }[] },
+  locales: RevisedLocale[],
+  now: { firstSlides: { bytes: Buffer; sha256: string }[] },
   parent: ParentPictures,
   input: BrandDrawInput | null,
 ): Promise<BrandFiles> {
   const out: BrandFiles = { files: [], archive: [] };
-  if (DEVICES[device].store === 'google-play') {
-    const same = now.headline === parent.headline ? await parent.read(FEATURE_GRAPHIC_NAME) : null;
-    if (same) {
-      out.files.push(await keep(objects, prefix, FEATURE_GRAPHIC_NAME, same, FEATURE_GRAPHIC.width, FEATURE_GRAPHIC.height));
-      out.archive.push({ path: `android/${locale}/images/featureGraphic.png`, png: same });
-    } else if (input) {
-      const drawn = await featureGraphics(objects, prefix, device, [{ locale, headline: now.headline }], input);
-      out.files.push(...drawn.files);
-      out.archive.push(...drawn.archive);
+  if (DEVICES[device].store === 'google-play')
+    for (const l of locales) {
+      const name = featureGraphicFileName(l.fileLocale);
+      const same = l.headline === l.parentHeadline ? await parent.read(name) : null;
+      if (same) {
+        out.files.push(await keep(objects, prefix, name, same, FEATURE_GRAPHIC.width, FEATURE_GRAPHIC.height));
+        out.archive.push(graphicEntry(l.locale, same));
+      } else if (input) {
+        const drawn = await featureGraphics(objects, prefix, device, [{ ...l }], input);
+        out.files.push(...drawn.files);
+        out.archive.push(...drawn.archive);
+      }
     }
-  }
   const sameSlides =
     now.firstSlides.length === parent.firstSlides.length && now.firstSlides.every((s, i) => s.sha256 === parent.firstSlides[i]);
   const kept = sameSlides ? await parent.read(STORE_PREVIEW_NAME) : null;

@@ -15,6 +15,9 @@ export interface JobFile {
 export const ARCHIVE_NAME = 'archive.zip';
 /** Android sets: Google Play's feature graphic (the first locale's). */
 export const FEATURE_GRAPHIC_NAME = 'feature-graphic.png';
+/** A locale's feature graphic: the first locale's keeps the name the result links to, the others sit beside their slides. */
+export const featureGraphicFileName = (locale: string | null): string =>
+  locale ? `locales/${locale}/${FEATURE_GRAPHIC_NAME}` : FEATURE_GRAPHIC_NAME;
 /** The set in the store's search results. */
 export const STORE_PREVIEW_NAME = 'store-preview.png';
 /** The first (or only) locale's slides are the set's `slides`; other locales' have their own folder. */

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/pool.ts';
 import type { ObjectStore } from '../objects/index.ts';
 import type { Device } from '../planning/types.ts';
-import { FEATURE_GRAPHIC_NAME, listJobFiles } from '../pictures/files.ts';
+import { featureGraphicFileName, listJobFiles } from '../pictures/files.ts';
 import { Problem } from '../problem.ts';
 
 export interface JobImage {
@@ -25,8 +25,8 @@ export interface JobImages {
   androidPackage: string | null;
   /** Set locale -> its slides in order. */
   sets: Map<string, JobImage[]>;
-  /** Play's feature graphic, when the set has one: the renderer keeps the first set locale's. */
-  featureGraphic: { locale: string; image: JobImage } | null;
+  /** Set locale -> Play's feature graphic of that locale (Android sets; none on a set made before each locale had one). */
+  featureGraphics: Map<string, JobImage>;
 }
 
 export async function readObject(objects: ObjectStore, key: string): Promise<Buffer> {
@@ -57,6 +57,7 @@ export async function loadJobImages(db: Queryable, objects: ObjectStore, account
   const listing = job.request.device.startsWith('android') ? job.android : job.ios;
   const setLocales = job.request.locales?.length ? job.request.locales : [listing?.language ?? 'en'];
   const sets = new Map<string, JobImage[]>();
+  const featureGraphics = new Map<string, JobImage>();
   const image = async (f: (typeof files)[number]): Promise<JobImage> => ({
     file: f.name,
     objectKey: f.objectKey,
@@ -74,14 +75,15 @@ export async function loadJobImages(db: Queryable, objects: ObjectStore, account
     const images: JobImage[] = [];
     for (const f of slides) images.push(await image(f));
     sets.set(locale, images);
+    const graphic = files.find((f) => f.name === featureGraphicFileName(i === 0 ? null : locale));
+    if (graphic) featureGraphics.set(locale, await image(graphic));
   }
-  const graphic = files.find((f) => f.name === FEATURE_GRAPHIC_NAME);
   return {
     appId: job.app_id,
     device: job.request.device,
     iosStoreId: job.ios?.storeId ?? null,
     androidPackage: job.android?.storeId ?? null,
     sets,
-    featureGraphic: graphic ? { locale: setLocales[0], image: await image(graphic) } : null,
+    featureGraphics,
   };
 }

@@ -163,15 +163,15 @@ async function plan(deps: RunnerDeps, pub: PublicationRow, adapter: StoreAdapter
       );
     mapping[setLocale] = storeLocale;
   }
-  // Each slot with what it must hold: the set's slides per locale, and on Play the feature
-  // graphic where the set has one (its first locale's; the store keeps one a language).
-  const wantedSlots: { ref: SlotRef; desired: JobImage[] }[] = Object.entries(mapping).map(([setLocale, locale]) => ({
-    ref: { locale, slot },
-    desired: images.sets.get(setLocale)!,
-  }));
-  const graphic = images.featureGraphic;
-  if (pub.store === 'google-play' && graphic && mapping[graphic.locale])
-    wantedSlots.push({ ref: { locale: mapping[graphic.locale], slot: 'featureGraphic' }, desired: [graphic.image] });
+  // Each slot with what it must hold: the set's slides per locale, and on Play each locale's
+  // feature graphic where the set has one (the store keeps one a language).
+  const wantedSlots: { ref: SlotRef; desired: JobImage[] }[] = Object.entries(mapping).flatMap(([setLocale, locale]) => {
+    const graphic = pub.store === 'google-play' ? images.featureGraphics.get(setLocale) : undefined;
+    return [
+      { ref: { locale, slot }, desired: images.sets.get(setLocale)! },
+      ...(graphic ? [{ ref: { locale, slot: 'featureGraphic' }, desired: [graphic] }] : []),
+    ];
+  });
   const refs: SlotRef[] = wantedSlots.map((w) => w.ref);
   const state = await adapter.read(refs);
   const items: NewItem[] = [];

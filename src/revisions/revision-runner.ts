@@ -167,18 +167,21 @@ export async function renderRevision(
     ...linted(work[0], plan.warnings),
     ...(plan.locales ? { locales: plan.locales.map((l, k) => ({ ...l, ...linted(work[k], l.warnings) })) } : {}),
   };
-  // The feature graphic and store preview show the first locale, whose files come first.
+  // Each locale has its feature graphic; the store preview shows the first locale, whose files come first.
   const brandOut = await revisedBrandPictures(
     deps.objects,
     prefix,
     plan.device,
-    work[0].locale,
+    work.map((w) => ({
+      locale: w.locale,
+      fileLocale: w.fileLocale,
+      headline: w.slides[0]?.headline ?? '',
+      parentHeadline: w.before[0]?.headline ?? null,
+    })),
     {
-      headline: plan.slides[0]?.headline ?? '',
       firstSlides: files.slice(0, Math.min(3, work[0].slides.length)).map((f, i) => ({ bytes: archived[i].png, sha256: f.sha256 })),
     },
     {
-      headline: parent.slides[0]?.headline ?? null,
       firstSlides: parent.slides
         .slice(0, 3)
         .map((s) => (parentFiles.get(slideFileName(s.index, null)) ?? parentFiles.get(slideFileName(s.index, null, 'jpg')))?.sha256 ?? ''),

@@ -76,6 +76,38 @@ describe('publishing to Google Play (fake)', () => {
     expect(live()).toEqual(await sums([1, 2]));
   });
 
+  it('publishes each locale’s feature graphic to its own language, and republishing uploads nothing', async () => {
+    const sc = await connect();
+    const graphic = (language: string) => p.play.images(PLAY_PACKAGE, language, 'featureGraphic').map((i) => i.sha256);
+    const twoLocales = () =>
+      succeededJob(p, {
+        device: 'android-phone',
+        locales: ['en-US', 'de-DE'],
+        seeds: [1, 2],
+        featureGraphic: { 'en-US': 40, 'de-DE': 41 },
+      });
+    const publish = async (jobId: string) => {
+      const created = await p.post('/publications', { jobId, connectionId: sc });
+      expect(created.statusCode, created.body).toBe(201);
+      await p.drain();
+      return (await p.get(`/publications/${created.json().id}`)).json();
+    };
+    const first = await publish(await twoLocales());
+    expect(first.status, JSON.stringify(first.error)).toBe('awaiting_approval');
+    const graphics = first.plan.items.filter((i: { slot: string }) => i.slot === 'featureGraphic');
+    expect(graphics.map((i: { locale: string; file: string }) => [i.locale, i.file]).sort()).toEqual([
+      ['de-DE', 'locales/de-DE/feature-graphic.png'],
+      ['en-US', 'feature-graphic.png'],
+    ]);
+    expect(first.plan).toMatchObject({ upload: 6 });
+    expect((await approveAndRun(first.id)).status).toBe('published');
+    expect(graphic('en-US')).toEqual([sha256(await png(40, 128, 64))]);
+    expect(graphic('de-DE')).toEqual([sha256(await png(41, 128, 64))]);
+
+    const again = await publish(await twoLocales());
+    expect(again.plan).toMatchObject({ upload: 0, keep: 6, delete: 0 });
+  });
+
   it('a review in progress fails the publication, cancels no review and leaves the live listing as it was', async () => {
     const sc = await connect();
     p.play.seedImages(PLAY_PACKAGE, 'en-US', 'phoneScreenshots', [await png(7), await png(8)]);

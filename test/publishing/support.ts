@@ -131,8 +131,11 @@ export async function succeededJob(
     locales?: string[];
     seeds: number[] | Record<string, number[]>;
     accountId?: string;
-    /** A Play feature graphic (feature-graphic.png, as the renderer keeps the first locale's) from this seed. */
-    featureGraphic?: number;
+    /**
+     * Play feature graphics from these seeds, as the renderer keeps them: the first locale's
+     * feature-graphic.png, the others' locales/{locale}/feature-graphic.png. A number is the first locale's only.
+     */
+    featureGraphic?: number | Record<string, number>;
   },
 ): Promise<string> {
   const accountId = opts.accountId ?? p.h.account.id;
@@ -161,13 +164,15 @@ export async function succeededJob(
       );
     }
   }
-  if (opts.featureGraphic !== undefined) {
-    const bytes = await png(opts.featureGraphic, 128, 64);
-    const key = `jobs/${jobId}/feature-graphic.png`;
+  const graphics = typeof opts.featureGraphic === 'number' ? { [locales[0]]: opts.featureGraphic } : (opts.featureGraphic ?? {});
+  for (const [locale, seed] of Object.entries(graphics)) {
+    const bytes = await png(seed, 128, 64);
+    const name = locale === locales[0] ? 'feature-graphic.png' : `locales/${locale}/feature-graphic.png`;
+    const key = `jobs/${jobId}/${name}`;
     await p.h.services.objects.put(key, bytes, 'image/png');
     await db.query(
-      `INSERT INTO job_files (job_id, name, object_key, content_type, bytes, sha256, width, height) VALUES ($1, 'feature-graphic.png', $2, 'image/png', $3, $4, 128, 64)`,
-      [jobId, key, bytes.length, sha256(bytes)],
+      `INSERT INTO job_files (job_id, name, object_key, content_type, bytes, sha256, width, height) VALUES ($1, $2, $3, 'image/png', $4, $5, 128, 64)`,
+      [jobId, name, key, bytes.length, sha256(bytes)],
     );
   }
   return jobId;
