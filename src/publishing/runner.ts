@@ -109,8 +109,8 @@ async function adapterFor(deps: RunnerDeps, pub: PublicationRow): Promise<StoreA
       budgetReserve: deps.appStore?.budgetReserve,
     });
     // Chosen per connection: the App Asset Library (API 4.5) or the screenshot sets.
-    if (secret.appStoreUpload === 'asset-library') return new AssetLibraryAdapter(client, pub.store_app_id, deps.appStore);
-    return new AppStoreAdapter(client, pub.store_app_id, pub.id, deps.appStore);
+    if (secret.appStoreUpload === 'asset-library') return new AssetLibraryAdapter(client, pub.store_app_id, deps.db, deps.appStore);
+    return new AppStoreAdapter(client, pub.store_app_id, pub.id, deps.db, deps.appStore);
   }
   return new PlayAdapter(secret.account, pub, {
     rootUrl: deps.googlePlayApiUrl,

@@ -2,8 +2,8 @@ import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppStoreTokens } from '../../src/publishing/app-store/token.ts';
 import { advancePublication, RetryLater } from '../../src/publishing/runner.ts';
-import { png, sha256 } from './fakes/helpers.ts';
-import { PLAY_PACKAGE, publishingHarness, succeededJob, type PublishingHarness } from './support.ts';
+import { md5, png, sha256 } from './fakes/helpers.ts';
+import { ASC_APP, PLAY_PACKAGE, publishingHarness, succeededJob, type PublishingHarness } from './support.ts';
 
 let p: PublishingHarness;
 beforeEach(async () => {
@@ -40,6 +40,53 @@ describe('publishing under concurrency', () => {
       await Promise.all(seeds.map(async (s) => sha256(await png(s)))),
     );
   });
+
+  // Both App Store paths take one lock per app, like Play's per package: a second publication of
+  // the same app waits (its task retries) instead of reordering the sets, or reserving the same
+  // library pictures, under the first.
+  for (const [appStoreUpload, size] of [
+    ['screenshot-sets', [64, 128]],
+    ['asset-library', [1290, 2796]],
+  ] as const)
+    it(`two publications of one App Store app (${appStoreUpload}) never run at once: the second waits for the first`, async () => {
+      const res = await p.post('/store-connections', {
+        store: 'app-store',
+        issuerId: p.ascKey.issuerId,
+        keyId: p.ascKey.keyId,
+        privateKey: p.ascKey.privateKeyPem,
+        appStoreUpload,
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const ids: string[] = [];
+      for (const seeds of [
+        [1, 2, 3],
+        [4, 5],
+      ]) {
+        const job = await succeededJob(p, { device: 'iphone-69', seeds, size: [...size] });
+        ids.push((await p.post('/publications', { jobId: job, connectionId: res.json().id, locales: { en: 'en-US' } })).json().id);
+      }
+      await p.drain();
+      for (const id of ids) expect((await p.post(`/publications/${id}/approve`)).statusCode).toBe(202);
+      p.queued.length = 0;
+      const results = await Promise.allSettled(ids.map((id) => advancePublication(p.runner, id, { lastAttempt: false })));
+      const waited = results.filter((r) => r.status === 'rejected');
+      expect(waited).toHaveLength(1);
+      expect((waited[0] as PromiseRejectedResult).reason).toBeInstanceOf(RetryLater);
+      expect(String((waited[0] as PromiseRejectedResult).reason.message)).toMatch(/another publication is changing app/);
+      const first = ids[results.findIndex((r) => r.status === 'fulfilled')];
+      expect((await p.get(`/publications/${first}`)).json().status).toBe('published');
+      // The task's retry re-plans against what the first left and publishes the second's set alone.
+      const second = ids[results.indexOf(waited[0])];
+      await advancePublication(p.runner, second);
+      const last = (await p.get(`/publications/${second}`)).json();
+      expect(last.status, JSON.stringify(last.error)).toBe('published');
+      const want = await Promise.all((second === ids[0] ? [1, 2, 3] : [4, 5]).map(async (s) => md5(await png(s, ...size))));
+      const live =
+        appStoreUpload === 'asset-library'
+          ? p.asc.placements(ASC_APP, 'en-US', 'IPHONE_DYNAMIC_ISLAND_LARGE_PROFILE').map((x) => x.md5)
+          : p.asc.screenshots(ASC_APP, 'en-US', 'APP_IPHONE_67').map((x) => x.sourceFileChecksum);
+      expect(live).toEqual(want);
+    });
 
   it('concurrent approvals queue the work once', async () => {
     const sc = (

@@ -136,6 +136,8 @@ export async function succeededJob(
      * feature-graphic.png, the others' locales/{locale}/feature-graphic.png. A number is the first locale's only.
      */
     featureGraphic?: number | Record<string, number>;
+    /** The slides' pixel size (a size the App Asset Library's reference data takes, for that path). */
+    size?: [number, number];
   },
 ): Promise<string> {
   const accountId = opts.accountId ?? p.h.account.id;
@@ -154,13 +156,14 @@ export async function succeededJob(
   for (const [li, locale] of locales.entries()) {
     const seeds = Array.isArray(opts.seeds) ? opts.seeds : opts.seeds[locale];
     for (const [i, seed] of seeds.entries()) {
-      const bytes = await png(seed + li * 1000);
+      const [w, h] = opts.size ?? [64, 128];
+      const bytes = await png(seed + li * 1000, w, h);
       const name = li === 0 ? `slides/${i + 1}.png` : `locales/${locale}/slides/${i + 1}.png`;
       const key = `jobs/${jobId}/${name}`;
       await p.h.services.objects.put(key, bytes, 'image/png');
       await db.query(
-        `INSERT INTO job_files (job_id, name, object_key, content_type, bytes, sha256, width, height) VALUES ($1, $2, $3, 'image/png', $4, $5, 64, 128)`,
-        [jobId, name, key, bytes.length, sha256(bytes)],
+        `INSERT INTO job_files (job_id, name, object_key, content_type, bytes, sha256, width, height) VALUES ($1, $2, $3, 'image/png', $4, $5, $6, $7)`,
+        [jobId, name, key, bytes.length, sha256(bytes), w, h],
       );
     }
   }

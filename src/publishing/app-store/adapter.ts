@@ -7,7 +7,9 @@
  * being saved (a reservation whose answer was lost) first asks Apple what exists; that is what
  * keeps a killed and resumed run from leaving duplicates.
  */
+import type { Db } from '../../db/pool.ts';
 import { backoffMs, StoreBusy, StoreError, sleep } from '../errors.ts';
+import { withStoreLock } from '../store-lock.ts';
 import { slotKey, type Item, type ItemIO, type SlotRef, type SlotState, type StoreAdapter } from '../adapter.ts';
 import type { AppStoreClient, JsonApiResource, UploadOperation } from './client.ts';
 import { errorsText, uploadAsset, type AssetResource, type Delivery } from './upload.ts';
@@ -77,16 +79,45 @@ export async function applyPerSlot(
 }
 
 /**
- * The app's one editable iOS version and its localizations (locale → id), found the same way on
- * both App Store paths. Never creates a version.
+ * What both App Store paths share: the app's one editable iOS version and its localizations
+ * (locale → id; never creates a version), one publication at a time per app (the same lock on
+ * both paths, so a set-based and an asset-library publication of one app exclude each other too),
+ * and a delete that is checked.
  */
-export class AppStoreVersionReader {
+export abstract class AppStoreAdapterBase {
   private localizations: Map<string, string> | null = null;
 
   constructor(
     protected readonly client: AppStoreClient,
     protected readonly appId: string,
+    private readonly db: Db,
+    protected readonly opts: AppStoreAdapterOptions,
   ) {}
+
+  /** Reads and applies run one publication at a time per app: see store-lock.ts. */
+  protected locked<T>(fn: () => Promise<T>): Promise<T> {
+    return withStoreLock(
+      this.db,
+      `asc-app:${this.appId}`,
+      `another publication is changing app ${this.appId} on App Store Connect; this one waits`,
+      fn,
+    );
+  }
+
+  /**
+   * Deletes the resource an item names (`path` + its remoteId) and reads it back: Apple has
+   * answered a DELETE with success and kept the resource, so it is asked again a few times.
+   */
+  protected async deleteChecked(it: Item, io: ItemIO, path: string, noun: string): Promise<void> {
+    if (it.state === 'done') return;
+    for (let i = 0; i < 4; i++) {
+      await this.client.call('DELETE', `${path}/${it.remoteId}`, undefined, true);
+      const still = await this.client.call('GET', `${path}/${it.remoteId}`, undefined, true);
+      if (!still) return io.save(it, { state: 'done', error: null });
+      await sleep(this.opts.pollIntervalMs ?? 2_000);
+    }
+    throw new StoreError('refused', `App Store Connect kept ${noun} ${it.remoteId} after being asked to delete it`);
+  }
 
   protected async versionId(): Promise<string> {
     const res = await this.client.call<{
@@ -119,7 +150,7 @@ export class AppStoreVersionReader {
   }
 }
 
-export class AppStoreAdapter extends AppStoreVersionReader implements StoreAdapter {
+export class AppStoreAdapter extends AppStoreAdapterBase implements StoreAdapter {
   readonly appendOnly = false;
   readonly checksum = 'md5' as const;
   private sets = new Map<string, string>();
@@ -128,16 +159,21 @@ export class AppStoreAdapter extends AppStoreVersionReader implements StoreAdapt
     client: AppStoreClient,
     appId: string,
     private readonly publicationId: string,
-    private readonly opts: AppStoreAdapterOptions = {},
+    db: Db,
+    opts: AppStoreAdapterOptions = {},
   ) {
-    super(client, appId);
+    super(client, appId, db, opts);
   }
 
   async locales(): Promise<string[]> {
     return [...(await this.localizationIds()).keys()];
   }
 
-  async read(refs: SlotRef[]): Promise<SlotState[]> {
+  read(refs: SlotRef[]): Promise<SlotState[]> {
+    return this.locked(() => this.readUnlocked(refs));
+  }
+
+  private async readUnlocked(refs: SlotRef[]): Promise<SlotState[]> {
     const out: SlotState[] = [];
     for (const ref of refs) {
       const setId = await this.setId(ref, false);
@@ -155,7 +191,7 @@ export class AppStoreAdapter extends AppStoreVersionReader implements StoreAdapt
   }
 
   apply(items: Item[], io: ItemIO): Promise<Map<string, Error>> {
-    return applyPerSlot(items, io, (slotItems) => this.applySlot(slotItems, io));
+    return this.locked(() => applyPerSlot(items, io, (slotItems) => this.applySlot(slotItems, io)));
   }
 
   private async applySlot(items: Item[], io: ItemIO): Promise<void> {
@@ -199,16 +235,8 @@ export class AppStoreAdapter extends AppStoreVersionReader implements StoreAdapt
     return this.client.retry.attempts;
   }
 
-  private async deleteOne(it: Item, io: ItemIO): Promise<void> {
-    if (it.state === 'done') return;
-    // Apple has answered a DELETE with success and kept the screenshot: check, try again a few times.
-    for (let i = 0; i < 4; i++) {
-      await this.client.call('DELETE', `/v1/appScreenshots/${it.remoteId}`, undefined, true);
-      const still = await this.client.call('GET', `/v1/appScreenshots/${it.remoteId}`, undefined, true);
-      if (!still) return io.save(it, { state: 'done', error: null });
-      await sleep(this.opts.pollIntervalMs ?? 2_000);
-    }
-    throw new StoreError('refused', `App Store Connect kept screenshot ${it.remoteId} after being asked to delete it`);
+  private deleteOne(it: Item, io: ItemIO): Promise<void> {
+    return this.deleteChecked(it, io, '/v1/appScreenshots', 'screenshot');
   }
 
   private async screenshots(setId: string): Promise<Screenshot[]> {

@@ -17,7 +17,8 @@
  */
 import { StoreBusy, StoreError, backoffMs, sleep } from '../errors.ts';
 import { type Item, type ItemIO, type SlotRef, type SlotState, type StoreAdapter } from '../adapter.ts';
-import { AppStoreVersionReader, applyPerSlot, type AppStoreAdapterOptions } from './adapter.ts';
+import type { Db } from '../../db/pool.ts';
+import { AppStoreAdapterBase, applyPerSlot, type AppStoreAdapterOptions } from './adapter.ts';
 import type { AppStoreClient, JsonApiResource } from './client.ts';
 import { errorsText, uploadAsset, type AssetResource, type Delivery } from './upload.ts';
 
@@ -70,18 +71,14 @@ export interface ImageSize {
   height: number;
 }
 
-export class AssetLibraryAdapter extends AppStoreVersionReader implements StoreAdapter {
+export class AssetLibraryAdapter extends AppStoreAdapterBase implements StoreAdapter {
   readonly appendOnly = false;
   readonly checksum = 'md5' as const;
   private library: string | null = null;
   private ref: RefData | null = null;
 
-  constructor(
-    client: AppStoreClient,
-    appId: string,
-    private readonly opts: AppStoreAdapterOptions = {},
-  ) {
-    super(client, appId);
+  constructor(client: AppStoreClient, appId: string, db: Db, opts: AppStoreAdapterOptions = {}) {
+    super(client, appId, db, opts);
   }
 
   async locales(): Promise<string[]> {
@@ -126,7 +123,11 @@ export class AssetLibraryAdapter extends AppStoreVersionReader implements StoreA
     return group.placementProfileGroupId;
   }
 
-  async read(refs: SlotRef[]): Promise<SlotState[]> {
+  read(refs: SlotRef[]): Promise<SlotState[]> {
+    return this.locked(() => this.readUnlocked(refs));
+  }
+
+  private async readUnlocked(refs: SlotRef[]): Promise<SlotState[]> {
     const out: SlotState[] = [];
     for (const ref of refs) {
       const { placements, images } = await this.placements(ref);
@@ -146,7 +147,7 @@ export class AssetLibraryAdapter extends AppStoreVersionReader implements StoreA
   }
 
   apply(items: Item[], io: ItemIO): Promise<Map<string, Error>> {
-    return applyPerSlot(items, io, (slotItems) => this.applySlot(slotItems, io));
+    return this.locked(() => applyPerSlot(items, io, (slotItems) => this.applySlot(slotItems, io)));
   }
 
   private async applySlot(items: Item[], io: ItemIO): Promise<void> {
@@ -226,15 +227,8 @@ export class AssetLibraryAdapter extends AppStoreVersionReader implements StoreA
     await io.save(it, { remoteId: id, state: 'done', error: null });
   }
 
-  private async unplace(it: Item, io: ItemIO): Promise<void> {
-    if (it.state === 'done') return;
-    for (let i = 0; i < 4; i++) {
-      await this.client.call('DELETE', `/v1/appAssetLibraryPlacements/${it.remoteId}`, undefined, true);
-      const still = await this.client.call('GET', `/v1/appAssetLibraryPlacements/${it.remoteId}`, undefined, true);
-      if (!still) return io.save(it, { state: 'done', error: null });
-      await sleep(this.opts.pollIntervalMs ?? 2_000);
-    }
-    throw new StoreError('refused', `App Store Connect kept placement ${it.remoteId} after being asked to delete it`);
+  private unplace(it: Item, io: ItemIO): Promise<void> {
+    return this.deleteChecked(it, io, '/v1/appAssetLibraryPlacements', 'placement');
   }
 
   private imageResource(): AssetResource {

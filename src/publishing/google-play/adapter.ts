@@ -8,12 +8,12 @@
  */
 import { androidpublisher, type androidpublisher_v3 } from '@googleapis/androidpublisher';
 import { Readable } from 'node:stream';
-import type { Db, DbClient } from '../../db/pool.ts';
-import { withClient } from '../../db/pool.ts';
+import type { Db } from '../../db/pool.ts';
 import { slotKey, type Item, type ItemIO, type SlotRef, type SlotState, type StoreAdapter } from '../adapter.ts';
 import { backoffMs, DEFAULT_RETRY, retryAfterMs, sleep, StoreError, type RetryPolicy } from '../errors.ts';
 import { planSlot } from '../plan.ts';
 import { setStatus, type PublicationRow } from '../publications.ts';
+import { withStoreLock } from '../store-lock.ts';
 import { GoogleTokens, TokenRejected, type ServiceAccountKey } from './token.ts';
 
 export interface PlayAdapterOptions {
@@ -218,16 +218,13 @@ export class PlayAdapter implements StoreAdapter {
     }
   }
 
-  private async locked<T>(fn: () => Promise<T>): Promise<T> {
-    return withClient(this.opts.db, async (client: DbClient) => {
-      const { rows } = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock(hashtext('play-edit:' || $1)) AS ok", [this.pkg]);
-      if (!rows[0].ok) throw new StoreError('unavailable', `another publication is editing ${this.pkg} on Google Play; this one waits`);
-      try {
-        return await fn();
-      } finally {
-        await client.query("SELECT pg_advisory_unlock(hashtext('play-edit:' || $1))", [this.pkg]);
-      }
-    });
+  private locked<T>(fn: () => Promise<T>): Promise<T> {
+    return withStoreLock(
+      this.opts.db,
+      `play-edit:${this.pkg}`,
+      `another publication is editing ${this.pkg} on Google Play; this one waits`,
+      fn,
+    );
   }
 
   /** One API call with Play's rules: a fresh token after a 401, 429/5xx retried, an edit's 404 is EditGone. */
