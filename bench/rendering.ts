@@ -13,7 +13,7 @@ import { createCanvas } from '@napi-rs/canvas';
 import sharp from 'sharp';
 import type { Slide } from '../src/planning/types.ts';
 import { composeRaw } from '../src/rendering/compose.ts';
-import { encodeSlide, PNG_LEVEL } from '../src/rendering/encode.ts';
+import { encodeSlide, FIRST_PNG } from '../src/rendering/encode.ts';
 import { registerFonts, FONT_SOURCES } from '../src/rendering/fonts.ts';
 import { displayFor, frameBox } from '../src/rendering/frames.ts';
 import { fitSet, place, scaleOf, textBlock } from '../src/rendering/layout.ts';
@@ -330,7 +330,7 @@ export async function benchRendering(): Promise<{ text: string; correct: boolean
     ),
     row("a cold pool's first slide: wall ms (thread start, fonts, the slide)", coldMs.toFixed(0), '—', null),
     row(
-      `PNG size: zlib level ${PNG_LEVEL} (used) / level 6`,
+      `PNG size: ${FIRST_PNG} (used) / sharp's zlib level 6, unfiltered`,
       `${kb(one.png.length)} / ${kb(level6.length)}`,
       '≤ 8 MB',
       one.png.length <= 8 * 1024 * 1024,

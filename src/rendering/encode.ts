@@ -1,20 +1,23 @@
 /**
- * A slide's pixels to a file the store takes: an 8-bit RGB PNG at a fast zlib level; if that is
- * over 8 MB (a screen of photographs or noise), the same PNG at a middle level, then compressed
- * hard (level 9, adaptive filters); if still over, a JPEG of high quality, which App Store Connect and Google Play both
- * accept (lower qualities only if even that is over: a screen of pure noise). Then the file is checked as a store would check it, and the lint is completed.
+ * A slide's pixels to a file the store takes: an 8-bit RGB PNG written the fast way (png.ts: Up
+ * filter, zlib's run-length strategy); if that is over 8 MB (a screen of photographs or noise),
+ * the same PNG through sharp at a middle level, then compressed hard (level 9, adaptive filters);
+ * if still over, a JPEG of high quality, which App Store Connect and Google Play both accept
+ * (lower qualities only if even that is over: a screen of pure noise). Then the file is checked as
+ * a store would check it, and the lint is completed.
  */
 import sharp from 'sharp';
 import type { Device } from '../planning/types.ts';
+import { encodeRgbPng } from './png.ts';
 import { checkStoreRules, MAX_BYTES } from './store-rules.ts';
 import type { DrawnLint, RenderedSlide } from './types.ts';
 
 /**
- * zlib-ng level 1 (its "quick" deflate): on the bench slide 27 ms of CPU against 40 at level 2, for
- * a file 48 % larger (1.7 MB against 1.2), still a fifth of the 8 MB limit. A file it leaves over
- * the limit is encoded again at MIDDLE_PNG_LEVEL before anything slower is tried.
+ * The first encoding, as the bench names it (png.ts). Before it, sharp's unfiltered zlib-ng
+ * level 1 wrote 1.7 MB for the bench slide where this writes 0.95 MB. A file it leaves over the
+ * limit is encoded again at MIDDLE_PNG_LEVEL before anything slower is tried.
  */
-export const PNG_LEVEL = 1;
+export const FIRST_PNG = 'Up filter, zlib runs only (Z_RLE)';
 const MIDDLE_PNG_LEVEL = 6;
 /** 4:4:4 chroma at quality 92: text edges stay clean. Lower steps only for pictures of noise. */
 export const JPEG_QUALITY = 92;
@@ -33,9 +36,9 @@ export async function encodeSlide(raw: Raw, device: Device, drawn: DrawnLint, ma
       .removeAlpha()
       .toColourspace('srgb');
   let format: 'png' | 'jpeg' = 'png';
-  let bytes = await image().png({ compressionLevel: PNG_LEVEL, adaptiveFiltering: false }).toBuffer();
-  // Level 1 gives up about a third of the size level 6 reaches without filters, for a fraction of
-  // its CPU: a file only level 1 put over the limit gets the slower level first.
+  let bytes = encodeRgbPng(raw.data, raw.width, raw.height);
+  // Runs alone miss the repeats of a photograph that LZ77 finds: a file only they put over the
+  // limit gets a middle level first.
   if (bytes.length > maxBytes) bytes = await image().png({ compressionLevel: MIDDLE_PNG_LEVEL, adaptiveFiltering: false }).toBuffer();
   // Level 9 with adaptive filters saves 10-25 % on photographs and nothing on noise, at ~8× the
   // CPU (seconds on an iPad slide): it is tried only when that saving could be enough.
