@@ -74,6 +74,35 @@ describe('store connections', () => {
     expect(after.body).toContain(escapeHtml(p.serviceAccount.client_email));
   });
 
+  it('offers the App Store upload path (screenshot sets by default, or the App Asset Library) and shows which one a key uses', async () => {
+    const form = await c.get('/connections');
+    expect(form.body).toMatch(/<input type="radio" name="appStoreUpload" value="screenshot-sets"\s+checked/);
+    expect(form.body).toContain('value="asset-library"');
+    const library = await c.postFiles(
+      '/connections/app-store',
+      { issuerId: p.ascKey.issuerId, keyId: p.ascKey.keyId, privateKey: p.ascKey.privateKeyPem, appStoreUpload: 'asset-library' },
+      [],
+    );
+    expect(library.statusCode, library.body).toBe(303);
+    const sets = await connectAppStore();
+    const { rows } = await p.h.t.pool.query(`SELECT id, app_store_upload FROM store_connections ORDER BY created_at`);
+    expect(rows.map((r) => r.app_store_upload)).toEqual(['asset-library', 'screenshot-sets']);
+    expect(rows[1].id).toBe(sets);
+    const list = await c.get('/connections');
+    expect(list.body).toContain('uploads to App Asset Library');
+    expect(list.body).toContain('uploads to Screenshot sets');
+
+    // A value the form does not offer is refused, the choice kept, nothing stored.
+    const odd = await c.postFiles(
+      '/connections/app-store',
+      { issuerId: p.ascKey.issuerId, keyId: p.ascKey.keyId, privateKey: p.ascKey.privateKeyPem, appStoreUpload: 'ftp' },
+      [],
+    );
+    expect(odd.statusCode).toBe(400);
+    expect(odd.body).toContain('Choose Screenshot sets or App Asset Library');
+    expect((await p.h.t.pool.query(`SELECT count(*)::int AS n FROM store_connections`)).rows[0].n).toBe(2);
+  });
+
   it('says what is wrong with a form, and what the store said, without storing anything or echoing the key', async () => {
     await c.get('/connections');
     const empty = await c.postFiles('/connections/app-store', { issuerId: '', keyId: 'K1', privateKey: '' }, []);

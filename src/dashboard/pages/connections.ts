@@ -6,7 +6,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isId } from '../../ids.ts';
 import { isProblem } from '../../problem.ts';
-import { createConnection, deleteConnection, getConnection, listConnections, type StoreConnection } from '../../publishing/connections.ts';
+import {
+  createConnection,
+  deleteConnection,
+  getConnection,
+  listConnections,
+  type AppStoreUpload,
+  type StoreConnection,
+} from '../../publishing/connections.ts';
 import type { PublishingServices } from '../../publishing/services.ts';
 import { field, notFound, pageContext, PageError, requireSession, seeOther, sendPage, type Dashboard } from '../context.ts';
 import { html } from '../html.ts';
@@ -19,6 +26,13 @@ const SECRET_MAX = 10_000;
 export const STORE_NAME: Record<StoreConnection['store'], string> = { 'app-store': 'App Store Connect', 'google-play': 'Google Play' };
 
 /** What names a connection to a person: the key id, or the service account's email. */
+/** How an App Store connection puts screenshots on the version (docs/publishing.md). */
+export const UPLOAD_NAME: Record<AppStoreUpload, string> = {
+  'screenshot-sets': 'Screenshot sets',
+  'asset-library': 'App Asset Library',
+};
+const UPLOADS = Object.keys(UPLOAD_NAME) as AppStoreUpload[];
+
 export const connectionLabel = (c: StoreConnection): string =>
   c.store === 'app-store' ? `${STORE_NAME[c.store]} key ${c.keyId}` : `${STORE_NAME[c.store]} · ${c.clientEmail}`;
 
@@ -34,7 +48,10 @@ function connectionRow(c: StoreConnection) {
     <td data-label="Key">
       ${
         c.store === 'app-store'
-          ? html`<code>${c.keyId}</code><br /><span class="muted small">issuer <code>${c.issuerId}</code></span>`
+          ? html`<code>${c.keyId}</code><br /><span class="muted small">issuer <code>${c.issuerId}</code></span><br /><span
+                  class="muted small"
+                  >${`uploads to ${UPLOAD_NAME[c.appStoreUpload ?? 'screenshot-sets']}`}</span
+                >`
           : html`<code>${c.clientEmail}</code>`
       }
     </td>
@@ -53,11 +70,12 @@ interface FormState {
   store: StoreConnection['store'] | null;
   issuerId: string;
   keyId: string;
+  appStoreUpload: AppStoreUpload;
   errors: FieldError[];
   notice: { kind: 'ok' | 'error'; text: string } | null;
 }
 
-const emptyForm: FormState = { store: null, issuerId: '', keyId: '', errors: [], notice: null };
+const emptyForm: FormState = { store: null, issuerId: '', keyId: '', appStoreUpload: 'screenshot-sets', errors: [], notice: null };
 
 async function connectionsPage(request: FastifyRequest, reply: FastifyReply, dash: Dashboard, form: FormState = emptyForm, status = 200) {
   const session = requireSession(request);
@@ -122,6 +140,21 @@ async function connectionsPage(request: FastifyRequest, reply: FastifyReply, das
               <textarea id="p8Text" name="privateKey" rows="4" maxlength="4000" autocomplete="off" spellcheck="false" class="mono"
                 placeholder="-----BEGIN PRIVATE KEY-----"${describedBy(asc.errors, 'privateKey')}></textarea>
               ${fieldError(asc.errors, 'privateKey')}
+              <fieldset>
+                <legend>Upload screenshots to</legend>
+                ${UPLOADS.map(
+                  (u) =>
+                    html`<label class="choice"
+                      ><input type="radio" name="appStoreUpload" value="${u}" ${u === asc.appStoreUpload ? html`checked` : ''} />
+                      ${UPLOAD_NAME[u]}</label
+                    >`,
+                )}
+                ${fieldError(asc.errors, 'appStoreUpload')}
+              </fieldset>
+              <p class="hint">
+                Screenshot sets: each version localization's sets, as fastlane does. App Asset Library (App Store Connect API 4.5): each
+                picture uploaded once into the app's library and placed per localization.
+              </p>
               <button type="submit">Connect App Store</button>
             </form>
           </section>
@@ -173,9 +206,11 @@ export function connectionPages(app: FastifyInstance, dash: Dashboard): void {
     const p = publishingOf(dash);
     const issuerId = store === 'app-store' ? field(request.body, 'issuerId').trim() : '';
     const keyId = store === 'app-store' ? field(request.body, 'keyId').trim() : '';
+    const chosen = field(request.body, 'appStoreUpload');
+    const appStoreUpload = UPLOADS.find((u) => u === chosen) ?? 'screenshot-sets';
     // The secret is never put back into the page: after a refusal it is chosen or pasted again.
     const refuse = (errors: FieldError[], text: string, status: number) =>
-      connectionsPage(request, reply, dash, { store, issuerId, keyId, errors, notice: { kind: 'error', text } }, status);
+      connectionsPage(request, reply, dash, { store, issuerId, keyId, appStoreUpload, errors, notice: { kind: 'error', text } }, status);
     let input;
     if (store === 'app-store') {
       const privateKey = secretOf(request.body, 'privateKeyFile', 'privateKey');
@@ -187,8 +222,11 @@ export function connectionPages(app: FastifyInstance, dash: Dashboard): void {
       if (issuerId.length > ID_MAX) errors.push({ field: 'issuerId', message: `At most ${ID_MAX} characters.` });
       if (keyId.length > ID_MAX) errors.push({ field: 'keyId', message: `At most ${ID_MAX} characters.` });
       if (privateKey.length > SECRET_MAX) errors.push({ field: 'privateKey', message: 'This is far longer than a .p8 key file.' });
+      // A choice the form does not offer is refused, not quietly replaced by the default.
+      if (chosen && !UPLOADS.some((u) => u === chosen))
+        errors.push({ field: 'appStoreUpload', message: `Choose ${UPLOADS.map((u) => UPLOAD_NAME[u]).join(' or ')}.` });
       if (errors.length) return refuse(errors, 'The key was not added; see below.', 400);
-      input = { store, issuerId, keyId, privateKey } as const;
+      input = { store, issuerId, keyId, privateKey, appStoreUpload } as const;
     } else {
       const text = secretOf(request.body, 'serviceAccountFile', 'serviceAccount');
       if (text.length > SECRET_MAX)
