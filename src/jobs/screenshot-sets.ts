@@ -4,15 +4,15 @@
  * without a charge, and a refused request changes nothing.
  */
 import type { ThemeId } from '../brand/theme-ids.ts';
-import { CHARGE_UPDATE, ensurePeriod, getBalance, insufficientCredits, periodStart } from '../accounts/credits.ts';
+import { getBalance, insufficientCredits } from '../accounts/credits.ts';
 import type { NotifyBatcher } from '../db/notify-batcher.ts';
 import { isUniqueViolation, transaction, type Db, type Queryable } from '../db/pool.ts';
 import { isId, newId } from '../ids.ts';
 import { findNarrative } from '../planning/narratives.ts';
 import { planDefaults, type PlanRequest } from '../planning/types.ts';
-import { Problem, validationFailed } from '../problem.ts';
-import { appNotFound, findApp, type App } from '../apps/apps.ts';
-import { checkScreenIds, familyScreens } from '../screens/screens.ts';
+import { isProblem, Problem, validationFailed } from '../problem.ts';
+import { appNotFound, type App } from '../apps/apps.ts';
+import { checkScreenIds } from '../screens/screens.ts';
 import { listingLocale, localesErrors, plannedNatively } from '../planning/locales.ts';
 import { primaryListing, screensFor } from '../planning/screens.ts';
 import { fillableOffThread } from '../planning/fillable.ts';
@@ -20,7 +20,8 @@ import { DEVICES } from '../planning/types.ts';
 import { creditsCharged } from '../metrics/index.ts';
 import { claimIdempotencyKey, completeIdempotencyKey, findIdempotencyRecord, requestHash } from './idempotency.ts';
 import type { StoredPlanRequest } from './jobs.ts';
-import { ChargeBatches } from './charge-batches.ts';
+import { appReader, type AppReader } from './app-snapshots.ts';
+import { chargeAndEnqueue, chargeBatched, StaleCheck, type CheckedFacts } from './charge.ts';
 
 export const SCREENSHOT_SET_COST = 5;
 
@@ -94,26 +95,30 @@ function checkTranslatable(app: App, request: ScreenshotSetRequest): void {
   if (errors.length) throw validationFailed(errors);
 }
 
-/** A set the rule writer cannot fill (and no model will), or with nothing to frame, is refused before the charge. */
+/**
+ * A set the rule writer cannot fill (and no model will), or with nothing to frame, is refused before
+ * the charge. Returns the draft's warnings and whether the family's uploaded screens were counted.
+ */
 async function checkSetFillable(
-  db: Queryable,
-  accountId: string,
+  reader: AppReader,
   app: App,
   request: StoredPlanRequest,
   hasModel: boolean,
-): Promise<string[]> {
+): Promise<{ warnings: string[]; family: CheckedFacts['family']; hasScreens: boolean | null }> {
   const listings = [app.iosListing, app.androidListing].filter((l) => l !== null);
-  if (listings.length === 0) return [];
+  if (listings.length === 0) return { warnings: [], family: null, hasScreens: null };
   const family = DEVICES[request.device].family;
   // Only counted when the listing has no screenshot of the family: the common case costs no query.
-  const uploadedScreens =
+  const counted =
     // A Mac listing's screenshots are not an iPhone's (the planner does not use them).
-    screensFor(listings, request.device).urls.length > 0 && primaryListing(listings, request.device).platform !== 'mac'
-      ? undefined
-      : request.screenIds?.length || (await familyScreens(db, accountId, app.id, family)).length;
+    !(screensFor(listings, request.device).urls.length > 0 && primaryListing(listings, request.device).platform !== 'mac') &&
+    !request.screenIds?.length;
+  const uploadedScreens = counted ? await reader.screenCount(family) : request.screenIds?.length;
   // An app's listings never change after it is added; its guidance can, and is in the key.
   const key = JSON.stringify([app.id, app.extraContext, request, uploadedScreens ?? null]);
-  return fillableOffThread({ listings, extraContext: app.extraContext, request, uploadedScreens }, hasModel, key);
+  const warnings = await fillableOffThread({ listings, extraContext: app.extraContext, request, uploadedScreens }, hasModel, key);
+  // The planner only tells none from some (plan.ts), so that is what the charge re-checks.
+  return { warnings, family: counted ? family : null, hasScreens: counted ? uploadedScreens! > 0 : null };
 }
 
 /** The request as the job stores it: defaults resolved, a narrative fixing the slide count. */
@@ -159,24 +164,57 @@ function resolveRequest(request: ScreenshotSetRequest): StoredPlanRequest {
   };
 }
 
-/** Every check a create makes before it charges; what it returns is the draft's warnings. */
+interface Checked {
+  warnings: string[];
+  /** What the checks read of the app: the charge writes only while it is still so. */
+  facts: CheckedFacts;
+}
+
+/**
+ * Every check a create makes before it charges. From this process's snapshot of the app unless
+ * `fresh`; a refusal is never answered from a snapshot (it may be stale), only after reading again.
+ */
 async function checkBeforeCharge(
   db: Db,
   accountId: string,
   request: ScreenshotSetRequest,
   planRequest: StoredPlanRequest,
   opts: Pick<CreateOptions, 'canTranslate' | 'hasModel'>,
-): Promise<string[]> {
+  fresh: boolean,
+): Promise<Checked> {
+  try {
+    return await checkOnce(db, accountId, request, planRequest, opts, fresh);
+  } catch (error) {
+    if (fresh || !isProblem(error)) throw error;
+    return checkOnce(db, accountId, request, planRequest, opts, true);
+  }
+}
+
+async function checkOnce(
+  db: Db,
+  accountId: string,
+  request: ScreenshotSetRequest,
+  planRequest: StoredPlanRequest,
+  opts: Pick<CreateOptions, 'canTranslate' | 'hasModel'>,
+  fresh: boolean,
+): Promise<Checked> {
   // An id of the wrong shape cannot exist; answering without a query also keeps odd bytes out of SQL.
   if (!isId('app', request.appId)) throw appNotFound(request.appId);
   const untranslatable = request.locales !== undefined && !opts.canTranslate;
   const screenIds = [...(request.screenIds ?? []), ...(request.slides ?? []).flatMap((s) => (s.screenId ? [s.screenId] : []))];
   // Read once for every check; another account's app reads as missing before its screens are looked at.
-  const app = await findApp(db, accountId, request.appId);
+  const reader = appReader(db, accountId, request.appId, fresh);
+  const app = await reader.app();
   if (!app) throw appNotFound(request.appId);
   if (untranslatable) checkTranslatable(app, request);
   if (screenIds.length) await checkScreenIds(db, accountId, request.appId, screenIds);
-  return request.slides ? [] : checkSetFillable(db, accountId, app, planRequest, opts.hasModel ?? !!opts.canTranslate);
+  const fillable = request.slides
+    ? { warnings: [], family: null, hasScreens: null }
+    : await checkSetFillable(reader, app, planRequest, opts.hasModel ?? !!opts.canTranslate);
+  return {
+    warnings: fillable.warnings,
+    facts: { extraContext: app.extraContext, family: fillable.family, hasScreens: fillable.hasScreens },
+  };
 }
 
 export interface CheckedScreenshotSet {
@@ -196,7 +234,8 @@ export async function checkScreenshotSet(
   request: ScreenshotSetRequest,
   opts: Pick<CreateOptions, 'now' | 'canTranslate' | 'hasModel'>,
 ): Promise<CheckedScreenshotSet> {
-  const warnings = await checkBeforeCharge(db, accountId, request, resolveRequest(request), opts);
+  // Nothing is charged on it, so nothing would catch a stale snapshot: read the app afresh.
+  const { warnings } = await checkBeforeCharge(db, accountId, request, resolveRequest(request), opts, true);
   const cost = setCost(request);
   const { remaining } = await getBalance(db, accountId, opts.now);
   if (remaining < cost) throw await insufficientCredits(db, accountId, cost, opts.now);
@@ -219,45 +258,43 @@ export async function createScreenshotSet(
     const replay = await findIdempotencyRecord<CreatedScreenshotSet>(db, accountId, opts.idempotencyKey, hash!, opts.now);
     if (replay) return { body: withWarnings(replay), replayed: true };
   }
-  const warnings = await checkBeforeCharge(db, accountId, request, planRequest, opts);
-
   const jobId = newId('job');
-  const enqueue = async (q: Queryable): Promise<CreatedScreenshotSet> => ({
-    ...(await chargeAndEnqueue(q, accountId, request.appId, jobId, planRequest, setCost(request), opts.now)),
-    warnings,
-  });
-  try {
-    const body = opts.idempotencyKey
-      ? await transaction(db, async (tx) => {
-          // First in the transaction: a concurrent duplicate waits here for this one to commit.
-          await claimIdempotencyKey(tx, accountId, opts.idempotencyKey!, hash!, opts.now, opts.idempotencyWaitMs);
-          const created = await enqueue(tx);
-          await completeIdempotencyKey(tx, accountId, opts.idempotencyKey!, jobId, created);
-          return created;
-        })
-      : // One statement is its own transaction; the account's concurrent creates share one (./charge-batches.ts).
-        {
-          ...(await chargeBatchesOf(db).charge(`${accountId} ${periodStart(opts.now)}`, {
-            accountId,
-            appId: request.appId,
-            jobId,
-            request: planRequest,
-            cost: setCost(request),
-            now: opts.now,
-          })),
-          warnings,
-        };
-    opts.onCharged?.(accountId);
-    creditsCharged.inc(body.credits.cost);
-    await announce(db, accountId, opts.notifier);
-    return { body, replayed: false };
-  } catch (error) {
-    // Lost the race for this key to a request that has now committed: answer as it did.
-    if (opts.idempotencyKey && isUniqueViolation(error)) {
-      const replay = await findIdempotencyRecord<CreatedScreenshotSet>(db, accountId, opts.idempotencyKey, hash!, opts.now);
-      if (replay) return { body: withWarnings(replay), replayed: true };
+  // A snapshot that turned out stale wrote nothing: check again from the database, a few times.
+  for (let attempt = 1; ; attempt++) {
+    const { warnings, facts } = await checkBeforeCharge(db, accountId, request, planRequest, opts, attempt > 1);
+    const item = { accountId, appId: request.appId, jobId, request: planRequest, cost: setCost(request), now: opts.now, checked: facts };
+    try {
+      const body: CreatedScreenshotSet = opts.idempotencyKey
+        ? await transaction(db, async (tx) => {
+            // First in the transaction: a concurrent duplicate waits here for this one to commit.
+            await claimIdempotencyKey(tx, accountId, opts.idempotencyKey!, hash!, opts.now, opts.idempotencyWaitMs);
+            const created = { ...(await chargeAndEnqueue(tx, item)), warnings };
+            await completeIdempotencyKey(tx, accountId, opts.idempotencyKey!, jobId, created);
+            return created;
+          })
+        : // One statement is its own transaction; the account's concurrent creates share one (./charge-batches.ts).
+          { ...(await chargeBatched(db, item)), warnings };
+      opts.onCharged?.(accountId);
+      creditsCharged.inc(body.credits.cost);
+      await announce(db, accountId, opts.notifier);
+      return { body, replayed: false };
+    } catch (error) {
+      if (error instanceof StaleCheck) {
+        if (attempt < 3) continue;
+        throw new Problem(
+          'service_unavailable',
+          'The app changed while this set was being created. Retry in a moment.',
+          {},
+          { 'Retry-After': '1' },
+        );
+      }
+      // Lost the race for this key to a request that has now committed: answer as it did.
+      if (opts.idempotencyKey && isUniqueViolation(error)) {
+        const replay = await findIdempotencyRecord<CreatedScreenshotSet>(db, accountId, opts.idempotencyKey, hash!, opts.now);
+        if (replay) return { body: withWarnings(replay), replayed: true };
+      }
+      throw error;
     }
-    throw error;
   }
 }
 
@@ -272,121 +309,4 @@ async function announce(db: Queryable, accountId: string, notifier: CreateOption
     return;
   }
   await db.query(`SELECT pg_notify('shotgen_jobs', ''), pg_notify('shotgen_credits', $1)`, [accountId]).catch(() => undefined);
-}
-
-/**
- * Check the app, charge, write the ledger row and queue the job in ONE statement: one round trip,
- * and the credit row stays locked only until this statement commits, which is what bounds how
- * many sets one account can create per second. Nothing is written unless the app belongs to the
- * account and the credits suffice.
- */
-const CHARGE_AND_ENQUEUE = `
-  WITH app AS (SELECT 1 FROM apps WHERE id = $4 AND account_id = $1),
-  charged AS (${CHARGE_UPDATE} AND EXISTS (SELECT 1 FROM app) RETURNING allowance + granted - used AS remaining),
-  ledger AS (
-    INSERT INTO credit_ledger (account_id, period_start, kind, amount, job_id)
-    SELECT $1, $2::date, 'charge', $3, $5 FROM charged),
-  job AS (
-    INSERT INTO jobs (id, account_id, app_id, request, cost, period_start)
-    SELECT $5, $1, $4, $6::jsonb, $3, $2::date FROM charged)
-  SELECT (SELECT remaining FROM charged) AS remaining, EXISTS (SELECT 1 FROM app) AS app_found`;
-
-/**
- * Several creates of one account and credit period in one statement, in order: all are written,
- * or none (a null remaining: the credits do not cover them all, or an app is not the account's).
- */
-const CHARGE_AND_ENQUEUE_MANY = `
-  WITH items AS (
-    SELECT * FROM unnest($4::text[], $5::text[], $6::text[], $7::int[]) WITH ORDINALITY AS i(app_id, job_id, request, cost, ord)),
-  app AS (SELECT count(*) = cardinality($5::text[]) AS ok FROM items JOIN apps a ON a.id = items.app_id AND a.account_id = $1),
-  charged AS (${CHARGE_UPDATE} AND (SELECT ok FROM app) RETURNING allowance + granted - used AS remaining),
-  ledger AS (
-    INSERT INTO credit_ledger (account_id, period_start, kind, amount, job_id)
-    SELECT $1, $2::date, 'charge', items.cost, items.job_id FROM items, charged ORDER BY items.ord),
-  job AS (
-    INSERT INTO jobs (id, account_id, app_id, request, cost, period_start)
-    SELECT items.job_id, $1, items.app_id, items.request::jsonb, items.cost, $2::date FROM items, charged ORDER BY items.ord)
-  SELECT (SELECT remaining FROM charged) AS remaining`;
-
-interface ChargeItem {
-  accountId: string;
-  appId: string;
-  jobId: string;
-  request: StoredPlanRequest;
-  cost: number;
-  now: Date;
-}
-type Charged = Omit<CreatedScreenshotSet, 'warnings'>;
-
-/** One set of batches per pool (tests run many databases in one process). */
-const batchesByDb = new WeakMap<Queryable, ChargeBatches<ChargeItem, Charged>>();
-
-function chargeBatchesOf(db: Queryable): ChargeBatches<ChargeItem, Charged> {
-  let batches = batchesByDb.get(db);
-  if (!batches) {
-    batches = new ChargeBatches<ChargeItem, Charged>({
-      one: (i) => chargeAndEnqueue(db, i.accountId, i.appId, i.jobId, i.request, i.cost, i.now),
-      many: (items) => chargeAndEnqueueMany(db, items),
-    });
-    batchesByDb.set(db, batches);
-  }
-  return batches;
-}
-
-/** Items of one account and one credit period (the batches' key). */
-async function chargeAndEnqueueMany(q: Queryable, items: ChargeItem[]): Promise<Charged[] | null> {
-  const total = items.reduce((n, i) => n + i.cost, 0);
-  const { rows } = await q.query<{ remaining: number | null }>({
-    name: 'charge-and-enqueue-many',
-    text: CHARGE_AND_ENQUEUE_MANY,
-    values: [
-      items[0].accountId,
-      periodStart(items[0].now),
-      total,
-      items.map((i) => i.appId),
-      items.map((i) => i.jobId),
-      items.map((i) => JSON.stringify(i.request)),
-      items.map((i) => i.cost),
-    ],
-  });
-  const remaining = rows[0].remaining;
-  if (remaining === null) return null;
-  // Each answers the balance right after its own charge, as if they had run one after another.
-  let after = remaining + total;
-  return items.map((i) => {
-    after -= i.cost;
-    return { jobId: i.jobId, credits: { cost: i.cost, remaining: after } };
-  });
-}
-
-// Named: each connection parses and plans this four-part statement once, not per create (in the
-// create bench that planning was a third of PostgreSQL's time).
-async function chargeAndEnqueue(
-  q: Queryable,
-  accountId: string,
-  appId: string,
-  jobId: string,
-  request: StoredPlanRequest,
-  cost: number,
-  now: Date,
-): Promise<Omit<CreatedScreenshotSet, 'warnings'>> {
-  const period = periodStart(now);
-  const run = async () =>
-    (
-      await q.query<{ remaining: number | null; app_found: boolean }>({
-        name: 'charge-and-enqueue',
-        text: CHARGE_AND_ENQUEUE,
-        values: [accountId, period, cost, appId, jobId, JSON.stringify(request)],
-      })
-    ).rows[0];
-  let outcome = await run();
-  if (!outcome.app_found) throw appNotFound(appId);
-  if (outcome.remaining === null) {
-    // Either the month's period row does not exist yet (the first charge of a month) or the
-    // credits are short: create the row and try once more.
-    await ensurePeriod(q, accountId, period);
-    outcome = await run();
-    if (outcome.remaining === null) throw await insufficientCredits(q, accountId, cost, now);
-  }
-  return { jobId, credits: { cost, remaining: outcome.remaining } };
 }
