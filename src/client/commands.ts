@@ -1,7 +1,7 @@
 /**
- * The client commands: `generate`, `jobs get` and `mcp`, which talk to a shotgen server over HTTP
- * (SHOTGEN_URL, SHOTGEN_API_KEY) instead of opening the database. Their code is loaded when one of
- * them runs, so the operator's commands start no slower.
+ * The client commands: `generate`, `jobs get`, `revise`, `publish`, `connect` and `mcp`, which
+ * talk to a shotgen server over HTTP (SHOTGEN_URL, SHOTGEN_API_KEY) instead of opening the
+ * database. Their code is loaded when one of them runs, so the operator's commands start no slower.
  */
 import { Option, type Command } from 'commander';
 import type { Printable } from '../cli-output.ts';
@@ -9,6 +9,7 @@ import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS, DEVICE_IDS, MAX_COUNT } from '..
 import { THEME_IDS } from '../brand/theme-ids.ts';
 import { ClientFailure, EXIT } from './exit-codes.ts';
 import type { ClientContext } from './context.ts';
+import { APP_STORE_UPLOADS } from './connect.ts';
 
 const seconds =
   (name: string) =>
@@ -116,6 +117,43 @@ export function registerClientCommands(cli: Command, out: (value: Printable) => 
       run(async (ctx) => {
         const { publish } = await import('./publish.ts');
         await publish(ctx, jobId, opts);
+      }),
+    );
+
+  const connect = cli
+    .command('connect')
+    .description('connect a store account to publish with: the key is read from its file, tried against the store and kept encrypted');
+  connect
+    .command('app-store')
+    .description('an App Store Connect API key (a team key with the App Manager role)')
+    .requiredOption('--issuer-id <id>', 'the issuer ID shown above the keys')
+    .requiredOption('--key-id <id>', 'the key ID')
+    .requiredOption('--private-key <file>', 'the AuthKey_….p8 file')
+    .addOption(
+      new Option('--app-store-upload <path>', 'how screenshots reach the version: its screenshot sets, or the App Asset Library')
+        .choices(APP_STORE_UPLOADS)
+        .default('screenshot-sets'),
+    )
+    .action((opts: { issuerId: string; keyId: string; privateKey: string; appStoreUpload: string }) =>
+      run(async (ctx) => {
+        const { connect } = await import('./connect.ts');
+        await connect(ctx, {
+          store: 'app-store',
+          issuerId: opts.issuerId,
+          keyId: opts.keyId,
+          privateKeyPath: opts.privateKey,
+          appStoreUpload: opts.appStoreUpload,
+        });
+      }),
+    );
+  connect
+    .command('google-play')
+    .description('a Google Play service account invited in Play Console to manage the store listing')
+    .requiredOption('--service-account <file>', 'the service account’s JSON key file')
+    .action((opts: { serviceAccount: string }) =>
+      run(async (ctx) => {
+        const { connect } = await import('./connect.ts');
+        await connect(ctx, { store: 'google-play', serviceAccountPath: opts.serviceAccount });
       }),
     );
 

@@ -113,6 +113,7 @@ describe('shotgen mcp', () => {
       'create_app',
       'create_publication',
       'create_screenshot_set',
+      'create_store_connection',
       'get_account',
       'get_job',
       'get_publication',

@@ -15,7 +15,7 @@ import { md5, png } from './fakes/helpers.ts';
 import { ASC_APP, succeededJob } from './support.ts';
 import { scaled } from '../support/timing.ts';
 
-describe('shotgen publish and shotgen secrets rotate against a running server', () => {
+describe('shotgen connect, shotgen publish and shotgen secrets rotate against a running server', () => {
   let t: TestDatabase;
   let service: Service;
   let asc: FakeAppStoreConnectServer;
@@ -49,7 +49,7 @@ describe('shotgen publish and shotgen secrets rotate against a running server', 
   });
 
   it(
-    'publish --yes shows the plan, applies it through the tasks and prints the published publication',
+    'connect reads the key file and takes the upload path; publish --yes shows the plan, applies it through the tasks and prints the published publication',
     { timeout: scaled(120_000) },
     async () => {
       const { account, key } = await accountWithKey(t.pool);
@@ -57,24 +57,27 @@ describe('shotgen publish and shotgen secrets rotate against a running server', 
       asc.addKey(storeKey.issuerId, storeKey.keyId, storeKey.publicKeyPem);
       asc.addApp({ appId: ASC_APP, locales: ['en-US'] });
       const base = `${service.address}/api/v1`;
-      const res = await fetch(`${base}/public/v1/store-connections`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          store: 'app-store',
-          issuerId: storeKey.issuerId,
-          keyId: storeKey.keyId,
-          privateKey: storeKey.privateKeyPem,
-        }),
-      });
-      expect(res.status).toBe(201);
-      const sc = ((await res.json()) as { id: string }).id;
+      const env = { DATA_DIR: dataDir, SHOTGEN_URL: base, SHOTGEN_API_KEY: key };
+      // shotgen connect reads the key from its file; the answer shows no secret, and says the upload path.
+      const p8 = path.join(dataDir, `AuthKey_${storeKey.keyId}.p8`);
+      fs.writeFileSync(p8, storeKey.privateKeyPem);
+      const keyArgs = ['connect', 'app-store', '--issuer-id', storeKey.issuerId, '--key-id', storeKey.keyId, '--private-key', p8];
+      const library = await shotgen([...keyArgs, '--app-store-upload', 'asset-library', '--json'], env);
+      expect(library.code, library.stderr).toBe(0);
+      expect(JSON.parse(library.stdout)).toMatchObject({ store: 'app-store', keyId: storeKey.keyId, appStoreUpload: 'asset-library' });
+      const odd = await shotgen([...keyArgs, '--app-store-upload', 'ftp'], env);
+      expect(odd.code).toBe(2);
+      expect(odd.stderr).toMatch(/screenshot-sets, asset-library/);
+      const connected = await shotgen([...keyArgs, '--json'], env);
+      expect(connected.code, connected.stderr).toBe(0);
+      expect(JSON.parse(connected.stdout)).toMatchObject({ appStoreUpload: 'screenshot-sets' });
+      for (const out of [library, connected]) expect(out.stdout + out.stderr).not.toContain(storeKey.privateKeyPem.split('\n')[1]);
+      const sc = JSON.parse(connected.stdout).id as string;
       const objects = new FileObjectStore(path.join(dataDir, 'objects'));
       const jobId = await succeededJob({ h: { t: { pool: t.pool }, services: { objects }, account } } as never, {
         device: 'iphone-69',
         seeds: [1, 2, 3],
       });
-      const env = { DATA_DIR: dataDir, SHOTGEN_URL: base, SHOTGEN_API_KEY: key };
       const r = await shotgen(['publish', jobId, '--connection', sc, '--yes', '--json'], env);
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ status: 'published', plan: { upload: 3, keep: 0 } });
@@ -93,8 +96,8 @@ describe('shotgen publish and shotgen secrets rotate against a running server', 
         shotgen(['secrets', 'rotate', '--json'], { DATA_DIR: dataDir, DATABASE_URL: t.url, ...env });
       const rotated = await rotate({ SECRETS_KEY: next, SECRETS_KEY_PREVIOUS: secretsKey });
       expect(rotated.code, rotated.stderr).toBe(0);
-      // The connection and the URL-signing secret the server generated (sealed at its start).
-      expect(JSON.parse(rotated.stdout)).toMatchObject({ rewrapped: 2, unchanged: 0, sealed: 0 });
+      // The two connections and the URL-signing secret the server generated (sealed at its start).
+      expect(JSON.parse(rotated.stdout)).toMatchObject({ rewrapped: 3, unchanged: 0, sealed: 0 });
       expect((await rotate({ SECRETS_KEY: next })).code).toBe(0);
       const lost = await rotate({ SECRETS_KEY: randomBytes(32).toString('base64') });
       expect(lost.code).not.toBe(0);

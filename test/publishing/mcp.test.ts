@@ -1,4 +1,7 @@
 import { createShotgenClient } from '@shotgen/client';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { callTool } from '../../src/client/mcp/tools.ts';
 import { ASC_APP, connectAppStore, type PublishingHarness, succeededJob, publishingHarness } from './support.ts';
@@ -33,6 +36,41 @@ function client() {
 }
 
 describe('MCP publishing tools', () => {
+  it('create_store_connection reads the key from its file, sends appStoreUpload, and shows no secret', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotgen-mcp-keys-'));
+    try {
+      const p8 = path.join(dir, `AuthKey_${p.ascKey.keyId}.p8`);
+      fs.writeFileSync(p8, p.ascKey.privateKeyPem);
+      const json = path.join(dir, 'play.json');
+      fs.writeFileSync(json, JSON.stringify(p.serviceAccount));
+      const c = client();
+      const base = { store: 'app-store', issuerId: p.ascKey.issuerId, keyId: p.ascKey.keyId, privateKeyPath: p8 };
+      const library = await callTool(c, 'create_store_connection', { ...base, appStoreUpload: 'asset-library' });
+      expect(library.isError, JSON.stringify(library.content)).toBeFalsy();
+      expect(library.structuredContent).toMatchObject({ store: 'app-store', keyId: p.ascKey.keyId, appStoreUpload: 'asset-library' });
+      const sets = await callTool(c, 'create_store_connection', base);
+      expect(sets.structuredContent).toMatchObject({ appStoreUpload: 'screenshot-sets' });
+      const play = await callTool(c, 'create_store_connection', { store: 'google-play', serviceAccountPath: json });
+      expect(play.structuredContent).toMatchObject({ store: 'google-play', clientEmail: p.serviceAccount.client_email });
+      const answers = JSON.stringify([library, sets, play]);
+      for (const secret of [p.ascKey.privateKeyPem, p.serviceAccount.private_key]) expect(answers).not.toContain(secret.split('\n')[1]);
+      const { rows } = await p.h.t.pool.query(`SELECT app_store_upload FROM store_connections ORDER BY created_at`);
+      expect(rows.map((r) => r.app_store_upload)).toEqual(['asset-library', 'screenshot-sets', null]);
+
+      // Errors an agent can act on, and nothing sent: a value the API does not take, a missing field, an unreadable file.
+      const odd = await callTool(c, 'create_store_connection', { ...base, appStoreUpload: 'ftp' });
+      expect(odd.isError).toBe(true);
+      expect(JSON.stringify(odd.content)).toMatch(/appStoreUpload must be screenshot-sets or asset-library/);
+      const noKey = await callTool(c, 'create_store_connection', { store: 'app-store', issuerId: 'i', privateKeyPath: p8 });
+      expect(JSON.stringify(noKey.content)).toMatch(/needs keyId/);
+      const gone = await callTool(c, 'create_store_connection', { ...base, privateKeyPath: path.join(dir, 'none.p8') });
+      expect(JSON.stringify(gone.content)).toMatch(/cannot read .*none\.p8: ENOENT/);
+      expect((await p.h.t.pool.query(`SELECT count(*)::int AS n FROM store_connections`)).rows[0].n).toBe(3);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('list connections, plan, show and approve a publication; an unknown one is an error the agent can read', async () => {
     const sc = await connectAppStore(p);
     const c = client();

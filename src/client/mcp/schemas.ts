@@ -9,6 +9,7 @@ import { CreateRevisionBody } from '../../api/create-revision.ts';
 import { CreatePublicationBody } from '../../publishing/schemas.ts';
 import { SCREEN_FAMILIES } from '../../screens/family.ts';
 import { StringEnum } from '../../typebox.ts';
+import { APP_STORE_UPLOADS } from '../connect.ts';
 
 export const MAX_TOOL_WAIT_S = 50;
 
@@ -71,6 +72,28 @@ export const INPUTS = {
   list_narratives: NoInput,
   get_account: NoInput,
   list_store_connections: NoInput,
+  create_store_connection: Type.Object(
+    {
+      store: StringEnum(['app-store', 'google-play'] as const),
+      issuerId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'App Store: the issuer ID shown above the keys.' })),
+      keyId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'App Store: the key ID.' })),
+      privateKeyPath: Type.Optional(Type.String({ minLength: 1, description: 'App Store: the AuthKey_….p8 file on this machine.' })),
+      appStoreUpload: Type.Optional(
+        StringEnum(APP_STORE_UPLOADS, {
+          description:
+            'App Store: how screenshots reach the version: its screenshot sets (default, as fastlane does) or the App Asset Library (API 4.5: each picture uploaded once, placed per localization).',
+        }),
+      ),
+      serviceAccountPath: Type.Optional(
+        Type.String({ minLength: 1, description: 'Google Play: the service account’s JSON key file on this machine.' }),
+      ),
+    },
+    {
+      additionalProperties: false,
+      description:
+        'App Store: issuerId, keyId, privateKeyPath (and appStoreUpload). Google Play: serviceAccountPath. Keys are read from their files, never passed inline.',
+    },
+  ),
   create_publication: CreatePublicationBody,
   get_publication: Type.Object(
     { publicationId: Type.String({ description: 'The id from create_publication (pub_…).' }) },

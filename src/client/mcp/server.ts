@@ -15,7 +15,7 @@ create_screenshot_set for one device (5 credits; screenIds to frame uploaded scr
 get_job with waitSeconds until it succeeded (slide images and a ZIP link) or failed (refunded).
 revise_set edits a succeeded set for free (captions, screens, order, theme); only changed slides are rendered again.
 get_account shows the credits left; list_narratives the story templates.
-Publishing a succeeded set to its store: list_store_connections -> create_publication -> get_publication
+Publishing a succeeded set to its store: list_store_connections (or create_store_connection from key files) -> create_publication -> get_publication
 until awaiting_approval -> show the user the plan -> approve_publication only when they agree.`;
 
 export function createMcpServer(client: ShotgenClient, version = '0.1.0'): Server {

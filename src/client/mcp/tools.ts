@@ -3,6 +3,7 @@ import { ShotgenError, ShotgenTimeoutError, type Job, type ScreenFamily, type Sh
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
+import { connectionRequest, type ConnectInput } from '../connect.ts';
 import { notAScreen, sniffScreenType, type ScreenContentType } from '../screens-dir.ts';
 import { INPUTS, MAX_TOOL_WAIT_S, type ToolName } from './schemas.ts';
 import { slidePreviews } from './previews.ts';
@@ -21,6 +22,8 @@ export const DESCRIPTIONS: Record<ToolName, string> = {
   list_narratives: 'The stories a set can tell: ids to pass as narrativeId, with their slide counts and roles.',
   get_account: 'The API key’s account: plan and credits (allowance, used, remaining, resetsAt).',
   list_store_connections: 'The account’s App Store Connect and Google Play connections (ids to publish with); secrets are never shown.',
+  create_store_connection:
+    'Connect an App Store Connect API key or a Google Play service account to publish with, from the key file on this machine (the key never goes through this conversation). The store is asked once whether it accepts the key; the answer never shows a secret. For App Store keys, appStoreUpload picks the screenshot sets (default) or the App Asset Library.',
   create_publication:
     'Plan putting a succeeded set on its store page (free): returns a publication in status planning; get_publication shows the plan (keep/upload/reorder/delete per locale) once awaiting_approval. Nothing changes on the store yet.',
   get_publication: 'A publication: status, plan, each item’s progress, error.',
@@ -133,6 +136,8 @@ export async function callTool(client: ShotgenClient, name: string, args: Args):
         return ok(await client.getAccount());
       case 'list_store_connections':
         return ok(await client.listStoreConnections());
+      case 'create_store_connection':
+        return ok(await client.createStoreConnection(await connectionRequest(args as unknown as ConnectInput)));
       case 'create_publication':
         return ok(await client.createPublication(args as never));
       case 'get_publication':
