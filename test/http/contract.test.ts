@@ -94,7 +94,14 @@ describe('every response matches the served OpenAPI document', () => {
     await claimJobs(h.t.pool, 'w', 100, 60_000);
     const result = planScreenshotSet({ listings: [sampleListing()], extraContext: null, request: { device: 'iphone-69', count: 3 } });
     const png = await solidPng(1320, 2868, 'red');
-    const files = ['slides/1.png', 'locales/de-DE/slides/1.png', 'archive.zip', 'feature-graphic.png', 'store-preview.png'].map((name) => ({
+    const files = [
+      'slides/1.png',
+      'locales/de-DE/slides/1.png',
+      'archive.zip',
+      'feature-graphic.png',
+      'locales/de-DE/feature-graphic.png',
+      'store-preview.png',
+    ].map((name) => ({
       name,
       objectKey: `jobs/${doneId}/a1/${name}`,
       contentType: name.endsWith('.zip') ? 'application/zip' : 'image/png',
@@ -171,6 +178,9 @@ describe('every response matches the served OpenAPI document', () => {
       expect((await raw('GET', template, `/public/v1/jobs/${doneId}/${name}`)).statusCode).toBe(200);
       await raw('GET', template, `/public/v1/jobs/${failedId}/${name}`);
     }
+    const localeGraphic = '/public/v1/jobs/{id}/locales/{locale}/feature-graphic.png';
+    expect((await raw('GET', localeGraphic, `/public/v1/jobs/${doneId}/locales/de-DE/feature-graphic.png`)).statusCode).toBe(200);
+    await raw('GET', localeGraphic, `/public/v1/jobs/${doneId}/locales/fr-FR/feature-graphic.png`);
 
     // Brand kit
     const brand = '/public/v1/apps/{appId}/brand';

@@ -135,6 +135,10 @@ describe('feature graphics per locale', () => {
     expect(sha256(before.get(EN)!)).not.toBe(sha256(before.get(DE)!));
     // The result's featureGraphic stays the first locale's.
     expect(parent.result.featureGraphic.sha256).toBe(sha256(before.get(EN)!));
+    // Each other locale's is served beside its slides, with the key (as the dashboard's plan thumbnails fetch it, signed).
+    const served = await h.app.inject({ method: 'GET', url: `/api/v1/public/v1/jobs/${parent.id}/locales/de-DE/${EN}`, headers: h.auth });
+    expect(served.statusCode).toBe(200);
+    expect(sha256(served.rawPayload)).toBe(sha256(before.get(DE)!));
     const zip = await zipOf(parent);
     expect(sha256(zip.get(ZIP_EN)!)).toBe(sha256(before.get(EN)!));
     expect(sha256(zip.get(ZIP_DE)!)).toBe(sha256(before.get(DE)!));

@@ -282,7 +282,7 @@ export interface paths {
         };
         /**
          * Download the Google Play feature graphic (PNG, Android sets)
-         * @description 1024×500, 8-bit RGB without alpha: the app's icon, name and the hero headline in its brand colours. Android sets only; with `locales`, the first locale's (the ZIP holds every locale's). With the API key, or through the signed URL in `result.featureGraphic.url`.
+         * @description 1024×500, 8-bit RGB without alpha: the app's icon, name and the hero headline in its brand colours. Android sets only; with `locales`, the first locale's (each other locale's is at /locales/{locale}/feature-graphic.png, and the ZIP holds every locale's). With the API key, or through the signed URL in `result.featureGraphic.url`.
          */
         get: operations["getFeatureGraphic"];
         put?: never;
@@ -305,6 +305,26 @@ export interface paths {
          * @description The set as it appears in the App Store's (or Google Play's) search results on a phone, at the phone's pixel size: icon, name and the first three slides at their real thumbnail size. With the API key, or through the signed URL in `result.storePreview.url`.
          */
         get: operations["getStorePreview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/jobs/{id}/locales/{locale}/feature-graphic.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download another locale's Google Play feature graphic (PNG, Android sets)
+         * @description For an Android set created with `locales`: the feature graphic of each locale after the first, with that locale's hero headline (the first locale's is at /feature-graphic.png). Publishing puts each on its own Play language.
+         */
+        get: operations["getLocaleFeatureGraphic"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4505,6 +4525,201 @@ export interface operations {
             header?: never;
             path: {
                 id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture. */
+            200: {
+                headers: {
+                    /** @description The sha256 of the bytes, quoted. */
+                    ETag?: string;
+                    /** @description `private, max-age=604800, immutable` */
+                    "Cache-Control"?: string;
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    ETag?: string;
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Missing, invalid, revoked or ambiguous API key (`missing_api_key`, `invalid_api_key`, `revoked_api_key`, `ambiguous_credentials`). */
+            401: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/missing-api-key",
+                     *       "title": "Missing API key",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the \"Authorization: Bearer <API key>\" header or the \"x-api-key: <API key>\" header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A signed URL whose signature does not match, or that has expired (`invalid_signature`). */
+            403: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/invalid-signature",
+                     *       "title": "Invalid signature",
+                     *       "status": 403,
+                     *       "detail": "This signed URL has expired; poll the job for a fresh one.",
+                     *       "code": "invalid_signature",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such job on this account, or it has no such picture (yet) (`job_not_found`). */
+            404: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this key (`rate_limited`), or too many failed authentications from this address; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/rate-limited",
+                     *       "title": "Rate limited",
+                     *       "status": 429,
+                     *       "detail": "This key may make 20 requests a second (bursts of 40). Retry after 1 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or the picture storage is unreachable (`service_unavailable`). */
+            503: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getLocaleFeatureGraphic: {
+        parameters: {
+            query?: {
+                /** @description Unix seconds; part of a signed URL. */
+                expires?: string;
+                /** @description HMAC-SHA256 of the method, path and expiry, base64url; part of a signed URL. */
+                sig?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @example de-DE */
+                locale: string;
             };
             cookie?: never;
         };
