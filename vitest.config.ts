@@ -1,5 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { distIsFresh } from './test/support/dist.ts';
 import { scaled } from './test/support/timing.ts';
+
+// Child processes run dist/ when it is a build of the current sources (test/support/dist.ts).
+const childrenFromSource = !distIsFresh();
+if (childrenFromSource) console.log('dist/ is older than src/: child processes run the sources through tsx (`npm run build` to run dist/)');
 
 export default defineConfig({
   test: {
@@ -15,9 +20,9 @@ export default defineConfig({
     // Every test builds its own server and database, so nothing else is shared; a test that needs a
     // process nothing has touched (fonts.test.ts) starts a child.
     isolate: false,
-    // Child processes of bin/shotgen.js run the sources, so a test never runs a stale dist/;
-    // test/cli/build.test.ts runs the built JavaScript that `npm start` uses.
-    env: { SHOTGEN_FROM_SOURCE: '1' },
+    // Child processes of bin/shotgen.js run dist/ when it is current, else the sources, so a test
+    // never runs a stale build; test/cli/build.test.ts checks the build `npm start` uses.
+    env: { SHOTGEN_FROM_SOURCE: childrenFromSource ? '1' : '0' },
     // Scaled for a loaded machine (test/support/timing.ts): a deadline only reports a hung test.
     testTimeout: scaled(30_000),
     hookTimeout: scaled(60_000),
