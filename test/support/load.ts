@@ -32,9 +32,11 @@ export interface Load {
 }
 
 /**
- * Each client creates at most one set per `createEveryMs` (default 250 ms) and polls in between:
+ * Each client creates at most one set per `createEveryMs` (default 1 s) and polls in between:
  * every set is rendered by the worker, and an unpaced stream of creates would measure rendering
- * throughput rather than the API's behaviour through an outage.
+ * throughput rather than the API's behaviour through an outage. Six clients at 1 s still send a
+ * create every ~170 ms through the outage; at 250 ms the worker's rendering of the sets made each
+ * outage test take a minute.
  */
 export function startLoad(opts: { base: string; key: string; appId: string; clients?: number; createEveryMs?: number }): Load {
   const headers = { authorization: `Bearer ${opts.key}` };
@@ -64,7 +66,7 @@ export function startLoad(opts: { base: string; key: string; appId: string; clie
     return res.status < 300 ? body : null;
   }
 
-  const createEveryMs = opts.createEveryMs ?? 250;
+  const createEveryMs = opts.createEveryMs ?? 1_000;
   async function client(n: number): Promise<void> {
     for (let i = 0; !stopping; i++) {
       const nextCreate = Date.now() + createEveryMs;
