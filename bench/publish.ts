@@ -1,7 +1,9 @@
 /**
  * `npx tsx bench/publish.ts`: publishing against the fake stores (in this process, on 127.0.0.1).
- * Reports the HTTP calls per published image on each store, and the time to plan and to apply +
- * verify a 10-slide set in 3 locales, first publication and a republish with nothing to change.
+ * Reports the HTTP calls per published image on each store (App Store on both paths: screenshot
+ * sets and the App Asset Library), and the time to plan and to apply + verify a 10-slide set in 3
+ * locales (8 on Play, plus each locale's feature graphic), first publication and a republish with
+ * nothing to change.
  * Pictures are real PNGs at the device's size (1290×2796 and 1080×1920) with some noise, so the
  * upload bytes are of a realistic order.
  */
@@ -63,6 +65,19 @@ try {
     { store: 'app-store', issuerId: ascKey.issuerId, keyId: ascKey.keyId, privateKey: ascKey.privateKeyPem },
     noCheck,
   );
+  const libraryConn = await createConnection(
+    pool,
+    keyring,
+    account.accountId,
+    {
+      store: 'app-store',
+      issuerId: ascKey.issuerId,
+      keyId: ascKey.keyId,
+      privateKey: ascKey.privateKeyPem,
+      appStoreUpload: 'asset-library',
+    },
+    noCheck,
+  );
   const playConn = await createConnection(
     pool,
     keyring,
@@ -75,6 +90,7 @@ try {
     [account.appId],
   );
 
+  /** A succeeded set in LOCALES; an Android set also has each locale's feature graphic, as the renderer keeps them. */
   async function job(device: Device, width: number, height: number, slides: number): Promise<string> {
     const jobId = newId('job');
     await pool.query(
@@ -86,6 +102,16 @@ try {
       for (let i = 1; i <= slides; i++) {
         const bytes = await picture(li * 100 + i, width, height);
         const name = li === 0 ? `slides/${i}.png` : `locales/${locale}/slides/${i}.png`;
+        await objects.put(`b/${jobId}/${name}`, bytes, 'image/png');
+        await pool.query(
+          `INSERT INTO job_files (job_id, name, object_key, content_type, bytes, sha256) VALUES ($1, $2, $3, 'image/png', $4, $5)`,
+          [jobId, name, `b/${jobId}/${name}`, bytes.length, createHash('sha256').update(bytes).digest('hex')],
+        );
+      }
+    if (device.startsWith('android'))
+      for (const [li, locale] of LOCALES.entries()) {
+        const bytes = await picture(li * 100 + 50, 1024, 500);
+        const name = li === 0 ? 'feature-graphic.png' : `locales/${locale}/feature-graphic.png`;
         await objects.put(`b/${jobId}/${name}`, bytes, 'image/png');
         await pool.query(
           `INSERT INTO job_files (job_id, name, object_key, content_type, bytes, sha256) VALUES ($1, $2, $3, 'image/png', $4, $5)`,
@@ -116,9 +142,10 @@ try {
       .replace(/\/listings\/[^/]+/, '/listings/{lang}')
       .replace(/\/[0-9a-f]{8}-[0-9a-f-]{27}/g, '/{id}')
       .replace(/\/\d{6,}/g, '/{id}')}`;
-  for (const [store, device, w, h, conn, storeId, calls] of [
-    ['app-store', 'iphone-69', 1290, 2796, ascConn.id, appStoreId, asc.calls],
-    ['google-play', 'android-phone', 1080, 1920, playConn.id, 'com.example.bench', play.calls],
+  for (const [label, store, device, w, h, conn, storeId, calls] of [
+    ['App Store (screenshot sets)', 'app-store', 'iphone-69', 1290, 2796, ascConn.id, appStoreId, asc.calls],
+    ['App Store (asset library)', 'app-store', 'iphone-69', 1290, 2796, libraryConn.id, appStoreId, asc.calls],
+    ['Google Play', 'google-play', 'android-phone', 1080, 1920, playConn.id, 'com.example.bench', play.calls],
   ] as const) {
     const jobId = await job(device, w, h, SLIDES[store]);
     for (const round of ['first', 'republish']) {
@@ -147,19 +174,21 @@ try {
       );
       const applyCalls = calls.length - cPlan;
       rows.push(
-        `| ${store} | ${round} | ${r[0].status} | ${n[0].n} | ${((t1 - t0) / 1000).toFixed(2)} s | ${((t2 - t1) / 1000).toFixed(2)} s | ${cPlan - c0} | ${applyCalls} | ${n[0].n ? (applyCalls / n[0].n).toFixed(1) : '-'} |`,
+        `| ${label} | ${round} | ${r[0].status} | ${n[0].n} | ${((t1 - t0) / 1000).toFixed(2)} s | ${((t2 - t1) / 1000).toFixed(2)} s | ${cPlan - c0} | ${applyCalls} | ${n[0].n ? (applyCalls / n[0].n).toFixed(1) : '-'} |`,
       );
       if (r[0].status !== 'published') console.error(store, round, r[0].error);
       if (round === 'first') {
         const counts = new Map<string, number>();
         for (const c of calls.slice(c0)) counts.set(kindOf(c), (counts.get(kindOf(c)) ?? 0) + 1);
         for (const [k, v] of [...counts].sort((a, b) => b[1] - a[1]))
-          kinds.push(`| ${store} | \`${k}\` | ${v} | ${(v / n[0].n).toFixed(2)} |`);
-        kinds.push(`| ${store} | **all** | ${calls.length - c0} | ${((calls.length - c0) / n[0].n).toFixed(2)} |`);
+          kinds.push(`| ${label} | \`${k}\` | ${v} | ${(v / n[0].n).toFixed(2)} |`);
+        kinds.push(`| ${label} | **all** | ${calls.length - c0} | ${((calls.length - c0) / n[0].n).toFixed(2)} |`);
       }
     }
   }
-  console.log(`10 (App Store) / 8 (Play) slides × 3 locales (${LOCALES.join(', ')}), fakes on 127.0.0.1, ${os.cpus().length} cores\n`);
+  console.log(
+    `10 (App Store) / 8 (Play, + each locale's feature graphic) slides × 3 locales (${LOCALES.join(', ')}), fakes on 127.0.0.1, ${os.cpus().length} cores\n`,
+  );
   console.log(
     '| store | run | status | uploads | plan | apply + verify | calls (plan) | calls (apply + verify) | calls per uploaded image |',
   );
