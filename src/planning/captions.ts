@@ -4,17 +4,18 @@
  * not written (the planner then drops it and says so).
  */
 import nlp from 'compromise';
-import { echoes, incompleteness, overlap, substance } from './complete.ts';
+import { echoes, incompleteness, sameTopic, substance } from './complete.ts';
 import { type Phrase, type Understanding } from './understand.ts';
 import {
   applyCase,
   capitalise,
   contentWords,
   dangles,
-  danglingWords,
-  headlineKey,
+  endWords,
+  normalise,
   opensStandalone,
   participleOf,
+  textKey,
   UNSPACED,
 } from './text.ts';
 import { CAPTION_LENGTHS, type CaptionLength, type CaptionStyle } from './types.ts';
@@ -52,7 +53,7 @@ export class CaptionWriter {
   ) {
     this.voice = VOICES[style];
     this.frames = u.english ? this.voice : FOREIGN;
-    this.dangling = danglingWords(u.language);
+    this.dangling = endWords(u.language, { withEnglish: true });
     this.max = CAPTION_LENGTHS[length].headline;
     this.subMax = CAPTION_LENGTHS[length].subheadline;
     this.vars = { name: u.shortName, rating: u.rating?.value ?? '', count: u.rating?.count ?? '' };
@@ -115,11 +116,11 @@ export class CaptionWriter {
   }
 
   private acceptable(text: string | null): text is string {
-    if (!text || text.length > this.max || (!this.u.english && dangles(text, this.dangling)) || this.usedHeads.has(headlineKey(text)))
+    if (!text || text.length > this.max || (!this.u.english && dangles(text, this.dangling)) || this.usedHeads.has(textKey(text)))
       return false;
     // Not a near-repeat of a headline already on the set ("Download maps" after "Offline maps").
     const mine = substance(text, this.u.language, this.nameWords);
-    if (mine.size > 0 && this.headTopics.some((t) => Math.min(t.size, mine.size) >= 1 && overlap(t, mine) >= 0.8)) return false;
+    if (this.headTopics.some((t) => sameTopic(t, mine))) return false;
     return this.incomplete(text) === null;
   }
 
@@ -160,10 +161,10 @@ export class CaptionWriter {
   }
 
   private commit(headline: string, p: Phrase | null, sub: string | null): Caption {
-    this.usedHeads.add(headlineKey(headline));
+    this.usedHeads.add(textKey(headline));
     this.headTopics.push(substance(headline, this.u.language, this.nameWords));
     if (sub) {
-      this.usedSubs.add(headlineKey(sub));
+      this.usedSubs.add(textKey(sub));
       this.headTopics.push(substance(sub, this.u.language, this.nameWords));
     }
     if (p) {
@@ -198,7 +199,7 @@ export class CaptionWriter {
       // A feature said whole in the headline leaves its subheadline nothing to add: say it short.
       // Cut at a word list, a phrase in another language may lose its meaning ("Le mode"): whole first.
       const preferCore =
-        this.u.english && (this.voice.prefer === 'core' || (long && p.cores.length > 0 && headlineKey(p.sentence) === headlineKey(p.text)));
+        this.u.english && (this.voice.prefer === 'core' || (long && p.cores.length > 0 && textKey(p.sentence) === textKey(p.text)));
       const frames = role === 'how-it-works' ? this.frames.step : this.frames.feature[p.shape];
       const rotated = frames.map((_, i) => frames[(i + index) % frames.length]);
       // A step's number is taken only by the step that is written: steps stay 1, 2, 3.
@@ -270,7 +271,7 @@ export class CaptionWriter {
         this.finishSub(this.fill(u.english ? this.voice.callToActionSub : '{name}', null, index) ?? u.name) ?? u.name.slice(0, this.subMax);
       // A foreign call to action is the name itself: under it, a line not yet said, or the headline alone.
       const sub =
-        echoes(headline, named) || headlineKey(headline) === headlineKey(named)
+        echoes(headline, named) || textKey(headline) === textKey(named)
           ? [u.category, u.subtitle].map((t) => t && this.finishSub(t)).find((t) => t)
           : named;
       return this.commit(headline, null, sub ?? null);
@@ -307,7 +308,7 @@ export class CaptionWriter {
     if (
       out.length > this.subMax ||
       (this.u.english ? this.incomplete(out) !== null : dangles(out, this.dangling)) ||
-      this.usedSubs.has(headlineKey(out))
+      this.usedSubs.has(textKey(out))
     )
       return null;
     return out;
@@ -351,7 +352,7 @@ export class CaptionWriter {
     // Last, when allowed, the phrase's own sentence even though it repeats the headline's words.
     const echoing = p && o.allowEcho ? [p.sentence, p.text] : [];
     for (const [k, text] of [...candidates, ...echoing].entries()) {
-      if (headlineKey(text) === headlineKey(headline)) continue;
+      if (textKey(text) === textKey(headline)) continue;
       const out = this.finishSub(text);
       // "Track unlimited habits with Streakly. / With a single tap.": two "with"s in a row read as a stutter.
       const framedBy = /\b(with|for|in|on|to)\b[^,.!?]*[.!?]?$/i.exec(headline)?.[1]?.toLowerCase();
@@ -359,15 +360,14 @@ export class CaptionWriter {
       // Echo judged on the phrase as said too: "Go ahead, save your looks!" is echoed by "Save your looks as…".
       if (
         !out ||
-        headlineKey(headline).includes(headlineKey(out)) ||
+        textKey(headline).includes(textKey(out)) ||
         (k < candidates.length && (echoes(headline, out) || (o.form && echoes(o.form, out))))
       )
         continue;
       // Nor what another slide already says: a sentence spent as a headline is not a subheadline too.
       const said = substance(out, this.u.language, this.nameWords);
-      if (this.usedHeads.has(headlineKey(out)) || this.headTopics.some((t) => overlap(said, t) >= 0.8 && Math.min(said.size, t.size) >= 1))
-        continue;
-      this.usedSubs.add(headlineKey(out));
+      if (this.usedHeads.has(textKey(out)) || this.headTopics.some((t) => sameTopic(said, t))) continue;
+      this.usedSubs.add(textKey(out));
       return out;
     }
     return null;
@@ -436,14 +436,9 @@ const isNounEnd = (tags: string[]) => tags.some((g) => /Noun|Acronym/.test(g)) &
  * its own subject, or a prepositional phrase); null otherwise.
  */
 function remainder(headline: string, sentence: string, language: string, action = false): string | null {
-  const bare = (t: string) =>
-    t
-      .normalize('NFKC')
-      .replace(/^[^:]{1,40}:\s+/, '')
-      .replace(/[.!?…]+$/u, '')
-      .trim();
-  const head = bare(headline).toLowerCase().split(/\s+/);
-  const words = bare(sentence).split(/\s+/);
+  const said = { fold: true, label: true };
+  const head = normalise(headline, said).toLowerCase().split(/\s+/);
+  const words = normalise(sentence, said).split(/\s+/);
   if (head.length < 2 || words.length <= head.length) return null;
   const strip = (w: string) => w.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
   if (!head.every((w, i) => strip(w) === strip(words[i]))) return null;

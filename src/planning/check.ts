@@ -10,14 +10,14 @@
  */
 import nlp from 'compromise';
 import type { Listing } from '../stores/listing.ts';
-import { NEGATIVE, notAFeature } from './clean.ts';
-import { cutFromSource, echoes, incompleteness, lineKey, MARKUP, normal, overlap, STRAY, substance, URLISH } from './complete.ts';
+import { hasMarkup, NEGATIVE, notAFeature } from './clean.ts';
+import { cutFromSource, echoes, incompleteness, sameTopic, STRAY, substance, URLISH } from './complete.ts';
 import { fitOf } from './fit.ts';
 import { captionWidth, languageOf } from './locales.ts';
 import { type Role } from './narratives.ts';
 import { languageFinding } from './language.ts';
 import { primaryListing } from './screens.ts';
-import { contentWords, headlineKey, mentionsFree, ownDanglingWords, dangles } from './text.ts';
+import { contentWords, dangles, endWords, mentionsFree, normalise, textKey } from './text.ts';
 import {
   CAPTION_LENGTHS,
   DEVICES,
@@ -129,20 +129,14 @@ interface Facts {
   brands: Map<string, string>;
 }
 
-const normNumber = (n: string) =>
-  n
-    .toLowerCase()
-    .replace(/[\s,+]/g, '')
-    .replace(/\.0$/, '');
-
 function factsOf(ctx: CheckContext): Facts {
   const primary = primaryListing(ctx.listings, ctx.device);
   const u = understand(ctx.listings, primary, ctx.extraContext);
   const language = ctx.locale ? languageOf(ctx.locale) : u.language;
   const texts = ctx.listings.flatMap((l) => [l.name, l.subtitle ?? '', l.description, l.category]);
   const source = [...texts, ctx.extraContext ?? ''].join('\n');
-  const numbers = new Set([...source.matchAll(NUMBER)].map((m) => normNumber(m[0])));
-  for (const n of [u.rating?.value, u.rating?.count]) if (n) numbers.add(normNumber(n));
+  const numbers = new Set([...source.matchAll(NUMBER)].map((m) => normalise(m[0], { number: true })));
+  for (const n of [u.rating?.value, u.rating?.count]) if (n) numbers.add(normalise(n, { number: true }));
   const lines = ctx.listings.flatMap((l) => l.description.split(/\n+/));
   // The developer's other apps, as the listing names them ("Also from us: Sleepwell, Focus Timer").
   const appName = new Set(contentWords(`${primary.name}`, u.language));
@@ -158,7 +152,7 @@ function factsOf(ctx: CheckContext): Facts {
     numbers,
     nameWords: new Set([...contentWords(primary.name, u.language), ...contentWords(primary.category, u.language)]),
     appNameWords: appName,
-    ownLines: new Set(ctx.listings.flatMap((l) => [l.subtitle ?? '', ...l.description.split(/\n|(?<=[.!?])\s+/)]).map(lineKey)),
+    ownLines: new Set(ctx.listings.flatMap((l) => [l.subtitle ?? '', ...l.description.split(/\n|(?<=[.!?])\s+/)]).map(textKey)),
     otherApps,
     store: DEVICES[ctx.device].store,
     vocabulary: voiceVocabulary(ctx.captionStyle),
@@ -200,7 +194,7 @@ function textFindings(text: string, field: 'headline' | 'subheadline', c: Captio
   }
   const incomplete = f.native
     ? memo(`complete\0${f.language}\0${f.properKey}\0${text}`, () => incompleteness(text, f.language, f.u.proper))
-    : dangles(text, ownDanglingWords(f.language))
+    : dangles(text, endWords(f.language))
       ? 'ends on a word that needs another'
       : null;
   if (incomplete)
@@ -213,7 +207,7 @@ function textFindings(text: string, field: 'headline' | 'subheadline', c: Captio
     add('complete', `"${text}" is a listing sentence cut short`);
   if (HIDDEN.test(text)) add('policy.hidden', `"${text}" holds invisible or tag characters`);
   if (MIXED_SCRIPT.test(text)) add('policy.hidden', `"${text}" mixes look-alike letters of two scripts in one word`);
-  if (URLISH.test(text) || MARKUP.test(text)) add('policy.hidden', `"${text}" holds a URL, e-mail or markup`);
+  if (URLISH.test(text) || hasMarkup(text)) add('policy.hidden', `"${text}" holds a URL, e-mail or markup`);
   if (!f.u.free && mentionsFree(text)) add('policy.free', `"${text}" says free, but the app is paid`);
   if (PRICE.test(text)) add('policy.price', `"${text}" names a price`);
   if (OTHER_STORE[f.store].test(text)) add('policy.platform', `"${text}" names another store’s platform`);
@@ -233,7 +227,7 @@ function textFindings(text: string, field: 'headline' | 'subheadline', c: Captio
   if (c.role !== 'problem' && NEGATIVE.test(text)) add('tone', `"${text}" complains or asks outside a problem slide`);
   // Facts are checked against the listing in any language: a number or a platform reads the same.
   for (const m of text.matchAll(NUMBER))
-    if (!f.numbers.has(normNumber(m[0])) && !/^\d$/.test(m[0].trim()))
+    if (!f.numbers.has(normalise(m[0], { number: true })) && !/^\d$/.test(m[0].trim()))
       add('grounded', `"${text}" claims "${m[0].trim()}", which the listing does not say`);
   for (const m of text.matchAll(PLATFORMS))
     if (!f.source.includes(m[0].toLowerCase())) add('grounded', `"${text}" names ${m[0]}, which the listing does not`);
@@ -255,7 +249,7 @@ function textFindings(text: string, field: 'headline' | 'subheadline', c: Captio
  * thing); elsewhere, with no tagger, three parts of two words or more.
  */
 function listsSeveral(text: string, english: boolean): boolean {
-  const parts = normal(text)
+  const parts = normalise(text, { fold: true })
     .split(/,\s*|\s+(?:and|or|&)\s+/i)
     .filter(Boolean);
   if (parts.length < 3) return false;
@@ -288,7 +282,7 @@ export class CaptionChecker {
     const sub = c.subheadline?.trim() ? c.subheadline : null;
     return [{ field: 'headline' as const, text: c.headline }, ...(sub ? [{ field: 'subheadline' as const, text: sub }] : [])].map((t) => ({
       ...t,
-      key: headlineKey(t.text),
+      key: textKey(t.text),
       topic: substance(t.text, this.f.language, this.f.nameWords),
     }));
   }
@@ -319,16 +313,14 @@ export class CaptionChecker {
       if (echoes(c.headline, sub)) out.push({ id: 'echo', field: 'subheadline', message: `"${sub}" repeats its headline’s words` });
     }
     for (const t of this.parts(c)) {
-      const twin = this.seen.find(
-        (s) => s.key === t.key || (f.native && Math.min(s.topic.size, t.topic.size) >= 1 && overlap(s.topic, t.topic) >= 0.8),
-      );
+      const twin = this.seen.find((s) => s.key === t.key || (f.native && sameTopic(s.topic, t.topic)));
       if (twin) out.push({ id: 'repeat', field: t.field, message: `"${t.text}" says again slide ${twin.slide}’s "${twin.text}"` });
     }
     if (f.native && c.headline.trim()) {
       // The headline is what is read: a good subheadline under "TommyRun: An App" does not save it.
       // A line of the listing's own is the developer's words, unless it is only the app's name again ("GeoGuess Game").
       const nameOnly = contentWords(c.headline, f.language).every((w) => f.appNameWords.has(w));
-      const said = substance(c.headline, f.language, f.nameWords).size > 0 || (f.ownLines.has(lineKey(c.headline)) && !nameOnly);
+      const said = substance(c.headline, f.language, f.nameWords).size > 0 || (f.ownLines.has(textKey(c.headline)) && !nameOnly);
       if (!said && !ASIDE_ROLES.has(c.role))
         out.push({ id: 'generic', field: 'headline', message: `"${c.headline}" only says the app’s name or category` });
       if (!said && this.position(c) <= VALUE_SLIDES && c.role !== 'social-proof' && c.role !== 'problem')
@@ -350,9 +342,7 @@ export class CaptionChecker {
     // keeps its source's distinct slides and may share the language's common words.
     if (!this.f.native) return out;
     const topic = this.topic(c);
-    const same = this.features.find(
-      (s) => Math.min(s.topic.size, topic.size) >= 2 && overlap(s.topic, topic) >= SAME_FEATURE && s.slide !== this.position(c),
-    );
+    const same = this.features.find((s) => sameTopic(s.topic, topic, SAME_FEATURE, 2) && s.slide !== this.position(c));
     if (same) out.push({ id: 'one-feature', field: 'headline', message: `"${c.headline}" shows slide ${same.slide}’s feature again` });
     return out;
   }

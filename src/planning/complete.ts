@@ -5,25 +5,17 @@
  */
 import nlp from 'compromise';
 import type { Listing } from '../stores/listing.ts';
-import { contentWords, danglingWords, looksParticiple, QUANTITY_WORDS, strandedPreposition, words } from './text.ts';
+import { contentWords, endWords, looksParticiple, normalise, QUANTITY_WORDS, strandedPreposition, words } from './text.ts';
 
 export const URLISH = /https?:|www\.|[\w-]+\.(com|net|org|io|app|co|de|fr|example)\b|\S+@\S+\.\w+|@\w{3,}/i;
-export const MARKUP = /<\/?[a-z][^>]*>|\*\*|__|&[a-z]+;|&#\d+;|[\u200B-\u200D\u2060\uFEFF\u00AD]/i;
 // Symbols a caption should not carry: bullets, stars that are not a rating, arrows, checkmarks.
 export const STRAY = /[•·‣◦▪■□●○✓✔☑►▶→➤]|^\s*[-*]\s/u;
 const ENDS_BADLY = new Set(['Preposition', 'Conjunction', 'Determiner', 'Possessive', 'Auxiliary', 'Modal', 'Copula', 'QuestionWord']);
 const QUANTITY = new RegExp(`\\b(${QUANTITY_WORDS})$`, 'i');
 const OPEN_INFINITIVE = /\bto (learn|discover|find|see|get|know|use|explore|make|do|try|have|keep|enjoy|start)$/i;
 
-// Words no English caption ends on: the language's dangling words, except the ones that can close a
-// phrase as a particle or pronoun ("built in", "log on", "try them all"); the tagger judges those.
-const PARTICLES = new Set(['about', 'all', 'any', 'both', 'in', 'like', 'more', 'most', 'on', 'over']);
-const HARD_ENDS = new Set([...danglingWords('en')].filter((w) => !PARTICLES.has(w)));
-export const normal = (t: string) =>
-  t
-    .normalize('NFKC')
-    .replace(/[.!?…]+$/u, '')
-    .trim();
+/** Topics (content words) this alike say the same: a slide that says another's again repeats it. */
+export const REPEAT_OVERLAP = 0.8;
 
 /** Term tags for English text, parsed in sentence case so that Title Case does not read as names. */
 function tagsOf(text: string, proper: Set<string>): { text: string; tags: string[] }[][] {
@@ -37,7 +29,7 @@ function tagsOf(text: string, proper: Set<string>): { text: string; tags: string
 
 /** Why `text` is not a finished headline or subheadline, or null when it is. */
 export function incompleteness(text: string, language: string, proper: Set<string> = new Set()): string | null {
-  const t = normal(text);
+  const t = normalise(text, { fold: true });
   if (!t) return 'empty';
   if (/[…]|\.\.\.$/u.test(text.trim())) return 'ends in an ellipsis';
   if ((t.match(/[([“«]/g)?.length ?? 0) !== (t.match(/[)\]”»]/g)?.length ?? 0) || (t.match(/"/g)?.length ?? 0) % 2 === 1)
@@ -46,7 +38,7 @@ export function incompleteness(text: string, language: string, proper: Set<strin
   const last = words(t).pop() ?? '';
   // "With the people you travel with": a relative clause may end on its preposition.
   const stranded = language === 'en' && strandedPreposition(t);
-  if (!stranded && (language === 'en' ? HARD_ENDS : danglingWords(language)).has(last)) return `ends on "${last}"`;
+  if (!stranded && endWords(language, { withEnglish: true, particles: language !== 'en' }).has(last)) return `ends on "${last}"`;
   if (language !== 'en') return null;
   if (/^(and|or|but|so|because|which|that)\b/i.test(t)) return 'starts mid-sentence';
   if (QUANTITY.test(t) && /\b(from|of|among|with|over)\s+\S+$/i.test(t)) return 'dangling object ("from thousands")';
@@ -81,28 +73,18 @@ export function incompleteness(text: string, language: string, proper: Set<strin
 
 /** Whether `sub` opens with the headline's own words (its framing and punctuation aside). */
 export function echoes(headline: string, sub: string): boolean {
-  const bare = (t: string) =>
-    normal(t)
-      .toLowerCase()
-      .replace(/^[^:]{1,40}:\s+/, '')
-      .replace(/[^\p{L}\p{N}]+/gu, ' ')
-      .trim();
-  const h = bare(headline);
+  const key = { key: true, label: true };
+  const h = normalise(headline, key);
+  const s = normalise(sub, key);
   const n = h.split(' ').length;
   // It opens with them ("Smart reminders / Smart reminders that…"), or says a headline of three
   // words or more again inside ("Build good habits / Streakly helps you build good habits…").
-  return (n >= 2 && `${bare(sub)} `.startsWith(`${h} `)) || (n >= 3 && ` ${bare(sub)} `.includes(` ${h} `));
+  return (n >= 2 && `${s} `.startsWith(`${h} `)) || (n >= 3 && ` ${s} `.includes(` ${h} `));
 }
-
-export const lineKey = (t: string) =>
-  normal(t)
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
 
 /** A subheadline that is a listing sentence with its end cut off. */
 export function cutFromSource(sub: string, listing: Listing): boolean {
-  const s = normal(sub).toLowerCase();
+  const s = normalise(sub, { fold: true }).toLowerCase();
   if (s.split(' ').length < 4) return false;
   const source = `${listing.description}\n${listing.subtitle ?? ''}`.toLowerCase().replace(/[ \t]+/g, ' ');
   const at = source.indexOf(s);
@@ -191,9 +173,13 @@ export function substance(text: string, language: string, exclude: Set<string>):
   );
 }
 
-export function overlap(a: Set<string>, b: Set<string>): number {
-  if (a.size === 0 || b.size === 0) return a.size === b.size ? 1 : 0;
+/**
+ * THE topic-overlap measure: whether two topics (content words, ./substance) say the same, their
+ * shared words at least `share` of the smaller one, which has at least `minWords`.
+ */
+export function sameTopic(a: Set<string>, b: Set<string>, share = REPEAT_OVERLAP, minWords = 1): boolean {
+  if (Math.min(a.size, b.size) < minWords || a.size === 0 || b.size === 0) return false;
   let n = 0;
   for (const w of a) if (b.has(w)) n++;
-  return n / Math.min(a.size, b.size);
+  return n / Math.min(a.size, b.size) >= share;
 }

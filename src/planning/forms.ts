@@ -7,7 +7,7 @@
  */
 import nlp from 'compromise';
 import type { Raw } from './understand.ts';
-import { words } from './text.ts';
+import { endsOnEndWord, endWords, normalise, words } from './text.ts';
 
 /** Words a clause, an aside or a modifier opens with: a cut before one can leave a whole phrase. */
 const BOUNDARY = new Set(
@@ -20,11 +20,6 @@ const LEANS = /\b(it|them|they|this|these|those|its|their)\b/i;
 const MAX_WORDS = 7;
 
 const cap = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
-const bare = (t: string) =>
-  t
-    .replace(/[.!?…]+$/u, '')
-    .replace(/\s+/g, ' ')
-    .trim();
 
 /**
  * The sentence cut before each clause or aside ("Solve 10,000 puzzles | sorted by theme",
@@ -32,7 +27,7 @@ const bare = (t: string) =>
  * ("Avoid tolls, ferries" of "Avoid tolls, ferries or highways").
  */
 export function cutForms(text: string): string[] {
-  const tokens = bare(text).split(' ');
+  const tokens = normalise(text).split(' ');
   const out: string[] = [];
   for (let k = tokens.length - 1; k >= 2; k--) {
     const next = tokens[k].toLowerCase().replace(/[^\p{L}']/gu, '');
@@ -53,8 +48,7 @@ export function cutForms(text: string): string[] {
     const openClause = /\s(when|while|as|so|that|which|who|where|whenever|before|after)\s/i.test(` ${part} `);
     // "Plan monthly budgets and see | where…": a second verb cut from what it sees.
     const bareVerb = /\b(and|or)\s+\S+$/i.test(part) && /^(that|which|who|when|as)$/.test(next);
-    if (!openList && !openClause && !bareVerb && !/\b(and|or|&|the|a|an|of|your|my|our|to|for|with|in|on|at|by)$/i.test(part))
-      out.push(part);
+    if (!openList && !openClause && !bareVerb && !endsOnEndWord(part, endWords('en'))) out.push(part);
   }
   return [...new Set(out)];
 }
@@ -67,7 +61,7 @@ export function cutForms(text: string): string[] {
  * - each part of a tagline without a verb ("Pro photo editing, no subscription" → both halves).
  */
 export function moreIdeas(r: Raw, appName: string): Raw[] {
-  const text = bare(r.text);
+  const text = normalise(r.text);
   const out: string[] = [];
   // Only a last "with" whose words are a plain noun phrase: "with Apple Pencil in handwriting that…" is not one.
   const withTail = /^(?:\S+\s+){1,6}with\s+([^,;]+)$/i.exec(text);
@@ -98,7 +92,7 @@ export function moreIdeas(r: Raw, appName: string): Raw[] {
   const pieces = text.split(/\s*[,;]\s+/);
   if (pieces.length === 2 && pieces.every((p) => p.split(' ').length >= 2 && p.split(' ').length <= 4)) out.push(...pieces);
   return out
-    .map((t) => cap(bare(t)))
+    .map((t) => cap(normalise(t)))
     .filter((t) => t.split(' ').length >= 2 && t.split(' ').length <= 12 && !LEANS.test(t) && t !== cap(text))
     .map((t) => ({ text: t, sentence: r.sentence, kind: r.kind === 'bullet' ? 'bullet' : ('sentence' as const) }));
 }
@@ -133,6 +127,6 @@ const PARTICIPLE: Record<string, RegExp> = { fr: /^\p{L}{3,}(é|ée|és|ées)$/u
 export function participleForms(text: string, language: string): string[] {
   const participle = PARTICIPLE[language];
   if (!participle) return [];
-  const tokens = bare(text).split(' ');
+  const tokens = normalise(text).split(' ');
   return tokens.flatMap((t, k) => (k >= 2 && participle.test(t) && !/[,;:]$/.test(tokens[k - 1]) ? [tokens.slice(0, k).join(' ')] : []));
 }

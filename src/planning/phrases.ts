@@ -4,7 +4,17 @@
  * and its keywords; then the promise is chosen and duplicates of an idea are dropped.
  */
 import nlp from 'compromise';
-import { contentWords, functionWordCuts, headlineKey, QUANTITY_WORDS, strandedPreposition, tidyEnd, UNSPACED, words } from './text.ts';
+import {
+  contentWords,
+  endWords,
+  functionWordCuts,
+  QUANTITY_WORDS,
+  strandedPreposition,
+  textKey,
+  tidyEnd,
+  UNSPACED,
+  words,
+} from './text.ts';
 import { headlineForms, participleForms } from './forms.ts';
 import type { Phrase, PhraseKind, Raw, Shape, Term } from './understand.ts';
 
@@ -33,7 +43,6 @@ export interface Phrases {
 }
 
 const PREPOSITION = /^(against|across|with|without|for|from|in|on|to|through|over|around|under|into|via|at|by)$/i;
-const END_ONLY = new Set(['and', 'or', 'the', 'a', 'an', 'your', 'of', 'with', 'to', 'for']);
 const NOUNISH = /^(Noun|Singular|Plural|Acronym|ProperNoun|Uncountable)$/;
 const isNoun = (tags: string[]) =>
   tags.some((t) => NOUNISH.test(t)) &&
@@ -155,10 +164,10 @@ function promiseOf(sentence: string, name: string): string | null {
 export function analysePhrases(p: PhraseInput): Phrases {
   const seen = new Set<string>();
   // English phrases keep their last word ("support built in"); the tagger judges the ending later.
-  const ends = p.english ? END_ONLY : p.dangling;
+  const ends = p.english ? endWords('en', { particles: false }) : p.dangling;
   const keep = (r: Raw) => {
     const text = p.english && strandedPreposition(r.text) ? r.text.replace(/[.!?…]+$/u, '').trim() : tidyEnd(r.text, ends);
-    const key = headlineKey(text);
+    const key = textKey(text);
     // Scripts written without spaces count about one word per three characters.
     const n = UNSPACED.test(text) ? Math.ceil(text.length / 3) : text.split(' ').length;
     if (!p.usable(text) || !key || seen.has(key) || n > 40 || (n < 2 && r.kind !== 'subtitle' && r.kind !== 'context')) return null;

@@ -377,9 +377,28 @@ const COMPLEMENT_WORDS = new Set([
   'der',
 ]);
 
-export function danglingWords(language: string): Set<string> {
-  return new Set([...(DANGLING[language] ?? []), ...DANGLING.en]);
+/** English end words that may close a phrase as a particle or pronoun ("built in", "log on", "try them all"): the tagger judges those. */
+const PARTICLES = new Set(['about', 'all', 'any', 'both', 'in', 'like', 'more', 'most', 'on', 'over']);
+const endWordSets = new Map<string, Set<string>>();
+
+/**
+ * THE list of words a caption may not end on, for a language. `withEnglish`: English's too, for
+ * writers cutting a listing that mixes English into its own language. `particles: false`: without
+ * the English words that can close a phrase ("support built in"), for text a tagger judges after.
+ */
+export function endWords(language: string, o: { withEnglish?: boolean; particles?: boolean } = {}): Set<string> {
+  const key = `${language}\0${o.withEnglish ? 1 : 0}\0${o.particles === false ? 0 : 1}`;
+  let set = endWordSets.get(key);
+  if (!set) {
+    const all = [...(DANGLING[language] ?? []), ...(o.withEnglish ? DANGLING.en : [])];
+    set = new Set(o.particles === false ? all.filter((w) => !PARTICLES.has(w)) : all);
+    endWordSets.set(key, set);
+  }
+  return set;
 }
+
+/** The last word of a text, lower-cased, is one `words` says a caption may not end on. */
+export const endsOnEndWord = (text: string, ends: Set<string>): boolean => ends.has(words(text).pop() ?? '');
 
 const TRAILING_JUNK = /[\s,;:&+\-–—/|([{"'“‘«·•]+$/u;
 const LEADING_JUNK = /^[\s,;:&+\-–—/|)\]}"'”’»·•*✓✔★☆►▶→]+/u;
@@ -451,7 +470,9 @@ export function applyCase(text: string, casing: Casing, language: string, proper
   if (casing === 'upper') return text.toLocaleUpperCase(language);
   // Other languages get their own short function words kept lower case, as title-case does for English.
   if (casing === 'title')
-    return language === 'en' ? titleCase(text) : capitalise(titleCase(text, { locale: language, smallWords: danglingWords(language) }));
+    return language === 'en'
+      ? titleCase(text)
+      : capitalise(titleCase(text, { locale: language, smallWords: endWords(language, { withEnglish: true }) }));
   let first = true;
   const lowered = text.replace(/[\p{L}][\p{L}'’]*|[.!?]\s/gu, (w) => {
     if (/^[.!?]/u.test(w)) {
@@ -469,12 +490,34 @@ export function capitalise(text: string): string {
   return text.replace(/^\s*\p{Ll}/u, (c) => c.toLocaleUpperCase());
 }
 
-/** Headlines compare equal ignoring case and end punctuation. */
-export const headlineKey = (s: string): string =>
-  s
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+/**
+ * THE text normaliser: whitespace collapsed and end punctuation off. `fold`: Unicode compatibility
+ * forms folded (a full-width "，" is a comma). `label`: a leading "Label: " off too ("Smart lists:
+ * …" says what "…" says). `key`: for comparing, folded, lower case, and only letters and digits
+ * kept, one space apart ("Plan trips!" = "plan trips"). `number`: a number's key ("2,000+" = "2000",
+ * "4.0" = "4").
+ */
+export function normalise(text: string, o: { fold?: boolean; key?: boolean; label?: boolean; number?: boolean } = {}): string {
+  if (o.number)
+    return text
+      .trim()
+      .toLowerCase()
+      .replace(/[\s,+]|\.0$/g, '');
+  let out = (o.fold || o.key ? text.normalize('NFKC') : text)
+    .replace(/\s+/g, ' ')
+    .replace(/[.!?…]+$/u, '')
     .trim();
+  if (o.label) out = out.replace(/^[^:]{1,40}:\s+/, '');
+  return o.key
+    ? out
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, ' ')
+        .trim()
+    : out;
+}
+
+/** Two texts say the same words when their keys are equal. */
+export const textKey = (text: string): string => normalise(text, { key: true });
 
 export const mentionsFree = (s: string): boolean =>
   /(^|[^\p{L}])(free|gratis|gratuit|gratuite|kostenlos|gratuito|gratuita)(?![\p{L}])/iu.test(s);
@@ -497,11 +540,6 @@ export function functionWordCuts(text: string, dangling: Set<string>): number[] 
     const here = w.toLowerCase().replace(/[^\p{L}'’]/gu, '');
     return /[,;:、，]$/.test(w) || (next && dangling.has(next) && !dangling.has(here) && !COMPLEMENT_WORDS.has(next)) ? [i + 1] : [];
   });
-}
-
-/** Only the language's own dangling words: a translation into German may well end on "an" or "in". */
-export function ownDanglingWords(language: string): Set<string> {
-  return new Set(DANGLING[language] ?? []);
 }
 
 // Participles that are not the simple past ("write" → "written", not "wrote").

@@ -14,7 +14,7 @@ import { checkCaptions, describeFindings } from './check.ts';
 import { describeLocale, hasWideScript, languageOf, listingLocale, plannedNatively } from './locales.ts';
 import { newStats, planWithModel, type ModelStats } from './model-writer.ts';
 import { primaryListing } from './screens.ts';
-import { headlineKey, ownDanglingWords } from './text.ts';
+import { endWords, textKey } from './text.ts';
 import { CAPTION_LENGTHS, CAPTION_STYLES, type PlanInput, type ScreenshotSetResult, type Slide } from './types.ts';
 import { understand, type Understanding } from './understand.ts';
 import { validationFailed } from '../problem.ts';
@@ -116,7 +116,7 @@ function translationProblems(captions: CaptionText[], base: ScreenshotSetResult,
     },
   );
   const problems = findings.flatMap((f, i) => describeFindings(f).map((m) => `slide ${i + 1}: ${m}`));
-  if (captions.every((c, i) => headlineKey(c.headline) === headlineKey(base.slides[i].headline)))
+  if (captions.every((c, i) => textKey(c.headline) === textKey(base.slides[i].headline)))
     problems.push('every headline is the untranslated source');
   if (['ja', 'zh', 'ko'].includes(language) && !captions.some((c) => hasWideScript(c.headline)))
     problems.push(`no headline is written in ${describeLocale(locale)} script`);
@@ -125,7 +125,7 @@ function translationProblems(captions: CaptionText[], base: ScreenshotSetResult,
 
 /** The caption's words (Intl.Segmenter splits Japanese and Chinese too), without the language's function words. */
 function keywordsOf(text: string, language: string, wanted: number): string[] {
-  const skip = ownDanglingWords(language);
+  const skip = endWords(language);
   const segments = [...new Intl.Segmenter(language, { granularity: 'word' }).segment(text)];
   const words = segments.filter((s) => s.isWordLike).map((s) => s.segment.toLocaleLowerCase(language));
   return [...new Set(words.filter((w) => [...w].length >= 2 && !skip.has(w) && !/^\d+$/.test(w)))].slice(0, wanted);

@@ -7,7 +7,7 @@ import nlp from 'compromise';
 import type { Listing } from '../stores/listing.ts';
 import { cleanText, looksBroken, NEGATIVE, NON_FEATURE_SECTION, notAFeature, unshoutLine } from './clean.ts';
 import { analysePhrases } from './phrases.ts';
-import { danglingWords, mentionsFree, words } from './text.ts';
+import { endWords, mentionsFree, words } from './text.ts';
 import { moreIdeas } from './forms.ts';
 
 export type PhraseKind = 'context' | 'subtitle' | 'promise' | 'bullet' | 'action' | 'step' | 'heading' | 'sentence';
@@ -219,7 +219,7 @@ function analyse(listings: Listing[], primary: Listing, extraContext: string | n
   const language = (primary.language || 'en').toLowerCase().split(/[-_]/)[0];
   const english = language === 'en';
   const free = listings.every((l) => l.price === 0);
-  const dangling = danglingWords(language);
+  const dangling = endWords(language, { withEnglish: true });
   const name = cleanText(primary.name);
   const everything = cleanText([name, primary.subtitle ?? '', primary.description, extraContext ?? ''].join('\n'));
   // Brand spellings and acronyms as the listing writes them where it does not shout.
