@@ -272,6 +272,22 @@ export async function benchRendering(): Promise<{ text: string; correct: boolean
   const poolCpuPerSlide = (cpuNow() - c0) / (rounds * set.slides.length);
   await pool.close();
   const rules = checkStoreRules(warm[0], DEVICE);
+  // The service's threads run at nice 10 so that its HTTP goes first; on a machine other work
+  // shares, that also puts every other process first, and the set's wall time measures their load.
+  // The same sets at nice 0 (no HTTP meanwhile) show what the renderer takes when it gets its turn.
+  const fair = new RenderPool({ threads: 2, warm: 2, nice: 0 });
+  await fair.renderSet(set);
+  const fairMs: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const ts = performance.now();
+    await fair.renderSet(set);
+    fairMs.push(performance.now() - ts);
+  }
+  await fair.close();
+  const fairP50 = percentile(
+    fairMs.sort((a, b) => a - b),
+    50,
+  );
 
   const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
   const row = (what: string, value: string, goal: string, met: boolean | null) =>
@@ -315,6 +331,12 @@ export async function benchRendering(): Promise<{ text: string; correct: boolean
         [...setMs].sort((a, b) => a - b),
         50,
       ) < GOALS.setP50Ms,
+    ),
+    row(
+      `the same sets with the threads at nice 0, no HTTP meanwhile: p50 wall ms (${rounds} sets)`,
+      fairP50.toFixed(0),
+      `< ${GOALS.setP50Ms} ms`,
+      fairP50 < GOALS.setP50Ms,
     ),
     row(
       'worker pool: process CPU ms per slide (slides/s 2 idle cores would give)',
