@@ -17,7 +17,7 @@ import { captionWidth, languageOf } from './locales.ts';
 import { type Role } from './narratives.ts';
 import { languageFinding } from './language.ts';
 import { primaryListing } from './screens.ts';
-import { contentWords, dangles, endWords, mentionsFree, normalise, textKey } from './text.ts';
+import { contentWords, dangles, endWords, mentionsFree, normalise, textKey, words as textWords } from './text.ts';
 import {
   CAPTION_LENGTHS,
   DEVICES,
@@ -98,6 +98,8 @@ const MIXED_SCRIPT = /(?=[\p{L}\p{N}]*\p{Script=Latin})(?=[\p{L}\p{N}]*[\p{Scrip
 /** A writer that ran out of room ends on these rather than on a finished word. */
 const LOOKS_CUT = /(\.\.\.|…|\s-)$/u;
 const GROUNDED_SHARE = 0.75;
+/** Pronouns that need a noun said before them: a headline opening on one has none. */
+const REFERRING = new Set(['it', "it's", 'it’s', 'its', 'they', "they're", 'they’re', 'them', 'their', 'he', 'she']);
 const ASIDE_ROLES = new Set<Role>(['social-proof', 'call-to-action']);
 /** Slides that are not about one feature: the one-feature check leaves them be. */
 const NOT_A_FEATURE = new Set<Role>(['social-proof', 'call-to-action', 'problem']);
@@ -205,6 +207,9 @@ function textFindings(text: string, field: 'headline' | 'subheadline', c: Captio
   else if (LOOKS_CUT.test(text.trim())) add('complete', `"${text}" looks cut off`);
   else if (field === 'subheadline' && f.native && cutFromSource(text, primaryListing(ctx.listings, ctx.device)))
     add('complete', `"${text}" is a listing sentence cut short`);
+  // "It keeps your notes safe": a headline is read first, so a pronoun opening it points at nothing.
+  if (field === 'headline' && f.native && f.language === 'en' && REFERRING.has(textWords(text)[0] ?? ''))
+    add('complete', `"${text}" opens on "${text.split(' ')[0]}", which refers to nothing said before it`);
   if (HIDDEN.test(text)) add('policy.hidden', `"${text}" holds invisible or tag characters`);
   if (MIXED_SCRIPT.test(text)) add('policy.hidden', `"${text}" mixes look-alike letters of two scripts in one word`);
   if (URLISH.test(text) || hasMarkup(text)) add('policy.hidden', `"${text}" holds a URL, e-mail or markup`);

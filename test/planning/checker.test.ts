@@ -49,6 +49,15 @@ describe('the caption checker', () => {
     expect(ids(headline)).toContain(id);
   });
 
+  it('refuses a headline opening on a pronoun that refers to nothing; under a headline it has one', () => {
+    expect(ids('It Keeps Your Habits on Track')).toContain('complete');
+    expect(ids('They Remind You Every Day')).toContain('complete');
+    expect(ids('Its Charts Show Your Streaks')).toContain('complete');
+    expect(ids('Track Unlimited Habits')).not.toContain('complete');
+    const long = { captionLength: 'long' as const };
+    expect(ids('Smart Reminders', { subheadline: 'They adapt to your schedule.' }, long)).toEqual([]);
+  });
+
   it('says free only of a free app', () => {
     expect(ids('Free Habit Tracker')).not.toContain('policy.free');
     expect(ids('Free Budget Reports', {}, { listings: [paid] })).toContain('policy.free');
