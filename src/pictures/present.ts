@@ -5,7 +5,7 @@
  */
 import type { PublicJob } from '../jobs/jobs.ts';
 import type { Slide } from '../planning/types.ts';
-import { ARCHIVE_NAME, FEATURE_GRAPHIC_NAME, slideFileName, STORE_PREVIEW_NAME, type JobFile } from './files.ts';
+import { ARCHIVE_NAME, featureGraphicFileName, slideFileName, STORE_PREVIEW_NAME, type JobFile } from './files.ts';
 import type { UrlSigner } from './signed-urls.ts';
 
 export interface PictureLinks {
@@ -48,7 +48,7 @@ export function withPictures(job: PublicJob, files: JobFile[], links: PictureLin
       ? { url: url(f.name), width: f.width ?? 0, height: f.height ?? 0, format: 'png' as const, bytes: f.bytes, sha256: f.sha256 }
       : null;
   };
-  const featureGraphic = picture(FEATURE_GRAPHIC_NAME);
+  const featureGraphic = picture(featureGraphicFileName(null));
   const storePreview = picture(STORE_PREVIEW_NAME);
   const result = job.result;
   return {
@@ -60,7 +60,14 @@ export function withPictures(job: PublicJob, files: JobFile[], links: PictureLin
       ...(featureGraphic ? { featureGraphic } : {}),
       ...(storePreview ? { storePreview } : {}),
       ...(result.locales
-        ? { locales: result.locales.map((l, i) => ({ ...l, slides: withImages(l.slides, i === 0 ? null : l.locale) })) }
+        ? {
+            locales: result.locales.map((l, i) => {
+              // The first locale's pictures carry the set's own names (slides/1.png, feature-graphic.png).
+              const own = i === 0 ? null : l.locale;
+              const graphic = picture(featureGraphicFileName(own));
+              return { ...l, slides: withImages(l.slides, own), ...(graphic ? { featureGraphic: graphic } : {}) };
+            }),
+          }
         : {}),
     },
   };

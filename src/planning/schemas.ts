@@ -139,6 +139,13 @@ export const ScreenshotSetResultSchema = Type.Object(
             locale: Type.String({ examples: ['de-DE'] }),
             slides: Type.Array(SlideSchema, { minItems: 1, maxItems: 10 }),
             warnings: Type.Array(Type.String()),
+            featureGraphic: Type.Optional(
+              Type.Composite([PictureSchema], {
+                title: 'LocaleFeatureGraphic',
+                description:
+                  "Android sets only: this locale's Play feature graphic, with its own hero headline (the first locale's is also `featureGraphic` above).",
+              }),
+            ),
           },
           { title: 'LocaleSet' },
         ),

@@ -133,8 +133,12 @@ describe('feature graphics per locale', () => {
     }
     // Each shows its own locale's hero headline, so the two differ.
     expect(sha256(before.get(EN)!)).not.toBe(sha256(before.get(DE)!));
-    // The result's featureGraphic stays the first locale's.
+    // The result's featureGraphic stays the first locale's; each locale names its own.
     expect(parent.result.featureGraphic.sha256).toBe(sha256(before.get(EN)!));
+    const byLocale = parent.result.locales.map((l: { featureGraphic: { sha256: string; url: string } }) => l.featureGraphic);
+    expect(byLocale.map((g: { sha256: string }) => g.sha256)).toEqual([sha256(before.get(EN)!), sha256(before.get(DE)!)]);
+    const linked = new URL(byLocale[1].url);
+    expect(sha256((await h.app.inject({ method: 'GET', url: linked.pathname + linked.search })).rawPayload)).toBe(sha256(before.get(DE)!));
     // Each other locale's is served beside its slides, with the key (as the dashboard's plan thumbnails fetch it, signed).
     const served = await h.app.inject({ method: 'GET', url: `/api/v1/public/v1/jobs/${parent.id}/locales/de-DE/${EN}`, headers: h.auth });
     expect(served.statusCode).toBe(200);

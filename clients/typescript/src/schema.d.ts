@@ -1595,6 +1595,23 @@ export interface operations {
                                     };
                                 }[];
                                 warnings: string[];
+                                /**
+                                 * LocaleFeatureGraphic
+                                 * @description Android sets only: this locale's Play feature graphic, with its own hero headline (the first locale's is also `featureGraphic` above).
+                                 */
+                                featureGraphic?: {
+                                    /**
+                                     * Format: uri
+                                     * @description Signed like the slide URLs.
+                                     */
+                                    url: string;
+                                    width: number;
+                                    height: number;
+                                    /** @enum {string} */
+                                    format: "png";
+                                    bytes: number;
+                                    sha256: string;
+                                };
                             }[];
                         } | null;
                         /**
