@@ -13,7 +13,7 @@ import type { Queryable } from '../db/pool.ts';
 import type { ObjectStore } from '../objects/index.ts';
 import { layoutFor } from '../planning/look.ts';
 import { DEVICES, type Device, type ScreenshotSetResult, type Slide } from '../planning/types.ts';
-import { checkStoreRules, type RenderPool, type SlideLint } from '../rendering/index.ts';
+import { checkStoreRules, type RenderedSlide, type RenderPool, type SlideLint } from '../rendering/index.ts';
 import type { BrandColors, ThemeId } from '../brand/theme-ids.ts';
 import { lintWarnings } from '../rendering/warnings.ts';
 import { familyScreens, screenObjects, type ScreenObject } from '../screens/screens.ts';
@@ -194,10 +194,40 @@ export async function renderPictures(
   const lints = new Map<string, SlideLint[]>();
   const io = pLimit(IO_CONCURRENCY);
   for (const set of sets) {
-    const rendered = await deps.renderer.renderSlides(
-      { device: job.device, slides: set.slides, screens, theme: job.theme, brand: job.brand, icon, ...(brand ? look : {}) },
-      { signal: ctx.signal, onSlide: () => ctx.progress(++done, total) },
-    );
+    const store = (i: number, { bytes, format }: RenderedSlide) =>
+      io(async () => {
+        const slide = set.slides[i];
+        // Never deliver a picture a store would refuse (size, alpha, bytes): that is our bug, not the user's.
+        const broken = checkStoreRules(bytes, job.device);
+        if (broken.length) throw new Error(`slide ${slide.index} breaks the store rules: ${broken.join('; ')}`);
+        const ext = format === 'jpeg' ? 'jpg' : 'png';
+        const contentType = format === 'jpeg' ? 'image/jpeg' : 'image/png';
+        const name = slideFileName(slide.index, set.fileLocale, ext);
+        await deps.objects.put(`${prefix}/${name}`, bytes, contentType);
+        files.push({ name, objectKey: `${prefix}/${name}`, contentType, bytes: bytes.length, sha256: sha256(bytes), width, height });
+        archived.push({ locale: set.locale, index: slide.index, role: slide.role, png: bytes, ext });
+      });
+    // Each slide is stored as soon as it is drawn, while the threads draw the others: the set is
+    // done when its last slide is stored, not after every slide's upload waited for the slowest
+    // drawing. Handled at once (a failed store is awaited below, or after a failed render).
+    const storing = new Map<number, Promise<void>>();
+    const onSlide = (_done: number, _total: number, got?: { index: number; rendered: RenderedSlide }) => {
+      ctx.progress(++done, total);
+      if (!got) return;
+      const stored = store(got.index, got.rendered);
+      stored.catch(() => {});
+      storing.set(got.index, stored);
+    };
+    let rendered: RenderedSlide[];
+    try {
+      rendered = await deps.renderer.renderSlides(
+        { device: job.device, slides: set.slides, screens, theme: job.theme, brand: job.brand, icon, ...(brand ? look : {}) },
+        { signal: ctx.signal, onSlide },
+      );
+    } catch (error) {
+      await Promise.allSettled(storing.values());
+      throw error;
+    }
     lints.set(
       set.locale,
       rendered.map((r) => r.lint),
@@ -212,22 +242,8 @@ export async function renderPictures(
           brandPictures,
         ),
       );
-    await Promise.all(
-      rendered.map(({ bytes, format }, i) =>
-        io(async () => {
-          const slide = set.slides[i];
-          // Never deliver a picture a store would refuse (size, alpha, bytes): that is our bug, not the user's.
-          const broken = checkStoreRules(bytes, job.device);
-          if (broken.length) throw new Error(`slide ${slide.index} breaks the store rules: ${broken.join('; ')}`);
-          const ext = format === 'jpeg' ? 'jpg' : 'png';
-          const contentType = format === 'jpeg' ? 'image/jpeg' : 'image/png';
-          const name = slideFileName(slide.index, set.fileLocale, ext);
-          await deps.objects.put(`${prefix}/${name}`, bytes, contentType);
-          files.push({ name, objectKey: `${prefix}/${name}`, contentType, bytes: bytes.length, sha256: sha256(bytes), width, height });
-          archived.push({ locale: set.locale, index: slide.index, role: slide.role, png: bytes, ext });
-        }),
-      ),
-    );
+    // A renderer that does not hand over its slides one by one (a test's) has them stored here.
+    await Promise.all(rendered.map((r, i) => storing.get(i) ?? store(i, r)));
   }
   const linted = withLint(result, sets[0].locale, lints);
   ctx.signal.throwIfAborted();

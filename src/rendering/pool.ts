@@ -174,8 +174,9 @@ export class RenderPool {
           badge,
         };
         const out = (await this.pool.run(task, { signal })) as WorkerSlide;
-        opts.onSlide?.(++done, wanted.length);
-        return { ...out, bytes: Buffer.from(out.bytes.buffer, out.bytes.byteOffset, out.bytes.byteLength) };
+        const rendered = { ...out, bytes: Buffer.from(out.bytes.buffer, out.bytes.byteOffset, out.bytes.byteLength) };
+        opts.onSlide?.(++done, wanted.length, { index, rendered });
+        return rendered;
       }),
     );
     // Completed sets only: an aborted or failed render is not a duration.

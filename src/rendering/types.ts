@@ -26,7 +26,11 @@ export interface RenderInput {
 
 export interface RenderOptions {
   signal?: AbortSignal;
-  onSlide?(done: number, total: number): void;
+  /**
+   * After each slide, in the order they finish; `slide` is the slide itself and `index` its place
+   * in the input, so a caller can store it while the others are still being drawn.
+   */
+  onSlide?(done: number, total: number, slide?: { index: number; rendered: RenderedSlide }): void;
 }
 
 /** The part of a slide the renderer reads. */
