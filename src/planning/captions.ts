@@ -50,6 +50,8 @@ export class CaptionWriter {
     length: CaptionLength,
     /** A set with no step slides may show the listing's steps as features ("Set a budget for each category"). */
     stepsAsFeatures = false,
+    /** 'hero': a long set's other feature slides stand on their headlines (the planner adds subheadlines back where they pass). */
+    private readonly subheadlines: 'all' | 'hero' = 'all',
   ) {
     this.voice = VOICES[style];
     this.frames = u.english ? this.voice : FOREIGN;
@@ -184,6 +186,7 @@ export class CaptionWriter {
     // (subheadline null; the planner warns which slides): one slide without a subheadline beats a
     // set refused.
     if (this.subMax <= 0) return this.frameIdeaWith(role, index, pool, 'short');
+    if (this.subheadlines === 'hero') return this.frameIdeaWith(role, index, pool, 'headline-only');
     return (
       this.frameIdeaWith(role, index, pool, 'adds') ??
       this.frameIdeaWith(role, index, pool, 'echo') ??

@@ -11,7 +11,7 @@ import { LRUCache } from 'lru-cache';
 import { Piscina } from 'piscina';
 import { Problem, type ProblemCode } from '../problem.ts';
 import { workerFile } from '../threads/worker-file.ts';
-import { draftScreenshotSet } from './plan.ts';
+import { draftScreenshotSet, supportedCount } from './plan.ts';
 import type { FillableAnswer, FillableTask } from './pool-worker.ts';
 import { cannotFillSet } from './refusal.ts';
 import type { PlanInput } from './types.ts';
@@ -20,8 +20,8 @@ import type { PlanInput } from './types.ts';
 export function checkFillable(input: PlanInput, hasModel: boolean): string[] {
   if (input.request.slides?.length || input.listings.length === 0) return [];
   const draft = draftScreenshotSet(input);
-  const supported = draft.rules.filter((c) => c !== null).length;
-  if (!hasModel && supported < draft.roles.length) throw cannotFillSet(draft.roles.length, supported, draft.u.descriptionEmpty);
+  if (!hasModel && draft.rules.some((c) => c === null))
+    throw cannotFillSet(draft.roles.length, supportedCount(input, draft.roles.length), draft.u.descriptionEmpty);
   return [...draft.warnings];
 }
 

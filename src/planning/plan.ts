@@ -20,7 +20,7 @@ import {
 } from './types.ts';
 import { understand, type Understanding } from './understand.ts';
 import { CaptionWriter, FEATURE_ROLES, slideKeywords, type Caption } from './captions.ts';
-import { CaptionChecker, type CheckContext } from './check.ts';
+import { CaptionChecker, checkCaptions, type CheckContext } from './check.ts';
 import { cannotFillSet, nothingToFrame } from './refusal.ts';
 import type { Role } from './narratives.ts';
 
@@ -85,8 +85,15 @@ export interface Draft {
 }
 
 /** The rule writer's captions, each one the checker passes; a slide it cannot fill so is null. */
-function ruleCaptions(u: Understanding, roles: Role[], style: CaptionStyle, length: CaptionLength, ctx: CheckContext): (Caption | null)[] {
-  const writer = new CaptionWriter(u, style, length, !roles.includes('how-it-works'));
+function writeRules(
+  u: Understanding,
+  roles: Role[],
+  style: CaptionStyle,
+  length: CaptionLength,
+  ctx: CheckContext,
+  subheadlines: 'all' | 'hero',
+): (Caption | null)[] {
+  const writer = new CaptionWriter(u, style, length, !roles.includes('how-it-works'), subheadlines);
   const checker = new CaptionChecker(ctx);
   return roles.map((role, i) => {
     const featuresAfter = roles.slice(i + 1).filter((r) => FEATURE_ROLES.has(r)).length;
@@ -104,6 +111,40 @@ function ruleCaptions(u: Understanding, roles: Role[], style: CaptionStyle, leng
     }
     return null;
   });
+}
+
+const filledCount = (rs: (Caption | null)[]) => rs.filter((c) => c !== null).length;
+
+/**
+ * The rule writer's set. A long set's subheadlines may say what a later slide would have headlined
+ * (a sentence listing three features under the first): when that leaves slides empty, the features
+ * are headlined first, subheadlines only on the hero, and each slide then gets back the first
+ * pass's caption, or its subheadline under the new headline, wherever the whole set still passes.
+ */
+function ruleCaptions(u: Understanding, roles: Role[], style: CaptionStyle, length: CaptionLength, ctx: CheckContext): (Caption | null)[] {
+  const full = writeRules(u, roles, style, length, ctx, 'all');
+  if (length !== 'long' || filledCount(full) === roles.length) return full;
+  const lean = writeRules(u, roles, style, length, ctx, 'hero');
+  if (filledCount(lean) <= filledCount(full)) return full;
+  const passes = (set: (Caption | null)[]) =>
+    checkCaptions(
+      set.flatMap((c, i) => (c ? [{ headline: c.headline, subheadline: c.subheadline, role: roles[i], index: i + 1 }] : [])),
+      ctx,
+    ).every((f) => f.length === 0);
+  const out = [...lean];
+  out.forEach((c, i) => {
+    const first = full[i];
+    if (!c || c.subheadline !== null || !first?.subheadline) return;
+    // The first pass's whole caption where the set still passes with it, else its subheadline under this headline.
+    for (const slide of [first, { ...c, subheadline: first.subheadline }]) {
+      const trial = out.map((x, j) => (j === i ? slide : x));
+      if (passes(trial)) {
+        out[i] = slide;
+        return;
+      }
+    }
+  });
+  return out;
 }
 
 export function draftScreenshotSet(input: PlanInput): Draft {
@@ -204,12 +245,25 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   return { input, roles, rules, check, u, warnings, screenCount: screens.urls.length, finish };
 }
 
+/**
+ * What a refusal says the listing supports: the largest count, below the `asked`, that the rule
+ * writer fills with the default story, so that asking for it succeeds (the slides a failed draft did
+ * fill are not such a count: fewer slides change the roles). 0 when not even one slide plans.
+ */
+export function supportedCount(input: PlanInput, asked: number): number {
+  for (let count = Math.min(asked - 1, MAX_COUNT); count >= 1; count--) {
+    const draft = draftScreenshotSet({ ...input, request: { ...input.request, count, narrativeId: undefined } });
+    if (draft.rules.every((c) => c !== null)) return count;
+  }
+  return 0;
+}
+
 /** The rule writer's set: exactly the slides asked for, each passing the checker, or cannot_fill_set. */
 export function planScreenshotSet(input: PlanInput): ScreenshotSetResult {
   validate(input);
   if (input.request.slides?.length) return planOwnSlides(input);
   const draft = draftScreenshotSet(input);
-  const missing = draft.rules.filter((c) => c === null).length;
-  if (missing > 0) throw cannotFillSet(draft.roles.length, draft.roles.length - missing, draft.u.descriptionEmpty);
+  if (draft.rules.some((c) => c === null))
+    throw cannotFillSet(draft.roles.length, supportedCount(input, draft.roles.length), draft.u.descriptionEmpty);
   return draft.finish(draft.rules.map((c) => ({ headline: c!.headline, subheadline: c!.subheadline, source: 'rules' as const })));
 }

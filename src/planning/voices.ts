@@ -108,7 +108,8 @@ export const VOICES: Record<CaptionStyle, Voice> = {
     problem: ['A familiar problem?'],
     socialProof: ['Rated {rating} by {count} users', 'Trusted by {count} users', 'Average rating of {rating}'],
     socialProofSub: 'An average rating of {rating} out of 5 from {count} ratings',
-    callToAction: ['Get started with {name}', 'Start with {name} today', 'Download {name} today'],
+    // The last is short enough for a short headline with a two-word name ("Download Skycast Weather.").
+    callToAction: ['Get started with {name}', 'Start with {name} today', 'Download {name} today', 'Download {name}'],
     callToActionSub: 'Start today with {name}',
   },
 };

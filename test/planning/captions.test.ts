@@ -29,7 +29,9 @@ describe('subheadlines that stand alone', () => {
     expect(pairs('wayfarer', 'professional')).toContain('Offline access to every document. — On the road.');
     expect(pairs('pennywise', 'minimal')).toContain('Export reports — To CSV and PDF');
     // An aside with a second action glued on is not one: the longer form leaves the action alone.
-    expect(pairs('moneyjar', 'minimal')).toContain('Create a jar for each goal — Watch it fill up');
+    // (Three slides: at four the listing's sentences run out and a long set headlines them instead.)
+    const moneyjar = slides('moneyjar', 'minimal', 'long', { count: 3 }).map((s) => `${s.headline} — ${s.subheadline}`);
+    expect(moneyjar).toContain('Create a jar for each goal — Watch it fill up');
     // The hero's promise said again under it is an echo, even mid-sentence.
     expect(pairs('streakly', 'minimal')[0]).toBe('Build good habits — Keep them, one day at a time');
     expect(echoes('Build good habits.', 'Streakly helps you build good habits and keep them.')).toBe(true);
@@ -77,6 +79,14 @@ describe('the bold voice', () => {
     );
     expect(bold.filter((h) => /\bNOW\.$/.test(h))).toEqual([]);
     expect(bold).toContain('UNLIMITED HABITS. TRACKED.');
+  });
+});
+
+describe('the professional voice', () => {
+  it('has a call to action short enough for a short headline with a two-word name', () => {
+    const set = slides('skycast', 'professional', 'short', { count: 6 });
+    expect(set).toHaveLength(6);
+    expect(set[5]).toMatchObject({ role: 'call-to-action', headline: 'Download Skycast Weather.' });
   });
 });
 

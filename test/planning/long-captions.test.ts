@@ -102,12 +102,27 @@ describe('a long set on a listing that runs out of subheadlines', () => {
     expect(bare(richer).length).toBeLessThan(bare(plain).length);
   });
 
-  it('is refused only when even headlines run out, counting the slides that have one', () => {
+  it('headlines the features first when subheadlines would spend them, and gives back the subheadlines that still pass', () => {
+    // Darkroom's long subheadlines say what later slides would headline: written slide by slide, six are refused.
+    const input = long(6, { listings: [corpus().find((e) => e.id === 'darkroom')!.listing] });
+    const r = planScreenshotSet(input);
+    expect(r.slides).toHaveLength(6);
+    expect(checkSet(input, r).flat()).toEqual([]);
+    const features = r.slides.filter((s) => s.role === 'feature' || s.role === 'benefit');
+    expect(features.some((s) => s.subheadline !== null)).toBe(true);
+    expect(warned(r)).toHaveLength(1);
+  });
+
+  it('is refused only when even headlines run out, and says a count that can be asked for', () => {
     const input = long(6, { listings: [emptyDescription] });
     const draft = draftScreenshotSet(input);
     const headed = draft.rules.filter((c) => c !== null).length;
     expect(headed).toBeLessThan(6);
-    expect(refusal(input)).toEqual(expect.objectContaining({ asked: 6, supported: headed }));
+    const { supported } = refusal(input)!;
+    // The figure is a count that plans, and the largest: the client asks for it and gets a set.
+    expect(supported).toBeGreaterThan(0);
+    expect(planScreenshotSet(long(supported, { listings: [emptyDescription] })).slides).toHaveLength(supported);
+    for (let count = supported + 1; count < 6; count++) expect(refusal(long(count, { listings: [emptyDescription] }))).not.toBeNull();
     // Every slide the rule writer left empty has no headline at all, not only no subheadline.
     for (const [k, c] of draft.rules.entries()) if (c === null) expect(k).toBeGreaterThan(0);
     // The same listing with lines of its own in extraContext fills all six, some perhaps without subheadline.
