@@ -1,0 +1,75 @@
+/**
+ * A set's slides are handed over one by one as the threads finish them, and renderPictures stores
+ * each at once instead of waiting for the whole set to be drawn.
+ */
+import { Readable } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ObjectStore } from '../../src/objects/index.ts';
+import { renderPictures } from '../../src/pictures/render-set.ts';
+import { planScreenshotSet } from '../../src/planning/plan.ts';
+import { RenderPool, type RenderedSlide, type RenderInput, type RenderOptions } from '../../src/rendering/index.ts';
+import { emptyScreenshots } from '../../src/stores/listing.ts';
+import { sampleListing } from '../support/fixtures.ts';
+import { screen, slide } from './support.ts';
+
+const pool = new RenderPool({ threads: 2 });
+afterAll(() => pool.close());
+
+describe('slides handed over as they are drawn', () => {
+  it('gives onSlide each slide with its place in the set, the same bytes the set returns', async () => {
+    const shot = await screen();
+    const slides = [slide(0, 'One', 'headline-top'), slide(1, 'Two', 'text-only'), slide(2, 'Three', 'headline-bottom')];
+    const got = new Map<number, RenderedSlide>();
+    const all = await pool.renderSlides(
+      { device: 'android-phone', slides, screens: [shot, null, shot] },
+      { onSlide: (_done, _total, s) => s && got.set(s.index, s.rendered) },
+    );
+    expect([...got.keys()].sort()).toEqual([0, 1, 2]);
+    all.forEach((r, i) => expect(got.get(i)!.bytes.equals(r.bytes)).toBe(true));
+  });
+
+  it('stores a slide while the others are still being drawn', async () => {
+    const planned = planScreenshotSet({
+      listings: [sampleListing({ screenshots: emptyScreenshots() })],
+      extraContext: null,
+      request: { device: 'android-phone', count: 3 },
+    });
+    const stored: string[] = [];
+    const objects = {
+      async get() {
+        return { body: Readable.from([await screen()]), bytes: 0 };
+      },
+      async put(key: string) {
+        stored.push(key);
+      },
+    } as unknown as ObjectStore;
+    // The real pool draws every slide; this renderer holds the set back until the first slide
+    // it handed over is stored (or gives up after 5 s), as a slow last slide would.
+    let storedWhileDrawing = false;
+    const renderer = {
+      async renderSlides(input: RenderInput, opts: RenderOptions = {}) {
+        const all = await pool.renderSlides(input);
+        opts.onSlide?.(1, all.length, { index: 0, rendered: all[0] });
+        for (let waited = 0; waited < 5000 && stored.length === 0; waited += 10) await new Promise((r) => setTimeout(r, 10));
+        storedWhileDrawing = stored.length > 0;
+        all.slice(1).forEach((rendered, i) => opts.onSlide?.(i + 2, all.length, { index: i + 1, rendered }));
+        return all;
+      },
+      renderSome: pool.renderSome.bind(pool),
+    };
+    const done = await renderPictures(
+      { db: { query: async () => ({ rows: [] }) } as never, objects, renderer, storeImageOrigins: [], now: () => new Date() },
+      { id: 'job_1', accountId: 'acc_1', appId: 'app_1', attempt: 1, device: 'android-phone', screenIds: null },
+      planned,
+      [],
+      'en-US',
+      { signal: new AbortController().signal, progress: () => {} },
+    );
+    expect(storedWhileDrawing).toBe(true);
+    // Each slide once (none stored again after the set came back), and the ZIP.
+    const slidesStored = stored.filter((k) => !k.endsWith('.zip'));
+    expect(new Set(slidesStored).size).toBe(slidesStored.length);
+    expect(slidesStored).toHaveLength(planned.slides.length);
+    expect(done.files).toHaveLength(planned.slides.length + 1);
+  });
+});
