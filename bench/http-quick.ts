@@ -3,8 +3,11 @@
  * and GET job (queued) of the same service, ratios taken in the same run (a shared machine moves
  * absolute numbers, not ratios much). BENCH_CPU_PROF_DIR profiles the service as in bench/run.ts.
  * QUICK_SUCCEEDED=1 measures GET of a succeeded one-slide set instead (role all, which renders it);
- * QUICK_CREATES=N measures POST /screenshots from N accounts instead of the GETs; ROUNDS repeats.
+ * QUICK_CREATES=N measures POST /screenshots from N accounts instead of the GETs; ROUNDS repeats
+ * either, and then prints the median of the rounds. Every figure carries the machine's load average:
+ * on a shared machine it moves throughput several times over, and CPU per request much less.
  */
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { killAllChildren, spawnChild } from './children.ts';
@@ -16,7 +19,14 @@ import { benchAccount, openBenchDatabase } from './setup.ts';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SECONDS = Number(process.env.BENCH_DURATION_S ?? 4);
 const SUCCEEDED = !!process.env.QUICK_SUCCEEDED;
+const ROUNDS = Number(process.env.ROUNDS ?? 1);
+const load = () =>
+  `load ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`;
 const log = (m: string) => process.stderr.write(`[http-quick] ${m}\n`);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
 const bench = await openBenchDatabase();
 try {
@@ -100,23 +110,42 @@ try {
     }));
     const url = `${base}/screenshots`;
     await postLoad({ url, durationS: 1, connections: 50, targets, expectStatus: 201 });
-    const [s0, p0] = [cpuMs(service.process.pid!)!, cpuMs(bench.database.embedded!.pid, true)!];
-    const r = await postLoad({ url, durationS: SECONDS, connections: 50, targets, expectStatus: 201 });
-    const per = (ms: number) => ((ms * 1000) / r.expected).toFixed(0);
-    log(
-      `POST /screenshots, ${creators} account(s): ${Math.round(r.expected / r.elapsedS)}/s, µs CPU per create: service ${per(cpuMs(service.process.pid!)! - s0)}, PostgreSQL ${per(cpuMs(bench.database.embedded!.pid, true)! - p0)}; failures ${r.failures} ${JSON.stringify(r.statuses)}`,
-    );
+    const rounds: { rps: number; service: number; pg: number }[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const [s0, p0] = [cpuMs(service.process.pid!)!, cpuMs(bench.database.embedded!.pid, true)!];
+      const r = await postLoad({ url, durationS: SECONDS, connections: 50, targets, expectStatus: 201 });
+      const per = (ms: number) => (ms * 1000) / r.expected;
+      const m = {
+        rps: r.expected / r.elapsedS,
+        service: per(cpuMs(service.process.pid!)! - s0),
+        pg: per(cpuMs(bench.database.embedded!.pid, true)! - p0),
+      };
+      rounds.push(m);
+      log(
+        `POST /screenshots, ${creators} account(s): ${Math.round(m.rps)}/s, µs CPU per create: service ${m.service.toFixed(0)}, PostgreSQL ${m.pg.toFixed(0)}; failures ${r.failures} ${JSON.stringify(r.statuses)}; ${load()}`,
+      );
+    }
+    if (ROUNDS > 1) {
+      const med = (k: 'rps' | 'service' | 'pg') => median(rounds.map((r) => r[k])).toFixed(0);
+      log(`median of ${ROUNDS}: ${med('rps')}/s, µs CPU per create: service ${med('service')}, PostgreSQL ${med('pg')}`);
+    }
   }
-  for (let round = 0; round < (creators > 0 ? 0 : Number(process.env.ROUNDS ?? 1)); round++) {
+  const ratios: { account: number; job: number }[] = [];
+  for (let round = 0; round < (creators > 0 ? 0 : ROUNDS); round++) {
     const b = await run('bare', bare.process.pid!, `http://127.0.0.1:${bare.ready.port as number}/`, {});
     const a = await run('GET /account', service.process.pid!, `${base}/account`, auth);
     log(`ratio: /account ${(a.rps / b.rps).toFixed(2)} (CPU ${(b.us / a.us).toFixed(2)})`);
     if (process.env.ONLY_ACCOUNT) continue;
     const j = await run(SUCCEEDED ? 'GET job (succeeded)' : 'GET job (queued)', service.process.pid!, `${base}/jobs/${jobId}`, auth);
     log(
-      `ratios: /account ${(a.rps / b.rps).toFixed(2)} (CPU ${(b.us / a.us).toFixed(2)}), job ${(j.rps / b.rps).toFixed(2)} (CPU ${(b.us / j.us).toFixed(2)})`,
+      `ratios: /account ${(a.rps / b.rps).toFixed(2)} (CPU ${(b.us / a.us).toFixed(2)}), job ${(j.rps / b.rps).toFixed(2)} (CPU ${(b.us / j.us).toFixed(2)}); ${load()}`,
     );
+    ratios.push({ account: a.rps / b.rps, job: j.rps / b.rps });
   }
+  if (ratios.length > 1)
+    log(
+      `median of ${ratios.length}: /account ${median(ratios.map((r) => r.account)).toFixed(2)}, job ${median(ratios.map((r) => r.job)).toFixed(2)}`,
+    );
   await service.stop();
   await bare.stop();
 } finally {
