@@ -27,10 +27,19 @@ export interface BrandColors {
 
 /**
  * The fonts a brand kit may name, each one of the renderer's bundled families (src/rendering/
- * font-sources.ts); the other scripts of a caption still fall back through the bundled list.
+ * font-sources.ts). A brand font draws the Latin text (Greek and Cyrillic where it has them); the other scripts of a
+ * caption still fall back through the bundled Noto list.
  */
 export const BRAND_FONTS = {
-  'noto-sans': { family: 'sg-latin', name: 'Noto Sans' },
+  'noto-sans': { family: 'sg-latin', name: 'Noto Sans', use: 'neutral and clear in every script; the default' },
+  inter: { family: 'sg-brand-inter', name: 'Inter', use: 'a crisp UI sans for productivity, finance and developer tools' },
+  poppins: { family: 'sg-brand-poppins', name: 'Poppins', use: 'geometric and bold for marketing-led, fitness and shopping apps' },
+  'playfair-display': {
+    family: 'sg-brand-playfair',
+    name: 'Playfair Display',
+    use: 'a high-contrast serif for lifestyle, food, travel, books and news',
+  },
+  nunito: { family: 'sg-brand-nunito', name: 'Nunito', use: 'rounded and friendly for kids, games, pets and casual apps' },
 } as const;
 export type BrandFontId = keyof typeof BRAND_FONTS;
 export const BRAND_FONT_IDS = Object.keys(BRAND_FONTS) as BrandFontId[];

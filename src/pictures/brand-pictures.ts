@@ -23,7 +23,9 @@ export interface BrandPictureInput {
 }
 
 /** What these pictures draw of the brand: its colours and icon (a revision has no more). */
-export type BrandDrawInput = Omit<BrandPictureInput, 'brand'> & { brand: Pick<SetBrand, 'palette' | 'icon'> };
+export type BrandDrawInput = Omit<BrandPictureInput, 'brand'> & {
+  brand: Pick<SetBrand, 'palette' | 'icon'> & { kit?: Pick<SetBrand['kit'], 'font'> };
+};
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -58,6 +60,7 @@ export async function featureGraphics(
       headline: l.headline,
       palette: input.brand.palette,
       icon: await input.brand.icon,
+      font: input.brand.kit?.font,
     });
     const name = featureGraphicFileName(l.fileLocale !== undefined ? l.fileLocale : i === 0 ? null : l.locale);
     out.archive.push(graphicEntry(l.locale, png));
@@ -84,6 +87,7 @@ export async function storePreview(
     palette: input.brand.palette,
     icon: await input.brand.icon,
     slides: pngs,
+    font: input.brand.kit?.font,
   });
   // The PNG's IHDR holds its size.
   return {

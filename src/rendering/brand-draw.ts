@@ -4,7 +4,7 @@
  */
 import { createCanvas, loadImage, type Image, type SKRSContext2D } from '@napi-rs/canvas';
 import sharp from 'sharp';
-import { fontString, registerFontsFor } from './fonts.ts';
+import { registerFontsFor, setFont } from './fonts.ts';
 
 /** Canvas decodes the icon (PNG, JPEG or WebP); a picture it cannot read is drawn as the name's initial. */
 export async function iconImage(icon: Buffer | null): Promise<Image | null> {
@@ -41,7 +41,7 @@ export function drawIcon(
     ctx.fillRect(x, y, size, size);
     const initial = [...fallback.name.trim()][0]?.toUpperCase() ?? '?';
     ctx.fillStyle = fallback.textColor;
-    ctx.font = fontString(700, Math.round(size * 0.55), initial);
+    setFont(ctx, 700, Math.round(size * 0.55), initial);
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
     ctx.fillText(initial, x + size / 2, y + size / 2);

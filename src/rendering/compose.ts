@@ -4,7 +4,7 @@
  */
 import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { DEVICES } from '../planning/types.ts';
-import { fontString, missingGlyphs, type Weight } from './fonts.ts';
+import { leadOf, missingGlyphs, setFont, useBrandFont, type Weight } from './fonts.ts';
 import { displayFor, drawCutout, drawFrameBody, MAX_CROP, type FrameBox } from './frames.ts';
 import { place, posterBlock, scaleOf, textBlock, THUMBNAIL_PT, type Bleed, type Scale, type TextBlock } from './layout.ts';
 import { suspicion } from './marketing.ts';
@@ -25,7 +25,7 @@ function drawLines(
   cx: number,
   top: number,
 ): number {
-  ctx.font = fontString(weight, size, text);
+  setFont(ctx, weight, size, text);
   ctx.direction = directionOf(text);
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
@@ -152,6 +152,7 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
   // Opaque (alpha: false, fixed at the first getContext): the background covers every pixel.
   const ctx = canvas.getContext('2d', { alpha: false });
   ctx.reset();
+  useBrandFont(ctx, task.font);
   if (k !== 1) ctx.scale(k, k);
   const look = lookOf(task.panorama ? 'panoramic' : task.theme, task.slide, task.brand, task.panorama?.colors);
   const m = task.metrics;
@@ -194,7 +195,7 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
     height: ch,
     lint: {
       lines: { headline: block.headline, subheadline: block.sub },
-      missingGlyphs: missingGlyphs(`${task.slide.headline} ${task.slide.subheadline ?? ''}`),
+      missingGlyphs: missingGlyphs(`${task.slide.headline} ${task.slide.subheadline ?? ''}`, leadOf(ctx)),
       minFontPx,
       minFontThumbnailPt: Math.round(((minFontPx * THUMBNAIL_PT) / sc.base) * 10) / 10,
       contrast: look.contrast,

@@ -7,7 +7,8 @@
  */
 import type { BrandPalette } from '../brand/palette.ts';
 import { canvasFor, drawIcon, encodeRgb, iconImage, wrapLines } from './brand-draw.ts';
-import { fontString } from './fonts.ts';
+import type { BrandFontId } from '../brand/theme-ids.ts';
+import { setFont, useBrandFont } from './fonts.ts';
 
 export const FEATURE_GRAPHIC = { width: 1024, height: 500 } as const;
 
@@ -19,12 +20,15 @@ export interface FeatureGraphicInput {
   palette: BrandPalette;
   /** The icon's bytes; null: the name's initial in a rounded square. */
   icon: Buffer | null;
+  /** The brand kit's font, as on the slides; absent: Noto Sans. */
+  font?: BrandFontId;
 }
 
 export async function renderFeatureGraphic(input: FeatureGraphicInput): Promise<Buffer> {
   const { width: W, height: H } = FEATURE_GRAPHIC;
   const { name, headline, palette } = input;
   const { canvas, ctx } = canvasFor(W, H, [name, headline]);
+  useBrandFont(ctx, input.font);
   // A right-to-left headline reads from the right: the picture is mirrored, icon on the right.
   const rtl = RTL.test(headline);
 
@@ -68,16 +72,16 @@ export async function renderFeatureGraphic(input: FeatureGraphicInput): Promise<
   ctx.textBaseline = 'alphabetic';
   ctx.textAlign = rtl ? 'right' : 'left';
   ctx.direction = rtl ? 'rtl' : 'ltr';
-  ctx.font = fontString(700, 44, headline);
+  setFont(ctx, 700, 44, headline);
   let headSize = 44;
   let headLines = wrapLines(ctx, headline, maxWidth, 3);
   // A long headline steps down rather than losing words to the ellipsis.
   while (headSize > 32 && headLines.at(-1)?.endsWith('…')) {
     headSize -= 4;
-    ctx.font = fontString(700, headSize, headline);
+    setFont(ctx, 700, headSize, headline);
     headLines = wrapLines(ctx, headline, maxWidth, 3);
   }
-  ctx.font = fontString(400, 30, name);
+  setFont(ctx, 400, 30, name);
   const nameLines = wrapLines(ctx, name, maxWidth, 1);
   const headLineHeight = Math.round(headSize * 1.18);
   const blockHeight = 30 + 22 + headLines.length * headLineHeight;
@@ -86,7 +90,7 @@ export async function renderFeatureGraphic(input: FeatureGraphicInput): Promise<
   ctx.fillText(nameLines[0] ?? '', textX, y);
   ctx.globalAlpha = 1;
   y += 22;
-  ctx.font = fontString(700, headSize, headline);
+  setFont(ctx, 700, headSize, headline);
   for (const line of headLines) {
     y += headLineHeight;
     ctx.fillText(line, textX, y - headLineHeight * 0.22);

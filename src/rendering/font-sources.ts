@@ -14,6 +14,11 @@ export interface FontSource {
   licence: string;
   /** Registered only once a text needs it (the large CJK and emoji files); else always. */
   neededFor?: RegExp;
+  /**
+   * A display face (brand fonts): headlines only. Its hairlines vanish at the size a store shows a
+   * subheadline in search results, so regular text stays in Noto Sans, as a designer pairs them.
+   */
+  display?: true;
 }
 
 /** Characters only the CJK fonts draw (Han, kana, Hangul, CJK punctuation, full-width forms). */
@@ -62,4 +67,16 @@ export const FONT_SOURCES: FontSource[] = [
     licence: 'OFL-1.1',
     neededFor: /[\p{Extended_Pictographic}\p{Regional_Indicator}]/u,
   },
+];
+
+/**
+ * The brand kit's fonts (src/brand/theme-ids.ts BRAND_FONTS), by family. Not in FONT_SOURCES: a
+ * thread registers one only when a set names it, so a render without a brand font loads nothing
+ * more. Each has the three weights of the layouts (the bold theme's headlines are Black).
+ */
+export const BRAND_FONT_SOURCES: FontSource[] = [
+  expo('sg-brand-inter', 'inter', 'Inter', 'Latin, Cyrillic, Greek', undefined, true),
+  expo('sg-brand-poppins', 'poppins', 'Poppins', 'Latin, Devanagari', undefined, true),
+  { ...expo('sg-brand-playfair', 'playfair-display', 'PlayfairDisplay', 'Latin, Cyrillic', undefined, true), display: true },
+  expo('sg-brand-nunito', 'nunito', 'Nunito', 'Latin, Cyrillic', undefined, true),
 ];

@@ -8,11 +8,12 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { GlobalFonts } from '@napi-rs/canvas';
+import { GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
+import { BRAND_FONTS, type BrandFontId } from '../brand/theme-ids.ts';
 import { coverageOf } from './cmap.ts';
-import { CJK, FONT_SOURCES, type FontSource, type Weight } from './font-sources.ts';
+import { BRAND_FONT_SOURCES, CJK, FONT_SOURCES, type FontSource, type Weight } from './font-sources.ts';
 
-export { FONT_SOURCES, type FontSource, type Weight };
+export { BRAND_FONT_SOURCES, FONT_SOURCES, type FontSource, type Weight };
 
 const require = createRequire(import.meta.url);
 
@@ -55,8 +56,8 @@ const INVISIBLE = /[\s\p{M}\p{Cf}\uFE00-\uFE0F]/u;
  * The characters of a text that no font of the renderer maps (registered fonts only: call after
  * registerFontsFor): skia would draw them as nothing, or as a box from a system font.
  */
-export function missingGlyphs(text: string): string[] {
-  const families = familiesFor(text);
+export function missingGlyphs(text: string, lead?: string): string[] {
+  const families = familiesFor(text, lead);
   const missing = new Set<string>();
   for (const ch of text) {
     if (INVISIBLE.test(ch)) continue;
@@ -93,7 +94,7 @@ const TRADITIONAL =
  * them (process-wide), so listing them always would draw a Latin caption's ★ from the CJK font on
  * a thread that drew a Japanese caption before, and from the symbols font elsewhere.
  */
-export function familiesFor(text: string): string[] {
+export function familiesFor(text: string, lead?: string): string[] {
   let han: string[] = [];
   if (CJK.test(text)) {
     han = ['sg-sc', 'sg-tc', 'sg-jp', 'sg-kr'];
@@ -101,11 +102,55 @@ export function familiesFor(text: string): string[] {
     else if (HANGUL.test(text)) han = ['sg-kr', 'sg-sc', 'sg-tc', 'sg-jp'];
     else if (TRADITIONAL.test(text)) han = ['sg-tc', 'sg-sc', 'sg-jp', 'sg-kr'];
   }
-  return ['sg-latin', 'sg-arabic', 'sg-hebrew', 'sg-devanagari', 'sg-thai', ...han, 'sg-symbols', 'sg-symbols2', 'sg-emoji'];
+  const list = ['sg-latin', 'sg-arabic', 'sg-hebrew', 'sg-devanagari', 'sg-thai', ...han, 'sg-symbols', 'sg-symbols2', 'sg-emoji'];
+  if (!lead) return list;
+  // Skia picks each glyph from the first family that has it, so a brand font that also draws one
+  // of these scripts (Poppins has Devanagari) would take over that script's captions: the
+  // script's own family goes first, and its caption looks as it does without a brand font.
+  const own = OWN_SCRIPT.filter(([re]) => re.test(text)).map(([, family]) => family);
+  return [...own, lead, ...list.filter((f) => !own.includes(f))];
 }
 
-export function fontString(weight: Weight, sizePx: number, text: string): string {
-  return `${weight === 400 ? 'normal' : weight === 700 ? 'bold' : weight} ${sizePx}px ${familiesFor(text)
+const OWN_SCRIPT: [RegExp, string][] = [
+  [/\p{Script=Arabic}/u, 'sg-arabic'],
+  [/\p{Script=Hebrew}/u, 'sg-hebrew'],
+  [/\p{Script=Devanagari}/u, 'sg-devanagari'],
+  [/\p{Script=Thai}/u, 'sg-thai'],
+];
+
+export function fontString(weight: Weight, sizePx: number, text: string, lead?: string): string {
+  return `${weight === 400 ? 'normal' : weight === 700 ? 'bold' : weight} ${sizePx}px ${familiesFor(text, lead)
     .map((f) => `"${f}"`)
     .join(', ')}`;
+}
+
+// The brand font of the set a context draws or measures for: set once per slide (compose, the
+// fit), read wherever a font is set on that context, so no function between needs a parameter.
+const leads = new WeakMap<SKRSContext2D, string>();
+
+/**
+ * Makes a brand kit's font lead every text set on this context from now on (registering it once
+ * per thread); the default, or none, takes the lead back to Noto Sans.
+ */
+export function useBrandFont(ctx: SKRSContext2D, font: BrandFontId | null | undefined): void {
+  const family = font ? BRAND_FONTS[font]?.family : undefined;
+  const src = BRAND_FONT_SOURCES.find((s) => s.family === family);
+  if (!src) {
+    if (font && !family) throw new Error(`unknown brand font ${font}`);
+    leads.delete(ctx);
+    return;
+  }
+  ensure(src);
+  leads.set(ctx, src.family);
+}
+
+const DISPLAY_FACES = new Set(BRAND_FONT_SOURCES.filter((s) => s.display).map((s) => s.family));
+
+/** The brand family leading this context's texts; undefined: Noto Sans. */
+export const leadOf = (ctx: SKRSContext2D): string | undefined => leads.get(ctx);
+
+/** Sets the font for this text on the context, its brand font first (useBrandFont; a display face for bold text only). */
+export function setFont(ctx: SKRSContext2D, weight: Weight, sizePx: number, text: string): void {
+  const lead = leads.get(ctx);
+  ctx.font = fontString(weight, sizePx, text, weight === 400 && lead && DISPLAY_FACES.has(lead) ? undefined : lead);
 }

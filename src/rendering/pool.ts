@@ -130,6 +130,7 @@ export class RenderPool {
       panoramic: input.panoramic === true,
       theme: input.theme,
       brand: input.brand,
+      font: input.font,
       icon: input.icon ? ownBytes(input.icon) : null,
       badge: input.badge ? ownBytes(input.badge) : null,
     };
@@ -149,7 +150,7 @@ export class RenderPool {
     const { theme, brand } = input;
     const icon = input.icon ? ownBytes(input.icon) : null;
     const badge = input.badge ? ownBytes(input.badge) : null;
-    const fit: RenderTask = { kind: 'fit', device: input.device, slides, theme };
+    const fit: RenderTask = { kind: 'fit', device: input.device, slides, theme, font: input.font };
     const metrics = (await this.pool.run(fit, { signal })) as SetMetrics;
     const total = slides.length;
     const colors = slides[0]?.background.colors ?? [];
@@ -169,6 +170,7 @@ export class RenderPool {
           panorama: input.panoramic || theme === 'panoramic' ? { index, count: total, colors } : null,
           theme,
           brand,
+          font: input.font,
           // Only a slide that may become a text slide needs it (a screen may turn out a marketing picture).
           icon: slide.layout === 'text-only' || screen ? icon : null,
           badge,

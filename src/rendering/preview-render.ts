@@ -7,6 +7,7 @@
 import { createCanvas } from '@napi-rs/canvas';
 import sharp from 'sharp';
 import { composeRaw, ScreenError } from './compose.ts';
+import { useBrandFont } from './fonts.ts';
 import { fitSet } from './layout.ts';
 import { decodeScreen, type ScreenImage } from './screen-image.ts';
 import type { PreviewTask } from './types.ts';
@@ -40,7 +41,9 @@ async function screenOf(bytes: Uint8Array | null, key: string | null, index: num
 
 /** PNGs of the slides at `task.indices`, in that order. */
 export async function renderPreview(task: PreviewTask): Promise<Uint8Array[]> {
-  const metrics = fitSet(createCanvas(1, 1).getContext('2d'), task.device, task.slides, task.theme);
+  const fitCtx = createCanvas(1, 1).getContext('2d');
+  useBrandFont(fitCtx, task.font);
+  const metrics = fitSet(fitCtx, task.device, task.slides, task.theme);
   const colors = task.slides[0]?.background.colors ?? [];
   const out: Uint8Array[] = [];
   for (const [k, index] of task.indices.entries()) {
@@ -57,6 +60,7 @@ export async function renderPreview(task: PreviewTask): Promise<Uint8Array[]> {
         panorama: task.panoramic || task.theme === 'panoramic' ? { index, count: task.slides.length, colors } : null,
         theme: task.theme,
         brand: task.brand,
+        font: task.font,
         icon: slide.layout === 'text-only' || screen ? (task.icon ?? null) : null,
         badge: task.badge ?? null,
         scale: task.scale,

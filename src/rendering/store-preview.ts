@@ -14,7 +14,8 @@ import { loadImage } from '@napi-rs/canvas';
 import sharp from 'sharp';
 import type { BrandPalette } from '../brand/palette.ts';
 import { canvasFor, drawIcon, encodeRgb, iconImage, roundRect, wrapLines } from './brand-draw.ts';
-import { fontString } from './fonts.ts';
+import type { BrandFontId } from '../brand/theme-ids.ts';
+import { fontString, useBrandFont } from './fonts.ts';
 
 export type PreviewStore = 'app-store' | 'google-play';
 
@@ -35,6 +36,8 @@ export interface StorePreviewInput {
   icon: Buffer | null;
   /** The set's rendered slides, in order: the first three are shown. */
   slides: Buffer[];
+  /** The brand kit's font: the initial of an app without an icon; absent: Noto Sans. */
+  font?: BrandFontId;
 }
 
 /** The pixel width of a slide in the store's search result: what the preview draws it at. */
@@ -89,11 +92,14 @@ export async function renderStorePreview(input: StorePreviewInput): Promise<Buff
   ctx.fillStyle = '#0000001A';
   roundRect(ctx, margin - k / 2, margin - k / 2, iconSize + k, iconSize + k, iconSize * 0.225);
   ctx.fill();
+  // The store's own words (name, subtitle, button) stay in its system sans; only the app's mark is the brand's.
+  useBrandFont(ctx, input.font);
   drawIcon(ctx, await iconImage(input.icon), margin, margin, iconSize, {
     name: input.name,
     color: input.palette.primary,
     textColor: input.palette.textColor,
   });
+  useBrandFont(ctx, null);
 
   const textX = margin + iconSize + 12 * k;
   const buttonRoom = 92 * k;

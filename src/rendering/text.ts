@@ -6,7 +6,7 @@
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import LineBreaker from 'linebreak';
-import { fontString, type Weight } from './fonts.ts';
+import { setFont, type Weight } from './fonts.ts';
 
 const SOUTHEAST_ASIAN = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]+/gu;
 const RTL_STRONG = /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
@@ -156,7 +156,7 @@ export const SUB_LINE_HEIGHT = 1.32;
 export const MAX_LINES = 3;
 
 export function measurer(ctx: SKRSContext2D, weight: Weight, size: number, text: string): Measure {
-  ctx.font = fontString(weight, size, text);
+  setFont(ctx, weight, size, text);
   return (s) => ctx.measureText(s).width;
 }
 

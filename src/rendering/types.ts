@@ -50,6 +50,7 @@ export interface FitTask {
   device: Device;
   slides: SlideLook[];
   theme?: ThemeId;
+  font?: BrandFontId;
 }
 
 export interface SlideTask {
@@ -63,6 +64,7 @@ export interface SlideTask {
   panorama: { index: number; count: number; colors: string[] } | null;
   theme?: ThemeId;
   brand?: BrandColors;
+  font?: BrandFontId;
   icon?: Uint8Array | null;
   /** The app's icon as a small badge in the margin on the text's side (the brand kit's iconBadge); absent: none. */
   badge?: Uint8Array | null;
@@ -85,6 +87,7 @@ export interface PreviewTask {
   panoramic: boolean;
   theme?: ThemeId;
   brand?: BrandColors;
+  font?: BrandFontId;
   icon?: Uint8Array | null;
   badge?: Uint8Array | null;
 }

@@ -7,7 +7,7 @@ import './thread-priority.ts';
 import { createCanvas } from '@napi-rs/canvas';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import sharp from 'sharp';
-import { registerFontsFor } from './fonts.ts';
+import { registerFontsFor, useBrandFont } from './fonts.ts';
 import { composeRaw, ScreenError } from './compose.ts';
 import { encodeSlide } from './encode.ts';
 import { fitSet } from './layout.ts';
@@ -31,7 +31,11 @@ export default async function run(task: RenderTask): Promise<SetMetrics | Worker
   }
   const slides = task.kind === 'fit' ? task.slides : [task.slide];
   registerFontsFor(slides.flatMap((s) => [s.headline, s.subheadline]));
-  if (task.kind === 'fit') return fitSet(createCanvas(1, 1).getContext('2d'), task.device, task.slides, task.theme);
+  if (task.kind === 'fit') {
+    const ctx = createCanvas(1, 1).getContext('2d');
+    useBrandFont(ctx, task.font);
+    return fitSet(ctx, task.device, task.slides, task.theme);
+  }
   const raw = await composeRaw(task).catch((error: unknown) => {
     // The job reports which slide's screen was unreadable; anything else is a renderer fault.
     if (error instanceof ScreenError) throw new Error(`the screen of slide ${task.index} is not a readable image: ${error.message}`);
