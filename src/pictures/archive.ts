@@ -7,10 +7,10 @@
  * plus plan.json, the result without URLs.
  */
 import { createHash } from 'node:crypto';
-import yazl from 'yazl';
 import type { ObjectStore } from '../objects/index.ts';
 import { ARCHIVE_NAME, type JobFile } from './files.ts';
 import { DEVICES, type Device } from '../planning/types.ts';
+import { storedZip } from './zip.ts';
 
 export interface ArchiveSlide {
   locale: string;
@@ -40,17 +40,16 @@ export function buildArchive(
   /** Other pictures at their own paths: Play's featureGraphic.png beside the locale's screenshots. */
   extras: { path: string; png: Buffer }[] = [],
 ): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
-  for (const s of slides) zip.addBuffer(s.png, archivePath(device, s), { compress: false, mtime });
-  for (const e of extras) zip.addBuffer(e.png, e.path, { compress: false, mtime });
-  zip.addBuffer(Buffer.from(`${JSON.stringify(plan, null, 2)}\n`), 'plan.json', { mtime });
-  zip.end();
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    zip.outputStream.on('data', (c: Buffer) => chunks.push(c));
-    zip.outputStream.on('error', reject);
-    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
-  });
+  return Promise.resolve(
+    storedZip(
+      [
+        ...slides.map((s) => ({ path: archivePath(device, s), data: s.png })),
+        ...extras.map((e) => ({ path: e.path, data: e.png })),
+        { path: 'plan.json', data: Buffer.from(`${JSON.stringify(plan, null, 2)}\n`) },
+      ],
+      mtime,
+    ),
+  );
 }
 
 /** Stores the set's ZIP under the attempt's prefix and names it as the job's archive file. */
