@@ -31,6 +31,9 @@ export interface Voice {
   callToActionSub: string;
 }
 
+/** A template's slot: `{p}`, `{name}`… (global: for replace only). */
+export const SLOT = /\{(\w+)\}/g;
+
 export const VOICES: Record<CaptionStyle, Voice> = {
   'aso-expert': {
     casing: 'title',
@@ -78,7 +81,8 @@ export const VOICES: Record<CaptionStyle, Voice> = {
     problem: ['Sound familiar?', 'Been there?'],
     socialProof: ['{count} fans can’t be wrong', '{rating} stars and counting'],
     socialProofSub: '{rating} out of 5 from {count} ratings, and we’re blushing',
-    callToAction: ['Go on, try {name}', 'Give {name} a whirl', 'Your turn: get {name}'],
+    // The last fits a short headline with a three-word name ("Try Wayfarer Trip Planner!").
+    callToAction: ['Go on, try {name}', 'Give {name} a whirl', 'Your turn: get {name}', 'Try {name}'],
     callToActionSub: 'Give it a go today',
   },
   bold: {
@@ -108,8 +112,8 @@ export const VOICES: Record<CaptionStyle, Voice> = {
     problem: ['A familiar problem?'],
     socialProof: ['Rated {rating} by {count} users', 'Trusted by {count} users', 'Average rating of {rating}'],
     socialProofSub: 'An average rating of {rating} out of 5 from {count} ratings',
-    // The last is short enough for a short headline with a two-word name ("Download Skycast Weather.").
-    callToAction: ['Get started with {name}', 'Start with {name} today', 'Download {name} today', 'Download {name}'],
+    // The last two fit a short headline with a two- or three-word name ("Download Skycast Weather.", "Get Wayfarer Trip Planner.").
+    callToAction: ['Get started with {name}', 'Start with {name} today', 'Download {name} today', 'Download {name}', 'Get {name}'],
     callToActionSub: 'Start today with {name}',
   },
 };
@@ -141,6 +145,6 @@ export function voiceVocabulary(style: CaptionStyle): Set<string> {
     v.callToActionSub,
   ]
     .join(' ')
-    .replace(/\{\w+\}/g, ' ');
+    .replace(SLOT, ' ');
   return new Set((text.match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu) ?? []).map((w) => w.toLowerCase()));
 }

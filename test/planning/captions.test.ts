@@ -82,11 +82,13 @@ describe('the bold voice', () => {
   });
 });
 
-describe('the professional voice', () => {
-  it('has a call to action short enough for a short headline with a two-word name', () => {
+describe('calls to action', () => {
+  it('fit a short headline with a two- or three-word name in every voice', () => {
     const set = slides('skycast', 'professional', 'short', { count: 6 });
     expect(set).toHaveLength(6);
     expect(set[5]).toMatchObject({ role: 'call-to-action', headline: 'Download Skycast Weather.' });
+    expect(slides('wayfarer', 'professional', 'short', { count: 6 })[5]).toMatchObject({ headline: 'Get Wayfarer Trip Planner.' });
+    expect(slides('wayfarer', 'playful', 'short', { count: 6 })[5]).toMatchObject({ headline: 'Try Wayfarer Trip Planner!' });
   });
 });
 
