@@ -9,17 +9,20 @@ import { type Phrase, type Understanding } from './understand.ts';
 import {
   applyCase,
   capitalise,
+  CASED_WORD,
   contentWords,
   dangles,
+  END_PUNCT,
   endWords,
   normalise,
   opensStandalone,
   participleOf,
+  SPACES,
   textKey,
   UNSPACED,
 } from './text.ts';
 import { CAPTION_LENGTHS, type CaptionLength, type CaptionStyle } from './types.ts';
-import { FOREIGN, VOICES, type Voice } from './voices.ts';
+import { FOREIGN, SLOT, VOICES, type Voice } from './voices.ts';
 
 export interface Caption {
   headline: string;
@@ -88,7 +91,7 @@ export class CaptionWriter {
   private cased(text: string): string {
     const out = applyCase(text, this.voice.casing, this.u.language, this.u.proper);
     if (this.voice.casing === 'upper') return out;
-    return out.replace(/[\p{L}][\p{L}\p{N}'’]*/gu, (w) => this.u.brands.get(w.toLowerCase()) ?? w);
+    return out.replace(CASED_WORD, (w) => this.u.brands.get(w.toLowerCase()) ?? w);
   }
 
   private fill(template: string, part: string | null, index: number, whole: string | null = part): string | null {
@@ -99,7 +102,7 @@ export class CaptionWriter {
       part && at > 0 && !this.u.proper.has((part.split(' ')[0] ?? '').toLowerCase()) && !/^\p{Lu}{2}/u.test(part)
         ? part.charAt(0).toLowerCase() + part.slice(1)
         : part;
-    const filled = template.replace(/\{(\w+)\}/g, (_, k: string) => {
+    const filled = template.replace(SLOT, (_, k: string) => {
       const value =
         k === 'p'
           ? inner
@@ -259,10 +262,7 @@ export class CaptionWriter {
     if (role === 'social-proof') {
       const headline = this.say(this.frames.socialProof, null, index, false);
       if (!headline || !u.rating) return null;
-      const proof = (u.english ? this.voice.socialProofSub : '{count} — {rating}/5 ★').replace(
-        /\{(\w+)\}/g,
-        (_, k: string) => this.vars[k] ?? '',
-      );
+      const proof = (u.english ? this.voice.socialProofSub : '{count} — {rating}/5 ★').replace(SLOT, (_, k: string) => this.vars[k] ?? '');
       const sub = long ? (this.finishSub(proof) ?? proof) : null;
       return this.commit(headline, null, sub);
     }
@@ -301,13 +301,11 @@ export class CaptionWriter {
   }
 
   private finishSub(text: string): string | null {
-    const t = text.replace(/\s+/g, ' ').trim();
-    const body = t.replace(/[.!?…]+$/u, '');
+    const t = text.replace(SPACES, ' ').trim();
+    const body = t.replace(END_PUNCT, '');
     const end = /[!?]$/.test(t) ? t.slice(-1) : ending(this.voice.subEnd, t);
     const out =
-      capitalise(
-        this.voice.casing === 'upper' ? body : body.replace(/[\p{L}][\p{L}\p{N}'’]*/gu, (w) => this.u.brands.get(w.toLowerCase()) ?? w),
-      ) + end;
+      capitalise(this.voice.casing === 'upper' ? body : body.replace(CASED_WORD, (w) => this.u.brands.get(w.toLowerCase()) ?? w)) + end;
     if (
       out.length > this.subMax ||
       (this.u.english ? this.incomplete(out) !== null : dangles(out, this.dangling)) ||
@@ -359,7 +357,7 @@ export class CaptionWriter {
       const out = this.finishSub(text);
       // "Track unlimited habits with Streakly. / With a single tap.": two "with"s in a row read as a stutter.
       const framedBy = /\b(with|for|in|on|to)\b[^,.!?]*[.!?]?$/i.exec(headline)?.[1]?.toLowerCase();
-      if (framedBy && out && out.split(/\s+/)[0].toLowerCase() === framedBy) continue;
+      if (framedBy && out && out.split(SPACES)[0].toLowerCase() === framedBy) continue;
       // Echo judged on the phrase as said too: "Go ahead, save your looks!" is echoed by "Save your looks as…".
       if (
         !out ||
@@ -405,7 +403,7 @@ const LIGHT_VERBS = new Set([
  * its sense ("as presets", or "to life" after a light verb like "bring"); null otherwise.
  */
 export function doneForm(phrase: string, whole: string = phrase): string | null {
-  const tokens = phrase.trim().split(/\s+/);
+  const tokens = phrase.trim().split(SPACES);
   const after = whole.startsWith(phrase) ? whole.slice(phrase.length).trim() : null;
   if (after === null || (after !== '' && !opensStandalone(after, 'en') && !/^(to|and)\s/i.test(after))) return null;
   if (LIGHT_VERBS.has(tokens[0]?.toLowerCase() ?? '')) return null;
@@ -440,8 +438,8 @@ const isNounEnd = (tags: string[]) => tags.some((g) => /Noun|Acronym/.test(g)) &
  */
 function remainder(headline: string, sentence: string, language: string, action = false): string | null {
   const said = { fold: true, label: true };
-  const head = normalise(headline, said).toLowerCase().split(/\s+/);
-  const words = normalise(sentence, said).split(/\s+/);
+  const head = normalise(headline, said).toLowerCase().split(SPACES);
+  const words = normalise(sentence, said).split(SPACES);
   if (head.length < 2 || words.length <= head.length) return null;
   const strip = (w: string) => w.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
   if (!head.every((w, i) => strip(w) === strip(words[i]))) return null;
@@ -450,7 +448,7 @@ function remainder(headline: string, sentence: string, language: string, action 
     .join(' ')
     .replace(/^[,;:–—-]\s*/, '')
     .replace(/^(that|which|who|and)\s+/i, '');
-  if (rest.split(/\s+/).length < 2) return null;
+  if (rest.split(SPACES).length < 2) return null;
   if (language !== 'en') return opensStandalone(rest, language) ? rest : null;
   const terms = (nlp(rest.toLowerCase()).json() as { terms: { tags: string[] }[] }[])[0]?.terms ?? [];
   // "40 cars" + "to unlock and tune": the purpose said as an action, "Unlock and tune".
@@ -472,7 +470,7 @@ function remainder(headline: string, sentence: string, language: string, action 
   // "For each goal and watch it fill up" glues a second action onto the aside: not a line of its own.
   const secondAction =
     /\b(and|or)\s+\S+/i.test(rest) &&
-    terms.some((t, i) => i > 0 && t.tags.includes('Verb') && /^(and|or)$/i.test(rest.toLowerCase().split(/\s+/)[i - 1] ?? ''));
+    terms.some((t, i) => i > 0 && t.tags.includes('Verb') && /^(and|or)$/i.test(rest.toLowerCase().split(SPACES)[i - 1] ?? ''));
   return verbal || (opensStandalone(rest, 'en') && !secondAction) ? rest : null;
 }
 

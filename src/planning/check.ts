@@ -17,7 +17,7 @@ import { captionWidth, languageOf } from './locales.ts';
 import { type Role } from './narratives.ts';
 import { languageFinding } from './language.ts';
 import { primaryListing } from './screens.ts';
-import { contentWords, dangles, endWords, mentionsFree, normalise, textKey, words as textWords } from './text.ts';
+import { CASED_WORD, contentWords, dangles, endWords, mentionsFree, normalise, textKey, words as textWords } from './text.ts';
 import {
   CAPTION_LENGTHS,
   DEVICES,
@@ -161,7 +161,7 @@ function factsOf(ctx: CheckContext): Facts {
     properKey: [...u.proper].sort().join(' '),
     prefixes: new Set([...u.sourceWords].filter((w) => w.length >= 5).map((w) => w.slice(0, 5))),
     brands: new Map(
-      [...`${texts.join(' ')} ${ctx.extraContext ?? ''}`.matchAll(/[\p{L}][\p{L}\p{N}'’]*/gu)].flatMap((m) =>
+      [...`${texts.join(' ')} ${ctx.extraContext ?? ''}`.matchAll(CASED_WORD)].flatMap((m) =>
         /\p{Ll}\p{Lu}/u.test(m[0]) ? [[m[0].toLowerCase(), m[0]] as const] : [],
       ),
     ),
@@ -224,7 +224,7 @@ function textFindings(text: string, field: 'headline' | 'subheadline', c: Captio
   if (STRAY.test(text)) add('style', `"${text}" holds a stray symbol`);
   if (ctx.captionStyle !== 'bold') {
     if (SHOUTING.test(text)) add('style', `"${text}" shouts in capitals`);
-    for (const w of text.match(/[\p{L}][\p{L}\p{N}'’]*/gu) ?? []) {
+    for (const w of text.match(CASED_WORD) ?? []) {
       const brand = f.brands.get(w.toLowerCase());
       if (brand && w !== brand) add('style', `"${w}" should be spelt "${brand}"`);
     }

@@ -6,6 +6,7 @@
  */
 
 import nlp from 'compromise';
+import { SPACES } from './text.ts';
 
 const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF\u00AD]/g;
 // Elements whose content is code, not words, go with what they hold (an unclosed one to the end
@@ -76,7 +77,7 @@ export function notAFeature(line: string): string | null {
     .split(',')
     .map((p) => p.trim())
     .filter(Boolean);
-  if (parts.length >= 5 && parts.filter((p) => p.split(/\s+/).length <= 2).length >= parts.length - 1) return 'tags';
+  if (parts.length >= 5 && parts.filter((p) => p.split(SPACES).length <= 2).length >= parts.length - 1) return 'tags';
   return NOT_A_FEATURE.find(([, re]) => re.test(line))?.[0] ?? null;
 }
 

@@ -6,9 +6,11 @@
 import nlp from 'compromise';
 import {
   contentWords,
+  END_PUNCT,
   endWords,
   functionWordCuts,
   QUANTITY_WORDS,
+  SPACES,
   strandedPreposition,
   textKey,
   tidyEnd,
@@ -88,7 +90,7 @@ function tag(text: string, terms: Term[], copyVerbs: Set<string>, keywordish: Se
       start = null;
     }
   });
-  if (tokens.length !== text.split(/\s+/).length) return { shape, cuts: null };
+  if (tokens.length !== text.split(SPACES).length) return { shape, cuts: null };
   const subjectEnd = shape === 'clause' ? tokens.findIndex((tok) => tok.first.tags.includes('Verb')) : -1;
   const cuts: number[] = [];
   // A word joined by "and" to a noun and followed by a preposition is a noun too, whatever the
@@ -132,7 +134,7 @@ function tag(text: string, terms: Term[], copyVerbs: Set<string>, keywordish: Se
 }
 
 function coresOf(text: string, cuts: number[], dangling: Set<string>): string[] {
-  const tokens = text.split(/\s+/);
+  const tokens = text.split(SPACES);
   const out: string[] = [];
   for (const k of [...cuts].sort((a, b) => b - a)) {
     if (k < 2 || k >= tokens.length) continue;
@@ -166,7 +168,7 @@ export function analysePhrases(p: PhraseInput): Phrases {
   // English phrases keep their last word ("support built in"); the tagger judges the ending later.
   const ends = p.english ? endWords('en', { particles: false }) : p.dangling;
   const keep = (r: Raw) => {
-    const text = p.english && strandedPreposition(r.text) ? r.text.replace(/[.!?…]+$/u, '').trim() : tidyEnd(r.text, ends);
+    const text = p.english && strandedPreposition(r.text) ? r.text.replace(END_PUNCT, '').trim() : tidyEnd(r.text, ends);
     const key = textKey(text);
     // Scripts written without spaces count about one word per three characters.
     const n = UNSPACED.test(text) ? Math.ceil(text.length / 3) : text.split(' ').length;
@@ -202,7 +204,7 @@ export function analysePhrases(p: PhraseInput): Phrases {
     for (const k of keywords) freq.set(k, (freq.get(k) ?? 0) + 1);
     const t = p.english ? tag(r.text, terms[i], p.copyVerbs, keywordish, proper) : { shape: 'noun' as Shape, cuts: null };
     const cuts = t.cuts ?? functionWordCuts(r.text, p.dangling);
-    const sentence = p.usable(r.sentence) ? r.sentence.replace(/\s+/g, ' ').trim() : r.text;
+    const sentence = p.usable(r.sentence) ? r.sentence.replace(SPACES, ' ').trim() : r.text;
     return {
       text: r.text,
       cores: longestFirst([

@@ -22,6 +22,14 @@ export const STOPWORDS: Record<string, string[]> = {
 };
 
 export const WORD = /[\p{L}\p{N}]+(?:['’.][\p{L}\p{N}]+)*/gu;
+/** An elided article or pronoun before a French or Italian word ("l’accès", "dell’app"). */
+export const ELISION = /^(l|d|qu|j|n|s|c|m|t|dell|all|un)['’]/;
+/** Runs of whitespace, to split words on or squash to one space (global: for split and replace only). */
+export const SPACES = /\s+/g;
+/** A sentence's closing punctuation. */
+export const END_PUNCT = /[.!?…]+$/u;
+/** A word as cased and spelt (iCloud, it’s), for brand spellings and casing (global: for match and replace only). */
+export const CASED_WORD = /[\p{L}][\p{L}\p{N}'’]*/gu;
 
 /** Whole words, lower-cased; apostrophes and decimal points stay inside a word. */
 export function words(text: string): string[] {
@@ -31,7 +39,7 @@ export function words(text: string): string[] {
 export function contentWords(text: string, language: string): string[] {
   const list = STOPWORDS[language] ?? eng;
   // French and Italian elide articles ("l’accès"); the keyword is the word after the apostrophe.
-  const bare = words(text).map((w) => (language === 'en' ? w : w.replace(/^(l|d|qu|j|n|s|c|m|t|dell|all|un)['’]/, '')));
+  const bare = words(text).map((w) => (language === 'en' ? w : w.replace(ELISION, '')));
   return removeStopwords(bare, list).filter((w) => w.length > 2 && !/^\d/.test(w));
 }
 
@@ -350,7 +358,7 @@ export function opensStandalone(text: string, language: string): boolean {
   const first =
     text
       .trim()
-      .split(/\s+/)[0]
+      .split(SPACES)[0]
       ?.toLowerCase()
       .replace(/[^\p{L}]/gu, '') ?? '';
   return (STANDALONE_OPENERS[language] ?? []).includes(first);
@@ -417,15 +425,12 @@ export function strandedPreposition(text: string): boolean {
 export function tidyEnd(text: string, dangling: Set<string>): string {
   let out = text
     .replace(/[()[\]{}"“”«»]/g, '')
-    .replace(/\s+/g, ' ')
+    .replace(SPACES, ' ')
     .replace(LEADING_JUNK, '')
     .trim();
   for (;;) {
     const before = out;
-    out = out
-      .replace(/[.!?…]+$/u, '')
-      .replace(TRAILING_JUNK, '')
-      .trim();
+    out = out.replace(END_PUNCT, '').replace(TRAILING_JUNK, '').trim();
     const last = out.match(/[\p{L}\p{N}'’]+$/u)?.[0];
     if (last && dangling.has(last.toLowerCase())) out = out.slice(0, -last.length);
     if (/[\p{L}]['’]$/u.test(out)) out = out.replace(/\s*\S*['’]$/u, '');
@@ -435,7 +440,7 @@ export function tidyEnd(text: string, dangling: Set<string>): string {
 
 /** True when `text` ends on a word a caption must not end on (or on a comma, "&" and the like). */
 export function dangles(text: string, dangling: Set<string>): boolean {
-  const t = text.replace(/[.!?…]+$/u, '').trimEnd();
+  const t = text.replace(END_PUNCT, '').trimEnd();
   if (strandedPreposition(t)) return false;
   if (t === '' || TRAILING_JUNK.test(t)) return true;
   const last = t.match(/[\p{L}\p{N}'’]+$/u)?.[0];
@@ -450,13 +455,13 @@ export function fitWords(
   render: (s: string) => string = (s) => s,
   minWords = 1,
 ): string | null {
-  const tokens = text.split(/\s+/).filter(Boolean);
+  const tokens = text.split(SPACES).filter(Boolean);
   // Rendering adds at most a few characters, so longer prefixes cannot fit: skip them untried.
   let k0 = tokens.length;
   for (let len = text.length; k0 > 1 && len > max + 8; k0--) len -= tokens[k0 - 1].length + 1;
   for (let k = k0; k >= minWords; k--) {
     const part = tidyEnd(tokens.slice(0, k).join(' '), dangling);
-    if (part.split(/\s+/).filter(Boolean).length < Math.min(minWords, k)) continue;
+    if (part.split(SPACES).filter(Boolean).length < Math.min(minWords, k)) continue;
     if (!part) continue;
     const out = render(part);
     if (out.length <= max && !dangles(out, dangling)) return out;
@@ -503,10 +508,7 @@ export function normalise(text: string, o: { fold?: boolean; key?: boolean; labe
       .trim()
       .toLowerCase()
       .replace(/[\s,+]|\.0$/g, '');
-  let out = (o.fold || o.key ? text.normalize('NFKC') : text)
-    .replace(/\s+/g, ' ')
-    .replace(/[.!?…]+$/u, '')
-    .trim();
+  let out = (o.fold || o.key ? text.normalize('NFKC') : text).replace(SPACES, ' ').replace(END_PUNCT, '').trim();
   if (o.label) out = out.replace(/^[^:]{1,40}:\s+/, '');
   return o.key
     ? out

@@ -7,7 +7,7 @@ import nlp from 'compromise';
 import type { Listing } from '../stores/listing.ts';
 import { cleanText, looksBroken, NEGATIVE, NON_FEATURE_SECTION, notAFeature, unshoutLine } from './clean.ts';
 import { analysePhrases } from './phrases.ts';
-import { endWords, mentionsFree, words } from './text.ts';
+import { ELISION, endWords, mentionsFree, SPACES, words } from './text.ts';
 import { moreIdeas } from './forms.ts';
 
 export type PhraseKind = 'context' | 'subtitle' | 'promise' | 'bullet' | 'action' | 'step' | 'heading' | 'sentence';
@@ -106,7 +106,7 @@ function dropLabel(body: string): string {
   const m = /^([^:.!?]{1,30})(?::|\.)\s+(\S.*)$/u.exec(body);
   if (!m) return body;
   const isLabel =
-    m[1].trim().split(/\s+/).length <= 3 && (body[m[1].length] === ':' || (m[1] === m[1].toUpperCase() && /\p{Lu}{3}/u.test(m[1])));
+    m[1].trim().split(SPACES).length <= 3 && (body[m[1].length] === ':' || (m[1] === m[1].toUpperCase() && /\p{Lu}{3}/u.test(m[1])));
   return isLabel ? m[2] : body;
 }
 
@@ -142,7 +142,7 @@ function collect(text: string, english: boolean, asKind: PhraseKind | null, acro
     const step = STEP.exec(line);
     const bullet = BULLET.test(line);
     const body = step ? step[2] : bullet ? line.replace(BULLET, '').trim() : line;
-    const nWords = body.split(/\s+/).length;
+    const nWords = body.split(SPACES).length;
     if (!step && !bullet && nWords <= 7 && !/[.!]$/.test(line) && !asKind) {
       flush();
       const heading = line.replace(/[:?]$/, '').trim();
@@ -171,7 +171,7 @@ function collect(text: string, english: boolean, asKind: PhraseKind | null, acro
 function sentencesOf(text: string, english: boolean, asKind: PhraseKind | null, out: Collected): Raw[] {
   const raws: Raw[] = [];
   for (const s of nlp.tokenize(text).sentences().out('array') as string[]) {
-    const sentence = s.replace(/\s+/g, ' ').trim();
+    const sentence = s.replace(SPACES, ' ').trim();
     if (SALES_QUESTION.test(sentence) || notAFeature(sentence) || looksBroken(sentence)) continue;
     if (PROBLEM.test(sentence) || NEGATIVE.test(sentence)) {
       out.problems.push({ text: sentence, sentence, kind: 'sentence' });
@@ -278,7 +278,7 @@ function analyse(listings: Listing[], primary: Listing, extraContext: string | n
     for (const t of [l.name, l.category, l.subtitle ?? '', l.description, l.developer ?? ''])
       for (const w of words(cleanText(t))) sourceWords.add(w);
   for (const w of words(extraContext ?? '')) sourceWords.add(w);
-  for (const w of [...sourceWords]) sourceWords.add(w.replace(/^(l|d|qu|j|n|s|c|m|t|dell|all|un)['’]/, ''));
+  for (const w of [...sourceWords]) sourceWords.add(w.replace(ELISION, ''));
 
   return {
     language,
@@ -318,7 +318,7 @@ function splitActions(r: Raw): Raw[] {
     .map((p) => p.trim());
   if (parts.length < 2 || parts.length > 4) return [];
   const actions = parts.filter(
-    (p) => p.split(/\s+/).length >= 2 && nlp(p.toLowerCase()).has('^#Verb') && !nlp(p.toLowerCase()).has('^#Gerund'),
+    (p) => p.split(SPACES).length >= 2 && nlp(p.toLowerCase()).has('^#Verb') && !nlp(p.toLowerCase()).has('^#Gerund'),
   );
   if (actions.length !== parts.length) return [];
   return actions.map((p) => ({
