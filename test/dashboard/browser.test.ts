@@ -10,22 +10,22 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { startService, type Service } from '../../src/service.ts';
 import { ROOT } from '../cli/helpers.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
+import { CHROMIUM, haveChromium, launchChromium } from '../support/chromium.ts';
 import { startFakeStore, type FakeStore } from '../support/fake-store.ts';
 import { lookupBody, lookupResult } from '../support/store-fixtures.ts';
 import { solidPng } from '../support/fake-images.ts';
 import { tier } from '../support/tiers.ts';
 import { scaled } from '../support/timing.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const chromiumTier = tier('Chromium', {
-  available: fs.existsSync(CHROMIUM),
+  available: haveChromium,
   missing: `${CHROMIUM} is absent (apt-get install chromium; .ci/run does)`,
 });
 
@@ -38,10 +38,12 @@ chromiumTier('the dashboard in Chromium', () => {
   let service: Service;
   let base: string;
   let config: ReturnType<typeof loadConfig>;
+  let browser: Browser;
   const contexts: BrowserContext[] = [];
   const dirs: string[] = [];
 
   beforeAll(async () => {
+    const launched = launchChromium();
     t = await createTestDatabase();
     store = await startFakeStore();
     store.set('app-store', '1234567890', { body: lookupBody([lookupResult()], { raw: true }) });
@@ -62,35 +64,32 @@ chromiumTier('the dashboard in Chromium', () => {
       database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined },
     });
     base = service.address!;
+    browser = await launched;
   });
 
   afterAll(async () => {
     if (!process.env.SCREENSHOT_DIR) console.log(`[dashboard] screenshots of each page are in ${SHOTS} (SCREENSHOT_DIR picks another)`);
     await Promise.all(contexts.map((c) => c.close()));
+    await browser?.close();
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
     await service?.close();
     await store?.close();
     await t?.drop();
   });
 
-  /** A browser with a fresh profile (user-data-dir) of its own: one per person. */
+  /** A browser context of its own (cookies, storage, permissions): one per person. */
   async function person(
     viewport = { width: 1100, height: 800 },
     javaScriptEnabled = true,
   ): Promise<{ context: BrowserContext; page: Page; cspErrors: string[] }> {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotgen-chromium-'));
-    dirs.push(dir);
-    const context = await chromium.launchPersistentContext(dir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    const context = await browser.newContext({
       viewport,
       javaScriptEnabled,
       acceptDownloads: true,
     });
     contexts.push(context);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
-    const page = context.pages()[0] ?? (await context.newPage());
+    const page = await context.newPage();
     const cspErrors: string[] = [];
     page.on('console', (m) => {
       if (/Content Security Policy|Refused to/i.test(m.text())) cspErrors.push(m.text());

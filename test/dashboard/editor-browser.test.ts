@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
@@ -20,11 +20,10 @@ import { ROOT } from '../cli/helpers.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { solidPng } from '../support/fake-images.ts';
 import { insertApp } from '../support/fixtures.ts';
+import { haveChromium, launchChromium } from '../support/chromium.ts';
 import { scaled } from '../support/timing.ts';
 import { startFakeLlm, translator, type FakeLlm } from '../support/fake-llm.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = fs.existsSync(CHROMIUM);
 const SHOTS = process.env.SCREENSHOT_DIR ?? (fs.existsSync('/work/notes') ? '/work/notes' : null);
 const PASSWORD = 'correct horse battery';
 const CAPTIONS = ['Plan Every Meal Fast', 'Shop With One List', 'Cook Without Stress', 'Share Recipes Easily'];
@@ -36,11 +35,13 @@ describe.skipIf(!haveChromium)('the set editor in Chromium', () => {
   let objects: FileObjectStore;
   let objectsDir: string;
   let llm: FakeLlm;
+  let browser: Browser;
   const contexts: BrowserContext[] = [];
   const dirs: string[] = [];
   const axeSource = fs.readFileSync(path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 
   beforeAll(async () => {
+    const launched = launchChromium();
     t = await createTestDatabase();
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotgen-editor-'));
     dirs.push(dataDir);
@@ -62,9 +63,11 @@ describe.skipIf(!haveChromium)('the set editor in Chromium', () => {
       database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined },
     });
     base = service.address!;
+    browser = await launched;
   });
   afterAll(async () => {
     await Promise.all(contexts.map((c) => c.close()));
+    await browser?.close();
     await service?.close();
     await llm?.close();
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
@@ -72,17 +75,12 @@ describe.skipIf(!haveChromium)('the set editor in Chromium', () => {
   });
 
   async function person(email: string, opts: { width?: number; javaScriptEnabled?: boolean } = {}): Promise<Page> {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotgen-chromium-'));
-    dirs.push(dir);
-    const context = await chromium.launchPersistentContext(dir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    const context = await browser.newContext({
       viewport: { width: opts.width ?? 1280, height: 900 },
       javaScriptEnabled: opts.javaScriptEnabled ?? true,
     });
     contexts.push(context);
-    const page = context.pages()[0] ?? (await context.newPage());
+    const page = await context.newPage();
     await page.goto(`${base}/sign-up`);
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);

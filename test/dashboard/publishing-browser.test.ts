@@ -8,16 +8,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ROOT } from '../cli/helpers.ts';
+import { CHROMIUM, haveChromium, launchChromium } from '../support/chromium.ts';
 import { scaled } from '../support/timing.ts';
 import { tier } from '../support/tiers.ts';
 import { ASC_APP, dashboardPublishing, finishedSet, type DashboardPublishing } from './publishing-support.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const chromiumTier = tier('Chromium', {
-  available: fs.existsSync(CHROMIUM),
+  available: haveChromium,
   missing: `${CHROMIUM} is absent (apt-get install chromium; .ci/run does)`,
 });
 const DOCS = process.env.UPDATE_DOCS_SCREENSHOT === '1';
@@ -29,33 +29,30 @@ const HEADLINES = ['Plan your week in a minute', 'Every list in one place', 'Sha
 chromiumTier('publishing in Chromium', () => {
   let p: DashboardPublishing;
   let base: string;
+  let browser: Browser;
   const contexts: BrowserContext[] = [];
-  const dirs: string[] = [];
   const axeSource = fs.readFileSync(path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 
   beforeAll(async () => {
+    const launched = launchChromium();
     p = await dashboardPublishing({ runAtOnce: true });
     base = await p.h.app.listen({ port: 0, host: '127.0.0.1' });
+    browser = await launched;
   });
   afterAll(async () => {
     if (!process.env.SCREENSHOT_DIR) console.log(`[publishing] phone-sized screenshots are in ${SHOTS}`);
     await Promise.all(contexts.map((c) => c.close()));
-    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+    await browser?.close();
     await p?.close();
   });
 
   async function person(javaScriptEnabled = true): Promise<{ page: Page; cspErrors: string[] }> {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotgen-chromium-'));
-    dirs.push(dir);
-    const context = await chromium.launchPersistentContext(dir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    const context = await browser.newContext({
       viewport: { width: 1280, height: 900 },
       javaScriptEnabled,
     });
     contexts.push(context);
-    const page = context.pages()[0] ?? (await context.newPage());
+    const page = await context.newPage();
     const cspErrors: string[] = [];
     page.on('console', (m) => {
       if (/Content Security Policy|Refused to/i.test(m.text())) cspErrors.push(m.text());
