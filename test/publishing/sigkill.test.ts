@@ -29,14 +29,26 @@ afterEach(async () => {
   await p.close();
 });
 
-function startWorker(): ChildProcess {
+/**
+ * A worker process, started now but held until `go()`: the next one loads while the one before it
+ * runs, so each kill is followed by a fresh process without waiting for its start.
+ */
+function startWorker(): { go: () => ChildProcess } {
   const key = (p.keyring as unknown as { current: Buffer }).current.toString('base64');
   const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
-    env: { ...process.env, DB_URL: p.h.t.url, OBJECTS_DIR: p.objectsDir, ASC_URL: p.asc.url, PLAY_URL: p.play.url, SECRETS_KEY: key },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      DB_URL: p.h.t.url,
+      OBJECTS_DIR: p.objectsDir,
+      ASC_URL: p.asc.url,
+      PLAY_URL: p.play.url,
+      SECRETS_KEY: key,
+      HOLD: '1',
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   children.push(child);
-  return child;
+  return { go: () => (child.stdin!.write('go\n'), child) };
 }
 
 describe('a publishing worker killed at each step of an App Store upload', () => {
@@ -58,9 +70,11 @@ describe('a publishing worker killed at each step of an App Store upload', () =>
       ['commit', 'PATCH', /^\/v1\/appScreenshots\/[^/?]+$/],
       ['poll', 'GET', /^\/v1\/appScreenshots\/[^/?]+(\?|$)/],
     ];
+    let next = startWorker();
     for (const [step, method, path] of steps) {
       const held = p.asc.hold({ method, path });
-      const child = startWorker();
+      const child = next.go();
+      next = startWorker();
       await Promise.race([
         held.reached,
         new Promise((_, reject) => child.once('exit', (code) => reject(new Error(`the worker exited (${code}) before the ${step}`)))),
@@ -70,7 +84,7 @@ describe('a publishing worker killed at each step of an App Store upload', () =>
       await exited;
       held.release();
     }
-    startWorker();
+    next.go();
     const done = await until(
       async () => {
         const pub = (await p.get(`/publications/${id}`)).json();

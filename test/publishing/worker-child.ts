@@ -27,5 +27,11 @@ const runner = {
   retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 2_000 },
   appStore: { pollIntervalMs: 50, pollTimeoutMs: 20_000 },
 };
+// Started ahead (HOLD=1), it loads and connects while the worker before it runs, and takes no task
+// until the test writes a line: a process start costs 4-5 s on a loaded runner.
+if (env.HOLD === '1') {
+  process.stdout.write('worker loaded\n');
+  await new Promise((resolve) => process.stdin.once('data', resolve));
+}
 await tasks.work((id, attempt) => advancePublication(runner, id, { lastAttempt: attempt.lastAttempt }), 1);
 process.stdout.write('worker ready\n');
