@@ -10,12 +10,13 @@ import { createHash } from 'node:crypto';
 import type { ObjectStore } from '../objects/index.ts';
 import { ARCHIVE_NAME, type JobFile } from './files.ts';
 import { DEVICES, type Device } from '../planning/types.ts';
+import type { Role } from '../planning/narratives.ts';
 import { storedZip } from './zip.ts';
 
 export interface ArchiveSlide {
   locale: string;
   index: number;
-  role: string;
+  role: Role;
   png: Buffer;
   /** The file's type: a slide a PNG of 8 MB could not hold is a JPEG (deliver and supply take both). */
   ext?: 'png' | 'jpg';

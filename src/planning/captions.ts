@@ -22,6 +22,7 @@ import {
   UNSPACED,
 } from './text.ts';
 import { CAPTION_LENGTHS, type CaptionLength, type CaptionStyle } from './types.ts';
+import type { Role } from './narratives.ts';
 import { FOREIGN, SLOT, VOICES, type Voice } from './voices.ts';
 
 export interface Caption {
@@ -182,7 +183,7 @@ export class CaptionWriter {
     };
   }
 
-  private frameIdea(role: string, index: number, pool: Phrase[]): Caption | null {
+  private frameIdea(role: Role, index: number, pool: Phrase[]): Caption | null {
     // First a phrase whose subheadline adds to its headline; only when none has one, a
     // subheadline that repeats the headline's words: a slide said twice beats no slide. Only when
     // no fresh phrase has any subheadline at all, a long slide keeps its headline alone
@@ -197,7 +198,7 @@ export class CaptionWriter {
     );
   }
 
-  private frameIdeaWith(role: string, index: number, pool: Phrase[], mode: 'short' | 'adds' | 'echo' | 'headline-only'): Caption | null {
+  private frameIdeaWith(role: Role, index: number, pool: Phrase[], mode: 'short' | 'adds' | 'echo' | 'headline-only'): Caption | null {
     const long = mode === 'adds' || mode === 'echo';
     const allowEcho = mode === 'echo';
     for (const p of pool) {
@@ -228,7 +229,7 @@ export class CaptionWriter {
    * counts the slides after this one that each need a feature of their own: the hero may spend a
    * spare feature's sentence under its headline only when that leaves enough for them.
    */
-  caption(role: string, index: number, featuresAfter = 0): Caption | null {
+  caption(role: Role, index: number, featuresAfter = 0): Caption | null {
     const u = this.u;
     const long = this.subMax > 0;
     if (role === 'hero' || (role === 'solution' && u.promise && !this.usedPhrases.has(u.promise))) {
@@ -491,7 +492,7 @@ function ending(end: '' | '.' | '!', text: string): string {
 export const FEATURE_ROLES = new Set<string>(['feature', 'benefit', 'solution']);
 
 /** One caption per role; null where the listing had no fresh idea for that slide. */
-export function writeCaptions(u: Understanding, roles: string[], style: CaptionStyle, length: CaptionLength): (Caption | null)[] {
+export function writeCaptions(u: Understanding, roles: readonly Role[], style: CaptionStyle, length: CaptionLength): (Caption | null)[] {
   const writer = new CaptionWriter(u, style, length);
   return roles.map((role, i) => writer.caption(role, i + 1, roles.slice(i + 1).filter((r) => FEATURE_ROLES.has(r)).length));
 }

@@ -1,6 +1,7 @@
 /** Colours and layouts: the app's brand gradient and a text colour that passes WCAG AA on it. */
 import { accessible, fallbackPalette } from '../brand/palette.ts';
 import type { BrandColors } from '../brand/theme-ids.ts';
+import type { Role } from './narratives.ts';
 
 export const LAYOUTS = ['hero-centered', 'headline-top', 'headline-bottom', 'text-only'] as const;
 export type Layout = (typeof LAYOUTS)[number];
@@ -21,7 +22,7 @@ export function paletteFor(brand: BrandColors | null | undefined, name: string):
   return { colors: [p.primary, p.secondary], textColor: p.textColor };
 }
 
-export function layoutFor(role: string, index: number, hasScreenshot: boolean): Layout {
+export function layoutFor(role: Role, index: number, hasScreenshot: boolean): Layout {
   if (!hasScreenshot) return 'text-only';
   if (role === 'hero') return 'hero-centered';
   return index % 2 === 0 ? 'headline-top' : 'headline-bottom';

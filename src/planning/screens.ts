@@ -1,6 +1,7 @@
 /** Which store screenshots a set frames, and in what order. */
 import type { Listing, Screenshot, ScreenshotFamily } from '../stores/listing.ts';
 import { DEVICES, type Device } from './types.ts';
+import type { Role } from './narratives.ts';
 
 const FAMILY_LABEL: Record<ScreenshotFamily, string> = {
   iphone: 'iPhone',
@@ -82,7 +83,7 @@ const SCREEN_PRIORITY: Record<string, number> = {
 };
 
 /** Each slide its own screen, in the listing's order by slide priority; a screen repeats only when all are used. */
-export function assignScreens(roles: string[], urls: string[]): (string | null)[] {
+export function assignScreens(roles: readonly Role[], urls: string[]): (string | null)[] {
   if (urls.length === 0) return roles.map(() => null);
   const order = roles
     .map((role, i) => ({ role, i }))
