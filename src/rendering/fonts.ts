@@ -103,20 +103,14 @@ export function familiesFor(text: string, lead?: string): string[] {
     else if (TRADITIONAL.test(text)) han = ['sg-tc', 'sg-sc', 'sg-jp', 'sg-kr'];
   }
   const list = ['sg-latin', 'sg-arabic', 'sg-hebrew', 'sg-devanagari', 'sg-thai', ...han, 'sg-symbols', 'sg-symbols2', 'sg-emoji'];
-  if (!lead) return list;
   // Skia picks each glyph from the first family that has it, so a brand font that also draws one
-  // of these scripts (Poppins has Devanagari) would take over that script's captions: the
-  // script's own family goes first, and its caption looks as it does without a brand font.
-  const own = OWN_SCRIPT.filter(([re]) => re.test(text)).map(([, family]) => family);
-  return [...own, lead, ...list.filter((f) => !own.includes(f))];
+  // of these scripts (Poppins has Devanagari) would take over that script's captions, and its
+  // spaces and digits would sit among the script's own: such a caption keeps the Noto list whole.
+  if (!lead || OWN_SCRIPT.test(text)) return list;
+  return [lead, ...list];
 }
 
-const OWN_SCRIPT: [RegExp, string][] = [
-  [/\p{Script=Arabic}/u, 'sg-arabic'],
-  [/\p{Script=Hebrew}/u, 'sg-hebrew'],
-  [/\p{Script=Devanagari}/u, 'sg-devanagari'],
-  [/\p{Script=Thai}/u, 'sg-thai'],
-];
+const OWN_SCRIPT = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Devanagari}\p{Script=Thai}]/u;
 
 export function fontString(weight: Weight, sizePx: number, text: string, lead?: string): string {
   return `${weight === 400 ? 'normal' : weight === 700 ? 'bold' : weight} ${sizePx}px ${familiesFor(text, lead)
