@@ -6,7 +6,8 @@
  */
 import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
 import type { Device } from '../planning/types.ts';
-import { registerFontsFor } from '../rendering/fonts.ts';
+import type { BrandFontId } from '../brand/theme-ids.ts';
+import { registerFontsFor, useBrandFont } from '../rendering/fonts.ts';
 import { fitSet, scaleOf } from '../rendering/layout.ts';
 import { linesAt, MAX_LINES } from '../rendering/text.ts';
 import type { SetMetrics, SlideLook } from '../rendering/types.ts';
@@ -19,9 +20,10 @@ export interface CaptionFit {
 let ctx: SKRSContext2D | null = null;
 
 /** How the caption wraps at the size the renderer would give it alone, the largest it can have. */
-export function captionFit(device: Device, headline: string, subheadline: string | null): CaptionFit {
+export function captionFit(device: Device, headline: string, subheadline: string | null, font?: BrandFontId): CaptionFit {
   registerFontsFor([headline, subheadline]);
   ctx ??= createCanvas(1, 1).getContext('2d');
+  useBrandFont(ctx, font);
   const look = { headline, subheadline, layout: 'headline-top', background: { colors: ['#000000'] }, textColor: '#FFFFFF' };
   const m = fitSet(ctx, device, [look]);
   const width = scaleOf(device).textWidth;
@@ -34,8 +36,9 @@ export function captionFit(device: Device, headline: string, subheadline: string
 }
 
 /** The set's shared type sizes, as the render threads compute them (the same function). */
-export function setMetrics(device: Device, slides: SlideLook[]): SetMetrics {
+export function setMetrics(device: Device, slides: SlideLook[], font?: BrandFontId): SetMetrics {
   registerFontsFor(slides.flatMap((s) => [s.headline, s.subheadline]));
   ctx ??= createCanvas(1, 1).getContext('2d');
+  useBrandFont(ctx, font);
   return fitSet(ctx, device, slides);
 }

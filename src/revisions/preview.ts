@@ -5,7 +5,7 @@
  * jobs never stand in its way, with the screens it frames kept in memory for the next keystroke.
  */
 import { resolveSetBrand } from '../brand/resolve.ts';
-import type { BrandColors } from '../brand/theme-ids.ts';
+import type { BrandColors, BrandFontId } from '../brand/theme-ids.ts';
 import sharp from 'sharp';
 import { findApp, appNotFound } from '../apps/apps.ts';
 import type { Queryable } from '../db/pool.ts';
@@ -94,7 +94,7 @@ export class Previewer {
     const at = req.view === 'store' ? set.slice(0, STORE_PREVIEW_SLIDES).map((_, i) => i) : [req.slide.index - 1];
     const theme = req.theme ?? themeOf(parent.request);
     const b = parent.result.brand;
-    const brand = b ? { primary: b.primary, secondary: b.secondary } : undefined;
+    const brand = b ? { primary: b.primary, secondary: b.secondary, font: b.font } : undefined;
     return this.render({ id: parent.id, accountId, appId: parent.app_id }, parent.result.device, set, at, theme, signal, brand);
   }
 
@@ -122,7 +122,9 @@ export class Previewer {
       textColor: palette.textColor,
     };
     const slide = applyChanges(base, req.slide);
-    const brand = setBrand ? { primary: setBrand.palette.primary, secondary: setBrand.palette.secondary } : undefined;
+    const brand = setBrand
+      ? { primary: setBrand.palette.primary, secondary: setBrand.palette.secondary, font: setBrand.kit.font }
+      : undefined;
     const theme = req.theme ?? setBrand?.theme ?? DEFAULT_THEME;
     return this.render({ id: 'preview', accountId, appId: app.id }, req.device, [slide], [0], theme, signal, brand);
   }
@@ -134,12 +136,20 @@ export class Previewer {
     at: number[],
     theme: ThemeId,
     signal?: AbortSignal,
-    brand?: BrandColors,
+    brand?: BrandColors & { font?: BrandFontId },
   ): Promise<Preview> {
     const screens = await this.screensOf(owner, device, set, at, signal);
     const keys = at.map((i) => (screens[i] ? this.keyOf(owner.accountId, set[i]) : null));
     const small = await this.deps.renderer.preview(
-      { device, slides: set, screens, theme, brand, panoramic: theme === 'panoramic' },
+      {
+        device,
+        slides: set,
+        screens,
+        theme,
+        brand: brand && { primary: brand.primary, secondary: brand.secondary },
+        font: brand?.font,
+        panoramic: theme === 'panoramic',
+      },
       at,
       PREVIEW_SCALE,
       keys,
@@ -149,7 +159,7 @@ export class Previewer {
     const w = Math.round(width * PREVIEW_SCALE);
     const h = Math.round(height * PREVIEW_SCALE);
     const fits = at.every((i) => {
-      const f = captionFit(device, set[i].headline, set[i].subheadline);
+      const f = captionFit(device, set[i].headline, set[i].subheadline, brand?.font);
       return f.headline.fits && (f.subheadline?.fits ?? true);
     });
     if (small.length === 1) return { png: small[0], width: w, height: h, fits };

@@ -37,6 +37,7 @@ export async function runRevisionJob(
     ? {
         brand: {
           palette: { primary: parent.brand.primary, secondary: parent.brand.secondary, textColor: parent.brand.textColor },
+          kit: { font: parent.brand.font },
           icon: deps.objects
             .get(iconKey(job.appId))
             .then((found) => (found ? buffer(found.body) : null))

@@ -4,6 +4,7 @@
  * parent's files, copied under this job's attempt (same bytes, same sha256: a parent's files past
  * their retention can then go without taking its revisions' with them). Then the ZIP is built.
  */
+import type { BrandFontId } from '../brand/theme-ids.ts';
 import { createHash } from 'node:crypto';
 import { buffer } from 'node:stream/consumers';
 import { buildArchive, storeArchive, type ArchiveSlide } from '../pictures/archive.ts';
@@ -39,11 +40,12 @@ export function slidesToRender(
   before: Slide[],
   after: Slide[],
   rev: StoredRevision,
+  font?: BrandFontId,
 ): { indices: number[]; wholeSet: string | null } {
   const all = after.map((_, i) => i);
   if (rev.theme !== rev.parentTheme) return { indices: all, wholeSet: 'the theme changed' };
-  const was = setMetrics(device, before);
-  const is = setMetrics(device, after);
+  const was = setMetrics(device, before, font);
+  const is = setMetrics(device, after, font);
   if (was.headlineSizes.join() !== is.headlineSizes.join() || was.subSize !== is.subSize || was.blockHeight !== is.blockHeight)
     return { indices: all, wholeSet: "the set's type size changed (every slide shares it)" };
   const panorama = rev.theme === 'panoramic';
@@ -91,7 +93,7 @@ export async function renderRevision(
   const parentFiles = new Map((await listJobFiles(deps.db, rev.parentJobId)).map((f) => [f.name, f]));
   const work = await Promise.all(
     sets.map(async (set) => {
-      const { indices, wholeSet } = slidesToRender(plan.device, set.before, set.slides, rev);
+      const { indices, wholeSet } = slidesToRender(plan.device, set.before, set.slides, rev, parent.brand?.font);
       const pictures = new Map<number, Picture>();
       const render = new Set(indices);
       for (let i = 0; i < set.slides.length; i++) {
@@ -128,7 +130,7 @@ export async function renderRevision(
   for (const w of work) {
     if (!w.todo.length) continue;
     const rendered = await deps.renderer.renderSome(
-      { device: plan.device, slides: w.slides, screens, theme: rev.theme, brand, panoramic: rev.theme === 'panoramic' },
+      { device: plan.device, slides: w.slides, screens, theme: rev.theme, brand, font: b?.font, panoramic: rev.theme === 'panoramic' },
       w.todo,
       { signal: ctx.signal, onSlide: () => ctx.progress(++done, total) },
     );

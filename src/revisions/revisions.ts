@@ -79,7 +79,7 @@ function fitErrors(plan: ScreenshotSetResult, edited: LocaleEdits[]): FieldError
 function fitErrorsIn(plan: ScreenshotSetResult, slides: Slide[], positions: number[], fields: string[]): FieldError[] {
   return positions.flatMap((p, k) => {
     const s = slides[p];
-    const fit = captionFit(plan.device, s.headline, s.subheadline);
+    const fit = captionFit(plan.device, s.headline, s.subheadline, plan.brand?.font);
     const errors: FieldError[] = [];
     if (!fit.headline.fits)
       errors.push({ field: `${fields[k]}/headline`, message: 'cannot fit on the slide even at the smallest type size: shorten it' });
