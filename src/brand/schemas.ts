@@ -7,7 +7,7 @@ const HEX = '^#[0-9A-F]{6}$';
 export const BRAND_SOURCES = ['brand-kit', 'icon', 'app-name'] as const;
 
 export const describeThemes = THEME_IDS.map((t) => `\`${t}\`: ${THEME_NAMES[t]}`).join('; ');
-export const describeFonts = BRAND_FONT_IDS.map((f) => `\`${f}\`: ${BRAND_FONTS[f].name}`).join('; ');
+export const describeFonts = BRAND_FONT_IDS.map((f) => `\`${f}\`: ${BRAND_FONTS[f].name}, ${BRAND_FONTS[f].use}`).join('; ');
 
 export const ThemeSchema = (description: string) => StringEnum(THEME_IDS, { description: `${description} ${describeThemes}.` });
 

@@ -1,5 +1,6 @@
 /** GET/PUT /public/v1/apps/{appId}/brand: the kit stored with the app, checked, and scoped to the account. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BRAND_FONT_IDS } from '../../src/brand/theme-ids.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { accountWithKey, insertApp } from '../support/fixtures.ts';
 
@@ -74,6 +75,24 @@ describe('brand kit', () => {
       expect(res.json().code).toBe('validation_failed');
     }
     expect((await get(appId)).json()).toMatchObject({ defaultTheme: 'bold', colors: null });
+  });
+
+  it('stores each bundled font and refuses a font it does not bundle, as problem+json, keeping the stored one', async () => {
+    const appId = await insertApp(h.t.pool, h.account.id);
+    expect(BRAND_FONT_IDS).toEqual(['noto-sans', 'inter', 'poppins', 'playfair-display', 'nunito']);
+    for (const font of BRAND_FONT_IDS) {
+      const saved = await put(appId, { font });
+      expect(saved.statusCode, font).toBe(200);
+      expect(saved.json().font).toBe(font);
+      expect((await get(appId)).json().font).toBe(font);
+    }
+    for (const font of ['montserrat', 'Inter', 'sg-brand-inter', '']) {
+      const res = await put(appId, { font });
+      expect(res.statusCode, font).toBe(400);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.json()).toMatchObject({ status: 400, code: 'validation_failed' });
+    }
+    expect((await get(appId)).json().font).toBe('nunito');
   });
 
   it("another account's app, a missing app and a malformed id are 404 app_not_found; no key is 401", async () => {

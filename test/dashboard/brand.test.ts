@@ -26,12 +26,14 @@ describe('dashboard: brand kit and theme', () => {
     expect(page.body).toContain(escapeHtml("from the app's name"));
     for (const theme of ['bold', 'soft', 'dark', 'full-bleed', 'panoramic']) expect(page.body).toContain(`<option value="${theme}"`);
     expect(page.body).toContain('The brand kit&#39;s: Soft gradient');
+    for (const font of ['noto-sans', 'inter', 'poppins', 'playfair-display', 'nunito'])
+      expect(page.body).toContain(`<option value="${font}"`);
 
     const saved = await c.post(`/apps/${appId}/brand`, {
       ownColors: '1',
       primary: '#0b3d91',
       secondary: '#1f6feb',
-      font: 'noto-sans',
+      font: 'playfair-display',
       defaultTheme: 'dark',
       iconBadge: '1',
     });
@@ -39,7 +41,7 @@ describe('dashboard: brand kit and theme', () => {
     expect(saved.headers.location).toBe(`/apps/${appId}#brand`);
     expect(await kit()).toEqual({
       colors: { primary: '#0B3D91', secondary: '#1F6FEB' },
-      font: 'noto-sans',
+      font: 'playfair-display',
       iconBadge: true,
       defaultTheme: 'dark',
     });
@@ -47,6 +49,7 @@ describe('dashboard: brand kit and theme', () => {
     expect(after.body).toContain('fill="#0B3D91"');
     expect(after.body).toContain('from your brand kit');
     expect(after.body).toContain('The brand kit&#39;s: Dark');
+    expect(after.body).toMatch(/<option value="playfair-display"\s+selected/);
   });
 
   it('a set made from the form carries the chosen theme; an unknown one is refused', async () => {

@@ -1463,7 +1463,7 @@ export interface operations {
                                  */
                                 source: "brand-kit" | "icon" | "app-name";
                                 /** @enum {string} */
-                                font: "noto-sans";
+                                font: "noto-sans" | "inter" | "poppins" | "playfair-display" | "nunito";
                                 iconBadge: boolean;
                             };
                             /**
@@ -3903,7 +3903,7 @@ export interface operations {
                             secondary: string;
                         } | null;
                         /** @enum {string} */
-                        font: "noto-sans";
+                        font: "noto-sans" | "inter" | "poppins" | "playfair-display" | "nunito";
                         iconBadge: boolean;
                         /** @enum {string} */
                         defaultTheme: "bold" | "soft" | "dark" | "full-bleed" | "panoramic";
@@ -4074,10 +4074,10 @@ export interface operations {
                         secondary: string;
                     } | null;
                     /**
-                     * @description One of the bundled fonts, default `noto-sans`. `noto-sans`: Noto Sans.
+                     * @description One of the bundled fonts, default `noto-sans`. `noto-sans`: Noto Sans, neutral and clear in every script; the default; `inter`: Inter, a crisp UI sans for productivity, finance and developer tools; `poppins`: Poppins, geometric and bold for marketing-led, fitness and shopping apps; `playfair-display`: Playfair Display, a high-contrast serif for lifestyle, food, travel, books and news; `nunito`: Nunito, rounded and friendly for kids, games, pets and casual apps.
                      * @enum {string}
                      */
-                    font?: "noto-sans";
+                    font?: "noto-sans" | "inter" | "poppins" | "playfair-display" | "nunito";
                     /** @description Slides carry the app's icon as a small badge. Default false. */
                     iconBadge?: boolean;
                     /**
@@ -4121,7 +4121,7 @@ export interface operations {
                             secondary: string;
                         } | null;
                         /** @enum {string} */
-                        font: "noto-sans";
+                        font: "noto-sans" | "inter" | "poppins" | "playfair-display" | "nunito";
                         iconBadge: boolean;
                         /** @enum {string} */
                         defaultTheme: "bold" | "soft" | "dark" | "full-bleed" | "panoramic";

@@ -49,8 +49,11 @@ export function brandSection(ctx: PageContext, appId: string, view: BrandView) {
       <div>
         <label for="brand-font">Font</label>
         <select id="brand-font" name="font">
-          ${BRAND_FONT_IDS.map((f) => html`<option value="${f}" ${selected(f === view.font)}>${BRAND_FONTS[f].name}</option>`)}
+          ${BRAND_FONT_IDS.map(
+            (f) => html`<option value="${f}" ${selected(f === view.font)}>${BRAND_FONTS[f].name}: ${BRAND_FONTS[f].use}</option>`,
+          )}
         </select>
+        <p class="hint">Headlines and subheadlines (Playfair Display: headlines only); Korean, Arabic and other scripts keep their own.</p>
         <label for="brand-theme">Default theme</label>
         <select id="brand-theme" name="defaultTheme">
           ${THEME_IDS.map((t) => html`<option value="${t}" ${selected(t === view.defaultTheme)}>${THEME_NAMES[t]}</option>`)}
