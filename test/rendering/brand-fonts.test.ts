@@ -16,6 +16,7 @@ import { RenderPool } from '../../src/rendering/pool.ts';
 import { HEADLINE_LINE_HEIGHT, MAX_LINES, measurer } from '../../src/rendering/text.ts';
 import type { SetMetrics, SlideLook } from '../../src/rendering/types.ts';
 import { DEVICES, type Device } from '../../src/planning/types.ts';
+import { captionFit } from '../../src/revisions/caption-fit.ts';
 import { slide } from './support.ts';
 
 const DEVICE: Device = 'iphone-69';
@@ -190,5 +191,20 @@ describe('the feature graphic', () => {
     const pixels = (png: Buffer) => sharp(png).raw().toBuffer();
     expect(Buffer.compare(await pixels(noto), await pixels(plain))).toBe(0);
     expect(Buffer.compare(await pixels(branded), await pixels(plain))).not.toBe(0);
+  });
+});
+
+describe("the editor's fit check", () => {
+  it('measures with the set’s brand font: a headline that just fits in Noto Sans does not in Poppins', () => {
+    const words = 'Plan your meals with a weekly menu and shopping list made for your whole family'.split(' ');
+    let text = '';
+    for (const w of [...words, ...words, ...words, ...words]) {
+      const next = text ? `${text} ${w}` : w;
+      if (!captionFit(DEVICE, next, null).headline.fits) break;
+      text = next;
+    }
+    expect(captionFit(DEVICE, text, null).headline.fits).toBe(true);
+    expect(captionFit(DEVICE, text, null, 'noto-sans').headline.fits).toBe(true);
+    expect(captionFit(DEVICE, text, null, 'poppins').headline.fits).toBe(false);
   });
 });
