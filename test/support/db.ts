@@ -47,11 +47,15 @@ const ahead = new Map<string, Promise<string | null>>();
 
 async function takeDatabase(server: TestServer): Promise<string> {
   const key = `${server.adminUrl} ${server.template}`;
+  // Taken and replaced before any await: two tests asking at once (a test that builds two
+  // deployments) must never be handed the same clone.
+  const pending = ahead.get(key);
+  ahead.set(
+    key,
+    makeDatabase(server).catch(() => null),
+  );
   // A clone made ahead that failed (a server restarted by an outage test) is made again now.
-  const ready = await ahead.get(key);
-  const next = makeDatabase(server).catch(() => null);
-  ahead.set(key, next);
-  return ready ?? makeDatabase(server);
+  return (await pending) ?? makeDatabase(server);
 }
 
 export async function createTestDatabase(server: TestServer = primaryServer(), poolSize = 10): Promise<TestDatabase> {
