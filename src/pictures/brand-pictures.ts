@@ -2,9 +2,9 @@
  * The pictures beside the slides: Google Play's feature graphic (Android sets, one per locale: a job
  * file each, named like the slides, so a publication puts every language's on Play; the first
  * locale's is the result's `featureGraphic`; every one in the ZIP where `supply` reads it) and the store
- * preview (the set in the store's search results). Drawn on this thread (two small canvases,
- * ~125 ms together warm; the longest synchronous stretch measured 140 ms) while the rendering
- * threads draw the slides, so they add little to a set's time.
+ * preview (the set in the store's search results). Drawn on a rendering thread (input.drawer):
+ * on the thread that serves HTTP, their canvases (~125 ms together warm, the longest synchronous
+ * stretch 140 ms) held up every request meanwhile.
  */
 import { createHash } from 'node:crypto';
 import type { SetBrand } from '../brand/resolve.ts';
@@ -14,6 +14,19 @@ import { DEVICES, type Device } from '../planning/types.ts';
 import { FEATURE_GRAPHIC, renderFeatureGraphic } from '../rendering/feature-graphic.ts';
 import { renderStorePreview } from '../rendering/store-preview.ts';
 import { featureGraphicFileName, STORE_PREVIEW_NAME, type JobFile } from './files.ts';
+import type { BrandTask } from '../rendering/types.ts';
+
+/**
+ * Where the brand pictures are drawn: a render pool's thread (RenderPool.drawBrand), or this
+ * thread for a renderer without one (tests' fakes, scripts).
+ */
+export interface BrandDrawer {
+  drawBrand(task: BrandTask): Promise<Buffer>;
+}
+
+export const DRAW_HERE: BrandDrawer = {
+  drawBrand: (task) => (task.kind === 'feature-graphic' ? renderFeatureGraphic(task.input) : renderStorePreview(task.input)),
+};
 
 export interface BrandPictureInput {
   brand: SetBrand;
@@ -25,6 +38,8 @@ export interface BrandPictureInput {
 /** What these pictures draw of the brand: its colours and icon (a revision has no more). */
 export type BrandDrawInput = Omit<BrandPictureInput, 'brand'> & {
   brand: Pick<SetBrand, 'palette' | 'icon'> & { kit?: Pick<SetBrand['kit'], 'font'> };
+  /** Where to draw them; absent: this thread. */
+  drawer?: BrandDrawer;
 };
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -55,12 +70,15 @@ export async function featureGraphics(
   const out: BrandFiles = { files: [], archive: [] };
   if (DEVICES[device].store !== 'google-play') return out;
   for (const [i, l] of locales.entries()) {
-    const png = await renderFeatureGraphic({
-      name: input.appName,
-      headline: l.headline,
-      palette: input.brand.palette,
-      icon: await input.brand.icon,
-      font: input.brand.kit?.font,
+    const png = await (input.drawer ?? DRAW_HERE).drawBrand({
+      kind: 'feature-graphic',
+      input: {
+        name: input.appName,
+        headline: l.headline,
+        palette: input.brand.palette,
+        icon: await input.brand.icon,
+        font: input.brand.kit?.font,
+      },
     });
     const name = featureGraphicFileName(l.fileLocale !== undefined ? l.fileLocale : i === 0 ? null : l.locale);
     out.archive.push(graphicEntry(l.locale, png));
@@ -80,14 +98,17 @@ export async function storePreview(
   pngs: Buffer[],
   input: BrandDrawInput,
 ): Promise<BrandFiles> {
-  const preview = await renderStorePreview({
-    store: DEVICES[device].store === 'google-play' ? 'google-play' : 'app-store',
-    name: input.appName,
-    subtitle: input.subtitle,
-    palette: input.brand.palette,
-    icon: await input.brand.icon,
-    slides: pngs,
-    font: input.brand.kit?.font,
+  const preview = await (input.drawer ?? DRAW_HERE).drawBrand({
+    kind: 'store-preview',
+    input: {
+      store: DEVICES[device].store === 'google-play' ? 'google-play' : 'app-store',
+      name: input.appName,
+      subtitle: input.subtitle,
+      palette: input.brand.palette,
+      icon: await input.brand.icon,
+      slides: pngs,
+      font: input.brand.kit?.font,
+    },
   });
   // The PNG's IHDR holds its size.
   return {

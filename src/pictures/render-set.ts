@@ -19,7 +19,7 @@ import { lintWarnings } from '../rendering/warnings.ts';
 import { familyScreens, screenObjects, type ScreenObject } from '../screens/screens.ts';
 import { fetchStoreImage } from '../screens/store-images.ts';
 import type { SetBrand } from '../brand/resolve.ts';
-import { featureGraphics, started, storePreview, type BrandFiles, type BrandPictureInput } from './brand-pictures.ts';
+import { featureGraphics, started, storePreview, type BrandDrawer, type BrandFiles, type BrandPictureInput } from './brand-pictures.ts';
 import { buildArchive, storeArchive, type ArchiveSlide } from './archive.ts';
 import { slideFileName, type JobFile } from './files.ts';
 import pLimit from 'p-limit';
@@ -46,7 +46,8 @@ export interface PictureJob {
 export interface PictureDeps {
   db: Queryable;
   objects: ObjectStore;
-  renderer: Pick<RenderPool, 'renderSlides' | 'renderSome'>;
+  /** With drawBrand (a RenderPool), the feature graphic and store preview are drawn on its threads too. */
+  renderer: Pick<RenderPool, 'renderSlides' | 'renderSome'> & Partial<BrandDrawer>;
   storeImageOrigins: string[];
   /** How long one listing screenshot may take to arrive (default 15 s). */
   storeImageTimeoutMs?: number;
@@ -160,8 +161,9 @@ export async function renderPictures(
   uploaded: ScreenObject[],
   defaultLocale: string,
   ctx: { signal: AbortSignal; progress(done: number, total: number): void },
-  brandPictures: BrandPictureInput | null = null,
+  brandInput: BrandPictureInput | null = null,
 ): Promise<Rendered> {
+  const brandPictures = brandInput && { ...brandInput, drawer: brandDrawer(deps.renderer) };
   const brand = brandPictures?.brand ?? null;
   const result = applyScreens(planned, uploaded);
   const sets = result.locales
@@ -279,4 +281,9 @@ function withLint(result: ScreenshotSetResult, first: string, lints: Map<string,
         }
       : {}),
   };
+}
+
+/** The renderer's threads when it can draw brand pictures; else (tests' fakes) this thread. */
+export function brandDrawer(renderer: Partial<BrandDrawer>): BrandDrawer | undefined {
+  return renderer.drawBrand ? { drawBrand: (task) => renderer.drawBrand!(task) } : undefined;
 }

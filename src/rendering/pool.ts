@@ -7,7 +7,7 @@ import { Piscina } from 'piscina';
 import { workerFile } from '../threads/worker-file.ts';
 import { renderDuration } from '../metrics/index.ts';
 import { DEVICES } from '../planning/types.ts';
-import type { RenderedSlide, RenderInput, RenderOptions, RenderTask, SetMetrics, SlideLook } from './types.ts';
+import type { BrandTask, RenderedSlide, RenderInput, RenderOptions, RenderTask, SetMetrics, SlideLook } from './types.ts';
 import type { WorkerSlide } from './worker.ts';
 
 export interface RenderPoolOptions {
@@ -141,6 +141,16 @@ export class RenderPool {
       if (signal?.aborted) throw signal.reason;
       throw error;
     }
+  }
+
+  /** A brand picture (feature graphic, store preview) drawn on a thread, as a PNG. */
+  async drawBrand(task: BrandTask): Promise<Buffer> {
+    if (this.closed) throw new Error('RenderPool is closed');
+    // The icon may be a slice of a larger buffer (a response body): post its own bytes only.
+    const icon = task.input.icon ? (ownBytes(task.input.icon) as Buffer) : null;
+    const own = { ...task, input: { ...task.input, icon } } as BrandTask;
+    const png = (await this.pool.run(own)) as Uint8Array;
+    return Buffer.from(png.buffer, png.byteOffset, png.byteLength);
   }
 
   private async run(input: RenderInput, opts: RenderOptions, only?: number[]): Promise<RenderedSlide[]> {

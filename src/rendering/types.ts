@@ -3,6 +3,8 @@ import type { BrandColors, BrandFontId, ThemeId } from '../brand/theme-ids.ts';
 import type { Static } from '@sinclair/typebox';
 import type { SlideLintSchema } from '../planning/schemas.ts';
 import type { Device, Slide } from '../planning/types.ts';
+import type { FeatureGraphicInput } from './feature-graphic.ts';
+import type { StorePreviewInput } from './store-preview.ts';
 
 export interface RenderInput {
   device: Device;
@@ -92,7 +94,13 @@ export interface PreviewTask {
   badge?: Uint8Array | null;
 }
 
-export type RenderTask = FitTask | SlideTask | PreviewTask;
+/**
+ * A set's brand picture (Play's feature graphic, the store preview), drawn on a rendering thread:
+ * on the thread that serves HTTP its canvas work blocked every request for up to 140 ms.
+ */
+export type BrandTask = { kind: 'feature-graphic'; input: FeatureGraphicInput } | { kind: 'store-preview'; input: StorePreviewInput };
+
+export type RenderTask = FitTask | SlideTask | PreviewTask | BrandTask;
 
 /** What the renderer found while drawing a slide: the picture's half of its lint. */
 export type DrawnLint = Omit<SlideLint, 'width' | 'height' | 'alpha' | 'bytes' | 'format' | 'problems'>;

@@ -12,7 +12,9 @@ import { composeRaw, ScreenError } from './compose.ts';
 import { encodeSlide } from './encode.ts';
 import { fitSet } from './layout.ts';
 import { renderPreview } from './preview-render.ts';
-import type { RenderTask, SetMetrics, SlideLint } from './types.ts';
+import { renderFeatureGraphic } from './feature-graphic.ts';
+import { renderStorePreview } from './store-preview.ts';
+import type { BrandTask, RenderTask, SetMetrics, SlideLint } from './types.ts';
 
 sharp.concurrency(1);
 sharp.cache(false);
@@ -28,6 +30,10 @@ export default async function run(task: RenderTask): Promise<SetMetrics | Worker
     registerFontsFor(task.slides.flatMap((s) => [s.headline, s.subheadline]));
     const pngs = await renderPreview(task);
     return move({ [transferableSymbol]: pngs.map((p) => p.buffer), [valueSymbol]: pngs }) as unknown as Uint8Array[];
+  }
+  if (task.kind === 'feature-graphic' || task.kind === 'store-preview') {
+    const png = new Uint8Array(await drawBrand(task));
+    return move({ [transferableSymbol]: [png.buffer], [valueSymbol]: png }) as unknown as Uint8Array[];
   }
   const slides = task.kind === 'fit' ? task.slides : [task.slide];
   registerFontsFor(slides.flatMap((s) => [s.headline, s.subheadline]));
@@ -48,4 +54,12 @@ export default async function run(task: RenderTask): Promise<SetMetrics | Worker
   const out = whole ? new Uint8Array(bytes.buffer) : new Uint8Array(bytes);
   const value: WorkerSlide = { bytes: out, format, lint };
   return move({ [transferableSymbol]: [out.buffer], [valueSymbol]: value }) as unknown as WorkerSlide;
+}
+
+// Bytes arrive as Uint8Arrays (structured clone); the drawing code reads Buffers.
+const asBuffer = (b: Uint8Array | null): Buffer | null => (b ? Buffer.from(b.buffer, b.byteOffset, b.byteLength) : null);
+
+function drawBrand(task: BrandTask): Promise<Buffer> {
+  if (task.kind === 'feature-graphic') return renderFeatureGraphic({ ...task.input, icon: asBuffer(task.input.icon) });
+  return renderStorePreview({ ...task.input, icon: asBuffer(task.input.icon), slides: task.input.slides.map((b) => asBuffer(b)!) });
 }

@@ -8,16 +8,16 @@ import type { BrandFontId } from '../brand/theme-ids.ts';
 import { createHash } from 'node:crypto';
 import { buffer } from 'node:stream/consumers';
 import { buildArchive, storeArchive, type ArchiveSlide } from '../pictures/archive.ts';
-import { revisedBrandPictures, type BrandDrawInput } from '../pictures/brand-pictures.ts';
+import { revisedBrandPictures, type BrandDrawer, type BrandDrawInput } from '../pictures/brand-pictures.ts';
 import { listJobFiles, slideFileName, type JobFile } from '../pictures/files.ts';
-import { attemptPrefix, loadScreens, type PictureDeps, type PictureJob } from '../pictures/render-set.ts';
+import { attemptPrefix, brandDrawer, loadScreens, type PictureDeps, type PictureJob } from '../pictures/render-set.ts';
 import { DEVICES, type ScreenshotSetResult, type Slide } from '../planning/types.ts';
 import { checkStoreRules, type RenderPool, type SlideLint } from '../rendering/index.ts';
 import type { JobContext } from '../jobs/runner.ts';
 import { setMetrics } from './caption-fit.ts';
 import type { StoredRevision } from './types.ts';
 
-export type RevisionDeps = Omit<PictureDeps, 'renderer'> & { renderer: Pick<RenderPool, 'renderSome'> };
+export type RevisionDeps = Omit<PictureDeps, 'renderer'> & { renderer: Pick<RenderPool, 'renderSome'> & Partial<BrandDrawer> };
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -192,7 +192,7 @@ export async function renderRevision(
         return file ? read(deps, file) : null;
       },
     },
-    brandPictures,
+    brandPictures && { ...brandPictures, drawer: brandDrawer(deps.renderer) },
   );
   files.push(...brandOut.files);
   archived.sort((x, y) => x.locale.localeCompare(y.locale) || x.index - y.index);

@@ -1,0 +1,85 @@
+/**
+ * The feature graphic and the store preview are drawn on a rendering thread, not on the thread
+ * that serves HTTP, and come out the same there as drawn here.
+ */
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { accessible } from '../../src/brand/palette.ts';
+import { DEFAULT_BRAND_KIT } from '../../src/brand/kit.ts';
+import type { ObjectStore } from '../../src/objects/index.ts';
+import { DRAW_HERE } from '../../src/pictures/brand-pictures.ts';
+import { renderPictures } from '../../src/pictures/render-set.ts';
+import { planScreenshotSet } from '../../src/planning/plan.ts';
+import { RenderPool } from '../../src/rendering/index.ts';
+import type { BrandTask } from '../../src/rendering/types.ts';
+import { emptyScreenshots } from '../../src/stores/listing.ts';
+import { solidPng } from '../support/fake-images.ts';
+import { sampleListing } from '../support/fixtures.ts';
+
+const pool = new RenderPool({ threads: 2 });
+afterAll(() => pool.close());
+
+const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const palette = accessible('#0F766E', '#134E4A');
+
+describe('brand pictures on a rendering thread', () => {
+  it('draws the feature graphic and the store preview as this thread does, byte for byte', async () => {
+    const icon = await solidPng(512, 512, 'orange');
+    const slides = await Promise.all(['red', 'green', 'blue'].map((c) => solidPng(1290, 2796, c)));
+    const tasks: BrandTask[] = [
+      { kind: 'feature-graphic', input: { name: 'Pantry', headline: 'Plan every meal', palette, icon } },
+      { kind: 'store-preview', input: { store: 'app-store', name: 'Pantry', subtitle: 'Food & Drink', palette, icon, slides } },
+    ];
+    for (const task of tasks) {
+      const there = await pool.drawBrand(task);
+      expect(there.subarray(1, 4).toString()).toBe('PNG');
+      expect(sha(there)).toBe(sha(await DRAW_HERE.drawBrand(task)));
+    }
+  });
+
+  it("a set's brand pictures go to the renderer's threads when it has them", async () => {
+    const planned = planScreenshotSet({
+      listings: [sampleListing({ store: 'google-play', storeId: 'com.pantry', screenshots: emptyScreenshots() })],
+      extraContext: null,
+      request: { device: 'android-phone', count: 3 },
+    });
+    const stored: string[] = [];
+    const objects = {
+      async get() {
+        return { body: Readable.from([Buffer.alloc(0)]), bytes: 0 };
+      },
+      async put(key: string) {
+        stored.push(key);
+      },
+    } as unknown as ObjectStore;
+    const drawn: string[] = [];
+    const renderer = {
+      renderSlides: pool.renderSlides.bind(pool),
+      renderSome: pool.renderSome.bind(pool),
+      drawBrand: (task: BrandTask) => {
+        drawn.push(task.kind);
+        return pool.drawBrand(task);
+      },
+    };
+    const brand = {
+      theme: 'soft' as const,
+      palette,
+      source: 'icon' as const,
+      kit: DEFAULT_BRAND_KIT,
+      icon: solidPng(512, 512, 'orange'),
+      warning: null,
+    };
+    const done = await renderPictures(
+      { db: { query: async () => ({ rows: [] }) } as never, objects, renderer, storeImageOrigins: [], now: () => new Date() },
+      { id: 'job_1', accountId: 'acc_1', appId: 'app_1', attempt: 1, device: 'android-phone', screenIds: null },
+      planned,
+      [],
+      'en-US',
+      { signal: new AbortController().signal, progress: () => {} },
+      { brand, appName: 'Pantry', subtitle: 'Pantry Labs' },
+    );
+    expect(drawn.sort()).toEqual(['feature-graphic', 'store-preview']);
+    expect(done.files.map((f) => f.name)).toEqual(expect.arrayContaining(['feature-graphic.png', 'store-preview.png']));
+  });
+});
