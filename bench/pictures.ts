@@ -99,7 +99,9 @@ export async function benchSets(base: string, account: BenchAccount, db: Queryab
       await sleep(POLL_GAP_MS);
     }
   });
-  progress(`sets: ${SETS} sets of ${SLIDES} slides, one at a time, while ${POLLERS} clients poll a finished job (${POLL_GAP_MS} ms between polls)`);
+  progress(
+    `sets: ${SETS} sets of ${SLIDES} slides, one at a time, while ${POLLERS} clients poll a finished job (${POLL_GAP_MS} ms between polls)`,
+  );
   const ids: string[] = [];
   const bytes: number[] = [];
   for (let i = 0; i < SETS; i++) {
