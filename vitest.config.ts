@@ -12,9 +12,10 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     pool: 'forks',
-    // Two files at a time: most of the slow files wait on child processes, servers and sockets
-    // rather than compute, and one at a time (the default on 2 cores) took 6-7 minutes.
-    maxWorkers: 2,
+    // Three files at a time on 2 cores: the slow files wait on child processes, servers, sockets and
+    // PostgreSQL rather than compute (at two, the run used 67 % of both cores). Idle, in a fresh
+    // clone: one file at a time took 6-7 minutes (an older, smaller suite), two 320 s, three 264 s.
+    maxWorkers: 3,
     // Files share a worker's module cache: with a fresh one per file, loading the service's module
     // graph again (sharp, skia, fastify, the AWS SDK) took 116 of the run's CPU seconds; shared, 10.
     // Every test builds its own server and database, so nothing else is shared; a test that needs a
