@@ -3,13 +3,11 @@
  * that serves HTTP, and come out the same there as drawn here.
  */
 import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { accessible } from '../../src/brand/palette.ts';
 import { DEFAULT_BRAND_KIT } from '../../src/brand/kit.ts';
-import type { ObjectStore } from '../../src/objects/index.ts';
 import { DRAW_HERE } from '../../src/pictures/brand-pictures.ts';
-import { renderPictures } from '../../src/pictures/render-set.ts';
+import { keysOnlyStore, renderPlannedSet } from './support.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
 import { RenderPool } from '../../src/rendering/index.ts';
 import type { BrandTask } from '../../src/rendering/types.ts';
@@ -45,14 +43,7 @@ describe('brand pictures on a rendering thread', () => {
       request: { device: 'android-phone', count: 3 },
     });
     const stored: string[] = [];
-    const objects = {
-      async get() {
-        return { body: Readable.from([Buffer.alloc(0)]), bytes: 0 };
-      },
-      async put(key: string) {
-        stored.push(key);
-      },
-    } as unknown as ObjectStore;
+    const objects = keysOnlyStore(stored, async () => Buffer.alloc(0));
     const drawn: string[] = [];
     const renderer = {
       renderSlides: pool.renderSlides.bind(pool),
@@ -70,15 +61,7 @@ describe('brand pictures on a rendering thread', () => {
       icon: solidPng(512, 512, 'orange'),
       warning: null,
     };
-    const done = await renderPictures(
-      { db: { query: async () => ({ rows: [] }) } as never, objects, renderer, storeImageOrigins: [], now: () => new Date() },
-      { id: 'job_1', accountId: 'acc_1', appId: 'app_1', attempt: 1, device: 'android-phone', screenIds: null },
-      planned,
-      [],
-      'en-US',
-      { signal: new AbortController().signal, progress: () => {} },
-      { brand, appName: 'Pantry', subtitle: 'Pantry Labs' },
-    );
+    const done = await renderPlannedSet(planned, objects, renderer, { brand, appName: 'Pantry', subtitle: 'Pantry Labs' });
     expect(drawn.sort()).toEqual(['feature-graphic', 'store-preview']);
     expect(done.files.map((f) => f.name)).toEqual(expect.arrayContaining(['feature-graphic.png', 'store-preview.png']));
   });

@@ -2,15 +2,12 @@
  * A set's slides are handed over one by one as the threads finish them, and renderPictures stores
  * each at once instead of waiting for the whole set to be drawn.
  */
-import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ObjectStore } from '../../src/objects/index.ts';
-import { renderPictures } from '../../src/pictures/render-set.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
 import { RenderPool, type RenderedSlide, type RenderInput, type RenderOptions } from '../../src/rendering/index.ts';
 import { emptyScreenshots } from '../../src/stores/listing.ts';
 import { sampleListing } from '../support/fixtures.ts';
-import { screen, slide } from './support.ts';
+import { keysOnlyStore, renderPlannedSet, screen, slide } from './support.ts';
 
 const pool = new RenderPool({ threads: 2 });
 afterAll(() => pool.close());
@@ -35,14 +32,7 @@ describe('slides handed over as they are drawn', () => {
       request: { device: 'android-phone', count: 3 },
     });
     const stored: string[] = [];
-    const objects = {
-      async get() {
-        return { body: Readable.from([await screen()]), bytes: 0 };
-      },
-      async put(key: string) {
-        stored.push(key);
-      },
-    } as unknown as ObjectStore;
+    const objects = keysOnlyStore(stored, () => screen());
     // The real pool draws every slide; this renderer holds the set back until the first slide
     // it handed over is stored (or gives up after 5 s), as a slow last slide would.
     let storedWhileDrawing = false;
@@ -57,14 +47,7 @@ describe('slides handed over as they are drawn', () => {
       },
       renderSome: pool.renderSome.bind(pool),
     };
-    const done = await renderPictures(
-      { db: { query: async () => ({ rows: [] }) } as never, objects, renderer, storeImageOrigins: [], now: () => new Date() },
-      { id: 'job_1', accountId: 'acc_1', appId: 'app_1', attempt: 1, device: 'android-phone', screenIds: null },
-      planned,
-      [],
-      'en-US',
-      { signal: new AbortController().signal, progress: () => {} },
-    );
+    const done = await renderPlannedSet(planned, objects, renderer);
     expect(storedWhileDrawing).toBe(true);
     // Each slide once (none stored again after the set came back), and the ZIP.
     const slidesStored = stored.filter((k) => !k.endsWith('.zip'));

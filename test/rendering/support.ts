@@ -1,6 +1,10 @@
 /** Slides and screens for the rendering tests, made here so the tests need no fixture files. */
+import { Readable } from 'node:stream';
 import sharp from 'sharp';
-import type { Slide } from '../../src/planning/types.ts';
+import type { ObjectStore } from '../../src/objects/index.ts';
+import type { BrandPictureInput } from '../../src/pictures/brand-pictures.ts';
+import { renderPictures, type PictureDeps } from '../../src/pictures/render-set.ts';
+import type { ScreenshotSetResult, Slide } from '../../src/planning/types.ts';
 
 export function slide(index: number, headline: string, layout: string, extra: Partial<Slide> = {}): Slide {
   return {
@@ -25,4 +29,37 @@ export function screen(width = 660, height = 1434, colour = '#3B82F6'): Promise<
     <rect x="6%" y="28%" width="88%" height="55%" rx="24" fill="#DBEAFE"/>
     <circle cx="50%" cy="92%" r="4%" fill="#F59E0B"/></svg>`;
   return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+/**
+ * renderPictures for one planned set with no database and the given store and renderer: what the
+ * worker does with a job's set, minus the job.
+ */
+export function renderPlannedSet(
+  planned: ScreenshotSetResult,
+  objects: ObjectStore,
+  renderer: PictureDeps['renderer'],
+  brand: BrandPictureInput | null = null,
+) {
+  return renderPictures(
+    { db: { query: async () => ({ rows: [] }) } as never, objects, renderer, storeImageOrigins: [], now: () => new Date() },
+    { id: 'job_1', accountId: 'acc_1', appId: 'app_1', attempt: 1, device: planned.device, screenIds: null },
+    planned,
+    [],
+    'en-US',
+    { signal: new AbortController().signal, progress: () => {} },
+    brand,
+  );
+}
+
+/** An object store that keeps only the keys it was given, in order. */
+export function keysOnlyStore(stored: string[], get: () => Promise<Buffer>): ObjectStore {
+  return {
+    async get() {
+      return { body: Readable.from([await get()]), bytes: 0 };
+    },
+    async put(key: string) {
+      stored.push(key);
+    },
+  } as unknown as ObjectStore;
 }
