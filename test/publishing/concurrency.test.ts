@@ -11,6 +11,22 @@ beforeEach(async () => {
 });
 afterEach(async () => p.close());
 
+/**
+ * Two approved publications of the same store app advanced at once, as two task runners would:
+ * exactly one must be told to wait (RetryLater, saying why); returns both ids in the order they ran.
+ */
+async function raceTwo(ids: string[], why: RegExp): Promise<{ first: string; second: string }> {
+  await p.drain();
+  for (const id of ids) expect((await p.post(`/publications/${id}/approve`)).statusCode).toBe(202);
+  p.queued.length = 0;
+  const results = await Promise.allSettled(ids.map((id) => advancePublication(p.runner, id, { lastAttempt: false })));
+  const waited = results.filter((r) => r.status === 'rejected');
+  expect(waited).toHaveLength(1);
+  expect((waited[0] as PromiseRejectedResult).reason).toBeInstanceOf(RetryLater);
+  expect(String((waited[0] as PromiseRejectedResult).reason.message)).toMatch(why);
+  return { first: ids[results.findIndex((r) => r.status === 'fulfilled')], second: ids[results.indexOf(waited[0])] };
+}
+
 describe('publishing under concurrency', () => {
   it('two publications of one Play package never hold two edits: the second waits for the first', async () => {
     const sc = (await p.post('/store-connections', { store: 'google-play', serviceAccount: p.serviceAccount })).json().id;
@@ -22,16 +38,8 @@ describe('publishing under concurrency', () => {
       const job = await succeededJob(p, { device: 'android-phone', seeds });
       ids.push((await p.post('/publications', { jobId: job, connectionId: sc, locales: { en: 'en-US' } })).json().id);
     }
-    await p.drain();
-    for (const id of ids) expect((await p.post(`/publications/${id}/approve`)).statusCode).toBe(202);
-    p.queued.length = 0;
-    const results = await Promise.allSettled(ids.map((id) => advancePublication(p.runner, id, { lastAttempt: false })));
-    const waited = results.filter((r) => r.status === 'rejected');
-    expect(waited).toHaveLength(1);
-    expect((waited[0] as PromiseRejectedResult).reason).toBeInstanceOf(RetryLater);
-    expect(String((waited[0] as PromiseRejectedResult).reason.message)).toMatch(/another publication is editing/);
-    // The task's retry runs it once the first has committed.
-    const second = ids[results.indexOf(waited[0])];
+    // The task's retry runs the second once the first has committed.
+    const { second } = await raceTwo(ids, /another publication is editing/);
     await advancePublication(p.runner, second);
     const last = (await p.get(`/publications/${second}`)).json();
     expect(last.status).toBe('published');
@@ -65,18 +73,9 @@ describe('publishing under concurrency', () => {
         const job = await succeededJob(p, { device: 'iphone-69', seeds, size: [...size] });
         ids.push((await p.post('/publications', { jobId: job, connectionId: res.json().id, locales: { en: 'en-US' } })).json().id);
       }
-      await p.drain();
-      for (const id of ids) expect((await p.post(`/publications/${id}/approve`)).statusCode).toBe(202);
-      p.queued.length = 0;
-      const results = await Promise.allSettled(ids.map((id) => advancePublication(p.runner, id, { lastAttempt: false })));
-      const waited = results.filter((r) => r.status === 'rejected');
-      expect(waited).toHaveLength(1);
-      expect((waited[0] as PromiseRejectedResult).reason).toBeInstanceOf(RetryLater);
-      expect(String((waited[0] as PromiseRejectedResult).reason.message)).toMatch(/another publication is changing app/);
-      const first = ids[results.findIndex((r) => r.status === 'fulfilled')];
+      const { first, second } = await raceTwo(ids, /another publication is changing app/);
       expect((await p.get(`/publications/${first}`)).json().status).toBe('published');
       // The task's retry re-plans against what the first left and publishes the second's set alone.
-      const second = ids[results.indexOf(waited[0])];
       await advancePublication(p.runner, second);
       const last = (await p.get(`/publications/${second}`)).json();
       expect(last.status, JSON.stringify(last.error)).toBe('published');
