@@ -127,11 +127,15 @@ describe('the worker', () => {
   it('on stop, lets running jobs finish within the deadline and gives back the rest', async () => {
     let releaseSlow!: () => void;
     const slow = new Promise<void>((r) => (releaseSlow = r));
+    // The fast job is held too until both are seen running: left to its 50 ms, it could end
+    // before the other was claimed on a busy machine, and "both running" would never be seen.
+    let releaseFast!: () => void;
+    const fastGate = new Promise<void>((r) => (releaseFast = r));
     let slowAttempt: Promise<unknown> | null = null;
     const w = startWorker((job) => {
       const attempt = (async () => {
         if (job.request.device === 'ipad-pro') await slow;
-        else await new Promise((r) => setTimeout(r, 50));
+        else await fastGate.then(() => new Promise((r) => setTimeout(r, 50)));
         return result(job.request.device);
       })();
       if (job.request.device === 'ipad-pro') slowAttempt = attempt;
@@ -140,6 +144,7 @@ describe('the worker', () => {
     const [fast] = await enqueueJobs(t.pool, accountId, appId, 1, 'iphone-69');
     const [stuck] = await enqueueJobs(t.pool, accountId, appId, 1, 'ipad-pro');
     await until(async () => (await statuses()).every((s) => s === 'running'));
+    releaseFast();
     await w.stop(300);
     releaseSlow();
     const rows = await jobRows(t.pool);
