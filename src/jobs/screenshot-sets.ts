@@ -174,16 +174,10 @@ interface Checked {
  * Every check a create makes before it charges. From this process's snapshot of the app unless
  * `fresh`; a refusal is never answered from a snapshot (it may be stale), only after reading again.
  */
-async function checkBeforeCharge(
-  db: Db,
-  accountId: string,
-  request: ScreenshotSetRequest,
-  planRequest: StoredPlanRequest,
-  opts: Pick<CreateOptions, 'canTranslate' | 'hasModel'>,
-  fresh: boolean,
-): Promise<Checked> {
+async function checkBeforeCharge(...args: Parameters<typeof checkOnce>): Promise<Checked> {
+  const [db, accountId, request, planRequest, opts, fresh] = args;
   try {
-    return await checkOnce(db, accountId, request, planRequest, opts, fresh);
+    return await checkOnce(...args);
   } catch (error) {
     if (fresh || !isProblem(error)) throw error;
     return checkOnce(db, accountId, request, planRequest, opts, true);
