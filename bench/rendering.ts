@@ -9,89 +9,47 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createCanvas } from '@napi-rs/canvas';
 import sharp from 'sharp';
-import type { Slide } from '../src/planning/types.ts';
 import { composeRaw } from '../src/rendering/compose.ts';
-import { encodeSlide, FIRST_PNG } from '../src/rendering/encode.ts';
-import { registerFonts, FONT_SOURCES } from '../src/rendering/fonts.ts';
+import { FIRST_PNG } from '../src/rendering/encode.ts';
+import { FONT_SOURCES } from '../src/rendering/fonts.ts';
 import { displayFor, frameBox } from '../src/rendering/frames.ts';
-import { fitSet, place, scaleOf, textBlock } from '../src/rendering/layout.ts';
+import { place, scaleOf, textBlock } from '../src/rendering/layout.ts';
 import { checkStoreRules, RenderPool } from '../src/rendering/index.ts';
 import type { SlideTask } from '../src/rendering/types.ts';
+import { RENDER_THREAD_V8_FLAGS } from '../src/rendering/thread-heap.ts';
 import { percentile } from './load.ts';
+import { benchTask, DEVICE, fakeScreen, HEADLINES, slide } from './slide-fixture.ts';
 
-const DEVICE = 'iphone-69' as const;
+export { fakeScreen };
+
 const GOALS = { msPerSlide: 100, vsMagick: 40, slidesPerSec: 10, httpP99: 10, setP50Ms: 1000 };
-
-const slide = (i: number, headline: string): Slide => ({
-  index: i,
-  role: 'feature',
-  headline,
-  subheadline: null,
-  keywords: [],
-  screenshotUrl: null,
-  layout: 'headline-top',
-  background: { colors: ['#4F46E5', '#7C3AED'] },
-  textColor: '#FFFFFF',
-});
-const HEADLINES = [
-  'Track Every Habit in One Tap',
-  'Smart Reminders That Adapt',
-  'Beautiful Charts and Streaks',
-  'Widgets for Quick Check-ins',
-  'Sync Across All Your Devices',
-];
-
-/**
- * A screen like an app's: flat UI (bars, cards, lines of "text") with a photo-like block (blurred
- * noise) over a third of it, so decoding and PNG sizes are realistic rather than a flat colour.
- * Each `variant` has other lines of "text": a thread keeps the screen it decoded last, so slides
- * measured one after another need different screens to pay for decoding as a real set does.
- */
-export async function fakeScreen(variant = 0): Promise<Buffer> {
-  const photo = await sharp({
-    create: { width: 1160, height: 900, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 50 } },
-  })
-    .blur(3)
-    .png()
-    .toBuffer();
-  const rows = Array.from(
-    { length: 14 },
-    (_, i) => `<rect x="120" y="${1500 + i * 90}" width="${600 + (((i + variant) * 137) % 480)}" height="36" rx="18" fill="#94A3B8"/>`,
-  ).join('');
-  const ui = `<svg xmlns="http://www.w3.org/2000/svg" width="1320" height="2868"><rect width="1320" height="2868" fill="#F8FAFC"/>
-    <rect width="1320" height="260" fill="#3B82F6"/><rect x="80" y="1380" width="1160" height="1360" rx="40" fill="#FFFFFF"/>${rows}</svg>`;
-  return sharp(Buffer.from(ui))
-    .composite([{ input: photo, left: 80, top: 380 }])
-    .png()
-    .toBuffer();
-}
 
 const cpuNow = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 };
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** `screens`: two or more, taken in turn, so every slide decodes its screen as in a real set. */
-async function oneThread(task: SlideTask, screens: Buffer[], runs: number) {
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  const compose: number[] = [];
-  let png: Buffer = Buffer.alloc(0);
-  for (let i = 0; i < runs + 2; i++) {
-    const [w0, c0] = [performance.now(), cpuNow()];
-    const raw = await composeRaw({ ...task, screen: screens[i % screens.length] });
-    const c1 = cpuNow();
-    // The encoder the service ships (its fallbacks included), not a copy of its settings.
-    png = (await encodeSlide(raw, task.device, raw.lint)).bytes;
-    if (i < 2) continue; // warm-up: JIT, font caches
-    compose.push(c1 - c0);
-    wall.push(performance.now() - w0);
-    cpu.push(cpuNow() - c0);
+/**
+ * One slide on one thread (bench/one-slide.ts), in a child process started with the V8 flags the
+ * service gives its render threads: this process' heap was configured at its start, and the
+ * figure is meant to be the renderer's as it runs in the service.
+ */
+function oneThreadAsRendered(runs: number): { wall: number; cpu: number; minCpu: number; compose: number; png: Buffer } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'shotgen-one-slide-'));
+  try {
+    const out = path.join(dir, 'slide.png');
+    const script = fileURLToPath(new URL('./one-slide.ts', import.meta.url));
+    const child = spawnSync(process.execPath, [...RENDER_THREAD_V8_FLAGS, '--import', 'tsx', script, String(runs), out], {
+      encoding: 'utf8',
+    });
+    if (child.status !== 0) throw new Error(`bench/one-slide.ts failed: ${child.stderr}`);
+    return { ...(JSON.parse(child.stdout) as { wall: number; cpu: number; minCpu: number; compose: number }), png: readFileSync(out) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-  return { wall: median(wall), cpu: median(cpu), minCpu: Math.min(...cpu), compose: median(compose), png };
 }
 
 /** The same picture with ImageMagick: gradient, framed rounded screen with a shadow, two lines of text. */
@@ -230,14 +188,13 @@ export async function benchRendering(): Promise<{ text: string; correct: boolean
   const coldMs = performance.now() - tc;
   await cold.close();
 
-  registerFonts();
   sharp.concurrency(1);
-  const metrics = fitSet(createCanvas(1, 1).getContext('2d'), DEVICE, slides);
-  const task: SlideTask = { kind: 'slide', index: 0, device: DEVICE, slide: slides[0], screen, metrics, panorama: null };
+  const task = benchTask(screen);
+  const { metrics } = task;
   const lines = textBlock(createCanvas(1, 1).getContext('2d'), slides[0], metrics.headlineSizes[0], metrics.subSize, scaleOf(DEVICE))
     .headline.length;
 
-  const one = await oneThread(task, screens.slice(0, 2), 25);
+  const one = oneThreadAsRendered(25);
   const raw = await composeRaw(task);
   const level6 = await sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: 4 } })
     .removeAlpha()

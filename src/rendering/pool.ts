@@ -5,6 +5,7 @@
 import os from 'node:os';
 import { Piscina } from 'piscina';
 import { workerFile } from '../threads/worker-file.ts';
+import { configureThreadHeaps } from './thread-heap.ts';
 import { renderDuration } from '../metrics/index.ts';
 import { DEVICES } from '../planning/types.ts';
 import type { BrandTask, RenderedSlide, RenderInput, RenderOptions, RenderTask, SetMetrics, SlideLook } from './types.ts';
@@ -45,6 +46,7 @@ export class RenderPool {
     const threads = Math.max(1, opts.threads ?? Math.min(4, os.availableParallelism()));
     // The sibling worker module: .ts under tsx in tests and development, .js from dist/.
     const { filename, execArgv } = workerFile(import.meta.url, 'worker');
+    configureThreadHeaps();
     this.pool = new Piscina({
       filename,
       minThreads: Math.min(threads, opts.warm ?? 0),
