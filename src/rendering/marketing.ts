@@ -49,6 +49,11 @@ const rgbAt = (p: Pixels, x: number, y: number): Rgb => {
 };
 const lumaOf = (c: Rgb) => c[0] * 0.299 + c[1] * 0.587 + c[2] * 0.114;
 const dist = (a: Rgb, b: Rgb) => Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1]), Math.abs(a[2] - b[2]));
+// The same on byte offsets, for the loops that visit ~10^5 pixels a screen: an array per pixel
+// read cost ~4 ms a screen in allocation and scavenges.
+const lumaAt = (d: Pixels['data'], i: number) => d[i] * 0.299 + d[i + 1] * 0.587 + d[i + 2] * 0.114;
+const distAt = (d: Pixels['data'], i: number, c: Rgb) =>
+  Math.max(Math.abs(d[i] - c[0]), Math.abs(d[i + 1] - c[1]), Math.abs(d[i + 2] - c[2]));
 const mean = (cs: Rgb[]): Rgb => [0, 1, 2].map((k) => cs.reduce((s, c) => s + c[k], 0) / cs.length) as Rgb;
 
 export function suspicion(data: Uint8Array | Uint8ClampedArray, width: number, height: number): Suspicion {
@@ -62,7 +67,8 @@ export function suspicion(data: Uint8Array | Uint8ClampedArray, width: number, h
 /** The longest unbroken share of the height over which both sides show a frame edge at one distance. */
 function edgeRun(p: Pixels): number {
   const { width, height } = p;
-  const luma = (x: number, y: number) => lumaOf(rgbAt(p, x, y));
+  const { data } = p;
+  const luma = (x: number, y: number) => lumaAt(data, (y * width + x) * 4);
   const rows = Array.from({ length: ROWS }, (_, i) => Math.floor(((i + 0.5) * height) / ROWS));
   const step = Math.max(1, Math.floor(width / 400));
   const reach = Math.floor(width * 0.22);
@@ -70,9 +76,17 @@ function edgeRun(p: Pixels): number {
   // For each distance from the edge: on how many rows both sides have a strong edge there, with
   // flat background between it and the picture's border.
   const edge = (x: number, out: number, y: number) => {
-    const [here, outside] = [rgbAt(p, x, y), rgbAt(p, out, y)];
-    if (lumaOf(here) < BEZEL && lumaOf(outside) - lumaOf(here) > 40) return true;
-    return x >= margin && dist(here, outside) > 60;
+    const [here, outside] = [(y * width + x) * 4, (y * width + out) * 4];
+    const l = lumaAt(data, here);
+    if (l < BEZEL && lumaAt(data, outside) - l > 40) return true;
+    return (
+      x >= margin &&
+      Math.max(
+        Math.abs(data[here] - data[outside]),
+        Math.abs(data[here + 1] - data[outside + 1]),
+        Math.abs(data[here + 2] - data[outside + 2]),
+      ) > 60
+    );
   };
   let best = 0;
   for (let x = 2 * step; x < reach; x += step) {
@@ -132,19 +146,24 @@ function captioned(p: Pixels, fromTop: boolean): boolean {
   // Columns with ink in the current run of ink rows: a line of type covers most of its span,
   // centred; icons or marks in the corners do not.
   let inked = new Uint8Array(xs.length);
+  const bandMax = height * BAND.max;
   for (let i = 0; i < height; i++) {
+    // Already taller than any caption band: whatever follows, this end has none.
+    if (i > bandMax) return false;
     const bg = borderColour(p, rowAt(i));
     if (!bg || dist(bg, prev) > 10) break;
+    const bgLuma = lumaOf(bg);
+    const row = rowAt(i) * width * 4;
     let [ink, other] = [0, 0];
-    xs.forEach((x, k) => {
-      const c = rgbAt(p, x, rowAt(i));
-      const d = dist(c, bg);
-      if (d < 30) return;
-      if (d > 90 || Math.abs(lumaOf(c) - lumaOf(bg)) > 60) {
+    for (let k = 0; k < xs.length; k++) {
+      const at = row + xs[k] * 4;
+      const d = distAt(p.data, at, bg);
+      if (d < 30) continue;
+      if (d > 90 || Math.abs(lumaAt(p.data, at) - bgLuma) > 60) {
         ink++;
         inked[k] = 1;
       } else other++;
-    });
+    }
     if (other > xs.length * 0.2 || ink > xs.length * 0.45) break;
     inkRun = ink > 0 ? inkRun + 1 : 0;
     if (inkRun >= height * BIG_TEXT && lineOfType(inked)) bigText = true;
