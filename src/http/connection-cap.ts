@@ -12,7 +12,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 
-type ServedSocket = Socket & { _httpMessage?: unknown };
+type ServedSocket = Socket & { _httpMessage?: { headersSent: boolean; shouldKeepAlive: boolean } | null };
 
 export interface ConnectionCap {
   /** Sockets open and counted against the cap. */
@@ -20,6 +20,12 @@ export interface ConnectionCap {
   /** Idle sockets closed to make room, and fresh connections refused because none was idle. */
   readonly shed: number;
   readonly refused: number;
+  /**
+   * Every response in flight whose headers are not yet written says `Connection: close` and ends
+   * its socket: for a server that is closing, so keep-alive clients leave with their last answer
+   * instead of holding close() open (a per-request onSend hook did this at a cost to every request).
+   */
+  closeAfterResponses(): void;
 }
 
 export function capConnections(server: Server, max: number): ConnectionCap {
@@ -56,6 +62,9 @@ export function capConnections(server: Server, max: number): ConnectionCap {
     },
     get refused() {
       return stats.refused;
+    },
+    closeAfterResponses() {
+      for (const s of sockets) if (s._httpMessage && !s._httpMessage.headersSent) s._httpMessage.shouldKeepAlive = false;
     },
   };
 }

@@ -13,7 +13,7 @@ import { ProblemSchema } from '../api/schemas.ts';
 import { apiPlugin } from '../api/plugin.ts';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../config.ts';
 import { clientErrorHandler, connectHandler } from './client-errors.ts';
-import { capConnections } from './connection-cap.ts';
+import { capConnections, type ConnectionCap } from './connection-cap.ts';
 import { openapiOptions } from './openapi.ts';
 import { errorHandler, sendProblem } from './problems.ts';
 import { databaseMetrics } from '../metrics/database.ts';
@@ -49,6 +49,7 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
   if (opts.dashboard && basePath === '') throw new Error('The dashboard is mounted at "/": set BASE_PATH to mount the API elsewhere.');
   // Set by preClose: from then on requests get Connection: close, or a 503 if they are new.
   let draining = false;
+  let connections: ConnectionCap | null = null;
   const logsRequests = (opts.logger as { isLevelEnabled?: (l: string) => boolean } | undefined)?.isLevelEnabled?.('info') === true;
   const app = Fastify({
     ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
@@ -66,7 +67,7 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
       );
       server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
       server.setTimeout(limits.idleTimeoutMs);
-      capConnections(server, limits.maxConnections);
+      connections = capConnections(server, limits.maxConnections);
       server.on('connect', connectHandler(opts.logger));
       return server;
     },
@@ -94,18 +95,16 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
   await app.register(swagger, openapiOptions(basePath));
 
   // While closing, answer in-flight requests with Connection: close so that keep-alive sockets
-  // end with their last response instead of holding close() open until they time out.
+  // end with their last response instead of holding close() open until they time out; requests
+  // that arrive later get a 503 that says the same (rootRequestHook).
   app.addHook('preClose', async () => {
     draining = true;
+    connections?.closeAfterResponses();
   });
   app.addHook(
     'onRequest',
     rootRequestHook(() => draining),
   );
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (draining) reply.header('connection', 'close');
-    done(null, payload);
-  });
   app.addHook('onResponse', (request, reply, done) => {
     observeRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime);
     done();

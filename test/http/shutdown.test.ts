@@ -48,6 +48,8 @@ describe('graceful shutdown', () => {
     const closed = service.close();
     const res = await inFlight;
     expect(res.status).toBe(200);
+    // So the client does not send its next request down a socket that is about to close.
+    expect(res.headers.get('connection')).toBe('close');
     expect((await res.json()).name).toBe('Pocket Planner');
     await closed;
     await expect(fetch(`${service.address}/healthz`)).rejects.toThrow();
