@@ -23,15 +23,16 @@ function random10(): number {
   return offset - 10;
 }
 
-/** 40 random bits (5 bytes, exact in a double) as 8 base32 characters. */
+// Two base32 characters for each 10-bit value: four lookups encode five bytes (40 bits), where
+// a character at a time (divisions, eight string concatenations) cost ~1.5 µs an id.
+const PAIRS = Array.from({ length: 1024 }, (_, v) => CROCKFORD[v >> 5] + CROCKFORD[v & 31]);
+
+/** The 40 bits of pool[at..at+5] as 8 base32 characters, most significant first. */
 function base32x8(at: number): string {
-  let n = pool[at] * 2 ** 32 + pool.readUInt32BE(at + 1);
-  let out = '';
-  for (let i = 0; i < 8; i++) {
-    out = CROCKFORD[n % 32] + out;
-    n = Math.floor(n / 32);
-  }
-  return out;
+  const [b0, b1, b2, b3, b4] = [pool[at], pool[at + 1], pool[at + 2], pool[at + 3], pool[at + 4]];
+  return (
+    PAIRS[(b0 << 2) | (b1 >> 6)] + PAIRS[((b1 & 63) << 4) | (b2 >> 4)] + PAIRS[((b2 & 15) << 6) | (b3 >> 2)] + PAIRS[((b3 & 3) << 8) | b4]
+  );
 }
 
 // The time part changes once a millisecond while ids are minted thousands of times a second.
