@@ -149,6 +149,24 @@ describe('publishing to Google Play (fake)', () => {
     expect(live()).toEqual(await sums([1, 2, 3]));
   });
 
+  it('a 429 whose Retry-After is past the cap fails the run as unavailable at once; the retry waits out one within it', async () => {
+    const sc = await connect();
+    const pub = await planned(await succeededJob(p, { device: 'android-phone', seeds: [1] }), sc);
+    const commits = () => p.play.calls.filter((c) => c.path.includes(':commit')).map((c) => c.status);
+    // FAST_RETRY honours 3 s at most: a minute is not waited out here, a later run tries again.
+    p.play.fail({ method: 'POST', path: /:commit/, status: 429, headers: { 'Retry-After': '60' } });
+    await p.post(`/publications/${pub.id}/approve`);
+    await expect(p.drain({ lastAttempt: false })).rejects.toThrow(/429/);
+    expect(commits()).toEqual([429]);
+    p.play.fail({ method: 'POST', path: /:commit/, status: 429, headers: { 'Retry-After': '1' } });
+    p.queued.push(pub.id);
+    const started = performance.now();
+    await p.drain();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(990);
+    expect(commits()).toEqual([429, 429, 200]);
+    expect((await p.get(`/publications/${pub.id}`)).json().status).toBe('published');
+  });
+
   it('a service account revoked half-way through the uploads fails with store_credentials_rejected and changes nothing live', async () => {
     const sc = await connect();
     p.play.seedImages(PLAY_PACKAGE, 'en-US', 'phoneScreenshots', [await png(7), await png(8)]);

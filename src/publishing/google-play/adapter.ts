@@ -27,7 +27,8 @@ class EditGone extends Error {}
 
 interface HttpError {
   status?: number;
-  response?: { status?: number; headers?: Record<string, string> | Headers; data?: unknown };
+  // gaxios answers with node-fetch's Headers, not the global class: read through `get`.
+  response?: { status?: number; headers?: Record<string, string> | Pick<Headers, 'get'>; data?: unknown };
   message: string;
 }
 
@@ -273,7 +274,11 @@ export class PlayAdapter implements StoreAdapter {
           throw new EditGone(message(err));
         if (status === 429 || status >= 500 || status === 0) {
           const h = err.response?.headers;
-          const ra = h ? (h instanceof Headers ? h.get('retry-after') : (h['retry-after'] ?? null)) : null;
+          const ra = !h
+            ? null
+            : typeof h.get === 'function'
+              ? h.get('retry-after')
+              : ((h as Record<string, string>)['retry-after'] ?? null);
           const wait = status === 429 ? (retryAfterMs(ra) ?? backoffMs(this.retry, attempt)) : backoffMs(this.retry, attempt);
           if (attempt >= this.retry.attempts || wait > this.retry.maxRetryAfterMs || (once && status !== 429))
             throw new StoreError('unavailable', `Google Play answered ${status || 'nothing'} to ${what}: ${message(err)}`, status || null);
