@@ -14,13 +14,14 @@ export class FileObjectStore implements ObjectStore {
     return path.join(this.root, ...checkKey(key).split('/'));
   }
 
-  async put(key: string, body: Buffer, _contentType?: string): Promise<void> {
+  async put(key: string, body: Buffer | readonly Buffer[], _contentType?: string): Promise<void> {
     const file = this.file(key);
     // Written aside, then renamed over: rename is atomic, so a reader never sees half a file.
     const scratch = `${file}.${randomBytes(6).toString('hex')}.part`;
     try {
       await fsp.mkdir(path.dirname(file), { recursive: true });
-      await fsp.writeFile(scratch, body);
+      // Parts are written one after another (writeFile takes an iterable of buffers).
+      await fsp.writeFile(scratch, Buffer.isBuffer(body) ? body : body.values());
       await fsp.rename(scratch, file);
     } catch (error) {
       await fsp.rm(scratch, { force: true }).catch(() => undefined);

@@ -52,8 +52,9 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 
-  async put(key: string, body: Buffer, contentType: string): Promise<void> {
-    // A PUT is atomic in S3: readers see the old object or the new one.
+  async put(key: string, parts: Buffer | readonly Buffer[], contentType: string): Promise<void> {
+    // A PUT is atomic in S3: readers see the old object or the new one. The SDK signs one body.
+    const body = Buffer.isBuffer(parts) ? parts : Buffer.concat(parts);
     await this.call(`could not write ${key}`, () =>
       this.client.send(
         new PutObjectCommand({ Bucket: this.bucket, Key: checkKey(key), Body: body, ContentLength: body.length, ContentType: contentType }),

@@ -12,8 +12,11 @@ export interface StoredObject {
 }
 
 export interface ObjectStore {
-  /** Writes the object whole; a reader sees the old bytes or the new, never a part. */
-  put(key: string, body: Buffer, contentType: string): Promise<void>;
+  /**
+   * Writes the object whole; a reader sees the old bytes or the new, never a part. `body` may be
+   * the object's parts in order (an archive's entries), written without joining them first.
+   */
+  put(key: string, body: Buffer | readonly Buffer[], contentType: string): Promise<void>;
   /** The object as a stream, or null when there is none. */
   get(key: string): Promise<StoredObject | null>;
   /** Removes the object; a missing one is not an error. */

@@ -252,7 +252,7 @@ export async function renderPictures(
   const extras = await Promise.all([graphics, preview]);
   for (const e of extras) files.push(...(e?.files ?? []));
   archived.sort((a, b) => a.locale.localeCompare(b.locale) || a.index - b.index);
-  const zip = await buildArchive(job.device, archived, linted, deps.now(), extras[0]?.archive ?? []);
+  const zip = buildArchive(job.device, archived, linted, deps.now(), extras[0]?.archive ?? []);
   files.push(await storeArchive(deps.objects, prefix, zip));
   return { result: linted, files };
 }

@@ -196,7 +196,7 @@ export async function renderRevision(
   );
   files.push(...brandOut.files);
   archived.sort((x, y) => x.locale.localeCompare(y.locale) || x.index - y.index);
-  const zip = await buildArchive(plan.device, archived, result, deps.now(), brandOut.archive);
+  const zip = buildArchive(plan.device, archived, result, deps.now(), brandOut.archive);
   files.push(await storeArchive(deps.objects, prefix, zip));
   return { result, files };
 }
