@@ -6,11 +6,12 @@
 import { Problem } from '../problem.ts';
 import { AppStoreClient } from './app-store/client.ts';
 import type { ConnectionSecret, CredentialCheck } from './connections.ts';
-import { StoreError, type RetryPolicy } from './errors.ts';
+import { StoreError } from './errors.ts';
 import { GoogleTokens, TokenRejected } from './google-play/token.ts';
+import type { RetryPolicy } from './retry.ts';
 
 export function storeCredentialCheck(opts: { appStoreConnectUrl: string; timeoutMs?: number; retry?: RetryPolicy }): CredentialCheck {
-  const retry = opts.retry ?? { attempts: 2, baseDelayMs: 300, maxDelayMs: 1_000, maxRetryAfterMs: 2_000 };
+  const retry = opts.retry ?? { attempts: 2, baseDelayMs: 150, maxDelayMs: 1_000, maxRetryAfterMs: 2_000 };
   return async (secret: ConnectionSecret) => {
     if (secret.store === 'app-store') {
       const client = new AppStoreClient(secret.creds, { baseUrl: opts.appStoreConnectUrl, retry, timeoutMs: opts.timeoutMs ?? 10_000 });

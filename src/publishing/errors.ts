@@ -11,6 +11,8 @@ export class StoreError extends Error {
     readonly kind: StoreErrorKind,
     message: string,
     readonly status: number | null = null,
+    /** How long the store asked to be left alone (a 429's Retry-After); null when it did not say. */
+    readonly retryAfterMs: number | null = null,
   ) {
     super(message);
     this.name = 'StoreError';
@@ -24,36 +26,10 @@ export class StoreError extends Error {
  * run resumes where this one stopped.
  */
 export class StoreBusy extends StoreError {
-  constructor(
-    message: string,
-    readonly retryAfterMs: number,
-  ) {
-    super('unavailable', message, 429);
+  declare readonly retryAfterMs: number;
+
+  constructor(message: string, retryAfterMs: number) {
+    super('unavailable', message, 429, retryAfterMs);
     this.name = 'StoreBusy';
   }
-}
-
-export interface RetryPolicy {
-  /** Tries per call, the first included. */
-  attempts: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
-  /** Longest Retry-After honoured; a longer one fails the call as unavailable (a later run retries). */
-  maxRetryAfterMs: number;
-}
-
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 5, baseDelayMs: 500, maxDelayMs: 20_000, maxRetryAfterMs: 120_000 };
-
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** Full-jitter exponential backoff. */
-export const backoffMs = (p: RetryPolicy, attempt: number): number =>
-  Math.round(Math.random() * Math.min(p.maxDelayMs, p.baseDelayMs * 2 ** (attempt - 1)));
-
-/** Retry-After as seconds or an HTTP date; null when absent or unreadable. */
-export function retryAfterMs(value: string | null, now = Date.now()): number | null {
-  if (!value) return null;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const t = Date.parse(value);
-  return Number.isNaN(t) ? null : Math.max(0, t - now);
 }

@@ -21,11 +21,12 @@ import { AppStoreAdapter, type AppStoreAdapterOptions } from './app-store/adapte
 import { AssetLibraryAdapter, pngSize } from './app-store/asset-library.ts';
 import { AppStoreClient } from './app-store/client.ts';
 import { openConnection } from './connections.ts';
-import { StoreBusy, StoreError, type RetryPolicy } from './errors.ts';
+import { StoreBusy, StoreError } from './errors.ts';
 import { PlayAdapter, type PlayAdapterOptions } from './google-play/adapter.ts';
 import { loadJobImages, readObject, type JobImage, type JobImages } from './job-images.ts';
 import { planSlot } from './plan.ts';
 import { loadItems, loadPublication, saveItem, savePlan, setStatus, type NewItem, type PublicationRow } from './publications.ts';
+import type { RetryPolicy } from './retry.ts';
 
 export interface RunnerDeps {
   db: Db;

@@ -8,7 +8,9 @@
  * keeps a killed and resumed run from leaving duplicates.
  */
 import type { Db } from '../../db/pool.ts';
-import { backoffMs, StoreBusy, StoreError, sleep } from '../errors.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { StoreBusy, StoreError } from '../errors.ts';
+import { noRetry, withRetries } from '../retry.ts';
 import { withStoreLock } from '../store-lock.ts';
 import { slotKey, type Item, type ItemIO, type SlotRef, type SlotState, type StoreAdapter } from '../adapter.ts';
 import type { AppStoreClient, JsonApiResource, UploadOperation } from './client.ts';
@@ -231,10 +233,6 @@ export class AppStoreAdapter extends AppStoreAdapterBase implements StoreAdapter
     };
   }
 
-  private get retries(): number {
-    return this.client.retry.attempts;
-  }
-
   private deleteOne(it: Item, io: ItemIO): Promise<void> {
     return this.deleteChecked(it, io, '/v1/appScreenshots', 'screenshot');
   }
@@ -260,30 +258,32 @@ export class AppStoreAdapter extends AppStoreAdapterBase implements StoreAdapter
     let id = await find();
     // Creating a set is not retried blindly either: an answer lost after Apple made it would make
     // the retry a 409 (one set per display type and localization). Each retry looks first.
-    for (let tries = 1; !id && create; tries++) {
-      try {
-        const made = await this.client.call<{ data: { id: string } }>(
-          'POST',
-          '/v1/appScreenshotSets',
-          {
-            data: {
-              type: 'appScreenshotSets',
-              attributes: { screenshotDisplayType: ref.slot },
-              relationships: { appStoreVersionLocalization: { data: { type: 'appStoreVersionLocalizations', id: locId } } },
+    if (!id && create)
+      id = await withRetries(this.client.retry, async (n) => {
+        const found = n > 1 ? await noRetry(find()) : null;
+        if (found) return found;
+        try {
+          const made = await this.client.call<{ data: { id: string } }>(
+            'POST',
+            '/v1/appScreenshotSets',
+            {
+              data: {
+                type: 'appScreenshotSets',
+                attributes: { screenshotDisplayType: ref.slot },
+                relationships: { appStoreVersionLocalization: { data: { type: 'appStoreVersionLocalizations', id: locId } } },
+              },
             },
-          },
-          false,
-          true,
-        );
-        id = made!.data.id;
-      } catch (e) {
-        const lost = e instanceof StoreError && !(e instanceof StoreBusy) && (e.kind === 'unavailable' || e.status === 409);
-        if (!lost || tries >= this.retries) throw e;
-        if (e.kind === 'unavailable') await sleep(backoffMs(this.client.retry, tries));
-        id = await find();
-        if (!id && e instanceof StoreError && e.status === 409) throw e;
-      }
-    }
+            false,
+            true,
+          );
+          return made!.data.id;
+        } catch (e) {
+          // A 409 is the set a try whose answer was lost made.
+          const made = e instanceof StoreError && e.status === 409 ? await noRetry(find()) : null;
+          if (!made) throw e;
+          return made;
+        }
+      });
     if (id) this.sets.set(key, id);
     return id;
   }

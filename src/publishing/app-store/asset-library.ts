@@ -15,7 +15,8 @@
  * managing image assets; Placing assets on your App Store surfaces; Discovering asset
  * specifications; the endpoint pages). What those pages leave open is listed in docs/publishing.md.
  */
-import { StoreBusy, StoreError, backoffMs, sleep } from '../errors.ts';
+import { StoreError } from '../errors.ts';
+import { noRetry, withRetries } from '../retry.ts';
 import { type Item, type ItemIO, type SlotRef, type SlotState, type StoreAdapter } from '../adapter.ts';
 import type { Db } from '../../db/pool.ts';
 import { AppStoreAdapterBase, applyPerSlot, type AppStoreAdapterOptions } from './adapter.ts';
@@ -197,9 +198,11 @@ export class AssetLibraryAdapter extends AppStoreAdapterBase implements StoreAda
     const claimed = new Set(slotItems.filter((o) => o !== it && (o.action !== 'upload' || o.state === 'done')).map((o) => o.remoteId));
     const unclaimed = (ps: Placement[]) => ps.find((p) => p.relationships?.image?.data?.id === imageId && !claimed.has(p.id))?.id ?? null;
     const find = async () => unclaimed((await this.placements(ref)).placements);
-    let id = unclaimed(before);
-    for (let tries = 1; !id; tries++) {
-      try {
+    const id =
+      unclaimed(before) ??
+      (await withRetries(this.client.retry, async (n) => {
+        const found = n > 1 ? await noRetry(find()) : null;
+        if (found) return found;
         const made = await this.client.call<{ data: { id: string } }>(
           'POST',
           '/v1/appAssetLibraryPlacements',
@@ -216,14 +219,8 @@ export class AssetLibraryAdapter extends AppStoreAdapterBase implements StoreAda
           false,
           true,
         );
-        id = made!.data.id;
-      } catch (e) {
-        if (!(e instanceof StoreError && e.kind === 'unavailable') || e instanceof StoreBusy || tries >= this.client.retry.attempts)
-          throw e;
-        await sleep(backoffMs(this.client.retry, tries));
-        id = await find();
-      }
-    }
+        return made!.data.id;
+      }));
     await io.save(it, { remoteId: id, state: 'done', error: null });
   }
 

@@ -3,7 +3,8 @@
  * here so that every call site gets the same rules: 429 waits out Retry-After, 5xx and network
  * errors back off, a 401 signs a new token once and then means the key was revoked.
  */
-import { backoffMs, DEFAULT_RETRY, retryAfterMs, sleep, StoreBusy, StoreError, type RetryPolicy } from '../errors.ts';
+import { StoreBusy, StoreError } from '../errors.ts';
+import { DEFAULT_RETRY, retryAfterMs, withRetries, type RetryPolicy } from '../retry.ts';
 import { AppStoreTokens, type AppStoreCredentials } from './token.ts';
 
 export interface UploadOperation {
@@ -80,9 +81,8 @@ export class AppStoreClient {
   /** `once`: no retry of 5xx/network errors here, for a call that may have taken effect (the caller checks first). */
   async call<T = unknown>(method: string, path: string, body?: unknown, allow404 = false, once = false): Promise<T | null> {
     const url = path.startsWith('http') ? path : `${this.opts.baseUrl}${path}`;
-    const attempts = once ? 1 : this.retry.attempts;
     let reauthorised = false;
-    for (let attempt = 1; ; attempt++) {
+    const send = async (): Promise<T | null> => {
       this.checkBudget(method, path);
       let res: Response;
       try {
@@ -98,42 +98,30 @@ export class AppStoreClient {
           redirect: 'error',
         });
       } catch (e) {
-        if (attempt >= attempts)
-          throw new StoreError('unavailable', `App Store Connect did not answer ${method} ${path}: ${(e as Error).message}`);
-        await sleep(backoffMs(this.retry, attempt));
-        continue;
+        throw new StoreError('unavailable', `App Store Connect did not answer ${method} ${path}: ${(e as Error).message}`);
       }
       this.opts.onCall?.(method, url, res.status);
       this.budget = parseRateLimit(res.headers.get('x-rate-limit')) ?? this.budget;
       const text = await res.text();
       if (res.ok) return res.status === 204 || text === '' ? null : (JSON.parse(text) as T);
       if (res.status === 404 && allow404) return null;
+      // An expired or rotated token is signed anew once, at once; a second 401 means the key was revoked.
       if (res.status === 401 && !reauthorised) {
         reauthorised = true;
         this.tokens.forget();
-        continue;
+        return send();
       }
       if (res.status === 401 || res.status === 403)
         throw new StoreError('rejected', `App Store Connect refused the API key (${res.status}): ${errorText(text)}`, res.status);
       // A 429 of a spent hourly budget is not waited out here: the step is deferred at once.
       if (res.status === 429) this.checkBudget(method, path);
-      if (res.status === 429 || res.status >= 500) {
-        const wait =
-          res.status === 429
-            ? (retryAfterMs(res.headers.get('retry-after')) ?? backoffMs(this.retry, attempt))
-            : backoffMs(this.retry, attempt);
-        // A 429 was not acted on: it is retried even for a `once` call.
-        if (attempt >= (res.status === 429 ? this.retry.attempts : attempts) || wait > this.retry.maxRetryAfterMs)
-          throw new StoreError(
-            'unavailable',
-            `App Store Connect answered ${res.status} to ${method} ${path}: ${errorText(text)}`,
-            res.status,
-          );
-        await sleep(wait);
-        continue;
-      }
-      throw new StoreError('refused', `App Store Connect answered ${res.status} to ${method} ${path}: ${errorText(text)}`, res.status);
-    }
+      const what = `App Store Connect answered ${res.status} to ${method} ${path}: ${errorText(text)}`;
+      if (res.status === 429) throw new StoreError('unavailable', what, 429, retryAfterMs(res.headers.get('retry-after')));
+      if (res.status >= 500) throw new StoreError('unavailable', what, res.status);
+      throw new StoreError('refused', what, res.status);
+    };
+    // A 429 was not acted on: it is retried even for a `once` call.
+    return withRetries(this.retry, send, (e) => !once || e.status === 429);
   }
 
   /** Throws StoreBusy when the key's hourly budget is down to the reserve: the step waits instead. */
@@ -153,7 +141,7 @@ export class AppStoreClient {
     const headers: Record<string, string> = {};
     for (const h of op.requestHeaders ?? []) headers[h.name] = h.value;
     const part = file.subarray(op.offset, op.offset + op.length);
-    for (let attempt = 1; ; attempt++) {
+    await withRetries(this.retry, async () => {
       let status = 0;
       let why = '';
       try {
@@ -166,18 +154,15 @@ export class AppStoreClient {
         });
         status = res.status;
         why = await res.text();
-        this.opts.onCall?.(op.method, op.url, status);
-        if (res.ok) return;
-        if (status !== 429 && status < 500)
-          throw new StoreError('refused', `the upload of a part answered ${status}: ${why.slice(0, 200)}`, status);
       } catch (e) {
-        if (e instanceof StoreError) throw e;
         why = (e as Error).message;
       }
-      if (attempt >= this.retry.attempts)
-        throw new StoreError('unavailable', `the upload of a part failed (${status || why})`, status || null);
-      await sleep(backoffMs(this.retry, attempt));
-    }
+      if (status) this.opts.onCall?.(op.method, op.url, status);
+      if (status >= 200 && status < 300) return;
+      if (status && status !== 429 && status < 500)
+        throw new StoreError('refused', `the upload of a part answered ${status}: ${why.slice(0, 200)}`, status);
+      throw new StoreError('unavailable', `the upload of a part failed (${status || why})`, status || null);
+    });
   }
 }
 

@@ -9,7 +9,9 @@
  * saved (a reservation whose answer was lost) first asks Apple what exists, by the file's name,
  * which is what keeps a killed and resumed run from leaving duplicates.
  */
-import { backoffMs, sleep, StoreBusy, StoreError } from '../errors.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { StoreError } from '../errors.ts';
+import { noRetry, withRetries } from '../retry.ts';
 import type { Item, ItemIO } from '../adapter.ts';
 import type { AppStoreClient, JsonApiResource, UploadOperation } from './client.ts';
 
@@ -60,13 +62,12 @@ export async function uploadAsset(
   // Reserving is never retried blindly: an answer lost on the way back (a 5xx after the work, a
   // dropped connection, a killed worker) may hide a reservation, so every retry first looks for
   // it by its unique name.
-  for (let tries = 1; it.state === 'pending'; tries++) {
-    if (it.attempts > 0 || opts.lookFirst) await adoptOrRemove(client, res, fileName, it, io);
-    if (it.state !== 'pending') break;
-    await io.save(it, { attempts: it.attempts + 1 });
-    let made: { data: Reserved } | null;
-    try {
-      made = await client.call<{ data: Reserved }>(
+  if (it.state === 'pending')
+    await withRetries(client.retry, async () => {
+      if (it.attempts > 0 || opts.lookFirst) await noRetry(adoptOrRemove(client, res, fileName, it, io));
+      if (it.state !== 'pending') return;
+      await io.save(it, { attempts: it.attempts + 1 });
+      const made = await client.call<{ data: Reserved }>(
         'POST',
         res.path,
         {
@@ -79,15 +80,10 @@ export async function uploadAsset(
         false,
         true,
       );
-    } catch (e) {
-      if (!(e instanceof StoreError && e.kind === 'unavailable') || e instanceof StoreBusy || tries >= client.retry.attempts) throw e;
-      await sleep(backoffMs(client.retry, tries));
-      continue;
-    }
-    const asset = made!.data;
-    reservedNow = true;
-    await io.save(it, { remoteId: asset.id, upload: asset.attributes.uploadOperations ?? [], partsDone: 0, state: 'reserved' });
-  }
+      const asset = made!.data;
+      reservedNow = true;
+      await io.save(it, { remoteId: asset.id, upload: asset.attributes.uploadOperations ?? [], partsDone: 0, state: 'reserved' });
+    });
   if (it.state === 'reserved') {
     const current = reservedNow ? 'awaiting' : (await read(client, res, it.remoteId!))?.state;
     if (!current) {

@@ -8,9 +8,11 @@
  */
 import { androidpublisher, type androidpublisher_v3 } from '@googleapis/androidpublisher';
 import { Readable } from 'node:stream';
+import { AbortError } from 'p-retry';
 import type { Db } from '../../db/pool.ts';
 import { slotKey, type Item, type ItemIO, type SlotRef, type SlotState, type StoreAdapter } from '../adapter.ts';
-import { backoffMs, DEFAULT_RETRY, retryAfterMs, sleep, StoreError, type RetryPolicy } from '../errors.ts';
+import { StoreError } from '../errors.ts';
+import { DEFAULT_RETRY, noRetry, retryAfterMs, withRetries, type RetryPolicy } from '../retry.ts';
 import { planSlot } from '../plan.ts';
 import { setStatus, type PublicationRow } from '../publications.ts';
 import { withStoreLock } from '../store-lock.ts';
@@ -174,18 +176,17 @@ export class PlayAdapter implements StoreAdapter {
     sha256: string,
     upload: () => Promise<androidpublisher_v3.Schema$ImagesUploadResponse>,
   ): Promise<string | null> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return (await upload()).image?.id ?? null;
-      } catch (e) {
-        if (!(e instanceof StoreError && e.kind === 'unavailable') || attempt >= this.retry.attempts) throw e;
+    return withRetries(this.retry, async (n) => {
+      if (n > 1) {
+        const now = await noRetry(this.list(editId, ref));
+        if (now.length === held + 1 && now[held].checksum === sha256) return now[held].id;
+        if (now.length !== held)
+          throw new AbortError(
+            new StoreError('unavailable', `the ${slotKey(ref)} images of the edit changed while uploading; the run starts over`),
+          );
       }
-      await sleep(backoffMs(this.retry, attempt));
-      const now = await this.list(editId, ref);
-      if (now.length === held + 1 && now[held].checksum === sha256) return now[held].id;
-      if (now.length !== held)
-        throw new StoreError('unavailable', `the ${slotKey(ref)} images of the edit changed while uploading; the run starts over`);
-    }
+      return (await upload()).image?.id ?? null;
+    });
   }
 
   /** Whether every slot of `items` holds, live, exactly their images in order. */
@@ -237,19 +238,8 @@ export class PlayAdapter implements StoreAdapter {
     once = false,
   ): Promise<T> {
     let reauthorised = false;
-    // The token's own tries are counted apart: a token endpoint that failed twice leaves the call its tries.
-    let tokenAttempt = 0;
-    for (let attempt = 1; ; attempt++) {
-      let token: string;
-      try {
-        token = await this.tokens.token();
-      } catch (e) {
-        if (e instanceof TokenRejected) throw new StoreError('rejected', e.message, e.status);
-        if (++tokenAttempt >= this.retry.attempts) throw new StoreError('unavailable', (e as Error).message);
-        await sleep(backoffMs(this.retry, tokenAttempt));
-        attempt--;
-        continue;
-      }
+    const send = async (): Promise<T> => {
+      const token = await noRetry(this.token());
       try {
         const res = await fn({ headers: { Authorization: `Bearer ${token}` }, rootUrl: `${this.opts.rootUrl}/` });
         this.opts.onCall?.(what, this.opts.rootUrl, res.status ?? 200);
@@ -262,33 +252,37 @@ export class PlayAdapter implements StoreAdapter {
         if (status === 401 && !reauthorised) {
           reauthorised = true;
           this.tokens.forget();
-          continue;
+          return send();
         }
-        if (status === 401 || status === 403)
-          throw new StoreError('rejected', `Google Play refused the service account (${status}): ${message(err)}`, status);
-        if (
-          (status === 404 || status === 400) &&
-          /edit/i.test(message(err)) &&
-          /expired|deleted|not found|no longer valid/i.test(message(err))
-        )
-          throw new EditGone(message(err));
-        if (status === 429 || status >= 500 || status === 0) {
-          const h = err.response?.headers;
-          const ra = !h
-            ? null
-            : typeof h.get === 'function'
-              ? h.get('retry-after')
-              : ((h as Record<string, string>)['retry-after'] ?? null);
-          const wait = status === 429 ? (retryAfterMs(ra) ?? backoffMs(this.retry, attempt)) : backoffMs(this.retry, attempt);
-          if (attempt >= this.retry.attempts || wait > this.retry.maxRetryAfterMs || (once && status !== 429))
-            throw new StoreError('unavailable', `Google Play answered ${status || 'nothing'} to ${what}: ${message(err)}`, status || null);
-          await sleep(wait);
-          continue;
-        }
-        throw new StoreError('refused', `Google Play refused ${what} (${status}): ${message(err)}`, status);
+        throw playError(what, err, status);
       }
-    }
+    };
+    return withRetries(this.retry, send, (e) => !once || e.status === 429);
   }
+
+  /** The token has tries of its own: a token endpoint that failed twice leaves the call its tries. */
+  private token(): Promise<string> {
+    return withRetries(this.retry, () =>
+      this.tokens.token().catch((e: unknown) => {
+        if (e instanceof TokenRejected) throw new StoreError('rejected', e.message, e.status);
+        throw new StoreError('unavailable', (e as Error).message);
+      }),
+    );
+  }
+}
+
+function playError(what: string, err: HttpError, status: number): Error {
+  if (status === 401 || status === 403)
+    return new StoreError('rejected', `Google Play refused the service account (${status}): ${message(err)}`, status);
+  if ((status === 404 || status === 400) && /edit/i.test(message(err)) && /expired|deleted|not found|no longer valid/i.test(message(err)))
+    return new EditGone(message(err));
+  if (status === 429 || status >= 500 || status === 0) {
+    const h = err.response?.headers;
+    const ra = !h ? null : typeof h.get === 'function' ? h.get('retry-after') : ((h as Record<string, string>)['retry-after'] ?? null);
+    const wait = status === 429 ? retryAfterMs(ra) : null;
+    return new StoreError('unavailable', `Google Play answered ${status || 'nothing'} to ${what}: ${message(err)}`, status || null, wait);
+  }
+  return new StoreError('refused', `Google Play refused ${what} (${status}): ${message(err)}`, status);
 }
 
 function message(err: HttpError): string {
