@@ -136,7 +136,17 @@ export const GOLDEN_CASES: GoldenCase[] = [
 export const THEME_BRAND: BrandColors = { primary: '#0E9F6E', secondary: '#1E429F' };
 export const THEME_SHEET_HEIGHT = 180;
 
+// One list per theme: setRenderer knows a set by its slides array, so the tests that look at a
+// theme's slides (its sheet, its corner marks) share one full-size render of each instead of two.
+const themeCaseLists = new Map<ThemeId, GoldenCase[]>();
+
 export function themeCases(theme: ThemeId): GoldenCase[] {
+  let cases = themeCaseLists.get(theme);
+  if (!cases) themeCaseLists.set(theme, (cases = makeThemeCases(theme)));
+  return cases;
+}
+
+function makeThemeCases(theme: ThemeId): GoldenCase[] {
   return DEVICE_IDS.filter((d) => d !== 'ipad-pro').map((device) => {
     const family = DEVICES[device].family;
     const slides = [
