@@ -24,7 +24,8 @@ export interface RenderPoolOptions {
 
 /**
  * The bytes alone: posting a view to a thread clones its whole ArrayBuffer, and a Buffer may be a
- * slice of a much larger one (Node's pool, a request body holding every upload).
+ * slice of a much larger one (Node's pool, a request body holding every upload). A whole shared
+ * buffer (the screens a set loads, render-set.ts) is posted without a copy.
  */
 function ownBytes(b: Uint8Array): Uint8Array {
   return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b : Uint8Array.prototype.slice.call(b);
