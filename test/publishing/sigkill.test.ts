@@ -53,6 +53,9 @@ function startWorker(): { go: () => ChildProcess } {
 
 describe('a publishing worker killed at each step of an App Store upload', () => {
   it('resumes after its lease and leaves exactly the set, in order, with no duplicate', { timeout: scaled(120_000) }, async () => {
+    // The first worker loads while the set is made and rendered (it takes no task until `go`), so no
+    // process start waits in front of the first step.
+    let next = startWorker();
     const sc = await connectAppStore(p);
     const job = await succeededJob(p, { device: 'iphone-69', seeds: [1, 2, 3] });
     const id = (await p.post('/publications', { jobId: job, connectionId: sc })).json().id;
@@ -70,7 +73,6 @@ describe('a publishing worker killed at each step of an App Store upload', () =>
       ['commit', 'PATCH', /^\/v1\/appScreenshots\/[^/?]+$/],
       ['poll', 'GET', /^\/v1\/appScreenshots\/[^/?]+(\?|$)/],
     ];
-    let next = startWorker();
     for (const [step, method, path] of steps) {
       const held = p.asc.hold({ method, path });
       const child = next.go();
