@@ -106,7 +106,9 @@ export async function storePreview(
       subtitle: input.subtitle,
       palette: input.brand.palette,
       icon: await input.brand.icon,
-      slides: pngs,
+      // The preview shows the first three; posting all ten to the thread copied ~10 MB on the
+      // thread that answers HTTP.
+      slides: pngs.slice(0, 3),
       font: input.brand.kit?.font,
     },
   });
