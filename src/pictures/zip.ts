@@ -1,5 +1,5 @@
 /**
- * A ZIP of stored (uncompressed) entries, written in one buffer. The set's PNGs are compressed
+ * A ZIP of stored (uncompressed) entries, written as its parts. The set's PNGs are compressed
  * already, so the archive only frames them; yazl did that too, but computed each entry's CRC-32
  * in JavaScript, ~40 ms of CPU for a 10 MB set at the end of every render, where node:zlib's
  * crc32 takes ~2 ms. No ZIP64: a set is at most a few hundred MB in a few dozen entries, and
@@ -27,11 +27,6 @@ function dosDateTime(d: Date): { date: number; time: number } {
     date: ((year - 1980) << 9) | ((d.getMonth() + 1) << 5) | d.getDate(),
     time: (d.getHours() << 11) | (d.getMinutes() << 5) | (d.getSeconds() >> 1),
   };
-}
-
-/** The ZIP in one buffer. */
-export function storedZip(entries: ZipEntry[], mtime: Date): Buffer {
-  return Buffer.concat(zipParts(entries, mtime));
 }
 
 /**

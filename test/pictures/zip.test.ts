@@ -7,7 +7,10 @@ import { buffer } from 'node:stream/consumers';
 import { randomBytes } from 'node:crypto';
 import yauzl from 'yauzl';
 import { describe, expect, it } from 'vitest';
-import { storedZip } from '../../src/pictures/zip.ts';
+import { zipParts, type ZipEntry } from '../../src/pictures/zip.ts';
+
+/** The parts joined, as the object store writes them. */
+const storedZip = (entries: ZipEntry[], mtime: Date) => Buffer.concat(zipParts(entries, mtime));
 
 // The textbook bitwise CRC-32 (IEEE 802.3, reflected), so the test does not trust the writer's.
 function referenceCrc32(data: Buffer): number {
@@ -56,7 +59,7 @@ function readZip(zip: Buffer): Promise<Read[]> {
   });
 }
 
-describe('storedZip', () => {
+describe('zipParts', () => {
   it('writes every entry stored, in order, with its bytes, CRC-32, UTF-8 name and time', async () => {
     const mtime = new Date(2026, 10, 27, 14, 35, 42);
     const entries = [
