@@ -19,6 +19,8 @@ export interface ArchiveSlide {
   index: number;
   role: Role;
   png: Buffer;
+  /** Its CRC-32, taken when the slide was stored. */
+  crc32?: number;
   /** The file's type: a slide a PNG of 8 MB could not hold is a JPEG (deliver and supply take both). */
   ext?: 'png' | 'jpg';
 }
@@ -47,7 +49,7 @@ export function buildArchive(
 ): Buffer[] {
   return zipParts(
     [
-      ...slides.map((s) => ({ path: archivePath(device, s), data: s.png })),
+      ...slides.map((s) => ({ path: archivePath(device, s), data: s.png, crc32: s.crc32 })),
       ...extras.map((e) => ({ path: e.path, data: e.png })),
       { path: 'plan.json', data: Buffer.from(`${JSON.stringify(plan, null, 2)}\n`) },
     ],

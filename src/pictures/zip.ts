@@ -10,6 +10,8 @@ import { crc32 } from 'node:zlib';
 export interface ZipEntry {
   path: string;
   data: Buffer;
+  /** The data's CRC-32 when the caller has it: a set's slides are checked as each one arrives. */
+  crc32?: number;
 }
 
 const LOCAL = 0x04034b50;
@@ -42,7 +44,7 @@ export function zipParts(entries: ZipEntry[], mtime: Date): Buffer[] {
   let offset = 0;
   for (const e of entries) {
     const name = Buffer.from(e.path, 'utf8');
-    const crc = crc32(e.data);
+    const crc = e.crc32 ?? crc32(e.data);
     if (e.data.length > LIMIT || offset > LIMIT) throw new Error(`${e.path}: past the 4 GB a ZIP without ZIP64 can address`);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(LOCAL, 0);

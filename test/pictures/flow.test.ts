@@ -6,6 +6,8 @@ import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import sharp from 'sharp';
 import yauzl from 'yauzl';
+import { buffer } from 'node:stream/consumers';
+import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkStoreRules } from '../../src/rendering/index.ts';
 import { solidPng } from '../support/fake-images.ts';
@@ -48,14 +50,21 @@ async function shareOf(png: Buffer, rgb: [number, number, number]): Promise<numb
   return n / (info.width * info.height);
 }
 
+/** Each entry's size, once its bytes are read and match the CRC-32 the archive gives them. */
 function zipEntries(zip: Buffer): Promise<Map<string, number>> {
   return new Promise((resolve, reject) => {
     yauzl.fromBuffer(zip, { lazyEntries: true }, (err, file) => {
       if (err || !file) return reject(err);
       const names = new Map<string, number>();
       file.on('entry', (e: yauzl.Entry) => {
-        names.set(e.fileName, e.uncompressedSize);
-        file.readEntry();
+        file.openReadStream(e, (error, stream) => {
+          if (error || !stream) return reject(error);
+          buffer(stream).then((data) => {
+            if (crc32(data) !== e.crc32) return reject(new Error(`${e.fileName}: CRC-32 ${e.crc32} does not match its bytes`));
+            names.set(e.fileName, e.uncompressedSize);
+            file.readEntry();
+          }, reject);
+        });
       });
       file.on('end', () => resolve(names));
       file.readEntry();

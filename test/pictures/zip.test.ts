@@ -95,6 +95,14 @@ describe('zipParts', () => {
     }
   });
 
+  it('writes a CRC-32 the caller took as it would have taken it', async () => {
+    const data = randomBytes(5_000);
+    const mtime = new Date(2026, 10, 27);
+    const given = storedZip([{ path: 'a.png', data, crc32: referenceCrc32(data) }], mtime);
+    expect(given.equals(storedZip([{ path: 'a.png', data }], mtime))).toBe(true);
+    expect((await readZip(given))[0].crc32).toBe(referenceCrc32(data));
+  });
+
   it('an empty set of entries is still a ZIP a reader opens', async () => {
     expect(await readZip(storedZip([], new Date()))).toEqual([]);
   });
