@@ -122,7 +122,7 @@ export async function startFakeServer(
 ): Promise<FakeServer> {
   const calls: FakeCall[] = [];
   const faults: (FakeFault & { left: number })[] = [];
-  const holds: (FakeHoldMatch & { reach(): void; released: Promise<void> })[] = [];
+  const holds: (FakeHoldMatch & { reach(): void; gone(): void; released: Promise<void> })[] = [];
 
   const takeFault = (method: string, pathAndQuery: string): FakeFault | undefined => {
     const index = faults.findIndex((f) => {
@@ -185,6 +185,8 @@ export async function startFakeServer(
     if (held >= 0) {
       // The work is done now; the answer waits for release(), and is lost if the client is gone by then.
       const [h] = holds.splice(held, 1);
+      if (req.socket.destroyed) h.gone();
+      else req.socket.once('close', () => h.gone());
       const reply = await dispatch(method, url, req.headers, body);
       h.reach();
       await h.released;
@@ -226,10 +228,12 @@ export async function startFakeServer(
     hold(match) {
       let reach!: () => void;
       let release!: () => void;
+      let gone!: () => void;
       const reached = new Promise<void>((r) => (reach = r));
+      const clientGone = new Promise<void>((r) => (gone = r));
       const released = new Promise<void>((r) => (release = r));
-      holds.push({ ...match, reach, released });
-      return { reached, release };
+      holds.push({ ...match, reach, gone, released });
+      return { reached, clientGone, release };
     },
     close: () =>
       new Promise<void>((resolve) => {

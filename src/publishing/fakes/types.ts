@@ -39,6 +39,11 @@ export interface FakeHoldMatch {
  */
 export interface FakeHold {
   reached: Promise<void>;
+  /**
+   * The held request's connection closed. A killed client's exit can be seen before its socket's
+   * end: wait for this before release() to make the answer certain to be lost.
+   */
+  clientGone: Promise<void>;
   release(): void;
 }
 
