@@ -252,9 +252,12 @@ describe('webhook deliveries', () => {
       await until(async () => (await deliveryRows(t.pool))[0]?.last_status === 503, 5_000);
       await stop(first, 1_000);
       // The retry waits as a task of its own, under the delivery's key, not before its delay.
+      // Against the failed attempt's own time, not now(): a stop that took 300 ms on a loaded machine
+      // would otherwise read as a retry scheduled too soon.
       const { rows } = await t.pool.query<{ state: string; key: string; later: boolean }>(
-        `SELECT state, singleton_key AS key, start_after > now() + interval '100 milliseconds' AS later FROM pgboss.job
-         WHERE name = 'webhook-delivery' AND state <> 'completed'`,
+        `SELECT j.state, j.singleton_key AS key, j.start_after >= d.updated_at + interval '390 milliseconds' AS later
+         FROM pgboss.job j JOIN webhook_deliveries d ON d.id::text = j.singleton_key
+         WHERE j.name = 'webhook-delivery' AND j.state <> 'completed'`,
       );
       expect(rows).toEqual([{ state: 'created', key: String((await deliveryRows(t.pool))[0].id), later: true }]);
       expect(receiver.received).toHaveLength(1);
