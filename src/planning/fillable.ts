@@ -49,9 +49,8 @@ export async function fillableOffThread(input: PlanInput, hasModel: boolean, key
 
 async function decide(input: PlanInput, hasModel: boolean): Promise<Verdict> {
   if (!pool) {
-    const { filename, execArgv } = workerFile(import.meta.url, 'pool-worker');
     // One thread: refusals are rare and each check is short; the understanding cache stays warm in it.
-    pool = new Piscina({ filename, execArgv, minThreads: 0, maxThreads: 1, idleTimeout: 60_000 });
+    pool = new Piscina({ ...workerFile(import.meta.url, 'pool-worker'), minThreads: 0, maxThreads: 1, idleTimeout: 60_000 });
   }
   const answer = await pool.run({ kind: 'fillable', input, hasModel } satisfies FillableTask);
   if (answer.ok) return { warnings: answer.warnings };

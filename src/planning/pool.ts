@@ -23,9 +23,13 @@ export class PlanningPool {
     /** Where the model's answers are kept for a retried job; none: every attempt asks again. */
     private readonly answers: AnswerCache | null = null,
   ) {
-    const { filename, execArgv } = workerFile(import.meta.url, 'pool-worker');
     // idleTimeout: keep the thread (and its loaded language model) between jobs.
-    this.pool = new Piscina({ filename, execArgv, minThreads: 0, maxThreads: threads, idleTimeout: 10 * 60_000 });
+    this.pool = new Piscina({
+      ...workerFile(import.meta.url, 'pool-worker'),
+      minThreads: 0,
+      maxThreads: threads,
+      idleTimeout: 10 * 60_000,
+    });
   }
 
   /** `accountId` scopes the recorded model answers; without it none are kept. */

@@ -45,15 +45,13 @@ export class RenderPool {
 
   constructor(opts: RenderPoolOptions = {}) {
     const threads = Math.max(1, opts.threads ?? Math.min(4, os.availableParallelism()));
-    // The sibling worker module: .ts under tsx in tests and development, .js from dist/.
-    const { filename, execArgv } = workerFile(import.meta.url, 'worker');
     configureThreadHeaps();
     this.pool = new Piscina({
-      filename,
+      // The sibling worker module, and the loop that frees skia's memory (workerFile).
+      ...workerFile(import.meta.url, 'worker'),
       minThreads: Math.min(threads, opts.warm ?? 0),
       maxThreads: threads,
       idleTimeout: opts.idleTimeout ?? 60_000,
-      execArgv,
       workerData: { nice: opts.nice ?? 10 },
       // One task per thread at a time: a slide keeps a core busy from start to end.
       concurrentTasksPerWorker: 1,
