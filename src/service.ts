@@ -2,6 +2,7 @@
  * Assembles a running process from its parts: the database, the LISTEN connection, the caches, the
  * HTTP server and/or the worker, and tears them down in the reverse order on shutdown.
  */
+import { configureServiceHeap } from './heap.ts';
 import { AccountViews } from './accounts/account-views.ts';
 import { Authenticator } from './accounts/authenticator.ts';
 import type { Clock } from './accounts/credits.ts';
@@ -81,6 +82,7 @@ async function closeServer(server: Api, timeoutMs: number): Promise<void> {
 
 export async function startService(config: Config, opts: StartOptions = {}): Promise<Service> {
   const role = opts.role ?? 'all';
+  configureServiceHeap();
   const clock = opts.clock ?? (() => new Date());
   const log = opts.logger ?? createLogger(config);
   const database = opts.database ?? (await openDatabase(config, { role: 'serve', log: (m) => log.info(m), warn: (m) => log.warn(m) }));
