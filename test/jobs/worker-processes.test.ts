@@ -61,7 +61,10 @@ const JOBS = 32;
     // Rendering is CPU work: 32 sets, enqueued while the workers claim, say as much about
     // exactly-once as 90 did, at a third of the load on a runner busy with other test files.
     it('three workers run each of 32 jobs exactly once; polls never lag a committed status', { timeout: scaled(120_000) }, async () => {
-      const workers = [worker(), worker(), worker()];
+      // One job at a time each, and jobs arriving four at a time: a worker cannot take a whole batch,
+      // so all three claim. With four slots each and jobs arriving one by one, a worker that finished
+      // each quick job before the next arrived took all 32 on a loaded machine.
+      const workers = [0, 1, 2].map(() => worker({ WORKER_CONCURRENCY: '1' }));
       // All three must be up before the jobs arrive, or the first could take them all.
       // Ready means /readyz answers, not a log line: the workers claim as soon as they are.
       await Promise.all(workers.map((w) => w.ready(60_000)));
@@ -76,8 +79,8 @@ const JOBS = 32;
         if (RANK[committed] < 2) pendingPolls++;
       };
       const ids: string[] = [];
-      for (let i = 0; i < JOBS; i++) {
-        ids.push(...(await enqueueJobs(t.pool, accountId, appId, 1, 'iphone-69', 1, true)));
+      for (let i = 0; i < JOBS; i += 4) {
+        ids.push(...(await enqueueJobs(t.pool, accountId, appId, 4, 'iphone-69', 1, true)));
         for (const id of ids.slice(-4)) await poll(id);
       }
       await until(async () => {
