@@ -247,19 +247,21 @@ describe('webhook deliveries', () => {
     it('a delivery that failed on one worker is completed by a new one on the same database', async () => {
       const ep = await endpoint();
       receiver.behave((n) => (n === 1 ? 503 : 200));
-      const first = await start({ retryDelaysMs: [400] });
+      // A delay the stop below cannot outlast on a loaded machine (at 400 ms the first worker could
+      // begin the retry before it stopped), without its jitter (× 0.8-1.2) so the check is exact.
+      const first = await start({ retryDelaysMs: [3_000], random: () => 0.5 });
       await endJobs(t.pool, accountId, appId, 1);
       await until(async () => (await deliveryRows(t.pool))[0]?.last_status === 503, 5_000);
-      await stop(first, 1_000);
-      // The retry waits as a task of its own, under the delivery's key, not before its delay.
-      // Against the failed attempt's own time, not now(): a stop that took 300 ms on a loaded machine
-      // would otherwise read as a retry scheduled too soon.
+      // The retry waits as a task of its own, under the delivery's key, not before its delay
+      // (counted from the failed attempt, which set updated_at); the attempt's own task may still be
+      // finishing.
       const { rows } = await t.pool.query<{ state: string; key: string; later: boolean }>(
-        `SELECT j.state, j.singleton_key AS key, j.start_after >= d.updated_at + interval '390 milliseconds' AS later
+        `SELECT j.state, j.singleton_key AS key, j.start_after = d.updated_at + interval '3 seconds' AS later
          FROM pgboss.job j JOIN webhook_deliveries d ON d.id::text = j.singleton_key
-         WHERE j.name = 'webhook-delivery' AND j.state <> 'completed'`,
+         WHERE j.name = 'webhook-delivery' AND j.state NOT IN ('completed', 'active')`,
       );
       expect(rows).toEqual([{ state: 'created', key: String((await deliveryRows(t.pool))[0].id), later: true }]);
+      await stop(first, 1_000);
       expect(receiver.received).toHaveLength(1);
       await start();
       await until(async () => (await deliveryRows(t.pool))[0]?.status === 'delivered', 5_000);
