@@ -6,14 +6,13 @@
  * on the thread that serves HTTP, their canvases (~125 ms together warm, the longest synchronous
  * stretch 140 ms) held up every request meanwhile.
  */
-import { createHash } from 'node:crypto';
 import type { SetBrand } from '../brand/resolve.ts';
 import type { ObjectStore } from '../objects/index.ts';
 import type { Listing } from '../stores/listing.ts';
 import { DEVICES, type Device } from '../planning/types.ts';
 import { FEATURE_GRAPHIC, renderFeatureGraphic } from '../rendering/feature-graphic.ts';
 import { renderStorePreview } from '../rendering/store-preview.ts';
-import { featureGraphicFileName, STORE_PREVIEW_NAME, type JobFile } from './files.ts';
+import { featureGraphicFileName, keepPicture, STORE_PREVIEW_NAME, type JobFile } from './files.ts';
 import type { BrandTask } from '../rendering/types.ts';
 
 /**
@@ -42,18 +41,14 @@ export type BrandDrawInput = Omit<BrandPictureInput, 'brand'> & {
   drawer?: BrandDrawer;
 };
 
-const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-
 export interface BrandFiles {
   files: JobFile[];
   /** Extra ZIP entries (path → PNG). */
   archive: { path: string; png: Buffer }[];
 }
 
-async function keep(objects: ObjectStore, prefix: string, name: string, png: Buffer, width: number, height: number): Promise<JobFile> {
-  await objects.put(`${prefix}/${name}`, png, 'image/png');
-  return { name, objectKey: `${prefix}/${name}`, contentType: 'image/png', bytes: png.length, sha256: sha256(png), width, height };
-}
+const keep = (objects: ObjectStore, prefix: string, name: string, png: Buffer, width: number, height: number): Promise<JobFile> =>
+  keepPicture(objects, prefix, name, png, 'image/png', { width, height });
 
 /**
  * Play's feature graphic of each locale (Android devices; none for the App Store). Needs only the

@@ -1,5 +1,7 @@
 /** The files a succeeded job rendered (job_files), kept apart from its plan (jobs.result). */
+import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/pool.ts';
+import type { ObjectStore } from '../objects/index.ts';
 
 export interface JobFile {
   /** The public name: 'slides/1.png', 'locales/de-DE/slides/1.png' or 'archive.zip'. */
@@ -20,10 +22,27 @@ export const featureGraphicFileName = (locale: string | null): string =>
   locale ? `locales/${locale}/${FEATURE_GRAPHIC_NAME}` : FEATURE_GRAPHIC_NAME;
 /** The set in the store's search results. */
 export const STORE_PREVIEW_NAME = 'store-preview.png';
-/** The first (or only) locale's slides are the set's `slides`; other locales' have their own folder. */
-/** A slide's file: .png, or .jpg for the rare slide a PNG of 8 MB could not hold. */
+/**
+ * A slide's file: .png, or .jpg for the rare slide a PNG of 8 MB could not hold. The first (or
+ * only) locale's slides are the set's `slides`; other locales' have their own folder.
+ */
 export const slideFileName = (index: number, locale: string | null, ext: 'png' | 'jpg' = 'png'): string =>
   locale ? `locales/${locale}/slides/${index}.${ext}` : `slides/${index}.${ext}`;
+
+export const sha256Hex = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
+
+/** Writes a picture under the attempt's prefix and names it as one of the job's files. */
+export async function keepPicture(
+  objects: ObjectStore,
+  prefix: string,
+  name: string,
+  bytes: Buffer,
+  contentType: string,
+  size: { width: number; height: number },
+): Promise<JobFile> {
+  await objects.put(`${prefix}/${name}`, bytes, contentType);
+  return { name, objectKey: `${prefix}/${name}`, contentType, bytes: bytes.length, sha256: sha256Hex(bytes), ...size };
+}
 
 export async function saveJobFiles(tx: Queryable, jobId: string, files: JobFile[]): Promise<void> {
   if (files.length === 0) return;

@@ -7,7 +7,6 @@
  * Files of attempt n live under jobs/<id>/a<n>/: an abandoned attempt that wakes up late writes
  * beside the winner's files, never over them.
  */
-import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import type { Queryable } from '../db/pool.ts';
 import type { ObjectStore } from '../objects/index.ts';
@@ -21,7 +20,7 @@ import { fetchStoreImage } from '../screens/store-images.ts';
 import type { SetBrand } from '../brand/resolve.ts';
 import { featureGraphics, started, storePreview, type BrandDrawer, type BrandFiles, type BrandPictureInput } from './brand-pictures.ts';
 import { buildArchive, storeArchive, type ArchiveSlide } from './archive.ts';
-import { slideFileName, type JobFile } from './files.ts';
+import { keepPicture, slideFileName, type JobFile } from './files.ts';
 import pLimit from 'p-limit';
 
 /**
@@ -58,8 +57,6 @@ export interface Rendered {
   result: ScreenshotSetResult;
   files: JobFile[];
 }
-
-const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 export const attemptPrefix = (jobId: string, attempt: number) => `jobs/${jobId}/a${attempt}`;
 
@@ -198,7 +195,6 @@ export async function renderPictures(
   const prefix = attemptPrefix(job.id, job.attempt);
   const files: JobFile[] = [];
   const archived: ArchiveSlide[] = [];
-  const { width, height } = DEVICES[job.device];
   const graphics = brandPictures
     ? started(
         featureGraphics(
@@ -222,14 +218,9 @@ export async function renderPictures(
         // Never deliver a picture a store would refuse (size, alpha, bytes): that is our bug, not the user's.
         const broken = checkStoreRules(bytes, job.device);
         if (broken.length) throw new Error(`slide ${slide.index} breaks the store rules: ${broken.join('; ')}`);
-        const ext = format === 'jpeg' ? 'jpg' : 'png';
-        const contentType = format === 'jpeg' ? 'image/jpeg' : 'image/png';
-        const name = slideFileName(slide.index, set.fileLocale, ext);
-        await deps.objects.put(`${prefix}/${name}`, bytes, contentType);
-        files.push({ name, objectKey: `${prefix}/${name}`, contentType, bytes: bytes.length, sha256: sha256(bytes), width, height });
-        // The ZIP's checksum too, a slide at a time: the whole set's 10 MB in one turn at the end
-        // held the thread that answers HTTP for ~5 ms.
-        archived.push({ locale: set.locale, index: slide.index, role: slide.role, png: bytes, ext, crc32: crc32(bytes) });
+        const kept = await keepSlide(deps.objects, prefix, job.device, set, slide, { bytes, format });
+        files.push(kept.file);
+        archived.push(kept.entry);
       });
     // Each slide is stored as soon as it is drawn, while the threads draw the others: the set is
     // done when its last slide is stored, not after every slide's upload waited for the slowest
@@ -303,6 +294,28 @@ function withLint(result: ScreenshotSetResult, first: string, lints: Map<string,
         }
       : {}),
   };
+}
+
+/**
+ * One rendered slide stored under the attempt's prefix: its file, and its ZIP entry with the CRC-32
+ * taken now, a slide at a time (the whole set's 10 MB in one turn at the end held the thread that
+ * answers HTTP for ~5 ms). A set and a revision store their slides the same way.
+ */
+export async function keepSlide(
+  objects: ObjectStore,
+  prefix: string,
+  device: Device,
+  set: { locale: string; fileLocale: string | null },
+  slide: Pick<Slide, 'index' | 'role'>,
+  { bytes, format }: Pick<RenderedSlide, 'bytes' | 'format'>,
+): Promise<{ file: JobFile; entry: ArchiveSlide }> {
+  const ext = format === 'jpeg' ? 'jpg' : 'png';
+  const { width, height } = DEVICES[device];
+  const file = await keepPicture(objects, prefix, slideFileName(slide.index, set.fileLocale, ext), bytes, `image/${format}`, {
+    width,
+    height,
+  });
+  return { file, entry: { locale: set.locale, index: slide.index, role: slide.role, png: bytes, ext, crc32: crc32(bytes) } };
 }
 
 /** The renderer's threads when it can draw brand pictures; else (tests' fakes) this thread. */

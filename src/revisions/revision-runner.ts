@@ -5,21 +5,18 @@
  * their retention can then go without taking its revisions' with them). Then the ZIP is built.
  */
 import type { BrandFontId } from '../brand/theme-ids.ts';
-import { createHash } from 'node:crypto';
 import { buffer } from 'node:stream/consumers';
 import { buildArchive, storeArchive, type ArchiveSlide } from '../pictures/archive.ts';
 import { revisedBrandPictures, type BrandDrawer, type BrandDrawInput } from '../pictures/brand-pictures.ts';
-import { listJobFiles, slideFileName, type JobFile } from '../pictures/files.ts';
-import { attemptPrefix, brandDrawer, loadScreens, type PictureDeps, type PictureJob } from '../pictures/render-set.ts';
-import { DEVICES, type ScreenshotSetResult, type Slide } from '../planning/types.ts';
+import { listJobFiles, sha256Hex, slideFileName, type JobFile } from '../pictures/files.ts';
+import { attemptPrefix, brandDrawer, keepSlide, loadScreens, type PictureDeps, type PictureJob } from '../pictures/render-set.ts';
+import type { ScreenshotSetResult, Slide } from '../planning/types.ts';
 import { checkStoreRules, type RenderPool, type SlideLint } from '../rendering/index.ts';
 import type { JobContext } from '../jobs/runner.ts';
 import { setMetrics } from './caption-fit.ts';
 import type { StoredRevision } from './types.ts';
 
 export type RevisionDeps = Omit<PictureDeps, 'renderer'> & { renderer: Pick<RenderPool, 'renderSome'> & Partial<BrandDrawer> };
-
-const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 const sameLook = (a: Slide, b: Slide) =>
   a.headline === b.headline &&
@@ -63,7 +60,7 @@ async function read(deps: RevisionDeps, file: JobFile): Promise<Buffer | null> {
   if (!found) return null;
   const bytes = await buffer(found.body);
   // A file that is not what its row says is rendered again rather than passed on.
-  return sha256(bytes) === file.sha256 ? bytes : null;
+  return sha256Hex(bytes) === file.sha256 ? bytes : null;
 }
 
 type Picture = { bytes: Buffer; format: 'png' | 'jpeg'; lint: SlideLint | null };
@@ -143,18 +140,13 @@ export async function renderRevision(
   ctx.signal.throwIfAborted();
 
   const prefix = attemptPrefix(job.id, job.attempt);
-  const { width, height } = DEVICES[plan.device];
   const files: JobFile[] = [];
   const archived: ArchiveSlide[] = [];
   for (const w of work) {
     for (const [i, slide] of w.slides.entries()) {
-      const { bytes, format } = w.pictures.get(i)!;
-      const ext = format === 'jpeg' ? 'jpg' : 'png';
-      const contentType = format === 'jpeg' ? 'image/jpeg' : 'image/png';
-      const name = slideFileName(slide.index, w.fileLocale, ext);
-      await deps.objects.put(`${prefix}/${name}`, bytes, contentType);
-      files.push({ name, objectKey: `${prefix}/${name}`, contentType, bytes: bytes.length, sha256: sha256(bytes), width, height });
-      archived.push({ locale: w.locale, index: slide.index, role: slide.role, png: bytes, ext });
+      const kept = await keepSlide(deps.objects, prefix, plan.device, w, slide, w.pictures.get(i)!);
+      files.push(kept.file);
+      archived.push(kept.entry);
     }
   }
   const linted = (w: (typeof work)[number], warnings: string[]) => ({
