@@ -26,6 +26,10 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise((r) => server.close(r)));
 
+const job = { id: 'job_1', accountId: 'acc_1', appId: 'app_1', attempt: 1, device: 'iphone-69', screenIds: null } as const;
+// The screens table's row for scr_1.
+const db = { query: async () => ({ rows: [{ id: 'scr_1', family: 'iphone', object_key: 'screens/1.png' }] }) } as never;
+
 describe('loadScreens', () => {
   it('puts an uploaded and a fetched screen in shared memory, each loaded once for every slide that shows it', async () => {
     let reads = 0;
@@ -37,19 +41,13 @@ describe('loadScreens', () => {
         return { body: Readable.from(chunks), bytes: uploaded.length };
       },
     } as unknown as ObjectStore;
-    const db = { query: async () => ({ rows: [{ id: 'scr_1', family: 'iphone', object_key: 'screens/1.png' }] }) };
     const slides = [
       slide(1, 'Plan your week', 'device-bottom', { screenId: 'scr_1' }),
       slide(2, 'Share a list', 'device-bottom', { screenshotUrl: `${origin}/shot.png` }),
       slide(3, 'Plan again', 'device-bottom', { screenId: 'scr_1' }),
       slide(4, 'Only words', 'text-only'),
     ];
-    const screens = await loadScreens(
-      { db: db as never, objects, storeImageOrigins: [origin] },
-      { id: 'job_1', accountId: 'acc_1', appId: 'app_1', attempt: 1, device: 'iphone-69', screenIds: null },
-      slides,
-      new AbortController().signal,
-    );
+    const screens = await loadScreens({ db, objects, storeImageOrigins: [origin] }, job, slides, new AbortController().signal);
     expect(screens[3]).toBeNull();
     for (const s of screens.slice(0, 3)) expect(s!.buffer).toBeInstanceOf(SharedArrayBuffer);
     expect(screens[0]!.equals(uploaded)).toBe(true);
@@ -64,11 +62,10 @@ describe('loadScreens', () => {
         return { body: Readable.from([uploaded]), bytes: uploaded.length - 1 };
       },
     } as unknown as ObjectStore;
-    const db = { query: async () => ({ rows: [{ id: 'scr_1', family: 'iphone', object_key: 'screens/1.png' }] }) };
     await expect(
       loadScreens(
-        { db: db as never, objects, storeImageOrigins: [] },
-        { id: 'job_1', accountId: 'acc_1', appId: 'app_1', attempt: 1, device: 'iphone-69', screenIds: null },
+        { db, objects, storeImageOrigins: [] },
+        job,
         [slide(1, 'Plan your week', 'device-bottom', { screenId: 'scr_1' })],
         new AbortController().signal,
       ),
