@@ -1,11 +1,11 @@
 /**
- * `npm run bench:claim`: what fair claiming (src/jobs/claim.ts) costs per claim against the FIFO
+ * `npm run bench:claim`: what fair claiming (src/queue/claim.ts) costs per claim against the FIFO
  * claim it replaced, on a deep, lopsided queue: one account with 5,000 queued sets and 49 with 100
  * each. Claims of 4 jobs (a worker's default) with the per-account cap of 4, each claimed batch
  * completed at once so the queue keeps its shape; by one claimer and by 4 at once. Short: a few
  * seconds of database work on a fresh embedded server (or BENCH_DATABASE_URL).
  */
-import { claimJobs } from '../src/jobs/claim.ts';
+import { claimJobs } from '../src/queue/claim.ts';
 import type { Db } from '../src/db/pool.ts';
 import { percentile } from './load.ts';
 import { benchAccount, openBenchDatabase } from './setup.ts';

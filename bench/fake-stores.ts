@@ -10,10 +10,10 @@
  * about a 1290×2796 screenshot), BENCH_ROUNDS (default 5; the median is reported).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { startFakeAppStoreConnect } from '../src/publishing/fakes/app-store-connect.ts';
-import { startFakeGooglePlay } from '../src/publishing/fakes/google-play.ts';
-import { generateAppStoreKey, generateServiceAccount } from '../src/publishing/fakes/keys.ts';
-import { ascClient, playToken, uploadScreenshot } from '../test/publishing/fakes/helpers.ts';
+import { startFakeAppStoreConnect } from '../src/fake-stores/app-store-connect.ts';
+import { startFakeGooglePlay } from '../src/fake-stores/google-play.ts';
+import { generateAppStoreKey, generateServiceAccount } from '../src/fake-stores/keys.ts';
+import { ascClient, playToken, uploadScreenshot } from '../test/fake-stores/helpers.ts';
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SLIDES = num('BENCH_SLIDES', 10);

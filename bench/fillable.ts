@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { checkFillable, fillableOffThread, closeFillability } from '../src/planning/fillable.ts';
 import { corpus } from '../test/planning/corpus/index.ts';
 import { devicesFor } from '../test/planning/corpus/measure.ts';
-import type { PlanInput } from '../src/planning/types.ts';
+import type { PlanInput } from '../src/core/set.ts';
 const inputs: PlanInput[] = corpus().map((e) => ({
   listings: [e.listing],
   extraContext: null,

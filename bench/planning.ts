@@ -4,9 +4,9 @@
  */
 import { checkFillable } from '../src/planning/fillable.ts';
 import { planScreenshotSet } from '../src/planning/plan.ts';
-import type { PlanInput } from '../src/planning/types.ts';
-import { clearUnderstandingCache } from '../src/planning/understand.ts';
-import { emptyScreenshots, type Listing } from '../src/stores/listing.ts';
+import type { PlanInput } from '../src/core/set.ts';
+import { clearUnderstandingCache } from '../src/captions/understand.ts';
+import { emptyScreenshots, type Listing } from '../src/core/listing.ts';
 
 const GOAL_MS = 50;
 
@@ -87,7 +87,7 @@ export async function benchPlanning(runs = 2000): Promise<{ name: string; rows: 
     measure('8 slides, warm, playful short', runs, () =>
       planScreenshotSet({ ...input, request: { ...input.request, captionStyle: 'playful', captionLength: 'short' } }),
     ),
-    // What POST /screenshots runs on the event loop before charging (src/jobs/screenshot-sets.ts).
+    // What POST /screenshots runs on the event loop before charging (src/sets/create.ts).
     measure('create path: can the set be filled? (warm)', runs, () => checkFillable(input, false)),
   ];
   return { name: 'planning', rows };

@@ -1,10 +1,10 @@
 /**
  * `npx tsx bench/serialize-job.ts`: the cost of serialising a finished 10-slide job through its
  * response schema (fast-json-stringify, what Fastify does on every poll) next to JSON.stringify.
- * It decided Nullable() over anyOf in src/typebox.ts. Not part of `npm run bench`.
+ * It decided Nullable() over anyOf in src/core/typebox.ts. Not part of `npm run bench`.
  */
 import fjs from 'fast-json-stringify';
-import { JobSchema } from '../src/jobs/schemas.ts';
+import { JobSchema } from '../src/core/job-schemas.ts';
 import { planScreenshotSet } from '../src/planning/plan.ts';
 import { sampleListing } from '../test/support/fixtures.ts';
 

@@ -14,8 +14,8 @@ import { grant } from '../src/accounts/credits.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import { isAlive } from '../src/db/embedded.ts';
 import type { Queryable } from '../src/db/pool.ts';
-import { newId } from '../src/ids.ts';
-import { emptyScreenshots, type Listing } from '../src/stores/listing.ts';
+import { newId } from '../src/core/ids.ts';
+import { emptyScreenshots, type Listing } from '../src/core/listing.ts';
 
 export interface BenchDatabase {
   database: Database;

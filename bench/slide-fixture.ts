@@ -5,7 +5,7 @@
  */
 import { createCanvas } from '@napi-rs/canvas';
 import sharp from 'sharp';
-import type { Slide } from '../src/planning/types.ts';
+import type { Slide } from '../src/core/set.ts';
 import { registerFonts } from '../src/rendering/fonts.ts';
 import { fitSet } from '../src/rendering/layout.ts';
 import type { SlideTask } from '../src/rendering/types.ts';

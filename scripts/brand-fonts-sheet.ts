@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import sharp from 'sharp';
-import { BRAND_FONT_IDS, BRAND_FONTS } from '../src/brand/theme-ids.ts';
+import { BRAND_FONT_IDS, BRAND_FONTS } from '../src/core/themes.ts';
 import { composeRaw } from '../src/rendering/compose.ts';
 import { fontString, registerFontsFor, useBrandFont } from '../src/rendering/fonts.ts';
 import { fitSet } from '../src/rendering/layout.ts';

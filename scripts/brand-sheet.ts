@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import sharp from 'sharp';
-import { contrastRatio } from '../src/brand/contrast.ts';
+import { contrastRatio } from '../src/core/colour.ts';
 import { paletteFromIcon } from '../src/brand/icon-colors.ts';
 import { fallbackPalette, type BrandPalette } from '../src/brand/palette.ts';
 import { renderFeatureGraphic } from '../src/rendering/feature-graphic.ts';

@@ -27,7 +27,7 @@ export interface Config {
   storeTimeoutMs: number;
   storeCacheTtlMs: number;
   workerConcurrency: number;
-  /** Jobs one account may have running at once across all workers (fair claiming, src/jobs/claim.ts). */
+  /** Jobs one account may have running at once across all workers (fair claiming, src/queue/claim.ts). */
   accountJobConcurrency: number;
   jobLeaseMs: number;
   shutdownTimeoutMs: number;
@@ -48,7 +48,7 @@ export interface Config {
   metricsToken: string | null;
   /** Webhook URLs: plain http, and loopback/private/link-local addresses, for local use and tests only. */
   webhooks: { allowHttp: boolean; allowPrivate: boolean };
-  /** Free edits of a set (src/revisions/): revisions per set and per account in any hour, previews per account per minute. */
+  /** Free edits of a set (src/sets/revisions/): revisions per set and per account in any hour, previews per account per minute. */
   revisions: { perSetPerHour: number; perAccountPerHour: number; previewsPerMinute: number };
   /** Master key of secrets at rest (SECRETS_KEY); null: generated into DATA_DIR when embedded, else none. */
   secretsKey: Buffer | null;
@@ -66,7 +66,7 @@ export interface Config {
    * The stores' image hosts by default; tests name their local fake host.
    */
   storeImageOrigins: string[];
-  /** Days a finished job's pictures are kept (src/pictures/retention.ts); 0 keeps them for ever. */
+  /** Days a finished job's pictures are kept (src/sets/retention.ts); 0 keeps them for ever. */
   jobRetentionDays: number;
 }
 

@@ -7,7 +7,7 @@
 import { CommanderError } from 'commander';
 import { ConfigError } from './config.ts';
 import { PlacementError } from './db/placement.ts';
-import { isProblem, type Problem } from './problem.ts';
+import { isProblem, type Problem } from './core/problem.ts';
 import { ClientFailure } from './client/exit-codes.ts';
 import { program, UsageError } from './cli/program.ts';
 

@@ -32,7 +32,7 @@ const DOMAIN = [...new Set(files.filter((f) => f.includes('/')).map((f) => f.spl
 
 describe('architecture', () => {
   it('knows the domain folders from src/ itself', () => {
-    for (const d of ['accounts/', 'jobs/', 'planning/', 'rendering/', 'webhooks/', 'users/', 'screens/', 'brand/', 'publishing/'])
+    for (const d of ['accounts/', 'sets/', 'planning/', 'rendering/', 'webhooks/', 'users/', 'screens/', 'brand/', 'publishing/'])
       expect(DOMAIN).toContain(d);
     expect(DOMAIN.some((d) => HTTP_LAYERS.has(d.slice(0, -1)))).toBe(false);
   });

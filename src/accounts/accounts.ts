@@ -1,6 +1,6 @@
-import { newId } from '../ids.ts';
+import { newId } from '../core/ids.ts';
 import type { Queryable } from '../db/pool.ts';
-import { Problem } from '../problem.ts';
+import { Problem } from '../core/problem.ts';
 import { isPlanId, PLAN_IDS, type PlanId } from './plans.ts';
 
 export interface Account {

@@ -3,7 +3,7 @@
  * and a 12-character display prefix are stored; the secret exists once, in createApiKey's result.
  */
 import { hash, randomBytes } from 'node:crypto';
-import { newId } from '../ids.ts';
+import { newId } from '../core/ids.ts';
 import type { Queryable } from '../db/pool.ts';
 
 const KEY_PREFIX = 'sk_live_';

@@ -9,7 +9,7 @@
 import type { Db } from '../db/pool.ts';
 import type { Notifications } from '../db/notifications.ts';
 import { NotifiedCache } from '../db/notified-cache.ts';
-import { unauthorized } from '../problem.ts';
+import { unauthorized } from '../core/problem.ts';
 import { findKeyByHash, hashKey, hashKeyHex, looksLikeKey, touchApiKeys, type KeyLookup } from './api-keys.ts';
 
 export interface Principal {

@@ -1,13 +1,13 @@
 /**
  * Monthly credits. A period row per account and calendar month (UTC) is created on first use with
  * the plan's allowance. Charges happen only in the statement that creates a screenshot set
- * (jobs/screenshot-sets.ts, built on CHARGE_UPDATE); refund and grant each change the balance and
+ * (sets/create.ts, built on CHARGE_UPDATE); refund and grant each change the balance and
  * write a ledger row in the caller's transaction. Overspending is impossible: the charge's UPDATE only matches while
  * enough remain (re-checked after any concurrent update to the row), and a CHECK constraint
  * backs it up.
  */
 import type { Queryable } from '../db/pool.ts';
-import { Problem } from '../problem.ts';
+import { Problem } from '../core/problem.ts';
 
 export type Clock = () => Date;
 

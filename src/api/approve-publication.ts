@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { principalOf } from '../http/auth.ts';
 import type { Api, Services } from '../http/services.ts';
-import { isId } from '../ids.ts';
+import { isId } from '../core/ids.ts';
 import { approve, viewPublication } from '../publishing/publications.ts';
 import { PublicationSchema } from '../publishing/schemas.ts';
 import { publishingOf } from './create-store-connection.ts';

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { checkCreateAppInput, createApp as createAppRecord, EXTRA_CONTEXT_MAX } from '../apps/apps.ts';
 import { fieldErrors } from '../http/problems.ts';
-import { validationFailed } from '../problem.ts';
+import { validationFailed } from '../core/problem.ts';
 import { principalOf } from '../http/auth.ts';
 import type { Api, Services } from '../http/services.ts';
 import { bodyProblems, commonProblems, problemExample, problemRef, RETRY_AFTER, success } from './schemas.ts';

@@ -2,9 +2,9 @@ import { Type, type Static } from '@sinclair/typebox';
 import { principalOf } from '../http/auth.ts';
 import { rateLimited } from '../http/rate-limit/index.ts';
 import type { Api, Services } from '../http/services.ts';
-import { DEVICE_IDS } from '../planning/types.ts';
-import { Problem } from '../problem.ts';
-import { PREVIEW_SCALE } from '../revisions/preview.ts';
+import { DEVICE_IDS } from '../core/devices.ts';
+import { Problem } from '../core/problem.ts';
+import { PREVIEW_SCALE } from '../sets/revisions/preview.ts';
 import { slideChangeFields, ThemeSchema } from './revision-schemas.ts';
 import { bodyProblems, commonProblems, problemExample, problemRef, RETRY_AFTER, StringEnum } from './schemas.ts';
 

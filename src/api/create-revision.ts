@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { principalOf } from '../http/auth.ts';
 import type { Api, Services } from '../http/services.ts';
-import { MAX_COUNT } from '../planning/types.ts';
-import { createRevision as create, DEFAULT_REVISION_LIMITS } from '../revisions/revisions.ts';
+import { MAX_COUNT } from '../core/set.ts';
+import { createRevision as create, DEFAULT_REVISION_LIMITS } from '../sets/revisions/revisions.ts';
 import { AddedSlideSchema, SlideEditSchema, ThemeSchema } from './revision-schemas.ts';
 import { bodyProblems, commonProblems, problemExample, problemRef, RETRY_AFTER, success } from './schemas.ts';
 

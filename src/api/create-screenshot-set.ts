@@ -1,10 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { principalOf } from '../http/auth.ts';
 import type { Api, Services } from '../http/services.ts';
-import { IDEMPOTENCY_KEY_MAX } from '../jobs/idempotency.ts';
-import { checkScreenshotSet as check, createScreenshotSet as create, SCREENSHOT_SET_COST } from '../jobs/screenshot-sets.ts';
-import { LOCALE_PATTERN, MAX_LOCALES } from '../planning/locales.ts';
-import { NARRATIVES } from '../planning/narratives.ts';
+import { IDEMPOTENCY_KEY_MAX } from '../sets/idempotency.ts';
+import { checkScreenshotSet as check, createScreenshotSet as create, SCREENSHOT_SET_COST } from '../sets/create.ts';
+import { LOCALE_PATTERN, MAX_LOCALES } from '../core/locales.ts';
+import { NARRATIVES } from '../core/narratives.ts';
 import {
   CAPTION_LENGTH_IDS,
   CAPTION_STYLE_IDS,
@@ -12,13 +12,12 @@ import {
   DEFAULT_CAPTION_STYLE,
   CAPTION_STYLES,
   DEFAULT_COUNT,
-  DEVICE_IDS,
-  DEVICES,
   MAX_COUNT,
   OWN_SLIDE_LIMITS,
-} from '../planning/types.ts';
-import { ThemeSchema } from '../brand/schemas.ts';
-import { DEFAULT_THEME } from '../brand/theme-ids.ts';
+} from '../core/set.ts';
+import { DEVICE_IDS, DEVICES } from '../core/devices.ts';
+import { ThemeSchema } from '../core/brand-schemas.ts';
+import { DEFAULT_THEME } from '../core/themes.ts';
 import { bodyProblems, commonProblems, problemExample, problemRef, RETRY_AFTER, StringEnum, success } from './schemas.ts';
 
 const describeDevices = DEVICE_IDS.map((d) => `\`${d}\`: ${DEVICES[d].width}×${DEVICES[d].height} (${DEVICES[d].slot})`).join('; ');

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { principalOf } from '../http/auth.ts';
 import type { Api, Services } from '../http/services.ts';
-import { Problem } from '../problem.ts';
+import { Problem } from '../core/problem.ts';
 import { createConnection, type ConnectionInput } from '../publishing/connections.ts';
 import { CreateStoreConnectionBody, StoreConnectionSchema } from '../publishing/schemas.ts';
 import type { PublishingServices } from '../publishing/services.ts';

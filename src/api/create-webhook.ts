@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { principalOf } from '../http/auth.ts';
 import { fieldErrors } from '../http/problems.ts';
 import type { Api, Services } from '../http/services.ts';
-import { validationFailed } from '../problem.ts';
+import { validationFailed } from '../core/problem.ts';
 import { refusedUrl, STRICT } from '../webhooks/address-check.ts';
 import { createEndpoint, MAX_ENDPOINTS } from '../webhooks/endpoints.ts';
 import { CreatedWebhookSchema, WebhookEventSchema } from '../webhooks/schemas.ts';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { principalOf } from '../http/auth.ts';
 import type { Api, Services } from '../http/services.ts';
-import { isId } from '../ids.ts';
+import { isId } from '../core/ids.ts';
 import { connectionNotFound, deleteConnection } from '../publishing/connections.ts';
 import { commonProblems, problemExample, problemRef, success } from './schemas.ts';
 

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { principalOf } from '../http/auth.ts';
 import type { Api, Services } from '../http/services.ts';
-import { isId } from '../ids.ts';
-import { Problem } from '../problem.ts';
+import { isId } from '../core/ids.ts';
+import { Problem } from '../core/problem.ts';
 import { deleteEndpoint } from '../webhooks/endpoints.ts';
 import { commonProblems, problemExample, problemRef, success } from './schemas.ts';
 

@@ -2,8 +2,8 @@ import { principalOf } from '../http/auth.ts';
 import type { Api, Services } from '../http/services.ts';
 import { appNotFound } from '../apps/apps.ts';
 import { brandKitView, findAppBrand } from '../brand/kit.ts';
-import { BrandKitSchema } from '../brand/schemas.ts';
-import { isId } from '../ids.ts';
+import { BrandKitSchema } from '../core/brand-schemas.ts';
+import { isId } from '../core/ids.ts';
 import { AppParams } from './screen-schemas.ts';
 import { commonProblems, problemRef, success } from './schemas.ts';
 

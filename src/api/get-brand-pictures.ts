@@ -1,7 +1,7 @@
 /** The set's feature graphic (Android sets) and store preview, served like its slides: with the key or signed. */
 import { Type } from '@sinclair/typebox';
 import type { Api, Services } from '../http/services.ts';
-import { FEATURE_GRAPHIC_NAME, featureGraphicFileName, STORE_PREVIEW_NAME } from '../pictures/files.ts';
+import { FEATURE_GRAPHIC_NAME, featureGraphicFileName, STORE_PREVIEW_NAME } from '../sets/files.ts';
 import { binary, fileProblems, serve, SignedQuery } from './get-job-file.ts';
 
 const PICTURES = [

@@ -7,9 +7,9 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf } from '../http/auth.ts';
 import type { Api, Services } from '../http/services.ts';
-import { isId } from '../ids.ts';
-import { ARCHIVE_NAME, findJobFile, slideFileName } from '../pictures/files.ts';
-import { Problem } from '../problem.ts';
+import { isId } from '../core/ids.ts';
+import { ARCHIVE_NAME, findJobFile, slideFileName } from '../sets/files.ts';
+import { Problem } from '../core/problem.ts';
 import { commonProblems, problemExample, problemRef, RETRY_AFTER } from './schemas.ts';
 
 const CACHE_CONTROL = 'private, max-age=604800, immutable';

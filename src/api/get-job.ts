@@ -2,11 +2,11 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf } from '../http/auth.ts';
 import type { Api, Services } from '../http/services.ts';
-import { isId } from '../ids.ts';
-import type { PublicJob } from '../jobs/jobs.ts';
-import { JobSchema } from '../jobs/schemas.ts';
-import type { PictureLinks } from '../pictures/present.ts';
-import { Problem } from '../problem.ts';
+import { isId } from '../core/ids.ts';
+import type { PublicJob } from '../queue/jobs.ts';
+import { JobSchema } from '../core/job-schemas.ts';
+import type { PictureLinks } from '../sets/present.ts';
+import { Problem } from '../core/problem.ts';
 import { pictureLinks } from '../http/picture-links.ts';
 import { commonProblems, problemExample, problemRef, success } from './schemas.ts';
 

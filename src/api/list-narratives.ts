@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { Api, Services } from '../http/services.ts';
-import { NARRATIVES } from '../planning/narratives.ts';
+import { NARRATIVES } from '../core/narratives.ts';
 import { commonProblems, success } from './schemas.ts';
 
 const NarrativesResponse = Type.Object(

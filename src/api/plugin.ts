@@ -7,7 +7,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { apiRequestHook } from '../http/api-hook.ts';
 import { errorHandler, sendProblem } from '../http/problems.ts';
 import type { Api, Services } from '../http/services.ts';
-import { Problem } from '../problem.ts';
+import { Problem } from '../core/problem.ts';
 import { registerOperations } from './index.ts';
 
 export interface ApiPluginOptions {

@@ -3,9 +3,9 @@ import { principalOf } from '../http/auth.ts';
 import type { Api, Services } from '../http/services.ts';
 import { appNotFound } from '../apps/apps.ts';
 import { brandKitView, checkBrandKit, findAppBrand, saveBrandKit } from '../brand/kit.ts';
-import { BrandKitBody, BrandKitSchema } from '../brand/schemas.ts';
-import { isId } from '../ids.ts';
-import { validationFailed } from '../problem.ts';
+import { BrandKitBody, BrandKitSchema } from '../core/brand-schemas.ts';
+import { isId } from '../core/ids.ts';
+import { validationFailed } from '../core/problem.ts';
 import { AppParams } from './screen-schemas.ts';
 import { bodyProblems, commonProblems, problemRef, success } from './schemas.ts';
 

@@ -1,8 +1,8 @@
 /** The fields a revision or a preview may change on a slide: one schema for both operations. */
 import { Type } from '@sinclair/typebox';
-import { THEME_IDS } from '../brand/theme-ids.ts';
+import { THEME_IDS } from '../core/themes.ts';
 import { LAYOUTS } from '../planning/look.ts';
-import { MAX_COUNT, OWN_SLIDE_LIMITS } from '../planning/types.ts';
+import { MAX_COUNT, OWN_SLIDE_LIMITS } from '../core/set.ts';
 import { StringEnum } from './schemas.ts';
 
 const HEX = Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', examples: ['#0B5FFF'] });

@@ -3,8 +3,8 @@
  * what the OpenAPI document shows, so the three cannot drift apart.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { PROBLEMS, problemType, type ProblemCode } from '../problem.ts';
-import { StringEnum } from '../typebox.ts';
+import { PROBLEMS, problemType, type ProblemCode } from '../core/problem.ts';
+import { StringEnum } from '../core/typebox.ts';
 
 export { StringEnum };
 

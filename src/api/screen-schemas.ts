@@ -1,7 +1,7 @@
 /** The Screen resource: the upload's answer and the list's items. */
 import { Type } from '@sinclair/typebox';
-import { SCREEN_FAMILIES } from '../screens/family.ts';
-import { StringEnum } from '../typebox.ts';
+import { SCREEN_FAMILIES } from '../core/families.ts';
+import { StringEnum } from '../core/typebox.ts';
 
 export const ScreenSchema = Type.Object(
   {

@@ -2,10 +2,10 @@ import { Type } from '@sinclair/typebox';
 import { principalOf } from '../http/auth.ts';
 import type { Api, Services } from '../http/services.ts';
 import { MAX_SCREEN_BYTES, MAX_SCREEN_PIXELS, MIN_SCREEN_SIDE } from '../screens/decode.ts';
-import { SCREEN_FAMILIES } from '../screens/family.ts';
+import { SCREEN_FAMILIES } from '../core/families.ts';
 import { MAX_SCREENS_PER_APP, uploadScreen as upload } from '../screens/screens.ts';
-import type { ScreenshotFamily } from '../stores/listing.ts';
-import { StringEnum } from '../typebox.ts';
+import type { ScreenshotFamily } from '../core/listing.ts';
+import { StringEnum } from '../core/typebox.ts';
 import { AppParams, ScreenSchema } from './screen-schemas.ts';
 import { commonProblems, problemExample, problemRef, success } from './schemas.ts';
 

@@ -3,10 +3,10 @@
  * whole so that planning never has to reach a store again.
  */
 import { LRUCache } from 'lru-cache';
-import { newId } from '../ids.ts';
+import { newId } from '../core/ids.ts';
 import type { Queryable } from '../db/pool.ts';
-import { Problem, validationFailed, type FieldError } from '../problem.ts';
-import type { Listing } from '../stores/listing.ts';
+import { Problem, validationFailed, type FieldError } from '../core/problem.ts';
+import type { Listing } from '../core/listing.ts';
 import type { StoreReaders } from '../stores/index.ts';
 import { InvalidStoreUrl, parseAppStoreUrl, parseGooglePlayUrl } from '../stores/urls.ts';
 import type { AppStoreRef, GooglePlayRef } from '../stores/index.ts';

@@ -7,7 +7,7 @@
  * of the primary on the colour wheel) is the secondary. Both are then made readable (./palette.ts).
  */
 import sharp from 'sharp';
-import { hslToRgb, rgbToHsl, toHex, type Rgb } from './contrast.ts';
+import { hslToRgb, rgbToHsl, toHex, type Rgb } from '../core/colour.ts';
 import { accessible, type BrandPalette } from './palette.ts';
 
 interface Bucket {

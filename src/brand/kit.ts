@@ -3,8 +3,8 @@
  * Every query names the account: another account's app reads as missing.
  */
 import type { Queryable } from '../db/pool.ts';
-import type { FieldError } from '../problem.ts';
-import { HEX_COLOR, MIN_CONTRAST, textColorFor } from './contrast.ts';
+import type { FieldError } from '../core/problem.ts';
+import { HEX_COLOR, MIN_CONTRAST, textColorFor } from '../core/colour.ts';
 import { fallbackPalette, type BrandPalette } from './palette.ts';
 import {
   BRAND_FONT_IDS,
@@ -14,7 +14,7 @@ import {
   type BrandColors,
   type BrandFontId,
   type ThemeId,
-} from './theme-ids.ts';
+} from '../core/themes.ts';
 
 export interface BrandKit {
   /** The owner's colours; null: the icon's. */

@@ -3,9 +3,9 @@
  * AA), moved in lightness only so the brand's hue stays. No image code here: the planner's
  * threads load this file.
  */
-import { hash } from '../planning/text.ts';
-import { fromHex, hslToRgb, MIN_CONTRAST, rgbToHsl, textColorFor, toHex, withContrast } from './contrast.ts';
-import type { BrandColors } from './theme-ids.ts';
+import { hash } from '../captions/text.ts';
+import { fromHex, hslToRgb, MIN_CONTRAST, rgbToHsl, textColorFor, toHex, withContrast } from '../core/colour.ts';
+import type { BrandColors } from '../core/themes.ts';
 
 /** Brand colours with the text colour that passes AA on both. */
 export interface BrandPalette extends BrandColors {

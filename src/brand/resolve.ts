@@ -7,7 +7,7 @@ import type { Queryable } from '../db/pool.ts';
 import { paletteFromIcon } from './icon-colors.ts';
 import { effectiveBrand, findAppBrand, saveIconColors, type AppBrand, type BrandKit, type BrandSource } from './kit.ts';
 import type { BrandPalette } from './palette.ts';
-import type { ThemeId } from './theme-ids.ts';
+import type { ThemeId } from '../core/themes.ts';
 
 export interface SetBrand {
   theme: ThemeId;

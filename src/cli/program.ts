@@ -16,7 +16,7 @@ import { migrate } from '../db/migrate.ts';
 import { waitForNotification } from '../db/wait-for-notification.ts';
 import { createLogger } from '../logger.ts';
 import type { ServiceRole } from '../service.ts';
-import { printResult, type Printable } from '../cli-output.ts';
+import { printResult, type Printable } from './output.ts';
 import { registerClientCommands } from '../client/commands.ts';
 
 export class UsageError extends Error {}
@@ -273,7 +273,7 @@ export function program(): Command {
     .option('--processing-delay <ms>', 'how long uploads stay UPLOAD_COMPLETE before COMPLETE', wholeNumber('--processing-delay'), 0)
     .action(async (opts: FakeStoresFlags) => {
       // Loaded here: only this command needs the fakes and their crypto.
-      const { runFakeStores, describeStarted } = await import('../publishing/fakes/cli.ts');
+      const { runFakeStores, describeStarted } = await import('../fake-stores/cli.ts');
       const until = new Promise((resolve) => ['SIGINT', 'SIGTERM'].forEach((signal) => process.once(signal, resolve)));
       await runFakeStores(
         {

@@ -4,9 +4,10 @@
  * database. Their code is loaded when one of them runs, so the operator's commands start no slower.
  */
 import { Option, type Command } from 'commander';
-import type { Printable } from '../cli-output.ts';
-import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS, DEVICE_IDS, MAX_COUNT } from '../planning/types.ts';
-import { THEME_IDS } from '../brand/theme-ids.ts';
+import type { Printable } from '../cli/output.ts';
+import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS, MAX_COUNT } from '../core/set.ts';
+import { DEVICE_IDS } from '../core/devices.ts';
+import { THEME_IDS } from '../core/themes.ts';
 import { ClientFailure, EXIT } from './exit-codes.ts';
 import type { ClientContext } from './context.ts';
 import { APP_STORE_UPLOADS } from './connect.ts';

@@ -1,6 +1,6 @@
 /** What every client command works with: the typed client, how to print, how to report progress. */
 import { createShotgenClient, type ShotgenClient } from '@shotgen/client';
-import type { Printable } from '../cli-output.ts';
+import type { Printable } from '../cli/output.ts';
 import { createReporter, type Reporter } from './progress.ts';
 import { clientSettings, type ClientSettings } from './settings.ts';
 

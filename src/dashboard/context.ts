@@ -5,17 +5,17 @@ import type { Authenticator } from '../accounts/authenticator.ts';
 import type { Clock } from '../accounts/credits.ts';
 import type { Db } from '../db/pool.ts';
 import type { NotifyBatcher } from '../db/notify-batcher.ts';
-import type { JobReader } from '../jobs/job-reader.ts';
+import type { JobReader } from '../sets/reader.ts';
 import type { StoreReaders } from '../stores/index.ts';
 import type { ObjectStore } from '../objects/index.ts';
-import type { UrlSigner } from '../pictures/signed-urls.ts';
+import type { UrlSigner } from '../sets/signed-urls.ts';
 import type { Session } from '../users/sessions.ts';
 import type { Html } from './html.ts';
 import type { PageContext } from './layout.ts';
 import { csrfTokenFor, type CookieNames } from './session.ts';
-import type { Previewer } from '../revisions/preview.ts';
+import type { Previewer } from '../sets/revisions/preview.ts';
 import type { PublishingServices } from '../publishing/services.ts';
-import type { RevisionLimits } from '../revisions/revisions.ts';
+import type { RevisionLimits } from '../sets/revisions/revisions.ts';
 
 /** The same domain services the API is built on (a structural subset of the API's Services). */
 export interface DashboardServices {

@@ -8,7 +8,7 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { isConnectionLost } from '../db/pool.ts';
-import { isProblem } from '../problem.ts';
+import { isProblem } from '../core/problem.ts';
 import { serveAssets } from './assets.ts';
 import { notFound, PageError, SignInRequired, sendPage, type Dashboard, type DashboardOptions } from './context.ts';
 import { html } from './html.ts';

@@ -1,5 +1,6 @@
 /** What people read instead of ids: devices, voices, and counts with the right number. */
-import { DEVICE_IDS, DEVICES, type CaptionStyle, type Device } from '../planning/types.ts';
+import { DEVICE_IDS, DEVICES, type Device } from '../core/devices.ts';
+import { type CaptionStyle } from '../core/set.ts';
 
 // The device table's own labels: a new device is named where it is defined.
 export const DEVICE_NAMES = Object.fromEntries(DEVICE_IDS.map((d) => [d, DEVICES[d].label])) as Record<Device, string>;

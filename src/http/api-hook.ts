@@ -8,7 +8,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator, Principal } from '../accounts/authenticator.ts';
-import { isProblem } from '../problem.ts';
+import { isProblem } from '../core/problem.ts';
 import { presentedKey } from './auth.ts';
 import { rateLimited, rateLimitHeader, type RateLimits } from './rate-limit/index.ts';
 import type { Decision } from './rate-limit/buckets.ts';

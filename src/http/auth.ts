@@ -5,7 +5,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '../accounts/authenticator.ts';
-import { unauthorized } from '../problem.ts';
+import { unauthorized } from '../core/problem.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -8,8 +8,8 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
-import { newId } from '../ids.ts';
-import { Problem } from '../problem.ts';
+import { newId } from '../core/ids.ts';
+import { Problem } from '../core/problem.ts';
 import { problemBody } from './problems.ts';
 
 function problemFor(code: string | undefined): Problem {

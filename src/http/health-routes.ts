@@ -1,7 +1,7 @@
 /** GET /healthz (the process answers) and GET /readyz (and reaches its database): every role serves both. */
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../db/pool.ts';
-import { Problem } from '../problem.ts';
+import { Problem } from '../core/problem.ts';
 import { sendProblem } from './problems.ts';
 
 export function healthRoutes(app: FastifyInstance, db: Queryable): void {

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import { registry } from '../metrics/index.ts';
-import { Problem } from '../problem.ts';
+import { Problem } from '../core/problem.ts';
 import { sameSecret } from './auth.ts';
 
 export function metricsRoute(app: FastifyInstance, perServer: Registry, token: string | null): void {

@@ -4,7 +4,7 @@
  */
 import type { SwaggerOptions } from '@fastify/swagger';
 import type { FastifySchema } from 'fastify';
-import { SCREENSHOT_SET_COST } from '../jobs/screenshot-sets.ts';
+import { SCREENSHOT_SET_COST } from '../sets/create.ts';
 
 export const API_DESCRIPTION = `shotgen makes store screenshot sets (App Store and Google Play) for an app: planned captions
 over your app's screens in device frames, rendered to store-ready PNGs.

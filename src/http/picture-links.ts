@@ -4,8 +4,8 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../accounts/credits.ts';
-import type { PictureLinks } from '../pictures/present.ts';
-import type { UrlSigner } from '../pictures/signed-urls.ts';
+import type { PictureLinks } from '../sets/present.ts';
+import type { UrlSigner } from '../sets/signed-urls.ts';
 
 export interface LinkServices {
   config: { basePath: string; publicUrl?: string | null };

@@ -3,7 +3,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isConnectionLost } from '../db/pool.ts';
 import { ObjectStoreUnavailable } from '../objects/store.ts';
 import type { IncomingMessage } from 'node:http';
-import { Problem, problemType, validationFailed, type FieldError } from '../problem.ts';
+import { Problem, problemType, validationFailed, type FieldError } from '../core/problem.ts';
 
 /**
  * While the database restarts or is unreachable, answer 503 with a short Retry-After, never 500:

@@ -3,7 +3,7 @@
  * headers every response carries, then a 503 once the server is draining.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Problem } from '../problem.ts';
+import { Problem } from '../core/problem.ts';
 
 export function rootRequestHook(draining: () => boolean) {
   return function onRequest(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void {

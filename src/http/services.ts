@@ -11,14 +11,14 @@ import type { Clock } from '../accounts/credits.ts';
 import type { Config } from '../config.ts';
 import type { NotifyBatcher } from '../db/notify-batcher.ts';
 import type { Db } from '../db/pool.ts';
-import type { JobReader } from '../jobs/job-reader.ts';
-import type { JobWaiters } from '../jobs/job-waiters.ts';
+import type { JobReader } from '../sets/reader.ts';
+import type { JobWaiters } from '../sets/waiters.ts';
 import type { ObjectStore } from '../objects/index.ts';
-import type { UrlSigner } from '../pictures/signed-urls.ts';
+import type { UrlSigner } from '../sets/signed-urls.ts';
 import type { PublishingServices } from '../publishing/services.ts';
 import type { StoreReaders } from '../stores/index.ts';
 import type { RateLimits } from './rate-limit/index.ts';
-import type { Previewer } from '../revisions/preview.ts';
+import type { Previewer } from '../sets/revisions/preview.ts';
 
 export interface Services {
   /** `llm`: whether a caption model is configured decides which locales a set may ask for; publicUrl and signupEnabled are the dashboard's (defaults: null, true); webhooks: what webhook URLs may point at (default: https and public addresses only). */

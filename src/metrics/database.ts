@@ -5,7 +5,7 @@
  */
 import { Gauge, Registry } from 'prom-client';
 import type { Db } from '../db/pool.ts';
-import { JOB_STATUSES } from '../jobs/schemas.ts';
+import { JOB_STATUSES } from '../core/job-schemas.ts';
 
 export function databaseMetrics(db: Db): Registry {
   const registry = new Registry();

@@ -9,12 +9,12 @@
  */
 import { LRUCache } from 'lru-cache';
 import { Piscina } from 'piscina';
-import { Problem, type ProblemCode } from '../problem.ts';
-import { workerFile } from '../threads/worker-file.ts';
+import { Problem, type ProblemCode } from '../core/problem.ts';
+import { workerFile } from '../core/worker-file.ts';
 import { draftScreenshotSet, supportedCount } from './plan.ts';
 import type { FillableAnswer, FillableTask } from './pool-worker.ts';
 import { cannotFillSet } from './refusal.ts';
-import type { PlanInput } from './types.ts';
+import type { PlanInput } from '../core/set.ts';
 
 /** The draft's warnings, known before the charge (a Mac listing for an iPhone set, a story changed to fit the listing). */
 export function checkFillable(input: PlanInput, hasModel: boolean): string[] {

@@ -1,12 +1,12 @@
 /** Colours and layouts: the app's brand gradient and a text colour that passes WCAG AA on it. */
 import { accessible, fallbackPalette } from '../brand/palette.ts';
-import type { BrandColors } from '../brand/theme-ids.ts';
-import type { Role } from './narratives.ts';
+import type { BrandColors } from '../core/themes.ts';
+import type { Role } from '../core/narratives.ts';
 
 export const LAYOUTS = ['hero-centered', 'headline-top', 'headline-bottom', 'text-only'] as const;
 export type Layout = (typeof LAYOUTS)[number];
 
-export { contrastRatio, MIN_CONTRAST } from '../brand/contrast.ts';
+export { contrastRatio, MIN_CONTRAST } from '../core/colour.ts';
 
 export interface Palette {
   colors: string[];

@@ -1,15 +1,14 @@
 /** The built-in planner: listing(s) + request → a screenshot set. Pure and deterministic. */
-import { validationFailed, type FieldError } from '../problem.ts';
+import { validationFailed, type FieldError } from '../core/problem.ts';
 import { layoutFor, paletteFor } from './look.ts';
-import { defaultRoles, findNarrative } from './narratives.ts';
+import { defaultRoles, findNarrative } from '../core/narratives.ts';
 import { assignScreens, primaryListing, screensFor } from './screens.ts';
 import { adaptRoles, missingSubheadlinesWarning } from './story.ts';
-import { localesErrors } from './locales.ts';
+import { localesErrors } from '../core/locales.ts';
 import { planOwnSlides } from './own-slides.ts';
 import {
   CAPTION_LENGTHS,
   CAPTION_STYLES,
-  DEVICES,
   type CaptionLength,
   type CaptionStyle,
   MAX_COUNT,
@@ -17,12 +16,13 @@ import {
   OWN_SLIDE_LIMITS,
   type PlanInput,
   type ScreenshotSetResult,
-} from './types.ts';
-import { understand, type Understanding } from './understand.ts';
-import { CaptionWriter, FEATURE_ROLES, slideKeywords, type Caption } from './captions.ts';
-import { CaptionChecker, checkCaptions, type CheckContext } from './check.ts';
+} from '../core/set.ts';
+import { DEVICES } from '../core/devices.ts';
+import { understand, type Understanding } from '../captions/understand.ts';
+import { CaptionWriter, FEATURE_ROLES, slideKeywords, type Caption } from '../captions/rules/writer.ts';
+import { CaptionChecker, checkCaptions, type CheckContext } from '../captions/checker/check.ts';
 import { cannotFillSet, nothingToFrame } from './refusal.ts';
-import type { Role } from './narratives.ts';
+import type { Role } from '../core/narratives.ts';
 
 /** Google Play shows at most this many screenshots per device type, and needs at least two. */
 const PLAY_MAX_SHOTS = 8;

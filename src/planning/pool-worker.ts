@@ -1,10 +1,10 @@
 /** The planning thread: plans one set per task. Problems and log lines go back as plain data. */
-import { isProblem } from '../problem.ts';
-import type { LlmSettings } from './llm.ts';
+import { isProblem } from '../core/problem.ts';
+import type { LlmSettings } from '../captions/model/llm.ts';
 import { TranslationFailed } from './errors.ts';
-import { newStats, type ModelStats } from './model-writer.ts';
-import { planLocales } from './translate.ts';
-import type { PlanInput, ScreenshotSetResult } from './types.ts';
+import { newStats, type ModelStats } from '../captions/model/writer.ts';
+import { planLocales } from '../captions/model/translate.ts';
+import type { PlanInput, ScreenshotSetResult } from '../core/set.ts';
 import { checkFillable } from './fillable.ts';
 
 /** The create request's check before the charge (./fillable.ts), off the HTTP event loop. */

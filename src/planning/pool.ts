@@ -4,14 +4,14 @@
  * a worker thread; the API's requests never wait behind it.
  */
 import { Piscina } from 'piscina';
-import { Problem, type ProblemCode } from '../problem.ts';
-import { workerFile } from '../threads/worker-file.ts';
-import type { LlmLogger, LlmSettings } from './llm.ts';
+import { Problem, type ProblemCode } from '../core/problem.ts';
+import { workerFile } from '../core/worker-file.ts';
+import type { LlmLogger, LlmSettings } from '../captions/model/llm.ts';
 import type { PlanAnswer, PlanReport, PlanTask } from './pool-worker.ts';
-import { answersKey, type AnswerCache } from './answer-cache.ts';
+import { answersKey, type AnswerCache } from '../captions/model/answer-cache.ts';
 import { captionFallbacks, captionModelCalls, captionModelLatency, captionModelTokens, captionRepairs } from '../metrics/captions.ts';
 import { TranslationFailed } from './errors.ts';
-import type { PlanInput, ScreenshotSetResult } from './types.ts';
+import type { PlanInput, ScreenshotSetResult } from '../core/set.ts';
 
 export class PlanningPool {
   private readonly pool: Piscina<PlanTask, PlanAnswer>;

@@ -1,7 +1,7 @@
 /** Which store screenshots a set frames, and in what order. */
-import type { Listing, Screenshot, ScreenshotFamily } from '../stores/listing.ts';
-import { DEVICES, type Device } from './types.ts';
-import type { Role } from './narratives.ts';
+import type { Listing, Screenshot, ScreenshotFamily } from '../core/listing.ts';
+import { DEVICES, type Device } from '../core/devices.ts';
+import type { Role } from '../core/narratives.ts';
 
 const FAMILY_LABEL: Record<ScreenshotFamily, string> = {
   iphone: 'iPhone',

@@ -2,9 +2,9 @@
  * The story adapts to what the listing says: steps and problems only where it states them, social
  * proof only with a rating worth showing. Each change is told in a warning.
  */
-import type { Role } from './narratives.ts';
-import type { CaptionLength } from './types.ts';
-import type { Understanding } from './understand.ts';
+import type { Role } from '../core/narratives.ts';
+import type { CaptionLength } from '../core/set.ts';
+import type { Understanding } from '../captions/understand.ts';
 
 const slideList = (ns: number[]) => (ns.length === 1 ? `Slide ${ns[0]}` : `Slides ${ns.slice(0, -1).join(', ')} and ${ns[ns.length - 1]}`);
 

@@ -2,7 +2,7 @@
  * What a publication needs from a store, whichever store: its locales, the current images of some
  * slots, and applying a plan's items with every step's result saved before the next call.
  */
-import type { Device } from '../planning/types.ts';
+import type { Device } from '../core/devices.ts';
 import type { Action, Remote } from './plan.ts';
 
 export interface SlotRef {

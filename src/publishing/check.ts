@@ -3,7 +3,7 @@
  * of one app, Google's token exchange at the key file's token_uri. The store's "no" is a 422
  * the user can act on; the store being down is a 502, and nothing is stored either way.
  */
-import { Problem } from '../problem.ts';
+import { Problem } from '../core/problem.ts';
 import { AppStoreClient } from './app-store/client.ts';
 import type { ConnectionSecret, CredentialCheck } from './connections.ts';
 import { StoreError } from './errors.ts';

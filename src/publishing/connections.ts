@@ -5,8 +5,8 @@
  * an answer shows is only the public half (issuer, key id, client email).
  */
 import type { Queryable } from '../db/pool.ts';
-import { newId } from '../ids.ts';
-import { Problem, validationFailed } from '../problem.ts';
+import { newId } from '../core/ids.ts';
+import { Problem, validationFailed } from '../core/problem.ts';
 import type { Keyring } from '../secrets/envelope.ts';
 import { requireKeyring } from '../secrets/keys.ts';
 import { importAppStoreKey, type AppStoreCredentials } from './app-store/token.ts';

@@ -1,8 +1,8 @@
 /** POST /publications: checks that make a publication possible at all, before anything is queued. */
 import type { Db } from '../db/pool.ts';
-import { isId } from '../ids.ts';
-import { Problem, validationFailed } from '../problem.ts';
-import { DEVICES, type Device } from '../planning/types.ts';
+import { isId } from '../core/ids.ts';
+import { Problem, validationFailed } from '../core/problem.ts';
+import { DEVICES, type Device } from '../core/devices.ts';
 import { connectionNotFound, getConnection } from './connections.ts';
 import { insertPublication } from './publications.ts';
 

@@ -5,9 +5,9 @@
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/pool.ts';
 import type { ObjectStore } from '../objects/index.ts';
-import type { Device } from '../planning/types.ts';
-import { featureGraphicFileName, listJobFiles } from '../pictures/files.ts';
-import { Problem } from '../problem.ts';
+import type { Device } from '../core/devices.ts';
+import { featureGraphicFileName, listJobFiles } from '../sets/files.ts';
+import { Problem } from '../core/problem.ts';
 
 export interface JobImage {
   /** The job's file name, e.g. slides/2.png. */

@@ -3,8 +3,8 @@
  * read back as the public resource. Every read the API makes is scoped to the account.
  */
 import { transaction, type Db, type Queryable } from '../db/pool.ts';
-import { newId } from '../ids.ts';
-import { Problem } from '../problem.ts';
+import { newId } from '../core/ids.ts';
+import { Problem } from '../core/problem.ts';
 import type { Item, ItemPatch } from './adapter.ts';
 import type { PlannedItem } from './plan.ts';
 import type { StoreKind } from './connections.ts';

@@ -1,6 +1,6 @@
 /** Store connections and publications as TypeBox: what the API validates, answers and documents. */
 import { Type } from '@sinclair/typebox';
-import { Nullable, StringEnum } from '../typebox.ts';
+import { Nullable, StringEnum } from '../core/typebox.ts';
 
 export const StoreSchema = StringEnum(['app-store', 'google-play'] as const, { description: 'app-store or google-play.' });
 

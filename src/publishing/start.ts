@@ -8,7 +8,7 @@ import type { Db } from '../db/pool.ts';
 import type { ObjectStore } from '../objects/index.ts';
 import type { Keyring } from '../secrets/envelope.ts';
 import { loadKeyring } from '../secrets/keys.ts';
-import type { PublicationHandler, Tasks } from '../tasks/index.ts';
+import type { PublicationHandler, Tasks } from '../tasks/runner.ts';
 import { storeCredentialCheck } from './check.ts';
 import { advancePublication, Deferred, type RunnerDeps } from './runner.ts';
 import type { PublishingServices } from './services.ts';

@@ -3,7 +3,7 @@
  * pixels encoded by sharp as an 8-bit RGB PNG (skia's own encoder is slower and writes alpha).
  */
 import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
-import { DEVICES } from '../planning/types.ts';
+import { DEVICES } from '../core/devices.ts';
 import { leadOf, missingGlyphs, setFont, useBrandFont, type Weight } from './fonts.ts';
 import { displayFor, drawCutout, drawFrameBody, MAX_CROP, type FrameBox } from './frames.ts';
 import { place, posterBlock, scaleOf, textBlock, THUMBNAIL_PT, type Bleed, type Scale, type TextBlock } from './layout.ts';

@@ -7,7 +7,7 @@
  * a store would check it, and the lint is completed.
  */
 import sharp from 'sharp';
-import type { Device } from '../planning/types.ts';
+import type { Device } from '../core/devices.ts';
 import { encodeRgbPng } from './png.ts';
 import { checkStoreRules, MAX_BYTES } from './store-rules.ts';
 import type { DrawnLint, RenderedSlide } from './types.ts';

@@ -7,7 +7,7 @@
  */
 import type { BrandPalette } from '../brand/palette.ts';
 import { canvasFor, drawIcon, encodeRgb, iconImage, wrapLines } from './brand-draw.ts';
-import type { BrandFontId } from '../brand/theme-ids.ts';
+import type { BrandFontId } from '../core/themes.ts';
 import { setFont, useBrandFont } from './fonts.ts';
 
 export const FEATURE_GRAPHIC = { width: 1024, height: 500 } as const;

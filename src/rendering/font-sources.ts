@@ -70,7 +70,7 @@ export const FONT_SOURCES: FontSource[] = [
 ];
 
 /**
- * The brand kit's fonts (src/brand/theme-ids.ts BRAND_FONTS), by family. Not in FONT_SOURCES: a
+ * The brand kit's fonts (src/core/themes.ts BRAND_FONTS), by family. Not in FONT_SOURCES: a
  * thread registers one only when a set names it, so a render without a brand font loads nothing
  * more. Each has the three weights of the layouts (the bold theme's headlines are Black).
  */

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
-import { BRAND_FONTS, type BrandFontId } from '../brand/theme-ids.ts';
+import { BRAND_FONTS, type BrandFontId } from '../core/themes.ts';
 import { coverageOf } from './cmap.ts';
 import { BRAND_FONT_SOURCES, CJK, FONT_SOURCES, type FontSource, type Weight } from './font-sources.ts';
 

@@ -4,13 +4,13 @@
  * Every measure is a fraction of the screen's width, so a frame scales to any size.
  */
 import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
-import { DEVICES, type Device } from '../planning/types.ts';
-import { frameOf, type Display } from './displays.ts';
+import { DEVICES, type Device } from '../core/devices.ts';
+import { frameOf, type Display } from '../core/displays.ts';
 
 /** The bezel's black, also painted over the square corners of the screen image. */
 export const BEZEL = '#050506';
 
-export { displayFor, FRAMES, frameOf, MAX_CROP, type Display } from './displays.ts';
+export { displayFor, FRAMES, frameOf, MAX_CROP, type Display } from '../core/displays.ts';
 
 export interface FrameBox {
   /** Outer top-left and size of the frame body (buttons stick out beyond it). */

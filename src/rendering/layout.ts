@@ -3,8 +3,8 @@
  * text block of a set is as tall as its tallest, so devices sit at the same height on every slide.
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
-import type { ThemeId } from '../brand/theme-ids.ts';
-import { DEVICES, type Device } from '../planning/types.ts';
+import type { ThemeId } from '../core/themes.ts';
+import { DEVICES, type Device } from '../core/devices.ts';
 import { frameBox, frameOf, frameWidthFor, type Display, type FrameBox } from './frames.ts';
 import type { Weight } from './font-sources.ts';
 import { drawnLines, fitSize, HEADLINE_LINE_HEIGHT, linesAt, MAX_LINES, SUB_LINE_HEIGHT } from './text.ts';

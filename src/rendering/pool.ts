@@ -4,10 +4,10 @@
  */
 import os from 'node:os';
 import { Piscina } from 'piscina';
-import { workerFile } from '../threads/worker-file.ts';
+import { workerFile } from '../core/worker-file.ts';
 import { configureThreadHeaps } from './thread-heap.ts';
 import { renderDuration } from '../metrics/index.ts';
-import { DEVICES } from '../planning/types.ts';
+import { DEVICES } from '../core/devices.ts';
 import type { BrandTask, RenderedSlide, RenderInput, RenderOptions, RenderTask, SetMetrics, SlideLook } from './types.ts';
 import type { WorkerSlide } from './worker.ts';
 

@@ -14,7 +14,7 @@ import { loadImage } from '@napi-rs/canvas';
 import sharp from 'sharp';
 import type { BrandPalette } from '../brand/palette.ts';
 import { canvasFor, drawIcon, encodeRgb, iconImage, roundRect, wrapLines } from './brand-draw.ts';
-import type { BrandFontId } from '../brand/theme-ids.ts';
+import type { BrandFontId } from '../core/themes.ts';
 import { fontString, useBrandFont } from './fonts.ts';
 
 export type PreviewStore = 'app-store' | 'google-play';

@@ -1,10 +1,10 @@
 /**
  * What the stores accept, checked on the file's bytes themselves (a PNG's header and chunk list,
  * a JPEG's frame header), so a job can refuse to deliver a picture a store would reject. The sizes
- * each App Store slot accepts are the devices' `accepts` (planning/types.ts).
+ * each App Store slot accepts are the devices' `accepts` (core/set.ts).
  */
 import { crc32 } from 'node:zlib';
-import { DEVICES, type Device } from '../planning/types.ts';
+import { DEVICES, type Device } from '../core/devices.ts';
 
 export const MAX_BYTES = 8 * 1024 * 1024;
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

@@ -4,8 +4,8 @@
  * come from the app's brand when the set has one, else from the slide's planned colours.
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
-import { withContrast } from '../brand/contrast.ts';
-import { DEFAULT_THEME, type BrandColors, type ThemeId } from '../brand/theme-ids.ts';
+import { withContrast } from '../core/colour.ts';
+import { DEFAULT_THEME, type BrandColors, type ThemeId } from '../core/themes.ts';
 import type { Scale } from './layout.ts';
 import type { SlideLook } from './types.ts';
 

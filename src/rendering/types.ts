@@ -1,8 +1,9 @@
 /** What the renderer takes and what travels to its worker threads. */
-import type { BrandColors, BrandFontId, ThemeId } from '../brand/theme-ids.ts';
+import type { BrandColors, BrandFontId, ThemeId } from '../core/themes.ts';
 import type { Static } from '@sinclair/typebox';
-import type { SlideLintSchema } from '../planning/schemas.ts';
-import type { Device, Slide } from '../planning/types.ts';
+import type { SlideLintSchema } from '../core/set-schemas.ts';
+import type { Device } from '../core/devices.ts';
+import type { Slide } from '../core/set.ts';
 import type { FeatureGraphicInput } from './feature-graphic.ts';
 import type { StorePreviewInput } from './store-preview.ts';
 
@@ -112,5 +113,5 @@ export interface RenderedSlide {
   lint: SlideLint;
 }
 
-/** The lint of a slide, as the job's result carries it (planning/schemas.ts SlideLintSchema). */
+/** The lint of a slide, as the job's result carries it (core/set-schemas.ts SlideLintSchema). */
 export type SlideLint = Static<typeof SlideLintSchema>;

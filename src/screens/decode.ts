@@ -4,7 +4,7 @@
  * file only shows when its pixels are read.
  */
 import sharp from 'sharp';
-import { Problem } from '../problem.ts';
+import { Problem } from '../core/problem.ts';
 
 export const MAX_SCREEN_BYTES = 10 * 1024 * 1024;
 export const MAX_SCREEN_PIXELS = 40_000_000;

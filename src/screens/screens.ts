@@ -5,12 +5,12 @@
 import { createHash } from 'node:crypto';
 import { appNotFound, findApp } from '../apps/apps.ts';
 import { transaction, type Db, type Queryable } from '../db/pool.ts';
-import { isId, newId } from '../ids.ts';
+import { isId, newId } from '../core/ids.ts';
 import type { ObjectStore } from '../objects/index.ts';
-import { Problem } from '../problem.ts';
-import type { ScreenshotFamily } from '../stores/listing.ts';
+import { Problem } from '../core/problem.ts';
+import type { ScreenshotFamily } from '../core/listing.ts';
 import { decodeScreen } from './decode.ts';
-import { inferFamily } from './family.ts';
+import { inferFamily } from '../core/families.ts';
 import { stripMetadata } from './strip.ts';
 
 export const MAX_SCREENS_PER_APP = 50;

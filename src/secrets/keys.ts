@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Problem } from '../problem.ts';
+import { Problem } from '../core/problem.ts';
 import { Keyring } from './envelope.ts';
 
 export interface SecretsSettings {

@@ -1,5 +1,5 @@
 /** The App Store, read through Apple's public lookup API (itunes.apple.com/lookup). */
-import { emptyScreenshots, type Listing, type Screenshot } from './listing.ts';
+import { emptyScreenshots, type Listing, type Screenshot } from '../core/listing.ts';
 import { getStore, storeAppNotFound, storeUnavailable, TransientStoreError, withRetry, type RetryPolicy } from './http.ts';
 import { plainText } from './text.ts';
 import type { AppStoreRef } from './urls.ts';

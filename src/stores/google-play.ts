@@ -1,5 +1,5 @@
 /** Google Play, read from the public details page (there is no public listing API). */
-import { emptyScreenshots, type Listing, type Screenshot } from './listing.ts';
+import { emptyScreenshots, type Listing, type Screenshot } from '../core/listing.ts';
 import { getStore, storeAppNotFound, storeUnavailable, withRetry, type RetryPolicy, type StoreLogger } from './http.ts';
 import {
   at,

@@ -3,7 +3,7 @@
  * that may pass (timeouts, connection errors, 429, 5xx), and store errors mapped to problems.
  */
 import pRetry from 'p-retry';
-import { Problem } from '../problem.ts';
+import { Problem } from '../core/problem.ts';
 
 export interface StoreLogger {
   warn(obj: object, msg?: string): void;

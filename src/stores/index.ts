@@ -3,10 +3,10 @@ import { fetchAppStoreListing } from './app-store.ts';
 import { SingleFlightCache } from './cache.ts';
 import { fetchGooglePlayListing } from './google-play.ts';
 import type { StoreLogger } from './http.ts';
-import type { Listing } from './listing.ts';
+import type { Listing } from '../core/listing.ts';
 import type { AppStoreRef, GooglePlayRef } from './urls.ts';
 
-export type { Listing } from './listing.ts';
+export type { Listing } from '../core/listing.ts';
 export type { StoreLogger } from './http.ts';
 export type { AppStoreRef, GooglePlayRef } from './urls.ts';
 export { InvalidStoreUrl, parseAppStoreUrl, parseGooglePlayUrl } from './urls.ts';

@@ -4,8 +4,8 @@
  */
 import { createAccount, getAccount } from '../accounts/accounts.ts';
 import { isUniqueViolation, transaction, type Db, type Queryable } from '../db/pool.ts';
-import { newId } from '../ids.ts';
-import { Problem, validationFailed, type FieldError } from '../problem.ts';
+import { newId } from '../core/ids.ts';
+import { Problem, validationFailed, type FieldError } from '../core/problem.ts';
 import { hashPassword, passwordProblem } from './passwords.ts';
 
 export interface User {

@@ -11,11 +11,11 @@
  */
 import type { Db } from '../db/pool.ts';
 import { transaction } from '../db/pool.ts';
-import type { PublicJob } from '../jobs/jobs.ts';
+import type { PublicJob } from '../queue/jobs.ts';
 import { viewPublication } from '../publishing/publications.ts';
 import type { Keyring } from '../secrets/envelope.ts';
 import { webhookDeliveries } from '../metrics/index.ts';
-import { DELIVERY_TASK, type Tasks } from '../tasks/index.ts';
+import { DELIVERY_TASK, type Tasks } from '../tasks/runner.ts';
 import {
   finishAttempt,
   giveBack,

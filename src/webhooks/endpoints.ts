@@ -3,8 +3,8 @@
  * deleted. Every query is scoped by the account, so another account's endpoint is simply absent.
  */
 import { transaction, type Db, type Queryable } from '../db/pool.ts';
-import { newId } from '../ids.ts';
-import { Problem, validationFailed } from '../problem.ts';
+import { newId } from '../core/ids.ts';
+import { Problem, validationFailed } from '../core/problem.ts';
 import { isSealed, type Keyring } from '../secrets/envelope.ts';
 import { refusedUrl, type UrlRules } from './address-check.ts';
 import { newSecret } from './signing.ts';

@@ -1,6 +1,6 @@
 /** The webhook endpoint resource as TypeBox: what the API validates, answers and documents. */
 import { Type } from '@sinclair/typebox';
-import { StringEnum } from '../typebox.ts';
+import { StringEnum } from '../core/typebox.ts';
 import { WEBHOOK_EVENTS } from './endpoints.ts';
 
 export const WebhookEventSchema = StringEnum(WEBHOOK_EVENTS, {

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getBalance, grant, periodEnd, periodStart, refund } from '../../src/accounts/credits.ts';
 import { transaction } from '../../src/db/pool.ts';
-import { createScreenshotSet, SCREENSHOT_SET_COST } from '../../src/jobs/screenshot-sets.ts';
-import { isProblem } from '../../src/problem.ts';
+import { createScreenshotSet, SCREENSHOT_SET_COST } from '../../src/sets/create.ts';
+import { isProblem } from '../../src/core/problem.ts';
 import { createTestDatabase, testServers, type TestDatabase } from '../support/db.ts';
 import { accountWithKey, insertApp } from '../support/fixtures.ts';
 

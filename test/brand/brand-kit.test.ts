@@ -1,6 +1,6 @@
 /** GET/PUT /public/v1/apps/{appId}/brand: the kit stored with the app, checked, and scoped to the account. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BRAND_FONT_IDS } from '../../src/brand/theme-ids.ts';
+import { BRAND_FONT_IDS } from '../../src/core/themes.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { accountWithKey, insertApp } from '../support/fixtures.ts';
 

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { contrastRatio, fromHex, MIN_CONTRAST, rgbToHsl } from '../../src/brand/contrast.ts';
+import { contrastRatio, fromHex, MIN_CONTRAST, rgbToHsl } from '../../src/core/colour.ts';
 import { paletteFromIcon } from '../../src/brand/icon-colors.ts';
 import { fallbackPalette, paletteFromColors } from '../../src/brand/palette.ts';
 

@@ -7,12 +7,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import sharp from 'sharp';
 import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emptyScreenshots } from '../../src/stores/listing.ts';
+import { emptyScreenshots } from '../../src/core/listing.ts';
 import { thumbnailWidth } from '../../src/rendering/store-preview.ts';
 import { startFakeImageHost, type FakeImageHost } from '../support/fake-images.ts';
 import { accountWithKey, insertApp, sampleListing } from '../support/fixtures.ts';
 import { until } from '../support/jobs.ts';
-import { closeRenderPool, createPicturesApp, type PicturesApp } from '../pictures/support.ts';
+import { closeRenderPool, createPicturesApp, type PicturesApp } from '../sets/support.ts';
 import { scaled } from '../support/timing.ts';
 
 let images: FakeImageHost;

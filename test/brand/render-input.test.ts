@@ -5,12 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveSetBrand } from '../../src/brand/resolve.ts';
-import { screenshotSetRunner } from '../../src/jobs/set-runner.ts';
-import { Worker } from '../../src/jobs/worker.ts';
-import { planLocales } from '../../src/planning/translate.ts';
+import { screenshotSetRunner } from '../../src/sets/run.ts';
+import { Worker } from '../../src/queue/worker.ts';
+import { planLocales } from '../../src/captions/model/translate.ts';
 import { fakeRenderer } from '../support/fake-renderer.ts';
 import type { RenderInput } from '../../src/rendering/types.ts';
-import { emptyScreenshots } from '../../src/stores/listing.ts';
+import { emptyScreenshots } from '../../src/core/listing.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { solidPng, startFakeImageHost, type FakeImageHost } from '../support/fake-images.ts';
 import { accountWithKey, insertApp, sampleListing } from '../support/fixtures.ts';

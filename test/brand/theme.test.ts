@@ -4,13 +4,13 @@
  * computed once and kept), and a bad theme or another account's app changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fromHex, rgbToHsl } from '../../src/brand/contrast.ts';
-import { THEME_IDS } from '../../src/brand/theme-ids.ts';
-import { emptyScreenshots } from '../../src/stores/listing.ts';
+import { fromHex, rgbToHsl } from '../../src/core/colour.ts';
+import { THEME_IDS } from '../../src/core/themes.ts';
+import { emptyScreenshots } from '../../src/core/listing.ts';
 import { startFakeImageHost, type FakeImageHost } from '../support/fake-images.ts';
 import { accountWithKey, insertApp, sampleListing } from '../support/fixtures.ts';
 import { ledger, until } from '../support/jobs.ts';
-import { closeRenderPool, createPicturesApp, type PicturesApp } from '../pictures/support.ts';
+import { closeRenderPool, createPicturesApp, type PicturesApp } from '../sets/support.ts';
 import { scaled } from '../support/timing.ts';
 
 let images: FakeImageHost;

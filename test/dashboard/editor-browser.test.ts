@@ -12,7 +12,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { createScreenshotSet } from '../../src/jobs/screenshot-sets.ts';
+import { createScreenshotSet } from '../../src/sets/create.ts';
 import { FileObjectStore } from '../../src/objects/filesystem.ts';
 import { uploadScreen } from '../../src/screens/screens.ts';
 import { startService, type Service } from '../../src/service.ts';

@@ -1,10 +1,10 @@
 /** What a new user meets: a checklist, the first call with the key filled in, names instead of ids, the right plurals, a favicon. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createScreenshotSet } from '../../src/jobs/screenshot-sets.ts';
+import { createScreenshotSet } from '../../src/sets/create.ts';
 import type { TestApp } from '../support/app.ts';
 import { createDashboardApp, PageClient } from '../support/dashboard.ts';
 import { insertApp, sampleListing } from '../support/fixtures.ts';
-import { newId } from '../../src/ids.ts';
+import { newId } from '../../src/core/ids.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
 
 describe('first steps on the dashboard', () => {

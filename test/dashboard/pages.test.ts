@@ -2,9 +2,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createApiKey } from '../../src/accounts/api-keys.ts';
 import { escapeHtml } from '../../src/dashboard/html.ts';
 import { forPeople } from '../../src/dashboard/names.ts';
-import { screenshotSetRunner } from '../../src/jobs/set-runner.ts';
-import { planWithModel } from '../../src/planning/model-writer.ts';
-import { Worker } from '../../src/jobs/worker.ts';
+import { screenshotSetRunner } from '../../src/sets/run.ts';
+import { planWithModel } from '../../src/captions/model/writer.ts';
+import { Worker } from '../../src/queue/worker.ts';
 import type { TestApp } from '../support/app.ts';
 import { createDashboardApp, PageClient } from '../support/dashboard.ts';
 import { startFakeStore, type FakeStore } from '../support/fake-store.ts';

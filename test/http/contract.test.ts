@@ -1,9 +1,9 @@
 import { describe, expect } from 'vitest';
-import { claimJobs, completeJob, failJob } from '../../src/jobs/queue.ts';
+import { claimJobs, completeJob, failJob } from '../../src/queue/queue.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
-import { saveJobFiles } from '../../src/pictures/files.ts';
+import { saveJobFiles } from '../../src/sets/files.ts';
 import { RenderPool } from '../../src/rendering/index.ts';
-import { Previewer } from '../../src/revisions/preview.ts';
+import { Previewer } from '../../src/sets/revisions/preview.ts';
 import { solidPng } from '../support/fake-images.ts';
 import type { TestApp } from '../support/app.ts';
 import { it } from '../support/context.ts';

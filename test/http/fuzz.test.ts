@@ -4,8 +4,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEVICE_IDS } from '../../src/planning/types.ts';
-import { PROBLEMS } from '../../src/problem.ts';
+import { DEVICE_IDS } from '../../src/core/devices.ts';
+import { PROBLEMS } from '../../src/core/problem.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { startFakeStore, type FakeStore } from '../support/fake-store.ts';
 import { insertApp } from '../support/fixtures.ts';

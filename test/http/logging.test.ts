@@ -6,7 +6,7 @@ import { startService, type Service } from '../../src/service.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { accountWithKey } from '../support/fixtures.ts';
 import { connect, parseResponse } from '../support/raw-socket.ts';
-import { UrlSigner } from '../../src/pictures/signed-urls.ts';
+import { UrlSigner } from '../../src/sets/signed-urls.ts';
 import { redactUrl } from '../../src/logger.ts';
 
 // The service's URL-signing secret, given rather than generated: a generated one is sealed under

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/http/server.ts';
-import { failJob, claimJobs } from '../../src/jobs/queue.ts';
-import { screenshotSetRunner } from '../../src/jobs/set-runner.ts';
+import { failJob, claimJobs } from '../../src/queue/queue.ts';
+import { screenshotSetRunner } from '../../src/sets/run.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { insertApp } from '../support/fixtures.ts';

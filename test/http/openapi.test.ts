@@ -1,8 +1,9 @@
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEVICE_IDS, CAPTION_STYLE_IDS } from '../../src/planning/types.ts';
-import { NARRATIVES } from '../../src/planning/narratives.ts';
+import { DEVICE_IDS } from '../../src/core/devices.ts';
+import { CAPTION_STYLE_IDS } from '../../src/core/set.ts';
+import { NARRATIVES } from '../../src/core/narratives.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 
 // The document is untyped JSON walked by path; `any` keeps these look-ups readable.

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { loadConfig } from '../../src/config.ts';
-import { newId } from '../../src/ids.ts';
+import { newId } from '../../src/core/ids.ts';
 import { RedisBuckets } from '../../src/http/rate-limit/redis-buckets.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { accountWithKey } from '../support/fixtures.ts';

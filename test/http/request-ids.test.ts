@@ -1,6 +1,6 @@
 /** Ids (request ids on every answer, and every public id): the shape, the time and the randomness. */
 import { describe, expect, it } from 'vitest';
-import { isId, newId } from '../../src/ids.ts';
+import { isId, newId } from '../../src/core/ids.ts';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const decodeTime = (id: string) => [...id.slice(4, 14)].reduce((n, c) => n * 32 + CROCKFORD.indexOf(c), 0);

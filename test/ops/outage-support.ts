@@ -17,7 +17,7 @@ import { afterEach, expect } from 'vitest';
 import { grant } from '../../src/accounts/credits.ts';
 import { createPool } from '../../src/db/pool.ts';
 import { killPostmasters, type Serve } from '../cli/helpers.ts';
-import { emptyScreenshots } from '../../src/stores/listing.ts';
+import { emptyScreenshots } from '../../src/core/listing.ts';
 import { accountWithKey, insertApp, sampleListing } from '../support/fixtures.ts';
 import { until } from '../support/jobs.ts';
 import type { LoadReport } from '../support/load.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pgAnswerCache } from '../../src/planning/answer-cache.ts';
+import { pgAnswerCache } from '../../src/captions/model/answer-cache.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { accountWithKey } from '../support/fixtures.ts';
 

@@ -3,14 +3,14 @@
  * each expectation is a caption a copywriter sent back, and what it reads now.
  */
 import { describe, expect, it } from 'vitest';
-import { doneForm } from '../../src/planning/captions.ts';
+import { doneForm } from '../../src/captions/rules/writer.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
-import { checkCaptions } from '../../src/planning/check.ts';
-import { echoes, incompleteness } from '../../src/planning/complete.ts';
-import { CAPTION_STYLE_IDS, type CaptionLength, type CaptionStyle, type PlanRequest } from '../../src/planning/types.ts';
+import { checkCaptions } from '../../src/captions/checker/check.ts';
+import { echoes, incompleteness } from '../../src/captions/checker/complete.ts';
+import { CAPTION_STYLE_IDS, type CaptionLength, type CaptionStyle, type PlanRequest } from '../../src/core/set.ts';
 import { corpus } from './corpus/index.ts';
 import { planSupported } from './supported.ts';
-import { understand } from '../../src/planning/understand.ts';
+import { understand } from '../../src/captions/understand.ts';
 
 function slides(app: string, captionStyle: CaptionStyle, captionLength: CaptionLength = 'long', extra: Partial<PlanRequest> = {}) {
   const listing = corpus().find((e) => e.id === app)!.listing;

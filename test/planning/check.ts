@@ -2,9 +2,10 @@
  * The caption and plan rules, written again from the contract rather than imported from the planner,
  * so that a planner bug cannot hide behind a shared helper.
  */
-import type { Listing } from '../../src/stores/listing.ts';
-import { DEVICES, type PlanInput, type ScreenshotSetResult } from '../../src/planning/types.ts';
-import { VOICES } from '../../src/planning/voices.ts';
+import type { Listing } from '../../src/core/listing.ts';
+import { DEVICES } from '../../src/core/devices.ts';
+import { type PlanInput, type ScreenshotSetResult } from '../../src/core/set.ts';
+import { VOICES } from '../../src/captions/rules/voices.ts';
 
 // The oracle's own word rules, written again rather than imported: a planner bug in them must not
 // hide behind a shared helper. Only the voices' templates (data, not predicates) come from src.

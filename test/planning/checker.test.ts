@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkCaptions, type CaptionToCheck, type CheckContext } from '../../src/planning/check.ts';
+import { checkCaptions, type CaptionToCheck, type CheckContext } from '../../src/captions/checker/check.ts';
 import { habitly, paid } from './listings.ts';
 
 const ctx = (over: Partial<CheckContext> = {}): CheckContext => ({

@@ -1,6 +1,6 @@
 /** Cleaning a listing's text (issue 11's seen defects, one case each). */
 import { describe, expect, it } from 'vitest';
-import { cleanText, looksBroken, NEGATIVE, notAFeature, unshoutLine } from '../../src/planning/clean.ts';
+import { cleanText, looksBroken, NEGATIVE, notAFeature, unshoutLine } from '../../src/captions/clean.ts';
 
 describe('cleanText', () => {
   it('drops markup and invisible characters, keeps ® ™ and the words', () => {

@@ -1,9 +1,9 @@
-/** The extra listing forms the rule writer may try (src/planning/forms.ts), on tuned listings only. */
+/** The extra listing forms the rule writer may try (src/captions/rules/forms.ts), on tuned listings only. */
 import { describe, expect, it } from 'vitest';
-import { cutForms, moreIdeas, participleForms } from '../../src/planning/forms.ts';
+import { cutForms, moreIdeas, participleForms } from '../../src/captions/rules/forms.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
 import { screensFor } from '../../src/planning/screens.ts';
-import { isProblem } from '../../src/problem.ts';
+import { isProblem } from '../../src/core/problem.ts';
 import { corpus } from './corpus/index.ts';
 import { devicesFor } from './corpus/measure.ts';
 import split from './corpus/split.json' with { type: 'json' };

@@ -5,16 +5,16 @@
  * budget: the set succeeds on the rule writer, charged once. A flawed slide is mended alone.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Worker } from '../../src/jobs/worker.ts';
-import { screenshotSetRunner } from '../../src/jobs/set-runner.ts';
+import { Worker } from '../../src/queue/worker.ts';
+import { screenshotSetRunner } from '../../src/sets/run.ts';
 import { PlanningPool } from '../../src/planning/pool.ts';
-import { emptyScreenshots } from '../../src/stores/listing.ts';
+import { emptyScreenshots } from '../../src/core/listing.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { solidPng } from '../support/fake-images.ts';
 import { captionModel, startFakeLlm, type FakeLlm, type FakeReply } from '../support/fake-llm.ts';
 import { insertApp } from '../support/fixtures.ts';
 import { scaled } from '../support/timing.ts';
-import { closeRenderPool, renderPool } from '../pictures/support.ts';
+import { closeRenderPool, renderPool } from '../sets/support.ts';
 import { habitly } from './listings.ts';
 
 /** The model's whole budget per set: small, so a hang shows as a fallback, not a slow test. */

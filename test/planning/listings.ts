@@ -1,5 +1,5 @@
 /** Listing fixtures for the planner tests, built in code so each one isolates a case. */
-import { emptyScreenshots, type Listing, type Screenshot } from '../../src/stores/listing.ts';
+import { emptyScreenshots, type Listing, type Screenshot } from '../../src/core/listing.ts';
 
 const shots = (prefix: string, n: number, w = 1290, h = 2796): Screenshot[] =>
   Array.from({ length: n }, (_, i) => ({ url: `https://cdn.example.com/${prefix}/${i + 1}.png`, width: w, height: h }));

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { captionWidth, localeProblem } from '../../src/planning/locales.ts';
+import { captionWidth, localeProblem } from '../../src/core/locales.ts';
 import { TranslationFailed } from '../../src/planning/errors.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
-import { planLocales } from '../../src/planning/translate.ts';
-import type { PlanInput } from '../../src/planning/types.ts';
+import { planLocales } from '../../src/captions/model/translate.ts';
+import type { PlanInput } from '../../src/core/set.ts';
 import { startFakeLlm, translationRequest, translator, type FakeLlm } from '../support/fake-llm.ts';
 import { habitly } from './listings.ts';
 

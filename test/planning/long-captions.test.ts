@@ -5,11 +5,11 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkFillable } from '../../src/planning/fillable.ts';
-import { checkCaptions, checkSet, type CaptionToCheck, type CheckContext } from '../../src/planning/check.ts';
-import { newStats, planWithModel } from '../../src/planning/model-writer.ts';
+import { checkCaptions, checkSet, type CaptionToCheck, type CheckContext } from '../../src/captions/checker/check.ts';
+import { newStats, planWithModel } from '../../src/captions/model/writer.ts';
 import { draftScreenshotSet, planScreenshotSet } from '../../src/planning/plan.ts';
-import type { PlanInput, ScreenshotSetResult } from '../../src/planning/types.ts';
-import { isProblem } from '../../src/problem.ts';
+import type { PlanInput, ScreenshotSetResult } from '../../src/core/set.ts';
+import { isProblem } from '../../src/core/problem.ts';
 import { captionModel, startFakeLlm, type FakeLlm } from '../support/fake-llm.ts';
 import { planViolations } from './check.ts';
 import { corpus } from './corpus/index.ts';

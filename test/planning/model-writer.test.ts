@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { planWithModel, newStats } from '../../src/planning/model-writer.ts';
+import { planWithModel, newStats } from '../../src/captions/model/writer.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
-import type { PlanInput } from '../../src/planning/types.ts';
+import type { PlanInput } from '../../src/core/set.ts';
 import { captionModel, captionRequest, startFakeLlm, type FakeLlm } from '../support/fake-llm.ts';
 import { habitly } from './listings.ts';
 

@@ -1,12 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatPlan } from '../../src/planning/cli.ts';
+import { formatPlan } from '../../scripts/plan.ts';
 import { contrastRatio, paletteFor } from '../../src/planning/look.ts';
-import { defaultRoles, findNarrative, NARRATIVES, ROLES } from '../../src/planning/narratives.ts';
+import { defaultRoles, findNarrative, NARRATIVES, ROLES } from '../../src/core/narratives.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
-import { DEVICE_IDS, MAX_COUNT, type PlanInput, type PlanRequest, type ScreenshotSetResult } from '../../src/planning/types.ts';
-import { isProblem } from '../../src/problem.ts';
-import { emptyScreenshots, type Listing } from '../../src/stores/listing.ts';
+import { DEVICE_IDS } from '../../src/core/devices.ts';
+import { MAX_COUNT, type PlanInput, type PlanRequest, type ScreenshotSetResult } from '../../src/core/set.ts';
+import { isProblem } from '../../src/core/problem.ts';
+import { emptyScreenshots, type Listing } from '../../src/core/listing.ts';
 import { planViolations } from './check.ts';
 import { android, emptyDescription, french, habitly, noIpad, paid, unrated } from './listings.ts';
 

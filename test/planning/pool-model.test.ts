@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AnswerCache } from '../../src/planning/answer-cache.ts';
+import type { AnswerCache } from '../../src/captions/model/answer-cache.ts';
 import { PlanningPool } from '../../src/planning/pool.ts';
-import type { PlanInput } from '../../src/planning/types.ts';
+import type { PlanInput } from '../../src/core/set.ts';
 import { registry } from '../../src/metrics/index.ts';
 import { captionModel, startFakeLlm, type FakeLlm } from '../support/fake-llm.ts';
 import { habitly } from './listings.ts';

@@ -2,7 +2,7 @@ import { threadId } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
 import { PlanningPool } from '../../src/planning/pool.ts';
-import type { PlanInput } from '../../src/planning/types.ts';
+import type { PlanInput } from '../../src/core/set.ts';
 import { habitly } from './listings.ts';
 
 const input: PlanInput = { listings: [habitly], extraContext: null, request: { device: 'iphone-69', count: 4 } };

@@ -1,13 +1,13 @@
 /**
  * The quality bar: on the caption corpus (test/planning/corpus/), at least 95 % of all slides pass
- * every check of the one checker (src/planning/check.ts), in every voice. `npm run plan:report`
+ * every check of the one checker (src/captions/checker/check.ts), in every voice. `npm run plan:report`
  * prints the same table.
  */
 import { describe, expect, it } from 'vitest';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
-import { checkSet } from '../../src/planning/check.ts';
-import { incompleteness } from '../../src/planning/complete.ts';
-import { CAPTION_STYLE_IDS, type PlanInput } from '../../src/planning/types.ts';
+import { checkSet } from '../../src/captions/checker/check.ts';
+import { incompleteness } from '../../src/captions/checker/complete.ts';
+import { CAPTION_STYLE_IDS, type PlanInput } from '../../src/core/set.ts';
 import { scaled } from '../support/timing.ts';
 import { corpus } from './corpus/index.ts';
 import { formatRates, measure, tally } from './corpus/measure.ts';

@@ -5,10 +5,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readListing } from '../../src/planning/cli.ts';
+import { readListing } from '../../scripts/plan.ts';
 import { planOrRefuse } from './supported.ts';
-import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS, DEVICE_IDS, type PlanInput, type PlanRequest } from '../../src/planning/types.ts';
-import { isProblem } from '../../src/problem.ts';
+import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS, type PlanInput, type PlanRequest } from '../../src/core/set.ts';
+import { DEVICE_IDS } from '../../src/core/devices.ts';
+import { isProblem } from '../../src/core/problem.ts';
 import { planViolations } from './check.ts';
 
 const ROOT = path.resolve(process.cwd(), '../shared/fixtures/stores');

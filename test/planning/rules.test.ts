@@ -1,11 +1,12 @@
 import { SMALL_WORDS } from 'title-case';
 import { describe, expect, it } from 'vitest';
-import { NARRATIVES } from '../../src/planning/narratives.ts';
+import { NARRATIVES } from '../../src/core/narratives.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
-import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS, DEVICE_IDS, type PlanInput, type PlanRequest } from '../../src/planning/types.ts';
-import { clearUnderstandingCache } from '../../src/planning/understand.ts';
-import { isProblem } from '../../src/problem.ts';
-import type { ScreenshotSetResult } from '../../src/planning/types.ts';
+import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS, type PlanInput, type PlanRequest } from '../../src/core/set.ts';
+import { DEVICE_IDS } from '../../src/core/devices.ts';
+import { clearUnderstandingCache } from '../../src/captions/understand.ts';
+import { isProblem } from '../../src/core/problem.ts';
+import type { ScreenshotSetResult } from '../../src/core/set.ts';
 import { planViolations } from './check.ts';
 
 /** The set, or null when it is refused as the contract says (cannot_fill_set): never a shorter set. */

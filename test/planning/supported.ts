@@ -3,8 +3,8 @@
  * is refused (cannot_fill_set) and never shorter, so these plan the count it supports instead.
  */
 import { planScreenshotSet } from '../../src/planning/plan.ts';
-import type { PlanInput, ScreenshotSetResult } from '../../src/planning/types.ts';
-import { isProblem } from '../../src/problem.ts';
+import type { PlanInput, ScreenshotSetResult } from '../../src/core/set.ts';
+import { isProblem } from '../../src/core/problem.ts';
 
 export const refused = (error: unknown): boolean => isProblem(error) && error.code === 'cannot_fill_set';
 

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { budgetWaitMs, parseRateLimit } from '../../src/publishing/app-store/client.ts';
 import { advancePublication, Deferred } from '../../src/publishing/runner.ts';
 import { publicationStep } from '../../src/publishing/start.ts';
-import { md5, png } from './fakes/helpers.ts';
+import { md5, png } from '../fake-stores/helpers.ts';
 import { ASC_APP, connectAppStore, type PublishingHarness, succeededJob, publishingHarness } from './support.ts';
 
 let p: PublishingHarness;

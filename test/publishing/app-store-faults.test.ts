@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { md5, png } from './fakes/helpers.ts';
+import { md5, png } from '../fake-stores/helpers.ts';
 import { ASC_APP, connectAppStore, type PublishingHarness, succeededJob, publishingHarness } from './support.ts';
 
 let p: PublishingHarness;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { md5 } from './fakes/helpers.ts';
-import { png } from './fakes/helpers.ts';
+import { md5 } from '../fake-stores/helpers.ts';
+import { png } from '../fake-stores/helpers.ts';
 import { ASC_APP, connectAppStore, type PublishingHarness, succeededJob, publishingHarness } from './support.ts';
 
 let p: PublishingHarness;

@@ -4,9 +4,9 @@
  * localization, in the placement group whose reference data takes its size.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { newId } from '../../src/ids.ts';
+import { newId } from '../../src/core/ids.ts';
 import { insertApp, sampleListing } from '../support/fixtures.ts';
-import { md5, png, sha256 } from './fakes/helpers.ts';
+import { md5, png, sha256 } from '../fake-stores/helpers.ts';
 import { ASC_APP, publishingHarness, type PublishingHarness } from './support.ts';
 
 const GROUP = 'IPHONE_DYNAMIC_ISLAND_LARGE_PROFILE';

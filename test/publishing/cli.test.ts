@@ -5,13 +5,13 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { FileObjectStore } from '../../src/objects/filesystem.ts';
-import { startFakeAppStoreConnect, type FakeAppStoreConnectServer } from '../../src/publishing/fakes/app-store-connect.ts';
-import { generateAppStoreKey } from '../../src/publishing/fakes/keys.ts';
+import { startFakeAppStoreConnect, type FakeAppStoreConnectServer } from '../../src/fake-stores/app-store-connect.ts';
+import { generateAppStoreKey } from '../../src/fake-stores/keys.ts';
 import { startService, type Service } from '../../src/service.ts';
 import { shotgen } from '../cli/helpers.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { accountWithKey } from '../support/fixtures.ts';
-import { md5, png } from './fakes/helpers.ts';
+import { md5, png } from '../fake-stores/helpers.ts';
 import { ASC_APP, succeededJob } from './support.ts';
 import { scaled } from '../support/timing.ts';
 

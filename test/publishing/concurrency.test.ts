@@ -2,7 +2,7 @@ import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppStoreTokens } from '../../src/publishing/app-store/token.ts';
 import { advancePublication, RetryLater } from '../../src/publishing/runner.ts';
-import { md5, png, sha256 } from './fakes/helpers.ts';
+import { md5, png, sha256 } from '../fake-stores/helpers.ts';
 import { ASC_APP, PLAY_PACKAGE, publishingHarness, succeededJob, type PublishingHarness } from './support.ts';
 
 let p: PublishingHarness;

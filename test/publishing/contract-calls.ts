@@ -4,8 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { storeCredentialCheck } from '../../src/publishing/check.ts';
-import { startFakeAppStoreConnect } from '../../src/publishing/fakes/app-store-connect.ts';
-import { generateAppStoreKey } from '../../src/publishing/fakes/keys.ts';
+import { startFakeAppStoreConnect } from '../../src/fake-stores/app-store-connect.ts';
+import { generateAppStoreKey } from '../../src/fake-stores/keys.ts';
 import { advancePublication } from '../../src/publishing/runner.ts';
 import { Keyring } from '../../src/secrets/envelope.ts';
 import type { TestApp } from '../support/app.ts';

@@ -1,8 +1,8 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { APP_STORE_DISPLAY_TYPES, PLAY_IMAGE_TYPES } from '../../src/publishing/adapter.ts';
-import { dimensionError, SCREENSHOT_DISPLAY_TYPES } from '../../src/publishing/fakes/asc-display-types.ts';
-import { DEVICE_IDS, DEVICES } from '../../src/planning/types.ts';
+import { dimensionError, SCREENSHOT_DISPLAY_TYPES } from '../../src/fake-stores/asc-display-types.ts';
+import { DEVICE_IDS, DEVICES } from '../../src/core/devices.ts';
 
 const blank = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: { r: 1, g: 2, b: 3 } } })

@@ -5,8 +5,8 @@
  * `published` with exactly the set, in order, and nothing uploaded twice.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FakeCall } from '../../src/publishing/fakes/types.ts';
-import { md5, png, sha256 } from './fakes/helpers.ts';
+import type { FakeCall } from '../../src/fake-stores/types.ts';
+import { md5, png, sha256 } from '../fake-stores/helpers.ts';
 import { ASC_APP, PLAY_PACKAGE, publishingHarness, succeededJob, type PublishingHarness } from './support.ts';
 
 interface Kind {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { png, sha256 } from './fakes/helpers.ts';
+import { png, sha256 } from '../fake-stores/helpers.ts';
 import { PLAY_PACKAGE, publishingHarness, succeededJob, type PublishingHarness } from './support.ts';
 
 let p: PublishingHarness;

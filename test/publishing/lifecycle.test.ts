@@ -4,7 +4,7 @@
  * one locale's failure leaves the others published, and verify fails saying what differs.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { md5, png } from './fakes/helpers.ts';
+import { md5, png } from '../fake-stores/helpers.ts';
 import { ASC_APP, connectAppStore, type PublishingHarness, succeededJob, publishingHarness } from './support.ts';
 
 let p: PublishingHarness;

@@ -5,8 +5,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppStoreClient } from '../../src/publishing/app-store/client.ts';
 import { StoreError } from '../../src/publishing/errors.ts';
-import { startFakeAppStoreConnect, type FakeAppStoreConnectServer } from '../../src/publishing/fakes/app-store-connect.ts';
-import { generateAppStoreKey } from '../../src/publishing/fakes/keys.ts';
+import { startFakeAppStoreConnect, type FakeAppStoreConnectServer } from '../../src/fake-stores/app-store-connect.ts';
+import { generateAppStoreKey } from '../../src/fake-stores/keys.ts';
 import type { RetryPolicy } from '../../src/publishing/retry.ts';
 
 const APP = '42';

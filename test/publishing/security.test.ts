@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Keyring } from '../../src/secrets/envelope.ts';
 import { rotateSecrets, sealClearSecrets } from '../../src/secrets/rotate.ts';
-import { loadSigningSecret } from '../../src/pictures/signed-urls.ts';
+import { loadSigningSecret } from '../../src/sets/signed-urls.ts';
 import { createEndpoint, openEndpointSecret } from '../../src/webhooks/endpoints.ts';
 import { openConnection } from '../../src/publishing/connections.ts';
 import { expectProblem } from '../support/app.ts';

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Tasks } from '../../src/tasks/index.ts';
+import { Tasks } from '../../src/tasks/runner.ts';
 import { until } from '../support/jobs.ts';
-import { md5, png } from './fakes/helpers.ts';
+import { md5, png } from '../fake-stores/helpers.ts';
 import { ASC_APP, connectAppStore, type PublishingHarness, succeededJob, publishingHarness } from './support.ts';
 import { scaled } from '../support/timing.ts';
 

@@ -12,15 +12,15 @@ import { FileObjectStore } from '../../src/objects/filesystem.ts';
 import { Keyring } from '../../src/secrets/envelope.ts';
 import { storeCredentialCheck } from '../../src/publishing/check.ts';
 import { advancePublication, type RunnerDeps } from '../../src/publishing/runner.ts';
-import { startFakeAppStoreConnect, type FakeAppStoreConnectServer } from '../../src/publishing/fakes/app-store-connect.ts';
-import { startFakeGooglePlay, type FakeGooglePlayServer } from '../../src/publishing/fakes/google-play.ts';
-import { generateAppStoreKey, generateServiceAccount, type AppStoreTestKey } from '../../src/publishing/fakes/keys.ts';
-import { newId } from '../../src/ids.ts';
+import { startFakeAppStoreConnect, type FakeAppStoreConnectServer } from '../../src/fake-stores/app-store-connect.ts';
+import { startFakeGooglePlay, type FakeGooglePlayServer } from '../../src/fake-stores/google-play.ts';
+import { generateAppStoreKey, generateServiceAccount, type AppStoreTestKey } from '../../src/fake-stores/keys.ts';
+import { newId } from '../../src/core/ids.ts';
 
-import type { Device } from '../../src/planning/types.ts';
+import type { Device } from '../../src/core/devices.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { insertApp, sampleListing } from '../support/fixtures.ts';
-import { png, sha256 } from './fakes/helpers.ts';
+import { png, sha256 } from '../fake-stores/helpers.ts';
 
 export const ASC_APP = '1234567890';
 export const PLAY_PACKAGE = 'com.example.pantry';

@@ -6,7 +6,7 @@ import { createPool } from '../../src/db/pool.ts';
 import { FileObjectStore } from '../../src/objects/filesystem.ts';
 import { advancePublication } from '../../src/publishing/runner.ts';
 import { Keyring } from '../../src/secrets/envelope.ts';
-import { Tasks } from '../../src/tasks/index.ts';
+import { Tasks } from '../../src/tasks/runner.ts';
 
 const env = process.env as Record<string, string>;
 const db = createPool(env.DB_URL, 3);

@@ -6,7 +6,7 @@
 import { createCanvas } from '@napi-rs/canvas';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BRAND_FONT_IDS, BRAND_FONTS, type BrandFontId } from '../../src/brand/theme-ids.ts';
+import { BRAND_FONT_IDS, BRAND_FONTS, type BrandFontId } from '../../src/core/themes.ts';
 import { fallbackPalette } from '../../src/brand/palette.ts';
 import { composeRaw } from '../../src/rendering/compose.ts';
 import { renderFeatureGraphic } from '../../src/rendering/feature-graphic.ts';
@@ -15,8 +15,8 @@ import { fitSet, scaleOf } from '../../src/rendering/layout.ts';
 import { RenderPool } from '../../src/rendering/pool.ts';
 import { HEADLINE_LINE_HEIGHT, MAX_LINES, measurer } from '../../src/rendering/text.ts';
 import type { SetMetrics, SlideLook } from '../../src/rendering/types.ts';
-import { DEVICES, type Device } from '../../src/planning/types.ts';
-import { captionFit } from '../../src/revisions/caption-fit.ts';
+import { DEVICES, type Device } from '../../src/core/devices.ts';
+import { captionFit } from '../../src/sets/revisions/caption-fit.ts';
 import { slide } from './support.ts';
 
 const DEVICE: Device = 'iphone-69';

@@ -6,12 +6,12 @@ import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { accessible } from '../../src/brand/palette.ts';
 import { DEFAULT_BRAND_KIT } from '../../src/brand/kit.ts';
-import { DRAW_HERE } from '../../src/pictures/brand-pictures.ts';
+import { DRAW_HERE } from '../../src/sets/brand-pictures.ts';
 import { keysOnlyStore, renderPlannedSet } from './support.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
 import { RenderPool } from '../../src/rendering/index.ts';
 import type { BrandTask } from '../../src/rendering/types.ts';
-import { emptyScreenshots } from '../../src/stores/listing.ts';
+import { emptyScreenshots } from '../../src/core/listing.ts';
 import { solidPng } from '../support/fake-images.ts';
 import { sampleListing } from '../support/fixtures.ts';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
-import { main } from '../../src/rendering/cli.ts';
+import { main } from '../../scripts/render.ts';
 import { checkStoreRules } from '../../src/rendering/index.ts';
 import { habitly } from '../planning/listings.ts';
 import { screen } from './support.ts';

@@ -6,9 +6,10 @@
  * writes test/rendering/goldens/*.png from these; review the pictures before committing them.
  */
 import sharp from 'sharp';
-import type { BrandColors, ThemeId } from '../../src/brand/theme-ids.ts';
+import type { BrandColors, ThemeId } from '../../src/core/themes.ts';
 import { LAYOUTS } from '../../src/planning/look.ts';
-import { DEVICE_IDS, DEVICES, type Device, type Slide } from '../../src/planning/types.ts';
+import { DEVICE_IDS, DEVICES, type Device } from '../../src/core/devices.ts';
+import { type Slide } from '../../src/core/set.ts';
 import type { RenderedSlide, RenderPool } from '../../src/rendering/index.ts';
 import { slide } from './support.ts';
 

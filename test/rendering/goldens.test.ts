@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { THEME_IDS } from '../../src/brand/theme-ids.ts';
+import { THEME_IDS } from '../../src/core/themes.ts';
 import { checkStoreRules, RenderPool } from '../../src/rendering/index.ts';
 import { CORNER_MARKS, GOLDEN_CASES, GOLDEN_DIR, renderCase, small, themeCases, themeSheet } from './golden-cases.ts';
 import { compareWithGolden } from './golden-diff.ts';

@@ -3,7 +3,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { THEME_IDS } from '../../src/brand/theme-ids.ts';
+import { THEME_IDS } from '../../src/core/themes.ts';
 import { RenderPool } from '../../src/rendering/index.ts';
 import { GOLDEN_CASES, GOLDEN_DIR, renderCase, small, themeCases, themeSheet } from './golden-cases.ts';
 

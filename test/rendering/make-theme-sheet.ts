@@ -10,8 +10,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { THEME_IDS } from '../../src/brand/theme-ids.ts';
-import { readListing } from '../../src/planning/cli.ts';
+import { THEME_IDS } from '../../src/core/themes.ts';
+import { readListing } from '../../scripts/plan.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
 import { RenderPool } from '../../src/rendering/index.ts';
 import { habitly } from '../planning/listings.ts';

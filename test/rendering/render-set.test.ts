@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEVICE_IDS } from '../../src/planning/types.ts';
+import { DEVICE_IDS } from '../../src/core/devices.ts';
 import { checkStoreRules, RenderPool } from '../../src/rendering/index.ts';
 import { HEADLINE_STEP } from '../../src/rendering/layout.ts';
 import { screen, slide } from './support.ts';

@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
 import { RenderPool, type RenderedSlide, type RenderInput, type RenderOptions } from '../../src/rendering/index.ts';
-import { emptyScreenshots } from '../../src/stores/listing.ts';
+import { emptyScreenshots } from '../../src/core/listing.ts';
 import { sampleListing } from '../support/fixtures.ts';
 import { keysOnlyStore, renderPlannedSet, screen, slide } from './support.ts';
 

@@ -2,9 +2,9 @@
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import type { ObjectStore } from '../../src/objects/index.ts';
-import type { BrandPictureInput } from '../../src/pictures/brand-pictures.ts';
-import { renderPictures, type PictureDeps } from '../../src/pictures/render-set.ts';
-import type { ScreenshotSetResult, Slide } from '../../src/planning/types.ts';
+import type { BrandPictureInput } from '../../src/sets/brand-pictures.ts';
+import { renderPictures, type PictureDeps } from '../../src/sets/render.ts';
+import type { ScreenshotSetResult, Slide } from '../../src/core/set.ts';
 
 export function slide(index: number, headline: string, layout: string, extra: Partial<Slide> = {}): Slide {
   return {

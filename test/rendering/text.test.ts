@@ -1,7 +1,7 @@
 import { createCanvas } from '@napi-rs/canvas';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { registerFonts } from '../../src/rendering/fonts.ts';
-import { DEVICE_IDS } from '../../src/planning/types.ts';
+import { DEVICE_IDS } from '../../src/core/devices.ts';
 import { fitSet, MIN_LEGIBLE_PT, scaleOf, textBlock, THUMBNAIL_PT, typeScale } from '../../src/rendering/layout.ts';
 import {
   balance,

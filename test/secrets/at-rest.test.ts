@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadSigningSecret } from '../../src/pictures/signed-urls.ts';
+import { loadSigningSecret } from '../../src/sets/signed-urls.ts';
 import { isSealed, Keyring } from '../../src/secrets/envelope.ts';
 import { KEY_FILE } from '../../src/secrets/keys.ts';
 import { openSecrets } from '../../src/secrets/startup.ts';

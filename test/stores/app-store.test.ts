@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { appStoreArtwork, appStoreScreenshot, parseAppStoreLookupBody, storefrontLanguage } from '../../src/stores/app-store.ts';
-import { Problem } from '../../src/problem.ts';
+import { Problem } from '../../src/core/problem.ts';
 import { LOOKUP_INVALID_ID_BODY, LOOKUP_NOT_FOUND_BODY, lookupBody, lookupResult } from '../support/store-fixtures.ts';
 
 const ref = { id: '1234567890', country: 'us' };

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { genreName, parseGooglePlayDetailsPage, playArtwork, playScreenshotFamily } from '../../src/stores/google-play.ts';
 import { at, extractDataBlocks, findSoftwareApplication, listAt } from '../../src/stores/play-data.ts';
-import { Problem } from '../../src/problem.ts';
+import { Problem } from '../../src/core/problem.ts';
 import { PLAY_CONSENT_PAGE, PLAY_NOT_FOUND_BODY, playDetails, playDetailsPage, softwareApplicationLd } from '../support/store-fixtures.ts';
 
 const ref = { id: 'com.example.trails', country: 'us', language: 'en' };

@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll, beforeEach } from 'vitest';
 import { createStoreReaders, type StoreReadersOptions } from '../../src/stores/index.ts';
-import { Problem } from '../../src/problem.ts';
+import { Problem } from '../../src/core/problem.ts';
 import { FAIL, startFakeStore, type FakeStore } from '../support/fake-store.ts';
 import {
   LOOKUP_INVALID_ID_BODY,

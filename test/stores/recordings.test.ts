@@ -8,8 +8,8 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { parseAppStoreLookupBody } from '../../src/stores/app-store.ts';
 import { parseGooglePlayDetailsPage } from '../../src/stores/google-play.ts';
 import { createStoreReaders } from '../../src/stores/index.ts';
-import type { Listing } from '../../src/stores/listing.ts';
-import { Problem } from '../../src/problem.ts';
+import type { Listing } from '../../src/core/listing.ts';
+import { Problem } from '../../src/core/problem.ts';
 import { startFakeStore, type FakeStore } from '../support/fake-store.ts';
 import { tier } from '../support/tiers.ts';
 

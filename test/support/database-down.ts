@@ -8,14 +8,14 @@ import { NotifyBatcher } from '../../src/db/notify-batcher.ts';
 import { createPool } from '../../src/db/pool.ts';
 import { buildServer, type BuildOptions } from '../../src/http/server.ts';
 import type { Api } from '../../src/http/services.ts';
-import { JobReader } from '../../src/jobs/job-reader.ts';
+import { JobReader } from '../../src/sets/reader.ts';
 import { createStoreReaders } from '../../src/stores/index.ts';
 import { freePort } from '../cli/helpers.ts';
 import os from 'node:os';
 import path from 'node:path';
-import { JobWaiters } from '../../src/jobs/job-waiters.ts';
+import { JobWaiters } from '../../src/sets/waiters.ts';
 import { FileObjectStore } from '../../src/objects/filesystem.ts';
-import { UrlSigner } from '../../src/pictures/signed-urls.ts';
+import { UrlSigner } from '../../src/sets/signed-urls.ts';
 
 export async function serverWithDatabaseDown(opts: BuildOptions = {}): Promise<{ app: Api; close(): Promise<void> }> {
   const pool = createPool(`postgres://postgres@127.0.0.1:${await freePort()}/shotgen`, 2);

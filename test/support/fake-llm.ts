@@ -62,7 +62,7 @@ export async function startFakeLlm(reply: (body: Record<string, unknown>) => Fak
   };
 }
 
-/** The slides a request asks the model to translate, and the locale it asks for (src/planning/translate.ts). */
+/** The slides a request asks the model to translate, and the locale it asks for (src/captions/model/translate.ts). */
 export function translationRequest(
   body: Record<string, unknown>,
 ): { locale: string; slides: { index: number; headline: string; subheadline: string | null }[] } | null {
@@ -105,7 +105,7 @@ export function translator(
   };
 }
 
-/** What a caption-writing request asks (src/planning/model-writer.ts): its slides, and whether it is the repair turn. */
+/** What a caption-writing request asks (src/captions/model/writer.ts): its slides, and whether it is the repair turn. */
 export function captionRequest(body: Record<string, unknown>): {
   slides: { index: number; role: string }[];
   repair: { index: number; role: string; findings: string[] }[] | null;

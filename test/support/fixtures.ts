@@ -3,8 +3,8 @@ import { createAccount } from '../../src/accounts/accounts.ts';
 import { createApiKey } from '../../src/accounts/api-keys.ts';
 import type { PlanId } from '../../src/accounts/plans.ts';
 import type { Queryable } from '../../src/db/pool.ts';
-import { newId } from '../../src/ids.ts';
-import { emptyScreenshots, type Listing } from '../../src/stores/listing.ts';
+import { newId } from '../../src/core/ids.ts';
+import { emptyScreenshots, type Listing } from '../../src/core/listing.ts';
 
 export async function accountWithKey(db: Queryable, plan: PlanId = 'free', name = 'Test account') {
   const account = await createAccount(db, { name, plan });

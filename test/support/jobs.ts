@@ -1,7 +1,7 @@
 /** Queue helpers for tests: charged, queued jobs written the way the API writes them. */
-import { createScreenshotSet } from '../../src/jobs/screenshot-sets.ts';
+import { createScreenshotSet } from '../../src/sets/create.ts';
 import type { Db } from '../../src/db/pool.ts';
-import type { Device } from '../../src/planning/types.ts';
+import type { Device } from '../../src/core/devices.ts';
 import { scaled } from './timing.ts';
 
 export async function enqueueJobs(

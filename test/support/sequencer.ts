@@ -14,8 +14,8 @@ export const SLOW_FILES = [
   'test/rendering/goldens.test.ts', // 210
   'test/client/cli.test.ts', // 208
   'test/dashboard/editor-browser.test.ts', // 190
-  'test/pictures/processes.test.ts', // 150
-  'test/jobs/worker-processes.test.ts', // 145
+  'test/sets/processes.test.ts', // 150
+  'test/queue/worker-processes.test.ts', // 145
   'test/dashboard/browser.test.ts', // 127
   'test/ops/split-deployment.test.ts', // 121
   'test/cli/cli.test.ts', // 119
@@ -24,7 +24,7 @@ export const SLOW_FILES = [
   'test/planning/captions.test.ts', // 95
   'test/client/client.test.ts', // 84
   'test/ops/private-dir.test.ts', // 83
-  'test/pictures/store-images.test.ts', // 78
+  'test/sets/store-images.test.ts', // 78
   'test/planning/quality.test.ts', // 73
   'test/rendering/lint.test.ts', // 73
   'test/ops/outage-embedded.test.ts', // half of outage.test.ts's 121

@@ -1,8 +1,8 @@
 import { Webhook } from 'standardwebhooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { JobReader } from '../../src/jobs/job-reader.ts';
+import { JobReader } from '../../src/sets/reader.ts';
 import { registry } from '../../src/metrics/index.ts';
-import { DEFAULT_TASK_SETTINGS, Tasks } from '../../src/tasks/index.ts';
+import { DEFAULT_TASK_SETTINGS, Tasks } from '../../src/tasks/runner.ts';
 import { WebhookDispatcher, type DispatcherOptions } from '../../src/webhooks/dispatcher.ts';
 import { createEndpoint, deleteEndpoint, type WebhookEvent } from '../../src/webhooks/endpoints.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';

@@ -5,7 +5,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setStatus } from '../../src/publishing/publications.ts';
-import { DEFAULT_TASK_SETTINGS, Tasks } from '../../src/tasks/index.ts';
+import { DEFAULT_TASK_SETTINGS, Tasks } from '../../src/tasks/runner.ts';
 import { WebhookDispatcher } from '../../src/webhooks/dispatcher.ts';
 import { createEndpoint } from '../../src/webhooks/endpoints.ts';
 import { ASC_APP, publishingHarness, succeededJob, type PublishingHarness } from '../publishing/support.ts';

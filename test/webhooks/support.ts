@@ -2,8 +2,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Db } from '../../src/db/pool.ts';
-import { claimJobs, completeJob, failJob } from '../../src/jobs/queue.ts';
-import type { ScreenshotSetResult } from '../../src/planning/types.ts';
+import { claimJobs, completeJob, failJob } from '../../src/queue/queue.ts';
+import type { ScreenshotSetResult } from '../../src/core/set.ts';
 import { enqueueJobs } from '../support/jobs.ts';
 
 export interface Received {

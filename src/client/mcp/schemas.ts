@@ -7,8 +7,8 @@ import { CreateAppBody } from '../../api/create-app.ts';
 import { CreateScreenshotSetBody } from '../../api/create-screenshot-set.ts';
 import { CreateRevisionBody } from '../../api/create-revision.ts';
 import { CreatePublicationBody } from '../../publishing/schemas.ts';
-import { SCREEN_FAMILIES } from '../../screens/family.ts';
-import { StringEnum } from '../../typebox.ts';
+import { SCREEN_FAMILIES } from '../../core/families.ts';
+import { StringEnum } from '../../core/typebox.ts';
 import { APP_STORE_UPLOADS } from '../connect.ts';
 
 export const MAX_TOOL_WAIT_S = 50;

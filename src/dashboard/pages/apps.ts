@@ -2,9 +2,9 @@
 import { plural } from '../names.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { checkCreateAppInput, createApp, findApp, listApps, setGuidance, type App } from '../../apps/apps.ts';
-import { isId } from '../../ids.ts';
-import { listJobs } from '../../jobs/job-list.ts';
-import { isProblem } from '../../problem.ts';
+import { isId } from '../../core/ids.ts';
+import { listJobs } from '../../sets/list.ts';
+import { isProblem } from '../../core/problem.ts';
 import { field, notFound, pageContext, requireSession, seeOther, sendPage, type Dashboard } from '../context.ts';
 import { html, safeUrl } from '../html.ts';
 import { csrfField, describedBy, fieldError, page, when, type FieldError } from '../layout.ts';

@@ -1,6 +1,6 @@
 /** Sign up, sign in, sign out. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isProblem } from '../../problem.ts';
+import { isProblem } from '../../core/problem.ts';
 import { createSession, deleteSession } from '../../users/sessions.ts';
 import { signIn } from '../../users/sign-in.ts';
 import { countAttempt } from '../../users/throttle.ts';

@@ -1,8 +1,8 @@
 /** The brand kit on an app's page: the colours its sets are drawn with, and a form to change the kit. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { brandKitView, checkBrandKit, findAppBrand, saveBrandKit } from '../../brand/kit.ts';
-import { BRAND_FONT_IDS, BRAND_FONTS, THEME_IDS, THEME_NAMES } from '../../brand/theme-ids.ts';
-import { isId } from '../../ids.ts';
+import { BRAND_FONT_IDS, BRAND_FONTS, THEME_IDS, THEME_NAMES } from '../../core/themes.ts';
+import { isId } from '../../core/ids.ts';
 import { field, notFound, requireSession, seeOther, type Dashboard } from '../context.ts';
 import { html } from '../html.ts';
 import { csrfField, type PageContext } from '../layout.ts';

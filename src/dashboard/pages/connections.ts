@@ -4,8 +4,8 @@
  * POST/GET/DELETE /store-connections: the credentials are tried against the store before they are kept.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isId } from '../../ids.ts';
-import { isProblem } from '../../problem.ts';
+import { isId } from '../../core/ids.ts';
+import { isProblem } from '../../core/problem.ts';
 import {
   createConnection,
   deleteConnection,

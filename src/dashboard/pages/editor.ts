@@ -1,6 +1,6 @@
 /**
  * The set page as an editor: each slide's caption and screen in a form, the order, the theme and the
- * colours, saved as a revision (src/revisions/). It is a plain form first: up/down buttons post it
+ * colours, saved as a revision (src/sets/revisions/). It is a plain form first: up/down buttons post it
  * back in the new order and "Save as revision" creates the revision. /assets/editor.js adds
  * dragging and a live preview (POST /sets/:id/preview, the same renderer as the API's previews).
  *
@@ -9,21 +9,21 @@
  * locale and the shared changes (order, screens, theme, colours) once.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { THEME_IDS, THEME_NAMES } from '../../brand/theme-ids.ts';
-import { isId } from '../../ids.ts';
-import type { PublicJob } from '../../jobs/jobs.ts';
-import { MAX_COUNT, type Slide } from '../../planning/types.ts';
-import { isProblem, type FieldError } from '../../problem.ts';
-import { slideEditWarnings } from '../../revisions/check.ts';
-import { createRevision, themeOf } from '../../revisions/revisions.ts';
-import type { AddedSlide, RevisionRequest, SlideChanges, SlideEdit } from '../../revisions/types.ts';
+import { THEME_IDS, THEME_NAMES } from '../../core/themes.ts';
+import { isId } from '../../core/ids.ts';
+import type { PublicJob } from '../../queue/jobs.ts';
+import { MAX_COUNT, type Slide } from '../../core/set.ts';
+import { isProblem, type FieldError } from '../../core/problem.ts';
+import { slideEditWarnings } from '../../sets/revisions/check.ts';
+import { createRevision, themeOf } from '../../sets/revisions/revisions.ts';
+import type { AddedSlide, RevisionRequest, SlideChanges, SlideEdit } from '../../sets/revisions/types.ts';
 import type { Screen } from '../../screens/screens.ts';
 import { field, notFound, requireSession, type Dashboard } from '../context.ts';
 import { html, safeUrl, type Html } from '../html.ts';
 import { csrfField, type PageContext } from '../layout.ts';
 import { forPeople } from '../names.ts';
-import type { StoredPlanRequest } from '../../jobs/jobs.ts';
-import { describeLocale } from '../../planning/locales.ts';
+import type { StoredPlanRequest } from '../../queue/jobs.ts';
+import { describeLocale } from '../../core/locales.ts';
 
 export interface EditorState {
   /** The parent's slide numbers in the order shown. */

@@ -1,7 +1,7 @@
 /** API keys: list, create (the secret shown once), revoke after a confirmation. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyInfo } from '../../accounts/api-keys.ts';
-import { isId } from '../../ids.ts';
+import { isId } from '../../core/ids.ts';
 import { field, notFound, pageContext, requireSession, seeOther, sendPage, type Dashboard } from '../context.ts';
 import { html } from '../html.ts';
 import { confirmCard, csrfField, page, when } from '../layout.ts';

@@ -5,12 +5,12 @@
  * view of the status, and without it the page shows the state as of its load and a refresh link.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isId } from '../../ids.ts';
-import { findJobSummary, type JobSummary } from '../../jobs/job-list.ts';
-import { DEVICES } from '../../planning/types.ts';
-import { listJobFiles, slideFileName, type JobFile } from '../../pictures/files.ts';
-import type { Slide } from '../../planning/types.ts';
-import { isProblem } from '../../problem.ts';
+import { isId } from '../../core/ids.ts';
+import { findJobSummary, type JobSummary } from '../../sets/list.ts';
+import { DEVICES } from '../../core/devices.ts';
+import { listJobFiles, slideFileName, type JobFile } from '../../sets/files.ts';
+import type { Slide } from '../../core/set.ts';
+import { isProblem } from '../../core/problem.ts';
 import { getConnection, listConnections, type StoreConnection } from '../../publishing/connections.ts';
 import { createPublication } from '../../publishing/create.ts';
 import { approve, viewPublication, type PublicationStatus } from '../../publishing/publications.ts';

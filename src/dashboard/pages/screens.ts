@@ -1,10 +1,10 @@
 /** An app's own screens on its page: upload (several at once), see them, delete one. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isId } from '../../ids.ts';
-import { isProblem } from '../../problem.ts';
-import { SCREEN_FAMILIES } from '../../screens/family.ts';
+import { isId } from '../../core/ids.ts';
+import { isProblem } from '../../core/problem.ts';
+import { SCREEN_FAMILIES } from '../../core/families.ts';
 import { deleteScreen, screenObjects, uploadScreen, type Screen } from '../../screens/screens.ts';
-import type { ScreenshotFamily } from '../../stores/listing.ts';
+import type { ScreenshotFamily } from '../../core/listing.ts';
 import { field, notFound, requireSession, seeOther, type Dashboard } from '../context.ts';
 import { html } from '../html.ts';
 import { csrfField, type PageContext } from '../layout.ts';

@@ -1,24 +1,22 @@
 /** The create-a-set form and the table of sets, shared by the apps pages. */
 import { VOICE_NAMES, deviceName, plural } from '../names.ts';
 import { randomBytes } from 'node:crypto';
-import type { JobSummary } from '../../jobs/job-list.ts';
-import { SCREENSHOT_SET_COST } from '../../jobs/screenshot-sets.ts';
-import { NARRATIVES } from '../../planning/narratives.ts';
+import type { JobSummary } from '../../sets/list.ts';
+import { SCREENSHOT_SET_COST } from '../../sets/create.ts';
+import { NARRATIVES } from '../../core/narratives.ts';
 import {
   CAPTION_LENGTH_IDS,
   CAPTION_STYLE_IDS,
   CAPTION_STYLES,
   DEFAULT_COUNT,
-  DEVICE_IDS,
-  DEVICES,
   MAX_COUNT,
   OWN_SLIDE_LIMITS,
   type CaptionLength,
   type CaptionStyle,
-  type Device,
-} from '../../planning/types.ts';
-import type { ScreenshotSetRequest } from '../../jobs/screenshot-sets.ts';
-import { DEFAULT_THEME, THEME_IDS, THEME_NAMES, type ThemeId } from '../../brand/theme-ids.ts';
+} from '../../core/set.ts';
+import { DEVICE_IDS, DEVICES, type Device } from '../../core/devices.ts';
+import type { ScreenshotSetRequest } from '../../sets/create.ts';
+import { DEFAULT_THEME, THEME_IDS, THEME_NAMES, type ThemeId } from '../../core/themes.ts';
 import { html } from '../html.ts';
 import { csrfField, describedBy, fieldError, statusBadge, when, type FieldError, type PageContext } from '../layout.ts';
 

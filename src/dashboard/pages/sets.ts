@@ -1,11 +1,11 @@
 /** Sets: create one (from an app's page), watch it run, see its slides, download its ZIP. */
 import { refusalFixes, SET_FIXES } from './fixes.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isId } from '../../ids.ts';
-import { findJobSummary } from '../../jobs/job-list.ts';
-import type { PublicJob } from '../../jobs/jobs.ts';
-import { createScreenshotSet } from '../../jobs/screenshot-sets.ts';
-import { isProblem } from '../../problem.ts';
+import { isId } from '../../core/ids.ts';
+import { findJobSummary } from '../../sets/list.ts';
+import type { PublicJob } from '../../queue/jobs.ts';
+import { createScreenshotSet } from '../../sets/create.ts';
+import { isProblem } from '../../core/problem.ts';
 import { field, notFound, pageContext, requireSession, seeOther, sendPage, type Dashboard } from '../context.ts';
 import { html, safeUrl } from '../html.ts';
 import { page, statusBadge, STATUS_LABEL, when } from '../layout.ts';
@@ -16,7 +16,8 @@ import { deviceName, forPeople, plural, voiceName } from '../names.ts';
 import { editorRoutes, editorSection, initialState, localePane, localeSets, localeTabs, type RenderSetPage } from './editor.ts';
 import { listScreens } from '../../screens/screens.ts';
 import { publishLink } from './publications.ts';
-import { DEVICES, type Slide } from '../../planning/types.ts';
+import { DEVICES } from '../../core/devices.ts';
+import { type Slide } from '../../core/set.ts';
 
 type DashboardJob = PublicJob;
 

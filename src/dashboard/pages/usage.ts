@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { getBalance } from '../../accounts/credits.ts';
 import { listLedger, type LedgerEntry } from '../../accounts/ledger.ts';
-import { SCREENSHOT_SET_COST } from '../../jobs/screenshot-sets.ts';
+import { SCREENSHOT_SET_COST } from '../../sets/create.ts';
 import { pageContext, requireSession, sendPage, type Dashboard } from '../context.ts';
 import { html } from '../html.ts';
 import { page, when } from '../layout.ts';

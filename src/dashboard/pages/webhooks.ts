@@ -1,7 +1,7 @@
 /** Webhook endpoints: list, add (the signing secret shown once), delete after a confirmation. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isId } from '../../ids.ts';
-import { isProblem } from '../../problem.ts';
+import { isId } from '../../core/ids.ts';
+import { isProblem } from '../../core/problem.ts';
 import { STRICT } from '../../webhooks/address-check.ts';
 import {
   createEndpoint,

@@ -4,7 +4,7 @@
  * 429). Headers per the IETF httpapi RateLimit draft: `RateLimit-Policy` names both policies on
  * every API answer; `RateLimit` gives the state of the one this request counted against.
  */
-import { Problem } from '../../problem.ts';
+import { Problem } from '../../core/problem.ts';
 import { MemoryBuckets, type BucketRule, type Decision, type TokenBuckets } from './buckets.ts';
 
 export interface RateLimitSettings {

@@ -1,5 +1,5 @@
 /**
- * A second opinion on finished sets, written without the caption checker (src/planning/check.ts) or
+ * A second opinion on finished sets, written without the caption checker (src/captions/checker/check.ts) or
  * any of its helpers (complete.ts, text.ts, clean.ts): the writer keeps only what the checker passes,
  * so grading its output with the checker measures agreement with itself. These few rules are coarse
  * on purpose and cover what the issue counts as defects a copywriter sends back:
@@ -13,8 +13,8 @@
  * - repeat: two headlines of one set equal once case and punctuation are dropped;
  * - number: a number the listing (and extraContext) never says.
  */
-import { NARRATIVES } from '../../../src/planning/narratives.ts';
-import type { PlanInput, ScreenshotSetResult } from '../../../src/planning/types.ts';
+import { NARRATIVES } from '../../../src/core/narratives.ts';
+import type { PlanInput, ScreenshotSetResult } from '../../../src/core/set.ts';
 
 export const ORACLE_RULES = ['length', 'filler', 'cut', 'echo', 'repeat', 'number'] as const;
 export type OracleRule = (typeof ORACLE_RULES)[number];

@@ -4,7 +4,7 @@
  */
 import { parseAppStoreLookupBody } from '../../../src/stores/app-store.ts';
 import { parseGooglePlayDetailsPage } from '../../../src/stores/google-play.ts';
-import type { Listing } from '../../../src/stores/listing.ts';
+import type { Listing } from '../../../src/core/listing.ts';
 import { lookupBody, lookupResult, playDetails, playDetailsPage, softwareApplicationLd } from '../../support/store-fixtures.ts';
 import { APP_STORE_A } from './app-store-a.ts';
 import { APP_STORE_B } from './app-store-b.ts';

@@ -1,19 +1,19 @@
 /**
  * Runs the planner over the caption corpus and scores every slide with the one checker
- * (src/planning/check.ts, `checkSet`), its findings grouped into the report's rows.
+ * (src/captions/checker/check.ts, `checkSet`), its findings grouped into the report's rows.
  */
-import { checkSet, type FindingId } from '../../../src/planning/check.ts';
+import { checkSet, type FindingId } from '../../../src/captions/checker/check.ts';
 import {
   CAPTION_LENGTH_IDS,
   CAPTION_STYLE_IDS,
   type CaptionStyle,
-  type Device,
   type PlanInput,
   type PlanRequest,
   type ScreenshotSetResult,
-} from '../../../src/planning/types.ts';
+} from '../../../src/core/set.ts';
+import { type Device } from '../../../src/core/devices.ts';
 import { corpus } from './index.ts';
-import { isProblem } from '../../../src/problem.ts';
+import { isProblem } from '../../../src/core/problem.ts';
 
 /**
  * The report's rows: the copywriter's eight as before, then the checker's findings they did not

@@ -4,7 +4,8 @@
  */
 import { parseArgs } from 'node:util';
 import { planScreenshotSet } from '../../../src/planning/plan.ts';
-import { CAPTION_STYLE_IDS, type CaptionLength, type Device } from '../../../src/planning/types.ts';
+import { CAPTION_STYLE_IDS, type CaptionLength } from '../../../src/core/set.ts';
+import { type Device } from '../../../src/core/devices.ts';
 import { corpus } from './index.ts';
 
 const { values } = parseArgs({

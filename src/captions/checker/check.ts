@@ -1,0 +1,419 @@
+/**
+ * The one caption checker. Every caption passes it before it ships, whoever wrote it: the model,
+ * the rule writer or (for the revision editor) a person. It is the only place a caption rule
+ * lives; writers may ask it, never re-implement it, and the corpus report (`npm run plan:report`,
+ * `npm run eval:captions`) grades with it too. docs/captions.md lists each finding.
+ *
+ * Two levels: a caption's findings (`checkCaptions`, `CaptionChecker`), some of which read the set
+ * so far (repeat, one-feature, value-first); and a finished set's (`checkSet`), which adds what only
+ * the planned set shows: its screens.
+ */
+import nlp from 'compromise';
+import type { Listing } from '../../core/listing.ts';
+import { hasMarkup, NEGATIVE, notAFeature } from '../clean.ts';
+import { cutFromSource, echoes, incompleteness, sameTopic, STRAY, substance, URLISH } from './complete.ts';
+import { fitOf } from './fit.ts';
+import { captionWidth, languageOf } from '../../core/locales.ts';
+import { type Role } from '../../core/narratives.ts';
+import { languageFinding } from './language.ts';
+import { primaryListing } from '../../planning/screens.ts';
+import { CASED_WORD, contentWords, dangles, endWords, mentionsFree, normalise, textKey, words as textWords } from '../text.ts';
+import { CAPTION_LENGTHS, type CaptionLength, type CaptionStyle, type PlanInput, type ScreenshotSetResult } from '../../core/set.ts';
+import { DEVICES, type Device } from '../../core/devices.ts';
+import { understand, type Understanding } from '../understand.ts';
+import { voiceVocabulary } from '../rules/voices.ts';
+
+export const FINDINGS = {
+  shape:
+    'The caption has the parts its length asks for (no subheadline when short; when long, one on the hero, and elsewhere one or null, never empty).',
+  fits: 'Fits its lines at the set’s type size, measured with the renderer’s fonts, and within the length’s characters.',
+  complete: 'A finished phrase or sentence: no dangling word, no cut, no ellipsis.',
+  echo: 'The subheadline adds to its headline instead of repeating it.',
+  repeat: 'Says something no other slide of the set says.',
+  generic: 'Says something about this app, not only its name or category in a template.',
+  grounded: 'Every number, rating, award, platform and feature it claims is in the listing or extraContext.',
+  'policy.free': 'Does not call a paid app free.',
+  'policy.price': 'Names no price.',
+  'policy.platform': 'Names no other store’s platform.',
+  'policy.review': 'Does not ask for ratings or reviews.',
+  'policy.other-app': 'Does not advertise the developer’s other apps.',
+  'policy.hidden': 'No hidden tags, invisible or look-alike characters, URLs or markup.',
+  language: 'Written in the language of its locale.',
+  style: 'No stray symbols, no shouting in capitals outside the bold voice, brands spelt as the listing spells them.',
+  tone: 'No complaint or pain question outside a problem slide.',
+  'one-feature': 'A feature slide shows one feature (no list of actions), and not the feature of an earlier slide.',
+  'value-first': 'Each of the first three slides, proof and problem aside, carries the value, not the name or category alone.',
+  screens: 'Set level: no screenshot framed twice while others go unused, none in landscape, a Mac listing warned about.',
+} as const;
+export type FindingId = keyof typeof FINDINGS;
+
+export interface Finding {
+  id: FindingId;
+  field: 'headline' | 'subheadline' | 'screenshot';
+  message: string;
+}
+
+export interface CaptionToCheck {
+  headline: string;
+  subheadline: string | null;
+  role: Role;
+  /** Its place in the set, from 1; absent: right after the slides accepted so far. */
+  index?: number;
+}
+
+export interface CheckContext {
+  listings: Listing[];
+  extraContext: string | null;
+  device: Device;
+  captionLength: CaptionLength;
+  captionStyle: CaptionStyle;
+  /** The locale the captions are in; absent: the listing's own language. */
+  locale?: string | null;
+}
+
+/** Word fragments that claim a fact: each must be said by the listing itself. */
+const CLAIMS =
+  /\b(rated|ratings?|reviews?|stars?|awards?|award-winning|winner|editor'?s choice|featured|#1|no\.? ?1|number one|best[- ]selling|top[- ]rated|millions|billions)\b/giu;
+const NUMBER = /\d+(?:[.,]\d+)*\s?[kmb+%]?/giu;
+const PRICE = /[$€£¥₹]\s?\d|\d\s?(?:[$€£¥₹]|usd|eur|gbp)\b|\b(?:price|pricing|discount|\d+% off)\b/iu;
+const PLATFORMS =
+  /\b(iphone|ipad|ios|ipados|mac|macos|apple watch|watchos|apple tv|android|wear os|google play|play store|app store|windows|chromebook|web)\b/giu;
+const OTHER_STORE = {
+  'app-store': /\b(android|google play|play store|wear os|chromebook)\b/iu,
+  'google-play': /\b(iphone|ipad|ios|ipados|app store|apple watch|watchos)\b/iu,
+};
+const REVIEW_BEGGING =
+  /\b(rate us|rate (?:it|the app|this app)|leave (?:us )?a review|review us|give us \S+ stars?|5[- ]stars? (?:please|review)|write a review)\b/iu;
+/** Invisible, bidi control and Unicode tag characters: text a reader cannot see but a store can. */
+const HIDDEN = /[\u00AD\u061C\u115F\u1160\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0\u{E0000}-\u{E007F}]/u;
+/** A word mixing Latin letters with Cyrillic or Greek ones: a look-alike ("Аpp" with a Cyrillic A). */
+const MIXED_SCRIPT = /(?=[\p{L}\p{N}]*\p{Script=Latin})(?=[\p{L}\p{N}]*[\p{Script=Cyrillic}\p{Script=Greek}])[\p{L}\p{N}]+/u;
+/** A writer that ran out of room ends on these rather than on a finished word. */
+const LOOKS_CUT = /(\.\.\.|…|\s-)$/u;
+const GROUNDED_SHARE = 0.75;
+/** Pronouns that need a noun said before them: a headline opening on one has none. */
+const REFERRING = new Set(['it', "it's", 'it’s', 'its', 'they', "they're", 'they’re', 'them', 'their', 'he', 'she']);
+const ASIDE_ROLES = new Set<Role>(['social-proof', 'call-to-action']);
+/** Slides that are not about one feature: the one-feature check leaves them be. */
+const NOT_A_FEATURE = new Set<Role>(['social-proof', 'call-to-action', 'problem']);
+/** Three words or more in capitals in a row: shouting, which only the bold voice may do. */
+const SHOUTING = /\p{Lu}{2,}(\s+\p{Lu}{2,}){2,}/u;
+/** Two topics (a slide's content words) this alike are one feature shown twice. */
+const SAME_FEATURE = 0.6;
+/** The slides that must carry the value proposition: what a store visitor sees without scrolling. */
+const VALUE_SLIDES = 3;
+
+interface Facts {
+  u: Understanding;
+  language: string;
+  native: boolean;
+  source: string;
+  numbers: Set<string>;
+  nameWords: Set<string>;
+  /** The app's name's own words ("Where Am I? - GeoGuess Game": where, geoguess, game). */
+  appNameWords: Set<string>;
+  ownLines: Set<string>;
+  otherApps: string[];
+  store: 'app-store' | 'google-play';
+  vocabulary: Set<string>;
+  /** The listing's words' first five letters: "organise" is grounded by "organisation". */
+  prefixes: Set<string>;
+  /** The names the tagger is told about, as part of a memo key. */
+  properKey: string;
+  /** Words the listing spells with inner capitals (iCloud, TaskForge), by their lower case. */
+  brands: Map<string, string>;
+}
+
+function factsOf(ctx: CheckContext): Facts {
+  const primary = primaryListing(ctx.listings, ctx.device);
+  const u = understand(ctx.listings, primary, ctx.extraContext);
+  const language = ctx.locale ? languageOf(ctx.locale) : u.language;
+  const texts = ctx.listings.flatMap((l) => [l.name, l.subtitle ?? '', l.description, l.category]);
+  const source = [...texts, ctx.extraContext ?? ''].join('\n');
+  const numbers = new Set([...source.matchAll(NUMBER)].map((m) => normalise(m[0], { number: true })));
+  for (const n of [u.rating?.value, u.rating?.count]) if (n) numbers.add(normalise(n, { number: true }));
+  const lines = ctx.listings.flatMap((l) => l.description.split(/\n+/));
+  // The developer's other apps, as the listing names them ("Also from us: Sleepwell, Focus Timer").
+  const appName = new Set(contentWords(`${primary.name}`, u.language));
+  const otherApps = lines
+    .filter((line) => notAFeature(line) === 'other apps')
+    .flatMap((line) => line.replace(/^[^:]*:/, '').match(/\p{Lu}[\p{L}\p{N}]+(?:\s+\p{Lu}[\p{L}\p{N}]+)*/gu) ?? [])
+    .filter((n) => !contentWords(n, u.language).every((w) => appName.has(w)) && n.length >= 4);
+  return {
+    u,
+    language,
+    native: language === u.language,
+    source: source.toLowerCase(),
+    numbers,
+    nameWords: new Set([...contentWords(primary.name, u.language), ...contentWords(primary.category, u.language)]),
+    appNameWords: appName,
+    ownLines: new Set(ctx.listings.flatMap((l) => [l.subtitle ?? '', ...l.description.split(/\n|(?<=[.!?])\s+/)]).map(textKey)),
+    otherApps,
+    store: DEVICES[ctx.device].store,
+    vocabulary: voiceVocabulary(ctx.captionStyle),
+    properKey: [...u.proper].sort().join(' '),
+    prefixes: new Set([...u.sourceWords].filter((w) => w.length >= 5).map((w) => w.slice(0, 5))),
+    brands: new Map(
+      [...`${texts.join(' ')} ${ctx.extraContext ?? ''}`.matchAll(CASED_WORD)].flatMap((m) =>
+        /\p{Ll}\p{Lu}/u.test(m[0]) ? [[m[0].toLowerCase(), m[0]] as const] : [],
+      ),
+    ),
+  };
+}
+
+/**
+ * The tagger's and the font's verdicts by text: a writer asks about the same words for every voice,
+ * device and retry of a listing, and both are the slow part of a check. Bounded, oldest out.
+ */
+const verdicts = new Map<string, unknown>();
+function memo<T>(key: string, compute: () => T): T {
+  if (verdicts.has(key)) return verdicts.get(key) as T;
+  const value = compute();
+  if (verdicts.size >= 20_000) verdicts.delete(verdicts.keys().next().value as string);
+  verdicts.set(key, value);
+  return value;
+}
+
+function textFindings(text: string, field: 'headline' | 'subheadline', c: CaptionToCheck, ctx: CheckContext, f: Facts): Finding[] {
+  const out: Finding[] = [];
+  const add = (id: FindingId, message: string) => out.push({ id, field, message });
+  const limit = CAPTION_LENGTHS[ctx.captionLength][field];
+  const width = f.native ? [...text].length : captionWidth(text);
+  if (width > limit) add('fits', `"${text}" is ${width} characters; ${ctx.captionLength} ${field}s hold ${limit}`);
+  else {
+    const fit = memo(`fit\0${field}\0${ctx.device}\0${ctx.captionLength}\0${text}`, () =>
+      fitOf(text, field, ctx.device, ctx.captionLength),
+    );
+    if (fit.overflows) add('fits', `"${text}" has a word wider than the slide at ${fit.sizePx} px`);
+    else if (fit.lines > fit.maxLines) add('fits', `"${text}" takes ${fit.lines} lines at ${fit.sizePx} px; it has ${fit.maxLines}`);
+  }
+  const incomplete = f.native
+    ? memo(`complete\0${f.language}\0${f.properKey}\0${text}`, () => incompleteness(text, f.language, f.u.proper))
+    : dangles(text, endWords(f.language))
+      ? 'ends on a word that needs another'
+      : null;
+  if (incomplete)
+    add(
+      'complete',
+      `"${text}" ${incomplete.startsWith('ends') || incomplete.startsWith('starts') ? incomplete : `is unfinished: ${incomplete}`}`,
+    );
+  else if (LOOKS_CUT.test(text.trim())) add('complete', `"${text}" looks cut off`);
+  else if (field === 'subheadline' && f.native && cutFromSource(text, primaryListing(ctx.listings, ctx.device)))
+    add('complete', `"${text}" is a listing sentence cut short`);
+  // "It keeps your notes safe": a headline is read first, so a pronoun opening it points at nothing.
+  if (field === 'headline' && f.native && f.language === 'en' && REFERRING.has(textWords(text)[0] ?? ''))
+    add('complete', `"${text}" opens on "${text.split(' ')[0]}", which refers to nothing said before it`);
+  if (HIDDEN.test(text)) add('policy.hidden', `"${text}" holds invisible or tag characters`);
+  if (MIXED_SCRIPT.test(text)) add('policy.hidden', `"${text}" mixes look-alike letters of two scripts in one word`);
+  if (URLISH.test(text) || hasMarkup(text)) add('policy.hidden', `"${text}" holds a URL, e-mail or markup`);
+  if (!f.u.free && mentionsFree(text)) add('policy.free', `"${text}" says free, but the app is paid`);
+  if (PRICE.test(text)) add('policy.price', `"${text}" names a price`);
+  if (OTHER_STORE[f.store].test(text)) add('policy.platform', `"${text}" names another store’s platform`);
+  if (REVIEW_BEGGING.test(text)) add('policy.review', `"${text}" asks for a rating or review`);
+  for (const app of f.otherApps)
+    if (text.toLowerCase().includes(app.toLowerCase())) add('policy.other-app', `"${text}" names the developer’s other app ${app}`);
+  const lang = languageFinding(text, f.language);
+  if (lang) add('language', `"${text}" ${lang}`);
+  if (STRAY.test(text)) add('style', `"${text}" holds a stray symbol`);
+  if (ctx.captionStyle !== 'bold') {
+    if (SHOUTING.test(text)) add('style', `"${text}" shouts in capitals`);
+    for (const w of text.match(CASED_WORD) ?? []) {
+      const brand = f.brands.get(w.toLowerCase());
+      if (brand && w !== brand) add('style', `"${w}" should be spelt "${brand}"`);
+    }
+  }
+  if (c.role !== 'problem' && NEGATIVE.test(text)) add('tone', `"${text}" complains or asks outside a problem slide`);
+  // Facts are checked against the listing in any language: a number or a platform reads the same.
+  for (const m of text.matchAll(NUMBER))
+    if (!f.numbers.has(normalise(m[0], { number: true })) && !/^\d$/.test(m[0].trim()))
+      add('grounded', `"${text}" claims "${m[0].trim()}", which the listing does not say`);
+  for (const m of text.matchAll(PLATFORMS))
+    if (!f.source.includes(m[0].toLowerCase())) add('grounded', `"${text}" names ${m[0]}, which the listing does not`);
+  if (!f.native) return out;
+  const proof = c.role === 'social-proof' && f.u.rating !== null;
+  for (const m of text.matchAll(CLAIMS))
+    if (!proof && !f.source.includes(m[0].toLowerCase())) add('grounded', `"${text}" claims "${m[0]}", which the listing does not say`);
+  const grounded = (w: string) => f.u.sourceWords.has(w) || f.vocabulary.has(w) || (w.length >= 5 && f.prefixes.has(w.slice(0, 5)));
+  const words = contentWords(text, f.language);
+  const ok = words.filter(grounded).length;
+  if (words.length > 0 && ok / words.length < GROUNDED_SHARE)
+    add('grounded', `"${text}" says ${words.filter((w) => !grounded(w)).join(', ')}, which the listing does not`);
+  return out;
+}
+
+/**
+ * "Track habits, set goals and view charts": three coordinated actions are three features. In
+ * English an action is a verb with its own object ("Adjust light, colour and detail" does one
+ * thing); elsewhere, with no tagger, three parts of two words or more.
+ */
+function listsSeveral(text: string, english: boolean): boolean {
+  const parts = normalise(text, { fold: true })
+    .split(/,\s*|\s+(?:and|or|&)\s+/i)
+    .filter(Boolean);
+  if (parts.length < 3) return false;
+  if (!english) return parts.every((p) => p.split(' ').length >= 2);
+  const actions = parts.filter((p) => {
+    const terms = (nlp(p.toLowerCase()).json() as { terms: { tags: string[] }[] }[])[0]?.terms ?? [];
+    return terms[0]?.tags.includes('Verb') && terms.slice(1).some((t) => t.tags.includes('Noun') && !t.tags.includes('Pronoun'));
+  }).length;
+  return actions >= 2;
+}
+
+/**
+ * Checks captions one after another, each against the ones accepted before it: what a writer
+ * uses to keep only what passes, and what checkCaptions runs over a whole set.
+ */
+export class CaptionChecker {
+  private readonly f: Facts;
+  private readonly long: boolean;
+  private readonly seen: { key: string; topic: Set<string>; slide: number; text: string }[] = [];
+  /** The accepted slides' whole topics (headline and subheadline), for the one-feature check. */
+  private readonly features: { slide: number; topic: Set<string> }[] = [];
+  private slides = 0;
+
+  constructor(private readonly ctx: CheckContext) {
+    this.f = factsOf(ctx);
+    this.long = CAPTION_LENGTHS[ctx.captionLength].subheadline > 0;
+  }
+
+  private parts(c: CaptionToCheck) {
+    const sub = c.subheadline?.trim() ? c.subheadline : null;
+    return [{ field: 'headline' as const, text: c.headline }, ...(sub ? [{ field: 'subheadline' as const, text: sub }] : [])].map((t) => ({
+      ...t,
+      key: textKey(t.text),
+      topic: substance(t.text, this.f.language, this.f.nameWords),
+    }));
+  }
+
+  private position(c: CaptionToCheck): number {
+    return c.index ?? this.slides + 1;
+  }
+
+  /** The findings on `c` as the next slide of the set (repeats judged against the accepted ones). */
+  check(c: CaptionToCheck): Finding[] {
+    const { f, ctx } = this;
+    const out: Finding[] = [];
+    if (!c.headline.trim()) out.push({ id: 'shape', field: 'headline', message: 'the headline is empty' });
+    // A long slide may stand on its headline alone (subheadline null, CONTRACT: nullable) when the
+    // listing has nothing whole to say under it; the writers prefer one wherever the listing gives
+    // one, and the set warns which slides have none. Not the hero: the set's first words always
+    // have a line under them (the subtitle, the promise, a spare sentence or the category).
+    if (this.long && c.subheadline !== null && !c.subheadline.trim())
+      out.push({ id: 'shape', field: 'subheadline', message: 'the subheadline is empty: write one or leave it null' });
+    if (this.long && c.role === 'hero' && !c.subheadline?.trim())
+      out.push({ id: 'shape', field: 'subheadline', message: 'a long set’s hero needs a subheadline' });
+    if (!this.long && c.subheadline !== null)
+      out.push({ id: 'shape', field: 'subheadline', message: 'short captions have no subheadline' });
+    if (c.headline.trim()) out.push(...textFindings(c.headline, 'headline', c, ctx, f));
+    const sub = c.subheadline?.trim() ? c.subheadline : null;
+    if (sub) {
+      out.push(...textFindings(sub, 'subheadline', c, ctx, f));
+      if (echoes(c.headline, sub)) out.push({ id: 'echo', field: 'subheadline', message: `"${sub}" repeats its headline’s words` });
+    }
+    for (const t of this.parts(c)) {
+      const twin = this.seen.find((s) => s.key === t.key || (f.native && sameTopic(s.topic, t.topic)));
+      if (twin) out.push({ id: 'repeat', field: t.field, message: `"${t.text}" says again slide ${twin.slide}’s "${twin.text}"` });
+    }
+    if (f.native && c.headline.trim()) {
+      // The headline is what is read: a good subheadline under "TommyRun: An App" does not save it.
+      // A line of the listing's own is the developer's words, unless it is only the app's name again ("GeoGuess Game").
+      const nameOnly = contentWords(c.headline, f.language).every((w) => f.appNameWords.has(w));
+      const said = substance(c.headline, f.language, f.nameWords).size > 0 || (f.ownLines.has(textKey(c.headline)) && !nameOnly);
+      if (!said && !ASIDE_ROLES.has(c.role))
+        out.push({ id: 'generic', field: 'headline', message: `"${c.headline}" only says the app’s name or category` });
+      if (!said && this.position(c) <= VALUE_SLIDES && c.role !== 'social-proof' && c.role !== 'problem')
+        out.push({ id: 'value-first', field: 'headline', message: `"${c.headline}" opens the set without a value proposition` });
+    }
+    out.push(...this.oneFeature(c));
+    return out;
+  }
+
+  /** A feature slide names one thing, and not the thing of an earlier feature slide. */
+  private oneFeature(c: CaptionToCheck): Finding[] {
+    if (NOT_A_FEATURE.has(c.role) || !c.headline.trim()) return [];
+    const out: Finding[] = [];
+    const { language } = this.f;
+    // The hero sums the app up ("Learn, play and analyse chess"); every other slide shows one thing.
+    if (c.role !== 'hero' && memo(`several\0${language}\0${c.headline}`, () => listsSeveral(c.headline, language === 'en')))
+      out.push({ id: 'one-feature', field: 'headline', message: `"${c.headline}" lists several features` });
+    // Alike words are one feature only in the listing's own language, as for repeat: a translation
+    // keeps its source's distinct slides and may share the language's common words.
+    if (!this.f.native) return out;
+    const topic = this.topic(c);
+    const same = this.features.find((s) => sameTopic(s.topic, topic, SAME_FEATURE, 2) && s.slide !== this.position(c));
+    if (same) out.push({ id: 'one-feature', field: 'headline', message: `"${c.headline}" shows slide ${same.slide}’s feature again` });
+    return out;
+  }
+
+  private topic(c: CaptionToCheck): Set<string> {
+    return substance(`${c.headline} ${c.subheadline ?? ''}`, this.f.language, this.f.nameWords);
+  }
+
+  /** Takes `c` as the set's next slide: later captions must not repeat it. */
+  accept(c: CaptionToCheck): void {
+    const slide = this.position(c);
+    this.slides = Math.max(this.slides, slide);
+    this.seen.push(...this.parts(c).map((t) => ({ key: t.key, topic: t.topic, slide, text: t.text })));
+    if (!NOT_A_FEATURE.has(c.role)) this.features.push({ slide, topic: this.topic(c) });
+  }
+}
+
+/**
+ * THE entry point: the findings for each slide of a set, in order; a slide with none passes.
+ * Repeats are judged against the earlier slides, so the later of two alike slides carries it.
+ */
+export function checkCaptions(captions: CaptionToCheck[], ctx: CheckContext): Finding[][] {
+  const checker = new CaptionChecker(ctx);
+  return captions.map((c, i) => {
+    const at = { ...c, index: c.index ?? i + 1 };
+    const findings = checker.check(at);
+    checker.accept(at);
+    return findings;
+  });
+}
+
+/** The findings as one line each, for logs, warnings and a repair prompt. */
+export const describeFindings = (findings: Finding[]): string[] => findings.map((x) => `${x.id} (${x.field}): ${x.message}`);
+
+// ---------------------------------------------------------------------------------------------
+// Set level: what only a planned set shows. A caption cannot be judged on it, so the writers do not
+// ask it; the corpus report and anything holding a finished set does.
+// ---------------------------------------------------------------------------------------------
+
+/** The screens findings of a planned set, per slide. */
+function screensFindings(input: PlanInput, result: ScreenshotSetResult): Finding[][] {
+  const device = DEVICES[result.device];
+  const primary = primaryListing(input.listings, result.device);
+  const portrait = (s: { width?: number | null; height?: number | null }) => !(s.width && s.height && s.width > s.height);
+  // Landscape shots cannot fill a portrait slide, so leaving them unused is right.
+  const usable = new Set(input.listings.flatMap((l) => l.screenshots[device.family].filter(portrait).map((s) => s.url)));
+  const shots = new Map(input.listings.flatMap((l) => Object.values(l.screenshots).flat()).map((s) => [s.url, s]));
+  const used = new Set(result.slides.map((s) => s.screenshotUrl));
+  const unwarnedMac = primary.platform === 'mac' && device.store === 'app-store' && !result.warnings.some((w) => /\bMac\b/.test(w));
+  return result.slides.map((s, i) => {
+    const out: Finding[] = [];
+    const add = (message: string) => out.push({ id: 'screens', field: 'screenshot', message });
+    if (s.screenshotUrl) {
+      const earlier = result.slides.slice(0, i).some((p) => p.screenshotUrl === s.screenshotUrl);
+      if (earlier && [...usable].some((u) => !used.has(u))) add('the screenshot is framed again while others go unused');
+      const shot = shots.get(s.screenshotUrl);
+      if (shot && !portrait(shot)) add('a landscape screenshot in a portrait slide');
+    }
+    if (unwarnedMac) add(`a Mac app planned for ${result.device} without a warning`);
+    return out;
+  });
+}
+
+/** A finished set's findings per slide: its captions' (checkCaptions) and its screens'. */
+export function checkSet(input: PlanInput, result: ScreenshotSetResult, locale: string | null = null): Finding[][] {
+  const captions = checkCaptions(result.slides, {
+    listings: input.listings,
+    extraContext: input.extraContext,
+    device: result.device,
+    captionLength: result.captionLength,
+    captionStyle: result.captionStyle,
+    locale,
+  });
+  const screens = screensFindings(input, result);
+  return captions.map((f, i) => [...f, ...screens[i]]);
+}

@@ -1,0 +1,37 @@
+/**
+ * Whether a caption is written in its locale's language. Without a language detector dependency:
+ * the script for CJK and Korean, and for the languages with a stop-word list the vote of their
+ * function words ("deine", "mit", "dem" make a German caption, whatever its nouns).
+ */
+import { hasWideScript } from '../../core/locales.ts';
+import { STOPWORDS, words } from '../text.ts';
+
+const HANGUL = /[\u1100-\u11FF\u3130-\u318F\uAC00-\uD7AF]/u;
+const KANA = /[\u3040-\u30FF]/u;
+const HAN = /\p{Script=Han}/u;
+// Languages whose function words overlap so much that one's caption would read as the other's.
+const KIN: Record<string, string> = { nb: 'no', no: 'no', da: 'no', sv: 'no' };
+const lists = new Map(Object.entries(STOPWORDS).map(([k, v]) => [k, new Set(v)]));
+
+/** Why `text` is not in `language`, or null when it is (or cannot be told). */
+export function languageFinding(text: string, language: string): string | null {
+  const letters = text.replace(/[^\p{L}]/gu, '');
+  if (letters.length < 2) return null;
+  if (language === 'ko') return HANGUL.test(text) ? null : 'is not written in Korean script';
+  if (language === 'ja') return KANA.test(text) || HAN.test(text) ? null : 'is not written in Japanese script';
+  if (language === 'zh') return HAN.test(text) && !KANA.test(text) ? null : 'is not written in Chinese characters';
+  if (hasWideScript(text)) return `is written in another script than ${language}'s`;
+  const own = lists.get(language);
+  if (!own) return null;
+  const ws = words(text).map((w) => w.toLowerCase());
+  // Distinct words: "No timers, no pressure" is one Spanish-looking word said twice, not a Spanish caption.
+  const hits = (set: Set<string>) => new Set(ws.filter((w) => set.has(w))).size;
+  const mine = hits(own);
+  let best: [string, number] = ['', 0];
+  for (const [lang, set] of lists) {
+    if (lang === language || (KIN[lang] && KIN[lang] === KIN[language])) continue;
+    const n = hits(set);
+    if (n > best[1]) best = [lang, n];
+  }
+  return best[1] >= 2 && best[1] > mine ? `reads as ${best[0]}, not ${language}` : null;
+}

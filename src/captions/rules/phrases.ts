@@ -1,0 +1,243 @@
+/**
+ * From collected listing lines to phrases: one tagging pass gives each phrase its shape
+ * (imperative, noun phrase, clause), the shorter forms it can be said in without losing its sense,
+ * and its keywords; then the promise is chosen and duplicates of an idea are dropped.
+ */
+import nlp from 'compromise';
+import {
+  contentWords,
+  END_PUNCT,
+  endWords,
+  functionWordCuts,
+  QUANTITY_WORDS,
+  SPACES,
+  strandedPreposition,
+  textKey,
+  tidyEnd,
+  UNSPACED,
+  words,
+} from '../text.ts';
+import { headlineForms, participleForms } from './forms.ts';
+import type { Phrase, PhraseKind, Raw, Shape, Term } from '../understand.ts';
+
+export interface PhraseInput {
+  raws: Raw[];
+  steps: Raw[];
+  problems: Raw[];
+  usable: (t: string) => boolean;
+  english: boolean;
+  language: string;
+  dangling: Set<string>;
+  name: string;
+  maxPhrases: number;
+  kindRank: Record<PhraseKind, number>;
+  copyVerbs: Set<string>;
+}
+
+export interface Phrases {
+  promise: Phrase | null;
+  phrases: Phrase[];
+  steps: Phrase[];
+  problems: Phrase[];
+  keywords: string[];
+  proper: Set<string>;
+  keywordish: Set<string>;
+}
+
+const PREPOSITION = /^(against|across|with|without|for|from|in|on|to|through|over|around|under|into|via|at|by)$/i;
+const NOUNISH = /^(Noun|Singular|Plural|Acronym|ProperNoun|Uncountable)$/;
+const isNoun = (tags: string[]) =>
+  tags.some((t) => NOUNISH.test(t)) &&
+  !tags.some((t) => ['Pronoun', 'Determiner', 'Possessive', 'Preposition', 'Conjunction', 'Value'].includes(t));
+// A cut after these leaves what they need behind: "Browse recipes from thousands", "The fastest way | to capture ideas".
+const QUANTITY = new RegExp(`^(${QUANTITY_WORDS}|more|most|way|ways)$`, 'i');
+
+/** Tags all phrases in one parse (much cheaper than one each), falling back when sentences do not line up. */
+function termsOf(texts: string[]): Term[][] {
+  const json = nlp(texts.map((t) => (/[.!?]$/.test(t) ? t : `${t}.`)).join('\n')).json() as { terms: Term[] }[];
+  if (json.length === texts.length) return json.map((s) => s.terms);
+  return texts.map((t) => (nlp(t).json() as { terms: Term[] }[]).flatMap((s) => s.terms));
+}
+
+interface Tagged {
+  shape: Shape;
+  cuts: number[] | null;
+}
+
+function tag(text: string, terms: Term[], copyVerbs: Set<string>, keywordish: Set<string>, proper: Set<string>): Tagged {
+  for (const [i, t] of terms.entries()) {
+    if (i > 0 && (t.tags.includes('ProperNoun') || t.tags.includes('Acronym'))) proper.add(t.text.toLowerCase());
+    if (t.tags.some((g) => g === 'Noun' || g === 'Adjective') && !t.tags.includes('Pronoun'))
+      keywordish.add(t.text.toLowerCase().replace(/[^\p{L}\p{N}'’-]/gu, ''));
+  }
+  const first = words(text)[0] ?? '';
+  const verbAt = terms.findIndex((t) => t.tags.includes('Verb') && !t.tags.includes('Gerund') && !t.tags.includes('Participle'));
+  const relative = terms.findIndex((t) => /^(that|which|who)$/i.test(t.text));
+  let shape: Shape = 'noun';
+  if (copyVerbs.has(first) || (verbAt === 0 && terms[0].tags.includes('Infinitive'))) shape = 'imperative';
+  else if (
+    verbAt > 0 &&
+    (relative < 0 || relative > verbAt) &&
+    terms.slice(0, verbAt).some((t) => isNoun(t.tags) || t.tags.includes('Pronoun'))
+  )
+    shape = 'clause';
+  const tokens: { first: Term; last: Term }[] = [];
+  let start: Term | null = null;
+  terms.forEach((t, i) => {
+    start ??= t;
+    if (/\s/.test(t.post) || i === terms.length - 1) {
+      tokens.push({ first: start, last: t });
+      start = null;
+    }
+  });
+  if (tokens.length !== text.split(SPACES).length) return { shape, cuts: null };
+  const subjectEnd = shape === 'clause' ? tokens.findIndex((tok) => tok.first.tags.includes('Verb')) : -1;
+  const cuts: number[] = [];
+  // A word joined by "and" to a noun and followed by a preposition is a noun too, whatever the
+  // tagger says ("colour and detail | with curves"; but "budgets and see | where…" is an action).
+  const nounAt = (j: number) =>
+    isNoun(tokens[j].last.tags) ||
+    (j >= 2 &&
+      /^(and|or|&)$/i.test(tokens[j - 1].first.text) &&
+      isNoun(tokens[j - 2].last.tags) &&
+      PREPOSITION.test(tokens[j + 1]?.first.text ?? ''));
+  tokens.forEach((tok, j) => {
+    const next = tokens[j + 1];
+    // "week | by week", "step | by step": an idiom, not a clause.
+    if (!next || QUANTITY.test(tok.last.text) || tokens[j + 2]?.last.text.toLowerCase().replace(/\W/g, '') === tok.last.text.toLowerCase())
+      return;
+    // After a noun and before a preposition, conjunction or relative clause: "Smart reminders | that adapt…".
+    // The tagger reads some prepositions as adjectives ("races against players"): the word decides too.
+    const opensClause =
+      next.first.tags.some((g) => g === 'Preposition' || g === 'Conjunction') ||
+      /^(that|which|who|so)$/i.test(next.first.text) ||
+      PREPOSITION.test(next.first.text);
+    // At a comma only when a new action follows ("Earn streaks, | celebrate…"), not inside a list ("iPhone, | iPad and…").
+    const atComma = /[,;:–—]/.test(tok.last.post);
+    // Before "and" only when an action or a clause follows ("emails | and Wayfarer builds…"), not a
+    // second object ("curves and selective masks").
+    const joinsAction = !/^(and|or|&)$/i.test(next.first.text) || tokens.slice(j + 2, j + 5).some((t) => t.first.tags.includes('Verb'));
+    if (atComma ? isNoun(tok.last.tags) && next.first.tags.includes('Verb') : nounAt(j) && opensClause && joinsAction) cuts.push(j + 1);
+  });
+  // A clause's subject names its feature: "CarPlay and AirPlay support | built in".
+  if (
+    subjectEnd >= 2 &&
+    isNoun(tokens[subjectEnd - 1].last.tags) &&
+    tokens.slice(0, subjectEnd).filter((t) => isNoun(t.first.tags) || t.first.tags.includes('Adjective')).length >= 2
+  )
+    cuts.push(subjectEnd);
+  // Before a relative clause the head stands whole: "Make new friends nearby | who share…".
+  tokens.forEach((tok, j) => {
+    if (j >= 2 && /^(who|that|which)$/i.test(tok.first.text)) cuts.push(j);
+  });
+  return { shape, cuts: [...new Set(cuts)] };
+}
+
+function coresOf(text: string, cuts: number[], dangling: Set<string>): string[] {
+  const tokens = text.split(SPACES);
+  const out: string[] = [];
+  for (const k of [...cuts].sort((a, b) => b - a)) {
+    if (k < 2 || k >= tokens.length) continue;
+    const part = tidyEnd(tokens.slice(0, k).join(' '), dangling);
+    // "Sync across iPhone" is not "Sync across iPhone, iPad and Apple Watch": never cut inside a
+    // list, but after one its "and" closed ("Adjust light, colour and detail | with curves").
+    const openList = part.includes(',') && !/,[^,]*\b(and|or|&)\s+[^,]+$/i.test(part);
+    if (part.split(' ').length >= 2 && !openList && !/\b(and|or|&)$/i.test(part)) out.push(part);
+  }
+  return [...new Set(out)];
+}
+
+const longestFirst = (forms: string[]) => [...new Set(forms)].sort((a, b) => b.length - a.length);
+
+/** "Podnest is the podcast player that…" → "The podcast player that…": the promise without the name. */
+function promiseOf(sentence: string, name: string): string | null {
+  const nameWords = words(name).slice(0, 2).join(' ');
+  const m = /^(.+?)\s+(?:is|are)\s+((?:the|a|an|your)\s+.+)$/i.exec(sentence.replace(/[.!]+$/, ''));
+  if (
+    m &&
+    words(m[1])
+      .join(' ')
+      .startsWith(words(nameWords)[0] ?? '\u0000')
+  )
+    return m[2].charAt(0).toUpperCase() + m[2].slice(1);
+  return null;
+}
+
+export function analysePhrases(p: PhraseInput): Phrases {
+  const seen = new Set<string>();
+  // English phrases keep their last word ("support built in"); the tagger judges the ending later.
+  const ends = p.english ? endWords('en', { particles: false }) : p.dangling;
+  const keep = (r: Raw) => {
+    const text = p.english && strandedPreposition(r.text) ? r.text.replace(END_PUNCT, '').trim() : tidyEnd(r.text, ends);
+    const key = textKey(text);
+    // Scripts written without spaces count about one word per three characters.
+    const n = UNSPACED.test(text) ? Math.ceil(text.length / 3) : text.split(' ').length;
+    if (!p.usable(text) || !key || seen.has(key) || n > 40 || (n < 2 && r.kind !== 'subtitle' && r.kind !== 'context')) return null;
+    seen.add(key);
+    return { ...r, text };
+  };
+  // The description's opening sentence is the promise when nothing the user or store wrote says it.
+  const opening = p.raws.find((r) => r.kind === 'action' || r.kind === 'sentence' || r.kind === 'bullet');
+  const promiseRaw = p.raws.find((r) => r.kind === 'context' || r.kind === 'subtitle');
+  let promise: Raw | null = promiseRaw ?? null;
+  if (!promise && opening) {
+    const np = p.english ? promiseOf(opening.sentence, p.name) : null;
+    promise = { text: np ?? opening.text, sentence: opening.sentence, kind: 'promise' };
+  }
+  const promiseKept = promise ? keep(promise) : null;
+  const rest = p.raws
+    .filter((r) => r !== promiseRaw && !(promise?.kind === 'promise' && r === opening))
+    .map(keep)
+    .filter((r): r is Raw => r !== null);
+  const kept = [...(promiseKept ? [promiseKept] : []), ...rest].slice(0, p.maxPhrases);
+  const steps = p.steps.map(keep).filter((r): r is Raw => r !== null);
+  // "Acme is the budgeting companion…": the feature is what follows the name. (Not a held-out corpus listing's sentence: see test/planning/corpus/split.json.)
+  const all = [...kept, ...steps].map((r) =>
+    p.english && r.kind === 'sentence' ? { ...r, text: promiseOf(r.text, p.name) ?? r.text } : r,
+  );
+  const keywordish = new Set<string>();
+  const proper = new Set<string>();
+  const terms = p.english && all.length ? termsOf(all.map((k) => k.text)) : [];
+  const freq = new Map<string, number>();
+  const phrases: Phrase[] = all.map((r, i) => {
+    const keywords = [...new Set(contentWords(r.text, p.language))];
+    for (const k of keywords) freq.set(k, (freq.get(k) ?? 0) + 1);
+    const t = p.english ? tag(r.text, terms[i], p.copyVerbs, keywordish, proper) : { shape: 'noun' as Shape, cuts: null };
+    const cuts = t.cuts ?? functionWordCuts(r.text, p.dangling);
+    const sentence = p.usable(r.sentence) ? r.sentence.replace(SPACES, ' ').trim() : r.text;
+    return {
+      text: r.text,
+      cores: longestFirst([
+        ...coresOf(r.text, cuts, p.dangling),
+        ...(p.english ? headlineForms(r.text) : participleForms(r.text, p.language)),
+      ]),
+      sentence,
+      keywords,
+      kind: r.kind,
+      shape: t.shape,
+      score: p.kindRank[r.kind] - i / 100,
+    };
+  });
+  const ranked = [...freq.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([w]) => w);
+  const nameWords = new Set(words(p.name));
+  const keywords = ranked.filter((w) => !nameWords.has(w) && (!p.english || keywordish.has(w))).slice(0, 8);
+  for (const ph of phrases) {
+    ph.score += ph.keywords.filter((k) => keywords.includes(k)).length * 3 - Math.max(0, ph.text.split(' ').length - 8);
+    ph.keywords = [...ph.keywords].sort((a, b) => Number(keywords.includes(b)) - Number(keywords.includes(a))).slice(0, 4);
+  }
+  const stepSet = new Set(phrases.slice(kept.length));
+  const features = phrases.slice(promiseKept ? 1 : 0, kept.length);
+  const problems = p.problems
+    .map((r) => ({ ...r, text: tidyEnd(r.text, p.dangling) }))
+    .filter((r) => r.text && p.usable(r.text))
+    .map((r): Phrase => ({
+      text: /\?$/.test(r.sentence.trim()) ? r.sentence.trim().replace(/\?+$/, '') : r.text,
+      cores: [],
+      sentence: r.sentence,
+      keywords: contentWords(r.text, p.language).slice(0, 4),
+      kind: 'sentence',
+      shape: 'clause',
+      score: 0,
+    }));
+  return { promise: promiseKept ? phrases[0] : null, phrases: features, steps: [...stepSet], problems, keywords, proper, keywordish };
+}

@@ -1,0 +1,150 @@
+/**
+ * The five caption voices as phrase-level transformations. A voice never glues a fixed opener to
+ * any phrase: it picks a framing by the phrase's shape (an imperative can be urged, a noun phrase
+ * offered, a clause stated), sets the case and the ending, and decides whether it says a feature
+ * whole or in its shorter form. `{p}` is the listing's phrase and `{done}` an imperative phrase said
+ * as its result ("Unlimited habits. Tracked."); `{name}`, `{rating}`, `{count}`, `{n}` come from
+ * the listing. Every other word of a template is the voice's own vocabulary.
+ */
+import type { CaptionStyle } from '../../core/set.ts';
+import type { Casing } from '../text.ts';
+import type { Shape } from '../understand.ts';
+
+export interface Voice {
+  casing: Casing;
+  /** Appended to a headline whose template has no ending of its own. */
+  end: '' | '.' | '!';
+  subEnd: '' | '.';
+  /** aso-expert leads with the keyword-richest phrases; the others keep the listing's order. */
+  order: 'score' | 'source';
+  /** Say a feature in its shorter whole form first ("Smart reminders"), or whole first. */
+  prefer: 'core' | 'whole';
+  hero: string[];
+  feature: Record<Shape, string[]>;
+  step: string[];
+  /** A problem slide whose question is too long for a headline frames it with these; the question becomes the subheadline. */
+  problem: string[];
+  socialProof: string[];
+  socialProofSub: string;
+  callToAction: string[];
+  /** The call to action's subheadline: the listing's sentences are spent on the slides before it. */
+  callToActionSub: string;
+}
+
+/** A template's slot: `{p}`, `{name}`… (global: for replace only). */
+export const SLOT = /\{(\w+)\}/g;
+
+export const VOICES: Record<CaptionStyle, Voice> = {
+  'aso-expert': {
+    casing: 'title',
+    end: '',
+    subEnd: '.',
+    order: 'score',
+    prefer: 'whole',
+    hero: ['{name}: {p}', '{p}'],
+    feature: { imperative: ['{p}'], noun: ['{p}'], clause: ['{p}'] },
+    step: ['Step {n}: {p}', '{n}. {p}'],
+    problem: ['Sound Familiar?'],
+    socialProof: ['Rated {rating}★ by {count} Users', '{rating}★ from {count} Ratings', 'Loved by {count} Users'],
+    socialProofSub: 'Rated {rating} out of 5 from {count} ratings',
+    callToAction: ['Download {name} Today', 'Get {name} Today', 'Download {name}'],
+    callToActionSub: 'Start today with {name}',
+  },
+  minimal: {
+    casing: 'sentence',
+    end: '',
+    subEnd: '',
+    order: 'source',
+    prefer: 'core',
+    hero: ['{p}'],
+    feature: { imperative: ['{p}'], noun: ['{p}'], clause: ['{p}'] },
+    step: ['{n}. {p}'],
+    problem: ['Sound familiar?'],
+    socialProof: ['{rating} stars, {count} ratings', 'Rated {rating}'],
+    socialProofSub: '{rating} out of 5 from {count} ratings',
+    callToAction: ['Get {name}', 'Try {name}'],
+    callToActionSub: 'Start today',
+  },
+  playful: {
+    casing: 'sentence',
+    end: '!',
+    subEnd: '.',
+    order: 'source',
+    prefer: 'whole',
+    hero: ['{p}'],
+    feature: {
+      imperative: ['Go ahead, {p}', '{p}', 'Now you can {p}'],
+      noun: ['{p}, ready when you are', '{p}, right at your fingertips', '{p}'],
+      clause: ['{p}', 'Yes, {p}'],
+    },
+    step: ['Step {n}: {p}', '{n}. {p}'],
+    problem: ['Sound familiar?', 'Been there?'],
+    socialProof: ['{count} fans can’t be wrong', '{rating} stars and counting'],
+    socialProofSub: '{rating} out of 5 from {count} ratings, and we’re blushing',
+    // The last fits a short headline with a three-word name ("Try Wayfarer Trip Planner!").
+    callToAction: ['Go on, try {name}', 'Give {name} a whirl', 'Your turn: get {name}', 'Try {name}'],
+    callToActionSub: 'Give it a go today',
+  },
+  bold: {
+    casing: 'upper',
+    end: '.',
+    subEnd: '.',
+    order: 'source',
+    prefer: 'core',
+    hero: ['{p}', '{name}. {p}'],
+    feature: { imperative: ['{done}', '{p}'], noun: ['Get {p}', '{p}'], clause: ['{p}'] },
+    step: ['Step {n}: {p}', '{n}. {p}'],
+    problem: ['Sound familiar?'],
+    socialProof: ['{rating} stars', '{count} ratings', 'Rated {rating}'],
+    socialProofSub: '{rating} out of 5 from {count} ratings',
+    callToAction: ['Get {name} now', 'Get {name}'],
+    callToActionSub: 'Start today',
+  },
+  professional: {
+    casing: 'sentence',
+    end: '.',
+    subEnd: '.',
+    order: 'source',
+    prefer: 'whole',
+    hero: ['{p}'],
+    feature: { imperative: ['{p} with {name}', '{p}'], noun: ['{p}'], clause: ['{p}'] },
+    step: ['Step {n}: {p}', '{n}. {p}'],
+    problem: ['A familiar problem?'],
+    socialProof: ['Rated {rating} by {count} users', 'Trusted by {count} users', 'Average rating of {rating}'],
+    socialProofSub: 'An average rating of {rating} out of 5 from {count} ratings',
+    // The last two fit a short headline with a two- or three-word name ("Download Skycast Weather.", "Get Wayfarer Trip Planner.").
+    callToAction: ['Get started with {name}', 'Start with {name} today', 'Download {name} today', 'Download {name}', 'Get {name}'],
+    callToActionSub: 'Start today with {name}',
+  },
+};
+
+/**
+ * A listing in another language gets no English framing words: captions are its own phrases, and
+ * the voices differ only in casing, punctuation and which form of a phrase they pick.
+ */
+export const FOREIGN: Pick<Voice, 'hero' | 'feature' | 'step' | 'problem' | 'socialProof' | 'callToAction'> = {
+  hero: ['{p}', '{name}: {p}'],
+  feature: { imperative: ['{p}'], noun: ['{p}'], clause: ['{p}'] },
+  step: ['{n}. {p}'],
+  problem: [],
+  socialProof: ['{rating} ★ · {count}', '{rating} ★'],
+  callToAction: ['{name}'],
+};
+
+/** Every fixed word the templates can add, per voice: the only words a caption may use that the listing does not. */
+export function voiceVocabulary(style: CaptionStyle): Set<string> {
+  const v = VOICES[style];
+  const text = [
+    ...v.hero,
+    ...Object.values(v.feature).flat(),
+    ...v.step,
+    ...v.problem,
+    ...v.socialProof,
+    v.socialProofSub,
+    ...v.callToAction,
+    v.callToActionSub,
+  ]
+    .join(' ')
+    .replace(SLOT, ' ');
+  return new Set((text.match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu) ?? []).map((w) => w.toLowerCase()));
+}

@@ -1,0 +1,498 @@
+/**
+ * Writes one caption per slide from the listing's phrases, each slide about its own idea. Phrases
+ * are used whole or in a shorter whole form, never cut to fit; a slide with no fresh idea left is
+ * not written (the planner then drops it and says so).
+ */
+import nlp from 'compromise';
+import { echoes, incompleteness, sameTopic, substance } from '../checker/complete.ts';
+import { type Phrase, type Understanding } from '../understand.ts';
+import {
+  applyCase,
+  capitalise,
+  CASED_WORD,
+  contentWords,
+  dangles,
+  END_PUNCT,
+  endWords,
+  normalise,
+  opensStandalone,
+  participleOf,
+  SPACES,
+  textKey,
+  UNSPACED,
+} from '../text.ts';
+import { CAPTION_LENGTHS, type CaptionLength, type CaptionStyle } from '../../core/set.ts';
+import type { Role } from '../../core/narratives.ts';
+import { FOREIGN, SLOT, VOICES, type Voice } from './voices.ts';
+
+export interface Caption {
+  headline: string;
+  subheadline: string | null;
+  keywords: string[];
+}
+
+const verdicts = new WeakMap<Understanding, Map<string, unknown>>();
+
+export class CaptionWriter {
+  private readonly voice: Voice;
+  private readonly frames: Pick<Voice, 'hero' | 'feature' | 'step' | 'problem' | 'socialProof' | 'callToAction'>;
+  private readonly dangling: Set<string>;
+  private readonly max: number;
+  private readonly subMax: number;
+  private readonly vars: Record<string, string>;
+  private readonly ordered: Phrase[];
+  private readonly nameWords: Set<string>;
+  private readonly usedHeads = new Set<string>();
+  private readonly usedPhrases = new Set<Phrase>();
+  private readonly usedSubs = new Set<string>();
+  private readonly headTopics: Set<string>[] = [];
+  private step = 0;
+
+  constructor(
+    private readonly u: Understanding,
+    style: CaptionStyle,
+    length: CaptionLength,
+    /** A set with no step slides may show the listing's steps as features ("Set a budget for each category"). */
+    stepsAsFeatures = false,
+    /** 'hero': a long set's other feature slides stand on their headlines (the planner adds subheadlines back where they pass). */
+    private readonly subheadlines: 'all' | 'hero' = 'all',
+  ) {
+    this.voice = VOICES[style];
+    this.frames = u.english ? this.voice : FOREIGN;
+    this.dangling = endWords(u.language, { withEnglish: true });
+    this.max = CAPTION_LENGTHS[length].headline;
+    this.subMax = CAPTION_LENGTHS[length].subheadline;
+    this.vars = { name: u.shortName, rating: u.rating?.value ?? '', count: u.rating?.count ?? '' };
+    this.ordered = [
+      ...(this.voice.order === 'score' ? [...u.phrases].sort((a, b) => b.score - a.score) : u.phrases),
+      // A step that leans on the one before ("Share it as a PDF") says nothing on its own slide.
+      ...(stepsAsFeatures ? u.steps.filter((p) => !/\b(it|them|they|this)\b/i.test(p.text)) : []),
+    ];
+    this.nameWords = new Set([...contentWords(`${u.name} ${u.category}`, u.language)]);
+  }
+
+  /**
+   * The tagger's verdicts on this listing's texts, kept with its analysis: a set asks about the same
+   * forms again and again, and so do the sets for its other devices, voices and retries.
+   */
+  private memo<T>(key: string, compute: () => T): T {
+    let memo = verdicts.get(this.u);
+    if (!memo) verdicts.set(this.u, (memo = new Map()));
+    if (memo.has(key)) return memo.get(key) as T;
+    const value = compute();
+    memo.set(key, value);
+    return value;
+  }
+
+  private incomplete(text: string): string | null {
+    return this.memo(`whole\0${text}`, () => incompleteness(text, this.u.language, this.u.proper));
+  }
+
+  /** Brand spellings back (iCloud, EasyPlanner) after the voice's casing, except in capitals. */
+  private cased(text: string): string {
+    const out = applyCase(text, this.voice.casing, this.u.language, this.u.proper);
+    if (this.voice.casing === 'upper') return out;
+    return out.replace(CASED_WORD, (w) => this.u.brands.get(w.toLowerCase()) ?? w);
+  }
+
+  private fill(template: string, part: string | null, index: number, whole: string | null = part): string | null {
+    let missing = false;
+    const at = template.indexOf('{p}');
+    // A phrase inside a sentence loses its capital, unless it opens with a name.
+    const inner =
+      part && at > 0 && !this.u.proper.has((part.split(' ')[0] ?? '').toLowerCase()) && !/^\p{Lu}{2}/u.test(part)
+        ? part.charAt(0).toLowerCase() + part.slice(1)
+        : part;
+    const filled = template.replace(SLOT, (_, k: string) => {
+      const value =
+        k === 'p'
+          ? inner
+          : k === 'done'
+            ? part && whole && this.memo(`done\0${part}\0${whole}`, () => doneForm(part, whole))
+            : k === 'n'
+              ? String(index)
+              : this.vars[k];
+      if (!value) missing = true;
+      return value ?? '';
+    });
+    if (missing) return null;
+    const ends = /[.!?]$/.test(filled);
+    const text = this.cased(filled) + (ends ? '' : ending(this.voice.end, filled));
+    return text;
+  }
+
+  private acceptable(text: string | null): text is string {
+    if (!text || text.length > this.max || (!this.u.english && dangles(text, this.dangling)) || this.usedHeads.has(textKey(text)))
+      return false;
+    // Not a near-repeat of a headline already on the set ("Download maps" after "Offline maps").
+    const mine = substance(text, this.u.language, this.nameWords);
+    if (this.headTopics.some((t) => sameTopic(t, mine))) return false;
+    return this.incomplete(text) === null;
+  }
+
+  private forms(p: Phrase, preferCore: boolean): string[] {
+    const cores = [...p.cores].reverse();
+    return [...new Set(preferCore ? [...cores, p.text] : [p.text, ...p.cores])];
+  }
+
+  /** Every template × form that fits and reads whole, in the voice's order of preference, with the form it says. */
+  private *sayings(
+    templates: string[],
+    p: Phrase | null,
+    index: number,
+    preferCore: boolean,
+  ): Generator<{ text: string; form: string | null }> {
+    for (const form of p ? this.forms(p, preferCore) : [null]) {
+      for (const t of templates) {
+        if (!p && t.includes('{p}')) continue;
+        const text = this.fill(t, form, index, p?.text ?? null);
+        if (this.acceptable(text)) yield { text, form };
+      }
+    }
+  }
+
+  private say(templates: string[], p: Phrase | null, index: number, preferCore: boolean): string | null {
+    for (const out of this.sayings(templates, p, index, preferCore)) return out.text;
+    return null;
+  }
+
+  /** Whether the phrase could headline a feature slide of its own. */
+  private sayable(p: Phrase): boolean {
+    return this.say(this.frames.feature[p.shape], p, 0, this.voice.prefer === 'core') !== null;
+  }
+
+  private fresh(p: Phrase): boolean {
+    // Whether it says another slide's idea again is the checker's one overlap measure (./check.ts), asked by the planner.
+    return !this.usedPhrases.has(p);
+  }
+
+  private commit(headline: string, p: Phrase | null, sub: string | null): Caption {
+    this.usedHeads.add(textKey(headline));
+    this.headTopics.push(substance(headline, this.u.language, this.nameWords));
+    if (sub) {
+      this.usedSubs.add(textKey(sub));
+      this.headTopics.push(substance(sub, this.u.language, this.nameWords));
+    }
+    if (p) {
+      this.usedPhrases.add(p);
+    }
+    return {
+      headline,
+      subheadline: sub,
+      keywords: slideKeywords(this.u, `${headline} ${sub ?? ''}`, this.voice.order === 'score' ? 5 : 3),
+    };
+  }
+
+  private frameIdea(role: Role, index: number, pool: Phrase[]): Caption | null {
+    // First a phrase whose subheadline adds to its headline; only when none has one, a
+    // subheadline that repeats the headline's words: a slide said twice beats no slide. Only when
+    // no fresh phrase has any subheadline at all, a long slide keeps its headline alone
+    // (subheadline null; the planner warns which slides): one slide without a subheadline beats a
+    // set refused.
+    if (this.subMax <= 0) return this.frameIdeaWith(role, index, pool, 'short');
+    if (this.subheadlines === 'hero') return this.frameIdeaWith(role, index, pool, 'headline-only');
+    return (
+      this.frameIdeaWith(role, index, pool, 'adds') ??
+      this.frameIdeaWith(role, index, pool, 'echo') ??
+      this.frameIdeaWith(role, index, pool, 'headline-only')
+    );
+  }
+
+  private frameIdeaWith(role: Role, index: number, pool: Phrase[], mode: 'short' | 'adds' | 'echo' | 'headline-only'): Caption | null {
+    const long = mode === 'adds' || mode === 'echo';
+    const allowEcho = mode === 'echo';
+    for (const p of pool) {
+      if (!this.fresh(p)) continue;
+      // A feature said whole in the headline leaves its subheadline nothing to add: say it short.
+      // Cut at a word list, a phrase in another language may lose its meaning ("Le mode"): whole first.
+      const preferCore =
+        this.u.english && (this.voice.prefer === 'core' || (long && p.cores.length > 0 && textKey(p.sentence) === textKey(p.text)));
+      const frames = role === 'how-it-works' ? this.frames.step : this.frames.feature[p.shape];
+      const rotated = frames.map((_, i) => frames[(i + index) % frames.length]);
+      // A step's number is taken only by the step that is written: steps stay 1, 2, 3.
+      const n = role === 'how-it-works' ? this.step + 1 : index;
+      // The first headline with something whole to say under it: "Save your looks as presets —
+      // Apply them to a whole album at once" when "Save your looks" leaves only "As presets and…".
+      for (const { text: headline, form } of this.sayings(rotated, p, n, preferCore)) {
+        const sub = long ? this.sub(headline, p, { form, allowEcho }) : null;
+        // A long caption with nothing whole to say under it waits for the headline-only pass: never filler.
+        if (long && sub === null) continue;
+        if (role === 'how-it-works') this.step = n;
+        return this.commit(headline, p, sub);
+      }
+    }
+    return null;
+  }
+
+  /**
+   * A caption for the slide, or null when the listing has no fresh idea left for it. `featuresAfter`
+   * counts the slides after this one that each need a feature of their own: the hero may spend a
+   * spare feature's sentence under its headline only when that leaves enough for them.
+   */
+  caption(role: Role, index: number, featuresAfter = 0): Caption | null {
+    const u = this.u;
+    const long = this.subMax > 0;
+    if (role === 'hero' || (role === 'solution' && u.promise && !this.usedPhrases.has(u.promise))) {
+      // The promise when it can be said in a headline, else the first feature that can.
+      let p: Phrase | null = null;
+      let said: { text: string; form: string | null } | null = null;
+      for (const q of [
+        ...(u.promise && !this.usedPhrases.has(u.promise) ? [u.promise] : []),
+        ...this.ordered.filter((x) => this.fresh(x)),
+      ]) {
+        for (const s of this.sayings(this.frames.hero, q, index, this.voice.prefer === 'core')) {
+          said = s;
+          break;
+        }
+        if (said) {
+          p = q;
+          break;
+        }
+      }
+      const headline = said?.text ?? this.say(['{name}'], null, index, false);
+      if (!headline) return null;
+      const spare = this.ordered.filter((x) => this.fresh(x) && x !== p).length > featuresAfter;
+      const sub = long
+        ? (this.sub(headline, p, { form: said?.form, extra: u.subtitle, spare: spare ? 'any' : 'unsayable' }) ??
+          this.sub(headline, p, { form: said?.form, spare: 'any' }) ??
+          this.finishSub(u.category) ??
+          u.category.slice(0, this.subMax))
+        : null;
+      return this.commit(headline, p, sub);
+    }
+    if (role === 'social-proof') {
+      const headline = this.say(this.frames.socialProof, null, index, false);
+      if (!headline || !u.rating) return null;
+      const proof = (u.english ? this.voice.socialProofSub : '{count} — {rating}/5 ★').replace(SLOT, (_, k: string) => this.vars[k] ?? '');
+      const sub = long ? (this.finishSub(proof) ?? proof) : null;
+      return this.commit(headline, null, sub);
+    }
+    if (role === 'call-to-action') {
+      const headline = this.say(this.frames.callToAction, null, index, false);
+      if (!headline) return null;
+      if (!long) return this.commit(headline, null, null);
+      const named =
+        this.finishSub(this.fill(u.english ? this.voice.callToActionSub : '{name}', null, index) ?? u.name) ?? u.name.slice(0, this.subMax);
+      // A foreign call to action is the name itself: under it, a line not yet said, or the headline alone.
+      const sub =
+        echoes(headline, named) || textKey(headline) === textKey(named)
+          ? [u.category, u.subtitle].map((t) => t && this.finishSub(t)).find((t) => t)
+          : named;
+      return this.commit(headline, null, sub ?? null);
+    }
+    if (role === 'problem') {
+      const p = u.problems.find((x) => !this.usedPhrases.has(x));
+      if (!p) return null;
+      const question = `${p.text}?`;
+      const direct = this.acceptable(question) ? question : null;
+      const headline = direct ?? (long ? this.say(this.frames.problem, null, index, false) : null);
+      if (!headline) return null;
+      this.usedPhrases.add(p);
+      // Under a question that is the listing's own sentence, the sentence again would say it twice.
+      const own = long ? this.finishSub(direct ? p.sentence : question) : null;
+      const sub = own && echoes(headline, own) ? (this.sub(headline, null) ?? own) : own;
+      return this.commit(headline, null, long ? sub : null);
+    }
+    if (role === 'how-it-works') return this.frameIdea(role, index, u.steps);
+    const pool =
+      role === 'benefit'
+        ? [...this.ordered.filter((p) => p.shape !== 'imperative'), ...this.ordered.filter((p) => p.shape === 'imperative')]
+        : this.ordered;
+    return this.frameIdea(role, index, pool);
+  }
+
+  private finishSub(text: string): string | null {
+    const t = text.replace(SPACES, ' ').trim();
+    const body = t.replace(END_PUNCT, '');
+    const end = /[!?]$/.test(t) ? t.slice(-1) : ending(this.voice.subEnd, t);
+    const out =
+      capitalise(this.voice.casing === 'upper' ? body : body.replace(CASED_WORD, (w) => this.u.brands.get(w.toLowerCase()) ?? w)) + end;
+    if (
+      out.length > this.subMax ||
+      (this.u.english ? this.incomplete(out) !== null : dangles(out, this.dangling)) ||
+      this.usedSubs.has(textKey(out))
+    )
+      return null;
+    return out;
+  }
+
+  /**
+   * What the subheadline says under the headline: the phrase's own sentence when it adds to the
+   * headline; when that sentence only opens with the headline's words ("Smart reminders that adapt
+   * to your schedule"), the rest of it said on its own ("Adapt to your schedule"); else a line about
+   * the app as a whole (its subtitle or promise). Never another feature's sentence: a slide shows one
+   * feature. Null when nothing fits: the slide is not written.
+   */
+  private sub(
+    headline: string,
+    p: Phrase | null,
+    o: { form?: string | null; extra?: string | null; spare?: 'any' | 'unsayable'; allowEcho?: boolean } = {},
+  ): string | null {
+    const candidates: string[] = [];
+    if (p) {
+      for (const own of [p.sentence, p.text]) {
+        const form = o.form ?? headline;
+        const rest = this.memo(`rest\0${form}\0${own}\0${p.shape}`, () => remainder(form, own, this.u.language, p.shape !== 'noun'));
+        candidates.push(rest ?? own);
+      }
+    }
+    // The app's promise under a feature, unless another slide already says it.
+    const promiseFree = !this.u.promise || this.u.promise === p || !this.usedPhrases.has(this.u.promise);
+    if (o.extra) candidates.push(o.extra);
+    if (this.u.subtitle && promiseFree) candidates.push(this.u.subtitle);
+    if (this.u.promise && this.u.promise !== p && promiseFree) candidates.push(this.u.promise.sentence);
+    // The hero sums the whole app up: an unused sentence about it may stand under it, prose first;
+    // when the slides after it need every feature, only one too long to be a headline of its own.
+    if (o.spare) {
+      const spare = this.ordered.filter((q) => this.fresh(q) && q !== p && (o.spare === 'any' || !this.sayable(q)));
+      for (const q of [
+        ...spare.filter((q) => q.kind === 'sentence' || q.kind === 'action'),
+        ...spare.filter((q) => q.kind !== 'sentence' && q.kind !== 'action'),
+      ])
+        candidates.push(q.sentence);
+    }
+    // Last, when allowed, the phrase's own sentence even though it repeats the headline's words.
+    const echoing = p && o.allowEcho ? [p.sentence, p.text] : [];
+    for (const [k, text] of [...candidates, ...echoing].entries()) {
+      if (textKey(text) === textKey(headline)) continue;
+      const out = this.finishSub(text);
+      // "Track unlimited habits with Streakly. / With a single tap.": two "with"s in a row read as a stutter.
+      const framedBy = /\b(with|for|in|on|to)\b[^,.!?]*[.!?]?$/i.exec(headline)?.[1]?.toLowerCase();
+      if (framedBy && out && out.split(SPACES)[0].toLowerCase() === framedBy) continue;
+      // Echo judged on the phrase as said too: "Go ahead, save your looks!" is echoed by "Save your looks as…".
+      if (
+        !out ||
+        textKey(headline).includes(textKey(out)) ||
+        (k < candidates.length && (echoes(headline, out) || (o.form && echoes(o.form, out))))
+      )
+        continue;
+      // Nor what another slide already says: a sentence spent as a headline is not a subheadline too.
+      const said = substance(out, this.u.language, this.nameWords);
+      if (this.usedHeads.has(textKey(out)) || this.headTopics.some((t) => sameTopic(said, t))) continue;
+      this.usedSubs.add(textKey(out));
+      return out;
+    }
+    return null;
+  }
+}
+
+// Verbs whose sense needs what follows the object: "Bring your imagination | to life".
+const LIGHT_VERBS = new Set([
+  'bring',
+  'make',
+  'turn',
+  'put',
+  'get',
+  'take',
+  'keep',
+  'let',
+  'give',
+  'set',
+  'go',
+  'do',
+  'have',
+  'see',
+  'find',
+  'help',
+]);
+
+/**
+ * "Track unlimited habits" → "Unlimited habits. Tracked.": an imperative said as its result, the
+ * bold voice's way of stating a feature. Only for a verb and a short object of its own (no
+ * preposition, list or article, which would not read as a headline of their own), and only when
+ * what the phrase says after it is an aside ("with a single tap", "to CSV", "and share them"), not
+ * its sense ("as presets", or "to life" after a light verb like "bring"); null otherwise.
+ */
+export function doneForm(phrase: string, whole: string = phrase): string | null {
+  const tokens = phrase.trim().split(SPACES);
+  const after = whole.startsWith(phrase) ? whole.slice(phrase.length).trim() : null;
+  if (after === null || (after !== '' && !opensStandalone(after, 'en') && !/^(to|and)\s/i.test(after))) return null;
+  if (LIGHT_VERBS.has(tokens[0]?.toLowerCase() ?? '')) return null;
+  if (tokens.length < 2 || tokens.length > 5 || /[,;:]/.test(phrase)) return null;
+  const terms = (nlp(phrase.toLowerCase()).json() as { terms: { text: string; tags: string[] }[] }[])[0]?.terms ?? [];
+  if (
+    terms.length !== tokens.length ||
+    !terms[0].tags.includes('Verb') ||
+    !terms[0].tags.some((g) => g === 'Infinitive' || g === 'Imperative')
+  )
+    return null;
+  const object = terms.slice(1);
+  // "your looks" and "booking emails" are objects; "them", "a photo" and "to friends" are not headlines.
+  const unfit = (t: { text: string; tags: string[] }, last: boolean) =>
+    t.tags.some((g) => g === 'Preposition' || g === 'Conjunction') ||
+    (t.tags.includes('Pronoun') && !t.tags.includes('Possessive')) ||
+    (t.tags.includes('Verb') && (last || !t.tags.includes('Gerund'))) ||
+    /^(a|an|the|to)$/.test(t.text);
+  if (object.some((t, i) => unfit(t, i === object.length - 1)) || !isNounEnd(object[object.length - 1].tags)) return null;
+  const participle = participleOf(terms[0].text);
+  if (!participle) return null;
+  const said = tokens.slice(1).join(' ');
+  return `${capitalise(said)}. ${capitalise(participle)}`;
+}
+
+const isNounEnd = (tags: string[]) => tags.some((g) => /Noun|Acronym/.test(g)) && !tags.includes('Pronoun');
+
+/**
+ * "Smart reminders" + "Smart reminders that adapt to your schedule" -> "adapt to your schedule":
+ * the sentence after the headline's words, when it can stand alone (a verb phrase, a clause with
+ * its own subject, or a prepositional phrase); null otherwise.
+ */
+function remainder(headline: string, sentence: string, language: string, action = false): string | null {
+  const said = { fold: true, label: true };
+  const head = normalise(headline, said).toLowerCase().split(SPACES);
+  const words = normalise(sentence, said).split(SPACES);
+  if (head.length < 2 || words.length <= head.length) return null;
+  const strip = (w: string) => w.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+  if (!head.every((w, i) => strip(w) === strip(words[i]))) return null;
+  const rest = words
+    .slice(head.length)
+    .join(' ')
+    .replace(/^[,;:–—-]\s*/, '')
+    .replace(/^(that|which|who|and)\s+/i, '');
+  if (rest.split(SPACES).length < 2) return null;
+  if (language !== 'en') return opensStandalone(rest, language) ? rest : null;
+  const terms = (nlp(rest.toLowerCase()).json() as { terms: { tags: string[] }[] }[])[0]?.terms ?? [];
+  // "40 cars" + "to unlock and tune": the purpose said as an action, "Unlock and tune".
+  if (/^to\b/i.test(rest) && terms[1]?.tags.includes('Infinitive')) return rest.replace(/^to\s+/i, '');
+  // After an action, where it goes or how is an aside that stands alone ("Export reports — To CSV
+  // and PDF", "Free up storage — By finding large files"); after a noun it only finishes it ("Offline
+  // access — To every document"), and "as" never stands alone ("As presets and apply them…").
+  const aside =
+    action &&
+    /^(to|into|by)\b/i.test(rest) &&
+    !terms.slice(1).some((t, i) => t.tags.includes('Verb') && !(i === 0 && t.tags.includes('Gerund')));
+  if (aside) return rest;
+  if (/^(to|as|into|by|of)\b/i.test(rest)) return null;
+  // A verb phrase ("adapt to your schedule"), a clause ("Wayfarer builds your itinerary") or a
+  // prepositional phrase ("with a single tap") stands on its own; a bare noun tail does not.
+  const verbAt = terms.findIndex((t) => t.tags.includes('Verb'));
+  const subject = terms.slice(0, verbAt).some((t) => t.tags.some((g) => /Noun|Pronoun/.test(g)));
+  const verbal = verbAt === 0 || (verbAt > 0 && verbAt <= 3 && subject);
+  // "For each goal and watch it fill up" glues a second action onto the aside: not a line of its own.
+  const secondAction =
+    /\b(and|or)\s+\S+/i.test(rest) &&
+    terms.some((t, i) => i > 0 && t.tags.includes('Verb') && /^(and|or)$/i.test(rest.toLowerCase().split(SPACES)[i - 1] ?? ''));
+  return verbal || (opensStandalone(rest, 'en') && !secondAction) ? rest : null;
+}
+
+/** A slide's keywords: the listing's own nouns and adjectives in its caption, topped up with the app's. */
+export function slideKeywords(u: Understanding, text: string, wanted: number): string[] {
+  const own = contentWords(text, u.language).filter((w) => u.sourceWords.has(w) && (!u.keywordish || u.keywordish.has(w)));
+  const ranked = [...new Set([...own.filter((w) => u.keywords.includes(w)), ...own])];
+  for (const k of u.keywords) if (ranked.length < wanted && !ranked.includes(k)) ranked.push(k);
+  return ranked.slice(0, wanted);
+}
+
+/** A voice's ending in the text's script: Japanese, Chinese and Thai captions take no full stop, and a full-width "！". */
+function ending(end: '' | '.' | '!', text: string): string {
+  if (!UNSPACED.test(text)) return end;
+  return end === '!' ? '！' : '';
+}
+
+export const FEATURE_ROLES = new Set<string>(['feature', 'benefit', 'solution']);
+
+/** One caption per role; null where the listing had no fresh idea for that slide. */
+export function writeCaptions(u: Understanding, roles: readonly Role[], style: CaptionStyle, length: CaptionLength): (Caption | null)[] {
+  const writer = new CaptionWriter(u, style, length);
+  return roles.map((role, i) => writer.caption(role, i + 1, roles.slice(i + 1).filter((r) => FEATURE_ROLES.has(r)).length));
+}

@@ -1,0 +1,108 @@
+/**
+ * The frame models as data: per kind of device, the display's corner radius, the bezel and rim,
+ * the cut-out, the buttons and the aspect range of the family's current displays; and the display
+ * a given screen is shown in. A device (core/set.ts DEVICES) names its model.
+ */
+import { DEVICES, type Device } from './devices.ts';
+
+type Cutout = 'island' | 'notch' | 'hole' | 'bezel-camera';
+
+export interface FrameSpec {
+  /** Display corner radius / screen width (Apple's _displayCornerRadius in points / width in points). */
+  radius: number;
+  /** Black border around the screen. */
+  bezel: number;
+  /** Metal edge outside the bezel. */
+  rim: number;
+  cutout: Cutout;
+  buttons: 'iphone' | 'android' | 'none';
+  /**
+   * Height / width of the displays this frame stands for (portrait), narrowest to tallest: a screen
+   * whose aspect is in the range is shown whole, in a display of its own aspect.
+   */
+  aspects: readonly [number, number];
+  /** The display drawn when the slide has no screen. */
+  aspect: number;
+}
+
+const IPHONE = [2.16, 2.18] as const;
+
+// iPhone 16 Pro Max 62 pt of 440, 16 Pro 62 of 402; 14/15 Pro Max 55 of 430; XS/11 Pro Max 39 of
+// 414 (a notch); iPad Pro 13" 18 of 1032. Android phones from 16:9 to 21:9 (a Pixel or Galaxy
+// is 20:9), tablets from 4:3 to 16:9 (16:10 the most common).
+export const FRAMES = {
+  'iphone-island-69': {
+    radius: 62 / 440,
+    bezel: 0.032,
+    rim: 0.012,
+    cutout: 'island',
+    buttons: 'iphone',
+    aspects: IPHONE,
+    aspect: 2868 / 1320,
+  },
+  'iphone-island-67': {
+    radius: 55 / 430,
+    bezel: 0.036,
+    rim: 0.012,
+    cutout: 'island',
+    buttons: 'iphone',
+    aspects: IPHONE,
+    aspect: 2796 / 1290,
+  },
+  'iphone-island-63': {
+    radius: 62 / 402,
+    bezel: 0.034,
+    rim: 0.012,
+    cutout: 'island',
+    buttons: 'iphone',
+    aspects: IPHONE,
+    aspect: 2622 / 1206,
+  },
+  'iphone-notch': { radius: 39 / 414, bezel: 0.04, rim: 0.012, cutout: 'notch', buttons: 'iphone', aspects: IPHONE, aspect: 2688 / 1242 },
+  ipad: {
+    radius: 18 / 1032,
+    bezel: 0.028,
+    rim: 0.007,
+    cutout: 'bezel-camera',
+    buttons: 'none',
+    aspects: [1.33, 1.44],
+    aspect: 2752 / 2064,
+  },
+  'android-phone': { radius: 0.075, bezel: 0.03, rim: 0.01, cutout: 'hole', buttons: 'android', aspects: [16 / 9, 21 / 9], aspect: 20 / 9 },
+  'android-tablet': {
+    radius: 0.03,
+    bezel: 0.045,
+    rim: 0.008,
+    cutout: 'bezel-camera',
+    buttons: 'none',
+    aspects: [4 / 3, 16 / 9],
+    aspect: 16 / 10,
+  },
+} as const satisfies Record<(typeof DEVICES)[Device]['frame'], FrameSpec>;
+
+export const frameOf = (device: Device): FrameSpec => FRAMES[DEVICES[device].frame];
+
+/** How much cropping is still "the screen, whole": beyond it the screen is not this family's. */
+export const MAX_CROP = 0.05;
+
+/** The display a screen is shown in: its orientation, aspect (long / short side) and what is cut. */
+export interface Display {
+  landscape: boolean;
+  /** Long side / short side of the drawn display. */
+  aspect: number;
+  /** Share of the screen's area cut off to fill the display (0 when its aspect is in range). */
+  crop: number;
+}
+
+/**
+ * The display for a screen of w × h px: the screen's own aspect when a real display of the family
+ * has it, else the nearest one (the screen is cropped to it). Null size: the family's default.
+ */
+export function displayFor(device: Device, size: { width: number; height: number } | null): Display {
+  const f = frameOf(device);
+  if (!size || size.width <= 0 || size.height <= 0) return { landscape: false, aspect: f.aspect, crop: 0 };
+  const landscape = size.width > size.height;
+  const own = landscape ? size.width / size.height : size.height / size.width;
+  const aspect = Math.min(f.aspects[1], Math.max(f.aspects[0], own));
+  return { landscape, aspect, crop: 1 - Math.min(own, aspect) / Math.max(own, aspect) };
+}

@@ -1,0 +1,20 @@
+/** Which device family an uploaded screen belongs to, when the uploader does not say. */
+import type { ScreenshotFamily } from './listing.ts';
+
+export const SCREEN_FAMILIES = ['iphone', 'ipad', 'android-phone', 'android-tablet'] as const satisfies readonly ScreenshotFamily[];
+
+// Phones are 16:9 or taller (1.78 to 2.2); tablets 4:3 to 16:10 (1.33 to 1.6). The same cut as
+// the Play reader uses for the listing's own screenshots.
+const TABLET_MAX_ASPECT = 1.62;
+
+/**
+ * By the aspect ratio, and by the app's stores for the platform: an app with an App Store listing
+ * gets iPhone or iPad, an Android-only app Android phone or tablet. An app in both stores whose
+ * screens are for Android says so with `?family=`.
+ */
+export function inferFamily(width: number, height: number, platforms: { ios: boolean; android: boolean }): ScreenshotFamily {
+  const tablet = Math.max(width, height) / Math.min(width, height) < TABLET_MAX_ASPECT;
+  const apple = platforms.ios || !platforms.android;
+  if (apple) return tablet ? 'ipad' : 'iphone';
+  return tablet ? 'android-tablet' : 'android-phone';
+}

@@ -1,0 +1,163 @@
+/**
+ * The shape of a planned screenshot set, as TypeBox schemas: the one source for the planner's
+ * types (types.ts derives them with Static<>), the job's stored result and the API's response
+ * schema and OpenAPI document.
+ */
+import { Type } from '@sinclair/typebox';
+import { Nullable, StringEnum } from './typebox.ts';
+import { ROLES } from './narratives.ts';
+import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS } from './set.ts';
+import { DEVICE_IDS } from './devices.ts';
+import { PictureSchema, SetBrandSchema, ThemeSchema } from './brand-schemas.ts';
+
+const HEX = '^#[0-9A-F]{6}$';
+
+export const SlideImageSchema = Type.Object(
+  {
+    url: Type.String({
+      format: 'uri',
+      description:
+        'The PNG, signed: fetch it without the API key until the URL expires (7 days; every poll returns fresh URLs). With the key, the same path without the query works too.',
+    }),
+    width: Type.Integer({ examples: [1320] }),
+    height: Type.Integer({ examples: [2868] }),
+    format: Type.Union([Type.Literal('png'), Type.Literal('jpeg')], {
+      description: 'png, or jpeg (quality 92) for the rare slide whose PNG would pass 8 MB even compressed hard.',
+    }),
+    bytes: Type.Integer(),
+    sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+  },
+  { title: 'SlideImage', description: 'The rendered slide: exactly the device size, 8-bit sRGB without alpha, at most 8 MB.' },
+);
+
+export const SlideLintSchema = Type.Object(
+  {
+    width: Type.Integer({ description: 'Pixel width of the file.' }),
+    height: Type.Integer(),
+    alpha: Type.Boolean({ description: 'Whether the file has an alpha channel (never: the stores refuse it).' }),
+    bytes: Type.Integer({ description: 'File size; never over 8 MB.' }),
+    format: Type.Union([Type.Literal('png'), Type.Literal('jpeg')]),
+    lines: Type.Object(
+      {
+        headline: Type.Array(Type.String(), { description: 'The text of each drawn line of the headline.' }),
+        subheadline: Type.Array(Type.String()),
+      },
+      { description: 'Where the lines broke, as drawn.' },
+    ),
+    missingGlyphs: Type.Array(Type.String(), { description: 'Characters no bundled font has: drawn as nothing. Empty when all is drawn.' }),
+    minFontPx: Type.Integer({ description: 'The smallest text on the slide, in pixels.' }),
+    minFontThumbnailPt: Type.Number({
+      description:
+        'That size in points where shoppers decide: a screenshot in App Store and Play search results (about 110 pt wide). At least 5.',
+    }),
+    contrast: Type.Number({ description: 'WCAG 2 contrast ratio of the text against the background under it (lowest).' }),
+    screenCroppedPct: Nullable(Type.Number(), { description: 'Share of the screen image not shown, in %; null without a screen.' }),
+    screenUpscaledPct: Nullable(Type.Number(), {
+      description: 'How much the screen image was enlarged, in % (0: drawn at or below its own size).',
+    }),
+    marketingImage: Nullable(Type.String(), {
+      description:
+        'Why the screen was not framed: it already is a marketing picture (a framed device, or a shape no display of the family has). The slide is then a text slide.',
+    }),
+    problems: Type.Array(Type.String(), { description: 'Store rules the file breaks: always empty in a succeeded job.' }),
+  },
+  { title: 'SlideLint', description: 'What the renderer checked on this slide’s picture before the job succeeded.' },
+);
+
+export const ArchiveSchema = Type.Object(
+  {
+    url: Type.String({ format: 'uri', description: 'The ZIP, signed like the slide URLs.' }),
+    bytes: Type.Integer(),
+    sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+  },
+  { title: 'SetArchive', description: 'Every slide in fastlane deliver/supply layout, plus plan.json.' },
+);
+
+export const SlideSchema = Type.Object(
+  {
+    index: Type.Integer({ minimum: 1, maximum: 10 }),
+    role: StringEnum([...ROLES], { description: 'The slide’s part in the story (the narrative’s roles).', examples: ['hero'] }),
+    captionSource: Type.Optional(
+      StringEnum(['model', 'rules', 'user'], {
+        description:
+          'Who wrote this slide’s words: `model` (the configured caption model, checked), `rules` (the built-in writer, from the listing’s own phrases) or `user` (your own `slides`).',
+      }),
+    ),
+    headline: Type.String({
+      maxLength: 60,
+      description: 'short: at most 30 characters; long: at most 40; your own (request `slides`): at most 60, as written.',
+      examples: ['Plan Every Meal in Seconds'],
+    }),
+    subheadline: Nullable(Type.String({ maxLength: 140 }), { description: 'null for short captions; at most 100 (140 for your own).' }),
+    screenId: Type.Optional(
+      Type.String({ description: 'The uploaded screen this slide frames (from the request, or the app’s screens of the device family).' }),
+    ),
+    keywords: Type.Array(Type.String()),
+    screenshotUrl: Nullable(Type.String({ format: 'uri' }), {
+      description:
+        'The listing’s screenshot this slide frames, or null: it frames an uploaded screen (screenId) or none (text-only layout).',
+    }),
+    layout: Type.String({ examples: ['headline-top'] }),
+    background: Type.Object({ colors: Type.Array(Type.String({ pattern: HEX }), { minItems: 1 }) }),
+    textColor: Type.String({ pattern: HEX }),
+    image: Type.Optional(SlideImageSchema),
+    lint: Type.Optional(SlideLintSchema),
+  },
+  { title: 'Slide' },
+);
+
+export const ScreenshotSetResultSchema = Type.Object(
+  {
+    device: StringEnum(DEVICE_IDS),
+    width: Type.Integer(),
+    height: Type.Integer(),
+    narrativeId: Nullable(Type.String()),
+    captionStyle: StringEnum(CAPTION_STYLE_IDS),
+    captionLength: StringEnum(CAPTION_LENGTH_IDS),
+    slides: Type.Array(SlideSchema, { minItems: 1, maxItems: 10 }),
+    warnings: Type.Array(Type.String()),
+    archive: Type.Optional(ArchiveSchema),
+    theme: Type.Optional(ThemeSchema('The theme the set was drawn in.')),
+    brand: Type.Optional(SetBrandSchema),
+    featureGraphic: Type.Optional(
+      Type.Composite([PictureSchema], {
+        title: 'FeatureGraphic',
+        description:
+          "Android sets only: Google Play's feature graphic, 1024×500 without alpha (icon, name, the hero headline, brand colours).",
+      }),
+    ),
+    storePreview: Type.Optional(
+      Type.Composite([PictureSchema], {
+        title: 'StorePreview',
+        description:
+          "The set as a shopper sees it in the store's search results: icon, name and the first three slides at their real thumbnail size.",
+      }),
+    ),
+    locales: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            locale: Type.String({ examples: ['de-DE'] }),
+            slides: Type.Array(SlideSchema, { minItems: 1, maxItems: 10 }),
+            warnings: Type.Array(Type.String()),
+            featureGraphic: Type.Optional(
+              Type.Composite([PictureSchema], {
+                title: 'LocaleFeatureGraphic',
+                description:
+                  "Android sets only: this locale's Play feature graphic, with its own hero headline (the first locale's is also `featureGraphic` above).",
+              }),
+            ),
+          },
+          { title: 'LocaleSet' },
+        ),
+        {
+          minItems: 1,
+          maxItems: 10,
+          description:
+            "Only when the request had `locales`: one set per locale, in the request's order. Every locale has the same roles, screens, layout and colours; only the captions (and keywords) differ. `slides` and `warnings` above are the first locale's.",
+        },
+      ),
+    ),
+  },
+  { title: 'ScreenshotSet' },
+);

@@ -1,0 +1,79 @@
+/**
+ * The set's ZIP, laid out as fastlane expects it, so `fastlane deliver` (App Store) or `supply`
+ * (Google Play) uploads it as it is:
+ *   {locale}/{index}_{device}_{role}.png                                  App Store devices
+ *   android/{locale}/images/{phoneScreenshots|tenInchScreenshots}/{index}_{role}.png   Play
+ *   android/{locale}/images/featureGraphic.png                                       Play
+ * plus plan.json, the result without URLs.
+ */
+import { createHash } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { ObjectStore } from '../objects/index.ts';
+import { ARCHIVE_NAME, type JobFile } from './files.ts';
+import { DEVICES, type Device } from '../core/devices.ts';
+import type { Role } from '../core/narratives.ts';
+import { zipParts } from './zip.ts';
+
+export interface ArchiveSlide {
+  locale: string;
+  index: number;
+  role: Role;
+  png: Buffer;
+  /** Its CRC-32, taken when the slide was stored. */
+  crc32?: number;
+  /** The file's type: a slide a PNG of 8 MB could not hold is a JPEG (deliver and supply take both). */
+  ext?: 'png' | 'jpg';
+}
+
+export function archivePath(device: Device, slide: Pick<ArchiveSlide, 'locale' | 'index' | 'role' | 'ext'>): string {
+  const index = String(slide.index).padStart(2, '0');
+  const { store, family } = DEVICES[device];
+  if (store === 'google-play') {
+    const folder = family === 'android-tablet' ? 'tenInchScreenshots' : 'phoneScreenshots';
+    return `android/${slide.locale}/images/${folder}/${index}_${slide.role}.${slide.ext ?? 'png'}`;
+  }
+  return `${slide.locale}/${index}_${device}_${slide.role}.${slide.ext ?? 'png'}`;
+}
+
+/**
+ * The ZIP in memory, as its parts in order: its PNGs are in memory already, and they are stored,
+ * not recompressed.
+ */
+export function buildArchive(
+  device: Device,
+  slides: ArchiveSlide[],
+  plan: unknown,
+  mtime: Date,
+  /** Other pictures at their own paths: Play's featureGraphic.png beside the locale's screenshots. */
+  extras: { path: string; png: Buffer }[] = [],
+): Buffer[] {
+  return zipParts(
+    [
+      ...slides.map((s) => ({ path: archivePath(device, s), data: s.png, crc32: s.crc32 })),
+      ...extras.map((e) => ({ path: e.path, data: e.png })),
+      { path: 'plan.json', data: Buffer.from(`${JSON.stringify(plan, null, 2)}\n`) },
+    ],
+    mtime,
+  );
+}
+
+/** Stores the set's ZIP under the attempt's prefix and names it as the job's archive file. */
+export async function storeArchive(objects: ObjectStore, prefix: string, zip: Buffer[]): Promise<JobFile> {
+  // Hashed a part (about a slide) at a time, giving the event loop a turn between parts: the
+  // whole 10 MB at once held the thread that answers polls for ~7 ms.
+  const hash = createHash('sha256');
+  for (const part of zip) {
+    hash.update(part);
+    if (part.length > 64 * 1024) await nextTurn();
+  }
+  await objects.put(`${prefix}/${ARCHIVE_NAME}`, zip, 'application/zip');
+  return {
+    name: ARCHIVE_NAME,
+    objectKey: `${prefix}/${ARCHIVE_NAME}`,
+    contentType: 'application/zip',
+    bytes: zip.reduce((n, part) => n + part.length, 0),
+    sha256: hash.digest('hex'),
+    width: null,
+    height: null,
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * What a worker does with a claimed job: plan the set from the app's stored listings, then render
+ * and store its pictures. The job completes with both, or not at all.
+ */
+import { findApp } from '../apps/apps.ts';
+import type { Queryable } from '../db/pool.ts';
+import type { PlanningPool } from '../planning/pool.ts';
+import { planDuration, timed } from '../metrics/index.ts';
+import { isProblem } from '../core/problem.ts';
+import { TranslationFailed } from '../planning/errors.ts';
+import { listingLocale } from '../core/locales.ts';
+import { primaryListing } from '../planning/screens.ts';
+import { saveJobFiles } from './files.ts';
+import { attemptPrefix, renderPictures, uploadedScreensFor, type PictureDeps } from './render.ts';
+import { fetchStoreImage } from '../screens/store-images.ts';
+import { resolveSetBrand, withSetBrand } from '../brand/resolve.ts';
+import { cachedIconFetcher } from '../brand/icon-cache.ts';
+import { runRevisionJob } from './revisions/revision-job.ts';
+import { previewSubtitle } from './brand-pictures.ts';
+import { outsideFailure } from './picture-failures.ts';
+import { FatalJobError, RetryableJobError, type JobRunner } from '../queue/runner.ts';
+
+export interface SetRunnerDeps {
+  db: Queryable;
+  planner: Pick<PlanningPool, 'plan'>;
+  /** Without pictures (tests of planning alone), a job ends with its plan only. */
+  pictures?: Omit<PictureDeps, 'db'> | null;
+  log?: { warn(obj: object, msg: string): void };
+}
+
+export function screenshotSetRunner({ db, planner, pictures, log }: SetRunnerDeps): JobRunner {
+  return async (job, ctx) => {
+    const { signal } = ctx;
+    if (job.request.revision && pictures) return runRevisionJob({ db, ...pictures }, job, job.request.revision, ctx, log);
+    const app = await findApp(db, job.accountId, job.appId);
+    if (!app) throw new FatalJobError({ code: 'planning_failed', message: 'The app of this job no longer exists.', retryable: false });
+    const listings = [app.iosListing, app.androidListing].filter((l) => l !== null);
+    const pictureJob = {
+      id: job.id,
+      accountId: job.accountId,
+      appId: job.appId,
+      attempt: job.attempts,
+      device: job.request.device,
+      screenIds: job.request.screenIds ?? null,
+    };
+    const uploaded = pictures ? await uploadedScreensFor(db, pictureJob) : [];
+    const fetchIcon = pictures
+      ? cachedIconFetcher(pictures.objects, job.appId, (url) =>
+          fetchStoreImage(url, { origins: pictures.storeImageOrigins, timeoutMs: pictures.storeImageTimeoutMs, signal }),
+        )
+      : null;
+    const brand = await resolveSetBrand(db, job.accountId, job.appId, job.request.theme, fetchIcon);
+    if (!brand) throw new FatalJobError({ code: 'planning_failed', message: 'The app of this job no longer exists.', retryable: false });
+    let planned;
+    try {
+      planned = await timed(planDuration, () =>
+        planner.plan(
+          {
+            listings,
+            extraContext: app.extraContext,
+            request: job.request,
+            brand: brand.palette,
+            // Known only with pictures: a planning-only runner frames nothing and checks nothing.
+            ...(pictures ? { uploadedScreens: uploaded.length } : {}),
+          },
+          signal,
+          job.accountId,
+        ),
+      );
+      planned = withSetBrand(planned, brand);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      // A model that could not translate a locale may well answer later: retry, refund at the last attempt.
+      if (error instanceof TranslationFailed)
+        throw new RetryableJobError({ code: 'planning_failed', message: error.message, retryable: true });
+      // The planner is otherwise pure (its caption model call falls back on any failure), so the same input would
+      // fail the same way again: fail at once rather than retry.
+      if (isProblem(error)) throw new FatalJobError({ code: 'planning_failed', message: error.detail, retryable: false });
+      log?.warn({ err: error, jobId: job.id }, 'planner failed');
+      throw new FatalJobError({
+        code: 'internal_error',
+        message: 'Planning this set failed on our side; the credits were refunded.',
+        retryable: false,
+      });
+    }
+    if (!pictures) return { result: planned };
+
+    const deps: PictureDeps = { db, ...pictures };
+    // Earlier attempts of this job were abandoned; their files are of no use to anyone.
+    for (let a = 1; a < job.attempts; a++) await pictures.objects.deletePrefix(attemptPrefix(job.id, a)).catch(() => undefined);
+    try {
+      const primary = listings.length ? primaryListing(listings, job.request.device) : null;
+      const locale = primary ? listingLocale(primary) : 'en-US';
+      const { result, files } = await renderPictures(deps, pictureJob, planned, uploaded, locale, ctx, {
+        brand,
+        appName: app.name,
+        subtitle: previewSubtitle(primary, app.category),
+      });
+      return { result, save: (tx) => saveJobFiles(tx, job.id, files) };
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const outside = outsideFailure(error);
+      if (outside) throw outside;
+      log?.warn({ err: error, jobId: job.id }, 'rendering failed');
+      throw new RetryableJobError({
+        code: 'internal_error',
+        message: 'Rendering this set failed on our side; the credits were refunded.',
+        retryable: true,
+      });
+    }
+  };
+}

@@ -1,0 +1,329 @@
+/**
+ * Internal tasks on pg-boss, in the service's own PostgreSQL (schema `pgboss`): named queues,
+ * per-queue retry with backoff, a lease (expireInSeconds) after which the work of a killed worker
+ * is retried, and de-duplication keys: one per publication (policy `stately`: one queued and one
+ * running at most) and one per period for periodic work (runEvery). The public `jobs` table stays
+ * the screenshot-set resource; these are the steps behind it. One runner per process: every role
+ * may enqueue; only processes that call work()/runEvery() run anything.
+ */
+import pg from 'pg';
+import PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
+
+export const PUBLICATION_TASK = 'publication-advance';
+/** Deletes what is past its time (src/sets/retention.ts); once a period, whatever the number of workers. */
+export const RETENTION_TASK = 'retention';
+export type PeriodicTask = typeof RETENTION_TASK;
+/**
+ * One webhook delivery's next attempt (src/webhooks/dispatcher.ts). Written by a trigger in the
+ * transaction that writes the delivery (migration 042), keyed by the delivery's id; `stately`, so
+ * a delivery has one attempt waiting and one running at most. pg-boss's own retry only covers a
+ * worker that died or stopped: the public retry schedule is the handler's (see dispatcher.ts).
+ */
+export const DELIVERY_TASK = 'webhook-delivery';
+
+/**
+ * pg-boss moves a finished task to its archive 12 hours after it ends (archiveCompletedAfterSeconds'
+ * default), and the period's key goes with it: a period longer than that could run twice.
+ */
+const MAX_PERIOD_SECONDS = 12 * 3600;
+
+export interface TaskSettings {
+  connectionString: string;
+  /** Lease of a running task; a worker killed mid-task has it retried after this. */
+  leaseSeconds: number;
+  retryLimit: number;
+  retryDelaySeconds: number;
+  pollingIntervalSeconds: number;
+  maintenanceIntervalSeconds: number;
+  /** Lease of a webhook attempt: the request's deadline (10 s) and a margin; default 30. */
+  deliveryLeaseSeconds?: number;
+}
+
+export const DEFAULT_TASK_SETTINGS: Omit<TaskSettings, 'connectionString'> = {
+  leaseSeconds: 15 * 60,
+  retryLimit: 8,
+  retryDelaySeconds: 15,
+  pollingIntervalSeconds: 2,
+  maintenanceIntervalSeconds: 30,
+  deliveryLeaseSeconds: 30,
+};
+
+export interface Attempt {
+  retryCount: number;
+  lastAttempt: boolean;
+}
+
+export type PublicationHandler = (publicationId: string, attempt: Attempt) => Promise<void>;
+
+/** What the task runner needs of a connection, a transaction's client included: pg-boss's `db` option. */
+export interface SqlClient {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/** A task's body; `taskId` is the same for every retry of the task. */
+type Run = (data: object, attempt: Attempt, taskId: string) => Promise<void>;
+
+export class Tasks {
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly runs = new Map<string, Run>();
+  private readonly workerIds = new Map<string, string[]>();
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly stopHooks: ((timeoutMs: number) => Promise<void>)[] = [];
+
+  private constructor(
+    private readonly boss: PgBoss,
+    private readonly settings: TaskSettings,
+    private readonly log?: Logger,
+  ) {}
+
+  static async start(settings: TaskSettings, log?: Logger): Promise<Tasks> {
+    const boss = new PgBoss({
+      connectionString: settings.connectionString,
+      schema: 'pgboss',
+      max: 3,
+      maintenanceIntervalSeconds: settings.maintenanceIntervalSeconds,
+      monitorStateIntervalSeconds: Math.max(settings.maintenanceIntervalSeconds, 1),
+      schedule: false,
+    });
+    boss.on('error', (err) => log?.warn({ err }, 'task runner error'));
+    // pg-boss locks its own schema install but not create_queue, whose CREATE TABLE and ATTACH
+    // PARTITION deadlock when processes of a split deployment start together: one at a time.
+    await oneAtATime(settings.connectionString, async () => {
+      await boss.start();
+      await boss.createQueue(PUBLICATION_TASK, {
+        name: PUBLICATION_TASK,
+        policy: 'stately',
+        retryLimit: settings.retryLimit,
+        retryDelay: settings.retryDelaySeconds,
+        retryBackoff: true,
+        expireInSeconds: settings.leaseSeconds,
+      });
+      await boss.createQueue(RETENTION_TASK, {
+        name: RETENTION_TASK,
+        policy: 'standard',
+        retryLimit: settings.retryLimit,
+        retryDelay: settings.retryDelaySeconds,
+        retryBackoff: true,
+        expireInSeconds: settings.leaseSeconds,
+      });
+      await boss.createQueue(DELIVERY_TASK, {
+        name: DELIVERY_TASK,
+        policy: 'stately',
+        // Only crashes and stops come back through pg-boss's retry, and at once: the attempt a
+        // stopping worker gives back is owed now, and a crash already waited out the lease.
+        retryLimit: Math.max(settings.retryLimit, 10),
+        retryDelay: 0,
+        retryBackoff: false,
+        expireInSeconds: settings.deliveryLeaseSeconds ?? 30,
+      });
+      // Deliveries written before the queue existed (or left by the claim loop this replaced).
+      const caught = await boss.getDb().executeSql('SELECT webhook_delivery_tasks_catch_up() AS n', []);
+      const n = (caught as { rows: { n: number }[] }).rows[0]?.n ?? 0;
+      if (n > 0) log?.info({ deliveries: n }, 'webhook deliveries without a task were given one');
+    });
+    return new Tasks(boss, settings, log);
+  }
+
+  /** Queues the next step of a publication (`afterMs`: not before then); a step already queued for it absorbs this one. */
+  async advancePublication(publicationId: string, afterMs = 0): Promise<void> {
+    await this.boss.send(
+      PUBLICATION_TASK,
+      { publicationId },
+      { singletonKey: publicationId, ...(afterMs > 0 ? { startAfter: Math.ceil(afterMs / 1000) } : {}) },
+    );
+  }
+
+  /**
+   * Queues a task on `db` (a transaction's client: it commits or rolls back with the caller's
+   * writes). Null when a task with this key is already waiting (policy `stately`).
+   */
+  async sendIn(db: SqlClient, name: string, data: object, opts: { singletonKey: string; afterMs?: number }): Promise<string | null> {
+    return this.boss.send(name, data, {
+      singletonKey: opts.singletonKey,
+      // Seconds as text become an interval on the database's clock; fractions are kept.
+      ...(opts.afterMs && opts.afterMs > 0 ? { startAfter: opts.afterMs / 1000 } : {}),
+      db: adapter(db),
+    });
+  }
+
+  /** Completes a running task on `db`, so that it ends exactly when the caller's writes commit. */
+  async completeIn(db: SqlClient, name: string, taskId: string): Promise<void> {
+    await this.boss.complete(name, taskId, {}, { db: adapter(db) });
+  }
+
+  /** Fails a running task on `db`: pg-boss retries it (at once for a queue without a delay) unless its retries are spent. */
+  async failIn(db: SqlClient, name: string, taskId: string, reason: string): Promise<void> {
+    await this.boss.fail(name, taskId, { message: reason }, { db: adapter(db) });
+  }
+
+  /** This process stops looking for tasks of `name`; runs in flight go on. */
+  async stopWorking(name: string): Promise<void> {
+    this.workerIds.delete(name);
+    await this.boss.offWork(name);
+  }
+
+  /** Has this process's workers of `name` look for work now, or after `afterMs` (a task not due yet). */
+  wake(name: string, afterMs = 0): void {
+    const notify = () => {
+      for (const id of this.workerIds.get(name) ?? []) this.boss.notifyWorker(id);
+    };
+    if (afterMs <= 0) return notify();
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      notify();
+    }, afterMs + 5);
+    t.unref();
+    this.timers.add(t);
+  }
+
+  /** Runs before the runner stops, given the time left: a worker gives back what it cannot finish. */
+  beforeStop(hook: (timeoutMs: number) => Promise<void>): void {
+    this.stopHooks.push(hook);
+  }
+
+  /**
+   * Runs every task of `name` that is due, in this process and with the handler work() gave it,
+   * until none is due and none of this process's runs is in flight (a task that waits for
+   * later is not due). Tests wait on this instead of sleeping or polling.
+   */
+  async runDue(name: string): Promise<void> {
+    const run = this.runs.get(name);
+    if (!run) throw new Error(`no handler for ${name} in this process`);
+    for (;;) {
+      const jobs = await this.boss.fetch<object>(name, { batchSize: 10, includeMetadata: true });
+      if (jobs.length === 0) {
+        if (this.inFlight.size === 0) return;
+        await Promise.allSettled([...this.inFlight]);
+        continue;
+      }
+      await Promise.all(
+        jobs.map(async (job) => {
+          try {
+            await this.track(run(job.data, { retryCount: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit }, job.id));
+            await this.boss.complete(name, job.id);
+          } catch (err) {
+            await this.boss.fail(name, job.id, err as object);
+          }
+        }),
+      );
+    }
+  }
+
+  private track<T>(p: Promise<T>): Promise<T> {
+    this.inFlight.add(p);
+    return p.finally(() => this.inFlight.delete(p));
+  }
+
+  async work(handler: PublicationHandler, concurrency = 2): Promise<void> {
+    await this.worker<{ publicationId: string }>(PUBLICATION_TASK, concurrency, (data, attempt) => handler(data.publicationId, attempt));
+  }
+
+  /**
+   * Runs `handler` once per period of `periodSeconds` across every process on this database.
+   * Each process that calls this asks for the current period's run now and four times a period
+   * (a drifting timer never skips a period); the asks share one key per period (singletonKey with
+   * singletonSeconds, its slots counted on the database's clock, so machines whose clocks differ
+   * still agree), so the first is queued and the others are absorbed. Whichever worker is free
+   * runs it; a failure is retried with backoff, and a worker killed mid-run has it retried after
+   * the lease.
+   */
+  async runEvery(name: PeriodicTask, periodSeconds: number, handler: (attempt: Attempt) => Promise<void>): Promise<void> {
+    if (!Number.isInteger(periodSeconds) || periodSeconds < 1 || periodSeconds > MAX_PERIOD_SECONDS)
+      throw new RangeError(`a periodic task runs every 1 to ${MAX_PERIOD_SECONDS} whole seconds, not ${periodSeconds}`);
+    // Looking for an hourly task every 2 s would be most of an idle worker's queries: a quarter
+    // period, at most 30 s late, is soon enough.
+    const pollSeconds = Math.max(this.settings.pollingIntervalSeconds, Math.min(30, periodSeconds / 4));
+    const [worker] = await this.worker(name, 1, (_data, attempt) => handler(attempt), pollSeconds);
+    const ask = async () => {
+      // The process whose ask was the one queued starts it now rather than at its next poll.
+      if (await this.boss.send(name, {}, { singletonKey: name, singletonSeconds: periodSeconds })) this.boss.notifyWorker(worker);
+    };
+    await ask();
+    const timer = setInterval(() => {
+      ask().catch((err: unknown) => this.log?.warn({ err, task: name }, 'asking for a periodic task failed; the next ask will'));
+    }, periodSeconds * 250);
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  /**
+   * Runs tasks of `name` in this process, `concurrency` at a time, for a queue that is mostly idle
+   * and sometimes gets a burst. pg-boss's workers each poll on their own and wait a whole interval
+   * after every task: `concurrency` of them polling every `pollingIntervalSeconds` would cost that
+   * many queries a second while idle and run only that many tasks a second in a burst. So one
+   * worker is the lookout, polling every `pollingIntervalSeconds`; the others look every 30 s, and
+   * a worker that gets a task wakes the others and, once it is done, looks again at once: a burst
+   * is drained at full concurrency, and an idle process asks about once per interval.
+   */
+  async workOn<T extends object>(
+    name: string,
+    concurrency: number,
+    run: (data: T, attempt: Attempt, taskId: string) => Promise<void>,
+    pollingIntervalSeconds = this.settings.pollingIntervalSeconds,
+  ): Promise<void> {
+    this.runs.set(name, run as Run);
+    const ids: string[] = [];
+    for (let i = 0; i < concurrency; i++) {
+      const poll = i === 0 ? pollingIntervalSeconds : Math.max(30, pollingIntervalSeconds);
+      const id: string = await this.boss.work<T>(
+        name,
+        { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: poll },
+        async ([job]) => {
+          for (const other of ids) if (other !== id) this.boss.notifyWorker(other);
+          try {
+            await this.track(run(job.data, { retryCount: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit }, job.id));
+          } finally {
+            this.boss.notifyWorker(id);
+          }
+        },
+      );
+      ids.push(id);
+    }
+    this.workerIds.set(name, [...(this.workerIds.get(name) ?? []), ...ids]);
+  }
+
+  private async worker<T extends object>(
+    name: string,
+    concurrency: number,
+    run: (data: T, attempt: Attempt, taskId: string) => Promise<void>,
+    pollingIntervalSeconds = this.settings.pollingIntervalSeconds,
+  ): Promise<string[]> {
+    this.runs.set(name, run as Run);
+    const ids: string[] = [];
+    for (let i = 0; i < concurrency; i++)
+      ids.push(
+        await this.boss.work<T>(name, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds }, async ([job]) => {
+          await this.track(run(job.data, { retryCount: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit }, job.id));
+        }),
+      );
+    this.workerIds.set(name, [...(this.workerIds.get(name) ?? []), ...ids]);
+    return ids;
+  }
+
+  async stop(timeoutMs = 10_000): Promise<void> {
+    for (const t of this.timers) clearInterval(t);
+    this.timers.clear();
+    // One budget for the whole stop: what the hooks used is not given to pg-boss again.
+    const began = Date.now();
+    await Promise.allSettled(this.stopHooks.map((h) => h(timeoutMs)));
+    const left = timeoutMs - (Date.now() - began);
+    await this.boss.stop({ graceful: timeoutMs > 0, timeout: Math.max(left, 1), wait: true });
+  }
+}
+
+function adapter(db: SqlClient) {
+  return { executeSql: (text: string, values: unknown[]) => db.query(text, values) };
+}
+
+/** A session advisory lock around the task runner's setup, released even when the setup fails. */
+async function oneAtATime(connectionString: string, setup: () => Promise<void>): Promise<void> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock(hashtext('shotgen:tasks-setup'))");
+    await setup();
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
