@@ -17,7 +17,7 @@ import { claimJobs, completeJob } from '../src/queue/queue.ts';
 import { screenshotSetRunner } from '../src/sets/run.ts';
 import { createScreenshotSet } from '../src/sets/create.ts';
 import { FileObjectStore } from '../src/objects/filesystem.ts';
-import { planLocales } from '../src/captions/model/translate.ts';
+import { planSet } from '../src/planning/pipeline.ts';
 import { RenderPool } from '../src/rendering/index.ts';
 import { Previewer } from '../src/sets/revisions/preview.ts';
 import { createRevision } from '../src/sets/revisions/revisions.ts';
@@ -61,7 +61,7 @@ export async function benchEditing(): Promise<EditingResult> {
     const slides = Array.from({ length: 10 }, (_, i) => ({ headline: `${headlines[i % 4]} ${i + 1}`, screenId: screenIds[i % 3] }));
     const runner = screenshotSetRunner({
       db,
-      planner: { plan: (input) => planLocales(input, null) },
+      planner: { plan: (input) => planSet(input, null) },
       pictures: { objects, renderer: jobsPool, storeImageOrigins: [], now: () => new Date() },
     });
     const runOne = async () => {

@@ -9,6 +9,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { S3Settings } from './objects/s3.ts';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http/limits.ts';
 import { decodeKey } from './secrets/keys.ts';
 import { bool, custom, httpUrl, int, oneOf, optionalHttpUrl, optionalText, optionalUrl, text } from './settings.ts';
 
@@ -69,25 +70,6 @@ export interface Config {
   /** Days a finished job's pictures are kept (src/sets/retention.ts); 0 keeps them for ever. */
   jobRetentionDays: number;
 }
-
-/** What one client may hold of the server (src/http/server.ts applies them). */
-export interface HttpLimits {
-  /** Time to receive a request's headers. */
-  headersTimeoutMs: number;
-  /** Time to receive a whole request, body included (not the time to answer it). */
-  requestTimeoutMs: number;
-  /** A socket with no traffic for this long is closed, also while it waits for an answer. */
-  idleTimeoutMs: number;
-  /** Open connections at most; past it the oldest idle one is closed (src/http/connection-cap.ts). */
-  maxConnections: number;
-}
-
-export const DEFAULT_HTTP_LIMITS: HttpLimits = {
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
-  idleTimeoutMs: 60_000,
-  maxConnections: 10_000,
-};
 
 /** One or more bad settings; `setting` names the first, `problems` every one. */
 export class ConfigError extends Error {

@@ -3,7 +3,7 @@
  * AA), moved in lightness only so the brand's hue stays. No image code here: the planner's
  * threads load this file.
  */
-import { hash } from '../captions/text.ts';
+import { hash } from '../core/hash.ts';
 import { fromHex, hslToRgb, MIN_CONTRAST, rgbToHsl, textColorFor, toHex, withContrast } from '../core/colour.ts';
 import type { BrandColors } from '../core/themes.ts';
 

@@ -524,16 +524,6 @@ export const textKey = (text: string): string => normalise(text, { key: true });
 export const mentionsFree = (s: string): boolean =>
   /(^|[^\p{L}])(free|gratis|gratuit|gratuite|kostenlos|gratuito|gratuita)(?![\p{L}])/iu.test(s);
 
-/** FNV-1a: a stable hash so that colours and rotations do not depend on Math.random. */
-export function hash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h;
-}
-
 /** Without a tagger for the language: cut at punctuation, or just before a preposition or conjunction. */
 export function functionWordCuts(text: string, dangling: Set<string>): number[] {
   const tokens = text.split(' ');

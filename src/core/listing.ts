@@ -1,4 +1,6 @@
 /** The one normalised shape of a store listing, whichever store it came from. */
+import { DEVICES, type Device } from './devices.ts';
+
 export type StoreName = 'app-store' | 'google-play';
 
 export type ScreenshotFamily = 'iphone' | 'ipad' | 'android-phone' | 'android-tablet';
@@ -47,3 +49,8 @@ export const emptyScreenshots = (): Record<ScreenshotFamily, Screenshot[]> => ({
   'android-phone': [],
   'android-tablet': [],
 });
+
+/** The listing whose store the device belongs to, else the first one given. */
+export function primaryListing(listings: Listing[], device: Device): Listing {
+  return listings.find((l) => l.store === DEVICES[device].store) ?? listings[0];
+}

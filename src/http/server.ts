@@ -11,7 +11,7 @@ import { newId } from '../core/ids.ts';
 import { Problem } from '../core/problem.ts';
 import { ProblemSchema } from '../api/schemas.ts';
 import { apiPlugin } from '../api/plugin.ts';
-import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../config.ts';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './limits.ts';
 import { clientErrorHandler, connectHandler } from './client-errors.ts';
 import { capConnections, type ConnectionCap } from './connection-cap.ts';
 import { openapiOptions } from './openapi.ts';

@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { HttpLimits } from '../config.ts';
+import type { HttpLimits } from './limits.ts';
 import type { Db } from '../db/pool.ts';
 import { newId } from '../core/ids.ts';
 import { databaseMetrics } from '../metrics/database.ts';

@@ -13,7 +13,7 @@ import { Problem, type ProblemCode } from '../core/problem.ts';
 import { workerFile } from '../core/worker-file.ts';
 import { draftScreenshotSet, supportedCount } from './plan.ts';
 import type { FillableAnswer, FillableTask } from './pool-worker.ts';
-import { cannotFillSet } from './refusal.ts';
+import { cannotFillSet } from '../core/refusal.ts';
 import type { PlanInput } from '../core/set.ts';
 
 /** The draft's warnings, known before the charge (a Mac listing for an iPhone set, a story changed to fit the listing). */

@@ -2,9 +2,10 @@
  * A set from the user's own captions: their words exactly as written, one slide each; the planner
  * only picks the colours, the layout and, where no screenId is given, the listing's screenshot.
  */
+import { primaryListing } from '../core/listing.ts';
 import { slideKeywords } from '../captions/rules/writer.ts';
 import { layoutFor, paletteFor } from './look.ts';
-import { assignScreens, primaryListing, screensFor } from './screens.ts';
+import { assignScreens, screensFor } from './screens.ts';
 import { DEVICES } from '../core/devices.ts';
 import { planDefaults, type PlanInput, type ScreenshotSetResult } from '../core/set.ts';
 import { understand } from '../captions/understand.ts';

@@ -1,8 +1,9 @@
 /** The built-in planner: listing(s) + request → a screenshot set. Pure and deterministic. */
+import { primaryListing } from '../core/listing.ts';
 import { validationFailed, type FieldError } from '../core/problem.ts';
 import { layoutFor, paletteFor } from './look.ts';
 import { defaultRoles, findNarrative } from '../core/narratives.ts';
-import { assignScreens, primaryListing, screensFor } from './screens.ts';
+import { assignScreens, screensFor } from './screens.ts';
 import { adaptRoles, missingSubheadlinesWarning } from './story.ts';
 import { localesErrors } from '../core/locales.ts';
 import { planOwnSlides } from './own-slides.ts';
@@ -21,8 +22,9 @@ import { DEVICES } from '../core/devices.ts';
 import { understand, type Understanding } from '../captions/understand.ts';
 import { CaptionWriter, FEATURE_ROLES, slideKeywords, type Caption } from '../captions/rules/writer.ts';
 import { CaptionChecker, checkCaptions, type CheckContext } from '../captions/checker/check.ts';
-import { cannotFillSet, nothingToFrame } from './refusal.ts';
+import { cannotFillSet, nothingToFrame } from '../core/refusal.ts';
 import type { Role } from '../core/narratives.ts';
+import type { CaptionDraft, Written } from '../captions/draft.ts';
 
 /** Google Play shows at most this many screenshots per device type, and needs at least two. */
 const PLAY_MAX_SHOTS = 8;
@@ -59,25 +61,13 @@ function validate(input: PlanInput): void {
   if (errors.length) throw validationFailed(errors);
 }
 
-/** A caption the set will show, and who wrote it. */
-export interface Written {
-  headline: string;
-  subheadline: string | null;
-  source: 'model' | 'rules' | 'user';
-}
-
 /**
  * The set before its words are final: roles (the narrative's, adapted to what the listing can
  * prove), screens, look, and the rule writer's caption for each slide, or null where the listing has
- * nothing for it that passes the checker. The model writer (./model-writer.ts) fills and replaces
+ * nothing for it that passes the checker. The model writer (captions/model/writer.ts) fills and replaces
  * from here; `finish` makes the result.
  */
-export interface Draft {
-  input: PlanInput;
-  roles: Role[];
-  rules: (Caption | null)[];
-  check: CheckContext;
-  u: Understanding;
+export interface Draft extends CaptionDraft {
   warnings: string[];
   /** The listing's screenshots for the device family (after the landscape filter). */
   screenCount: number;

@@ -1,9 +1,9 @@
 /** The planning thread: plans one set per task. Problems and log lines go back as plain data. */
 import { isProblem } from '../core/problem.ts';
 import type { LlmSettings } from '../captions/model/llm.ts';
-import { TranslationFailed } from './errors.ts';
+import { TranslationFailed } from '../captions/model/errors.ts';
 import { newStats, type ModelStats } from '../captions/model/writer.ts';
-import { planLocales } from '../captions/model/translate.ts';
+import { planSet } from './pipeline.ts';
 import type { PlanInput, ScreenshotSetResult } from '../core/set.ts';
 import { checkFillable } from './fillable.ts';
 
@@ -61,7 +61,7 @@ export default async function plan(task: PlanTask | FillableTask): Promise<PlanA
   const recorded = { known: task.recorded ?? {}, fresh: {} };
   const report = () => ({ logs, stats, fresh: recorded.fresh });
   try {
-    return { ok: true, result: await planLocales(task.input, task.llm, log, stats, recorded), ...report() };
+    return { ok: true, result: await planSet(task.input, task.llm, log, stats, recorded), ...report() };
   } catch (error) {
     const problem = isProblem(error) ? { status: error.status, code: error.code, detail: error.detail } : null;
     return { ok: false, problem, retryable: error instanceof TranslationFailed, message: (error as Error).message, ...report() };

@@ -10,7 +10,7 @@ import type { LlmLogger, LlmSettings } from '../captions/model/llm.ts';
 import type { PlanAnswer, PlanReport, PlanTask } from './pool-worker.ts';
 import { answersKey, type AnswerCache } from '../captions/model/answer-cache.ts';
 import { captionFallbacks, captionModelCalls, captionModelLatency, captionModelTokens, captionRepairs } from '../metrics/captions.ts';
-import { TranslationFailed } from './errors.ts';
+import { TranslationFailed } from '../captions/model/errors.ts';
 import type { PlanInput, ScreenshotSetResult } from '../core/set.ts';
 
 export class PlanningPool {

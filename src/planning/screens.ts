@@ -20,11 +20,6 @@ const FALLBACK: Partial<Record<ScreenshotFamily, ScreenshotFamily>> = {
   'android-tablet': 'android-phone',
 };
 
-/** The listing whose store the device belongs to, else the first one given. */
-export function primaryListing(listings: Listing[], device: Device): Listing {
-  return listings.find((l) => l.store === DEVICES[device].store) ?? listings[0];
-}
-
 export interface Screens {
   urls: string[];
   warnings: string[];

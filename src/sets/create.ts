@@ -3,6 +3,7 @@
  * job and, with an Idempotency-Key, the idempotency record. There is never a charge without a job nor a job
  * without a charge, and a refused request changes nothing.
  */
+import { primaryListing } from '../core/listing.ts';
 import type { ThemeId } from '../core/themes.ts';
 import { getBalance, insufficientCredits } from '../accounts/credits.ts';
 import type { NotifyBatcher } from '../db/notify-batcher.ts';
@@ -14,7 +15,7 @@ import { isProblem, Problem, validationFailed } from '../core/problem.ts';
 import { appNotFound, type App } from '../apps/apps.ts';
 import { checkScreenIds } from '../screens/screens.ts';
 import { listingLocale, localesErrors, plannedNatively } from '../core/locales.ts';
-import { primaryListing, screensFor } from '../planning/screens.ts';
+import { screensFor } from '../planning/screens.ts';
 import { fillableOffThread } from '../planning/fillable.ts';
 import { DEVICES } from '../core/devices.ts';
 import { creditsCharged } from '../metrics/index.ts';

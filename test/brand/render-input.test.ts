@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveSetBrand } from '../../src/brand/resolve.ts';
 import { screenshotSetRunner } from '../../src/sets/run.ts';
 import { Worker } from '../../src/queue/worker.ts';
-import { planLocales } from '../../src/captions/model/translate.ts';
+import { planSet } from '../../src/planning/pipeline.ts';
 import { fakeRenderer } from '../support/fake-renderer.ts';
 import type { RenderInput } from '../../src/rendering/types.ts';
 import { emptyScreenshots } from '../../src/core/listing.ts';
@@ -27,7 +27,7 @@ beforeAll(async () => {
   const png = await solidPng(1320, 2868, 'blue');
   const runner = screenshotSetRunner({
     db: h.t.pool,
-    planner: { plan: (input) => planLocales(input, null) },
+    planner: { plan: (input) => planSet(input, null) },
     pictures: {
       objects: h.services.objects,
       // Records what it is asked to draw; answers with store-valid pictures.

@@ -3,7 +3,7 @@ import { createApiKey } from '../../src/accounts/api-keys.ts';
 import { escapeHtml } from '../../src/dashboard/html.ts';
 import { forPeople } from '../../src/dashboard/names.ts';
 import { screenshotSetRunner } from '../../src/sets/run.ts';
-import { planWithModel } from '../../src/captions/model/writer.ts';
+import { planWithModel } from '../../src/planning/pipeline.ts';
 import { Worker } from '../../src/queue/worker.ts';
 import type { TestApp } from '../support/app.ts';
 import { createDashboardApp, PageClient } from '../support/dashboard.ts';

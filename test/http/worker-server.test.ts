@@ -1,7 +1,7 @@
 /** What a worker process serves on PORT (src/http/worker-server.ts): health, readiness and metrics only. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { DEFAULT_HTTP_LIMITS } from '../../src/config.ts';
+import { DEFAULT_HTTP_LIMITS } from '../../src/http/limits.ts';
 import { createPool } from '../../src/db/pool.ts';
 import { buildWorkerServer } from '../../src/http/worker-server.ts';
 import { expectProblem } from '../support/app.ts';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { captionWidth, localeProblem } from '../../src/core/locales.ts';
-import { TranslationFailed } from '../../src/planning/errors.ts';
+import { TranslationFailed } from '../../src/captions/model/errors.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
-import { planLocales } from '../../src/captions/model/translate.ts';
+import { planSet } from '../../src/planning/pipeline.ts';
 import type { PlanInput } from '../../src/core/set.ts';
 import { startFakeLlm, translationRequest, translator, type FakeLlm } from '../support/fake-llm.ts';
 import { habitly } from './listings.ts';
@@ -34,7 +34,7 @@ describe('locales', () => {
 
   it("plans the listing language natively and translates the others; slides stay the first locale's", async () => {
     fake = await startFakeLlm(translator({ 'de-DE': de, 'ja-JP': ja }));
-    const result = await planLocales(input(['de-DE', 'en-US', 'ja-JP']), settings());
+    const result = await planSet(input(['de-DE', 'en-US', 'ja-JP']), settings());
     const base = planScreenshotSet(input(['en-US']));
     expect(result.locales!.map((l) => l.locale)).toEqual(['de-DE', 'en-US', 'ja-JP']);
     expect(result.locales![1].slides).toEqual(base.slides);
@@ -54,7 +54,7 @@ describe('locales', () => {
       content: { slides: [1, 2, 3, 4, 5].map((index) => ({ index, headline: '習慣'.repeat(8) + index, subheadline: null })) },
     };
     fake = await startFakeLlm(translator({}, { 'ja-JP': () => odd }));
-    await expect(planLocales(input(['en-US', 'ja-JP']), settings())).rejects.toBeInstanceOf(TranslationFailed);
+    await expect(planSet(input(['en-US', 'ja-JP']), settings())).rejects.toBeInstanceOf(TranslationFailed);
     // A timeout spends the set's translation budget: no second request is sent after it.
     expect(fake.requests.filter((r) => JSON.stringify(r.body).includes('ja-JP')).length).toBe(reply && 'delayMs' in reply ? 1 : 2);
   });
@@ -62,7 +62,7 @@ describe('locales', () => {
   it('gives all locales and their retries one budget: a hanging model is not asked again and again', async () => {
     const hang = () => ({ content: { slides: [] }, delayMs: 5_000 });
     fake = await startFakeLlm(translator({}, { 'de-DE': hang, 'fr-FR': hang, 'ja-JP': hang, 'es-ES': hang, 'it-IT': hang }));
-    await expect(planLocales(input(['de-DE', 'fr-FR', 'ja-JP', 'es-ES', 'it-IT']), settings())).rejects.toBeInstanceOf(TranslationFailed);
+    await expect(planSet(input(['de-DE', 'fr-FR', 'ja-JP', 'es-ES', 'it-IT']), settings())).rejects.toBeInstanceOf(TranslationFailed);
     // Per-attempt budgets asked 10 times (5 locales × 2 attempts) in four rounds of 300 ms; one budget asks each of
     // the first three once, and the rest find it spent.
     expect(fake.requests.filter((r) => translationRequest(r.body)).length).toBeLessThanOrEqual(5);
@@ -70,14 +70,14 @@ describe('locales', () => {
 
   it('recovers when the retry answers well', async () => {
     fake = await startFakeLlm(translator({ 'de-DE': de }, { 'de-DE': (attempt) => (attempt === 1 ? { content: 'oops' } : null) }));
-    const result = await planLocales(input(['de-DE']), settings());
+    const result = await planSet(input(['de-DE']), settings());
     expect(result.slides[0].headline).toMatch(/Gewohnheit/);
   });
 
   it('checks a translation with the same checker: an answer in another language is retried, then refused', async () => {
     fake = await startFakeLlm(translator({ 'de-DE': (_h, i) => `Sigue tus hábitos con la app ${i + 1}`.slice(0, 30) }));
     const reasons: string[] = [];
-    await expect(planLocales(input(['de-DE']), settings(), { warn: (o) => reasons.push(JSON.stringify(o)) })).rejects.toBeInstanceOf(
+    await expect(planSet(input(['de-DE']), settings(), { warn: (o) => reasons.push(JSON.stringify(o)) })).rejects.toBeInstanceOf(
       TranslationFailed,
     );
     expect(fake.requests.filter((r) => JSON.stringify(r.body).includes('de-DE')).length).toBe(2);
@@ -85,6 +85,6 @@ describe('locales', () => {
   });
 
   it('refuses another language without a model', async () => {
-    await expect(planLocales(input(['de-DE']), null)).rejects.toMatchObject({ code: 'validation_failed' });
+    await expect(planSet(input(['de-DE']), null)).rejects.toMatchObject({ code: 'validation_failed' });
   });
 });

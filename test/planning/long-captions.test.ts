@@ -6,7 +6,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkFillable } from '../../src/planning/fillable.ts';
 import { checkCaptions, checkSet, type CaptionToCheck, type CheckContext } from '../../src/captions/checker/check.ts';
-import { newStats, planWithModel } from '../../src/captions/model/writer.ts';
+import { newStats } from '../../src/captions/model/writer.ts';
+import { planWithModel } from '../../src/planning/pipeline.ts';
 import { draftScreenshotSet, planScreenshotSet } from '../../src/planning/plan.ts';
 import type { PlanInput, ScreenshotSetResult } from '../../src/core/set.ts';
 import { isProblem } from '../../src/core/problem.ts';

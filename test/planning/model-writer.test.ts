@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { planWithModel, newStats } from '../../src/captions/model/writer.ts';
+import { newStats } from '../../src/captions/model/writer.ts';
+import { planWithModel } from '../../src/planning/pipeline.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
 import type { PlanInput } from '../../src/core/set.ts';
 import { captionModel, captionRequest, startFakeLlm, type FakeLlm } from '../support/fake-llm.ts';

@@ -1,7 +1,7 @@
 /** A test API with a worker that renders: the whole pictures flow on one test database. */
 import { Worker } from '../../src/queue/worker.ts';
 import { screenshotSetRunner } from '../../src/sets/run.ts';
-import { planLocales } from '../../src/captions/model/translate.ts';
+import { planSet } from '../../src/planning/pipeline.ts';
 import { RenderPool } from '../../src/rendering/index.ts';
 import { createTestApp, type TestApp, type TestAppOptions } from '../support/app.ts';
 
@@ -25,7 +25,7 @@ export async function createPicturesApp(
   const h = await createTestApp({ ...opts, previewRenderer });
   const runner = screenshotSetRunner({
     db: h.t.pool,
-    planner: { plan: (input) => planLocales(input, opts.llm ? { ...opts.llm, timeoutMs: 2_000 } : null) },
+    planner: { plan: (input) => planSet(input, opts.llm ? { ...opts.llm, timeoutMs: 2_000 } : null) },
     pictures: {
       objects: h.services.objects,
       renderer: renderPool(),

@@ -5,7 +5,7 @@
 import { AccountViews } from '../../src/accounts/account-views.ts';
 import { Authenticator } from '../../src/accounts/authenticator.ts';
 import type { Clock } from '../../src/accounts/credits.ts';
-import type { HttpLimits } from '../../src/config.ts';
+import type { HttpLimits } from '../../src/http/limits.ts';
 import { MemoryBuckets } from '../../src/http/rate-limit/buckets.ts';
 import { RateLimits } from '../../src/http/rate-limit/index.ts';
 import { Notifications } from '../../src/db/notifications.ts';

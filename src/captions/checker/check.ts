@@ -16,7 +16,7 @@ import { fitOf } from './fit.ts';
 import { captionWidth, languageOf } from '../../core/locales.ts';
 import { type Role } from '../../core/narratives.ts';
 import { languageFinding } from './language.ts';
-import { primaryListing } from '../../planning/screens.ts';
+import { primaryListing } from '../../core/listing.ts';
 import { CASED_WORD, contentWords, dangles, endWords, mentionsFree, normalise, textKey, words as textWords } from '../text.ts';
 import { CAPTION_LENGTHS, type CaptionLength, type CaptionStyle, type PlanInput, type ScreenshotSetResult } from '../../core/set.ts';
 import { DEVICES, type Device } from '../../core/devices.ts';

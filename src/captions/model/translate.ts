@@ -12,13 +12,13 @@ import pLimit from 'p-limit';
 import { askModel, DEFAULT_TIMEOUT_MS, failureOf, type LlmLogger, type LlmSettings, type RecordedAnswers } from './llm.ts';
 import { checkCaptions, describeFindings } from '../checker/check.ts';
 import { describeLocale, hasWideScript, languageOf, listingLocale, plannedNatively } from '../../core/locales.ts';
-import { newStats, planWithModel, type ModelStats } from './writer.ts';
-import { primaryListing } from '../../planning/screens.ts';
+import { newStats, type ModelStats } from './writer.ts';
+import { primaryListing } from '../../core/listing.ts';
 import { endWords, textKey } from '../text.ts';
 import { CAPTION_LENGTHS, CAPTION_STYLES, type PlanInput, type ScreenshotSetResult, type Slide } from '../../core/set.ts';
 import { understand, type Understanding } from '../understand.ts';
 import { validationFailed } from '../../core/problem.ts';
-import { TranslationFailed } from '../../planning/errors.ts';
+import { TranslationFailed } from './errors.ts';
 
 /** Model calls per locale before the planning fails (the first answer and one retry). */
 export const TRANSLATION_ATTEMPTS = 2;
@@ -191,17 +191,17 @@ async function translateSet(
 }
 
 /**
- * The set, and with `locales` one set per locale: `locales[0]`'s slides and warnings are also the
+ * `base` (the set in the listing's language) with `locales` made one set per locale: `locales[0]`'s slides and warnings are also the
  * result's own `slides` and `warnings`, so a client that knows nothing of locales reads the first.
  */
-export async function planLocales(
+export async function translateLocales(
+  base: ScreenshotSetResult,
   input: PlanInput,
   llm: LlmSettings | null,
   logger?: LlmLogger,
   stats: ModelStats = newStats(),
   recorded?: RecordedAnswers,
 ): Promise<ScreenshotSetResult> {
-  const base = await planWithModel(input, llm, logger, stats, recorded);
   const locales = input.request.locales;
   if (!locales?.length) return base;
   const primary = primaryListing(input.listings, base.device);

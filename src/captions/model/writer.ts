@@ -9,11 +9,10 @@ import { FEATURE_ROLES } from '../rules/writer.ts';
 import { describeBudget } from '../checker/fit.ts';
 import { askModel, DEFAULT_TIMEOUT_MS, failureOf, type LlmLogger, type LlmSettings, type Message, type RecordedAnswers } from './llm.ts';
 import type { Role } from '../../core/narratives.ts';
-import { planOwnSlides } from '../../planning/own-slides.ts';
-import { draftScreenshotSet, type Draft, type Written } from '../../planning/plan.ts';
-import { cannotFillSet } from '../../planning/refusal.ts';
-import { primaryListing } from '../../planning/screens.ts';
-import { CAPTION_LENGTHS, CAPTION_STYLES, type CaptionStyle, type PlanInput, type ScreenshotSetResult } from '../../core/set.ts';
+import type { CaptionDraft, Written } from '../draft.ts';
+import { cannotFillSet } from '../../core/refusal.ts';
+import { primaryListing } from '../../core/listing.ts';
+import { CAPTION_LENGTHS, CAPTION_STYLES, type CaptionStyle } from '../../core/set.ts';
 
 export interface ModelStats {
   calls: number;
@@ -91,7 +90,7 @@ const ROLE_BRIEF: Record<Role, string> = {
   'call-to-action': 'an invitation to download',
 };
 
-function prompt(draft: Draft): Message[] {
+function prompt(draft: CaptionDraft): Message[] {
   const { input, check } = draft;
   const primary = primaryListing(input.listings, check.device);
   const limits = CAPTION_LENGTHS[check.captionLength];
@@ -153,7 +152,7 @@ export function parseCandidates(content: string): Candidates {
 }
 
 /** Picks, slide by slide, the first option the checker passes given the slides before it. */
-function assemble(draft: Draft, options: (i: number) => Written[]): { chosen: (Written | null)[]; findings: Finding[][] } {
+function assemble(draft: CaptionDraft, options: (i: number) => Written[]): { chosen: (Written | null)[]; findings: Finding[][] } {
   const checker = new CaptionChecker(draft.check);
   const findings: Finding[][] = [];
   const long = CAPTION_LENGTHS[draft.check.captionLength].subheadline > 0;
@@ -182,7 +181,7 @@ function assemble(draft: Draft, options: (i: number) => Written[]): { chosen: (W
  * wrote for the other feature slides (the model kept its words there, so they are spare): its own
  * may say what the model said on another slide.
  */
-const ruleOptions = (draft: Draft, i: number): Written[] => {
+const ruleOptions = (draft: CaptionDraft, i: number): Written[] => {
   const feature = FEATURE_ROLES.has(draft.roles[i]);
   const order = [i, ...draft.roles.flatMap((r, j) => (j !== i && feature && FEATURE_ROLES.has(r) ? [j] : []))];
   return order.flatMap((j) => {
@@ -196,7 +195,7 @@ const ruleOptions = (draft: Draft, i: number): Written[] => {
  * slide the model kept (not only the ones before it), so a fallback never costs a later slide its
  * model words; the whole set is checked again as it ships.
  */
-function fillWithRules(draft: Draft, chosen: (Written | null)[]): (Written | null)[] {
+function fillWithRules(draft: CaptionDraft, chosen: (Written | null)[]): (Written | null)[] {
   const out = [...chosen];
   for (const [i] of chosen.entries()) {
     if (out[i] !== null) continue;
@@ -217,23 +216,21 @@ function fillWithRules(draft: Draft, chosen: (Written | null)[]): (Written | nul
 }
 
 /**
- * The set with the model as the writer (see the module comment). `stats` counts calls, tokens,
+ * The set's words with the model as the writer (see the module comment); planning's pipeline makes the set of them. `stats` counts calls, tokens,
  * repairs and fallbacks for the metrics; `recorded` replays answers a retried job already got.
  */
-export async function planWithModel(
-  input: PlanInput,
+export async function writeWithModel(
+  draft: CaptionDraft,
   llm: LlmSettings | null,
   logger?: LlmLogger,
   stats: ModelStats = newStats(),
   recorded?: RecordedAnswers,
-): Promise<ScreenshotSetResult> {
-  if (input.request.slides?.length) return planOwnSlides(input);
-  const draft = draftScreenshotSet(input);
+): Promise<Written[]> {
   const n = draft.roles.length;
   const rulesOnly = () => {
     const missing = draft.rules.filter((c) => c === null).length;
     if (missing > 0) throw cannotFillSet(n, n - missing, draft.u.descriptionEmpty);
-    return draft.finish(draft.rules.map((c) => ({ headline: c!.headline, subheadline: c!.subheadline, source: 'rules' as const })));
+    return draft.rules.map((c) => ({ headline: c!.headline, subheadline: c!.subheadline, source: 'rules' as const }));
   };
   if (!llm) return rulesOnly();
   const deadline = Date.now() + (llm.timeoutMs ?? DEFAULT_TIMEOUT_MS);
@@ -294,5 +291,5 @@ export async function planWithModel(
   stats.fallbacks += fellBack;
   if (fellBack > 0) logger?.warn({ slides: fellBack }, 'caption model slides failed the checks twice; the rule writer wrote them');
   if (missing > 0) throw cannotFillSet(n, n - missing, draft.u.descriptionEmpty);
-  return draft.finish(final.chosen as Written[]);
+  return final.chosen as Written[];
 }

@@ -13,7 +13,7 @@ import { isId } from '../../core/ids.ts';
 import { ObjectStoreUnavailable, type ObjectStore } from '../../objects/index.ts';
 import { loadScreens } from '../render.ts';
 import { layoutFor, paletteFor } from '../../planning/look.ts';
-import { primaryListing } from '../../planning/screens.ts';
+import { primaryListing } from '../../core/listing.ts';
 import { DEVICES, type Device } from '../../core/devices.ts';
 import { type ScreenshotSetResult, type Slide } from '../../core/set.ts';
 import type { RenderPool } from '../../rendering/index.ts';

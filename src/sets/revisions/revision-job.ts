@@ -8,7 +8,7 @@ import type { ClaimedJob } from '../../queue/queue.ts';
 import { outsideFailure } from '../picture-failures.ts';
 import { saveJobFiles } from '../files.ts';
 import { listingLocale } from '../../core/locales.ts';
-import { primaryListing } from '../../planning/screens.ts';
+import { primaryListing } from '../../core/listing.ts';
 import type { ScreenshotSetResult } from '../../core/set.ts';
 import { renderRevision, type RevisionDeps } from './revision-runner.ts';
 import type { StoredRevision } from './types.ts';

@@ -3,7 +3,7 @@
  * long as asked or refused (before the charge at the API; failed and refunded in a job): never
  * shorter at full price.
  */
-import { Problem } from '../core/problem.ts';
+import { Problem } from './problem.ts';
 
 const slides = (n: number) => `${n} slide${n === 1 ? '' : 's'}`;
 

@@ -1,5 +1,5 @@
 /**
- * Planning errors that callers outside the planning thread tell apart. Its own module, with no
+ * Caption model errors that callers outside the planning thread tell apart. Its own module, with no
  * imports, so that importing it never loads the planner (and its language model) on the main thread.
  */
 
