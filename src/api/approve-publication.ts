@@ -29,7 +29,7 @@ export function approvePublication(api: Api, services: Services) {
       },
     },
     async (request, reply) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       if (!isId('pub', id)) throw publicationNotFound(id);
       const p = publishingOf(services);
       const accountId = principalOf(request).accountId;

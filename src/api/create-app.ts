@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { checkCreateAppInput, createApp as createAppRecord, EXTRA_CONTEXT_MAX } from '../apps/apps.ts';
 import { fieldErrors } from '../http/problems.ts';
 import { validationFailed } from '../core/problem.ts';
@@ -84,12 +84,7 @@ export function createApp(api: Api, services: Services) {
         const domainErrors = checkCreateAppInput(request.body).errors.filter((e) => !seen.has(e.field));
         throw validationFailed([...schemaErrors, ...domainErrors]);
       }
-      const app = await createAppRecord(
-        services.db,
-        services.stores,
-        principalOf(request).accountId,
-        request.body as Static<typeof CreateAppBody>,
-      );
+      const app = await createAppRecord(services.db, services.stores, principalOf(request).accountId, request.body);
       return { appId: app.id, name: app.name, category: app.category, artworkUrl: app.artworkUrl };
     },
   );

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { principalOf } from '../http/auth.ts';
 import { rateLimited } from '../http/rate-limit/index.ts';
 import type { Api, Services } from '../http/services.ts';
@@ -94,7 +94,7 @@ export function createPreview(api: Api, services: Services) {
         const d = await limits.buckets.take(`preview:${accountId}`, rule);
         if (!d.allowed) throw rateLimited(rule, d, `At most ${perMinute} previews a minute per account. Retry after ${d.retryAfterS} s.`);
       }
-      const body = request.body as Static<typeof PreviewBody>;
+      const body = request.body;
       const preview = 'jobId' in body ? await previews.forJob(accountId, body) : await previews.forApp(accountId, body);
       return reply.code(200).type('image/png').header('caption-fits', String(preview.fits)).send(preview.png);
     },

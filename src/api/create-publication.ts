@@ -1,4 +1,3 @@
-import type { Static } from '@sinclair/typebox';
 import { principalOf } from '../http/auth.ts';
 import type { Api, Services } from '../http/services.ts';
 import { createPublication as create } from '../publishing/create.ts';
@@ -34,7 +33,7 @@ export function createPublication(api: Api, services: Services) {
     async (request, reply) => {
       const p = publishingOf(services);
       const accountId = principalOf(request).accountId;
-      const id = await create(services.db, accountId, request.body as Static<typeof CreatePublicationBody>);
+      const id = await create(services.db, accountId, request.body);
       await p.advance(id);
       return reply.code(201).send((await viewPublication(services.db, accountId, id))!);
     },

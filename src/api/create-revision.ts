@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { principalOf } from '../http/auth.ts';
 import type { Api, Services } from '../http/services.ts';
 import { MAX_COUNT } from '../core/set.ts';
@@ -86,10 +86,10 @@ export function createRevision(api: Api, services: Services) {
       },
     },
     async (request, reply) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const accountId = principalOf(request).accountId;
       const limits = services.config.revisions ?? DEFAULT_REVISION_LIMITS;
-      const created = await create(services.db, accountId, id, request.body as Static<typeof CreateRevisionBody>, { limits });
+      const created = await create(services.db, accountId, id, request.body, { limits });
       reply.code(201).header('location', jobsPath + created.jobId);
       return { ...created, credits: { cost: 0 as const } };
     },

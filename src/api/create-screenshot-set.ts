@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { principalOf } from '../http/auth.ts';
 import type { Api, Services } from '../http/services.ts';
 import { IDEMPOTENCY_KEY_MAX } from '../sets/idempotency.ts';
@@ -215,11 +215,11 @@ export function createScreenshotSet(api: Api, services: Services) {
     },
     async (request, reply) => {
       const accountId = principalOf(request).accountId;
-      const asked = request.body as Static<typeof CreateScreenshotSetBody>;
+      const asked = request.body;
       if (asked.dryRun) return check(services.db, accountId, asked, { now: services.clock(), canTranslate: !!services.config.llm });
       const { body, replayed } = await create(services.db, accountId, asked, {
         now: services.clock(),
-        idempotencyKey: (request.headers as Static<typeof Headers>)['idempotency-key'],
+        idempotencyKey: request.headers['idempotency-key'],
         onCharged: (id) => services.accountViews.invalidate(id),
         canTranslate: !!services.config.llm,
         notifier: services.notifier,

@@ -1,8 +1,7 @@
-import type { Static } from '@sinclair/typebox';
 import { principalOf } from '../http/auth.ts';
 import type { Api, Services } from '../http/services.ts';
 import { Problem } from '../core/problem.ts';
-import { createConnection, type ConnectionInput } from '../publishing/connections.ts';
+import { createConnection } from '../publishing/connections.ts';
 import { CreateStoreConnectionBody, StoreConnectionSchema } from '../publishing/schemas.ts';
 import type { PublishingServices } from '../publishing/services.ts';
 import { bodyProblems, commonProblems, problemExample, problemRef, success } from './schemas.ts';
@@ -42,13 +41,10 @@ export function createStoreConnection(api: Api, services: Services) {
     },
     async (request, reply) => {
       const p = publishingOf(services);
-      const created = await createConnection(
-        services.db,
-        p.keyring,
-        principalOf(request).accountId,
-        request.body as Static<typeof CreateStoreConnectionBody> as ConnectionInput,
-        { check: p.check, allowedTokenOrigins: p.allowedTokenOrigins },
-      );
+      const created = await createConnection(services.db, p.keyring, principalOf(request).accountId, request.body, {
+        check: p.check,
+        allowedTokenOrigins: p.allowedTokenOrigins,
+      });
       return reply.code(201).send(created);
     },
   );

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { principalOf } from '../http/auth.ts';
 import { fieldErrors } from '../http/problems.ts';
 import type { Api, Services } from '../http/services.ts';
@@ -60,7 +60,7 @@ export function createWebhook(api: Api, services: Services) {
       const created = await createEndpoint(
         services.db,
         principalOf(request).accountId,
-        request.body as Static<typeof CreateWebhookBody>,
+        request.body,
         rules,
         services.publishing?.keyring ?? null,
       );

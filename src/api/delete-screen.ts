@@ -24,7 +24,7 @@ export function deleteScreen(api: Api, services: Services) {
       },
     },
     async (request, reply) => {
-      const { appId, screenId } = request.params as { appId: string; screenId: string };
+      const { appId, screenId } = request.params;
       await remove(services.db, principalOf(request).accountId, appId, screenId);
       return reply.code(204).send(null);
     },

@@ -27,7 +27,7 @@ export function deleteStoreConnection(api: Api, services: Services) {
       },
     },
     async (request, reply) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const deleted = isId('sc', id) && (await deleteConnection(services.db, principalOf(request).accountId, id));
       if (!deleted) throw connectionNotFound(id);
       return reply.code(204).send(null);

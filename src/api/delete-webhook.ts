@@ -28,7 +28,7 @@ export function deleteWebhook(api: Api, services: Services) {
       },
     },
     async (request, reply) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const deleted = isId('whk', id) && (await deleteEndpoint(services.db, principalOf(request).accountId, id));
       if (!deleted) throw new Problem('webhook_not_found', `No webhook ${id} on this account.`);
       return reply.code(204).send(null);

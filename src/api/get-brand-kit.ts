@@ -27,7 +27,7 @@ export function getBrandKit(api: Api, services: Services) {
       },
     },
     async (request) => {
-      const { appId } = request.params as { appId: string };
+      const { appId } = request.params;
       const brand = isId('app', appId) ? await findAppBrand(services.db, principalOf(request).accountId, appId) : null;
       if (!brand) throw appNotFound(appId);
       return brandKitView(appId, brand);

@@ -39,7 +39,7 @@ export function getBrandPictures(api: Api, services: Services) {
         },
       },
       async (request, reply) => {
-        const { id } = request.params as { id: string };
+        const { id } = request.params;
         return serve(services, request, reply, id, p.file, `${id}-${p.file}`);
       },
     );
@@ -61,7 +61,7 @@ export function getBrandPictures(api: Api, services: Services) {
       },
     },
     async (request, reply) => {
-      const { id, locale } = request.params as { id: string; locale: string };
+      const { id, locale } = request.params;
       return serve(services, request, reply, id, featureGraphicFileName(locale), `${id}-${locale}-${FEATURE_GRAPHIC_NAME}`);
     },
   );

@@ -57,7 +57,7 @@ export function getJob(api: Api, services: Services) {
       },
     },
     (request, reply) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const accountId = principalOf(request).accountId;
       const links = pictureLinks(services, request);
       const wait = preferredWait(request.headers.prefer);

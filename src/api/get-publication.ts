@@ -28,7 +28,7 @@ export function getPublication(api: Api, services: Services) {
       },
     },
     async (request) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const view = isId('pub', id) ? await viewPublication(services.db, principalOf(request).accountId, id) : null;
       if (!view) throw publicationNotFound(id);
       return view;

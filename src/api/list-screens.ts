@@ -24,7 +24,7 @@ export function listScreens(api: Api, services: Services) {
       },
     },
     async (request) => {
-      const { appId } = request.params as { appId: string };
+      const { appId } = request.params;
       return { screens: await list(services.db, principalOf(request).accountId, appId) };
     },
   );

@@ -1,4 +1,3 @@
-import type { Static } from '@sinclair/typebox';
 import { principalOf } from '../http/auth.ts';
 import type { Api, Services } from '../http/services.ts';
 import { appNotFound } from '../apps/apps.ts';
@@ -31,10 +30,10 @@ export function putBrandKit(api: Api, services: Services) {
       },
     },
     async (request) => {
-      const { appId } = request.params as { appId: string };
+      const { appId } = request.params;
       const accountId = principalOf(request).accountId;
       if (!isId('app', appId)) throw appNotFound(appId);
-      const { errors, kit } = checkBrandKit(request.body as Static<typeof BrandKitBody>);
+      const { errors, kit } = checkBrandKit(request.body);
       if (errors.length) throw validationFailed(errors);
       if (!(await saveBrandKit(services.db, accountId, appId, kit))) throw appNotFound(appId);
       const brand = await findAppBrand(services.db, accountId, appId);
