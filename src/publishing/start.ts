@@ -10,7 +10,7 @@ import type { Keyring } from '../secrets/envelope.ts';
 import { loadKeyring } from '../secrets/keys.ts';
 import type { PublicationHandler, Tasks } from '../tasks/runner.ts';
 import { storeCredentialCheck } from './check.ts';
-import { advancePublication, Deferred, type RunnerDeps } from './runner.ts';
+import { advancePublication, Deferred, RetryLater, type RunnerDeps } from './runner.ts';
 import type { PublishingServices } from './services.ts';
 
 export interface Publishing {
@@ -20,20 +20,29 @@ export interface Publishing {
 /**
  * The task body: one run of a publication's steps. Planning ends awaiting approval; an approved
  * run goes on within the same task. A deferred run (the store's budget) queues the next one later
- * and ends well, so the wait spends none of the task's retries.
+ * and ends well, so the wait spends none of the task's retries. A store still unavailable queues
+ * the next run after `backoffMs` and ends well too, counting the failure in the task: pg-boss's own
+ * retry is kept for a run that died, which is owed at once (src/tasks/, LEASED).
  */
 export function publicationStep(
   runner: RunnerDeps,
-  requeue: (id: string, afterMs: number) => Promise<void>,
+  requeue: (id: string, afterMs: number, failures: number) => Promise<void>,
   log?: Pick<Logger, 'info'>,
+  backoffMs: (failures: number) => number = (n) => 15_000 * 2 ** (n - 1),
 ): PublicationHandler {
   return async (id, attempt) => {
     try {
       await advancePublication(runner, id, { lastAttempt: attempt.lastAttempt });
     } catch (e) {
-      if (!(e instanceof Deferred)) throw e;
-      log?.info({ publicationId: id, delayMs: e.delayMs }, e.message);
-      await requeue(id, e.delayMs);
+      if (e instanceof Deferred) {
+        log?.info({ publicationId: id, delayMs: e.delayMs }, e.message);
+        return requeue(id, e.delayMs, attempt.retryCount);
+      }
+      if (!(e instanceof RetryLater)) throw e;
+      const failures = attempt.retryCount + 1;
+      const delayMs = backoffMs(failures);
+      log?.info({ publicationId: id, failures, delayMs }, `retrying later: ${e.message}`);
+      await requeue(id, delayMs, failures);
     }
   };
 }
@@ -62,7 +71,14 @@ export async function startPublishing(
       googlePlayApiUrl: config.googlePlayApiUrl,
       ...overrides.runner,
     };
-    await tasks.work(publicationStep(runner, (id, afterMs) => tasks.advancePublication(id, afterMs), deps.log));
+    await tasks.work(
+      publicationStep(
+        runner,
+        (id, afterMs, failures) => tasks.advancePublication(id, afterMs, failures),
+        deps.log,
+        (n) => tasks.backoffMs(n),
+      ),
+    );
   }
   return {
     services: {

@@ -1,7 +1,7 @@
 /**
  * Internal tasks on pg-boss, in the service's own PostgreSQL (schema `pgboss`): named queues,
- * per-queue retry with backoff, a lease (expireInSeconds) after which the work of a killed worker
- * is retried, and de-duplication keys: one per publication (policy `stately`: one queued and one
+ * per-queue retry with backoff, a short lease renewed while a run lives (so the work of a killed
+ * worker is retried within a minute, however long a live run takes), and de-duplication keys: one per publication (policy `stately`: one queued and one
  * running at most) and one per period for periodic work (runEvery). The public `jobs` table stays
  * the screenshot-set resource; these are the steps behind it. One runner per process: every role
  * may enqueue; only processes that call work()/runEvery() run anything.
@@ -28,10 +28,35 @@ export const DELIVERY_TASK = 'webhook-delivery';
  */
 const MAX_PERIOD_SECONDS = 12 * 3600;
 
+/**
+ * The queues whose runs renew a short lease while they live (see `leased`). Their pg-boss
+ * expiration (`expireInSeconds`) is the longest a run may take, not the lease: pg-boss v10 has no
+ * heartbeat (v11 needs Node 22), and its worker gives up on a run after the expiration it fetched,
+ * so that one must stay long.
+ */
+const LEASED: ReadonlySet<string> = new Set([PUBLICATION_TASK, RETENTION_TASK]);
+
+/**
+ * The lease's end moved to `$4` seconds from now. pg-boss expires an active task when
+ * `started_on + expire_in` is past, and copies `expire_in` into the retried task, whose worker
+ * then takes it as its run's time limit: so `expire_in` stays the queue's and `started_on` moves
+ * (it reads as the lease's base, not the run's start, while a run holds it). `retry_count` names
+ * the run: a renewal from a run pg-boss already gave up on changes nothing.
+ */
+const RENEW_LEASE = `UPDATE pgboss.job SET started_on = now() + make_interval(secs => $4) - expire_in
+  WHERE name = $1 AND id = $2 AND retry_count = $3 AND state = 'active'`;
+
 export interface TaskSettings {
   connectionString: string;
-  /** Lease of a running task; a worker killed mid-task has it retried after this. */
+  /**
+   * Lease of a running publication step or retention run, renewed every quarter of it while the run
+   * lives: a worker killed mid-task has it retried once the lease is over and pg-boss's maintenance
+   * (every maintenanceIntervalSeconds) sees it.
+   */
   leaseSeconds: number;
+  /** The longest one such run may take: pg-boss then gives up on it (and retries it) even if it is alive. Default 15 minutes. */
+  maxRunSeconds?: number;
+  /** Retries after a failure: a publication's store unavailable, a retention run's error (backoff from retryDelaySeconds). */
   retryLimit: number;
   retryDelaySeconds: number;
   pollingIntervalSeconds: number;
@@ -40,12 +65,18 @@ export interface TaskSettings {
   deliveryLeaseSeconds?: number;
 }
 
+/**
+ * A killed worker's publication step is taken again within lease + two maintenance intervals
+ * (maintenance that starts a little early waits a whole interval more) + one poll: 20 + 20 + 2 =
+ * 42 s at most, under a minute (test/tasks/lease.test.ts holds the sum).
+ */
 export const DEFAULT_TASK_SETTINGS: Omit<TaskSettings, 'connectionString'> = {
-  leaseSeconds: 15 * 60,
+  leaseSeconds: 20,
+  maxRunSeconds: 15 * 60,
   retryLimit: 8,
   retryDelaySeconds: 15,
   pollingIntervalSeconds: 2,
-  maintenanceIntervalSeconds: 30,
+  maintenanceIntervalSeconds: 10,
   deliveryLeaseSeconds: 30,
 };
 
@@ -54,6 +85,10 @@ export interface Attempt {
   lastAttempt: boolean;
 }
 
+/**
+ * A publication step's attempt: `retryCount` is the store failures so far (the handler's own
+ * retries, carried in the task), `lastAttempt` whether this run may not ask for another.
+ */
 export type PublicationHandler = (publicationId: string, attempt: Attempt) => Promise<void>;
 
 /** What the task runner needs of a connection, a transaction's client included: pg-boss's `db` option. */
@@ -83,7 +118,9 @@ export class Tasks {
       schema: 'pgboss',
       max: 3,
       maintenanceIntervalSeconds: settings.maintenanceIntervalSeconds,
-      monitorStateIntervalSeconds: Math.max(settings.maintenanceIntervalSeconds, 1),
+      // Nothing reads the state counts: a shorter maintenance interval (which finds lapsed leases)
+      // need not count them more often.
+      monitorStateIntervalSeconds: Math.max(settings.maintenanceIntervalSeconds, 30),
       schedule: false,
     });
     boss.on('error', (err) => log?.warn({ err }, 'task runner error'));
@@ -91,32 +128,44 @@ export class Tasks {
     // PARTITION deadlock when processes of a split deployment start together: one at a time.
     await oneAtATime(settings.connectionString, async () => {
       await boss.start();
-      await boss.createQueue(PUBLICATION_TASK, {
-        name: PUBLICATION_TASK,
-        policy: 'stately',
-        retryLimit: settings.retryLimit,
-        retryDelay: settings.retryDelaySeconds,
-        retryBackoff: true,
-        expireInSeconds: settings.leaseSeconds,
-      });
-      await boss.createQueue(RETENTION_TASK, {
-        name: RETENTION_TASK,
-        policy: 'standard',
-        retryLimit: settings.retryLimit,
-        retryDelay: settings.retryDelaySeconds,
-        retryBackoff: true,
-        expireInSeconds: settings.leaseSeconds,
-      });
-      await boss.createQueue(DELIVERY_TASK, {
-        name: DELIVERY_TASK,
-        policy: 'stately',
-        // Only crashes and stops come back through pg-boss's retry, and at once: the attempt a
-        // stopping worker gives back is owed now, and a crash already waited out the lease.
-        retryLimit: Math.max(settings.retryLimit, 10),
-        retryDelay: 0,
-        retryBackoff: false,
-        expireInSeconds: settings.deliveryLeaseSeconds ?? 30,
-      });
+      const queues: PgBoss.Queue[] = [
+        {
+          name: PUBLICATION_TASK,
+          policy: 'stately',
+          // pg-boss's retry is left for a run that died (its lease over) or was stopped, and it is
+          // owed at once: its backoff would add 15-30 s (minutes after earlier failures) to the
+          // lease. A store that is unavailable is retried by the handler, with that backoff
+          // (publicationStep in src/publishing/start.ts, backoffMs below).
+          retryLimit: settings.retryLimit,
+          retryDelay: 0,
+          retryBackoff: false,
+          expireInSeconds: settings.maxRunSeconds ?? 15 * 60,
+        },
+        {
+          name: RETENTION_TASK,
+          policy: 'standard',
+          retryLimit: settings.retryLimit,
+          retryDelay: settings.retryDelaySeconds,
+          retryBackoff: true,
+          expireInSeconds: settings.maxRunSeconds ?? 15 * 60,
+        },
+        {
+          name: DELIVERY_TASK,
+          policy: 'stately',
+          // Only crashes and stops come back through pg-boss's retry, and at once: the attempt a
+          // stopping worker gives back is owed now, and a crash already waited out the lease.
+          retryLimit: Math.max(settings.retryLimit, 10),
+          retryDelay: 0,
+          retryBackoff: false,
+          expireInSeconds: settings.deliveryLeaseSeconds ?? 30,
+        },
+      ];
+      // create_queue leaves an existing queue as it was: the update brings a database set up by
+      // an earlier version to these settings (the publication queue's retry, before leases).
+      for (const q of queues) {
+        await boss.createQueue(q.name, q);
+        await boss.updateQueue(q.name, q);
+      }
       // Deliveries written before the queue existed (or left by the claim loop this replaced).
       const caught = await boss.getDb().executeSql('SELECT webhook_delivery_tasks_catch_up() AS n', []);
       const n = (caught as { rows: { n: number }[] }).rows[0]?.n ?? 0;
@@ -125,13 +174,21 @@ export class Tasks {
     return new Tasks(boss, settings, log);
   }
 
-  /** Queues the next step of a publication (`afterMs`: not before then); a step already queued for it absorbs this one. */
-  async advancePublication(publicationId: string, afterMs = 0): Promise<void> {
+  /**
+   * Queues the next step of a publication (`afterMs`: not before then; `failures`: the store
+   * failures so far, when the handler retries); a step already queued for it absorbs this one.
+   */
+  async advancePublication(publicationId: string, afterMs = 0, failures = 0): Promise<void> {
     await this.boss.send(
       PUBLICATION_TASK,
-      { publicationId },
+      { publicationId, ...(failures > 0 ? { failures } : {}) },
       { singletonKey: publicationId, ...(afterMs > 0 ? { startAfter: Math.ceil(afterMs / 1000) } : {}) },
     );
+  }
+
+  /** How long to wait before the retry after the `failures`-th failure: pg-boss's own backoff (15-30 s, 30-60 s, …). */
+  backoffMs(failures: number): number {
+    return this.settings.retryDelaySeconds * 1000 * 2 ** (Math.min(16, Math.max(1, failures)) - 1) * (1 + Math.random());
   }
 
   /**
@@ -200,7 +257,9 @@ export class Tasks {
       await Promise.all(
         jobs.map(async (job) => {
           try {
-            await this.track(run(job.data, { retryCount: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit }, job.id));
+            await this.leased(name, job, () =>
+              run(job.data, { retryCount: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit }, job.id),
+            );
             await this.boss.complete(name, job.id);
           } catch (err) {
             await this.boss.fail(name, job.id, err as object);
@@ -215,8 +274,44 @@ export class Tasks {
     return p.finally(() => this.inFlight.delete(p));
   }
 
+  /**
+   * Runs `run` (tracked) for `job`, and for a queue in LEASED keeps its lease a few seconds ahead
+   * while the run lives: renewed once before the run begins (until then the task holds the queue's
+   * whole expiration), then every quarter of the lease. A renewal that fails is logged and the
+   * next one tries again; three in a row lose the lease, and another worker may then run the task
+   * too (the publication steps hold their store's advisory lock, so that run waits).
+   */
+  private async leased<T>(name: string, job: { id: string; retryCount: number }, run: () => Promise<T>): Promise<T> {
+    if (!LEASED.has(name)) return this.track(run());
+    const seconds = this.settings.leaseSeconds;
+    const renew = () =>
+      this.boss
+        .getDb()
+        .executeSql(RENEW_LEASE, [name, job.id, job.retryCount, seconds])
+        .then(
+          () => undefined,
+          (err: unknown) => this.log?.warn({ err, task: name, taskId: job.id }, 'renewing the lease of a running task failed'),
+        );
+    await renew();
+    const timer = setInterval(() => void renew(), seconds * 250);
+    timer.unref();
+    try {
+      return await this.track(run());
+    } finally {
+      clearInterval(timer);
+    }
+  }
+
   async work(handler: PublicationHandler, concurrency = 2): Promise<void> {
-    await this.worker<{ publicationId: string }>(PUBLICATION_TASK, concurrency, (data, attempt) => handler(data.publicationId, attempt));
+    await this.worker<{ publicationId: string; failures?: number }>(PUBLICATION_TASK, concurrency, (data, attempt) => {
+      // The store failures are counted in the task (the handler queues each retry); pg-boss's own
+      // count is the runs that died, and its last one is a last attempt too.
+      const failures = data.failures ?? 0;
+      return handler(data.publicationId, {
+        retryCount: failures,
+        lastAttempt: failures >= this.settings.retryLimit || attempt.lastAttempt,
+      });
+    });
   }
 
   /**
@@ -272,7 +367,9 @@ export class Tasks {
         async ([job]) => {
           for (const other of ids) if (other !== id) this.boss.notifyWorker(other);
           try {
-            await this.track(run(job.data, { retryCount: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit }, job.id));
+            await this.leased(name, job, () =>
+              run(job.data, { retryCount: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit }, job.id),
+            );
           } finally {
             this.boss.notifyWorker(id);
           }
@@ -294,7 +391,9 @@ export class Tasks {
     for (let i = 0; i < concurrency; i++)
       ids.push(
         await this.boss.work<T>(name, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds }, async ([job]) => {
-          await this.track(run(job.data, { retryCount: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit }, job.id));
+          await this.leased(name, job, () =>
+            run(job.data, { retryCount: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit }, job.id),
+          );
         }),
       );
     this.workerIds.set(name, [...(this.workerIds.get(name) ?? []), ...ids]);

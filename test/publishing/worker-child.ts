@@ -1,10 +1,12 @@
 /**
- * A publishing worker in its own process, for the SIGKILL tests: pg-boss tasks with a short lease,
- * running the real runner against the fake App Store given in the environment.
+ * A publishing worker in its own process, for the SIGKILL tests: pg-boss tasks with a short lease
+ * (LEASE_SECONDS, default 2) running the service's own task body (publicationStep, whose store
+ * failures wait RETRY_DELAY_SECONDS, default 0, with backoff) against the fake stores given in the
+ * environment.
  */
 import { createPool } from '../../src/db/pool.ts';
 import { FileObjectStore } from '../../src/objects/filesystem.ts';
-import { advancePublication } from '../../src/publishing/runner.ts';
+import { publicationStep } from '../../src/publishing/start.ts';
 import { Keyring } from '../../src/secrets/envelope.ts';
 import { Tasks } from '../../src/tasks/runner.ts';
 
@@ -12,9 +14,9 @@ const env = process.env as Record<string, string>;
 const db = createPool(env.DB_URL, 3);
 const tasks = await Tasks.start({
   connectionString: env.DB_URL,
-  leaseSeconds: 2,
+  leaseSeconds: Number(env.LEASE_SECONDS ?? 2),
   retryLimit: 30,
-  retryDelaySeconds: 0,
+  retryDelaySeconds: Number(env.RETRY_DELAY_SECONDS ?? 0),
   pollingIntervalSeconds: 0.5,
   maintenanceIntervalSeconds: 1,
 });
@@ -33,5 +35,13 @@ if (env.HOLD === '1') {
   process.stdout.write('worker loaded\n');
   await new Promise((resolve) => process.stdin.once('data', resolve));
 }
-await tasks.work((id, attempt) => advancePublication(runner, id, { lastAttempt: attempt.lastAttempt }), 1);
+await tasks.work(
+  publicationStep(
+    runner,
+    (id, afterMs, failures) => tasks.advancePublication(id, afterMs, failures),
+    undefined,
+    (n) => tasks.backoffMs(n),
+  ),
+  1,
+);
 process.stdout.write('worker ready\n');
