@@ -56,7 +56,7 @@ try {
   asc.addApp({ appId: appStoreId, locales: LOCALES });
   const sa = generateServiceAccount(play.tokenUri);
   play.addServiceAccount(sa.key.client_email, sa.publicKeyPem);
-  play.addApp('com.example.bench');
+  play.addApp('com.example.bench', { listings: LOCALES });
   const noCheck = { check: async () => undefined, allowedTokenOrigins: [new URL(play.tokenUri).origin] };
   const ascConn = await createConnection(
     pool,

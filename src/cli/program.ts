@@ -268,7 +268,7 @@ export function program(): Command {
     .option('--dir <path>', 'where to write the .p8 key and the service-account JSON (default: DATA_DIR/fake-stores)')
     .option('--app-store-app <id>', 'seed an App Store Connect app with this id and an editable iOS version')
     .option('--play-package <name>', 'seed a Google Play package')
-    .option('--locales <list>', 'the seeded app version’s localizations, comma-separated', 'en-US')
+    .option('--locales <list>', 'the seeded apps’ languages (App Store localizations, Play listings), comma-separated', 'en-US')
     .option('--version-state <state>', 'the seeded version’s state (e.g. WAITING_FOR_REVIEW to see publishing refused)')
     .option('--processing-delay <ms>', 'how long uploads stay UPLOAD_COMPLETE before COMPLETE', wholeNumber('--processing-delay'), 0)
     .action(async (opts: FakeStoresFlags) => {

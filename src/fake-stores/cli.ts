@@ -48,7 +48,7 @@ async function writePrivate(file: string, text: string): Promise<void> {
 export function describeStarted(s: FakeStoresStarted): string {
   const seeded = [
     s.appStoreApp ? `App Store app ${s.appStoreApp} (${s.locales.join(', ')})` : null,
-    s.playPackage ? `Play package ${s.playPackage}` : null,
+    s.playPackage ? `Play package ${s.playPackage} (listings ${s.locales.join(', ')})` : null,
   ].filter(Boolean);
   return [
     `Fake App Store Connect: ${s.appStoreConnectUrl}`,
@@ -82,7 +82,7 @@ export async function runFakeStores(opts: FakeStoresOptions, started: (s: FakeSt
       asc.addKey(key.issuerId, key.keyId, key.publicKeyPem);
       play.addServiceAccount(account.key.client_email, account.publicKeyPem);
       if (opts.appStoreApp) asc.addApp({ appId: opts.appStoreApp, locales: opts.locales, versionState: opts.versionState });
-      if (opts.playPackage) play.addApp(opts.playPackage);
+      if (opts.playPackage) play.addApp(opts.playPackage, { listings: opts.locales });
       if (opts.processingDelayMs) asc.setProcessingDelayMs(opts.processingDelayMs);
       // Real rendered sets come through here: hold them to Apple's sizes, as the store would.
       asc.setDimensionCheck(true);

@@ -45,7 +45,8 @@ export async function startFakeGooglePlay(opts: FakeServerOptions = {}): Promise
     close: () => server.close(),
     addServiceAccount: (clientEmail, publicKeyPem) => auth.addServiceAccount(clientEmail, publicKeyPem),
     removeServiceAccount: (clientEmail) => auth.removeServiceAccount(clientEmail),
-    addApp: (packageName, appOpts) => state.addApp(packageName, appOpts?.inReview ?? false),
+    addApp: (packageName, appOpts) => state.addApp(packageName, appOpts?.inReview ?? false, appOpts?.listings),
+    listings: (packageName) => [...state.app(packageName).texts.keys()],
     images: (packageName, language, imageType) =>
       (state.app(packageName).live.get(listingKey(language, imageType)) ?? []).map((i) => ({
         id: i.id,

@@ -1,6 +1,6 @@
 /**
- * androidpublisher v3 as the fake Play serves it: edits (insert, get, delete, validate, commit)
- * and store-listing images (list, upload as raw media, delete, deleteall), every call with a
+ * androidpublisher v3 as the fake Play serves it: edits (insert, get, delete, validate, commit),
+ * store listings (list, get) and their images (list, upload as raw media, delete, deleteall), every call with a
  * Bearer token from the fake's token endpoint; plus the image URLs the listings name.
  */
 import type { PlayAuth } from './play-auth.ts';
@@ -19,7 +19,7 @@ const STATUS: Record<number, string> = {
   503: 'UNAVAILABLE',
   504: 'DEADLINE_EXCEEDED',
 };
-const PRECONDITIONS = new Set(['editExpired', 'changesInReview']);
+const PRECONDITIONS = new Set(['editExpired', 'changesInReview', 'editAlreadyCommitted']);
 
 /** Google's API error document. */
 export function googleError(error: FakeError): unknown {
@@ -89,6 +89,23 @@ export function playRoutes(ctx: PlayContext): Route[] {
       method: 'POST',
       pattern: new RegExp(`${EDITS}/([^/:]+):commit$`),
       handle: authed((req) => json(appEdit(state.commit(req.params[0], req.params[1], req.query.get('changesInReviewBehavior'))))),
+    },
+    {
+      method: 'GET',
+      pattern: new RegExp(`${EDITS}/${SEG}/listings$`),
+      handle: authed((req) => {
+        const listings = state.listings(editOf(req));
+        return json({ kind: 'androidpublisher#listingsListResponse', ...(listings.length ? { listings } : {}) });
+      }),
+    },
+    {
+      method: 'GET',
+      pattern: new RegExp(`${EDITS}/${SEG}/listings/${SEG}$`),
+      handle: authed((req) => {
+        const listing = state.listings(editOf(req)).find((l) => l.language === req.params[2]);
+        if (!listing) throw playError(404, 'notFound', `No listing for language ${req.params[2]}.`);
+        return json(listing);
+      }),
     },
     {
       method: 'GET',

@@ -1,7 +1,9 @@
 /**
- * What the fake Google Play holds: per package its live store-listing images and at most one open
- * edit, a working copy of those images that a commit makes live. Edits expire, as Play's do after
- * about an hour; a commit can be refused while the app is in review.
+ * What the fake Google Play holds: per package its store listings (one per language, like a real
+ * app's, which has at least its default language's), their live images, and at most one open
+ * edit, a working copy of both that a commit makes live. Edits expire, as Play's do after about
+ * an hour; a commit can be refused while the app is in review; a committed edit answers as Play's
+ * does ("This edit has already been successfully committed").
  */
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { FakeError } from './server.ts';
@@ -29,11 +31,20 @@ export interface StoredImage {
 /** Images per `language/imageType`, in order. */
 type Listings = Map<string, StoredImage[]>;
 
+/** A language's store listing (androidpublisher's Listing): the texts the fake keeps, by language. */
+export interface PlayListing {
+  language: string;
+  title: string;
+  shortDescription: string;
+  fullDescription: string;
+}
+
 export interface PlayEdit {
   id: string;
   packageName: string;
   expiresAt: number;
   listings: Listings;
+  texts: Map<string, PlayListing>;
 }
 
 export interface PlayApp {
@@ -41,11 +52,14 @@ export interface PlayApp {
   inReview: boolean;
   reviewsCancelled: number;
   live: Listings;
+  texts: Map<string, PlayListing>;
 }
 
 export const listingKey = (language: string, imageType: string) => `${language}/${imageType}`;
 
 export const playError = (status: number, reason: string, message: string) => new FakeError(status, reason, message);
+
+const emptyListing = (language: string): PlayListing => ({ language, title: '', shortDescription: '', fullDescription: '' });
 
 const copy = (listings: Listings): Listings => new Map([...listings].map(([key, images]) => [key, [...images]]));
 
@@ -76,13 +90,17 @@ export class PlayState {
   readonly edits = new Map<string, PlayEdit>();
   /** Every image ever uploaded, by id, so its URL keeps answering. */
   readonly images = new Map<string, StoredImage>();
+  /** Committed edits by id (with their package): Play tells a committed edit from an unknown one. */
+  private readonly committed = new Map<string, string>();
   editTtlMs = 60 * 60 * 1000;
   /** Uploads are held to Play's size rules for PNGs (off by default). */
   checkDimensions = false;
 
-  addApp(packageName: string, inReview = false): void {
+  /** A package with a listing per language (a real app has at least its default language's). */
+  addApp(packageName: string, inReview = false, languages: string[] = ['en-US']): void {
     if (this.apps.has(packageName)) throw new Error(`package ${packageName} was already added`);
-    this.apps.set(packageName, { packageName, inReview, reviewsCancelled: 0, live: new Map() });
+    const texts = new Map(languages.map((language) => [language, emptyListing(language)]));
+    this.apps.set(packageName, { packageName, inReview, reviewsCancelled: 0, live: new Map(), texts });
   }
 
   app(packageName: string): PlayApp {
@@ -105,6 +123,7 @@ export class PlayState {
       packageName,
       expiresAt: Date.now() + this.editTtlMs,
       listings: copy(app.live),
+      texts: new Map(app.texts),
     };
     this.edits.set(edit.id, edit);
     return edit;
@@ -113,6 +132,10 @@ export class PlayState {
   /** The open edit `editId` of `packageName`; a deleted, committed or expired edit is refused as Play refuses it. */
   edit(packageName: string, editId: string): PlayEdit {
     this.app(packageName);
+    // Play's words (gradle-play-publisher, r0adkll/upload-google-play and fastforge met them on a
+    // commit sent twice): a 400 whose reason is editAlreadyCommitted. The status is assumed.
+    if (this.committed.get(editId) === packageName)
+      throw playError(400, 'editAlreadyCommitted', 'This edit has already been successfully committed, please create a new Edit.');
     const edit = this.edits.get(editId);
     if (!edit || edit.packageName !== packageName) throw playError(404, 'editNotFound', 'This Edit has been deleted.');
     if (!this.isOpen(edit)) throw playError(400, 'editExpired', 'This Edit has expired. Please create a new Edit.');
@@ -138,8 +161,15 @@ export class PlayState {
       app.reviewsCancelled++;
     }
     app.live = edit.listings;
+    app.texts = edit.texts;
     this.edits.delete(editId);
+    this.committed.set(editId, packageName);
     return edit;
+  }
+
+  /** The edit's listings, in the order their languages were added. */
+  listings(edit: PlayEdit): PlayListing[] {
+    return [...edit.texts.values()];
   }
 
   list(edit: PlayEdit, language: string, imageType: string): StoredImage[] {
@@ -156,6 +186,9 @@ export class PlayState {
     if (wrongSize) throw playError(400, 'imageInvalid', wrongSize);
     const image = this.store(bytes);
     edit.listings.set(listingKey(language, imageType), [...images, image]);
+    // An image for a language the app has no listing in makes one: the bug this fake now shows
+    // (a set published to a new `en` listing beside the app's `en-US`).
+    if (!edit.texts.has(language)) edit.texts.set(language, emptyListing(language));
     return image;
   }
 
@@ -163,6 +196,7 @@ export class PlayState {
   seed(packageName: string, language: string, imageType: string, files: Buffer[]): StoredImage[] {
     const app = this.app(packageName);
     const images = files.map((bytes) => this.store(bytes));
+    if (!app.texts.has(language)) app.texts.set(language, emptyListing(language));
     app.live.set(listingKey(language, imageType), [...(app.live.get(listingKey(language, imageType)) ?? []), ...images]);
     return images;
   }

@@ -96,8 +96,14 @@ export interface FakeGooglePlay {
   tokenUri: string;
   /** JWT-bearer assertions are checked against these keys; anything else is `invalid_grant`. */
   addServiceAccount(clientEmail: string, publicKeyPem: string): void;
-  /** A package the service accounts may edit; `inReview` makes a commit with ERROR_IF_IN_REVIEW fail. */
-  addApp(packageName: string, opts?: { inReview?: boolean }): void;
+  /**
+   * A package the service accounts may edit, with a store listing per language of `listings`
+   * (default `['en-US']`, as an app has its default language's); `inReview` makes a commit with
+   * ERROR_IF_IN_REVIEW fail.
+   */
+  addApp(packageName: string, opts?: { inReview?: boolean; listings?: string[] }): void;
+  /** The languages of the committed (live) store listings, in the order they were added. */
+  listings(packageName: string): string[];
   /** The committed (live) images of a language and type (phoneScreenshots, featureGraphic, …), in order. */
   images(packageName: string, language: string, imageType: string): FakeImage[];
   readonly calls: FakeCall[];

@@ -122,13 +122,22 @@ async function adapterFor(deps: RunnerDeps, pub: PublicationRow): Promise<StoreA
   });
 }
 
-/** A set locale's store locale: the same name, else the store's first locale of the same language. */
+/** Languages a store names by another code: Play's Hebrew listing is `iw-IL`; Norwegian is `no` on both stores, `nb` in a set. */
+const SAME_LANGUAGE: Record<string, string> = { iw: 'he', nb: 'no' };
+const language = (locale: string) => {
+  const lang = locale.split(/[-_]/)[0].toLowerCase();
+  return SAME_LANGUAGE[lang] ?? lang;
+};
+const sameLocale = (a: string, b: string) => a.replace(/_/g, '-').toLowerCase() === b.replace(/_/g, '-').toLowerCase();
+
+/**
+ * A set locale's store locale: the store's of the same name, else its first of the same language
+ * (a set's `en` or `en-GB` goes to the app's `en-US` when that is its English one). Null when the
+ * store has none of that language; `storeLocales` null takes any locale as it is.
+ */
 export function resolveLocale(setLocale: string, storeLocales: string[] | null): string | null {
   if (storeLocales === null) return setLocale;
-  const exact = storeLocales.find((l) => l.toLowerCase() === setLocale.toLowerCase());
-  if (exact) return exact;
-  const lang = setLocale.split(/[-_]/)[0].toLowerCase();
-  return storeLocales.find((l) => l.split(/[-_]/)[0].toLowerCase() === lang) ?? null;
+  return storeLocales.find((l) => sameLocale(l, setLocale)) ?? storeLocales.find((l) => language(l) === language(setLocale)) ?? null;
 }
 
 const fingerprint = (state: SlotState[]) =>
@@ -160,7 +169,15 @@ async function plan(deps: RunnerDeps, pub: PublicationRow, adapter: StoreAdapter
     if (!storeLocale || (storeLocales && !storeLocales.includes(storeLocale)))
       throw new PublicationFailed(
         'store_refused',
-        `The store has no localization for ${setLocale} (it has ${storeLocales?.join(', ')}); name one in locales, or add it in the store first.`,
+        `The store has no localization for ${pub.locales[setLocale] ?? setLocale} (it has ${storeLocales?.join(', ')}); name one in locales, or add it in the store first.`,
+      );
+    // Two set locales in one store locale (`en-GB` and `en-AU` for an app with `en-US` only) would
+    // each replace the other's slides: the user picks which one goes there.
+    const twin = Object.keys(mapping).find((other) => mapping[other] === storeLocale);
+    if (twin)
+      throw new PublicationFailed(
+        'store_refused',
+        `The set's ${twin} and ${setLocale} would both go to the store's ${storeLocale}; choose one in locales (e.g. {"${twin}": "${storeLocale}"}).`,
       );
     mapping[setLocale] = storeLocale;
   }

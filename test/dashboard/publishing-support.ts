@@ -74,7 +74,7 @@ export async function dashboardPublishing(opts: TestAppOptions & { runAtOnce?: b
   asc.addApp({ appId: ASC_APP, locales: ['en-US', 'de-DE'] });
   const sa = generateServiceAccount(play.tokenUri);
   play.addServiceAccount(sa.key.client_email, sa.publicKeyPem);
-  play.addApp(PLAY_PACKAGE);
+  play.addApp(PLAY_PACKAGE, { listings: ['en-US', 'de-DE'] });
   const keyring = new Keyring(randomBytes(32));
   const runner: RunnerDeps = {
     db: h.t.pool,

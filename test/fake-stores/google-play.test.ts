@@ -92,8 +92,47 @@ describe('fake Google Play: edits and listing images through @googleapis/android
     const served = await fetch(uploaded[1].url!);
     expect(served.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await served.arrayBuffer()).equals(files[1])).toBe(true);
-    // A committed edit is gone.
-    expect((await failure(play.edits.get({ packageName: PKG, editId: edit.id! }))).status).toBe(404);
+    // A committed edit answers as Play's does, to a second commit (a retry whose answer was lost) and to anything else.
+    for (const again of [
+      play.edits.commit({ packageName: PKG, editId: edit.id!, changesInReviewBehavior: 'ERROR_IF_IN_REVIEW' }),
+      play.edits.get({ packageName: PKG, editId: edit.id! }),
+    ]) {
+      const refused = await failure(again);
+      expect(refused.status).toBe(400);
+      expect(refused.error).toMatchObject({
+        code: 400,
+        message: 'This edit has already been successfully committed, please create a new Edit.',
+        errors: [{ reason: 'editAlreadyCommitted' }],
+      });
+    }
+    // An edit that never was is 404.
+    expect((await failure(play.edits.get({ packageName: PKG, editId: '123' }))).status).toBe(404);
+  });
+
+  it("holds the app's store listings like a real app's, and an image for a new language makes that listing", async () => {
+    const other = 'com.example.listed';
+    fake.addApp(other, { listings: ['en-US', 'de-DE'] });
+    const edit = (await play.edits.insert({ packageName: other })).data.id!;
+    const listed = await play.edits.listings.list({ packageName: other, editId: edit });
+    expect(listed.data.listings!.map((l) => l.language)).toEqual(['en-US', 'de-DE']);
+    expect((await play.edits.listings.get({ packageName: other, editId: edit, language: 'de-DE' })).data.language).toBe('de-DE');
+    expect((await failure(play.edits.listings.get({ packageName: other, editId: edit, language: 'fr-FR' }))).status).toBe(404);
+    // An upload to `en` (not `en-US`) makes an `en` listing, live once committed: what Play did to sets published as `en`.
+    await play.edits.images.upload(
+      {
+        packageName: other,
+        editId: edit,
+        language: 'en',
+        imageType: 'phoneScreenshots',
+        media: { mimeType: 'image/png', body: Readable.from(await png(1)) },
+      },
+      { rootUrl: `${fake.url}/` },
+    );
+    expect(fake.listings(other)).toEqual(['en-US', 'de-DE']);
+    await play.edits.commit({ packageName: other, editId: edit });
+    expect(fake.listings(other)).toEqual(['en-US', 'de-DE', 'en']);
+    // An app added without listings has its default language's, en-US.
+    expect(fake.listings(PKG)).toEqual(['en-US']);
   });
 
   it('seeds live images that an edit lists with their sha256', async () => {

@@ -35,6 +35,7 @@ const PLAY_KINDS: Kind[] = [
   { name: 'edits.insert', method: 'POST', path: new RegExp(`${EDITS}(\\?|$)`) },
   { name: 'edits.delete', method: 'DELETE', path: new RegExp(`${EDITS}/[^/:?]+(\\?|$)`) },
   { name: 'edits.commit', method: 'POST', path: new RegExp(`${EDITS}/[^/]+:commit`) },
+  { name: 'listings.list', method: 'GET', path: new RegExp(`${EDITS}/[^/]+/listings(\\?|$)`) },
   { name: 'images.list', method: 'GET', path: new RegExp(`${EDITS}/[^/]+/listings/[^/]+/[^/?]+(\\?|$)`) },
   { name: 'images.deleteall', method: 'DELETE', path: new RegExp(`${EDITS}/[^/]+/listings/[^/]+/[^/?]+(\\?|$)`) },
   { name: 'images.delete', method: 'DELETE', path: new RegExp(`${EDITS}/[^/]+/listings/[^/]+/[^/]+/[^/?]+(\\?|$)`) },

@@ -127,6 +127,56 @@ describe('publishing to Google Play (fake)', () => {
     expect(p.play.openEdits(PLAY_PACKAGE)).toEqual([]);
   });
 
+  it('a commit whose answer was lost is retried, told the edit was already committed, and published and verified', async () => {
+    const sc = await connect();
+    const pub = await planned(await succeededJob(p, { device: 'android-phone', seeds: [1, 2, 3] }), sc);
+    // Play commits the edit, and the answer is lost on the way (a 503 after the work).
+    p.play.fail({ method: 'POST', path: /:commit/, status: 503, after: true });
+    const done = await approveAndRun(pub.id);
+    expect(done.status, JSON.stringify(done.error)).toBe('published');
+    expect(live()).toEqual(await sums([1, 2, 3]));
+    // The retry was told "This edit has already been successfully committed" (400).
+    const commits = p.play.calls.filter((c) => c.path.includes(':commit'));
+    expect(commits.map((c) => c.status)).toEqual([503, 400]);
+    // Verify read the slot back after it.
+    const after = p.play.calls.slice(p.play.calls.lastIndexOf(commits[1]) + 1);
+    expect(after.some((c) => c.method === 'GET' && c.path.includes('/listings/en-US/phoneScreenshots'))).toBe(true);
+    expect(p.play.calls.filter((c) => c.path.startsWith('/upload/'))).toHaveLength(3);
+    expect(p.play.openEdits(PLAY_PACKAGE)).toEqual([]);
+  });
+
+  it("maps a set's locale to the app's listing of its language: no new `en` listing beside `en-US`", async () => {
+    const sc = await connect();
+    // The sample listing is in `en`; the app's listings are en-US, de-DE and fr-FR.
+    const publish = async (jobId: string) => {
+      const created = await p.post('/publications', { jobId, connectionId: sc });
+      expect(created.statusCode, created.body).toBe(201);
+      await p.drain();
+      return (await p.get(`/publications/${created.json().id}`)).json();
+    };
+    const pub = await publish(await succeededJob(p, { device: 'android-phone', seeds: [1, 2], featureGraphic: 30 }));
+    expect(pub.status, JSON.stringify(pub.error)).toBe('awaiting_approval');
+    expect(pub.locales).toEqual({ en: 'en-US' });
+    expect([...new Set(pub.plan.items.map((i: { locale: string }) => i.locale))]).toEqual(['en-US']);
+    expect((await approveAndRun(pub.id)).status).toBe('published');
+    expect(live()).toEqual(await sums([1, 2]));
+    expect(p.play.images(PLAY_PACKAGE, 'en-US', 'featureGraphic')).toHaveLength(1);
+    expect(p.play.listings(PLAY_PACKAGE)).toEqual(['en-US', 'de-DE', 'fr-FR']);
+    expect(p.play.images(PLAY_PACKAGE, 'en', 'phoneScreenshots')).toEqual([]);
+
+    // A region the app has no listing for goes to its language's; the same name wins over that.
+    const regional = await publish(await succeededJob(p, { device: 'android-phone', locales: ['en-GB', 'de-DE'], seeds: [1, 2] }));
+    expect(regional.locales).toEqual({ 'en-GB': 'en-US', 'de-DE': 'de-DE' });
+    // A language the app has no listing in is refused, naming the listings it has.
+    const japanese = await publish(await succeededJob(p, { device: 'android-phone', locales: ['ja'], seeds: [1] }));
+    expect(japanese.status).toBe('failed');
+    expect(japanese.error.message).toMatch(/no localization for ja \(it has en-US, de-DE, fr-FR\)/);
+    // Two set locales for one listing: the user picks which.
+    const twins = await publish(await succeededJob(p, { device: 'android-phone', locales: ['en-GB', 'en-AU'], seeds: [1] }));
+    expect(twins.status).toBe('failed');
+    expect(twins.error.message).toMatch(/en-GB and en-AU would both go to the store's en-US/);
+  });
+
   it('an expired edit is replaced by a new one on the next run, without duplicates', async () => {
     const sc = await connect();
     const job = await succeededJob(p, { device: 'android-phone', seeds: [1, 2, 3] });

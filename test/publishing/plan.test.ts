@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planSlot } from '../../src/publishing/plan.ts';
+import { resolveLocale } from '../../src/publishing/runner.ts';
 
 const d = (...sums: string[]) => sums.map((c, i) => ({ file: `slides/${i + 1}.png`, checksum: c }));
 const r = (...sums: string[]) => sums.map((c, i) => ({ id: `r${i + 1}`, checksum: c }));
@@ -31,5 +32,20 @@ describe('planning a slot by checksum', () => {
     expect(actions(planSlot(d('a', 'b', 'x'), r('a', 'b', 'c'), { appendOnly: true }))).toBe('keep,keep,upload,delete');
     expect(actions(planSlot(d('b', 'a'), r('a', 'b'), { appendOnly: true }))).toBe('delete,delete,upload,upload');
     expect(actions(planSlot(d('a', 'b'), r('a', 'b'), { appendOnly: true }))).toBe('keep,keep');
+  });
+});
+
+describe("a set locale's store locale", () => {
+  it('is the same name, else the first of its language, by the codes the stores use', () => {
+    const play = ['en-US', 'en-GB', 'de-DE', 'iw-IL', 'no-NO'];
+    expect(resolveLocale('en-GB', play)).toBe('en-GB');
+    expect(resolveLocale('en', play)).toBe('en-US');
+    expect(resolveLocale('en-AU', play)).toBe('en-US');
+    expect(resolveLocale('de_de', play)).toBe('de-DE');
+    expect(resolveLocale('he', play)).toBe('iw-IL');
+    expect(resolveLocale('nb', play)).toBe('no-NO');
+    expect(resolveLocale('ja', play)).toBeNull();
+    // A store that takes any locale (none listed) takes it as it is.
+    expect(resolveLocale('en', null)).toBe('en');
   });
 });

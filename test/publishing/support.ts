@@ -68,7 +68,7 @@ export async function publishingHarness(): Promise<PublishingHarness> {
   asc.addApp({ appId: ASC_APP, locales: ['en-US', 'de-DE', 'fr-FR'] });
   const sa = generateServiceAccount(play.tokenUri);
   play.addServiceAccount(sa.key.client_email, sa.publicKeyPem);
-  play.addApp(PLAY_PACKAGE);
+  play.addApp(PLAY_PACKAGE, { listings: ['en-US', 'de-DE', 'fr-FR'] });
   const keyring = new Keyring(randomBytes(32));
   const queued: string[] = [];
   h.services.publishing = {

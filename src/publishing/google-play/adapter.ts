@@ -27,6 +27,13 @@ export interface PlayAdapterOptions {
 
 class EditGone extends Error {}
 
+/**
+ * Play says the edit "has already been successfully committed" (reason `editAlreadyCommitted`):
+ * to a commit sent again after its answer was lost, the work is done. To any other call it is
+ * an edit that is gone, as one a run committed before it died.
+ */
+class EditCommitted extends EditGone {}
+
 interface HttpError {
   status?: number;
   // gaxios answers with node-fetch's Headers, not the global class: read through `get`.
@@ -53,21 +60,37 @@ export class PlayAdapter implements StoreAdapter {
     this.pkg = pub.store_app_id;
   }
 
-  async locales(): Promise<null> {
-    return null;
+  /**
+   * The languages of the app's store listings (edits.listings.list). Play makes a listing for any
+   * language an image is uploaded to, so a set's `en` written as is would land in a new, empty
+   * `en` listing beside the app's `en-US`: the plan maps each set locale to one of these instead.
+   */
+  async locales(): Promise<string[]> {
+    return this.locked(() =>
+      this.inThrowawayEdit(async (editId) => {
+        const res = await this.call('listings.list', (o) => this.api.edits.listings.list({ packageName: this.pkg, editId }, o));
+        return (res.listings ?? []).map((l) => l.language!).filter(Boolean);
+      }),
+    );
   }
 
   async read(refs: SlotRef[]): Promise<SlotState[]> {
     return this.locked(() => this.readUnlocked(refs));
   }
 
-  private async readUnlocked(refs: SlotRef[]): Promise<SlotState[]> {
-    // A throwaway edit: Play lists images only inside one. Deleted after, never committed.
-    const editId = (await this.call('edits.insert', (o) => this.api.edits.insert({ packageName: this.pkg }, o))).id!;
-    try {
+  private readUnlocked(refs: SlotRef[]): Promise<SlotState[]> {
+    return this.inThrowawayEdit(async (editId) => {
       const out: SlotState[] = [];
       for (const ref of refs) out.push({ ...ref, images: (await this.list(editId, ref)).map((i) => ({ ...i, ready: true })) });
       return out;
+    });
+  }
+
+  /** Play reads listings and images only inside an edit: one opened for `fn`, deleted after, never committed. */
+  private async inThrowawayEdit<T>(fn: (editId: string) => Promise<T>): Promise<T> {
+    const editId = (await this.call('edits.insert', (o) => this.api.edits.insert({ packageName: this.pkg }, o))).id!;
+    try {
+      return await fn(editId);
     } finally {
       await this.call('edits.delete', (o) => this.api.edits.delete({ packageName: this.pkg, editId }, o)).catch(() => undefined);
     }
@@ -104,9 +127,10 @@ export class PlayAdapter implements StoreAdapter {
             this.api.edits.commit({ packageName: this.pkg, editId: editId!, changesInReviewBehavior: 'ERROR_IF_IN_REVIEW' }, o),
           );
         } catch (e) {
-          // A commit retried after its answer was lost finds the edit gone: it was committed if
-          // the live listing is what the edit held; otherwise the edit expired (EditGone below).
-          if (!(e instanceof EditGone) || !(await this.liveIs(items))) throw e;
+          // A commit retried after its answer was lost is told the edit was committed: it was, and
+          // verify reads the listing back. Should Play answer that the edit is gone instead, it was
+          // committed if the live listing is what the edit held; otherwise it expired (below).
+          if (!(e instanceof EditCommitted) && (!(e instanceof EditGone) || !(await this.liveIs(items)))) throw e;
         }
         for (const it of items) if (it.state !== 'done') await io.save(it, { state: 'done' });
       } catch (e) {
@@ -114,7 +138,7 @@ export class PlayAdapter implements StoreAdapter {
           // Expired (Play's edits last about an hour) or committed by a run that died before saying so:
           // the next run opens a new edit and reconciles against what is live.
           await setStatus(this.opts.db, this.pub.id, 'applying', { editId: null });
-          throw new StoreError('unavailable', 'the Play edit expired before it was committed; a new one is started');
+          throw new StoreError('unavailable', 'the Play edit expired (or was committed) before this run ended; a new one is started');
         }
         if (e instanceof StoreError && e.kind === 'refused') {
           // Nothing half-applied: the edit is dropped whole, the live listing never changed.
@@ -274,6 +298,8 @@ export class PlayAdapter implements StoreAdapter {
 function playError(what: string, err: HttpError, status: number): Error {
   if (status === 401 || status === 403)
     return new StoreError('rejected', `Google Play refused the service account (${status}): ${message(err)}`, status);
+  if (reasons(err).includes('editAlreadyCommitted') || /already been (successfully )?committed/i.test(message(err)))
+    return new EditCommitted(message(err));
   if ((status === 404 || status === 400) && /edit/i.test(message(err)) && /expired|deleted|not found|no longer valid/i.test(message(err)))
     return new EditGone(message(err));
   if (status === 429 || status >= 500 || status === 0) {
@@ -288,4 +314,10 @@ function playError(what: string, err: HttpError, status: number): Error {
 function message(err: HttpError): string {
   const data = err.response?.data as { error?: { message?: string } } | undefined;
   return data?.error?.message ?? err.message;
+}
+
+/** The `reason` of each of Google's `error.errors[]`. */
+function reasons(err: HttpError): string[] {
+  const data = err.response?.data as { error?: { errors?: { reason?: unknown }[] } } | undefined;
+  return (data?.error?.errors ?? []).map((e) => String(e.reason ?? ''));
 }
