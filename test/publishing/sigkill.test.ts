@@ -3,8 +3,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Tasks } from '../../src/tasks/runner.ts';
 import { until } from '../support/jobs.ts';
-import { md5, png } from '../fake-stores/helpers.ts';
-import { ASC_APP, connectAppStore, type PublishingHarness, succeededJob, publishingHarness } from './support.ts';
+import { md5, png, sha256 } from '../fake-stores/helpers.ts';
+import { ASC_APP, connectAppStore, PLAY_PACKAGE, type PublishingHarness, succeededJob, publishingHarness } from './support.ts';
 import { scaled } from '../support/timing.ts';
 
 const CHILD = path.resolve(import.meta.dirname, 'worker-child.ts');
@@ -18,7 +18,8 @@ beforeEach(async () => {
     connectionString: p.h.t.url,
     leaseSeconds: 2,
     retryLimit: 30,
-    retryDelaySeconds: 0,
+    // A store failure's backoff, an hour here: a dead worker's step must not wait for it.
+    retryDelaySeconds: 3600,
     pollingIntervalSeconds: 0.5,
     maintenanceIntervalSeconds: 1,
   });
@@ -33,7 +34,7 @@ afterEach(async () => {
  * A worker process, started now but held until `go()`: the next one loads while the one before it
  * runs, so each kill is followed by a fresh process without waiting for its start.
  */
-function startWorker(): { go: () => ChildProcess } {
+function startWorker(env: Record<string, string> = {}): { go: () => ChildProcess } {
   const key = (p.keyring as unknown as { current: Buffer }).current.toString('base64');
   const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
     env: {
@@ -44,6 +45,7 @@ function startWorker(): { go: () => ChildProcess } {
       PLAY_URL: p.play.url,
       SECRETS_KEY: key,
       HOLD: '1',
+      ...env,
     },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -107,5 +109,66 @@ describe('a publishing worker killed at each step of an App Store upload', () =>
     const reservations = p.asc.calls.filter((c) => c.method === 'POST' && c.path === '/v1/appScreenshots');
     expect(reservations.map((c) => c.status)).toEqual([0, 201, 201, 201]);
     expect(p.asc.calls.filter((c) => c.method === 'DELETE')).toHaveLength(1);
+  });
+});
+
+describe('a publishing worker killed in the middle of a Google Play upload', () => {
+  it('has its step taken by another worker right after the lease, not after the backoff', { timeout: scaled(90_000) }, async () => {
+    // Store failures would wait an hour here (RETRY_DELAY_SECONDS, and the queue's own retry before
+    // leases): only a dead worker's retry that is owed at once lets this publication finish.
+    const slow = { LEASE_SECONDS: '2', RETRY_DELAY_SECONDS: '3600' };
+    const first = startWorker(slow);
+    const second = startWorker(slow);
+    const sc = await p.post('/store-connections', { store: 'google-play', serviceAccount: p.serviceAccount });
+    expect(sc.statusCode, sc.body).toBe(201);
+    const job = await succeededJob(p, { device: 'android-phone', seeds: [1, 2, 3] });
+    const id = (await p.post('/publications', { jobId: job, connectionId: sc.json().id })).json().id;
+    await p.drain();
+    p.h.services.publishing!.advance = (pubId) => tasks.advancePublication(pubId);
+    expect((await p.post(`/publications/${id}/approve`)).statusCode).toBe(202);
+
+    // The first upload is made in the edit; its worker is killed before it hears so.
+    const held = p.play.hold({ method: 'POST', path: /^\/upload\// });
+    const child = first.go();
+    await Promise.race([
+      held.reached,
+      new Promise((_, reject) => child.once('exit', (code) => reject(new Error(`the worker exited (${code}) before the upload`)))),
+    ]);
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+    await held.clientGone;
+    held.release();
+    const killedAt = Date.now();
+    // The held upload is recorded as unanswered once released; the other worker's calls follow it.
+    await until(async () => p.play.calls.some((c) => c.path.startsWith('/upload/') && c.status === 0), 10_000);
+    const callsAtKill = p.play.calls.length;
+    second.go();
+    // The other worker's first store call: the step resumed.
+    await until(async () => p.play.calls.length > callsAtKill, 60_000, 50);
+    const resumedAfterMs = Date.now() - killedAt;
+    const done = await until(
+      async () => {
+        const pub = (await p.get(`/publications/${id}`)).json();
+        return pub.status === 'published' || pub.status === 'failed' ? pub : null;
+      },
+      60_000,
+      100,
+    );
+    expect(done.status, JSON.stringify(done.error)).toBe('published');
+    // The 2 s lease, maintenance (every second, or two) and a half-second poll; the rest is load.
+    expect(resumedAfterMs, `resumed ${resumedAfterMs} ms after the kill`).toBeLessThan(scaled(15_000));
+    // pg-boss retried the task once, for the dead worker; no store failure was counted.
+    const { rows } = await p.h.t.pool.query<{ retry_count: number; data: object }>(
+      `SELECT retry_count, data FROM pgboss.job WHERE name = 'publication-advance' AND singleton_key = $1 AND state = 'completed'`,
+      [id],
+    );
+    expect(rows).toEqual([{ retry_count: 1, data: { publicationId: id } }]);
+    // The upload whose answer was lost was in an edit nothing had recorded: dropped (as a new edit
+    // drops it on Play) and made again in the next; the listing holds each image once.
+    const live = p.play.images(PLAY_PACKAGE, 'en-US', 'phoneScreenshots').map((i) => i.sha256);
+    expect(live).toEqual(await Promise.all([1, 2, 3].map(async (s) => sha256(await png(s)))));
+    expect(p.play.calls.filter((c) => c.path.startsWith('/upload/')).map((c) => c.status)).toEqual([0, 200, 200, 200]);
+    expect(p.play.openEdits(PLAY_PACKAGE)).toEqual([]);
   });
 });

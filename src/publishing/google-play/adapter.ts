@@ -48,6 +48,8 @@ export class PlayAdapter implements StoreAdapter {
   private readonly tokens: GoogleTokens;
   private readonly retry: RetryPolicy;
   private readonly pkg: string;
+  /** The publication's own edit, as saved (publications.edit_id) and as this run changes it. */
+  private editId: string | null;
 
   constructor(
     account: ServiceAccountKey,
@@ -58,6 +60,7 @@ export class PlayAdapter implements StoreAdapter {
     this.tokens = new GoogleTokens(account);
     this.retry = opts.retry ?? DEFAULT_RETRY;
     this.pkg = pub.store_app_id;
+    this.editId = pub.edit_id;
   }
 
   /**
@@ -78,6 +81,26 @@ export class PlayAdapter implements StoreAdapter {
     return this.locked(() => this.readUnlocked(refs));
   }
 
+  /**
+   * The publication's own edit when a read is asked for before it is applied: a run that died
+   * before saving any item's progress (an upload whose answer was lost). Google documents that a
+   * new edit deletes the earlier ones (the fake refuses it while one is open), so it is dropped
+   * first, saying so: nothing in it was recorded, and the run that follows starts a new one.
+   */
+  private async dropOwnEdit(): Promise<void> {
+    const editId = this.editId;
+    if (!editId) return;
+    await this.call('edits.delete', (o) => this.api.edits.delete({ packageName: this.pkg, editId }, o)).catch((e: unknown) => {
+      // Committed, expired or gone already; anything else is for the task's retry.
+      if (!(e instanceof EditGone)) throw e;
+    });
+    await this.opts.db.query('UPDATE publications SET edit_id = NULL, updated_at = now() WHERE id = $1 AND edit_id = $2', [
+      this.pub.id,
+      editId,
+    ]);
+    this.editId = null;
+  }
+
   private readUnlocked(refs: SlotRef[]): Promise<SlotState[]> {
     return this.inThrowawayEdit(async (editId) => {
       const out: SlotState[] = [];
@@ -88,6 +111,7 @@ export class PlayAdapter implements StoreAdapter {
 
   /** Play reads listings and images only inside an edit: one opened for `fn`, deleted after, never committed. */
   private async inThrowawayEdit<T>(fn: (editId: string) => Promise<T>): Promise<T> {
+    await this.dropOwnEdit();
     const editId = (await this.call('edits.insert', (o) => this.api.edits.insert({ packageName: this.pkg }, o))).id!;
     try {
       return await fn(editId);
@@ -99,12 +123,13 @@ export class PlayAdapter implements StoreAdapter {
   async apply(items: Item[], io: ItemIO): Promise<Map<string, Error>> {
     return this.locked(async () => {
       const failures = new Map<string, Error>();
-      let editId = this.pub.edit_id;
+      let editId = this.editId;
       if (editId && !(await this.editAlive(editId))) editId = null;
       if (!editId) {
         editId = (await this.call('edits.insert', (o) => this.api.edits.insert({ packageName: this.pkg }, o))).id!;
         await setStatus(this.opts.db, this.pub.id, 'applying', { editId });
       }
+      this.editId = editId;
       const bySlot = new Map<string, Item[]>();
       for (const it of items) bySlot.set(slotKey(it), [...(bySlot.get(slotKey(it)) ?? []), it]);
       try {
@@ -130,13 +155,16 @@ export class PlayAdapter implements StoreAdapter {
           // A commit retried after its answer was lost is told the edit was committed: it was, and
           // verify reads the listing back. Should Play answer that the edit is gone instead, it was
           // committed if the live listing is what the edit held; otherwise it expired (below).
+          if (e instanceof EditGone) this.editId = null;
           if (!(e instanceof EditCommitted) && (!(e instanceof EditGone) || !(await this.liveIs(items)))) throw e;
         }
+        this.editId = null;
         for (const it of items) if (it.state !== 'done') await io.save(it, { state: 'done' });
       } catch (e) {
         if (e instanceof EditGone) {
           // Expired (Play's edits last about an hour) or committed by a run that died before saying so:
           // the next run opens a new edit and reconciles against what is live.
+          this.editId = null;
           await setStatus(this.opts.db, this.pub.id, 'applying', { editId: null });
           throw new StoreError('unavailable', 'the Play edit expired (or was committed) before this run ended; a new one is started');
         }
@@ -145,6 +173,7 @@ export class PlayAdapter implements StoreAdapter {
           await this.call('edits.delete', (o) => this.api.edits.delete({ packageName: this.pkg, editId: editId! }, o)).catch(
             () => undefined,
           );
+          this.editId = null;
           await setStatus(this.opts.db, this.pub.id, 'applying', { editId: null });
         }
         throw e;
