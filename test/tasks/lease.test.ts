@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TASK_SETTINGS, Tasks, type Attempt } from '../../src/tasks/index.ts';
+import { DEFAULT_TASK_SETTINGS, Tasks, type Attempt } from '../../src/tasks/runner.ts';
 import { createTestDatabase } from '../support/db.ts';
 import { until } from '../support/jobs.ts';
 import { scaled } from '../support/timing.ts';
