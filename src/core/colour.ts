@@ -1,14 +1,17 @@
 /**
- * Colour arithmetic the brand needs: hex <-> RGB <-> HSL, WCAG 2.x relative luminance and contrast,
- * and the one rule every brand colour obeys: some text colour (white or near-black) reaches AA on
- * it, so a slide in the brand's colours is always readable.
+ * The one home of colour arithmetic, for the brand and the renderer alike: hex <-> RGB <-> HSL,
+ * mixing, WCAG 2.x relative luminance and contrast, the text colour (white or near-black) that reads
+ * best, and the one rule every brand colour obeys: some text colour reaches AA on it, so a slide in
+ * the brand's colours is always readable.
  */
 
-/** WCAG 2.x AA for normal-size text. */
+/** WCAG 2.x AA for normal-size text: a slide's subheadline is normal text, so every slide is held to it. */
 export const MIN_CONTRAST = 4.5;
 export const LIGHT_TEXT = '#FFFFFF';
 export const DARK_TEXT = '#111827';
 export const HEX_COLOR = /^#[0-9A-F]{6}$/;
+/** What the renderer accepts as a colour (a plan file may hold any of these): #RGB or #RRGGBB, either case. */
+export const ANY_HEX = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
 
 export type Rgb = [number, number, number];
 
@@ -21,7 +24,17 @@ export const toHex = ([r, g, b]: Rgb): string =>
     )
     .join('')}`.toUpperCase();
 
-export const fromHex = (hex: string): Rgb => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as Rgb;
+/** #RRGGBB, or #RGB (each digit doubled), in either case. */
+export function fromHex(hex: string): Rgb {
+  const h = hex.length === 4 ? [...hex.slice(1)].map((c) => c + c).join('') : hex.slice(1);
+  return [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16)) as Rgb;
+}
+
+/** A colour mixed toward another (t = 0: a, 1: b) in sRGB, as #RRGGBB. */
+export function mix(a: string, b: string, t: number): string {
+  const [p, q] = [fromHex(a), fromHex(b)];
+  return toHex(p.map((c, i) => c + (q[i] - c) * t) as Rgb);
+}
 
 /** h in degrees, s and l in 0..1. */
 export function rgbToHsl([r, g, b]: Rgb): [number, number, number] {
@@ -43,6 +56,7 @@ export function hslToRgb(h: number, s: number, l: number): Rgb {
   return [f(0), f(8), f(4)];
 }
 
+/** WCAG 2 relative luminance, 0..1. */
 export function luminance(hex: string): number {
   const [r, g, b] = fromHex(hex)
     .map((c) => c / 255)
@@ -50,6 +64,7 @@ export function luminance(hex: string): number {
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
+/** WCAG 2 contrast ratio, 1..21. */
 export function contrastRatio(a: string, b: string): number {
   const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
   return (hi + 0.05) / (lo + 0.05);

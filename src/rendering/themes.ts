@@ -4,50 +4,12 @@
  * come from the app's brand when the set has one, else from the slide's planned colours.
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
-import { withContrast } from '../core/colour.ts';
+import { ANY_HEX, contrastRatio, LIGHT_TEXT, MIN_CONTRAST, fromHex, mix, textColorFor, toHex, withContrast } from '../core/colour.ts';
 import { DEFAULT_THEME, type BrandColors, type ThemeId } from '../core/themes.ts';
 import type { Scale } from './layout.ts';
 import type { SlideLook } from './types.ts';
 
-const HEX = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
-const INK = '#111827';
-const WHITE = '#FFFFFF';
 const DARK = ['#0B0D12', '#171B24'];
-
-function rgb(hex: string): [number, number, number] {
-  const h = hex.length === 4 ? [...hex.slice(1)].map((c) => c + c).join('') : hex.slice(1);
-  return [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16)) as [number, number, number];
-}
-
-const channel = (c: number) => (c / 255 <= 0.04045 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
-
-/** WCAG 2 relative luminance of #RGB / #RRGGBB. */
-export function luminance(hex: string): number {
-  const [r, g, b] = rgb(hex).map(channel);
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-}
-
-/** WCAG 2 contrast ratio, 1..21. */
-export function contrast(a: string, b: string): number {
-  const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
-  return (x + 0.05) / (y + 0.05);
-}
-
-/** Mixes a colour toward another (t = 0: a, 1: b), in sRGB. */
-export function mix(a: string, b: string, t: number): string {
-  const [p, q] = [rgb(a), rgb(b)];
-  return `#${p
-    .map((c, i) =>
-      Math.round(c + (q[i] - c) * t)
-        .toString(16)
-        .padStart(2, '0'),
-    )
-    .join('')
-    .toUpperCase()}`;
-}
-
-/** Text at the subheadline's size is normal text for WCAG: AA asks 4.5:1. */
-export const MIN_CONTRAST = 4.5;
 
 export interface Look {
   theme: ThemeId;
@@ -61,19 +23,19 @@ export interface Look {
   framed: boolean;
 }
 
-const lowest = (text: string, stops: string[]) => Math.min(...stops.map((s) => contrast(text, s)));
+const lowest = (text: string, stops: string[]) => Math.min(...stops.map((s) => contrastRatio(text, s)));
 
 /** The slide's own text colour when it is legible enough, else whichever of white and ink reads better. */
 function textFor(stops: string[], wanted: string | undefined): string {
-  if (wanted && HEX.test(wanted) && lowest(wanted, stops) >= MIN_CONTRAST) return wanted;
-  return lowest(WHITE, stops) >= lowest(INK, stops) ? WHITE : INK;
+  if (wanted && ANY_HEX.test(wanted) && lowest(wanted, stops) >= MIN_CONTRAST) return wanted;
+  return textColorFor(stops).textColor;
 }
 
 export function lookOf(theme: ThemeId | undefined, slide: SlideLook, brand: BrandColors | undefined, panoramaColors?: string[]): Look {
   const t = theme ?? DEFAULT_THEME;
-  const own = (panoramaColors ?? slide.background.colors).filter((c) => HEX.test(c));
-  const primary = brand && HEX.test(brand.primary) ? brand.primary : (own[0] ?? '#4F46E5');
-  const secondary = brand && HEX.test(brand.secondary) ? brand.secondary : (own[1] ?? mix(primary, '#000000', 0.25));
+  const own = (panoramaColors ?? slide.background.colors).filter((c) => ANY_HEX.test(c));
+  const primary = brand && ANY_HEX.test(brand.primary) ? brand.primary : (own[0] ?? '#4F46E5');
+  const secondary = brand && ANY_HEX.test(brand.secondary) ? brand.secondary : (own[1] ?? mix(primary, '#000000', 0.25));
   // The slide's text colour was chosen for the slide's colours; with the brand's it is chosen anew.
   const wanted = brand ? undefined : slide.textColor;
   let stops: string[];
@@ -88,7 +50,7 @@ export function lookOf(theme: ThemeId | undefined, slide: SlideLook, brand: Bran
       break;
     case 'soft':
       // Light, airy ends of the brand colours; the planned colours are already a gradient.
-      stops = brand ? [mix(primary, WHITE, 0.55), mix(secondary, WHITE, 0.3)] : own.length ? own : [primary, secondary];
+      stops = brand ? [mix(primary, LIGHT_TEXT, 0.55), mix(secondary, LIGHT_TEXT, 0.3)] : own.length ? own : [primary, secondary];
       break;
     case 'panoramic':
       stops = own.length && !brand ? own : [primary, secondary];
@@ -102,7 +64,7 @@ export function lookOf(theme: ThemeId | undefined, slide: SlideLook, brand: Bran
   // A gradient of a light and a dark brand colour (a green to a navy) may let neither white nor
   // ink reach AA on both ends: the ends that fall short get darker (or lighter) in lightness only,
   // hue kept, until the text reads everywhere. Every slide of a panorama does the same: seams meet.
-  if (lowest(text, stops) < MIN_CONTRAST) stops = stops.map((s) => withContrast(mix(s, s, 0), text));
+  if (lowest(text, stops) < MIN_CONTRAST) stops = stops.map((s) => withContrast(toHex(fromHex(s)), text));
   return { theme: t, stops, text, contrast: Math.round(lowest(text, stops) * 100) / 100, glow, framed: t !== 'full-bleed' };
 }
 
@@ -139,7 +101,7 @@ export function drawBackground(ctx: SKRSContext2D, sc: Scale, look: Look, panora
     }
   } else if (look.theme === 'bold') {
     // One large disc of the text colour, faint: the flat brand colour gets depth, not noise.
-    ctx.fillStyle = look.text === WHITE ? 'rgba(255, 255, 255, 0.08)' : 'rgba(17, 24, 39, 0.06)';
+    ctx.fillStyle = look.text === LIGHT_TEXT ? 'rgba(255, 255, 255, 0.08)' : 'rgba(17, 24, 39, 0.06)';
     ctx.beginPath();
     ctx.arc(W * 0.95, H * 0.62, W * 0.75, 0, Math.PI * 2);
     ctx.fill();

@@ -4,7 +4,7 @@
  * (low contrast, a cropped or enlarged screen). Store-rule breaks are not warnings: they fail the job.
  */
 import type { SlideLint } from './types.ts';
-import { MIN_CONTRAST } from './themes.ts';
+import { MIN_CONTRAST } from '../core/colour.ts';
 
 /** Beyond this the screen is visibly soft. */
 const MAX_UPSCALE_PCT = 50;
