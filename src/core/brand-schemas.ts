@@ -1,12 +1,12 @@
 /** The brand's parts of a set's result and of the brand kit, as TypeBox schemas (API, OpenAPI, types). */
 import { Type } from '@sinclair/typebox';
 import { StringEnum } from './typebox.ts';
-import { BRAND_FONT_IDS, BRAND_FONTS, THEME_IDS, THEME_NAMES } from './themes.ts';
+import { BRAND_FONT_IDS, BRAND_FONTS, THEME_IDS, THEMES } from './themes.ts';
 
 const HEX = '^#[0-9A-F]{6}$';
 export const BRAND_SOURCES = ['brand-kit', 'icon', 'app-name'] as const;
 
-export const describeThemes = THEME_IDS.map((t) => `\`${t}\`: ${THEME_NAMES[t]}`).join('; ');
+export const describeThemes = THEME_IDS.map((t) => `\`${t}\`: ${THEMES[t].name}`).join('; ');
 export const describeFonts = BRAND_FONT_IDS.map((f) => `\`${f}\`: ${BRAND_FONTS[f].name}, ${BRAND_FONTS[f].use}`).join('; ');
 
 export const ThemeSchema = (description: string) => StringEnum(THEME_IDS, { description: `${description} ${describeThemes}.` });

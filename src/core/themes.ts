@@ -1,7 +1,8 @@
 /**
  * The looks a set can take, shared by the API (`theme` on POST /screenshots and the brand kit), the
- * planner (which colours it picks) and the renderer (how it draws them). Kept apart from both so
- * neither imports the other for a name.
+ * planner, the renderer (how it draws them) and the documentation (scripts/theme-docs.ts writes the
+ * table of docs/brand.md and the README from THEMES). Kept apart from all of them so none imports
+ * another for a name, and so a theme is one record to read rather than a `switch` to find.
  */
 export const THEME_IDS = ['bold', 'soft', 'dark', 'full-bleed', 'panoramic'] as const;
 export type ThemeId = (typeof THEME_IDS)[number];
@@ -9,13 +10,107 @@ export type ThemeId = (typeof THEME_IDS)[number];
 /** A set without a theme, and an app without a brand kit, gets this one. */
 export const DEFAULT_THEME: ThemeId = 'soft';
 
-export const THEME_NAMES: Record<ThemeId, string> = {
-  bold: 'Bold: brand colour, big type',
-  soft: 'Soft gradient',
-  dark: 'Dark',
-  'full-bleed': 'Full bleed, no frame',
-  panoramic: 'Panoramic: one background across the set',
+/** How a theme paints the slide's background, as gradient stops from top-left to bottom-right. */
+export type ThemeBackground =
+  /**
+   * The set's colours: the brand's (its kit's or its icon's) when the set has them, else the
+   * slide's planned ones. `colours`: the primary alone (flat) or primary to secondary.
+   * `towardWhite`: how far each brand colour is mixed toward white (a light, airy gradient; the
+   * planned colours are left as they are). `planned`: a set without brand colours keeps the slide's
+   * planned colours, all of them, rather than taking the first two.
+   */
+  | { kind: 'colours'; colours: 'primary' | 'both'; towardWhite?: readonly [number, number]; planned: boolean }
+  /** The same stops whatever the brand. */
+  | { kind: 'fixed'; stops: readonly string[] };
+
+/** One theme, read by the renderer (src/rendering/themes.ts, layout.ts) and the docs. */
+export interface Theme {
+  /** What the dashboard's menus and the API's descriptions call it. */
+  name: string;
+  background: ThemeBackground;
+  /**
+   * `legible`: the slide's own text colour when it reaches WCAG AA on every stop (never with brand
+   * colours: it was chosen for the planned ones), else white or ink, whichever reads better. Or one
+   * fixed colour. Either way a stop the text does not reach AA on moves in lightness until it does.
+   */
+  text: 'legible' | { fixed: string };
+  /**
+   * What is drawn over the background: a faint disc of the text colour, a glow of the primary
+   * colour behind the device, or a ribbon and rings that cross a panorama's seams.
+   */
+  ornament: 'disc' | 'glow' | 'ribbon' | null;
+  /**
+   * `framed`: the screen in its device's frame, placed by the slide's layout. `bleed`: no frame,
+   * the text on top and the screen whole in the room below, rising from the bottom edge (a
+   * landscape one spans the slide's width); a slide planned with a screen that has none becomes a
+   * text slide rather than show an empty screen.
+   */
+  screen: 'framed' | 'bleed';
+  /** The headline ladder's top size, as a share of the slide's base width, and the headlines' weight. */
+  headline: { size: number; weight: 700 | 900 };
+  /** One wide background across the set: slide i shows its slice, neighbours meet at the seams. */
+  acrossSet: boolean;
+}
+
+const REGULAR_TYPE = { size: 0.09, weight: 700 } as const;
+
+export const THEMES: Readonly<Record<ThemeId, Theme>> = {
+  // Big, heavy type is the point: Black headlines that start 40 % larger, on the flat brand colour.
+  bold: {
+    name: 'Bold: brand colour, big type',
+    background: { kind: 'colours', colours: 'primary', planned: false },
+    text: 'legible',
+    ornament: 'disc',
+    screen: 'framed',
+    headline: { size: 0.126, weight: 900 },
+    acrossSet: false,
+  },
+  soft: {
+    name: 'Soft gradient',
+    background: { kind: 'colours', colours: 'both', towardWhite: [0.55, 0.3], planned: true },
+    text: 'legible',
+    ornament: null,
+    screen: 'framed',
+    headline: REGULAR_TYPE,
+    acrossSet: false,
+  },
+  dark: {
+    name: 'Dark',
+    background: { kind: 'fixed', stops: ['#0B0D12', '#171B24'] },
+    text: { fixed: '#F5F7FA' },
+    ornament: 'glow',
+    screen: 'framed',
+    headline: REGULAR_TYPE,
+    acrossSet: false,
+  },
+  'full-bleed': {
+    name: 'Full bleed, no frame',
+    background: { kind: 'colours', colours: 'both', planned: false },
+    text: 'legible',
+    ornament: null,
+    screen: 'bleed',
+    headline: REGULAR_TYPE,
+    acrossSet: false,
+  },
+  panoramic: {
+    name: 'Panoramic: one background across the set',
+    background: { kind: 'colours', colours: 'both', planned: true },
+    text: 'legible',
+    ornament: 'ribbon',
+    screen: 'framed',
+    headline: REGULAR_TYPE,
+    acrossSet: true,
+  },
 };
+
+/** A set's theme record; absent (or a stored id no longer known): DEFAULT_THEME's. */
+export const themeFor = (id: ThemeId | undefined): Theme => THEMES[id ?? DEFAULT_THEME] ?? THEMES[DEFAULT_THEME];
+
+/**
+ * The theme whose look a set drawn as one panorama takes, whatever its own theme's type and screen
+ * (RenderInput.panoramic, the render CLI's --panoramic).
+ */
+export const PANORAMA_THEME: ThemeId = 'panoramic';
 
 /** An app's brand colours (#RRGGBB), taken from its icon or set in its brand kit. */
 export interface BrandColors {

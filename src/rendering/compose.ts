@@ -4,6 +4,7 @@
  */
 import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { DEVICES } from '../core/devices.ts';
+import { PANORAMA_THEME, themeFor } from '../core/themes.ts';
 import { leadOf, missingGlyphs, setFont, useBrandFont, type Weight } from './fonts.ts';
 import { displayFor, drawCutout, drawFrameBody, MAX_CROP, type FrameBox } from './frames.ts';
 import { place, posterBlock, scaleOf, textBlock, THUMBNAIL_PT, type Bleed, type Scale, type TextBlock } from './layout.ts';
@@ -143,7 +144,9 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
   else if (screen) marketingImage = composition(screen);
   const shown = marketingImage ? null : screen;
   const layout =
-    marketingImage || (task.slide.layout !== 'text-only' && !task.screen && task.theme === 'full-bleed') ? 'text-only' : task.slide.layout;
+    marketingImage || (task.slide.layout !== 'text-only' && !task.screen && themeFor(task.theme).screen === 'bleed')
+      ? 'text-only'
+      : task.slide.layout;
 
   // A preview is drawn at its reduced size (a ninth of the pixels to fill) with the same layout.
   const k = task.scale ?? 1;
@@ -154,7 +157,7 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
   ctx.reset();
   useBrandFont(ctx, task.font);
   if (k !== 1) ctx.scale(k, k);
-  const look = lookOf(task.panorama ? 'panoramic' : task.theme, task.slide, task.brand, task.panorama?.colors);
+  const look = lookOf(task.panorama ? PANORAMA_THEME : task.theme, task.slide, task.brand, task.panorama?.colors);
   const m = task.metrics;
   const block =
     layout === 'text-only'

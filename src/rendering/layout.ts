@@ -3,7 +3,7 @@
  * text block of a set is as tall as its tallest, so devices sit at the same height on every slide.
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
-import type { ThemeId } from '../core/themes.ts';
+import { themeFor, type ThemeId } from '../core/themes.ts';
 import { DEVICES, type Device } from '../core/devices.ts';
 import { frameBox, frameOf, frameWidthFor, type Display, type FrameBox } from './frames.ts';
 import type { Weight } from './font-sources.ts';
@@ -47,11 +47,11 @@ export interface TypeScale {
   subMax: number;
 }
 
-/** Big, heavy type is the bold theme's point: its headlines are Black and start 40 % larger. */
-export const headlineWeight = (theme: ThemeId | undefined): Weight => (theme === 'bold' ? 900 : 700);
+/** The theme's headline weight (THEMES[…].headline): the bold theme's are Black. */
+export const headlineWeight = (theme: ThemeId | undefined): Weight => themeFor(theme).headline.weight;
 
 export function typeScale(sc: Scale, theme: ThemeId | undefined): TypeScale {
-  const max = Math.round(sc.base * (theme === 'bold' ? 0.126 : 0.09));
+  const max = Math.round(sc.base * themeFor(theme).headline.size);
   const subMin = minLegiblePx(sc);
   const min = Math.max(Math.round(subMin * 1.2), Math.round(sc.base * 0.05));
   const ladder: number[] = [];
@@ -151,8 +151,8 @@ export interface Bleed {
 }
 
 /**
- * The full-bleed theme's screen, shown whole in the room under the text (`top` to the slide's
- * bottom): a portrait screen rises from the bottom edge, as wide as the slide when the room allows
+ * A `bleed` theme's screen (full-bleed), shown whole in the room under the text (`top` to the
+ * slide's bottom): a portrait screen rises from the bottom edge, as wide as the slide when the room allows
  * (else as tall as the room, centred), its top corners rounded like its display's; a landscape one
  * spans the slide's width, centred in the room. Cutting a same-shaped screen to fill the slide
  * would drop its bottom fifth (a third on Android phones), navigation bar included.
@@ -178,7 +178,8 @@ export function place(device: Device, layout: string, m: SetMetrics, own: TextBl
   const cx = W / 2;
   const bottomPad = Math.round(H * 0.045);
   if (layout === 'text-only') return { textTop: Math.round((H - own.height) / 2), frame: null, bleed: null };
-  if (theme === 'full-bleed') return { textTop: padTop, frame: null, bleed: bleedBox(device, d, sc, padTop + m.blockHeight + gap) };
+  if (themeFor(theme).screen === 'bleed')
+    return { textTop: padTop, frame: null, bleed: bleedBox(device, d, sc, padTop + m.blockHeight + gap) };
   // A landscape device is wide and short: as wide as the slide allows, centred in the space left.
   const maxW = W * (d.landscape ? 0.9 : layout === 'hero-centered' ? 0.9 : 0.8);
   const centred = (top: number, bottom: number) => {

@@ -8,6 +8,7 @@ import { workerFile } from '../core/worker-file.ts';
 import { configureThreadHeaps } from './thread-heap.ts';
 import { renderDuration } from '../metrics/index.ts';
 import { DEVICES } from '../core/devices.ts';
+import { themeFor } from '../core/themes.ts';
 import type { BrandTask, RenderedSlide, RenderInput, RenderOptions, RenderTask, SetMetrics, SlideLook } from './types.ts';
 import type { WorkerSlide } from './worker.ts';
 
@@ -178,7 +179,7 @@ export class RenderPool {
           slide,
           screen: screen ? ownBytes(screen) : null,
           metrics,
-          panorama: input.panoramic || theme === 'panoramic' ? { index, count: total, colors } : null,
+          panorama: input.panoramic || themeFor(theme).acrossSet ? { index, count: total, colors } : null,
           theme,
           brand,
           font: input.font,

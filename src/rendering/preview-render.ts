@@ -6,6 +6,7 @@
  */
 import { createCanvas } from '@napi-rs/canvas';
 import sharp from 'sharp';
+import { themeFor } from '../core/themes.ts';
 import { composeRaw, ScreenError } from './compose.ts';
 import { useBrandFont } from './fonts.ts';
 import { fitSet } from './layout.ts';
@@ -57,7 +58,7 @@ export async function renderPreview(task: PreviewTask): Promise<Uint8Array[]> {
         slide,
         screen: task.screens[k],
         metrics,
-        panorama: task.panoramic || task.theme === 'panoramic' ? { index, count: task.slides.length, colors } : null,
+        panorama: task.panoramic || themeFor(task.theme).acrossSet ? { index, count: task.slides.length, colors } : null,
         theme: task.theme,
         brand: task.brand,
         font: task.font,

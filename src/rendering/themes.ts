@@ -1,15 +1,13 @@
 /**
- * The looks of THEME_IDS in pixels: each theme's background, the text colour (the more legible of
- * the slide's own and white or ink, by WCAG contrast) and whether the screen is framed. Colours
- * come from the app's brand when the set has one, else from the slide's planned colours.
+ * A theme's record (THEMES, src/core/themes.ts) in pixels: the background's stops, the text colour
+ * and the ornament. Colours come from the app's brand when the set has one, else from the slide's
+ * planned colours; no theme is known here by its name.
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import { ANY_HEX, contrastRatio, LIGHT_TEXT, MIN_CONTRAST, fromHex, mix, textColorFor, toHex, withContrast } from '../core/colour.ts';
-import { DEFAULT_THEME, type BrandColors, type ThemeId } from '../core/themes.ts';
+import { DEFAULT_THEME, themeFor, type BrandColors, type Theme, type ThemeId } from '../core/themes.ts';
 import type { Scale } from './layout.ts';
 import type { SlideLook } from './types.ts';
-
-const DARK = ['#0B0D12', '#171B24'];
 
 export interface Look {
   theme: ThemeId;
@@ -18,7 +16,8 @@ export interface Look {
   text: string;
   /** The text colour's lowest contrast against the background under it. */
   contrast: number;
-  /** A glow of the brand colour behind the device (the dark theme). */
+  ornament: Theme['ornament'];
+  /** The colour of the glow behind the device (the `glow` ornament). */
   glow: string | null;
   framed: boolean;
 }
@@ -33,39 +32,35 @@ function textFor(stops: string[], wanted: string | undefined): string {
 
 export function lookOf(theme: ThemeId | undefined, slide: SlideLook, brand: BrandColors | undefined, panoramaColors?: string[]): Look {
   const t = theme ?? DEFAULT_THEME;
+  const rec = themeFor(t);
   const own = (panoramaColors ?? slide.background.colors).filter((c) => ANY_HEX.test(c));
   const primary = brand && ANY_HEX.test(brand.primary) ? brand.primary : (own[0] ?? '#4F46E5');
   const secondary = brand && ANY_HEX.test(brand.secondary) ? brand.secondary : (own[1] ?? mix(primary, '#000000', 0.25));
   // The slide's text colour was chosen for the slide's colours; with the brand's it is chosen anew.
   const wanted = brand ? undefined : slide.textColor;
+  const bg = rec.background;
   let stops: string[];
-  let glow: string | null = null;
-  switch (t) {
-    case 'bold':
-      stops = [primary];
-      break;
-    case 'dark':
-      stops = DARK;
-      glow = primary;
-      break;
-    case 'soft':
-      // Light, airy ends of the brand colours; the planned colours are already a gradient.
-      stops = brand ? [mix(primary, LIGHT_TEXT, 0.55), mix(secondary, LIGHT_TEXT, 0.3)] : own.length ? own : [primary, secondary];
-      break;
-    case 'panoramic':
-      stops = own.length && !brand ? own : [primary, secondary];
-      break;
-    case 'full-bleed':
-      stops = [primary, secondary];
-      break;
+  if (bg.kind === 'fixed') stops = [...bg.stops];
+  else if (bg.planned && !brand && own.length) stops = own;
+  else {
+    const tint = brand ? bg.towardWhite : undefined;
+    stops = (bg.colours === 'primary' ? [primary] : [primary, secondary]).map((c, i) => (tint ? mix(c, LIGHT_TEXT, tint[i]) : c));
   }
   if (stops.length === 1) stops = [stops[0], stops[0]];
-  const text = t === 'dark' ? '#F5F7FA' : textFor(stops, wanted);
+  const text = rec.text === 'legible' ? textFor(stops, wanted) : rec.text.fixed;
   // A gradient of a light and a dark brand colour (a green to a navy) may let neither white nor
   // ink reach AA on both ends: the ends that fall short get darker (or lighter) in lightness only,
   // hue kept, until the text reads everywhere. Every slide of a panorama does the same: seams meet.
   if (lowest(text, stops) < MIN_CONTRAST) stops = stops.map((s) => withContrast(toHex(fromHex(s)), text));
-  return { theme: t, stops, text, contrast: Math.round(lowest(text, stops) * 100) / 100, glow, framed: t !== 'full-bleed' };
+  return {
+    theme: t,
+    stops,
+    text,
+    contrast: Math.round(lowest(text, stops) * 100) / 100,
+    ornament: rec.ornament,
+    glow: rec.ornament === 'glow' ? primary : null,
+    framed: rec.screen === 'framed',
+  };
 }
 
 /**
@@ -83,7 +78,7 @@ export function drawBackground(ctx: SKRSContext2D, sc: Scale, look: Look, panora
   look.stops.forEach((c, i) => g.addColorStop(i / (look.stops.length - 1), c));
   ctx.fillStyle = g;
   ctx.fillRect(0, 0, total, H);
-  if (panorama) {
+  if (look.ornament === 'ribbon' && panorama) {
     // A ribbon and rings that cross the seams: swiping shows one continuous picture.
     ctx.fillStyle = 'rgba(255, 255, 255, 0.10)';
     ctx.beginPath();
@@ -99,13 +94,13 @@ export function drawBackground(ctx: SKRSContext2D, sc: Scale, look: Look, panora
       ctx.arc(i * W, H * (i % 2 ? 0.3 : 0.5), W * 0.22, 0, Math.PI * 2);
       ctx.stroke();
     }
-  } else if (look.theme === 'bold') {
+  } else if (look.ornament === 'disc') {
     // One large disc of the text colour, faint: the flat brand colour gets depth, not noise.
     ctx.fillStyle = look.text === LIGHT_TEXT ? 'rgba(255, 255, 255, 0.08)' : 'rgba(17, 24, 39, 0.06)';
     ctx.beginPath();
     ctx.arc(W * 0.95, H * 0.62, W * 0.75, 0, Math.PI * 2);
     ctx.fill();
-  } else if (look.glow) {
+  } else if (look.ornament === 'glow' && look.glow) {
     const r = ctx.createRadialGradient(W / 2, H * 0.62, 0, W / 2, H * 0.62, W * 0.8);
     r.addColorStop(0, `${look.glow}8C`);
     r.addColorStop(1, `${look.glow}00`);

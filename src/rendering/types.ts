@@ -15,7 +15,7 @@ export interface RenderInput {
   screens: (Buffer | Uint8Array | null)[];
   /** One wide background across the set: slide i shows its slice. */
   panoramic?: boolean;
-  /** The set's look (default DEFAULT_THEME); `panoramic` also sets `panoramic`. */
+  /** The set's look (default DEFAULT_THEME); a theme whose record draws `acrossSet` also sets `panoramic`. */
   theme?: ThemeId;
   /** The app's brand colours, from its icon or its brand kit. */
   brand?: BrandColors;

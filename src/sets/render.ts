@@ -14,7 +14,7 @@ import { layoutFor } from '../planning/look.ts';
 import { DEVICES, type Device } from '../core/devices.ts';
 import { type ScreenshotSetResult, type Slide } from '../core/set.ts';
 import { checkStoreRules, type RenderedSlide, type RenderPool, type SlideLint } from '../rendering/index.ts';
-import type { BrandColors, ThemeId } from '../core/themes.ts';
+import { themeFor, type BrandColors, type ThemeId } from '../core/themes.ts';
 import { lintWarnings } from '../rendering/warnings.ts';
 import { familyScreens, screenObjects, type ScreenObject } from '../screens/screens.ts';
 import { fetchStoreImage } from '../screens/store-images.ts';
@@ -167,7 +167,7 @@ export async function loadScreens(
 const renderLook = async (brand: SetBrand) => ({
   theme: brand.theme,
   brand: { primary: brand.palette.primary, secondary: brand.palette.secondary },
-  panoramic: brand.theme === 'panoramic',
+  panoramic: themeFor(brand.theme).acrossSet,
   font: brand.kit.font,
   badge: brand.kit.iconBadge ? await brand.icon : null,
 });

@@ -1,7 +1,7 @@
 /** The brand kit on an app's page: the colours its sets are drawn with, and a form to change the kit. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { brandKitView, checkBrandKit, findAppBrand, saveBrandKit } from '../../brand/kit.ts';
-import { BRAND_FONT_IDS, BRAND_FONTS, THEME_IDS, THEME_NAMES } from '../../core/themes.ts';
+import { BRAND_FONT_IDS, BRAND_FONTS, THEME_IDS, THEMES } from '../../core/themes.ts';
 import { isId } from '../../core/ids.ts';
 import { field, notFound, requireSession, seeOther, type Dashboard } from '../context.ts';
 import { html } from '../html.ts';
@@ -56,7 +56,7 @@ export function brandSection(ctx: PageContext, appId: string, view: BrandView) {
         <p class="hint">Headlines and subheadlines (Playfair Display: headlines only); Korean, Arabic and other scripts keep their own.</p>
         <label for="brand-theme">Default theme</label>
         <select id="brand-theme" name="defaultTheme">
-          ${THEME_IDS.map((t) => html`<option value="${t}" ${selected(t === view.defaultTheme)}>${THEME_NAMES[t]}</option>`)}
+          ${THEME_IDS.map((t) => html`<option value="${t}" ${selected(t === view.defaultTheme)}>${THEMES[t].name}</option>`)}
         </select>
         <label class="choice"
           ><input type="checkbox" name="iconBadge" value="1" ${view.iconBadge ? html` checked` : ''} /> Show the app icon as a badge on the

@@ -9,7 +9,7 @@
  * locale and the shared changes (order, screens, theme, colours) once.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { THEME_IDS, THEME_NAMES } from '../../core/themes.ts';
+import { THEME_IDS, THEMES } from '../../core/themes.ts';
 import { isId } from '../../core/ids.ts';
 import type { PublicJob } from '../../queue/jobs.ts';
 import { MAX_COUNT, type Slide } from '../../core/set.ts';
@@ -355,7 +355,7 @@ export function editorSection(
       <div class="edit-set">
         <label for="theme">Theme</label>
         <select id="theme" name="theme" data-field="theme">
-          ${THEME_IDS.map((t) => html`<option value="${t}" ${state.theme === t ? 'selected' : ''}>${THEME_NAMES[t]}</option>`)}
+          ${THEME_IDS.map((t) => html`<option value="${t}" ${state.theme === t ? 'selected' : ''}>${THEMES[t].name}</option>`)}
         </select>
         <span class="pair"
           ><label for="bg1">Background, top</label

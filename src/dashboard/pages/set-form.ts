@@ -16,7 +16,7 @@ import {
 } from '../../core/set.ts';
 import { DEVICE_IDS, DEVICES, type Device } from '../../core/devices.ts';
 import type { ScreenshotSetRequest } from '../../sets/create.ts';
-import { DEFAULT_THEME, THEME_IDS, THEME_NAMES, type ThemeId } from '../../core/themes.ts';
+import { DEFAULT_THEME, THEME_IDS, THEMES, type ThemeId } from '../../core/themes.ts';
 import { html } from '../html.ts';
 import { csrfField, describedBy, fieldError, statusBadge, when, type FieldError, type PageContext } from '../layout.ts';
 
@@ -147,7 +147,7 @@ ${v.captions ?? ''}</textarea
     <div>
       <label for="theme">Theme</label>
       <select id="theme" name="theme" ${describedBy(errors, 'theme')}>
-        ${option('', `The brand kit's: ${THEME_NAMES[kitTheme]}`, v.theme ?? '')}${THEME_IDS.map((t) => option(t, THEME_NAMES[t], v.theme ?? ''))}
+        ${option('', `The brand kit's: ${THEMES[kitTheme].name}`, v.theme ?? '')}${THEME_IDS.map((t) => option(t, THEMES[t].name, v.theme ?? ''))}
       </select>
       ${fieldError(errors, 'theme')}
     </div>

@@ -20,7 +20,7 @@ import type { RenderPool } from '../../rendering/index.ts';
 import { validationFailed } from '../../core/problem.ts';
 import { checkScreenIds } from '../../screens/screens.ts';
 import type { ThemeId } from '../../core/themes.ts';
-import { DEFAULT_THEME } from '../../core/themes.ts';
+import { DEFAULT_THEME, themeFor } from '../../core/themes.ts';
 import { captionFit } from './caption-fit.ts';
 import { applyChanges, changeErrors } from './edit.ts';
 import { revisableJob, themeOf } from './revisions.ts';
@@ -149,7 +149,7 @@ export class Previewer {
         theme,
         brand: brand && { primary: brand.primary, secondary: brand.secondary },
         font: brand?.font,
-        panoramic: theme === 'panoramic',
+        panoramic: themeFor(theme).acrossSet,
       },
       at,
       PREVIEW_SCALE,

@@ -4,7 +4,7 @@
  * parent's files, copied under this job's attempt (same bytes, same sha256: a parent's files past
  * their retention can then go without taking its revisions' with them). Then the ZIP is built.
  */
-import type { BrandFontId } from '../../core/themes.ts';
+import { themeFor, type BrandFontId } from '../../core/themes.ts';
 import { buffer } from 'node:stream/consumers';
 import { buildArchive, storeArchive, type ArchiveSlide } from '../archive.ts';
 import { revisedBrandPictures, type BrandDrawer, type BrandDrawInput } from '../brand-pictures.ts';
@@ -45,7 +45,7 @@ export function slidesToRender(
   const is = setMetrics(device, after, font);
   if (was.headlineSizes.join() !== is.headlineSizes.join() || was.subSize !== is.subSize || was.blockHeight !== is.blockHeight)
     return { indices: all, wholeSet: "the set's type size changed (every slide shares it)" };
-  const panorama = rev.theme === 'panoramic';
+  const panorama = themeFor(rev.theme).acrossSet;
   const indices = all.filter((i) => {
     const from = rev.sources[i];
     if (from === null) return true;
@@ -127,7 +127,7 @@ export async function renderRevision(
   for (const w of work) {
     if (!w.todo.length) continue;
     const rendered = await deps.renderer.renderSome(
-      { device: plan.device, slides: w.slides, screens, theme: rev.theme, brand, font: b?.font, panoramic: rev.theme === 'panoramic' },
+      { device: plan.device, slides: w.slides, screens, theme: rev.theme, brand, font: b?.font, panoramic: themeFor(rev.theme).acrossSet },
       w.todo,
       { signal: ctx.signal, onSlide: () => ctx.progress(++done, total) },
     );
