@@ -17,7 +17,8 @@ refunded). A succeeded job links each slide's PNG and the set's ZIP (fastlane la
 
 Authenticate every request with \`Authorization: Bearer <API key>\` or \`x-api-key: <API key>\`.
 Every error is \`application/problem+json\` with a stable \`code\` and the \`requestId\` of the
-\`x-request-id\` header.`;
+\`x-request-id\` header. No text in a request (a body's strings and field names, a query, a path) may
+hold U+0000 or an unpaired UTF-16 surrogate: such a request is \`400 validation_failed\`, naming the field.`;
 
 /**
  * A route whose body is raw bytes (an image upload) names its media types in `x-binary-body`

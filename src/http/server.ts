@@ -21,6 +21,7 @@ import { observeRequest } from '../metrics/index.ts';
 import { metricsRoute } from './metrics-route.ts';
 import { healthRoutes } from './health-routes.ts';
 import { rootRequestHook } from './root-hook.ts';
+import { wellFormedTextPlugin } from './text-fields.ts';
 import type { Api, DashboardPlugin, Services } from './services.ts';
 
 export const BODY_LIMIT = 64 * 1024;
@@ -83,7 +84,11 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
     requestIdHeader: false,
     // Our own hook answers requests that arrive while closing, as problem+json.
     return503OnClosing: false,
-    ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: true } },
+    ajv: {
+      customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: true },
+      // No NUL or lone surrogate in any text of any request (./text-fields.ts).
+      plugins: [wellFormedTextPlugin],
+    },
     frameworkErrors: (error, _request, reply) => {
       sendProblem(reply, new Problem('validation_failed', error.message));
     },

@@ -95,7 +95,10 @@ for (const server of testServers()) {
       const theirApp = await insertApp(h.t.pool, other.account.id);
       expectProblem(await create({ appId: theirApp, device: 'iphone-69' }), 404, 'app_not_found');
       expectProblem(await create({ appId: 'app_does_not_exist', device: 'iphone-69' }), 404, 'app_not_found');
-      expectProblem(await create({ appId: 'app_\u0000x', device: 'iphone-69' }), 404, 'app_not_found');
+      // A NUL is refused as text before any look-up (CONTRACT, fourth milestone, "Text fields").
+      expect(expectProblem(await create({ appId: 'app_\u0000x', device: 'iphone-69' }), 400, 'validation_failed').errors[0].field).toBe(
+        'appId',
+      );
       expect(await counts()).toEqual({ jobs: 0, charges: 0 });
       // and their jobs are invisible here
       const theirs = await create({ appId: theirApp, device: 'iphone-69' }, {}, { authorization: `Bearer ${other.key}` });
