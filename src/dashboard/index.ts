@@ -8,6 +8,7 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { isConnectionLost } from '../db/pool.ts';
+import { fieldName, findIllFormedText } from '../http/text-fields.ts';
 import { isProblem } from '../core/problem.ts';
 import { serveAssets } from './assets.ts';
 import { notFound, PageError, SignInRequired, sendPage, type Dashboard, type DashboardOptions } from './context.ts';
@@ -71,6 +72,20 @@ export async function dashboardPlugin(app: FastifyInstance, { services }: Dashbo
     limits: { fileSize: UPLOAD_LIMIT, files: 10, fields: 10, fieldSize: 4096 },
   });
   app.decorateRequest('dashboardSession', null);
+
+  // The API's rule for text (../http/text-fields.ts) over the forms, which have no schemas: a NUL or
+  // a lone surrogate in any field, query or path part is refused before a page reads it.
+  app.addHook('preValidation', async (request) => {
+    for (const part of [request.body, request.query, request.params]) {
+      const [bad] = findIllFormedText(part, 1);
+      if (bad)
+        throw new PageError(
+          400,
+          'Bad request',
+          `The field “${fieldName(bad.pointer)}” holds a character that cannot be saved (a NUL, U+0000, or half of a UTF-16 surrogate pair). Go back, remove it and try again.`,
+        );
+    }
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     reply.headers(headers);

@@ -5,7 +5,7 @@ import { createLogger } from '../../src/logger.ts';
 import { startService, type Service } from '../../src/service.ts';
 import type { TestApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
-import { createDashboardApp, expectSecurityHeaders, PageClient } from '../support/dashboard.ts';
+import { createDashboardApp, csrfOf, expectSecurityHeaders, PageClient } from '../support/dashboard.ts';
 import { insertApp } from '../support/fixtures.ts';
 import { enqueueJobs } from '../support/jobs.ts';
 
@@ -127,6 +127,39 @@ describe('dashboard security', () => {
     expect((await h.t.pool.query('SELECT revoked_at FROM api_keys WHERE id = $1', [keyId])).rows[0].revoked_at).toBeNull();
     expect((await h.t.pool.query('SELECT count(*)::int AS n FROM jobs')).rows[0].n).toBe(1);
     expect((await h.t.pool.query(`SELECT count(*)::int AS n FROM credit_ledger WHERE account_id <> $1`, [accountId])).rows[0].n).toBe(0);
+  });
+
+  it('refuses NUL and lone surrogates in any form field, query or path with a 400 page naming the field, changing nothing', async () => {
+    h = await createDashboardApp();
+    const { a, appId } = await ownerWithData();
+    const keys = async () => (await h.t.pool.query<{ name: string | null }>('SELECT name FROM api_keys ORDER BY created_at')).rows;
+    const before = await keys();
+    const refused = (res: { statusCode: number; headers: Record<string, unknown>; body: string }, field: string) => {
+      expect(res.statusCode).toBe(400);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.body).toContain(`The field “${field}” holds a character that cannot be saved`);
+    };
+    await a.get('/keys');
+    refused(await a.post('/keys', { name: 'ci\u0000bot' }), 'name');
+    // The dashboard also parses JSON bodies (its CSRF token travels in them), where a lone surrogate can be spelled.
+    await a.get('/keys');
+    const json = await h.app.inject({
+      method: 'POST',
+      url: '/keys',
+      headers: { cookie: [...a.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'content-type': 'application/json' },
+      payload: JSON.stringify({ _csrf: csrfOf(a.last!.body), name: 'ci\ud800bot' }),
+    });
+    refused(json, 'name');
+    await a.get(`/apps/${appId}`);
+    refused(await a.postFiles(`/apps/${appId}/screens`, { family: 'iphone\u0000' }, []), 'family');
+    refused(await a.get('/sign-in?next=%2Fkeys%00'), 'next');
+    refused(await a.get('/apps/app_%00'), 'id');
+    expect(await keys()).toEqual(before);
+
+    // An emoji is text like any other.
+    await a.get('/keys');
+    expect((await a.post('/keys', { name: 'ci 🍎' })).statusCode).toBe(201);
+    expect((await keys()).map((k) => k.name)).toContain('ci 🍎');
   });
 
   it('throttles failed sign-ins per email: the 6th attempt in 15 minutes is refused even with the right password', async () => {
