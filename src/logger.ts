@@ -24,15 +24,49 @@ export const REDACTED_PATHS = [
   '*.rawHeaders',
 ];
 
-/** Query parameters that are credentials: a signed picture URL is a bearer token for 7 days. */
-const SECRET_QUERY = /([?&]sig=)[^&#]*/gi;
+/**
+ * Query parameters that are credentials: a signed picture URL's `sig` is a bearer token for 7 days.
+ * Named as the server reads them, after percent-decoding (`%73ig` is `sig` to the query parser, and
+ * the signed-URL check accepts it), and case-folded on top, so that `SIG` or `%53IG`, which the
+ * check refuses but which still hold a client's signature, stay out of the logs too.
+ */
+const SECRET_PARAMS = new Set(['sig']);
+
+/** Percent-decoding that never throws: a malformed sequence decodes what it can, byte by byte. */
+function percentDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text.replace(/%([0-9a-fA-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  }
+}
+
+/** A parameter's name as it is compared: `+` as space, decoded (twice-encoded too), NFKC, lower case. */
+function foldedName(raw: string): string {
+  let name = raw.replaceAll('+', ' ');
+  for (let i = 0; i < 3 && name.includes('%'); i++) name = percentDecoded(name);
+  return name.normalize('NFKC').toLowerCase();
+}
 
 /**
- * A URL as a log line may show it: `sig` censored (S3 keeps X-Amz-Signature out of its access
- * logs for the same reason); `expires` stays, it says which link was used without granting it.
+ * A URL as a log line may show it: every credential parameter's value censored, whatever the
+ * spelling of its name (S3 keeps X-Amz-Signature out of its access logs for the same reason);
+ * `expires` stays, it says which link was used without granting it.
  */
 export function redactUrl(url: string): string {
-  return url.includes('sig=') ? url.replace(SECRET_QUERY, '$1[redacted]') : url;
+  const start = url.indexOf('?');
+  if (start === -1) return url;
+  const hash = url.indexOf('#', start);
+  const end = hash === -1 ? url.length : hash;
+  const query = url
+    .slice(start + 1, end)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      return eq !== -1 && SECRET_PARAMS.has(foldedName(pair.slice(0, eq))) ? `${pair.slice(0, eq)}=[redacted]` : pair;
+    })
+    .join('&');
+  return `${url.slice(0, start + 1)}${query}${url.slice(end)}`;
 }
 
 interface LoggedRequest {

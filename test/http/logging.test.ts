@@ -88,6 +88,22 @@ describe('logs', () => {
     expect(all).toContain('sig=[redacted]');
     expect(all).toMatch(/expires=\d+/);
   });
+
+  it('never show a signature under another spelling of its name: SIG, %73ig, %53IG', async () => {
+    const signed = new UrlSigner(SIGNING_SECRET).sign('/api/v1/public/v1/jobs/job_0000000000000000000000/slides/1.png', new Date());
+    const sig = new URL(signed, 'http://x').searchParams.get('sig')!;
+    const statuses: Record<string, number> = {};
+    for (const name of ['sig', 'SIG', '%73ig', '%53IG']) {
+      const res = await fetch(`${service.address}${signed.replace('&sig=', `&${name}=`)}`);
+      statuses[name] = res.status;
+    }
+    // `%73ig` is `sig` once decoded, as the query parser reads every name: it passes the check like
+    // `sig` (the job does not exist: 404). `SIG` is another name, so no signature: 403.
+    expect(statuses).toEqual({ sig: 404, SIG: 403, '%73ig': 404, '%53IG': 403 });
+    const requestLines = lines.filter((l) => l.includes('/slides/1.png'));
+    expect(requestLines.length).toBeGreaterThanOrEqual(4);
+    expect(lines.join('')).not.toContain(sig);
+  });
 });
 
 describe('redactUrl', () => {
@@ -96,5 +112,14 @@ describe('redactUrl', () => {
     expect(redactUrl('/p?sig=a&x=1&SIG=b#f')).toBe('/p?sig=[redacted]&x=1&SIG=[redacted]#f');
     expect(redactUrl('/p?signature=a&design=b')).toBe('/p?signature=a&design=b');
     expect(redactUrl('/account')).toBe('/account');
+  });
+
+  it('knows the parameter by its decoded, case-folded name, as sent', () => {
+    expect(redactUrl('/p?expires=9&SIG=abc')).toBe('/p?expires=9&SIG=[redacted]');
+    expect(redactUrl('/p?%73ig=abc&%53IG=def')).toBe('/p?%73ig=[redacted]&%53IG=[redacted]');
+    expect(redactUrl('/p?%2573ig=abc&s%69g=def&%EF%BD%93ig=ghi')).toBe('/p?%2573ig=[redacted]&s%69g=[redacted]&%EF%BD%93ig=[redacted]');
+    // A malformed escape elsewhere in the name does not stop the decoding of the rest.
+    expect(redactUrl('/p?%73ig%=abc&x=%ZZ')).toBe('/p?%73ig%=abc&x=%ZZ');
+    expect(redactUrl('/p?a=sig&sig&sigs=1')).toBe('/p?a=sig&sig&sigs=1');
   });
 });
