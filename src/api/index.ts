@@ -1,6 +1,8 @@
 /** Every public operation, one file each. */
 import type { Api, Services } from '../http/services.ts';
 import { createApp } from './create-app.ts';
+import { updateApp } from './update-app.ts';
+import { appIcon } from './app-icon.ts';
 import { createScreenshotSet } from './create-screenshot-set.ts';
 import { getAccount } from './get-account.ts';
 import { getJob } from './get-job.ts';
@@ -26,6 +28,8 @@ import { approvePublication } from './approve-publication.ts';
 
 export async function registerOperations(api: Api, services: Services): Promise<void> {
   createApp(api, services);
+  updateApp(api, services);
+  appIcon(api, services);
   createScreenshotSet(api, services);
   getJob(api, services);
   getJobFiles(api, services);

@@ -33,7 +33,10 @@ export type BrandSource = 'brand-kit' | 'icon' | 'app-name';
 
 export interface AppBrand {
   appName: string;
-  artworkUrl: string;
+  /** The store's icon; null for an app made from its own listing. */
+  artworkUrl: string | null;
+  /** Where the owner's uploaded icon is kept; it outranks the store's. */
+  iconKey: string | null;
   kit: BrandKit;
   /** Null until a set has fetched the icon. */
   iconColors: BrandPalette | null;
@@ -52,13 +55,23 @@ export function effectiveBrand(brand: AppBrand): { palette: BrandPalette; source
 export async function findAppBrand(db: Queryable, accountId: string, appId: string): Promise<AppBrand | null> {
   const { rows } = await db.query<{
     name: string;
-    artwork_url: string;
+    artwork_url: string | null;
+    icon_key: string | null;
     brand_kit: Partial<BrandKit> | null;
     icon_colors: BrandPalette | null;
-  }>('SELECT name, artwork_url, brand_kit, icon_colors FROM apps WHERE id = $1 AND account_id = $2', [appId, accountId]);
+  }>(`SELECT name, artwork_url, icon->>'objectKey' AS icon_key, brand_kit, icon_colors FROM apps WHERE id = $1 AND account_id = $2`, [
+    appId,
+    accountId,
+  ]);
   const r = rows[0];
   if (!r) return null;
-  return { appName: r.name, artworkUrl: r.artwork_url, kit: { ...DEFAULT_BRAND_KIT, ...r.brand_kit }, iconColors: r.icon_colors };
+  return {
+    appName: r.name,
+    artworkUrl: r.artwork_url,
+    iconKey: r.icon_key,
+    kit: { ...DEFAULT_BRAND_KIT, ...r.brand_kit },
+    iconColors: r.icon_colors,
+  };
 }
 
 /**

@@ -20,8 +20,11 @@ export interface SetBrand {
   warning: string | null;
 }
 
-/** Fetches the icon from the store's artwork URL (the listing's, never a URL a user typed). */
-export type IconFetcher = (artworkUrl: string) => Promise<Buffer>;
+/**
+ * The app's icon bytes: the uploaded one from the object store, else the store's from its artwork
+ * URL (the listing's, never a URL a user typed). Rejects when the app has neither.
+ */
+export type IconFetcher = (icon: { artworkUrl: string | null; uploadedKey: string | null }) => Promise<Buffer>;
 
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -39,7 +42,7 @@ export async function resolveSetBrand(
   // Started now and awaited only when the colours need it: with stored colours, planning does not
   // wait for the store's image host.
   let icon: Promise<Buffer | null> = fetchIcon
-    ? fetchIcon(brand.artworkUrl).catch((error: unknown) => {
+    ? fetchIcon({ artworkUrl: brand.artworkUrl, uploadedKey: brand.iconKey }).catch((error: unknown) => {
         failure = reason(error);
         return null;
       })
@@ -57,10 +60,13 @@ export async function resolveSetBrand(
     }
   }
   const { palette, source } = effectiveBrand(brand);
+  const iconless = !brand.artworkUrl && !brand.iconKey;
   const warning =
-    source === 'app-name'
-      ? `The app's icon could not be read (${failure ?? 'unknown reason'}), so the colours come from the app's name; the next set tries the icon again, or set colours in the brand kit (PUT /public/v1/apps/${appId}/brand).`
-      : null;
+    source === 'app-name' && iconless
+      ? `The app has no icon yet, so the colours come from the app's name: upload its icon (PUT /public/v1/apps/${appId}/icon), or set colours in the brand kit (PUT /public/v1/apps/${appId}/brand).`
+      : source === 'app-name'
+        ? `The app's icon could not be read (${failure ?? 'unknown reason'}), so the colours come from the app's name; the next set tries the icon again, or set colours in the brand kit (PUT /public/v1/apps/${appId}/brand).`
+        : null;
   return { theme: requestedTheme ?? brand.kit.defaultTheme, palette, source, kit: brand.kit, icon, warning };
 }
 

@@ -41,6 +41,8 @@ export interface Listing {
   screenshots: Record<ScreenshotFamily, Screenshot[]>;
   /** 'mac' for a Mac App Store app (its slots are not iPhone or iPad ones); absent otherwise. */
   platform?: 'mac';
+  /** True for the app's own listing text (an app not in a store yet): read from no store, no screenshots. */
+  own?: true;
 }
 
 export const emptyScreenshots = (): Record<ScreenshotFamily, Screenshot[]> => ({

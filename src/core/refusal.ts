@@ -16,8 +16,17 @@ export function cannotFillSet(asked: number, supported: number, descriptionEmpty
   );
 }
 
-/** Nothing to frame: no listing screenshot of the device's family and no uploaded screen for it. */
-export function nothingToFrame(device: string, family: string): Problem {
+/**
+ * Nothing to frame: no listing screenshot of the device's family and no uploaded screen for it.
+ * `ownListing`: the app is not in a store yet, so its uploaded screens are all there can be.
+ */
+export function nothingToFrame(device: string, family: string, ownListing = false): Problem {
+  if (ownListing)
+    return new Problem(
+      'cannot_fill_set',
+      `The app is not in a store yet, so the slides can only frame its own screens, and it has no uploaded ${family} screens. Upload screens of the app (POST /public/v1/apps/{appId}/screens, PNG or JPEG) for ${/^[aeiou]/i.test(device) ? 'an' : 'a'} ${device} set.`,
+      { asked: null, supported: 0, fixes: ['screens'] },
+    );
   return new Problem(
     'cannot_fill_set',
     `The listing has no ${family} screenshots for ${/^[aeiou]/i.test(device) ? 'an' : 'a'} ${device} set and the app has no uploaded ${family} screens. Upload screens (POST /public/v1/apps/{appId}/screens), or plan for a device whose screenshots the listing has.`,

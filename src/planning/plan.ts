@@ -181,7 +181,12 @@ export function draftScreenshotSet(input: PlanInput): Draft {
     }
   }
   const screens = otherPlatform ? { urls: [], warnings: [] } : screensFor(input.listings, device);
-  if (input.uploadedScreens === 0 && screens.urls.length === 0) throw nothingToFrame(device, spec.family);
+  if (input.uploadedScreens === 0 && screens.urls.length === 0)
+    throw nothingToFrame(
+      device,
+      spec.family,
+      input.listings.every((l) => l.own),
+    );
   const finish = (captions: Written[]): ScreenshotSetResult => {
     const out = [...warnings, ...screens.warnings];
     const urls = assignScreens(roles, screens.urls);

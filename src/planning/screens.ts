@@ -42,6 +42,8 @@ function portraitOnly(shots: Screenshot[], label: string, device: Device, warnin
 
 export function screensFor(listings: Listing[], device: Device): Screens {
   const { family, store } = DEVICES[device];
+  // An app's own listing has no screenshots by design: its sets frame uploaded screens, and there is nothing to warn about.
+  if (listings.every((l) => l.own)) return { urls: [], warnings: [] };
   const ordered = [...listings.filter((l) => l.store === store), ...listings.filter((l) => l.store !== store)];
   const warnings: string[] = [];
   if (!listings.some((l) => l.store === store)) {

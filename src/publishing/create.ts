@@ -15,8 +15,15 @@ export interface CreatePublicationInput {
 export async function createPublication(db: Db, accountId: string, input: CreatePublicationInput): Promise<string> {
   const connection = isId('sc', input.connectionId) ? await getConnection(db, accountId, input.connectionId) : null;
   if (!connection) throw connectionNotFound(input.connectionId);
-  const { rows } = await db.query<{ status: string; device: Device; ios: string | null; android: string | null; locales: string[] | null }>(
-    `SELECT j.status, j.request->>'device' AS device, a.ios_listing->>'storeId' AS ios, a.android_listing->>'storeId' AS android,
+  const { rows } = await db.query<{
+    status: string;
+    device: Device;
+    app_id: string;
+    ios: string | null;
+    android: string | null;
+    locales: string[] | null;
+  }>(
+    `SELECT j.status, j.request->>'device' AS device, j.app_id, a.ios_listing->>'storeId' AS ios, a.android_listing->>'storeId' AS android,
        ARRAY(SELECT jsonb_array_elements_text(COALESCE(j.request->'locales', '[]'::jsonb))) AS locales
      FROM jobs j JOIN apps a ON a.id = j.app_id WHERE j.id = $1 AND j.account_id = $2`,
     [input.jobId, accountId],
@@ -31,7 +38,16 @@ export async function createPublication(db: Db, accountId: string, input: Create
       { field: 'connectionId', message: `is a ${connection.store} connection, and this set (${job.device}) is for ${store}` },
     ]);
   const storeAppId = store === 'app-store' ? job.ios : job.android;
-  if (!storeAppId) throw validationFailed([{ field: 'jobId', message: `the job's app has no ${store} listing to publish to` }]);
+  // An app made from its own listing before launch has no store page yet: say how it gets one.
+  if (!storeAppId) {
+    const [label, field] = store === 'app-store' ? ['App Store', 'iosUrl'] : ['Google Play', 'androidUrl'];
+    throw validationFailed([
+      {
+        field: 'jobId',
+        message: `the job's app ${job.app_id} has no ${label} listing to publish to: once the app is in ${label}, add its URL (PATCH /public/v1/apps/${job.app_id} with ${field}), then publish this set`,
+      },
+    ]);
+  }
   const setLocales = job.locales?.length ? job.locales : null;
   for (const l of Object.keys(input.locales ?? {}))
     if (setLocales ? !setLocales.includes(l) : Object.keys(input.locales ?? {}).length > 1)

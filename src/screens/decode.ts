@@ -18,7 +18,8 @@ export interface DecodedImage {
 
 const invalid = (detail: string) => new Problem('invalid_image', detail);
 
-export async function decodeScreen(bytes: Buffer): Promise<DecodedImage> {
+/** `minSide`: an app icon is refused below its own minimum, with that minimum named. */
+export async function decodeScreen(bytes: Buffer, minSide = MIN_SCREEN_SIDE): Promise<DecodedImage> {
   let meta: sharp.Metadata;
   try {
     // limitInputPixels refuses a bomb from its header, before a single pixel is decoded.
@@ -32,8 +33,7 @@ export async function decodeScreen(bytes: Buffer): Promise<DecodedImage> {
   if (!width || !height) throw invalid('The image has no size.');
   if (width * height > MAX_SCREEN_PIXELS)
     throw invalid(`The image has ${width}×${height} pixels; at most ${MAX_SCREEN_PIXELS / 1e6} megapixels are accepted.`);
-  if (Math.min(width, height) < MIN_SCREEN_SIDE)
-    throw invalid(`The image is ${width}×${height}; each side must be at least ${MIN_SCREEN_SIDE} px.`);
+  if (Math.min(width, height) < minSide) throw invalid(`The image is ${width}×${height}; each side must be at least ${minSide} px.`);
   try {
     // Read every pixel (into a small thumbnail, so memory stays low): a truncated or corrupt file
     // fails here, not later inside a job.

@@ -4,7 +4,7 @@
  *
  * A create checks its set before the charge from a snapshot of the app that this process keeps
  * (./app-snapshots.ts); the charge then writes only while the app still says what the check read
- * (its guidance, and whether it has uploaded screens of the family). So a snapshot another process
+ * (its guidance, its listings' version, and whether it has uploaded screens of the family). So a snapshot another process
  * made stale can never let a set be charged that the current app would refuse: the statement
  * writes nothing and answers `fresh = false`, and the create checks again from the database.
  */
@@ -18,6 +18,8 @@ import type { StoredPlanRequest } from '../queue/jobs.ts';
 /** What the check before the charge read of the app, which the charge requires to be still true. */
 export interface CheckedFacts {
   extraContext: string | null;
+  /** The app's listings_version: a store listing added since the check changes what was checked. */
+  listingsVersion: number;
   /** The family whose uploaded screens the check counted; null when it did not need them. */
   family: ScreenshotFamily | null;
   hasScreens: boolean | null;
@@ -53,7 +55,7 @@ export interface ChargeItem {
  */
 const CHARGE_AND_ENQUEUE = `
   WITH app AS (
-    SELECT extra_context IS NOT DISTINCT FROM $7::text AND ($8::text IS NULL OR $9::boolean = EXISTS (
+    SELECT extra_context IS NOT DISTINCT FROM $7::text AND listings_version = $10::int AND ($8::text IS NULL OR $9::boolean = EXISTS (
       SELECT 1 FROM screens s WHERE s.app_id = $4 AND s.account_id = $1 AND s.family = $8 AND s.deleted_at IS NULL)) AS fresh
     FROM apps WHERE id = $4 AND account_id = $1),
   charged AS (${CHARGE_UPDATE} AND (SELECT fresh FROM app) RETURNING allowance + granted - used AS remaining),
@@ -73,11 +75,11 @@ const CHARGE_AND_ENQUEUE = `
  */
 const CHARGE_AND_ENQUEUE_MANY = `
   WITH items AS (
-    SELECT * FROM unnest($4::text[], $5::text[], $6::text[], $7::int[], $8::text[], $9::text[], $10::boolean[])
-      WITH ORDINALITY AS i(app_id, job_id, request, cost, extra_context, family, has_screens, ord)),
+    SELECT * FROM unnest($4::text[], $5::text[], $6::text[], $7::int[], $8::text[], $9::text[], $10::boolean[], $11::int[])
+      WITH ORDINALITY AS i(app_id, job_id, request, cost, extra_context, family, has_screens, listings_version, ord)),
   app AS (
     SELECT count(*) = cardinality($5::text[]) AS ok FROM items JOIN apps a ON a.id = items.app_id AND a.account_id = $1
-    WHERE a.extra_context IS NOT DISTINCT FROM items.extra_context AND (items.family IS NULL OR items.has_screens = EXISTS (
+    WHERE a.extra_context IS NOT DISTINCT FROM items.extra_context AND a.listings_version = items.listings_version AND (items.family IS NULL OR items.has_screens = EXISTS (
       SELECT 1 FROM screens s WHERE s.app_id = items.app_id AND s.account_id = $1 AND s.family = items.family AND s.deleted_at IS NULL))),
   charged AS (${CHARGE_UPDATE} AND (SELECT ok FROM app) RETURNING allowance + granted - used AS remaining),
   ledger AS (
@@ -121,6 +123,7 @@ async function chargeAndEnqueueMany(q: Queryable, items: ChargeItem[]): Promise<
       items.map((i) => i.checked.extraContext),
       items.map((i) => i.checked.family),
       items.map((i) => i.checked.hasScreens),
+      items.map((i) => i.checked.listingsVersion),
     ],
   });
   const remaining = rows[0].remaining;
@@ -156,6 +159,7 @@ export async function chargeAndEnqueue(q: Queryable, item: ChargeItem): Promise<
           checked.extraContext,
           checked.family,
           checked.hasScreens,
+          checked.listingsVersion,
         ],
       })
     ).rows[0];

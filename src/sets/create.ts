@@ -12,7 +12,7 @@ import { isId, newId } from '../core/ids.ts';
 import { findNarrative } from '../core/narratives.ts';
 import { planDefaults, type PlanRequest } from '../core/set.ts';
 import { isProblem, Problem, validationFailed } from '../core/problem.ts';
-import { appNotFound, type App } from '../apps/apps.ts';
+import { appNotFound, listingsOf, type App } from '../apps/apps.ts';
 import { checkScreenIds } from '../screens/screens.ts';
 import { listingLocale, localesErrors, plannedNatively } from '../core/locales.ts';
 import { screensFor } from '../planning/screens.ts';
@@ -83,7 +83,7 @@ function checkLocales(request: ScreenshotSetRequest): void {
  * now, naming them, rather than charge for a job that must fail.
  */
 function checkTranslatable(app: App, request: ScreenshotSetRequest): void {
-  const listings = [app.iosListing, app.androidListing].filter((l) => l !== null);
+  const listings = listingsOf(app, DEVICES[request.device].store);
   if (listings.length === 0) return;
   const primary = primaryListing(listings, request.device);
   const errors = (request.locales ?? [])
@@ -106,7 +106,7 @@ async function checkSetFillable(
   request: StoredPlanRequest,
   hasModel: boolean,
 ): Promise<{ warnings: string[]; family: CheckedFacts['family']; hasScreens: boolean | null }> {
-  const listings = [app.iosListing, app.androidListing].filter((l) => l !== null);
+  const listings = listingsOf(app, DEVICES[request.device].store);
   if (listings.length === 0) return { warnings: [], family: null, hasScreens: null };
   const family = DEVICES[request.device].family;
   // Only counted when the listing has no screenshot of the family: the common case costs no query.
@@ -115,8 +115,8 @@ async function checkSetFillable(
     !(screensFor(listings, request.device).urls.length > 0 && primaryListing(listings, request.device).platform !== 'mac') &&
     !request.screenIds?.length;
   const uploadedScreens = counted ? await reader.screenCount(family) : request.screenIds?.length;
-  // An app's listings never change after it is added; its guidance can, and is in the key.
-  const key = JSON.stringify([app.id, app.extraContext, request, uploadedScreens ?? null]);
+  // The listings change only with their version (a store URL added later); the guidance can, and is in the key.
+  const key = JSON.stringify([app.id, app.listingsVersion, app.extraContext, request, uploadedScreens ?? null]);
   const warnings = await fillableOffThread({ listings, extraContext: app.extraContext, request, uploadedScreens }, hasModel, key);
   // The planner only tells none from some (plan.ts), so that is what the charge re-checks.
   return { warnings, family: counted ? family : null, hasScreens: counted ? uploadedScreens! > 0 : null };
@@ -208,7 +208,12 @@ async function checkOnce(
     : await checkSetFillable(reader, app, planRequest, opts.hasModel ?? !!opts.canTranslate);
   return {
     warnings: fillable.warnings,
-    facts: { extraContext: app.extraContext, family: fillable.family, hasScreens: fillable.hasScreens },
+    facts: {
+      extraContext: app.extraContext,
+      listingsVersion: app.listingsVersion,
+      family: fillable.family,
+      hasScreens: fillable.hasScreens,
+    },
   };
 }
 

@@ -2,7 +2,7 @@
  * What a worker does with a claimed job: plan the set from the app's stored listings, then render
  * and store its pictures. The job completes with both, or not at all.
  */
-import { findApp } from '../apps/apps.ts';
+import { findApp, listingsOf } from '../apps/apps.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { PlanningPool } from '../planning/pool.ts';
 import { planDuration, timed } from '../metrics/index.ts';
@@ -18,6 +18,7 @@ import { cachedIconFetcher } from '../brand/icon-cache.ts';
 import { runRevisionJob } from './revisions/revision-job.ts';
 import { previewSubtitle } from './brand-pictures.ts';
 import { outsideFailure } from './picture-failures.ts';
+import { DEVICES } from '../core/devices.ts';
 import { FatalJobError, RetryableJobError, type JobRunner } from '../queue/runner.ts';
 
 export interface SetRunnerDeps {
@@ -34,7 +35,7 @@ export function screenshotSetRunner({ db, planner, pictures, log }: SetRunnerDep
     if (job.request.revision && pictures) return runRevisionJob({ db, ...pictures }, job, job.request.revision, ctx, log);
     const app = await findApp(db, job.accountId, job.appId);
     if (!app) throw new FatalJobError({ code: 'planning_failed', message: 'The app of this job no longer exists.', retryable: false });
-    const listings = [app.iosListing, app.androidListing].filter((l) => l !== null);
+    const listings = listingsOf(app, DEVICES[job.request.device].store);
     const pictureJob = {
       id: job.id,
       accountId: job.accountId,

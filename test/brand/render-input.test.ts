@@ -92,7 +92,8 @@ describe('the brand reaches the renderer', () => {
 
   it('three sets of a new app starting at once store the icon colours once (the first write wins) and all use the stored ones', async () => {
     const appId = await app('yellow');
-    const fetchIcon = async (url: string) => Buffer.from(await (await fetch(url.replace('512x512bb', '4000x4000bb'))).arrayBuffer());
+    const fetchIcon = async ({ artworkUrl }: { artworkUrl: string | null }) =>
+      Buffer.from(await (await fetch(artworkUrl!.replace('512x512bb', '4000x4000bb'))).arrayBuffer());
     const both = await Promise.all([1, 2, 3].map(() => resolveSetBrand(h.t.pool, h.account.id, appId, undefined, fetchIcon)));
     const { rows } = await h.t.pool.query('SELECT icon_colors FROM apps WHERE id = $1', [appId]);
     for (const b of both) expect(b!.palette).toEqual(rows[0].icon_colors);

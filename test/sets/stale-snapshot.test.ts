@@ -61,6 +61,20 @@ describe('creates checked from a snapshot of the app that has since gone stale',
     expect(await moved()).toEqual({ jobs: 1, charges: 1, used: 5 });
   });
 
+  it('its listing replaced behind its back (a store URL added elsewhere): the set is checked again before the charge', async () => {
+    const appId = await insertApp(h.t.pool, h.account.id);
+    expect((await create({ appId, device: 'iphone-69', count: 4 })).statusCode).toBe(201);
+    // What PATCH /apps/{appId} writes in another process: a listing without iPhone screenshots that says too little.
+    await h.t.pool.query('UPDATE apps SET ios_listing = $2, listings_version = listings_version + 1 WHERE id = $1', [
+      appId,
+      { ...sparse, screenshots: { iphone: [], ipad: [], 'android-phone': [], 'android-tablet': [] } },
+    ]);
+    expectProblem(await create({ appId, device: 'iphone-69', count: 4 }), 422, 'cannot_fill_set');
+    const answers = await Promise.all(Array.from({ length: 4 }, () => create({ appId, device: 'iphone-69', count: 4 })));
+    for (const res of answers) expectProblem(res, 422, 'cannot_fill_set');
+    expect(await moved()).toEqual({ jobs: 1, charges: 1, used: 5 });
+  });
+
   it('guidance added behind its back: a set refused before is made, charged once', async () => {
     const appId = await insertApp(h.t.pool, h.account.id, sparse);
     expectProblem(await create({ appId, device: 'iphone-69', count: 4 }), 422, 'cannot_fill_set');

@@ -7,7 +7,7 @@
 import { resolveSetBrand } from '../../brand/resolve.ts';
 import type { BrandColors, BrandFontId } from '../../core/themes.ts';
 import sharp from 'sharp';
-import { findApp, appNotFound } from '../../apps/apps.ts';
+import { findApp, appNotFound, listingsOf } from '../../apps/apps.ts';
 import type { Queryable } from '../../db/pool.ts';
 import { isId } from '../../core/ids.ts';
 import { ObjectStoreUnavailable, type ObjectStore } from '../../objects/index.ts';
@@ -106,7 +106,7 @@ export class Previewer {
     const errors = changeErrors(req.slide, 'slide');
     if (errors.length) throw validationFailed(errors);
     if (req.slide.screenId) await checkScreenIds(this.deps.db, accountId, app.id, [req.slide.screenId]);
-    const listings = [app.iosListing, app.androidListing].filter((l) => l !== null);
+    const listings = listingsOf(app, DEVICES[req.device].store);
     const primary = primaryListing(listings, req.device);
     // The colours a set of this app would get: its brand kit, else its icon's stored colours (no fetch here).
     const setBrand = await resolveSetBrand(this.deps.db, accountId, app.id, req.theme, null);

@@ -1,6 +1,7 @@
 /** The worker's side of a revision job: read its parent, render what changed, map failures to job errors. */
 import { buffer } from 'node:stream/consumers';
-import { findApp } from '../../apps/apps.ts';
+import { findApp, listingsOf } from '../../apps/apps.ts';
+import { DEVICES } from '../../core/devices.ts';
 import { iconKey } from '../../brand/icon-cache.ts';
 import { previewSubtitle } from '../brand-pictures.ts';
 import { FatalJobError, RetryableJobError, type JobContext, type JobOutcome } from '../../queue/runner.ts';
@@ -28,18 +29,18 @@ export async function runRevisionJob(
   const app = await findApp(deps.db, job.accountId, job.appId);
   if (!parent || !app)
     throw new FatalJobError({ code: 'internal_error', message: 'The set this revises no longer exists.', retryable: false });
-  const listings = [app.iosListing, app.androidListing].filter((l) => l !== null);
+  const listings = listingsOf(app, DEVICES[rev.plan.device].store);
   const primary = listings.length ? primaryListing(listings, rev.plan.device) : null;
   const locale = primary ? listingLocale(primary) : 'en-US';
   // Drawn again only when the revision changes what they show, in the parent's colours, with the
-  // icon the parent's set kept (apps/<id>/icon): a revision fetches nothing from the store.
+  // icon the parent's set kept (apps/<id>/icon) or the uploaded one: a revision fetches nothing from the store.
   const brandPictures = parent.brand
     ? {
         brand: {
           palette: { primary: parent.brand.primary, secondary: parent.brand.secondary, textColor: parent.brand.textColor },
           kit: { font: parent.brand.font },
           icon: deps.objects
-            .get(iconKey(job.appId))
+            .get(app.icon?.objectKey ?? iconKey(job.appId))
             .then((found) => (found ? buffer(found.body) : null))
             .catch(() => null),
         },
