@@ -129,4 +129,18 @@ describe('store connection secrets', () => {
     expectProblem(await p.post('/publications', { jobId: 'job_01JD2ZK5T8Q3W4E5R6T7Y8U9WH', connectionId: sc }), 404, 'job_not_found');
     expectProblem(await p.h.app.inject({ method: 'GET', url: '/api/v1/public/v1/store-connections' }), 401, 'missing_api_key');
   });
+
+  it('refuses a set of an app made before launch (no store listing yet), saying how to add one', async () => {
+    const sc = (await p.post('/store-connections', ascBody())).json().id;
+    const job = await succeededJob(p, { device: 'iphone-69', seeds: [1] });
+    const { rows } = await p.h.t.pool.query(
+      `UPDATE apps SET own_listing = '{"name":"Fernly","subtitle":null,"description":"Plant care.","category":"Lifestyle","language":"en-US","price":"0"}',
+         ios_listing = NULL, artwork_url = NULL WHERE id = (SELECT app_id FROM jobs WHERE id = $1) RETURNING id`,
+      [job],
+    );
+    const problem = expectProblem(await p.post('/publications', { jobId: job, connectionId: sc }), 400, 'validation_failed');
+    expect(problem.errors[0].field).toBe('jobId');
+    expect(problem.errors[0].message).toContain(`PATCH /public/v1/apps/${rows[0].id} with iosUrl`);
+    expect((await p.h.t.pool.query('SELECT count(*)::int AS n FROM publications')).rows[0].n).toBe(0);
+  });
 });
