@@ -1,4 +1,4 @@
-/** Apps: add one from store URLs, list them, and an app's page (its sets, a new set). */
+/** Apps: add one from store URLs or its own listing text, list them, and an app's page (its sets, a new set). */
 import { plural } from '../names.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { checkCreateAppInput, createApp, findApp, listApps, setGuidance, type App } from '../../apps/apps.ts';
@@ -13,6 +13,7 @@ import { listScreens } from '../../screens/screens.ts';
 import { screenPages, screensSection } from './screens.ts';
 import { brandPages, brandSection, brandView } from './brand.ts';
 import { refusalFixes } from './fixes.ts';
+import { EMPTY_LISTING, iconSection, iconSrc, listingForm, listingPages, storeSection, type ListingValues } from './app-listing.ts';
 
 /** The app's guidance for the captions, editable where a refused set sends the user (#guidance). */
 function guidanceSection(ctx: ReturnType<typeof pageContext>, app: App, errors: FieldError[]) {
@@ -34,11 +35,13 @@ ${app.extraContext ?? ''}</textarea
 
 interface AddState {
   values: { iosUrl: string; androidUrl: string; extraContext: string };
+  /** The listing form's (./app-listing.ts); its fields' errors are named listing.*, so one list serves both forms. */
+  listing: ListingValues;
   errors: FieldError[];
   notice?: string;
 }
 
-const EMPTY: AddState = { values: { iosUrl: '', androidUrl: '', extraContext: '' }, errors: [] };
+const EMPTY: AddState = { values: { iosUrl: '', androidUrl: '', extraContext: '' }, listing: EMPTY_LISTING, errors: [] };
 
 /**
  * The store's icon over the app's initial. When the store's image host cannot be reached Chromium
@@ -46,9 +49,9 @@ const EMPTY: AddState = { values: { iosUrl: '', androidUrl: '', extraContext: ''
  * never does), which the stylesheet fills with the initial (data-initial), and dashboard.js hides
  * the picture, so the initial shows through either way.
  */
-export const appIcon = (app: Pick<App, 'artworkUrl' | 'name'>, size = 48) => {
+export const appIcon = (app: Pick<App, 'id' | 'artworkUrl' | 'icon' | 'name'>, size = 48) => {
   const initial = [...app.name.trim()][0]?.toUpperCase() ?? '?';
-  const src = safeUrl(app.artworkUrl);
+  const src = safeUrl(iconSrc(app));
   return html`<span class="icon icon-${size}" aria-hidden="true"
     ><span class="icon-initial">${initial}</span
     >${src ? html`<img src="${src}" alt="" width="${size}" height="${size}" data-initial="${initial}" />` : ''}</span
@@ -88,7 +91,7 @@ async function appsPage(request: FastifyRequest, reply: FastifyReply, dash: Dash
                 </ul>`
               : html`<p>No apps yet. Your first set, step by step:</p>
                   <ol class="checklist">
-                    <li>Add your app from its App Store or Google Play URL (below).</li>
+                    <li>Add your app from its App Store or Google Play URL, or before launch from its listing text (below).</li>
                     <li>On the app's page, upload your app's own screens (PNG or JPEG) for the slides to frame.</li>
                     <li>Create a set for one device: 5 credits, ready in seconds.</li>
                     <li>Edit its captions, screens, order or theme, and save a revision: free.</li>
@@ -98,6 +101,7 @@ async function appsPage(request: FastifyRequest, reply: FastifyReply, dash: Dash
         </section>
         <section aria-labelledby="add-app">
           <h2 id="add-app">Add an app</h2>
+          <h3>From its store page</h3>
           <form method="post" action="/apps" class="card" novalidate>
             ${csrfField(ctx)}
             <p class="hint">
@@ -132,6 +136,8 @@ ${values.extraContext}</textarea>
             ${fieldError(errors, 'extraContext')}
             <button type="submit">Add app</button>
           </form>
+          <h3>Before launch, from its listing</h3>
+          ${listingForm(ctx, state.listing, errors)}
         </section>
         <section aria-labelledby="recent-sets">
           <h2 id="recent-sets">Recent sets</h2>
@@ -151,6 +157,7 @@ export async function appPage(
   status = 200,
   notice?: string,
   guidanceErrors: FieldError[] = [],
+  storeErrors: FieldError[] = [],
 ) {
   const session = requireSession(request);
   const app = isId('app', appId) ? await findApp(dash.services.db, session.user.accountId, appId) : null;
@@ -182,9 +189,14 @@ export async function appPage(
               : null,
       body: html`<div class="app-head">
           ${appIcon(app, 72)}
-          <p>${app.category} · ${stores.map((s, i) => html`${i ? ' · ' : ''}${s}`)} · added ${when(app.createdAt)}</p>
+          <p>
+            ${app.category} ·
+            ${stores.length ? stores.map((s, i) => html`${i ? ' · ' : ''}${s}`) : html`not in a store yet (<a href="#store-page">add its store page</a>)`}
+            · added ${when(app.createdAt)}
+          </p>
         </div>
         ${refusalFixes(app.id, form?.fixes)} ${guidanceSection(ctx, app, guidanceErrors)} ${screensSection(ctx, app.id, screens)}
+        ${iconSection(ctx, app)} ${storeSection(ctx, app, storeErrors)}
         ${brand ? brandSection(ctx, app.id, brand) : ''}
         <section aria-labelledby="new-set">
           <h2 id="new-set">Create a screenshot set</h2>
@@ -225,7 +237,7 @@ export function appPages(app: FastifyInstance, dash: Dashboard): void {
       const errors = (e.extensions.errors as FieldError[] | undefined) ?? [];
       const notice = e.code === 'validation_failed' ? 'Please correct the fields below.' : e.detail;
       if (e.headers['Retry-After']) reply.header('retry-after', e.headers['Retry-After']);
-      return appsPage(request, reply, dash, { values, errors, notice }, e.status);
+      return appsPage(request, reply, dash, { values, listing: EMPTY_LISTING, errors, notice }, e.status);
     }
   });
 
@@ -242,5 +254,11 @@ export function appPages(app: FastifyInstance, dash: Dashboard): void {
     return seeOther(reply, `/apps/${appId}?saved=guidance#guidance`);
   });
   screenPages(app, dash, appPage);
+  listingPages(
+    app,
+    dash,
+    (request, reply, d, state, status) => appsPage(request, reply, d, { ...EMPTY, ...state }, status),
+    (request, reply, d, appId, status, notice, storeErrors) => appPage(request, reply, d, appId, null, status, notice, [], storeErrors),
+  );
   brandPages(app, dash, appPage);
 }
