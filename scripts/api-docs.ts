@@ -53,18 +53,18 @@ function typeOf(s: Schema | undefined): string {
   return limits.length ? `${t} (${limits.join(', ')})` : t;
 }
 
-function fields(schema: Schema): string[] {
-  const props = Object.entries(schema.properties ?? {});
-  if (!props.length) return [];
+/** One row per field; an object field's own fields follow it as `parent.child` (one level: what a body nests). */
+function fieldRows(schema: Schema, prefix = ''): string[] {
   const required = new Set(schema.required ?? []);
-  return [
-    '| field | type | required | description |',
-    '| --- | --- | --- | --- |',
-    ...props.map(
-      ([name, s]) =>
-        `| \`${name}\` | ${cell(typeOf(s))} | ${required.has(name) ? 'yes' : ''} | ${cell(s.description ?? '')}${s.default !== undefined ? ` Default \`${JSON.stringify(s.default)}\`.` : ''} |`,
-    ),
-  ];
+  return Object.entries(schema.properties ?? {}).flatMap(([name, s]) => [
+    `| \`${prefix}${name}\` | ${cell(typeOf(s))} | ${required.has(name) ? 'yes' : ''} | ${cell(s.description ?? '')}${s.default !== undefined ? ` Default \`${JSON.stringify(s.default)}\`.` : ''} |`,
+    ...(prefix === '' && s.properties ? fieldRows(s, `${name}.`) : []),
+  ]);
+}
+
+function fields(schema: Schema): string[] {
+  const rows = fieldRows(schema);
+  return rows.length ? ['| field | type | required | description |', '| --- | --- | --- | --- |', ...rows] : [];
 }
 
 export function renderApiDocs(doc: Document): string {

@@ -54,7 +54,7 @@ const OwnListingBody = Type.Object(
       Type.String({
         pattern: LANGUAGE_PATTERN,
         default: DEFAULT_OWN_LANGUAGE,
-        description: 'The listing’s language as a BCP 47 tag ("en-US", "de-DE"; "fr" means fr-FR). Default en-US.',
+        description: 'The listing’s language as a BCP 47 tag ("en-US", "de-DE"; "fr" means fr-FR).',
         examples: ['en-US'],
       }),
     ),
@@ -62,7 +62,7 @@ const OwnListingBody = Type.Object(
       Type.String({
         pattern: PRICE_PATTERN,
         default: '0',
-        description: 'The price as a decimal string without currency, "0" when free (the default): a paid app’s captions never say free.',
+        description: 'The price as a decimal string without currency, "0" when free: a paid app’s captions never say free.',
         examples: ['0', '4.99'],
       }),
     ),

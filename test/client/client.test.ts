@@ -207,6 +207,22 @@ describe('the typed client against a running server', () => {
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 
+  it('creates an app from its listing, uploads its icon, then adds its store page', async () => {
+    const app = await client.createApp({
+      listing: { name: 'Fernly', description: 'Get watering reminders for every plant.', category: 'Lifestyle' },
+    });
+    expect(app).toMatchObject({ name: 'Fernly', category: 'Lifestyle', artworkUrl: null });
+    const withIcon = await client.uploadAppIcon(app.appId, await solidPng(512, 512, 'green'), { contentType: 'image/png' });
+    expect(withIcon.artworkUrl).toMatch(new RegExp(`/public/v1/apps/${app.appId}/icon\\?expires=`));
+    // The signed URL needs no key.
+    const icon = await fetch(withIcon.artworkUrl!);
+    expect([icon.status, icon.headers.get('content-type')]).toEqual([200, 'image/png']);
+    const live = await client.updateApp(app.appId, { iosUrl: IOS_URL });
+    expect(live).toMatchObject({ appId: app.appId, name: 'Pocket Planner', artworkUrl: withIcon.artworkUrl });
+    const e = (await client.updateApp(app.appId, { iosUrl: 'https://example.com/app/id1' }).catch((x: unknown) => x)) as ShotgenError;
+    expect(e).toMatchObject({ status: 400, code: 'validation_failed' });
+  });
+
   it('throws ShotgenError with the problem’s status, code, detail and requestId', async () => {
     const bad = createShotgenClient({ baseUrl: s.url, apiKey: 'sk_live_nope' });
     const e1 = await bad.getAccount().catch((e: unknown) => e);

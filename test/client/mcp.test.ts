@@ -198,6 +198,13 @@ describe('shotgen mcp', () => {
     const narratives = await call('list_narratives');
     expect((narratives.structuredContent as { narratives: unknown[] }).narratives.length).toBeGreaterThanOrEqual(6);
 
+    const own = await call('create_app', {
+      listing: { name: 'Fernly', description: 'Get watering reminders for every plant.', category: 'Lifestyle' },
+    });
+    expect(own.structuredContent).toMatchObject({ name: 'Fernly', category: 'Lifestyle', artworkUrl: null });
+    const both = await call('create_app', { iosUrl: IOS_URL, listing: { name: 'Fernly', description: 'Plants.', category: 'Lifestyle' } });
+    expect(both).toMatchObject({ isError: true, structuredContent: { code: 'validation_failed', errors: [{ field: 'listing' }] } });
+
     const invalid = await call('create_app', { iosUrl: 'https://example.com/app/id1' });
     expect(invalid.isError).toBe(true);
     expect(invalid.structuredContent).toMatchObject({ status: 400, code: 'validation_failed' });

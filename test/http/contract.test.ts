@@ -22,7 +22,7 @@ describe('every response matches the served OpenAPI document', () => {
   /** The document the app serves, and a caller that checks each answer against it. */
   const checked = async (h: TestApp) => {
     const contract = new ContractChecker((await h.app.inject({ method: 'GET', url: `${BASE}/public/openapi.json` })).json());
-    const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', template: string, url: string, opts: CallOptions = {}) =>
+    const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', template: string, url: string, opts: CallOptions = {}) =>
       callChecked(h, contract, method, template, url, opts);
     return { contract, call };
   };
@@ -31,7 +31,7 @@ describe('every response matches the served OpenAPI document', () => {
   const callChecked = async (
     h: TestApp,
     contract: ContractChecker,
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     template: string,
     url: string,
     opts: CallOptions,
@@ -57,6 +57,19 @@ describe('every response matches the served OpenAPI document', () => {
     await call('POST', '/public/v1/apps', '/public/v1/apps', { body: { iosUrl: 'https://example.com/x' } });
     await call('POST', '/public/v1/apps', '/public/v1/apps', { body: '{nope' });
     await call('POST', '/public/v1/apps', '/public/v1/apps', { ...none, body: {} });
+    const listing = { name: 'Fernly', description: 'Get watering reminders for every plant.', category: 'Lifestyle' };
+    const own = await call('POST', '/public/v1/apps', '/public/v1/apps', { body: { listing } });
+    expect(own.statusCode).toBe(200);
+    const ownId = JSON.parse(own.body).appId as string;
+    await call('POST', '/public/v1/apps', '/public/v1/apps', { body: { listing: { ...listing, category: 'Gardening' } } });
+    const patched = await call('PATCH', '/public/v1/apps/{appId}', `/public/v1/apps/${ownId}`, {
+      body: { iosUrl: 'https://apps.apple.com/us/app/pocket-planner/id1234567890' },
+    });
+    expect(patched.statusCode).toBe(200);
+    await call('PATCH', '/public/v1/apps/{appId}', `/public/v1/apps/${ownId}`, { body: { listing } });
+    await call('PATCH', '/public/v1/apps/{appId}', '/public/v1/apps/app_01ARZ3NDEKTSV4RRFFQ69G5FAV', {
+      body: { iosUrl: 'https://apps.apple.com/app/id1' },
+    });
 
     // Screenshot sets
     const appId = JSON.parse(created.body).appId as string;
@@ -122,7 +135,7 @@ describe('every response matches the served OpenAPI document', () => {
 
     // Screens: raw image bodies
     const raw = async (
-      method: 'POST' | 'GET' | 'DELETE',
+      method: 'POST' | 'PUT' | 'GET' | 'DELETE',
       template: string,
       url: string,
       payload?: Buffer,
@@ -151,6 +164,23 @@ describe('every response matches the served OpenAPI document', () => {
       authorization: `Bearer ${poor.key}`,
     });
     expect((await raw('DELETE', `${screens}/{screenId}`, `/public/v1/apps/${appId}/screens/${screenId}`)).statusCode).toBe(204);
+
+    // The app's icon: uploaded, refused, served with the key and signed, not modified, refused
+    const icon = '/public/v1/apps/{appId}/icon';
+    const withIcon = await raw('PUT', icon, `/public/v1/apps/${ownId}/icon`, await solidPng(512, 512, 'green'));
+    expect(withIcon.statusCode).toBe(200);
+    await raw('PUT', icon, `/public/v1/apps/${ownId}/icon`, await solidPng(512, 400, 'green'));
+    await raw('PUT', icon, `/public/v1/apps/${ownId}/icon`, Buffer.from('{}'), 'application/json');
+    await raw('PUT', icon, '/public/v1/apps/app_01ARZ3NDEKTSV4RRFFQ69G5FAV/icon', await solidPng(512, 512, 'green'));
+    const iconUrl = new URL(JSON.parse(withIcon.body).artworkUrl);
+    expect((await raw('GET', icon, iconUrl.pathname.slice(BASE.length) + iconUrl.search, undefined, undefined, {})).statusCode).toBe(200);
+    const keyedIcon = await raw('GET', icon, `/public/v1/apps/${ownId}/icon`);
+    await raw('GET', icon, `/public/v1/apps/${ownId}/icon`, undefined, undefined, {
+      ...h.auth,
+      'if-none-match': String(keyedIcon.headers.etag),
+    });
+    await raw('GET', icon, `/public/v1/apps/${ownId}/icon?expires=1&sig=${'A'.repeat(43)}`, undefined, undefined, {});
+    await raw('GET', icon, `/public/v1/apps/${appId}/icon`);
 
     // Pictures of the succeeded job: with the key, signed, not modified, refused
     const pictures = JSON.parse((await call('GET', '/public/v1/jobs/{id}', `/public/v1/jobs/${doneId}`)).body).result;

@@ -8,6 +8,7 @@ import type {
   Account,
   App,
   CreateAppRequest,
+  UpdateAppRequest,
   CreatePreviewRequest,
   CreateRevisionRequest,
   CreateScreenshotSetRequest,
@@ -49,7 +50,12 @@ export interface ShotgenClient {
   /** The openapi-fetch client underneath (authenticated, retrying), typed by the generated paths. */
   readonly http: Client<paths>;
   readonly baseUrl: string;
+  /** From store URLs, or from `listing` (an app not in a store yet; its `artworkUrl` is null until uploadAppIcon). */
   createApp(body: CreateAppRequest, opts?: CallOptions): Promise<App>;
+  /** Adds (or reads again) the app's store listing(s) from their URLs; its own listing text stays where the store has none. */
+  updateApp(appId: string, body: UpdateAppRequest, opts?: CallOptions): Promise<App>;
+  /** The app's icon: PNG or JPEG bytes, square, at least 512 px; it outranks the store's. */
+  uploadAppIcon(appId: string, image: Uint8Array | Blob, opts: CallOptions & { contentType: 'image/png' | 'image/jpeg' }): Promise<App>;
   /** Costs credits: pass an `idempotencyKey` so that a retry (yours or the client's) is never charged twice. */
   createScreenshotSet(
     body: CreateScreenshotSetRequest,
@@ -129,6 +135,20 @@ export function createShotgenClient(options: ShotgenClientOptions): ShotgenClien
     baseUrl,
     async createApp(body, opts = {}) {
       return unwrap(await http.POST('/public/v1/apps', { body, signal: opts.signal }));
+    },
+    async updateApp(appId, body, opts = {}) {
+      return unwrap(await http.PATCH('/public/v1/apps/{appId}', { params: { path: { appId } }, body, signal: opts.signal }));
+    },
+    async uploadAppIcon(appId, image, opts) {
+      const answer = await http.PUT('/public/v1/apps/{appId}/icon', {
+        params: { path: { appId } },
+        // The body is the image itself, not JSON.
+        body: image as unknown as string,
+        bodySerializer: (body: unknown) => body as BodyInit,
+        headers: { 'content-type': opts.contentType },
+        signal: opts.signal,
+      });
+      return unwrap(answer);
     },
     async createScreenshotSet(body, opts = {}) {
       const answer = await http.POST('/public/v1/screenshots', {

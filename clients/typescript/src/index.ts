@@ -10,6 +10,7 @@ export {
   type Account,
   type App,
   type CreateAppRequest,
+  type UpdateAppRequest,
   type CreateScreenshotSetRequest,
   type CreateRevisionRequest,
   type CreatePreviewRequest,

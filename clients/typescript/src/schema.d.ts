@@ -14,10 +14,54 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create an app from its store listing URL(s)
-         * @description Reads the App Store and/or Google Play listing (the service builds the store request from the parsed id; it never fetches the given URL) and stores the app with its listings. With both URLs, name, category and artworkUrl come from the App Store listing.
+         * Create an app from its store listing URL(s) or its own listing text
+         * @description From iosUrl and/or androidUrl: reads the App Store and/or Google Play listing (the service builds the store request from the parsed id; it never fetches the given URL) and stores the app with its listings; with both URLs, name, category and artworkUrl come from the App Store listing. From listing: an app that is not in a store yet, made from its own text without asking any store (artworkUrl is null until PUT /public/v1/apps/{appId}/icon); it plans, renders and revises like any other with uploaded screens, and is published once a store URL is added (PATCH /public/v1/apps/{appId}).
          */
         post: operations["createApp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/apps/{appId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Add the store listing(s) of an app
+         * @description Reads the App Store and/or Google Play listing of the given URL(s), as POST /public/v1/apps does, and stores it with the app: an app created from its own listing keeps its own text where the store has none (no subtitle, an empty description), and can be published from then on. Name, category and the store icon come from the store (the App Store first); an uploaded icon still outranks it. Sets already made keep their pictures; new sets are planned from the store listing. Nothing changes when a read fails.
+         */
+        patch: operations["updateApp"];
+        trace?: never;
+    };
+    "/public/v1/apps/{appId}/icon": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the app’s uploaded icon
+         * @description With the API key, or without it through the signed URL in the app’s `artworkUrl`. Only an uploaded icon is served here.
+         */
+        get: operations["getAppIcon"];
+        /**
+         * Upload the app’s icon
+         * @description The body is the icon itself: PNG or JPEG, square, at least 512×512 px, at most 10 MiB and 40 megapixels, decoded before anything is stored (metadata is stripped). It replaces any icon uploaded before and outranks the store's: the brand colours are taken from it by the next set (unless the brand kit sets them), and the feature graphic, store preview and icon badge draw it. Nothing is fetched from a store for it. Answers the app, whose artworkUrl is now a signed URL of this icon.
+         */
+        put: operations["uploadAppIcon"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -531,7 +575,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description At least one of iosUrl and androidUrl. */
+        /** @description Exactly one source: iosUrl and/or androidUrl (the store listings are read), or listing (an app not in a store yet; nothing is read). listing with a URL is validation_failed. */
         requestBody: {
             content: {
                 "application/json": {
@@ -545,6 +589,43 @@ export interface operations {
                      * @example https://play.google.com/store/apps/details?id=com.mojang.minecraftpe&hl=en&gl=us
                      */
                     androidUrl?: string;
+                    /**
+                     * OwnListing
+                     * @description The listing text of an app that is not in a store yet.
+                     */
+                    listing?: {
+                        /**
+                         * @description The app’s name, 1–30 characters.
+                         * @example Tidewell
+                         */
+                        name: string;
+                        /**
+                         * @description The App Store subtitle or Play short description, 1–30 characters.
+                         * @example Sleep sounds & bedtime routine
+                         */
+                        subtitle?: string;
+                        /** @description The store description, 1–4,000 characters. Without a caption model the captions are drawn from its own words: a line per feature ("Track every habit in one tap") gives them the most to work with. */
+                        description: string;
+                        /**
+                         * @description An App Store or Google Play category, spelled as the store names it in English (App Store: Productivity, Health & Fitness, Photo & Video …; Google Play: Tools, Maps & Navigation, Music & Audio …; game genres of both).
+                         * @example Health & Fitness
+                         * @enum {string}
+                         */
+                        category: "Action" | "Adventure" | "Arcade" | "Art & Design" | "Auto & Vehicles" | "Beauty" | "Board" | "Books" | "Books & Reference" | "Business" | "Card" | "Casino" | "Casual" | "Comics" | "Communication" | "Dating" | "Developer Tools" | "Education" | "Educational" | "Entertainment" | "Events" | "Family" | "Finance" | "Food & Drink" | "Games" | "Graphics & Design" | "Health & Fitness" | "House & Home" | "Kids" | "Libraries & Demo" | "Lifestyle" | "Magazines & Newspapers" | "Maps & Navigation" | "Medical" | "Music" | "Music & Audio" | "Navigation" | "News" | "News & Magazines" | "Parenting" | "Personalization" | "Photo & Video" | "Photography" | "Productivity" | "Puzzle" | "Racing" | "Reference" | "Role Playing" | "Shopping" | "Simulation" | "Social" | "Social Networking" | "Sports" | "Stickers" | "Strategy" | "Tools" | "Travel" | "Travel & Local" | "Trivia" | "Utilities" | "Video Players & Editors" | "Weather" | "Word";
+                        /**
+                         * @description The listing’s language as a BCP 47 tag ("en-US", "de-DE"; "fr" means fr-FR).
+                         * @default en-US
+                         * @example en-US
+                         */
+                        language?: string;
+                        /**
+                         * @description The price as a decimal string without currency, "0" when free: a paid app’s captions never say free.
+                         * @default 0
+                         * @example 0
+                         * @example 4.99
+                         */
+                        price?: string;
+                    };
                     /**
                      * @description Guidance for the captions; outranks the store description. At most 2000 characters (code points).
                      * @example Focus on offline mode and the new widgets.
@@ -585,10 +666,10 @@ export interface operations {
                         category: string;
                         /**
                          * Format: uri
-                         * @description https icon URL, 512 px or larger.
+                         * @description https icon URL, 512 px or larger; for an uploaded icon (PUT /public/v1/apps/{appId}/icon) a signed URL valid 7 days. Null for an app created from its own listing until an icon is uploaded.
                          * @example https://play-lh.googleusercontent.com/abc=s512
                          */
-                        artworkUrl: string;
+                        artworkUrl: string | null;
                     };
                 };
             };
@@ -803,6 +884,759 @@ export interface operations {
                      *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
                      *     }
                      */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The server is restarting or its database is unreachable (`service_unavailable`); retry after Retry-After. */
+            503: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An appId from POST /public/v1/apps. */
+                appId: string;
+            };
+            cookie?: never;
+        };
+        /** @description At least one of iosUrl and androidUrl. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description App Store URL: https://apps.apple.com/{cc}/app/{slug}/id{digits} (or itunes.apple.com, or /app/id{digits}).
+                     * @example https://apps.apple.com/us/app/notability/id360593530
+                     */
+                    iosUrl?: string;
+                    /**
+                     * @description Google Play URL: https://play.google.com/store/apps/details?id={package}[&hl=..][&gl=..].
+                     * @example https://play.google.com/store/apps/details?id=com.mojang.minecraftpe&hl=en&gl=us
+                     */
+                    androidUrl?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The app with its store listing(s). */
+            200: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Opaque id: app_ plus a sortable, unguessable id.
+                         * @example app_01JD2ZK5T8Q3W4E5R6T7Y8U9CD
+                         */
+                        appId: string;
+                        /** @example Minecraft */
+                        name: string;
+                        /**
+                         * @description The store’s own category name.
+                         * @example Arcade
+                         */
+                        category: string;
+                        /**
+                         * Format: uri
+                         * @description https icon URL, 512 px or larger; for an uploaded icon (PUT /public/v1/apps/{appId}/icon) a signed URL valid 7 days. Null for an app created from its own listing until an icon is uploaded.
+                         * @example https://play-lh.googleusercontent.com/abc=s512
+                         */
+                        artworkUrl: string | null;
+                    };
+                };
+            };
+            /** @description Invalid JSON (`invalid_json`) or a request that breaks the schema (`validation_failed`, with every problem in `errors`). */
+            400: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/validation-failed",
+                     *       "title": "Validation failed",
+                     *       "status": 400,
+                     *       "detail": "count: must be <= 10",
+                     *       "code": "validation_failed",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0",
+                     *       "errors": [
+                     *         {
+                     *           "field": "count",
+                     *           "message": "must be <= 10"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid, revoked or ambiguous API key (`missing_api_key`, `invalid_api_key`, `revoked_api_key`, `ambiguous_credentials`). */
+            401: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/missing-api-key",
+                     *       "title": "Missing API key",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the \"Authorization: Bearer <API key>\" header or the \"x-api-key: <API key>\" header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such app on this account (`app_not_found`). */
+            404: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 64 KiB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not application/json (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store has no such app in that country (`store_app_not_found`). */
+            422: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/store-app-not-found",
+                     *       "title": "Store app not found",
+                     *       "status": 422,
+                     *       "detail": "The App Store has no app with id 123 in the us storefront.",
+                     *       "code": "store_app_not_found",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this key (`rate_limited`), or too many failed authentications from this address; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/rate-limited",
+                     *       "title": "Rate limited",
+                     *       "status": 429,
+                     *       "detail": "This key may make 20 requests a second (bursts of 40). Retry after 1 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store did not answer in time or answered with an error (`store_unavailable`); see Retry-After. */
+            502: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The server is restarting or its database is unreachable (`service_unavailable`); retry after Retry-After. */
+            503: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAppIcon: {
+        parameters: {
+            query?: {
+                /** @description Unix seconds; part of a signed URL. */
+                expires?: string;
+                /** @description HMAC-SHA256 of the method, path and expiry, base64url; part of a signed URL. */
+                sig?: string;
+            };
+            header?: never;
+            path: {
+                /** @description An appId from POST /public/v1/apps. */
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The icon as stored: PNG or JPEG as it was uploaded, metadata stripped. */
+            200: {
+                headers: {
+                    /** @description The sha256 of the uploaded file, quoted. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: the URL stays when the icon is replaced. */
+                    "Cache-Control"?: string;
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    ETag?: string;
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Missing, invalid, revoked or ambiguous API key (`missing_api_key`, `invalid_api_key`, `revoked_api_key`, `ambiguous_credentials`). */
+            401: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/missing-api-key",
+                     *       "title": "Missing API key",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the \"Authorization: Bearer <API key>\" header or the \"x-api-key: <API key>\" header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A signed URL whose signature does not match, or that has expired (`invalid_signature`). */
+            403: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/invalid-signature",
+                     *       "title": "Invalid signature",
+                     *       "status": 403,
+                     *       "detail": "This signed URL has expired; poll the job for a fresh one.",
+                     *       "code": "invalid_signature",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such app on this account, or it has no uploaded icon (`app_not_found`). */
+            404: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this key (`rate_limited`), or too many failed authentications from this address; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/rate-limited",
+                     *       "title": "Rate limited",
+                     *       "status": 429,
+                     *       "detail": "This key may make 20 requests a second (bursts of 40). Retry after 1 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database or the picture storage is unreachable (`service_unavailable`). */
+            503: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    uploadAppIcon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An appId from POST /public/v1/apps. */
+                appId: string;
+            };
+            cookie?: never;
+        };
+        /** @description The image bytes. */
+        requestBody: {
+            content: {
+                "image/png": string;
+                "image/jpeg": string;
+            };
+        };
+        responses: {
+            /** @description Stored; the app with its new artworkUrl. */
+            200: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Opaque id: app_ plus a sortable, unguessable id.
+                         * @example app_01JD2ZK5T8Q3W4E5R6T7Y8U9CD
+                         */
+                        appId: string;
+                        /** @example Minecraft */
+                        name: string;
+                        /**
+                         * @description The store’s own category name.
+                         * @example Arcade
+                         */
+                        category: string;
+                        /**
+                         * Format: uri
+                         * @description https icon URL, 512 px or larger; for an uploaded icon (PUT /public/v1/apps/{appId}/icon) a signed URL valid 7 days. Null for an app created from its own listing until an icon is uploaded.
+                         * @example https://play-lh.googleusercontent.com/abc=s512
+                         */
+                        artworkUrl: string | null;
+                    };
+                };
+            };
+            /** @description Not a readable PNG or JPEG, not square, under 512 px, too many pixels, truncated or a bomb (`invalid_image`). */
+            400: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/invalid-image",
+                     *       "title": "Invalid image",
+                     *       "status": 400,
+                     *       "detail": "The icon is 1024×768; an app icon is square.",
+                     *       "code": "invalid_image",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid, revoked or ambiguous API key (`missing_api_key`, `invalid_api_key`, `revoked_api_key`, `ambiguous_credentials`). */
+            401: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/missing-api-key",
+                     *       "title": "Missing API key",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the \"Authorization: Bearer <API key>\" header or the \"x-api-key: <API key>\" header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such app on this account (`app_not_found`). */
+            404: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 10 MiB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not image/png or image/jpeg (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this key (`rate_limited`), or too many failed authentications from this address; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/rate-limited",
+                     *       "title": "Rate limited",
+                     *       "status": 429,
+                     *       "detail": "This key may make 20 requests a second (bursts of 40). Retry after 1 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };

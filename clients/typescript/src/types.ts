@@ -5,6 +5,7 @@ type Json<T> = T extends { content: { 'application/json': infer B } } ? B : neve
 
 export type App = Json<operations['createApp']['responses'][200]>;
 export type CreateAppRequest = NonNullable<operations['createApp']['requestBody']>['content']['application/json'];
+export type UpdateAppRequest = NonNullable<operations['updateApp']['requestBody']>['content']['application/json'];
 export type CreateScreenshotSetRequest = NonNullable<operations['createScreenshotSet']['requestBody']>['content']['application/json'];
 export type ScreenshotSetAccepted = Json<operations['createScreenshotSet']['responses'][201]>;
 export type ScreenshotSetChecked = Json<operations['createScreenshotSet']['responses'][200]>;

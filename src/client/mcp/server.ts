@@ -10,7 +10,7 @@ import { INPUTS, jsonSchema, type ToolName } from './schemas.ts';
 import { callTool, DESCRIPTIONS } from './tools.ts';
 
 const INSTRUCTIONS = `shotgen renders store screenshot sets (App Store, Google Play) for a mobile app.
-Flow: create_app with the store URL(s) -> optionally upload_screen the app's own screenshots ->
+Flow: create_app with the store URL(s), or with listing (its own text) for an app not in a store yet -> upload_screen the app's own screenshots (optional for a store app, needed without one) ->
 create_screenshot_set for one device (5 credits; screenIds to frame uploaded screens) ->
 get_job with waitSeconds until it succeeded (slide images and a ZIP link) or failed (refunded).
 revise_set edits a succeeded set for free (captions, screens, order, theme); only changed slides are rendered again.

@@ -10,7 +10,7 @@ import { slidePreviews } from './previews.ts';
 
 export const DESCRIPTIONS: Record<ToolName, string> = {
   create_app:
-    'Create an app from its App Store and/or Google Play URL; the service reads the listing. Returns appId, name, category, artworkUrl. Free.',
+    'Create an app from its App Store and/or Google Play URL (the service reads the listing), or, for an app not in a store yet, from its own listing text (listing: name, subtitle, description, category, language, price; give no URL then). Returns appId, name, category, artworkUrl. Free.',
   upload_screen:
     'Upload one raw screenshot of the app (PNG or JPEG, from a file path or base64; any other format is refused) for the slides to frame. Returns screenId, family, width, height.',
   create_screenshot_set:
