@@ -290,6 +290,32 @@ export function program(): Command {
       );
     });
 
+  cli
+    .command('demo')
+    .description(
+      'try shotgen in one command, with no network beyond localhost: an account, a key, a sample app from its listing text with its icon and screens, a set; prints the ZIP and the dashboard page',
+    )
+    .option('--out <dir>', 'where to write the slides and the ZIP', 'shotgen-demo')
+    .option('--stop', 'stop the server the demo started once it is done (default: keep it running for the dashboard until Ctrl-C)')
+    .option('--timeout <seconds>', 'give up waiting for the set after this long', positiveInt('--timeout'), 300)
+    .action(async (opts: { out: string; stop?: boolean; timeout: number }) => {
+      const until = new Promise((resolve) => ['SIGINT', 'SIGTERM'].forEach((signal) => process.once(signal, resolve)));
+      const config = loadConfig();
+      const { runDemo } = await import('./demo.ts');
+      try {
+        await runDemo(
+          config,
+          { out: opts.out, stop: opts.stop === true, timeout: opts.timeout, json: cli.opts().json === true },
+          out,
+          until,
+        );
+      } catch (error) {
+        // The API's answers end the command as the client commands' do: one line and their exit code.
+        const { toFailure } = await import('../client/failures.ts');
+        throw error instanceof Error && error.name === 'Problem' ? error : toFailure(error, `http://localhost:${config.port}`);
+      }
+    });
+
   registerClientCommands(cli, out);
   return cli;
 }

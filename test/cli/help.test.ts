@@ -32,6 +32,7 @@ describe('shotgen --help', () => {
     ['keys', 'revoke'],
     ['credits'],
     ['credits', 'grant'],
+    ['demo'],
   ];
 
   it.each(commands.map((c) => [['shotgen', ...c].join(' '), c] as const))(
@@ -47,6 +48,13 @@ describe('shotgen --help', () => {
   it('lists the plans and names the key argument', async () => {
     expect((await run(['accounts', 'create', '--help'])).stdout).toMatch(/--plan <plan>.*choices: "free", "starter", "pro", "scale"/s);
     expect((await run(['keys', 'revoke', '--help'])).stdout).toContain('<keyId>');
+  });
+
+  it('demo says what it makes and that it needs no network', async () => {
+    const help = (await run(['demo', '--help'])).stdout;
+    expect(help).toMatch(/no network beyond localhost/);
+    expect(help).toMatch(/--stop/);
+    expect(await run(['demo', '--timeout', '0'])).toMatchObject({ code: 2, stdout: '' });
   });
 
   it('a usage error is one line on stderr and exit 2, before any database is opened', async () => {
