@@ -296,6 +296,33 @@ chromiumTier('the dashboard in Chromium', () => {
     await shot(page, 'phone-set');
   });
 
+  it('an app not in a store yet: made from its listing text, its icon uploaded, its page offers the store page', async () => {
+    const { page, cspErrors } = await person();
+    await page.goto(`${base}/sign-in`);
+    await page.getByLabel('Email').fill('first@example.com');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${base}/keys`);
+    await page.goto(`${base}/apps`);
+    await page.getByLabel('App name').fill('Fernly');
+    await page.getByLabel('Subtitle').fill('Plant care made simple');
+    await page.getByLabel(/^Description/).fill('Fernly keeps your houseplants alive.\n• Get watering reminders for every plant');
+    await page.getByLabel('Category').selectOption('Lifestyle');
+    await page.getByRole('button', { name: 'Create app from listing' }).click();
+    await page.waitForURL(/\/apps\/app_/);
+    expect(await page.locator('.app-head').getByText('not in a store yet').count()).toBe(1);
+    await page
+      .getByLabel('Icon to upload')
+      .setInputFiles({ name: 'icon.png', mimeType: 'image/png', buffer: await solidPng(1024, 1024, 'green') });
+    await page.getByRole('button', { name: 'Upload icon' }).click();
+    await page.waitForURL(/#app-icon$/);
+    // The uploaded icon is the app's icon on its page, served by the dashboard itself.
+    await expect.poll(() => page.locator('.app-head .icon img').evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBe(1024);
+    expect(await page.getByRole('heading', { name: 'Store page' }).count()).toBe(1);
+    await shot(page, 'app-before-launch');
+    expect(cspErrors).toEqual([]);
+  });
+
   it('a second user cannot open the first one’s pages, and a form without its CSRF token is refused', async () => {
     const { page } = await person();
     await page.goto(`${base}/sign-up`);

@@ -55,6 +55,7 @@ describe('dashboard: an app before launch', () => {
       const page = await c.get(`/apps/${appId}`);
       expect(page.body).toContain('not in a store yet');
       expect(page.body).toContain('No icon yet');
+      expect(page.body).toContain('the app is in no store to take screenshots from');
       expect((await c.postFiles(`/apps/${appId}/icon`, {}, [await iconFile()])).statusCode).toBe(303);
       const withIcon = await c.get(`/apps/${appId}`);
       const src = /<img src="(\/apps\/app_\w+\/icon\?v=[0-9a-f]+)"/.exec(withIcon.body)?.[1];

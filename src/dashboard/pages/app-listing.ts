@@ -70,7 +70,7 @@ ${values.description}</textarea
     <label for="${id('price')}">Price <span class="muted">(0 when free, e.g. 4.99)</span></label>
     <input id="${id('price')}" name="${id('price')}" inputmode="decimal" value="${values.price}" ${describedBy(errors, id('price'))} />
     ${fieldError(errors, id('price'))}
-    <button type="submit">Add app from its listing</button>
+    <button type="submit">Create app from listing</button>
   </form>`;
 }
 

@@ -195,7 +195,7 @@ export async function appPage(
             · added ${when(app.createdAt)}
           </p>
         </div>
-        ${refusalFixes(app.id, form?.fixes)} ${guidanceSection(ctx, app, guidanceErrors)} ${screensSection(ctx, app.id, screens)}
+        ${refusalFixes(app.id, form?.fixes)} ${guidanceSection(ctx, app, guidanceErrors)} ${screensSection(ctx, app.id, screens, !app.iosListing && !app.androidListing)}
         ${iconSection(ctx, app)} ${storeSection(ctx, app, storeErrors)}
         ${brand ? brandSection(ctx, app.id, brand) : ''}
         <section aria-labelledby="new-set">

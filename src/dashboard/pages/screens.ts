@@ -16,7 +16,8 @@ const FAMILY_LABEL: Record<ScreenshotFamily, string> = {
   'android-tablet': 'Android tablet',
 };
 
-export function screensSection(ctx: PageContext, appId: string, screens: Screen[]) {
+/** `storeless`: an app made from its listing has no store screenshots, so its sets need these. */
+export function screensSection(ctx: PageContext, appId: string, screens: Screen[], storeless = false) {
   return html`<section aria-labelledby="screens">
     <h2 id="screens">Your screens</h2>
     <p class="hint">
@@ -49,7 +50,9 @@ export function screensSection(ctx: PageContext, appId: string, screens: Screen[
                 </li>`,
             )}
           </ol>`
-        : html`<p>No screens yet: sets frame the listing's own screenshots.</p>`
+        : storeless
+          ? html`<p>No screens yet: the app is in no store to take screenshots from, so its sets need yours.</p>`
+          : html`<p>No screens yet: sets frame the listing's own screenshots.</p>`
     }
     <form method="post" action="/apps/${appId}/screens" enctype="multipart/form-data" class="card">
       ${csrfField(ctx)}
