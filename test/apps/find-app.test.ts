@@ -1,6 +1,7 @@
 /**
- * findApp keeps each app's parsed listings in the process (they never change once stored) and
- * reads only the small columns after the first time: the answer must be the same either way.
+ * findApp keeps each app's parsed listings in the process (they change only with listings_version,
+ * test/apps/own-listing.test.ts) and reads only the small columns after the first time: the answer
+ * must be the same either way.
  */
 import { expect } from 'vitest';
 import { findApp, setGuidance } from '../../src/apps/apps.ts';
