@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createAccount } from '../accounts/accounts.ts';
 import { createApiKey } from '../accounts/api-keys.ts';
-import type { Printable } from '../cli-output.ts';
+import type { Printable } from './output.ts';
 import { ClientFailure, EXIT } from '../client/exit-codes.ts';
 import type { Config } from '../config.ts';
 import { openDatabase, type Database } from '../db/database.ts';

@@ -13,8 +13,8 @@ import {
   OWN_DESCRIPTION_MAX,
   OWN_NAME_MAX,
 } from '../../apps/own-listing.ts';
-import { isId } from '../../ids.ts';
-import { isProblem } from '../../problem.ts';
+import { isId } from '../../core/ids.ts';
+import { isProblem } from '../../core/problem.ts';
 import { field, notFound, requireSession, seeOther, type Dashboard } from '../context.ts';
 import { html } from '../html.ts';
 import { csrfField, describedBy, fieldError, type FieldError, type PageContext } from '../layout.ts';
