@@ -4,7 +4,7 @@
  * artworkUrl holds.
  */
 import { findApp } from '../apps/apps.ts';
-import { MIN_ICON_SIDE, uploadIcon } from '../apps/icon.ts';
+import { MIN_ICON_SIDE, uploadIcon } from '../screens/app-icon.ts';
 import { principalOf } from '../http/auth.ts';
 import { pictureLinks } from '../http/picture-links.ts';
 import type { Api, Services } from '../http/services.ts';

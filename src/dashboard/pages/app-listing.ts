@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { addStoreListings, createApp, findApp, type App } from '../../apps/apps.ts';
-import { uploadIcon, MIN_ICON_SIDE } from '../../apps/icon.ts';
+import { uploadIcon, MIN_ICON_SIDE } from '../../screens/app-icon.ts';
 import {
   APP_STORE_CATEGORIES,
   DEFAULT_OWN_LANGUAGE,

@@ -10,9 +10,9 @@ import type { Queryable } from '../db/pool.ts';
 import { isId } from '../core/ids.ts';
 import type { ObjectStore } from '../objects/index.ts';
 import { Problem } from '../core/problem.ts';
-import { decodeScreen } from '../screens/decode.ts';
-import { stripMetadata } from '../screens/strip.ts';
-import { appNotFound, findApp, type App, type AppIcon } from './apps.ts';
+import { decodeScreen } from './decode.ts';
+import { stripMetadata } from './strip.ts';
+import { appNotFound, findApp, type App, type AppIcon } from '../apps/apps.ts';
 
 /** What the stores ask for: Google Play 512 × 512, the App Store 1024 × 1024. */
 export const MIN_ICON_SIDE = 512;
