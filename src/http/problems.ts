@@ -37,10 +37,43 @@ function bodyPending(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
+/**
+ * A refusal answered before the body arrived (a 401, 413, 415, 409...) still lets the client finish
+ * sending it, up to DRAIN_MAX_BYTES: closing on a client that is still writing resets the connection,
+ * and Node's fetch (undici) then throws EPIPE instead of handing over the answer it was sent.
+ * Bigger or chunked bodies are not read: the answer says Connection: close and the socket closes.
+ */
+export const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
+/** The drain's deadline: what a 1 MiB/s uplink needs for the rest, and at least half a second. */
+const DRAIN_FLOOR_MS = 500;
+const DRAIN_BYTES_PER_MS = (1024 * 1024) / 1000;
+
+function drainOrClose(reply: FastifyReply): void {
+  const req = reply.request.raw;
+  if (!bodyPending(req)) return;
+  const declared = req.headers['transfer-encoding'] === undefined ? Number(req.headers['content-length']) : NaN;
+  if (!(declared <= DRAIN_MAX_BYTES)) {
+    reply.header('connection', 'close');
+    return;
+  }
+  // Read and discarded (nothing listens for it any more), never past its Content-Length, and the
+  // connection kept alive (Fastify asks to close it after a body parser's error). A client that
+  // trickles it is cut off at the deadline: by then this request is either complete (and the socket
+  // may be serving the next one) or it is closed.
+  reply.removeHeader('connection');
+  req.resume();
+  const deadline = setTimeout(
+    () => {
+      if (!req.complete) req.destroy();
+    },
+    DRAIN_FLOOR_MS + declared / DRAIN_BYTES_PER_MS,
+  );
+  deadline.unref();
+  req.once('end', () => clearTimeout(deadline));
+}
+
 export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
-  // Refused before its body arrived (a 401, a 413, a 415): close the connection after the answer
-  // instead of reading the rest, which a hostile client can trickle for as long as it likes.
-  if (bodyPending(reply.request.raw)) reply.header('connection', 'close');
+  drainOrClose(reply);
   reply.code(problem.status).headers(problem.headers).header('x-request-id', reply.request.id).type('application/problem+json');
   return reply.send(JSON.stringify(problemBody(problem, reply.request.id)));
 }

@@ -63,7 +63,7 @@ describe('hostile clients', () => {
     expectRawProblem(raw, 408, 'request_timeout');
   });
 
-  it('a trickled body with a bad key: 401 at once, and the server closes instead of reading on', async () => {
+  it('a trickled body with a bad key: 401 at once, and the server reads on only until its drain deadline', async () => {
     const c = await open();
     const started = Date.now();
     c.write(
@@ -77,7 +77,9 @@ describe('hostile clients', () => {
     const raw = await c.closed;
     expect(Date.now() - started).toBeLessThan(1_400);
     const res = parseResponse(raw);
-    expect([res.status, res.headers.connection, JSON.parse(res.body).code]).toEqual([401, 'close', 'invalid_api_key']);
+    // Kept alive so that a client still sending is not reset (early-refusals.test.ts), but a body of
+    // 200 bytes gets half a second, not the request timeout.
+    expect([res.status, res.headers.connection, JSON.parse(res.body).code]).toEqual([401, undefined, 'invalid_api_key']);
   });
 
   it('a keep-alive socket stays usable after a request longer than the header timeout, and a pause', async () => {
