@@ -41,4 +41,7 @@ export const AddedSlideSchema = Type.Object(
   { additionalProperties: false, title: 'AddedSlide' },
 );
 
-export const ThemeSchema = StringEnum(THEME_IDS, { description: "The whole set's look." });
+export const ThemeSchema = StringEnum(THEME_IDS, {
+  description:
+    "The whole set's look. Omitted: the theme the set was drawn in (its result's `theme`: the request's, else the brand kit's default). A revision's result names the theme it was drawn in.",
+});

@@ -57,6 +57,12 @@ describe('the editor of a set in two locales', () => {
     expect(initialState(job, request).headline.get('2-de-DE')).toBe('Schnell einkaufen');
   });
 
+  it('opens on the theme the set was drawn in, also when its brand kit chose it and the request named none', () => {
+    const drawnBold = { ...job, result: { ...result, theme: 'bold' } } as unknown as PublicJob;
+    expect(initialState(drawnBold, request).theme).toBe('bold');
+    expect(initialState(job, request).theme).toBe('soft');
+  });
+
   it('sends a German caption with its locale, and a screen and colours once, without one', () => {
     const base = initialState(job, request);
     const state = postedState(posted({ 'headline-2-de-DE': 'Schneller einkaufen', 'screen-1': 'scr_2', bg1: '#000000' }), base);

@@ -5820,7 +5820,7 @@ export interface operations {
                      */
                     order?: number[];
                     /**
-                     * @description The whole set's look.
+                     * @description The whole set's look. Omitted: the theme the set was drawn in (its result's `theme`: the request's, else the brand kit's default). A revision's result names the theme it was drawn in.
                      * @enum {string}
                      */
                     theme?: "bold" | "soft" | "dark" | "full-bleed" | "panoramic";
@@ -6133,7 +6133,7 @@ export interface operations {
                         textColor?: string;
                     };
                     /**
-                     * @description The whole set's look.
+                     * @description The whole set's look. Omitted: the theme the set was drawn in (its result's `theme`: the request's, else the brand kit's default). A revision's result names the theme it was drawn in.
                      * @enum {string}
                      */
                     theme?: "bold" | "soft" | "dark" | "full-bleed" | "panoramic";
@@ -6147,7 +6147,7 @@ export interface operations {
                     /** @enum {string} */
                     device: "iphone-69" | "iphone-67" | "iphone-63" | "iphone-65" | "ipad-13" | "ipad-pro" | "android-phone" | "android-tablet";
                     /**
-                     * @description The whole set's look.
+                     * @description The whole set's look. Omitted: the theme the set was drawn in (its result's `theme`: the request's, else the brand kit's default). A revision's result names the theme it was drawn in.
                      * @enum {string}
                      */
                     theme?: "bold" | "soft" | "dark" | "full-bleed" | "panoramic";

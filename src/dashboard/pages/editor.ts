@@ -71,7 +71,7 @@ export function initialState(job: PublicJob, request: StoredPlanRequest, shown?:
     screen: new Map(slides.map((s) => [s.index, s.screenId ?? ''])),
     removed: new Set(),
     added: { headline: '', subheadline: '', screen: '' },
-    theme: themeOf(request),
+    theme: themeOf({ request, result: job.result }),
     colors: { bg1: first.background.colors[0], bg2: first.background.colors.at(-1)!, text: first.textColor },
   };
 }

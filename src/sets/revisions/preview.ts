@@ -93,7 +93,7 @@ export class Previewer {
     // Sized with its own locale's slides: the type size a set shares is each locale's own.
     const set = slides.map((s) => (s.index === req.slide.index ? applyChanges(s, changes) : s));
     const at = req.view === 'store' ? set.slice(0, STORE_PREVIEW_SLIDES).map((_, i) => i) : [req.slide.index - 1];
-    const theme = req.theme ?? themeOf(parent.request);
+    const theme = req.theme ?? themeOf(parent);
     const b = parent.result.brand;
     const brand = b ? { primary: b.primary, secondary: b.secondary, font: b.font } : undefined;
     return this.render({ id: parent.id, accountId, appId: parent.app_id }, parent.result.device, set, at, theme, signal, brand);

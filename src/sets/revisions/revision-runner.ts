@@ -158,6 +158,8 @@ export async function renderRevision(
   });
   const result: ScreenshotSetResult = {
     ...plan,
+    // Also for a revision queued before its plan named its own theme.
+    theme: rev.theme,
     ...linted(work[0], plan.warnings),
     ...(plan.locales ? { locales: plan.locales.map((l, k) => ({ ...l, ...linted(work[k], l.warnings) })) } : {}),
   };

@@ -43,9 +43,12 @@ interface ParentRow {
 
 export const jobNotFound = (jobId: string) => new Problem('job_not_found', `No job ${jobId} on this account.`);
 
-/** The theme a stored request rendered with: a revision's own, the request's `theme`, else the default. */
-export function themeOf(request: ParentRow['request']): ThemeId {
-  const t = request.revision?.theme ?? request.theme;
+/**
+ * The theme a job's slides were drawn in: a revision's own; else what the worker resolved for the set
+ * (`result.theme`: the request's, or the brand kit's default when it named none); else the request's.
+ */
+export function themeOf(job: Pick<ParentRow, 'request' | 'result'>): ThemeId {
+  const t = job.request.revision?.theme ?? job.result?.theme ?? job.request.theme;
   return (THEME_IDS as readonly string[]).includes(t ?? '') ? (t as ThemeId) : DEFAULT_THEME;
 }
 
@@ -117,12 +120,14 @@ export async function createRevision(
     warnings: perLocale[0],
     ...(applied.plan.locales ? { locales: applied.plan.locales.map((l, k) => ({ ...l, warnings: perLocale[k] })) } : {}),
   };
-  const parentTheme = themeOf(parent.request);
+  const parentTheme = themeOf(parent);
+  const theme = req.theme ?? parentTheme;
   const revision: StoredRevision = {
     parentJobId,
-    plan,
+    // The parent's result names the parent's theme: the revision's result names its own.
+    plan: { ...plan, theme },
     sources: applied.sources,
-    theme: req.theme ?? parentTheme,
+    theme,
     parentTheme,
   };
   const { revision: _previous, ...base } = parent.request;

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { newId } from '../../../src/core/ids.ts';
-import { accountWithKey } from '../../support/fixtures.ts';
+import { accountWithKey, insertApp } from '../../support/fixtures.ts';
 import { expectProblem } from '../../support/app.ts';
 import { closeRenderPool, createPicturesApp, renderPool, type PicturesApp } from '../support.ts';
 import type { RenderPool } from '../../../src/rendering/index.ts';
@@ -99,6 +99,42 @@ describe('revisions', () => {
     expect(edited.result.storePreview.sha256).not.toBe(parentPreview!.sha256);
     const res = await h.app.inject({ method: 'GET', url: new URL(edited.result.storePreview.url).pathname, headers: h.auth });
     expect(res.statusCode).toBe(200);
+  });
+
+  it('a theme-only revision draws every slide in the new theme, and its result names that theme', async () => {
+    const own = await renderedSet(h, set.appId);
+    expect(own.job.result).toMatchObject({ theme: 'soft' });
+    drawn.mockClear();
+    const res = await revise(own.jobId, { theme: 'dark' });
+    expect(res.statusCode).toBe(201);
+    const job = await waitJob(h, json(res).jobId);
+    expect(job.status).toBe('succeeded');
+    expect(drawn.mock.calls.map(([input, indices]) => [input.theme, indices])).toEqual([['dark', [0, 1, 2]]]);
+    expect(job.result.theme).toBe('dark');
+    // A revision of that revision starts from the theme it was drawn in: an edited slide is dark too.
+    drawn.mockClear();
+    const next = await waitJob(h, json(await revise(job.id, { slides: [{ index: 2, headline: 'Shop From One List' }] })).jobId);
+    expect(next.status).toBe('succeeded');
+    expect(drawn.mock.calls.map(([input, indices]) => [input.theme, indices])).toEqual([['dark', [1]]]);
+    expect(next.result.theme).toBe('dark');
+  });
+
+  it('a set drawn in its brand kit’s theme is revised in that theme, not the default', async () => {
+    const appId = await insertApp(h.t.pool, h.account.id);
+    const kit = await h.app.inject({
+      method: 'PUT',
+      url: `/api/v1/public/v1/apps/${appId}/brand`,
+      headers: h.auth,
+      payload: { defaultTheme: 'bold' },
+    });
+    expect(kit.statusCode).toBe(200);
+    const own = await renderedSet(h, appId);
+    expect(own.job.result).toMatchObject({ theme: 'bold' });
+    drawn.mockClear();
+    const job = await waitJob(h, json(await revise(own.jobId, { slides: [{ index: 2, headline: 'Shop From One List' }] })).jobId);
+    expect(job.status).toBe('succeeded');
+    expect(drawn.mock.calls.map(([input, indices]) => [input.theme, indices])).toEqual([['bold', [1]]]);
+    expect(job.result.theme).toBe('bold');
   });
 
   it('warns about what the caption checks find, and refuses a caption that cannot fit, naming the field', async () => {
