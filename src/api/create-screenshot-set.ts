@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { principalOf } from '../http/auth.ts';
 import type { Api, Services } from '../http/services.ts';
 import { IDEMPOTENCY_KEY_MAX } from '../sets/idempotency.ts';
-import { checkScreenshotSet as check, createScreenshotSet as create, SCREENSHOT_SET_COST } from '../sets/create.ts';
+import { createScreenshotSet as create, SCREENSHOT_SET_COST } from '../sets/create.ts';
 import { LOCALE_PATTERN, MAX_LOCALES } from '../core/locales.ts';
 import { NARRATIVES } from '../core/narratives.ts';
 import {
@@ -18,6 +18,7 @@ import {
 import { DEVICE_IDS, DEVICES } from '../core/devices.ts';
 import { ThemeSchema } from '../core/brand-schemas.ts';
 import { DEFAULT_THEME } from '../core/themes.ts';
+import { validationFailed } from '../core/problem.ts';
 import { bodyProblems, commonProblems, problemExample, problemRef, RETRY_AFTER, StringEnum, success } from './schemas.ts';
 
 const describeDevices = DEVICE_IDS.map((d) => `\`${d}\`: ${DEVICES[d].width}×${DEVICES[d].height} (${DEVICES[d].slot})`).join('; ');
@@ -114,12 +115,6 @@ export const CreateScreenshotSetBody = Type.Object(
         },
       ),
     ),
-    dryRun: Type.Optional(
-      Type.Boolean({
-        description:
-          'Check only: `true` answers 200 with the price, the balance and the warnings known before the charge, after every check a create makes (the same 4xx answers), and creates and charges nothing. Clients use it to show warnings before they spend credits.',
-      }),
-    ),
   },
   { additionalProperties: false, title: 'CreateScreenshotSetRequest' },
 );
@@ -142,18 +137,6 @@ const Created = Type.Object(
   { title: 'ScreenshotSetAccepted' },
 );
 
-const Checked = Type.Object(
-  {
-    dryRun: Type.Literal(true),
-    credits: Type.Object({
-      cost: Type.Integer({ examples: [SCREENSHOT_SET_COST], description: 'What the set would cost.' }),
-      remaining: Type.Integer({ examples: [50], description: 'Credits left now; nothing was charged.' }),
-    }),
-    warnings: Type.Array(Type.String(), { description: 'What planning found before the charge, as a create would answer it.' }),
-  },
-  { title: 'ScreenshotSetChecked' },
-);
-
 const Headers = Type.Object({
   'idempotency-key': Type.Optional(
     Type.String({
@@ -164,51 +147,76 @@ const Headers = Type.Object({
   ),
 });
 
+/** What the create and its estimate refuse alike (./estimate-screenshot-set.ts). */
+export const setProblems = {
+  402: problemRef(
+    `Fewer credits remain than the request costs (\`insufficient_credits\`, with cost — ${SCREENSHOT_SET_COST} per locale — remaining and resetsAt).`,
+    problemExample('insufficient_credits', `This request costs ${SCREENSHOT_SET_COST} credits; 3 remain until 2026-12-01T00:00:00Z.`, {
+      cost: SCREENSHOT_SET_COST,
+      remaining: 3,
+      resetsAt: '2026-12-01T00:00:00Z',
+    }),
+  ),
+  404: problemRef(
+    'No such app on this account (`app_not_found`), or a screen in `screenIds` or `slides` that is not one of its screens (`screen_not_found`).',
+    problemExample('app_not_found', 'No app app_01JD2ZK5T8Q3W4E5R6T7Y8U9CD on this account.'),
+  ),
+};
+
+export const CANNOT_FILL =
+  '(`cannot_fill_set`: the listing supports fewer slides whose captions pass the caption checks and no caption model is configured, or the device family has neither listing screenshots nor uploaded screens); `detail` says how many it supports and what to add (extraContext, your own slides, screens). Nothing is charged.';
+export const cannotFillExample = problemExample(
+  'cannot_fill_set',
+  'The listing supports 3 slides with captions that pass the caption checks, not the 6 asked for. Add a few lines about the app as extraContext (POST /public/v1/apps), write the captions yourself with "slides", or ask for fewer slides.',
+  { asked: 6, supported: 3, fixes: ['extraContext', 'slides', 'count'] },
+);
+
+/**
+ * The dry run was a body flag here (`dryRun: true`, answered 200) until it became its own operation,
+ * so that this one has one success status and a generated client one type for its answer. A client
+ * still sending it gets a refusal that names the new operation, and is never charged for a check.
+ */
+function refuseDryRun(body: unknown): void {
+  if (body && typeof body === 'object' && 'dryRun' in body)
+    throw validationFailed([
+      {
+        field: 'dryRun',
+        message:
+          'is not accepted: ask POST /public/v1/screenshots/estimate with the same body for a check that creates and charges nothing',
+      },
+    ]);
+}
+
 export function createScreenshotSet(api: Api, services: Services) {
   const jobsPath = `${services.config.basePath}/public/v1/jobs/`;
   api.post(
     '/public/v1/screenshots',
     {
       config: { auth: true },
+      preValidation: async (request) => refuseDryRun(request.body),
       schema: {
         operationId: 'createScreenshotSet',
         summary: `Plan a screenshot set as a background job (${SCREENSHOT_SET_COST} credits, ${SCREENSHOT_SET_COST} per locale)`,
-        description: `Charges ${SCREENSHOT_SET_COST} credits (${SCREENSHOT_SET_COST} per locale with \`locales\`) and queues a job that plans the set; poll the job at the Location header. A job that fails is refunded in full.`,
+        description: `Charges ${SCREENSHOT_SET_COST} credits (${SCREENSHOT_SET_COST} per locale with \`locales\`) and queues a job that plans the set; poll the job at the Location header. A job that fails is refunded in full. To see the price and the warnings first without spending anything, POST the same body to /public/v1/screenshots/estimate.`,
         tags: ['screenshots'],
         body: CreateScreenshotSetBody,
         headers: Headers,
         response: {
-          200: success(Checked, 'With `dryRun: true`: the set could be created now; nothing was created or charged.'),
           201: success(Created, 'Accepted; the job is queued. Location points at the job.', {
             Location: { type: 'string', description: 'The job: {base_url}/public/v1/jobs/{jobId}.' },
             'Idempotent-Replayed': { type: 'string', description: '`true` when this answers a retry with the same Idempotency-Key.' },
           }),
           ...bodyProblems,
           ...commonProblems,
-          402: problemRef(
-            `Fewer credits remain than the request costs (\`insufficient_credits\`, with cost — ${SCREENSHOT_SET_COST} per locale — remaining and resetsAt).`,
-            problemExample(
-              'insufficient_credits',
-              `This request costs ${SCREENSHOT_SET_COST} credits; 3 remain until 2026-12-01T00:00:00Z.`,
-              { cost: SCREENSHOT_SET_COST, remaining: 3, resetsAt: '2026-12-01T00:00:00Z' },
-            ),
-          ),
-          404: problemRef(
-            'No such app on this account (`app_not_found`), or a screen in `screenIds` or `slides` that is not one of its screens (`screen_not_found`).',
-            problemExample('app_not_found', 'No app app_01JD2ZK5T8Q3W4E5R6T7Y8U9CD on this account.'),
-          ),
+          ...setProblems,
           409: problemRef(
             'A request with the same Idempotency-Key is still being processed (`idempotency_key_in_use`).',
             undefined,
             RETRY_AFTER,
           ),
           422: problemRef(
-            'The Idempotency-Key was used with a different body (`idempotency_key_reused`), or the set cannot have the slides asked for (`cannot_fill_set`: the listing supports fewer slides whose captions pass the caption checks and no caption model is configured, or the device family has neither listing screenshots nor uploaded screens); `detail` says how many it supports and what to add (extraContext, your own slides, screens). Nothing is charged.',
-            problemExample(
-              'cannot_fill_set',
-              'The listing supports 3 slides with captions that pass the caption checks, not the 6 asked for. Add a few lines about the app as extraContext (POST /public/v1/apps), write the captions yourself with "slides", or ask for fewer slides.',
-              { asked: 6, supported: 3, fixes: ['extraContext', 'slides', 'count'] },
-            ),
+            `The Idempotency-Key was used with a different body (\`idempotency_key_reused\`), or the set cannot have the slides asked for ${CANNOT_FILL}`,
+            cannotFillExample,
           ),
         },
       },
@@ -216,7 +224,6 @@ export function createScreenshotSet(api: Api, services: Services) {
     async (request, reply) => {
       const accountId = principalOf(request).accountId;
       const asked = request.body;
-      if (asked.dryRun) return check(services.db, accountId, asked, { now: services.clock(), canTranslate: !!services.config.llm });
       const { body, replayed } = await create(services.db, accountId, asked, {
         now: services.clock(),
         idempotencyKey: request.headers['idempotency-key'],

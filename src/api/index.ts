@@ -4,6 +4,7 @@ import { createApp } from './create-app.ts';
 import { updateApp } from './update-app.ts';
 import { appIcon } from './app-icon.ts';
 import { createScreenshotSet } from './create-screenshot-set.ts';
+import { estimateScreenshotSet } from './estimate-screenshot-set.ts';
 import { getAccount } from './get-account.ts';
 import { getJob } from './get-job.ts';
 import { getJobFiles } from './get-job-file.ts';
@@ -31,6 +32,7 @@ export async function registerOperations(api: Api, services: Services): Promise<
   updateApp(api, services);
   appIcon(api, services);
   createScreenshotSet(api, services);
+  estimateScreenshotSet(api, services);
   getJob(api, services);
   getJobFiles(api, services);
   uploadScreen(api, services);

@@ -62,9 +62,9 @@ export async function generate({ client, reporter, out }: ClientContext, opts: G
     ...(screenIds.length ? { screenIds } : {}),
   };
   // What planning knows before the charge (a Mac listing for an iPhone set) is said before any
-  // credit is spent: a free dry run answers it, and refuses what the create would refuse.
-  const checked = await client.checkScreenshotSet(setRequest);
-  const early = checked.warnings;
+  // credit is spent: the free estimate answers it, and refuses what the create would refuse.
+  const estimate = await client.estimateScreenshotSet(setRequest);
+  const early = estimate.warnings;
   for (const w of early) reporter.line(`warning: ${w}`);
   const accepted = await client.createScreenshotSet(setRequest, { idempotencyKey });
   reporter.line(`job ${accepted.jobId}: ${accepted.credits.cost} credits charged, ${accepted.credits.remaining} remain`);

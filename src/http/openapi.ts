@@ -10,7 +10,8 @@ export const API_DESCRIPTION = `shotgen makes store screenshot sets (App Store a
 over your app's screens in device frames, rendered to store-ready PNGs.
 
 Flow: create an app from its store URL(s) (\`POST /public/v1/apps\`), optionally upload your own
-screens (\`POST /public/v1/apps/{appId}/screens\`), request a screenshot set for one device
+screens (\`POST /public/v1/apps/{appId}/screens\`), optionally check the set for free
+(\`POST /public/v1/screenshots/estimate\`: its slides, price and warnings), request a screenshot set for one device
 (\`POST /public/v1/screenshots\`, ${SCREENSHOT_SET_COST} credits per locale, a background job), then wait with
 \`GET /public/v1/jobs/{id}\` and \`Prefer: wait=30\` until \`succeeded\` or \`failed\` (a failed job is
 refunded). A succeeded job links each slide's PNG and the set's ZIP (fastlane layout) with signed URLs.

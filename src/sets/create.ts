@@ -37,8 +37,6 @@ export type ScreenshotSetRequest = Omit<PlanRequest, 'slides' | 'narrativeId' | 
   screenIds?: string[];
   /** The set's look; absent: the brand kit's default theme, resolved by the worker. */
   theme?: ThemeId;
-  /** Check only: answer the price, the balance and the warnings; create and charge nothing. */
-  dryRun?: boolean;
 };
 
 export interface CreatedScreenshotSet {
@@ -217,29 +215,33 @@ async function checkOnce(
   };
 }
 
-export interface CheckedScreenshotSet {
-  dryRun: true;
-  credits: { cost: number; remaining: number };
+export interface ScreenshotSetEstimate {
+  /** How many slides the set will have (in each locale). */
+  slides: number;
   warnings: string[];
+  credits: { cost: number; remaining: number };
 }
 
 /**
- * A create's checks without the create (`dryRun`): the same refusals, the price and the balance,
- * and the warnings known before the charge, so a client can show them before it spends anything.
- * Nothing is written; a balance short of the price is the same 402 a create would answer.
+ * A create's checks without the create (POST /screenshots/estimate): the same refusals, the number
+ * of slides, the price and the balance, and the warnings known before the charge, so a client can
+ * show them before it spends anything. Nothing is written; a balance short of the price is the
+ * same 402 a create would answer.
  */
-export async function checkScreenshotSet(
+export async function estimateScreenshotSet(
   db: Db,
   accountId: string,
   request: ScreenshotSetRequest,
   opts: Pick<CreateOptions, 'now' | 'canTranslate' | 'hasModel'>,
-): Promise<CheckedScreenshotSet> {
+): Promise<ScreenshotSetEstimate> {
+  const planRequest = resolveRequest(request);
   // Nothing is charged on it, so nothing would catch a stale snapshot: read the app afresh.
-  const { warnings } = await checkBeforeCharge(db, accountId, request, resolveRequest(request), opts, true);
+  const { warnings } = await checkBeforeCharge(db, accountId, request, planRequest, opts, true);
   const cost = setCost(request);
   const { remaining } = await getBalance(db, accountId, opts.now);
   if (remaining < cost) throw await insufficientCredits(db, accountId, cost, opts.now);
-  return { dryRun: true, credits: { cost, remaining }, warnings };
+  // A set that cannot have this many slides was refused above (cannot_fill_set).
+  return { slides: planRequest.slides?.length ?? planRequest.count, warnings, credits: { cost, remaining } };
 }
 
 /** An answer recorded before answers had warnings is replayed with none. */

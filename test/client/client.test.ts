@@ -49,6 +49,9 @@ describe('the typed client against a running server', () => {
     const narratives = await client.listNarratives();
     expect(narratives.narratives.length).toBeGreaterThanOrEqual(6);
     const before = await client.getAccount();
+    // Free: what the set would be, and nothing charged.
+    const estimate = await client.estimateScreenshotSet({ appId: app.appId, device: 'iphone-69', count: 3, screenIds: [red.screenId] });
+    expect(estimate).toEqual({ slides: 3, warnings: [], credits: { cost: 5, remaining: before.credits.remaining } });
 
     const key = `test-${Date.now()}`;
     const accepted = await client.createScreenshotSet(

@@ -114,6 +114,7 @@ describe('shotgen mcp', () => {
       'create_publication',
       'create_screenshot_set',
       'create_store_connection',
+      'estimate_screenshot_set',
       'get_account',
       'get_job',
       'get_publication',
@@ -148,6 +149,9 @@ describe('shotgen mcp', () => {
     expect(screen.structuredContent).toMatchObject({ screenId: expect.stringMatching(/^scr_/), family: 'iphone' });
 
     const account = (await call('get_account')).structuredContent as { credits: { remaining: number } };
+    // Free, and read-only: what the set would be, before paying for it.
+    const estimate = await call('estimate_screenshot_set', { appId, device: 'iphone-69', count: 2 });
+    expect(estimate.structuredContent).toEqual({ slides: 2, warnings: [], credits: { cost: 5, remaining: account.credits.remaining } });
     const created = await call('create_screenshot_set', { appId, device: 'iphone-69', count: 2, idempotencyKey: 'agent-1' });
     expect(created.structuredContent).toMatchObject({
       jobId: expect.stringMatching(/^job_/),

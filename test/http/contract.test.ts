@@ -97,6 +97,12 @@ describe('every response matches the served OpenAPI document', () => {
       if (res.statusCode === 402) break;
     }
     expect(contract.seen.get('POST /public/v1/screenshots')).toContain(402);
+    const estimate = (body: object, headers = h.auth) =>
+      call('POST', '/public/v1/screenshots/estimate', '/public/v1/screenshots/estimate', { body, headers });
+    expect((await estimate({ appId, device: 'iphone-69', count: 1 })).statusCode).toBe(200);
+    expect((await estimate({ appId, device: 'iphone-69', count: 10 })).statusCode).toBe(422);
+    expect((await estimate({ appId: poorApp, device: 'iphone-69' }, { authorization: `Bearer ${poor.key}` })).statusCode).toBe(402);
+    expect((await estimate({ appId, device: 'iphone-69', dryRun: true })).statusCode).toBe(400);
 
     // Jobs: queued, succeeded (a real plan), failed, unknown
     const queuedId = JSON.parse(set.body).jobId as string;

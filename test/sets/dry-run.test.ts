@@ -4,8 +4,9 @@ import { accountWithKey, insertApp, sampleListing } from '../support/fixtures.ts
 import { ensurePeriod, periodStart } from '../../src/accounts/credits.ts';
 
 const SETS = '/api/v1/public/v1/screenshots';
+const ESTIMATE = `${SETS}/estimate`;
 
-describe('POST /screenshots with dryRun: every check a create makes, nothing created or charged', () => {
+describe('POST /screenshots/estimate, the dry run: every check a create makes, nothing created or charged', () => {
   let h: TestApp;
   beforeEach(async () => {
     h = await createTestApp();
@@ -13,7 +14,7 @@ describe('POST /screenshots with dryRun: every check a create makes, nothing cre
   afterEach(async () => h.close());
 
   const ask = (body: object, auth: Record<string, string> = h.auth) =>
-    h.app.inject({ method: 'POST', url: SETS, headers: auth, payload: { ...body, dryRun: true } });
+    h.app.inject({ method: 'POST', url: ESTIMATE, headers: auth, payload: body });
   const moved = async () =>
     (
       await h.t.pool.query(
@@ -22,14 +23,14 @@ describe('POST /screenshots with dryRun: every check a create makes, nothing cre
       )
     ).rows[0];
 
-  it('answers 200 with the price, the balance and the warnings a create would give', async () => {
+  it('answers 200 with the slides, the price, the balance and the warnings a create would give', async () => {
     const appId = await insertApp(h.t.pool, h.account.id, sampleListing({ platform: 'mac' }));
     await uploadIphoneScreen(h, appId);
     const res = await ask({ appId, device: 'iphone-69', count: 3 });
     expect(res.statusCode).toBe(200);
     const balance = (await h.app.inject({ method: 'GET', url: '/api/v1/public/v1/account', headers: h.auth })).json().credits.remaining;
     expect(res.json()).toEqual({
-      dryRun: true,
+      slides: 3,
       credits: { cost: 5, remaining: balance },
       warnings: [expect.stringContaining("This is a Mac app's listing")],
     });
@@ -61,6 +62,34 @@ describe('POST /screenshots with dryRun: every check a create makes, nothing cre
     const theirs = await insertApp(h.t.pool, other.account.id);
     expectProblem(await ask({ appId: theirs, device: 'iphone-69', count: 3 }), 404, 'app_not_found');
     expectProblem(await ask({ appId: theirs, device: 'iphone-69', count: 3 }, {}), 401, 'missing_api_key');
+    expect(await moved()).toEqual({ jobs: 0, ledger: 0, used: 0 });
+  });
+  it('counts the slides of a narrative or of own captions, and prices each locale', async () => {
+    const appId = await insertApp(h.t.pool, h.account.id);
+    await uploadIphoneScreen(h, appId);
+    const narratives = (await h.app.inject({ method: 'GET', url: '/api/v1/public/v1/narratives', headers: h.auth })).json();
+    const story = narratives.narratives[0];
+    expect((await ask({ appId, device: 'iphone-69', narrativeId: story.id })).json().slides).toBe(story.roles.length);
+    const own = await ask({ appId, device: 'iphone-69', slides: [{ headline: 'Plan Meals Fast' }, { headline: 'Shop From One List' }] });
+    expect(own.json()).toMatchObject({ slides: 2, credits: { cost: 5 } });
+    const twice = await ask({ appId, device: 'iphone-69', count: 3, locales: ['en-US', 'en-GB'] });
+    expect(twice.json()).toMatchObject({ slides: 3, credits: { cost: 10 } });
+    expect(await moved()).toEqual({ jobs: 0, ledger: 0, used: 0 });
+  });
+
+  it('POST /screenshots refuses the old dryRun flag, naming the estimate, and charges nothing', async () => {
+    const appId = await insertApp(h.t.pool, h.account.id);
+    await uploadIphoneScreen(h, appId);
+    for (const dryRun of [true, false]) {
+      const res = await h.app.inject({
+        method: 'POST',
+        url: SETS,
+        headers: h.auth,
+        payload: { appId, device: 'iphone-69', count: 3, dryRun },
+      });
+      const problem = expectProblem(res, 400, 'validation_failed');
+      expect(problem.errors).toEqual([{ field: 'dryRun', message: expect.stringContaining('POST /public/v1/screenshots/estimate') }]);
+    }
     expect(await moved()).toEqual({ jobs: 0, ledger: 0, used: 0 });
   });
 });

@@ -20,7 +20,7 @@ import type {
   ScreenFamily,
   ScreenList,
   ScreenshotSetAccepted,
-  ScreenshotSetChecked,
+  ScreenshotSetEstimate,
   WebhookCreated,
   WebhookList,
   CreateStoreConnectionRequest,
@@ -61,8 +61,8 @@ export interface ShotgenClient {
     body: CreateScreenshotSetRequest,
     opts?: CallOptions & { idempotencyKey?: string },
   ): Promise<ScreenshotSetAccepted & { replayed: boolean }>;
-  /** Free: every check a create makes (`dryRun`), with the price, the balance and the warnings known before the charge. */
-  checkScreenshotSet(body: CreateScreenshotSetRequest, opts?: CallOptions): Promise<ScreenshotSetChecked>;
+  /** Free: every check a create makes, with the number of slides, the price, the balance and the warnings known before the charge. */
+  estimateScreenshotSet(body: CreateScreenshotSetRequest, opts?: CallOptions): Promise<ScreenshotSetEstimate>;
   /** Edits a succeeded set as a new job (free): only the slides that change are rendered again. Wait for it with waitForJob. */
   createRevision(jobId: string, body: CreateRevisionRequest, opts?: CallOptions): Promise<RevisionAccepted>;
   /** One slide with unsaved changes as a small PNG, not stored (free, rate-limited); `fits` is false when a caption cannot fit. */
@@ -156,12 +156,10 @@ export function createShotgenClient(options: ShotgenClientOptions): ShotgenClien
         params: { header: opts.idempotencyKey ? { 'idempotency-key': opts.idempotencyKey } : {} },
         signal: opts.signal,
       });
-      return { ...(unwrap(answer) as ScreenshotSetAccepted), replayed: answer.response.headers.get('idempotent-replayed') === 'true' };
+      return { ...unwrap(answer), replayed: answer.response.headers.get('idempotent-replayed') === 'true' };
     },
-    async checkScreenshotSet(body, opts = {}) {
-      return unwrap(
-        await http.POST('/public/v1/screenshots', { body: { ...body, dryRun: true }, signal: opts.signal }),
-      ) as ScreenshotSetChecked;
+    async estimateScreenshotSet(body, opts = {}) {
+      return unwrap(await http.POST('/public/v1/screenshots/estimate', { body, signal: opts.signal }));
     },
     async createRevision(jobId, body, opts = {}) {
       return unwrap(await http.POST('/public/v1/jobs/{id}/revisions', { params: { path: { id: jobId } }, body, signal: opts.signal }));

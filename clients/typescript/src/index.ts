@@ -24,7 +24,7 @@ export {
   type ScreenFamily,
   type ScreenList,
   type ScreenshotSetAccepted,
-  type ScreenshotSetChecked,
+  type ScreenshotSetEstimate,
   type CreateWebhookRequest,
   type WebhookCreated,
   type WebhookList,

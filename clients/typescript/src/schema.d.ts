@@ -79,9 +79,29 @@ export interface paths {
         put?: never;
         /**
          * Plan a screenshot set as a background job (5 credits, 5 per locale)
-         * @description Charges 5 credits (5 per locale with `locales`) and queues a job that plans the set; poll the job at the Location header. A job that fails is refunded in full.
+         * @description Charges 5 credits (5 per locale with `locales`) and queues a job that plans the set; poll the job at the Location header. A job that fails is refunded in full. To see the price and the warnings first without spending anything, POST the same body to /public/v1/screenshots/estimate.
          */
         post: operations["createScreenshotSet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/screenshots/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a screenshot set before creating it: its slides, price and warnings (free)
+         * @description Takes the body of POST /public/v1/screenshots and makes every check that create makes, with the same refusals, but creates and charges nothing. Clients use it to show the price and the warnings before they spend credits.
+         */
+        post: operations["estimateScreenshotSet"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1734,48 +1754,10 @@ export interface operations {
                      *     ]
                      */
                     locales?: string[];
-                    /** @description Check only: `true` answers 200 with the price, the balance and the warnings known before the charge, after every check a create makes (the same 4xx answers), and creates and charges nothing. Clients use it to show warnings before they spend credits. */
-                    dryRun?: boolean;
                 };
             };
         };
         responses: {
-            /** @description With `dryRun: true`: the set could be created now; nothing was created or charged. */
-            200: {
-                headers: {
-                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
-                    "x-request-id"?: string;
-                    /** @description `no-store`: answers are per key and change. */
-                    "Cache-Control"?: string;
-                    /** @description `nosniff`. */
-                    "X-Content-Type-Options"?: string;
-                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
-                    RateLimit?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        dryRun: true;
-                        credits: {
-                            /**
-                             * @description What the set would cost.
-                             * @example 5
-                             */
-                            cost: number;
-                            /**
-                             * @description Credits left now; nothing was charged.
-                             * @example 50
-                             */
-                            remaining: number;
-                        };
-                        /** @description What planning found before the charge, as a create would answer it. */
-                        warnings: string[];
-                    };
-                };
-            };
             /** @description Accepted; the job is queued. Location points at the job. */
             201: {
                 headers: {
@@ -2000,6 +1982,391 @@ export interface operations {
                 };
             };
             /** @description The Idempotency-Key was used with a different body (`idempotency_key_reused`), or the set cannot have the slides asked for (`cannot_fill_set`: the listing supports fewer slides whose captions pass the caption checks and no caption model is configured, or the device family has neither listing screenshots nor uploaded screens); `detail` says how many it supports and what to add (extraContext, your own slides, screens). Nothing is charged. */
+            422: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/cannot-fill-set",
+                     *       "title": "Cannot fill the set",
+                     *       "status": 422,
+                     *       "detail": "The listing supports 3 slides with captions that pass the caption checks, not the 6 asked for. Add a few lines about the app as extraContext (POST /public/v1/apps), write the captions yourself with \"slides\", or ask for fewer slides.",
+                     *       "code": "cannot_fill_set",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0",
+                     *       "asked": 6,
+                     *       "supported": 3,
+                     *       "fixes": [
+                     *         "extraContext",
+                     *         "slides",
+                     *         "count"
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this key (`rate_limited`), or too many failed authentications from this address; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/rate-limited",
+                     *       "title": "Rate limited",
+                     *       "status": 429,
+                     *       "detail": "This key may make 20 requests a second (bursts of 40). Retry after 1 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The server is restarting or its database is unreachable (`service_unavailable`); retry after Retry-After. */
+            503: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    estimateScreenshotSet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description An appId from POST /public/v1/apps.
+                     * @example app_01JD2ZK5T8Q3W4E5R6T7Y8U9CD
+                     */
+                    appId: string;
+                    /**
+                     * @description The device the set is planned for. `iphone-69`: 1320×2868 (App Store iPhone 6.9"); `iphone-67`: 1290×2796 (App Store iPhone 6.7"); `iphone-63`: 1206×2622 (App Store iPhone 6.3"); `iphone-65`: 1242×2688 (App Store iPhone 6.5"); `ipad-13`: 2064×2752 (App Store iPad 13"); `ipad-pro`: 2064×2752 (App Store iPad 13" (earlier name of ipad-13)); `android-phone`: 1080×1920 (Google Play phone, 9:16); `android-tablet`: 1440×2560 (Google Play tablet, 9:16).
+                     * @example iphone-69
+                     * @enum {string}
+                     */
+                    device: "iphone-69" | "iphone-67" | "iphone-63" | "iphone-65" | "ipad-13" | "ipad-pro" | "android-phone" | "android-tablet";
+                    /** @description Number of slides asked for, default 5; ignored when narrativeId is set; not allowed with slides. The set has EXACTLY this many slides: when the listing says too little for that many captions that pass the caption checks (and no caption model is configured), the request is refused with 422 `cannot_fill_set` before anything is charged. */
+                    count?: number;
+                    /**
+                     * @description How the slides look. Omitted: the app's brand kit `defaultTheme` (GET /public/v1/apps/{appId}/brand), else `soft`. The colours are the brand kit's, else the app icon's. The result's `theme` and `brand` say what was used. `bold`: Bold: brand colour, big type; `soft`: Soft gradient; `dark`: Dark; `full-bleed`: Full bleed, no frame; `panoramic`: Panoramic: one background across the set.
+                     * @enum {string}
+                     */
+                    theme?: "bold" | "soft" | "dark" | "full-bleed" | "panoramic";
+                    /**
+                     * @description Voice of the captions, default `aso-expert`. `aso-expert`: Keyword-rich, benefit-first headlines in title case (the default). `minimal`: Few words, sentence case, no punctuation flourishes. `playful`: Light, warm and informal, with a wink. `bold`: Short imperative statements in capitals that demand attention. `professional`: Calm, precise sentences for business and productivity audiences.
+                     * @enum {string}
+                     */
+                    captionStyle?: "aso-expert" | "minimal" | "playful" | "bold" | "professional";
+                    /**
+                     * @description `short`: headline ≤ 30 characters, no subheadline. `long`: headline ≤ 40 plus a subheadline ≤ 100. Default `short`; with your own `slides`, `long` when any has a subheadline or a headline over 30 characters.
+                     * @enum {string}
+                     */
+                    captionLength?: "short" | "long";
+                    /**
+                     * @description A slug from GET /public/v1/narratives; sets the number of slides.
+                     * @enum {string}
+                     */
+                    narrativeId?: "hero-feature-tour" | "problem-solution" | "social-proof-first" | "how-it-works" | "full-tour" | "single-hero" | "benefits-first";
+                    /** @description Captions you write yourself: the set has exactly these slides, with this text (the planner picks colours, layout and, without screenId, the screen). Not allowed together with count, narrativeId or locales (400 validation_failed). Same price. */
+                    slides?: {
+                        /** @description Shown exactly as written. */
+                        headline: string;
+                        subheadline?: string;
+                        /** @description An uploaded screen (POST /public/v1/apps/{appId}/screens) for this slide; otherwise the planner picks one. */
+                        screenId?: string;
+                    }[];
+                    /**
+                     * @description Uploaded screens of this app (POST /public/v1/apps/{appId}/screens), in order: slide i frames screen i, cycling when there are fewer screens than slides. Without it, the app's uploaded screens of the device's family are used in upload order, else the listing's own screenshots. An id that is not a live screen of this app is 404 `screen_not_found`.
+                     * @example [
+                     *       "scr_01JD2ZK5T8Q3W4E5R6T7Y8V9GH",
+                     *       "scr_01JD2ZK5T8Q3W4E5R6T7Y8V9JK"
+                     *     ]
+                     */
+                    screenIds?: string[];
+                    /**
+                     * @description One set per locale, in one job: up to 10 distinct tags. **Costs 5 credits per locale** (`credits.cost` = 5 × the number of locales), charged at once and refunded whole if the job fails. The result then has `locales: [{ locale, slides, warnings }]` in this order, and its `slides` and `warnings` are the first locale's. A locale in the listing's language (any region) gets the built-in captions. Another language is translated by the server's caption model, checked by the same caption rules (lengths count a full-width CJK character as 2, so a short Japanese headline holds 15); without a configured model such a locale is refused with 400 `validation_failed` naming it, and nothing is charged. If the model cannot translate a locale (after one retry), the job is retried later and, failing again, fails with `planning_failed` and is refunded; a set is never shipped in the wrong language. Not allowed together with `slides`. Omitted: one set in the listing's language, and no `locales` in the result.
+                     * @example [
+                     *       "en-US",
+                     *       "de-DE",
+                     *       "ja-JP"
+                     *     ]
+                     */
+                    locales?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The set could be created now, at this price; nothing was created or charged. */
+            200: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description How many slides the set will have (in each locale, with `locales`).
+                         * @example 5
+                         */
+                        slides: number;
+                        /** @description What planning finds before the charge, as the create answers it: e.g. a Mac App Store listing for an iPhone set, or a story changed to fit what the listing says. */
+                        warnings: string[];
+                        credits: {
+                            /**
+                             * @description What the create would charge: 5, or 5 per locale with `locales`.
+                             * @example 5
+                             */
+                            cost: number;
+                            /**
+                             * @description Credits left now; nothing was charged.
+                             * @example 50
+                             */
+                            remaining: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid JSON (`invalid_json`) or a request that breaks the schema (`validation_failed`, with every problem in `errors`). */
+            400: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/validation-failed",
+                     *       "title": "Validation failed",
+                     *       "status": 400,
+                     *       "detail": "count: must be <= 10",
+                     *       "code": "validation_failed",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0",
+                     *       "errors": [
+                     *         {
+                     *           "field": "count",
+                     *           "message": "must be <= 10"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid, revoked or ambiguous API key (`missing_api_key`, `invalid_api_key`, `revoked_api_key`, `ambiguous_credentials`). */
+            401: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/missing-api-key",
+                     *       "title": "Missing API key",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the \"Authorization: Bearer <API key>\" header or the \"x-api-key: <API key>\" header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Fewer credits remain than the request costs (`insufficient_credits`, with cost — 5 per locale — remaining and resetsAt). */
+            402: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/insufficient-credits",
+                     *       "title": "Insufficient credits",
+                     *       "status": 402,
+                     *       "detail": "This request costs 5 credits; 3 remain until 2026-12-01T00:00:00Z.",
+                     *       "code": "insufficient_credits",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0",
+                     *       "cost": 5,
+                     *       "remaining": 3,
+                     *       "resetsAt": "2026-12-01T00:00:00Z"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such app on this account (`app_not_found`), or a screen in `screenIds` or `slides` that is not one of its screens (`screen_not_found`). */
+            404: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/app-not-found",
+                     *       "title": "App not found",
+                     *       "status": 404,
+                     *       "detail": "No app app_01JD2ZK5T8Q3W4E5R6T7Y8U9CD on this account.",
+                     *       "code": "app_not_found",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 64 KiB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not application/json (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The set cannot have the slides asked for (`cannot_fill_set`: the listing supports fewer slides whose captions pass the caption checks and no caption model is configured, or the device family has neither listing screenshots nor uploaded screens); `detail` says how many it supports and what to add (extraContext, your own slides, screens). Nothing is charged. */
             422: {
                 headers: {
                     /** @description The request id (req_…); problem bodies repeat it as requestId. */

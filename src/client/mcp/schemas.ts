@@ -26,6 +26,13 @@ export const INPUTS = {
     },
     { additionalProperties: false, description: 'Exactly one of path and base64.' },
   ),
+  estimate_screenshot_set: Type.Object(
+    { ...CreateScreenshotSetBody.properties },
+    {
+      additionalProperties: false,
+      description: 'The arguments of create_screenshot_set (without idempotencyKey). Free: nothing is created or charged.',
+    },
+  ),
   create_screenshot_set: Type.Object(
     {
       ...CreateScreenshotSetBody.properties,

@@ -13,6 +13,8 @@ export const DESCRIPTIONS: Record<ToolName, string> = {
     'Create an app from its App Store and/or Google Play URL (the service reads the listing), or, for an app not in a store yet, from its own listing text (listing: name, subtitle, description, category, language, price; give no URL then). Returns appId, name, category, artworkUrl. Free.',
   upload_screen:
     'Upload one raw screenshot of the app (PNG or JPEG, from a file path or base64; any other format is refused) for the slides to frame. Returns screenId, family, width, height.',
+  estimate_screenshot_set:
+    'Check a screenshot set before paying for it (free): how many slides it will have, what it costs, the credits left and what planning warns about (e.g. a Mac listing for an iPhone set), or the same refusal create_screenshot_set would give.',
   create_screenshot_set:
     'Start rendering a screenshot set for one device: charges 5 credits and returns a jobId; follow it with get_job. Pass screenIds to frame uploaded screens.',
   get_job:
@@ -108,6 +110,8 @@ export async function callTool(client: ShotgenClient, name: string, args: Args):
         const family = str(args, 'family', false) as ScreenFamily | undefined;
         return ok(await client.uploadScreen(appId, bytes, { contentType, family }));
       }
+      case 'estimate_screenshot_set':
+        return ok(await client.estimateScreenshotSet(args as never));
       case 'create_screenshot_set': {
         const { idempotencyKey, ...body } = args;
         // Without a key of the agent's, one per call still makes the client's own retries free.
