@@ -8,7 +8,7 @@ import { AppStoreClient } from './app-store/client.ts';
 import type { ConnectionSecret, CredentialCheck } from './connections.ts';
 import { StoreError } from './errors.ts';
 import { GoogleTokens, TokenRejected } from './google-play/token.ts';
-import type { RetryPolicy } from './retry.ts';
+import type { RetryPolicy } from '../core/retry.ts';
 
 export function storeCredentialCheck(opts: { appStoreConnectUrl: string; timeoutMs?: number; retry?: RetryPolicy }): CredentialCheck {
   const retry = opts.retry ?? { attempts: 2, baseDelayMs: 150, maxDelayMs: 1_000, maxRetryAfterMs: 2_000 };

@@ -26,7 +26,7 @@ import { PlayAdapter, type PlayAdapterOptions } from './google-play/adapter.ts';
 import { loadJobImages, readObject, type JobImage, type JobImages } from './job-images.ts';
 import { planSlot } from './plan.ts';
 import { loadItems, loadPublication, saveItem, savePlan, setStatus, type NewItem, type PublicationRow } from './publications.ts';
-import type { RetryPolicy } from './retry.ts';
+import type { RetryPolicy } from '../core/retry.ts';
 
 export interface RunnerDeps {
   db: Db;

@@ -12,11 +12,18 @@ import { ProgressReporter } from './progress.ts';
 import { claimJobs, completeJob, failJob, heartbeat, releaseJob, sweepExpiredLeases, type ClaimedJob } from './queue.ts';
 import { FatalJobError, RetryableJobError, type JobRunner } from './runner.ts';
 import { jobAttempts, jobsRunning } from '../metrics/index.ts';
+import { backoffDelay, type RetryPolicy } from '../core/retry.ts';
 
-/** Attempt n waits about base·2^(n-1), ± half of it, so that jobs failed together do not retry together. */
-export function retryDelay(attempt: number, baseMs = 2_000, maxMs = 5 * 60_000, random: () => number = Math.random): number {
-  const exact = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
-  return Math.round(exact * (0.5 + random()));
+/**
+ * A job's next attempt: after about 2 s, then 4 s, doubling up to 5 min, ± half of it so that jobs
+ * failed together do not retry together. `attempts` is the jobs table's default: the worker follows
+ * each job's own max_attempts.
+ */
+export const JOB_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 2_000, maxDelayMs: 5 * 60_000, jitter: [0.5, 1.5] };
+
+/** The pause after a job's `attempt`-th failed attempt: JOB_RETRY, with another base or cap if given. */
+export function retryDelay(attempt: number, baseMs = JOB_RETRY.baseDelayMs, maxMs = JOB_RETRY.maxDelayMs, random?: () => number): number {
+  return backoffDelay({ ...JOB_RETRY, baseDelayMs: baseMs, maxDelayMs: maxMs }, attempt, random);
 }
 
 export interface WorkerOptions {

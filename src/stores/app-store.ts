@@ -1,6 +1,6 @@
 /** The App Store, read through Apple's public lookup API (itunes.apple.com/lookup). */
 import { emptyScreenshots, type Listing, type Screenshot } from '../core/listing.ts';
-import { getStore, storeAppNotFound, storeUnavailable, TransientStoreError, withRetry, type RetryPolicy } from './http.ts';
+import { getStore, storeAppNotFound, storeUnavailable, TransientStoreError, withRetry, type StoreCallOptions } from './http.ts';
 import { plainText } from './text.ts';
 import type { AppStoreRef } from './urls.ts';
 
@@ -159,7 +159,7 @@ export function parseAppStoreLookupBody(body: string, ref: AppStoreRef): Listing
   };
 }
 
-export interface AppStoreClientOptions extends RetryPolicy {
+export interface AppStoreClientOptions extends StoreCallOptions {
   lookupUrl: string;
 }
 

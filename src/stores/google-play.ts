@@ -1,6 +1,6 @@
 /** Google Play, read from the public details page (there is no public listing API). */
 import { emptyScreenshots, type Listing, type Screenshot } from '../core/listing.ts';
-import { getStore, storeAppNotFound, storeUnavailable, withRetry, type RetryPolicy, type StoreLogger } from './http.ts';
+import { getStore, storeAppNotFound, storeUnavailable, withRetry, type StoreCallOptions, type StoreLogger } from './http.ts';
 import {
   at,
   describePage,
@@ -152,7 +152,7 @@ export function parseGooglePlayDetailsPage(html: string, ref: GooglePlayRef, log
   };
 }
 
-export interface GooglePlayClientOptions extends RetryPolicy {
+export interface GooglePlayClientOptions extends StoreCallOptions {
   baseUrl: string;
 }
 

@@ -2,20 +2,29 @@
  * The one way the readers talk to a store: a total time budget, at most one retry for failures
  * that may pass (timeouts, connection errors, 429, 5xx), and store errors mapped to problems.
  */
-import pRetry from 'p-retry';
 import { Problem } from '../core/problem.ts';
+import { withRetries, type RetryPolicy } from '../core/retry.ts';
 
 export interface StoreLogger {
   warn(obj: object, msg?: string): void;
 }
 
-export interface RetryPolicy {
-  /** Total budget for all attempts and the pause between them. */
-  timeoutMs: number;
-  /** Base pause before the retry; jittered up to 2x. */
-  retryDelayMs: number;
+/** How a reader tries a store: core's withRetries with this policy, and where it says what failed. */
+export interface StoreCallOptions {
+  retry: RetryPolicy;
   logger?: StoreLogger;
 }
+
+/**
+ * A read's policy: two tries within `budgetMs` (the first gets 2/3 of it, leaving room for a
+ * retry after a hang), the pause between them `baseDelayMs` × 1-2.
+ */
+export const readerRetry = (budgetMs: number, baseDelayMs: number): RetryPolicy => ({
+  attempts: 2,
+  baseDelayMs,
+  maxDelayMs: baseDelayMs,
+  budgetMs,
+});
 
 export interface StoreResponse {
   status: number;
@@ -35,10 +44,6 @@ export const storeUnavailable = (detail: string): Problem => new Problem('store_
 
 export const storeAppNotFound = (detail: string): Problem => new Problem('store_app_not_found', detail);
 
-// The first attempt gets most of the budget but leaves room for a retry after a hang.
-const FIRST_ATTEMPT_SHARE = 2 / 3;
-// A retry with less time than this cannot realistically succeed against a real store.
-const MIN_RETRY_MS = 50;
 // Details pages are ~1.2 MB; anything far larger is not a listing and should not fill memory.
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
@@ -90,36 +95,18 @@ function describeFetchError(e: unknown): string {
 }
 
 /**
- * Run `attempt` once, and once more (p-retry) when it fails transiently and the budget allows. Any
- * other error (a Problem such as not found, or a bug) goes straight through.
+ * Run `attempt` under the policy (readerRetry: once, and once more when it fails transiently and
+ * the budget allows). Any other error (a Problem such as not found, or a bug) goes straight through.
  */
-export async function withRetry<T>(policy: RetryPolicy, what: string, attempt: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const deadline = performance.now() + policy.timeoutMs;
-  let n = 0;
+export async function withRetry<T>(opts: StoreCallOptions, what: string, attempt: (signal: AbortSignal) => Promise<T>): Promise<T> {
   try {
-    return await pRetry(
-      () => {
-        n++;
-        const remaining = deadline - performance.now();
-        return attempt(AbortSignal.timeout(Math.max(1, Math.floor(n === 1 ? remaining * FIRST_ATTEMPT_SHARE : remaining))));
-      },
-      {
-        retries: 1,
-        // The pause is the base times a random factor from 1 to 2 (p-retry's randomize).
-        minTimeout: policy.retryDelayMs,
-        maxTimeout: 2 * policy.retryDelayMs,
-        randomize: true,
-        shouldRetry: ({ error }) => {
-          if (!(error instanceof TransientStoreError)) return false;
-          if (deadline - performance.now() - 2 * policy.retryDelayMs < MIN_RETRY_MS) return false;
-          policy.logger?.warn({ store: what, reason: error.message }, 'store request failed; retrying once');
-          return true;
-        },
-      },
-    );
+    return await withRetries(opts.retry, (_n, signal) => attempt(signal), {
+      retryable: (e) => e instanceof TransientStoreError,
+      onRetry: (e) => opts.logger?.warn({ store: what, reason: (e as Error).message }, 'store request failed; retrying once'),
+    });
   } catch (e) {
     if (!(e instanceof TransientStoreError)) throw e;
-    policy.logger?.warn({ store: what, reason: e.message }, 'store request failed');
+    opts.logger?.warn({ store: what, reason: e.message }, 'store request failed');
     throw storeUnavailable(`${what} ${publicReason(e.message)}; try again shortly.`);
   }
 }

@@ -2,7 +2,7 @@
 import { fetchAppStoreListing } from './app-store.ts';
 import { SingleFlightCache } from './cache.ts';
 import { fetchGooglePlayListing } from './google-play.ts';
-import type { StoreLogger } from './http.ts';
+import { readerRetry, type StoreLogger } from './http.ts';
 import type { Listing } from '../core/listing.ts';
 import type { AppStoreRef, GooglePlayRef } from './urls.ts';
 
@@ -38,7 +38,7 @@ export function createStoreReaders(opts: StoreReadersOptions): StoreReaders {
     maxEntries: opts.maxCacheEntries ?? 5000,
     now: opts.now ?? Date.now,
   });
-  const policy = { timeoutMs: opts.timeoutMs, retryDelayMs: opts.retryDelayMs ?? 250, logger: opts.logger };
+  const policy = { retry: readerRetry(opts.timeoutMs, opts.retryDelayMs ?? 250), logger: opts.logger };
   // Callers get their own copy: a cached Listing is shared and must not be changed under others.
   const read = (key: string, load: () => Promise<Listing>) => cache.get(key, load).then((l) => structuredClone(l));
   return {

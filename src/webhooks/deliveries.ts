@@ -5,21 +5,15 @@
  * stopping worker gives its attempt back uncounted. Each write is guarded by the attempt number,
  * so nothing a lost run writes late can overwrite a newer attempt's record.
  */
+import { scheduled, type RetryPolicy } from '../core/retry.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { WebhookEvent } from './endpoints.ts';
 
-/** CONTRACT: about 5 s, 30 s, 2 min, 10 min, 1 h, 6 h; then the delivery is failed. */
-export const RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000, 21_600_000];
-
 /** ±20 %, so that the deliveries of one outage do not all come back at once. */
-export function retryDelay(
-  attempt: number,
-  delays: readonly number[] = RETRY_DELAYS_MS,
-  random: () => number = Math.random,
-): number | null {
-  const exact = delays[attempt - 1];
-  return exact === undefined ? null : Math.round(exact * (0.8 + 0.4 * random()));
-}
+export const WEBHOOK_JITTER = [0.8, 1.2] as const;
+
+/** CONTRACT: about 5 s, 30 s, 2 min, 10 min, 1 h, 6 h; then the delivery is failed (7 attempts). */
+export const WEBHOOK_RETRY: RetryPolicy = scheduled([5_000, 30_000, 120_000, 600_000, 3_600_000, 21_600_000], WEBHOOK_JITTER);
 
 export interface StartedAttempt {
   id: string;

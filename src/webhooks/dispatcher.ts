@@ -16,12 +16,13 @@ import { viewPublication } from '../publishing/publications.ts';
 import type { Keyring } from '../secrets/envelope.ts';
 import { webhookDeliveries } from '../metrics/index.ts';
 import { DELIVERY_TASK, type Tasks } from '../tasks/runner.ts';
+import { backoffDelay, scheduled, type RetryPolicy } from '../core/retry.ts';
 import {
   finishAttempt,
   giveBack,
-  retryDelay,
-  RETRY_DELAYS_MS,
   startAttempt,
+  WEBHOOK_JITTER,
+  WEBHOOK_RETRY,
   type AttemptResult,
   type StartedAttempt,
 } from './deliveries.ts';
@@ -44,7 +45,7 @@ export interface DispatcherOptions {
   pollIntervalMs?: number;
   /** Per attempt, connection included. CONTRACT: 10 s. */
   timeoutMs?: number;
-  /** The wait after the n-th failed attempt; after the last one the delivery is failed. */
+  /** The wait after the n-th failed attempt (±20 %); after the last one the delivery is failed. Default WEBHOOK_RETRY's. */
   retryDelaysMs?: readonly number[];
   random?: () => number;
   resolve?: Resolver;
@@ -57,12 +58,16 @@ class Stopping extends Error {}
 export class WebhookDispatcher {
   private readonly inFlight = new Map<string, { done: Promise<unknown>; abort: AbortController }>();
   private stopping = false;
+  /** When a failed attempt is tried again: the CONTRACT's schedule, or the one given. */
+  private readonly retry: RetryPolicy;
 
   constructor(
     private readonly db: Db,
     private readonly tasks: Tasks,
     private readonly opts: DispatcherOptions,
-  ) {}
+  ) {
+    this.retry = opts.retryDelaysMs ? scheduled(opts.retryDelaysMs, WEBHOOK_JITTER) : WEBHOOK_RETRY;
+  }
 
   private get timeoutMs(): number {
     return this.opts.timeoutMs ?? 10_000;
@@ -107,7 +112,7 @@ export class WebhookDispatcher {
       });
       return;
     }
-    const retryIn = result.ok ? null : retryDelay(d.attempt, this.opts.retryDelaysMs ?? RETRY_DELAYS_MS, this.opts.random);
+    const retryIn = result.ok || d.attempt >= this.retry.attempts ? null : backoffDelay(this.retry, d.attempt, this.opts.random);
     const recorded = await transaction(this.db, async (tx) => {
       const ours = await finishAttempt(tx, d, result, retryIn);
       if (ours && retryIn !== null)

@@ -7,7 +7,7 @@ import { AppStoreClient } from '../../src/publishing/app-store/client.ts';
 import { StoreError } from '../../src/publishing/errors.ts';
 import { startFakeAppStoreConnect, type FakeAppStoreConnectServer } from '../../src/fake-stores/app-store-connect.ts';
 import { generateAppStoreKey } from '../../src/fake-stores/keys.ts';
-import type { RetryPolicy } from '../../src/publishing/retry.ts';
+import type { RetryPolicy } from '../../src/core/retry.ts';
 
 const APP = '42';
 const PATH = `/v1/apps/${APP}/appStoreVersions`;

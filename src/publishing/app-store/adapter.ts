@@ -10,7 +10,8 @@
 import type { Db } from '../../db/pool.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StoreBusy, StoreError } from '../errors.ts';
-import { noRetry, withRetries } from '../retry.ts';
+import { noRetry } from '../../core/retry.ts';
+import { retryStoreCall } from '../retry.ts';
 import { withStoreLock } from '../store-lock.ts';
 import { slotKey, type Item, type ItemIO, type SlotRef, type SlotState, type StoreAdapter } from '../adapter.ts';
 import type { AppStoreClient, JsonApiResource, UploadOperation } from './client.ts';
@@ -259,7 +260,7 @@ export class AppStoreAdapter extends AppStoreAdapterBase implements StoreAdapter
     // Creating a set is not retried blindly either: an answer lost after Apple made it would make
     // the retry a 409 (one set per display type and localization). Each retry looks first.
     if (!id && create)
-      id = await withRetries(this.client.retry, async (n) => {
+      id = await retryStoreCall(this.client.retry, async (n) => {
         const found = n > 1 ? await noRetry(find()) : null;
         if (found) return found;
         try {

@@ -16,7 +16,8 @@
  * specifications; the endpoint pages). What those pages leave open is listed in docs/publishing.md.
  */
 import { StoreError } from '../errors.ts';
-import { noRetry, withRetries } from '../retry.ts';
+import { noRetry } from '../../core/retry.ts';
+import { retryStoreCall } from '../retry.ts';
 import { type Item, type ItemIO, type SlotRef, type SlotState, type StoreAdapter } from '../adapter.ts';
 import type { Db } from '../../db/pool.ts';
 import { AppStoreAdapterBase, applyPerSlot, type AppStoreAdapterOptions } from './adapter.ts';
@@ -200,7 +201,7 @@ export class AssetLibraryAdapter extends AppStoreAdapterBase implements StoreAda
     const find = async () => unclaimed((await this.placements(ref)).placements);
     const id =
       unclaimed(before) ??
-      (await withRetries(this.client.retry, async (n) => {
+      (await retryStoreCall(this.client.retry, async (n) => {
         const found = n > 1 ? await noRetry(find()) : null;
         if (found) return found;
         const made = await this.client.call<{ data: { id: string } }>(

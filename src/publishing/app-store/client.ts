@@ -4,7 +4,8 @@
  * errors back off, a 401 signs a new token once and then means the key was revoked.
  */
 import { StoreBusy, StoreError } from '../errors.ts';
-import { DEFAULT_RETRY, retryAfterMs, withRetries, type RetryPolicy } from '../retry.ts';
+import { parseRetryAfter, type RetryPolicy } from '../../core/retry.ts';
+import { DEFAULT_RETRY, retryStoreCall } from '../retry.ts';
 import { AppStoreTokens, type AppStoreCredentials } from './token.ts';
 
 export interface UploadOperation {
@@ -116,12 +117,12 @@ export class AppStoreClient {
       // A 429 of a spent hourly budget is not waited out here: the step is deferred at once.
       if (res.status === 429) this.checkBudget(method, path);
       const what = `App Store Connect answered ${res.status} to ${method} ${path}: ${errorText(text)}`;
-      if (res.status === 429) throw new StoreError('unavailable', what, 429, retryAfterMs(res.headers.get('retry-after')));
+      if (res.status === 429) throw new StoreError('unavailable', what, 429, parseRetryAfter(res.headers.get('retry-after')));
       if (res.status >= 500) throw new StoreError('unavailable', what, res.status);
       throw new StoreError('refused', what, res.status);
     };
     // A 429 was not acted on: it is retried even for a `once` call.
-    return withRetries(this.retry, send, (e) => !once || e.status === 429);
+    return retryStoreCall(this.retry, send, (e) => !once || e.status === 429);
   }
 
   /** Throws StoreBusy when the key's hourly budget is down to the reserve: the step waits instead. */
@@ -141,7 +142,7 @@ export class AppStoreClient {
     const headers: Record<string, string> = {};
     for (const h of op.requestHeaders ?? []) headers[h.name] = h.value;
     const part = file.subarray(op.offset, op.offset + op.length);
-    await withRetries(this.retry, async () => {
+    await retryStoreCall(this.retry, async () => {
       let status = 0;
       let why = '';
       try {

@@ -11,7 +11,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StoreError } from '../errors.ts';
-import { noRetry, withRetries } from '../retry.ts';
+import { noRetry } from '../../core/retry.ts';
+import { retryStoreCall } from '../retry.ts';
 import type { Item, ItemIO } from '../adapter.ts';
 import type { AppStoreClient, JsonApiResource, UploadOperation } from './client.ts';
 
@@ -63,7 +64,7 @@ export async function uploadAsset(
   // dropped connection, a killed worker) may hide a reservation, so every retry first looks for
   // it by its unique name.
   if (it.state === 'pending')
-    await withRetries(client.retry, async () => {
+    await retryStoreCall(client.retry, async () => {
       if (it.attempts > 0 || opts.lookFirst) await noRetry(adoptOrRemove(client, res, fileName, it, io));
       if (it.state !== 'pending') return;
       await io.save(it, { attempts: it.attempts + 1 });

@@ -12,7 +12,8 @@ import { AbortError } from 'p-retry';
 import type { Db } from '../../db/pool.ts';
 import { slotKey, type Item, type ItemIO, type SlotRef, type SlotState, type StoreAdapter } from '../adapter.ts';
 import { StoreError } from '../errors.ts';
-import { DEFAULT_RETRY, noRetry, retryAfterMs, withRetries, type RetryPolicy } from '../retry.ts';
+import { noRetry, parseRetryAfter, type RetryPolicy } from '../../core/retry.ts';
+import { DEFAULT_RETRY, retryStoreCall } from '../retry.ts';
 import { planSlot } from '../plan.ts';
 import { setStatus, type PublicationRow } from '../publications.ts';
 import { withStoreLock } from '../store-lock.ts';
@@ -229,7 +230,7 @@ export class PlayAdapter implements StoreAdapter {
     sha256: string,
     upload: () => Promise<androidpublisher_v3.Schema$ImagesUploadResponse>,
   ): Promise<string | null> {
-    return withRetries(this.retry, async (n) => {
+    return retryStoreCall(this.retry, async (n) => {
       if (n > 1) {
         const now = await noRetry(this.list(editId, ref));
         if (now.length === held + 1 && now[held].checksum === sha256) return now[held].id;
@@ -310,12 +311,12 @@ export class PlayAdapter implements StoreAdapter {
         throw playError(what, err, status);
       }
     };
-    return withRetries(this.retry, send, (e) => !once || e.status === 429);
+    return retryStoreCall(this.retry, send, (e) => !once || e.status === 429);
   }
 
   /** The token has tries of its own: a token endpoint that failed twice leaves the call its tries. */
   private token(): Promise<string> {
-    return withRetries(this.retry, () =>
+    return retryStoreCall(this.retry, () =>
       this.tokens.token().catch((e: unknown) => {
         if (e instanceof TokenRejected) throw new StoreError('rejected', e.message, e.status);
         throw new StoreError('unavailable', (e as Error).message);
@@ -334,7 +335,7 @@ function playError(what: string, err: HttpError, status: number): Error {
   if (status === 429 || status >= 500 || status === 0) {
     const h = err.response?.headers;
     const ra = !h ? null : typeof h.get === 'function' ? h.get('retry-after') : ((h as Record<string, string>)['retry-after'] ?? null);
-    const wait = status === 429 ? retryAfterMs(ra) : null;
+    const wait = status === 429 ? parseRetryAfter(ra) : null;
     return new StoreError('unavailable', `Google Play answered ${status || 'nothing'} to ${what}: ${message(err)}`, status || null, wait);
   }
   return new StoreError('refused', `Google Play refused ${what} (${status}): ${message(err)}`, status);
