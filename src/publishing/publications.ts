@@ -8,8 +8,10 @@ import { Problem } from '../core/problem.ts';
 import type { Item, ItemPatch } from './adapter.ts';
 import type { PlannedItem } from './plan.ts';
 import type { StoreKind } from './connections.ts';
+import { queueDeliveryTasks } from '../tasks/webhook-delivery.ts';
 
 export type PublicationStatus = 'planning' | 'awaiting_approval' | 'applying' | 'verifying' | 'published' | 'failed';
+const ended = (s: PublicationStatus): boolean => s === 'published' || s === 'failed';
 
 export interface PublicationRow {
   id: string;
@@ -102,13 +104,13 @@ export interface NewItem extends PlannedItem {
   bytes: number | null;
 }
 
-/** Replaces the plan (a re-plan drops the old one whole) and moves the publication on. */
+/** Replaces the plan (a re-plan drops the old one whole) and moves the publication on (never to its end: setStatus). */
 export async function savePlan(
   db: Db,
   id: string,
   items: NewItem[],
   fingerprint: string,
-  next: PublicationStatus,
+  next: Exclude<PublicationStatus, 'published' | 'failed'>,
   now: Date,
 ): Promise<void> {
   await transaction(db, async (tx) => {
@@ -162,17 +164,33 @@ export async function saveItem(db: Queryable, id: string, item: Item, patch: Ite
   );
 }
 
+/**
+ * Moves a publication on. Its end (published or failed, from a status that was not) writes its
+ * event and webhook deliveries (the publications_ended trigger) and queues their tasks, all in
+ * one transaction.
+ */
 export async function setStatus(
-  db: Queryable,
+  db: Db,
   id: string,
   status: PublicationStatus,
   extra: { error?: { code: string; message: string }; editId?: string | null } = {},
 ): Promise<void> {
-  await db.query(
-    `UPDATE publications SET status = $2, error = COALESCE($3::jsonb, error), edit_id = CASE WHEN $4::boolean THEN $5 ELSE edit_id END,
-       finished_at = CASE WHEN $2 IN ('published', 'failed') THEN now() ELSE finished_at END, updated_at = now() WHERE id = $1`,
-    [id, status, extra.error ? JSON.stringify(extra.error) : null, 'editId' in extra, extra.editId ?? null],
-  );
+  const update = (q: Queryable) =>
+    q.query<{ account_id: string; was: PublicationStatus }>(
+      `UPDATE publications p SET status = $2, error = COALESCE($3::jsonb, error), edit_id = CASE WHEN $4::boolean THEN $5 ELSE edit_id END,
+         finished_at = CASE WHEN $2 IN ('published', 'failed') THEN now() ELSE finished_at END, updated_at = now()
+       FROM (SELECT id, status FROM publications WHERE id = $1 FOR UPDATE) old
+       WHERE p.id = old.id RETURNING p.account_id, old.status AS was`,
+      [id, status, extra.error ? JSON.stringify(extra.error) : null, 'editId' in extra, extra.editId ?? null],
+    );
+  if (!ended(status)) {
+    await update(db);
+    return;
+  }
+  await transaction(db, async (tx) => {
+    const moved = (await update(tx)).rows[0];
+    if (moved && !ended(moved.was)) await queueDeliveryTasks(tx, { accountId: moved.account_id, publicationId: id });
+  });
 }
 
 /**

@@ -3,11 +3,13 @@
  * claim under a lease, fairly across accounts (./claim.ts), extend it by heartbeat, finish only while the
  * lease is still ours, and sweep expired leases back to `queued` (or to `failed` after the last
  * attempt). Failing a job refunds its charge in the same transaction. A finished job keeps
- * `locked_by`: the worker that ran its last attempt.
+ * `locked_by`: the worker that ran its last attempt. Every end (completeJob, failJob, which the
+ * sweep uses too) queues the tasks of its webhook deliveries in its own transaction.
  */
 import { refund } from '../accounts/credits.ts';
 import { transaction, type Db, type Queryable } from '../db/pool.ts';
 import { creditsRefunded } from '../metrics/index.ts';
+import { queueDeliveryTasks } from '../tasks/webhook-delivery.ts';
 import type { JobOutcome } from './runner.ts';
 import type { JobError } from './jobs.ts';
 
@@ -28,17 +30,19 @@ export async function heartbeat(db: Queryable, workerId: string, jobIds: string[
 /**
  * Returns false when the lease was lost (another worker owns the job now): the result is dropped.
  * `save` writes the attempt's outputs in the same transaction; the jobs_ended trigger adds the
- * job's event and its notification to it.
+ * job's event, its webhook deliveries and its notification to it, and the deliveries' tasks are
+ * queued on it too.
  */
 export async function completeJob(db: Db, workerId: string, jobId: string, outcome: JobOutcome): Promise<boolean> {
   return transaction(db, async (tx) => {
-    const res = await tx.query(
+    const { rows } = await tx.query<{ account_id: string }>(
       `UPDATE jobs SET status = 'succeeded', result = $3, lease_expires_at = NULL, progress_done = NULL, progress_total = NULL, updated_at = now()
-       WHERE id = $1 AND status = 'running' AND locked_by = $2`,
+       WHERE id = $1 AND status = 'running' AND locked_by = $2 RETURNING account_id`,
       [jobId, workerId, outcome.result],
     );
-    if (res.rowCount !== 1) return false;
+    if (!rows[0]) return false;
     await outcome.save?.(tx);
+    await queueDeliveryTasks(tx, { accountId: rows[0].account_id, jobId });
     return true;
   });
 }
@@ -51,7 +55,7 @@ export async function setProgress(db: Queryable, workerId: string, jobId: string
   );
 }
 
-/** Mark failed and refund, in one transaction. `workerId` null: the sweep, which holds no lease. */
+/** Mark failed and refund, in one transaction with the webhooks' tasks. `workerId` null: the sweep, which holds no lease. */
 export async function failJob(db: Db, jobId: string, workerId: string | null, error: JobError, now: Date = new Date()): Promise<boolean> {
   const refunded = await transaction(db, async (tx) => {
     const { rows } = await tx.query<{ account_id: string; period_start: string; cost: number }>(
@@ -62,6 +66,7 @@ export async function failJob(db: Db, jobId: string, workerId: string | null, er
     );
     if (!rows[0]) return null;
     if (rows[0].cost > 0) await refund(tx, rows[0].account_id, rows[0].period_start, rows[0].cost, jobId, now);
+    await queueDeliveryTasks(tx, { accountId: rows[0].account_id, jobId });
     return rows[0].cost;
   });
   // Counted once committed.

@@ -9,19 +9,13 @@
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
+import { onConnection, TASKS_SCHEMA, type SqlClient } from './boss.ts';
+import { catchUpDeliveryTasks, DELIVERY_TASK } from './webhook-delivery.ts';
 
 export const PUBLICATION_TASK = 'publication-advance';
 /** Deletes what is past its time (src/sets/retention.ts); once a period, whatever the number of workers. */
 export const RETENTION_TASK = 'retention';
 export type PeriodicTask = typeof RETENTION_TASK;
-/**
- * One webhook delivery's next attempt (src/webhooks/dispatcher.ts). Written by a trigger in the
- * transaction that writes the delivery (migration 042), keyed by the delivery's id; `stately`, so
- * a delivery has one attempt waiting and one running at most. pg-boss's own retry only covers a
- * worker that died or stopped: the public retry schedule is the handler's (see dispatcher.ts).
- */
-export const DELIVERY_TASK = 'webhook-delivery';
-
 /**
  * pg-boss moves a finished task to its archive 12 hours after it ends (archiveCompletedAfterSeconds'
  * default), and the period's key goes with it: a period longer than that could run twice.
@@ -91,11 +85,6 @@ export interface Attempt {
  */
 export type PublicationHandler = (publicationId: string, attempt: Attempt) => Promise<void>;
 
-/** What the task runner needs of a connection, a transaction's client included: pg-boss's `db` option. */
-export interface SqlClient {
-  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
-}
-
 /** A task's body; `taskId` is the same for every retry of the task. */
 type Run = (data: object, attempt: Attempt, taskId: string) => Promise<void>;
 
@@ -115,7 +104,7 @@ export class Tasks {
   static async start(settings: TaskSettings, log?: Logger): Promise<Tasks> {
     const boss = new PgBoss({
       connectionString: settings.connectionString,
-      schema: 'pgboss',
+      schema: TASKS_SCHEMA,
       max: 3,
       maintenanceIntervalSeconds: settings.maintenanceIntervalSeconds,
       // Nothing reads the state counts: a shorter maintenance interval (which finds lapsed leases)
@@ -166,9 +155,8 @@ export class Tasks {
         await boss.createQueue(q.name, q);
         await boss.updateQueue(q.name, q);
       }
-      // Deliveries written before the queue existed (or left by the claim loop this replaced).
-      const caught = await boss.getDb().executeSql('SELECT webhook_delivery_tasks_catch_up() AS n', []);
-      const n = (caught as { rows: { n: number }[] }).rows[0]?.n ?? 0;
+      // Deliveries written before the queue existed, or whose task pg-boss gave up on.
+      const n = await catchUpDeliveryTasks(boss);
       if (n > 0) log?.info({ deliveries: n }, 'webhook deliveries without a task were given one');
     });
     return new Tasks(boss, settings, log);
@@ -200,18 +188,18 @@ export class Tasks {
       singletonKey: opts.singletonKey,
       // Seconds as text become an interval on the database's clock; fractions are kept.
       ...(opts.afterMs && opts.afterMs > 0 ? { startAfter: opts.afterMs / 1000 } : {}),
-      db: adapter(db),
+      db: onConnection(db),
     });
   }
 
   /** Completes a running task on `db`, so that it ends exactly when the caller's writes commit. */
   async completeIn(db: SqlClient, name: string, taskId: string): Promise<void> {
-    await this.boss.complete(name, taskId, {}, { db: adapter(db) });
+    await this.boss.complete(name, taskId, {}, { db: onConnection(db) });
   }
 
   /** Fails a running task on `db`: pg-boss retries it (at once for a queue without a delay) unless its retries are spent. */
   async failIn(db: SqlClient, name: string, taskId: string, reason: string): Promise<void> {
-    await this.boss.fail(name, taskId, { message: reason }, { db: adapter(db) });
+    await this.boss.fail(name, taskId, { message: reason }, { db: onConnection(db) });
   }
 
   /** This process stops looking for tasks of `name`; runs in flight go on. */
@@ -409,10 +397,6 @@ export class Tasks {
     const left = timeoutMs - (Date.now() - began);
     await this.boss.stop({ graceful: timeoutMs > 0, timeout: Math.max(left, 1), wait: true });
   }
-}
-
-function adapter(db: SqlClient) {
-  return { executeSql: (text: string, values: unknown[]) => db.query(text, values) };
 }
 
 /** A session advisory lock around the task runner's setup, released even when the setup fails. */

@@ -1,7 +1,7 @@
 /**
  * Webhook deliveries as pg-boss tasks (queue DELIVERY_TASK, src/tasks): each delivery row comes
- * with a task, written by a trigger in the transaction that ends the job or the publication
- * (migration 042). A task makes one attempt. The retry schedule is the CONTRACT's (5 s … 6 h,
+ * with a task, queued through pg-boss's API in the transaction that ends the job or the
+ * publication (src/tasks/webhook-delivery.ts). A task makes one attempt. The retry schedule is the CONTRACT's (5 s … 6 h,
  * ±20 %), which pg-boss's exponential backoff cannot express, so a failed attempt is not a failed
  * task: in one transaction the attempt is recorded on the row, the next attempt is queued under
  * the same key not before its delay, and this task is completed; nothing of one attempt can be
@@ -15,7 +15,8 @@ import type { PublicJob } from '../queue/jobs.ts';
 import { viewPublication } from '../publishing/publications.ts';
 import type { Keyring } from '../secrets/envelope.ts';
 import { webhookDeliveries } from '../metrics/index.ts';
-import { DELIVERY_TASK, type Tasks } from '../tasks/runner.ts';
+import type { Tasks } from '../tasks/runner.ts';
+import { DELIVERY_TASK } from '../tasks/webhook-delivery.ts';
 import { backoffDelay, scheduled, type RetryPolicy } from '../core/retry.ts';
 import {
   finishAttempt,

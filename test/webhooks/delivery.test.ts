@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JobReader } from '../../src/sets/reader.ts';
 import { registry } from '../../src/metrics/index.ts';
 import { DEFAULT_TASK_SETTINGS, Tasks } from '../../src/tasks/runner.ts';
+import { queueDeliveryTasks } from '../../src/tasks/webhook-delivery.ts';
 import { WebhookDispatcher, type DispatcherOptions } from '../../src/webhooks/dispatcher.ts';
 import { createEndpoint, deleteEndpoint, type WebhookEvent } from '../../src/webhooks/endpoints.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
@@ -315,9 +316,10 @@ describe('webhook deliveries', () => {
       const client = await t.pool.connect();
       try {
         // The event a job's end writes, in that transaction (jobs_ended): its fan-out writes the
-        // delivery and the delivery's task in the same transaction.
+        // delivery, and the end then queues the delivery's task in the same transaction.
         await client.query('BEGIN');
         await client.query(`INSERT INTO job_events (job_id, account_id, type) VALUES ($1, $2, 'job.succeeded')`, [jobId, accountId]);
+        await queueDeliveryTasks(client, { accountId, jobId });
         expect((await client.query(`SELECT 1 FROM pgboss.job WHERE name = 'webhook-delivery'`)).rowCount).toBe(1);
         await client.query('ROLLBACK');
       } finally {
