@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CaptionChecker } from '../../src/captions/checker/check.ts';
 import { captionWidth, localeProblem } from '../../src/core/locales.ts';
 import { TranslationFailed } from '../../src/captions/model/errors.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
@@ -19,6 +20,7 @@ let fake: FakeLlm | null = null;
 afterEach(async () => {
   await fake?.close();
   fake = null;
+  vi.restoreAllMocks();
 });
 const settings = () => ({ baseUrl: fake!.baseUrl, model: 'm', apiKey: null, timeoutMs: 300 });
 
@@ -82,6 +84,27 @@ describe('locales', () => {
     );
     expect(fake.requests.filter((r) => JSON.stringify(r.body).includes('de-DE')).length).toBe(2);
     expect(reasons.join(' ')).toMatch(/language.*reads as es/);
+  });
+
+  it('does not judge a 10 KB caption: the answer is refused on its length, asked again, then the planning fails', async () => {
+    const ramble = Array.from({ length: 700 }, (_, i) => `Gewohnheit ${i}`).join(' ');
+    fake = await startFakeLlm(translator({ 'de-DE': (_h, i) => (i === 2 ? ramble : de(_h, i)) }));
+    const read: string[] = [];
+    const check = CaptionChecker.prototype.check;
+    vi.spyOn(CaptionChecker.prototype, 'check').mockImplementation(function (this: CaptionChecker, c) {
+      read.push(c.headline);
+      return check.call(this, c);
+    });
+    const reasons: string[] = [];
+    await expect(planSet(input(['de-DE']), settings(), { warn: (o) => reasons.push(JSON.stringify(o)) })).rejects.toBeInstanceOf(
+      TranslationFailed,
+    );
+    expect(read.filter((h) => h.includes('Gewohnheit'))).toEqual([]);
+    expect(reasons.join(' ')).toMatch(/slide 3: fits \(headline\): .{0,90}… ?\\?" is \d{5} characters; short headlines hold 30/);
+    // The retry quotes the caption short, not the 10 KB back.
+    const retry = JSON.stringify(fake.requests.filter((r) => translationRequest(r.body))[1].body.messages);
+    expect(retry).toMatch(/is \d{5} characters/);
+    expect(retry.length).toBeLessThan(8_000);
   });
 
   it('refuses another language without a model', async () => {

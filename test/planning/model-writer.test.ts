@@ -1,4 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CaptionChecker } from '../../src/captions/checker/check.ts';
+import { MAX_ANSWER_CHARS } from '../../src/captions/model/llm.ts';
 import { newStats } from '../../src/captions/model/writer.ts';
 import { planWithModel } from '../../src/planning/pipeline.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
@@ -22,6 +24,7 @@ let fake: FakeLlm | null = null;
 afterEach(async () => {
   await fake?.close();
   fake = null;
+  vi.restoreAllMocks();
 });
 const settings = (timeoutMs = 2_000) => ({ baseUrl: fake!.baseUrl, model: 'm', apiKey: 'sk-test', timeoutMs });
 const rules = () => planScreenshotSet(input);
@@ -127,6 +130,90 @@ describe('the model writer', () => {
     expect(fake.requests).toHaveLength(1);
     expect(again.slides).toEqual(first.slides);
     expect(stats.cached).toBe(1);
+  });
+
+  describe('judges a rambling answer in bounded work', () => {
+    /** Listing words run together to `chars` characters: a caption that says real things, far too long. */
+    const ramble = (chars: number, from: number) => {
+      const words = listing.description.split(/\s+/);
+      let text = '';
+      for (let i = from; text.length < chars; i++) text += `${words[i % words.length]} `;
+      return text.trim();
+    };
+    /** What the checker is asked: the headlines it reads, from whichever writer. */
+    const checked = () => {
+      const read: string[] = [];
+      const check = CaptionChecker.prototype.check;
+      vi.spyOn(CaptionChecker.prototype, 'check').mockImplementation(function (this: CaptionChecker, c) {
+        read.push(c.headline);
+        return check.call(this, c);
+      });
+      return read;
+    };
+
+    it('a 10 KB answer: over-long captions are refused unread, at most 3 candidates a slide and the set’s slides only', async () => {
+      const long = (i: number) => ({ headline: ramble(600, i * 13), subheadline: null });
+      const slides = [
+        // Each slide: two captions twenty times too long, the good one, then 10 more that are never read.
+        ...Object.entries(GOOD).map(([index, [good]]) => ({
+          index: Number(index),
+          candidates: [long(Number(index)), long(Number(index) + 50), good, ...Array.from({ length: 10 }, () => good)],
+        })),
+        // Slides the set does not have.
+        ...[0, 6, 99].map((index) => ({ index, candidates: [long(index)] })),
+      ];
+      const content = JSON.stringify({ slides });
+      expect(content.length).toBeGreaterThan(10_000);
+      expect(content.length).toBeLessThan(MAX_ANSWER_CHARS);
+      fake = await startFakeLlm(() => ({ content }));
+      const read = checked();
+      const stats = newStats();
+      const result = await planWithModel(input, settings(), undefined, stats);
+      expect(result.slides.map((s) => s.headline)).toEqual(Object.values(GOOD).map((c) => c[0].headline));
+      expect(result.slides.every((s) => s.captionSource === 'model')).toBe(true);
+      // The good candidate of each slide, judged when chosen and again as the set is assembled.
+      expect(stats.judged).toBe(2 * 5);
+      expect(Math.max(...read.map((h) => h.length))).toBeLessThanOrEqual(80);
+      expect(fake.requests).toHaveLength(1);
+    });
+
+    it('a 10 KB answer of nothing but over-long captions: one repair turn quoting them short, then the rule writer’s set', async () => {
+      const content = JSON.stringify({
+        slides: Object.keys(GOOD).map((index) => ({
+          index: Number(index),
+          candidates: [0, 1, 2].map((k) => ({ headline: ramble(700, Number(index) * 7 + k), subheadline: null })),
+        })),
+      });
+      expect(content.length).toBeGreaterThan(10_000);
+      fake = await startFakeLlm(() => ({ content }));
+      const read = checked();
+      const stats = newStats();
+      const result = await planWithModel(input, settings(), undefined, stats);
+      expect(result.slides.map((s) => s.headline)).toEqual(rules().slides.map((s) => s.headline));
+      expect(stats).toMatchObject({ calls: 2, judged: 0, repairs: 5, fallbacks: 5 });
+      expect(Math.max(...read.map((h) => h.length))).toBeLessThanOrEqual(80);
+      const sentBack = captionRequest(fake.requests[1].body)!.repair!;
+      for (const s of sentBack) {
+        expect(s.findings).toEqual([expect.stringMatching(/^fits \(headline\): ".{60}…" is \d{3} characters; short headlines hold 30$/)]);
+      }
+    });
+
+    it('a 1 MB answer is not read: the rule writer writes the set', async () => {
+      const slides = Array.from({ length: 3_000 }, (_, i) => ({ index: (i % 5) + 1, candidates: GOOD[(i % 5) + 1] }));
+      const content = JSON.stringify({ slides, padding: ramble(1_000_000, 0) });
+      expect(content.length).toBeGreaterThan(1_000_000);
+      fake = await startFakeLlm(() => ({ content }));
+      const read = checked();
+      const stats = newStats();
+      const result = await planWithModel(input, settings(), undefined, stats);
+      expect(result.slides.map((s) => s.headline)).toEqual(rules().slides.map((s) => s.headline));
+      expect(result.slides.every((s) => s.captionSource === 'rules')).toBe(true);
+      expect(stats).toMatchObject({ calls: 1, failures: 1, judged: 0, fallbacks: 5 });
+      // The checker read the rule writer's captions only.
+      expect(
+        read.filter((h) => Object.values(GOOD).some(([g]) => g.headline === h) && !rules().slides.some((s) => s.headline === h)),
+      ).toEqual([]);
+    });
   });
 
   it('keeps the API key out of logs and answers', async () => {

@@ -359,6 +359,30 @@ export class CaptionChecker {
 }
 
 /**
+ * Refuses, on its characters alone, a caption too long for any set: twice the longest its field
+ * holds (80 for a headline, 200 for a subheadline). A writer asks this first and has the checker
+ * judge only what passes it: the tagger, fonts and patterns cost time per character (a 10 KB
+ * caption of digits and commas took 2.7 s, and a model answer of such captions 55 s to judge).
+ * Below that a caption is judged whole, so a slightly long one still hears everything else wrong
+ * with it. Code points are counted, never more than the checker counts.
+ */
+export function tooLongToJudge(c: Pick<CaptionToCheck, 'headline' | 'subheadline'>, length: CaptionLength): Finding[] {
+  const out: Finding[] = [];
+  for (const field of ['headline', 'subheadline'] as const) {
+    const text = c[field];
+    const cap = 2 * Math.max(...Object.values(CAPTION_LENGTHS).map((l) => l[field]));
+    if (!text || text.length <= cap) continue;
+    const chars = [...text].length;
+    if (chars <= cap) continue;
+    const limit = CAPTION_LENGTHS[length][field];
+    const quoted = `"${text.slice(0, 60)}…"`;
+    if (limit === 0) out.push({ id: 'shape', field, message: `${quoted} is a subheadline; short captions have none` });
+    else out.push({ id: 'fits', field, message: `${quoted} is ${chars} characters; ${length} ${field}s hold ${limit}` });
+  }
+  return out;
+}
+
+/**
  * THE entry point: the findings for each slide of a set, in order; a slide with none passes.
  * Repeats are judged against the earlier slides, so the later of two alike slides carries it.
  */

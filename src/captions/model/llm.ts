@@ -22,6 +22,13 @@ export const DEFAULT_TIMEOUT_MS = 20_000;
 /** A 10-slide answer with three candidates each is ~1,500 tokens; more is a model rambling. */
 export const MAX_TOKENS = 3_000;
 
+/**
+ * The longest answer read (in UTF-16 units): a 10-slide answer with three long candidates each is
+ * ~6,000 characters, and MAX_TOKENS of English JSON at most ~12,000. A server that sends more (it
+ * ignored max_tokens, or is not a model) has failed: its answer is not parsed, let alone judged.
+ */
+export const MAX_ANSWER_CHARS = 16_000;
+
 export type Message = { role: 'system' | 'user' | 'assistant'; content: string };
 
 export interface ModelAnswer {
@@ -75,6 +82,8 @@ export async function askModel(
     { signal: AbortSignal.timeout(left) },
   );
   const content = completion.choices[0]?.message?.content ?? '';
+  if (content.length > MAX_ANSWER_CHARS)
+    throw new Error(`the answer is ${content.length} characters; more than ${MAX_ANSWER_CHARS} is not read`);
   if (recorded) recorded.fresh[key] = content;
   return {
     content,

@@ -10,7 +10,7 @@
  */
 import pLimit from 'p-limit';
 import { askModel, DEFAULT_TIMEOUT_MS, failureOf, type LlmLogger, type LlmSettings, type RecordedAnswers } from './llm.ts';
-import { checkCaptions, describeFindings } from '../checker/check.ts';
+import { checkCaptions, describeFindings, tooLongToJudge } from '../checker/check.ts';
 import { describeLocale, hasWideScript, languageOf, listingLocale, plannedNatively } from '../../core/locales.ts';
 import { newStats, type ModelStats } from './writer.ts';
 import { primaryListing } from '../../core/listing.ts';
@@ -104,6 +104,9 @@ export function parseAnswer(content: string | null | undefined, n: number): Capt
 /** Why the model's captions cannot be this locale's, or []: the one checker, in the locale's language. */
 function translationProblems(captions: CaptionText[], base: ScreenshotSetResult, locale: string, input: PlanInput): string[] {
   const language = languageOf(locale);
+  // A caption far too long for any set fails the answer before the checker reads any of it.
+  const unread = captions.flatMap((c, i) => describeFindings(tooLongToJudge(c, base.captionLength)).map((m) => `slide ${i + 1}: ${m}`));
+  if (unread.length > 0) return unread;
   const findings = checkCaptions(
     captions.map((c, i) => ({ ...c, role: base.slides[i].role })),
     {

@@ -4,7 +4,7 @@
  * slide still failing takes the rule writer's caption for that slide alone. Runs in the job, never
  * in the request. Without a model, or when the model fails outright, the set is the rule writer's.
  */
-import { CaptionChecker, checkCaptions, describeFindings, type Finding } from '../checker/check.ts';
+import { CaptionChecker, checkCaptions, describeFindings, tooLongToJudge, type Finding } from '../checker/check.ts';
 import { FEATURE_ROLES } from '../rules/writer.ts';
 import { describeBudget } from '../checker/fit.ts';
 import { askModel, DEFAULT_TIMEOUT_MS, failureOf, type LlmLogger, type LlmSettings, type Message, type RecordedAnswers } from './llm.ts';
@@ -21,6 +21,8 @@ export interface ModelStats {
   repairs: number;
   /** Slides that ended with the rule writer's caption because the model's failed. */
   fallbacks: number;
+  /** The model's candidates the checker read (one over its length is refused before it, unread). */
+  judged: number;
   promptTokens: number;
   completionTokens: number;
   cached: number;
@@ -32,6 +34,7 @@ export const newStats = (): ModelStats => ({
   failures: 0,
   repairs: 0,
   fallbacks: 0,
+  judged: 0,
   promptTokens: 0,
   completionTokens: 0,
   cached: 0,
@@ -133,26 +136,38 @@ function prompt(draft: CaptionDraft): Message[] {
 
 type Candidates = Map<number, { headline: string; subheadline: string | null }[]>;
 
-/** The candidates per slide index; slides the answer lacks or garbles are simply absent. */
-export function parseCandidates(content: string): Candidates {
+/**
+ * The candidates per slide index, at most CANDIDATES for each of the set's `slides`; slides the
+ * answer lacks or garbles are simply absent, and what it adds (other indices, more candidates) is
+ * dropped unread.
+ */
+export function parseCandidates(content: string, slides: number): Candidates {
   const data = JSON.parse(content) as { slides?: unknown };
   if (!Array.isArray(data.slides)) throw new Error('the answer has no slides');
   const out: Candidates = new Map();
   for (const s of data.slides as { index?: unknown; candidates?: unknown }[]) {
-    if (typeof s?.index !== 'number' || !Array.isArray(s.candidates)) continue;
+    if (!Number.isInteger(s?.index) || (s.index as number) < 1 || (s.index as number) > slides || !Array.isArray(s.candidates)) continue;
     const ok = (s.candidates as { headline?: unknown; subheadline?: unknown }[])
+      .slice(0, CANDIDATES)
       .filter((c) => typeof c?.headline === 'string' && (c.subheadline === null || typeof c.subheadline === 'string'))
       .map((c) => ({
         headline: (c.headline as string).trim(),
         subheadline: typeof c.subheadline === 'string' ? c.subheadline.trim() || null : null,
       }));
-    out.set(s.index, ok.slice(0, CANDIDATES));
+    out.set(s.index as number, ok);
   }
   return out;
 }
 
-/** Picks, slide by slide, the first option the checker passes given the slides before it. */
-function assemble(draft: CaptionDraft, options: (i: number) => Written[]): { chosen: (Written | null)[]; findings: Finding[][] } {
+/**
+ * Picks, slide by slide, the first option the checker passes given the slides before it. An option
+ * far longer than any caption may be is refused on its length alone, before the checker reads it.
+ */
+function assemble(
+  draft: CaptionDraft,
+  options: (i: number) => Written[],
+  stats: ModelStats,
+): { chosen: (Written | null)[]; findings: Finding[][] } {
   const checker = new CaptionChecker(draft.check);
   const findings: Finding[][] = [];
   const long = CAPTION_LENGTHS[draft.check.captionLength].subheadline > 0;
@@ -162,6 +177,12 @@ function assemble(draft: CaptionDraft, options: (i: number) => Written[]): { cho
     // headline alone there): a slide keeps its headline alone only when no candidate has a subheadline that passes.
     const all = options(i);
     for (const o of long ? [...all.filter((x) => x.subheadline), ...all.filter((x) => !x.subheadline)] : all) {
+      const unread = tooLongToJudge(o, draft.check.captionLength);
+      if (unread.length > 0) {
+        first ??= unread;
+        continue;
+      }
+      stats.judged++;
       const f = checker.check({ ...o, role, index: i + 1 });
       if (f.length === 0) {
         checker.accept({ ...o, role, index: i + 1 });
@@ -242,7 +263,7 @@ export async function writeWithModel(
       if (answer.cached) stats.cached++;
       stats.promptTokens += answer.promptTokens;
       stats.completionTokens += answer.completionTokens;
-      return { content: answer.content, candidates: parseCandidates(answer.content) };
+      return { content: answer.content, candidates: parseCandidates(answer.content, n) };
     } catch (error) {
       stats.failures++;
       logger?.warn({ error: failureOf(error) }, 'caption model failed; the rule writer fills its slides');
@@ -258,7 +279,7 @@ export async function writeWithModel(
     return rulesOnly();
   }
   const model = (c: Candidates, i: number): Written[] => (c.get(i + 1) ?? []).map((x) => ({ ...x, source: 'model' as const }));
-  const round1 = assemble(draft, (i) => model(first.candidates, i));
+  const round1 = assemble(draft, (i) => model(first.candidates, i), stats);
   const failing = round1.chosen.flatMap((c, i) => (c === null ? [i] : []));
   let repaired: Candidates = new Map();
   if (failing.length > 0) {
@@ -277,7 +298,9 @@ export async function writeWithModel(
     repaired = again?.candidates ?? new Map();
   }
   // The model's words first wherever they pass; the rule writer's for a slide only when neither answer has one.
-  const final = { chosen: fillWithRules(draft, assemble(draft, (i) => [...model(first.candidates, i), ...model(repaired, i)]).chosen) };
+  const final = {
+    chosen: fillWithRules(draft, assemble(draft, (i) => [...model(first.candidates, i), ...model(repaired, i)], stats).chosen),
+  };
   const missing = final.chosen.filter((c) => c === null).length;
   // The model's words may say what the rule writer needed for the slides it fills: then the rule
   // writer's own whole set, which passes the checker, rather than a job that fails. A model never
