@@ -101,7 +101,7 @@ const empty = (): Tally => ({
   oracle: {},
   oracleSlides: 0,
   sources: {},
-  stats: { calls: 0, repairs: 0, fallbacks: 0, promptTokens: 0, completionTokens: 0, failures: 0, cached: 0 },
+  stats: { calls: 0, repairs: 0, fallbacks: 0, judged: 0, promptTokens: 0, completionTokens: 0, failures: 0, cached: 0 },
   ms: [],
 });
 const parts: Record<PartName, Tally> = { tuned: empty(), 'held-out': empty(), recorded: empty() };
