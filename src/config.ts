@@ -49,8 +49,11 @@ export interface Config {
   metricsToken: string | null;
   /** Webhook URLs: plain http, and loopback/private/link-local addresses, for local use and tests only. */
   webhooks: { allowHttp: boolean; allowPrivate: boolean };
-  /** Free edits of a set (src/sets/revisions/): revisions per set and per account in any hour, previews per account per minute. */
-  revisions: { perSetPerHour: number; perAccountPerHour: number; previewsPerMinute: number };
+  /**
+   * Free edits of a set (src/sets/revisions/): revisions per set and per account in any hour, previews
+   * per account per minute, and previews of one account waiting or drawn at once (absent: 4).
+   */
+  revisions: { perSetPerHour: number; perAccountPerHour: number; previewsPerMinute: number; previewsAtOnce?: number };
   /** Master key of secrets at rest (SECRETS_KEY); null: generated into DATA_DIR when embedded, else none. */
   secretsKey: Buffer | null;
   /** Keys that only open rows sealed before a rotation (SECRETS_KEY_PREVIOUS, comma-separated). */
@@ -165,6 +168,7 @@ const SETTINGS = z.object({
   REVISIONS_PER_SET_PER_HOUR: int(30, 1, 1_000_000),
   REVISIONS_PER_ACCOUNT_PER_HOUR: int(120, 1, 1_000_000),
   PREVIEWS_PER_MINUTE: int(120, 1, 1_000_000),
+  PREVIEWS_AT_ONCE: int(4, 1, 1_000),
   SECRETS_KEY: custom<Buffer | null>(
     (raw, fail) => decodeKey(raw) ?? fail('expected 32 bytes in base64 (e.g. `openssl rand -base64 32`)'),
     null,
@@ -254,6 +258,7 @@ export function loadConfig(env: Env = process.env): Config {
       perSetPerHour: s.REVISIONS_PER_SET_PER_HOUR,
       perAccountPerHour: s.REVISIONS_PER_ACCOUNT_PER_HOUR,
       previewsPerMinute: s.PREVIEWS_PER_MINUTE,
+      previewsAtOnce: s.PREVIEWS_AT_ONCE,
     },
     secretsKey: s.SECRETS_KEY,
     secretsKeyPrevious: s.SECRETS_KEY_PREVIOUS,

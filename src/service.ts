@@ -130,6 +130,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
         objects,
         renderer: new RenderPool({ threads: 1, nice: 0, idleTimeout: 10 * 60_000 }),
         storeImageOrigins: config.storeImageOrigins,
+        queue: { perAccount: config.revisions.previewsAtOnce },
       });
       teardown.add('resources', 'the preview renderer', () => previewer.close());
       const api = await buildServer(

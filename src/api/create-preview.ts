@@ -49,6 +49,7 @@ const PreviewBody = Type.Union([OfJob, OfApp], { title: 'CreatePreviewRequest' }
 export function createPreview(api: Api, services: Services) {
   const perMinute = services.config.revisions?.previewsPerMinute ?? 120;
   const rule = { name: 'previews', capacity: perMinute, perSecond: perMinute / 60 };
+  const atOnce = services.config.revisions?.previewsAtOnce ?? 4;
   api.post(
     '/public/v1/previews',
     {
@@ -60,7 +61,7 @@ export function createPreview(api: Api, services: Services) {
           'With `jobId`: a slide of a succeeded set (in its first locale, or the `locale` named on the slide) with any change a revision could make, sized as the whole set would be (`view: store`: its first three slides side by side, as a store page shows them).',
           'With `appId` and `device`: one slide of a set not made yet, in the app’s colours.',
           `The PNG is ${Math.round(PREVIEW_SCALE * 100)} % of the device size and is not stored. \`Caption-Fits: false\` says a caption would be refused by a revision (it cannot fit at the smallest type size).`,
-          `Free; at most ${perMinute} a minute per account (429 \`rate_limited\`, Retry-After).`,
+          `Free; at most ${perMinute} a minute per account, and ${atOnce} at once, waiting or being drawn (accounts take turns): more is 429 \`rate_limited\` with Retry-After.`,
         ].join(' '),
         tags: ['jobs'],
         body: PreviewBody,
@@ -80,7 +81,11 @@ export function createPreview(api: Api, services: Services) {
             problemExample('job_not_found', 'No job job_01JD2ZK5T8Q3W4E5R6T7Y8U9EF on this account.'),
           ),
           409: problemRef('The job has not succeeded (`job_not_revisable`).'),
-          429: problemRef('Too many previews this minute, or too many requests for this key (`rate_limited`).', undefined, RETRY_AFTER),
+          429: problemRef(
+            'Too many previews this minute or at once, or too many requests for this key (`rate_limited`).',
+            undefined,
+            RETRY_AFTER,
+          ),
           503: problemRef('This server renders no previews (`service_unavailable`).', undefined, RETRY_AFTER),
         },
       },
@@ -95,7 +100,14 @@ export function createPreview(api: Api, services: Services) {
         if (!d.allowed) throw rateLimited(rule, d, `At most ${perMinute} previews a minute per account. Retry after ${d.retryAfterS} s.`);
       }
       const body = request.body;
-      const preview = 'jobId' in body ? await previews.forJob(accountId, body) : await previews.forApp(accountId, body);
+      // A client that gave up (closed its connection) has its preview taken out of the queue; the
+      // answer reaches no one (a Problem, so it is not logged as a failure).
+      const gone = new AbortController();
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableFinished) gone.abort(new Problem('service_unavailable', 'The client closed the connection.'));
+      });
+      const preview =
+        'jobId' in body ? await previews.forJob(accountId, body, gone.signal) : await previews.forApp(accountId, body, gone.signal);
       return reply.code(200).type('image/png').header('caption-fits', String(preview.fits)).send(preview.png);
     },
   );

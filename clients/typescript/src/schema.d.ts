@@ -428,7 +428,7 @@ export interface paths {
         put?: never;
         /**
          * Render one slide with unsaved changes, at a third of its size (free, not stored)
-         * @description With `jobId`: a slide of a succeeded set (in its first locale, or the `locale` named on the slide) with any change a revision could make, sized as the whole set would be (`view: store`: its first three slides side by side, as a store page shows them). With `appId` and `device`: one slide of a set not made yet, in the app’s colours. The PNG is 33 % of the device size and is not stored. `Caption-Fits: false` says a caption would be refused by a revision (it cannot fit at the smallest type size). Free; at most 120 a minute per account (429 `rate_limited`, Retry-After).
+         * @description With `jobId`: a slide of a succeeded set (in its first locale, or the `locale` named on the slide) with any change a revision could make, sized as the whole set would be (`view: store`: its first three slides side by side, as a store page shows them). With `appId` and `device`: one slide of a set not made yet, in the app’s colours. The PNG is 33 % of the device size and is not stored. `Caption-Fits: false` says a caption would be refused by a revision (it cannot fit at the smallest type size). Free; at most 120 a minute per account, and 4 at once, waiting or being drawn (accounts take turns): more is 429 `rate_limited` with Retry-After.
          */
         post: operations["createPreview"];
         delete?: never;
@@ -6701,7 +6701,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many previews this minute, or too many requests for this key (`rate_limited`). */
+            /** @description Too many previews this minute or at once, or too many requests for this key (`rate_limited`). */
             429: {
                 headers: {
                     /** @description The request id (req_…); problem bodies repeat it as requestId. */

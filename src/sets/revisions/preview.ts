@@ -3,6 +3,8 @@
  * reduced size, and never stored. The editor asks for one as the user types, so a preview renders
  * only the slide asked for (sized as its whole set would be), on a thread pool of its own so queued
  * jobs never stand in its way, with the screens it frames kept in memory for the next keystroke.
+ * Previews wait for that thread in ./preview-queue.ts: each account a few at a time, in turns, and
+ * holding their plan only until their turn.
  */
 import { resolveSetBrand } from '../../brand/resolve.ts';
 import type { BrandColors, BrandFontId } from '../../core/themes.ts';
@@ -22,6 +24,7 @@ import { checkScreenIds } from '../../screens/screens.ts';
 import type { ThemeId } from '../../core/themes.ts';
 import { DEFAULT_THEME, themeFor } from '../../core/themes.ts';
 import { captionFit } from './caption-fit.ts';
+import { PreviewQueue, type PreviewQueueOptions } from './preview-queue.ts';
 import { applyChanges, changeErrors } from './edit.ts';
 import { revisableJob, themeOf } from './revisions.ts';
 import type { SlideChanges } from './types.ts';
@@ -36,6 +39,18 @@ export interface PreviewDeps {
   objects: ObjectStore;
   renderer: Pick<RenderPool, 'preview' | 'close'>;
   storeImageOrigins: string[];
+  /** Previews per account at once, and drawn at once (./preview-queue.ts). */
+  queue?: PreviewQueueOptions;
+}
+
+/** What a preview waiting its turn holds: the slides' words and looks, no screen bytes. */
+export interface PreviewPlan {
+  owner: { id: string; accountId: string; appId: string };
+  device: Device;
+  set: Slide[];
+  at: number[];
+  theme: ThemeId;
+  brand?: BrandColors & { font?: BrandFontId };
 }
 
 export interface JobPreview {
@@ -78,10 +93,33 @@ export function localeSlides(result: ScreenshotSetResult, locale: string | undef
 
 export class Previewer {
   private readonly screens = new Map<string, Buffer | null>();
+  readonly queue: PreviewQueue<PreviewPlan>;
 
-  constructor(private readonly deps: PreviewDeps) {}
+  constructor(private readonly deps: PreviewDeps) {
+    this.queue = new PreviewQueue((plan, signal) => this.render(plan, signal), deps.queue);
+  }
 
+  /** The preview of a set's slide; refused (429) when the account has too many on the way. */
   async forJob(accountId: string, req: JobPreview, signal?: AbortSignal): Promise<Preview> {
+    const leave = this.queue.enter(accountId);
+    try {
+      return await this.queue.run(accountId, await this.planJob(accountId, req), signal);
+    } finally {
+      leave();
+    }
+  }
+
+  /** The preview of a slide of a set not made yet; refused (429) as forJob. */
+  async forApp(accountId: string, req: AppPreview, signal?: AbortSignal): Promise<Preview> {
+    const leave = this.queue.enter(accountId);
+    try {
+      return await this.queue.run(accountId, await this.planApp(accountId, req), signal);
+    } finally {
+      leave();
+    }
+  }
+
+  private async planJob(accountId: string, req: JobPreview): Promise<PreviewPlan> {
     const parent = await revisableJob(this.deps.db, accountId, req.jobId);
     const { locale, ...changes } = req.slide;
     const slides = localeSlides(parent.result, locale);
@@ -96,10 +134,10 @@ export class Previewer {
     const theme = req.theme ?? themeOf(parent);
     const b = parent.result.brand;
     const brand = b ? { primary: b.primary, secondary: b.secondary, font: b.font } : undefined;
-    return this.render({ id: parent.id, accountId, appId: parent.app_id }, parent.result.device, set, at, theme, signal, brand);
+    return { owner: { id: parent.id, accountId, appId: parent.app_id }, device: parent.result.device, set, at, theme, brand };
   }
 
-  async forApp(accountId: string, req: AppPreview, signal?: AbortSignal): Promise<Preview> {
+  private async planApp(accountId: string, req: AppPreview): Promise<PreviewPlan> {
     if (!isId('app', req.appId)) throw appNotFound(req.appId);
     const app = await findApp(this.deps.db, accountId, req.appId);
     if (!app) throw appNotFound(req.appId);
@@ -127,18 +165,11 @@ export class Previewer {
       ? { primary: setBrand.palette.primary, secondary: setBrand.palette.secondary, font: setBrand.kit.font }
       : undefined;
     const theme = req.theme ?? setBrand?.theme ?? DEFAULT_THEME;
-    return this.render({ id: 'preview', accountId, appId: app.id }, req.device, [slide], [0], theme, signal, brand);
+    return { owner: { id: 'preview', accountId, appId: app.id }, device: req.device, set: [slide], at: [0], theme, brand };
   }
 
-  private async render(
-    owner: { id: string; accountId: string; appId: string },
-    device: Device,
-    set: Slide[],
-    at: number[],
-    theme: ThemeId,
-    signal?: AbortSignal,
-    brand?: BrandColors & { font?: BrandFontId },
-  ): Promise<Preview> {
+  /** Its turn: the screens are read now, not while it waited. */
+  private async render({ owner, device, set, at, theme, brand }: PreviewPlan, signal?: AbortSignal): Promise<Preview> {
     const screens = await this.screensOf(owner, device, set, at, signal);
     const keys = at.map((i) => (screens[i] ? this.keyOf(owner.accountId, set[i]) : null));
     const small = await this.deps.renderer.preview(
