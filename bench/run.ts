@@ -7,7 +7,8 @@
  * Progress goes to stderr; the results table goes to stdout.
  *
  * `npm run bench -- rendering` runs only the rendering part (bench/rendering.ts) and the editor's
- * (bench/editing.ts: preview p50/p95 and its CPU, a revision of 1 of 10 slides).
+ * (bench/editing.ts: preview p50/p95 and its CPU, a revision of 1 of 10 slides) and previews while
+ * another account floods them (bench/preview-flood.ts).
  *
  * Settings: BENCH_DURATION_S (seconds per scenario, default 8), BENCH_DATABASE_URL (an external
  * PostgreSQL instead of a fresh embedded one), BENCH_CPU_PROF_DIR (write .cpuprofile files of the
@@ -25,6 +26,7 @@ import { benchAccount, openBenchDatabase, type BenchAccount, type BenchDatabase 
 import { benchPlanning } from './planning.ts';
 import { benchRendering } from './rendering.ts';
 import { benchEditing } from './editing.ts';
+import { benchPreviewFlood } from './preview-flood.ts';
 import { benchSets, uploadBenchScreen, GOALS as SET_GOALS, SLIDES } from './pictures.ts';
 import { fmtInt, fmtMs, readmeRows, readmeTable, writeReadmeTable } from './readme.ts';
 
@@ -572,6 +574,8 @@ try {
   ok = ok && rendering.correct;
   progress('editing: previews and a revision of one slide');
   process.stdout.write((await benchEditing()).text);
+  progress('previews while another account floods');
+  process.stdout.write((await benchPreviewFlood()).text);
 } catch (error) {
   console.error('bench failed:', error);
 } finally {
