@@ -1,6 +1,6 @@
 /** `npx tsx bench/fillable.ts inline|thread`: the event loop's busy time per create's fillability check (performance.eventLoopUtilization, main thread only), inline against the fillability thread, over the caption corpus at count 6. */
 import { performance } from 'node:perf_hooks';
-import { checkFillable, fillableOffThread, closeFillability } from '../src/planning/fillable.ts';
+import { checkFillable, factsOffThread, closeFillability, verdictOf } from '../src/planning/fillable.ts';
 import { corpus } from '../test/planning/corpus/index.ts';
 import { devicesFor } from '../test/planning/corpus/measure.ts';
 import type { PlanInput } from '../src/core/set.ts';
@@ -29,7 +29,8 @@ async function run(label: string, f: (i: PlanInput) => Promise<void> | void) {
 }
 if (process.argv[2] === 'inline') await run('inline', (i) => void checkFillable(i, false));
 else {
-  await fillableOffThread(inputs[0], false).catch(() => {});
-  await run('thread', async (i) => void (await fillableOffThread(i, false)));
+  const offThread = async (i: PlanInput) => verdictOf((await factsOffThread(i, [i.request]))[0], i.uploadedScreens, false);
+  await offThread(inputs[0]).catch(() => {});
+  await run('thread', async (i) => void (await offThread(i)));
   await closeFillability();
 }

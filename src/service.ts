@@ -24,6 +24,7 @@ import { Teardown } from './teardown.ts';
 import { createRateLimits } from './http/rate-limit/index.ts';
 import { PlanningPool } from './planning/pool.ts';
 import { closeFillability } from './planning/fillable.ts';
+import { planFillChecks } from './sets/fill-checks.ts';
 import { pgAnswerCache } from './captions/model/answer-cache.ts';
 import { JobWaiters } from './sets/waiters.ts';
 import { createObjectStore } from './objects/index.ts';
@@ -156,6 +157,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
           // Its own thread, at normal priority: a preview answers while the user types, whatever the queue holds.
           previews: previewer,
           publishing: publishing.services,
+          planFillChecks: (app) => void planFillChecks(database.pool, app),
         },
         { logger: log, limits: config.http, trustProxy: config.trustProxy, metricsToken: config.metricsToken, dashboard: dashboardPlugin },
       );

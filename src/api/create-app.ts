@@ -155,6 +155,8 @@ export function createApp(api: Api, services: Services) {
         throw validationFailed([...schemaErrors, ...domainErrors]);
       }
       const app = await createAppRecord(services.db, services.stores, principalOf(request).accountId, request.body);
+      // Its first create then reads the plan's facts instead of planning in the request.
+      services.planFillChecks?.(app);
       return appView(app, pictureLinks(services, request));
     },
   );

@@ -16,6 +16,7 @@ import { csrfTokenFor, type CookieNames } from './session.ts';
 import type { Previewer } from '../sets/revisions/preview.ts';
 import type { PublishingServices } from '../publishing/services.ts';
 import type { RevisionLimits } from '../sets/revisions/revisions.ts';
+import type { App } from '../apps/apps.ts';
 
 /** The same domain services the API is built on (a structural subset of the API's Services). */
 export interface DashboardServices {
@@ -44,6 +45,8 @@ export interface DashboardServices {
    * running); its keyring also seals the webhook signing secrets created here.
    */
   publishing?: PublishingServices;
+  /** Plans what a create's check reads of an app's sets, when it is created or its guidance changes (src/jobs/fill-checks.ts). */
+  planFillChecks?: ((app: App) => void) | null;
 }
 
 export interface DashboardOptions {

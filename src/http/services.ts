@@ -19,6 +19,7 @@ import type { PublishingServices } from '../publishing/services.ts';
 import type { StoreReaders } from '../stores/index.ts';
 import type { RateLimits } from './rate-limit/index.ts';
 import type { Previewer } from '../sets/revisions/preview.ts';
+import type { App } from '../apps/apps.ts';
 
 export interface Services {
   /** `llm`: whether a caption model is configured decides which locales a set may ask for; publicUrl and signupEnabled are the dashboard's (defaults: null, true); webhooks: what webhook URLs may point at (default: https and public addresses only). */
@@ -43,6 +44,11 @@ export interface Services {
   previews?: Previewer | null;
   /** Store connections and publications; absent, those operations answer 503. */
   publishing?: PublishingServices;
+  /**
+   * Plans in the background what a create's check reads of an app's sets (src/jobs/fill-checks.ts),
+   * when the app is created or its guidance changes; absent, its first creates plan it.
+   */
+  planFillChecks?: ((app: App) => void) | null;
 }
 
 export type Api = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;

@@ -4,23 +4,23 @@ import type { LlmSettings } from '../captions/model/llm.ts';
 import { TranslationFailed } from '../captions/model/errors.ts';
 import { newStats, type ModelStats } from '../captions/model/writer.ts';
 import { planSet } from './pipeline.ts';
-import type { PlanInput, ScreenshotSetResult } from '../core/set.ts';
-import { checkFillable } from './fillable.ts';
+import type { PlanInput, PlanRequest, ScreenshotSetResult } from '../core/set.ts';
+import { fillFacts, type FillFacts } from './fillable.ts';
 
-/** The create request's check before the charge (./fillable.ts), off the HTTP event loop. */
-export interface FillableTask {
-  kind: 'fillable';
-  input: PlanInput;
-  hasModel: boolean;
+/** The facts a create's check before the charge reads (./fillable.ts), planned off the HTTP event loop. */
+export interface FactsTask {
+  kind: 'fill-facts';
+  input: Omit<PlanInput, 'request' | 'uploadedScreens'>;
+  requests: PlanRequest[];
 }
 
-export type FillableAnswer =
-  | { ok: true; warnings: string[] }
+export type FactsAnswer =
+  | { ok: true; facts: FillFacts[] }
   | { ok: false; problem: { code: string; detail: string; extensions: Record<string, unknown> } | null; message: string };
 
-function fillable(task: FillableTask): FillableAnswer {
+function facts(task: FactsTask): FactsAnswer {
   try {
-    return { ok: true, warnings: checkFillable(task.input, task.hasModel) };
+    return { ok: true, facts: fillFacts(task.input, task.requests) };
   } catch (error) {
     const problem = isProblem(error) ? { code: error.code, detail: error.detail, extensions: error.extensions } : null;
     return { ok: false, problem, message: (error as Error).message };
@@ -50,8 +50,8 @@ export type PlanAnswer =
       message: string;
     } & PlanReport);
 
-export default async function plan(task: PlanTask | FillableTask): Promise<PlanAnswer | FillableAnswer> {
-  if ('kind' in task) return fillable(task);
+export default async function plan(task: PlanTask | FactsTask): Promise<PlanAnswer | FactsAnswer> {
+  if ('kind' in task) return facts(task);
   const logs: { obj: object; msg: string }[] = [];
   const log = {
     warn: (obj: object, msg: string) =>

@@ -16,12 +16,13 @@ import { appNotFound, listingsOf, type App } from '../apps/apps.ts';
 import { checkScreenIds } from '../screens/screens.ts';
 import { listingLocale, localesErrors, plannedNatively } from '../core/locales.ts';
 import { screensFor } from '../planning/screens.ts';
-import { fillableOffThread } from '../planning/fillable.ts';
+import { verdictOf } from '../planning/fillable.ts';
 import { DEVICES } from '../core/devices.ts';
 import { creditsCharged } from '../metrics/index.ts';
 import { claimIdempotencyKey, completeIdempotencyKey, findIdempotencyRecord, requestHash } from './idempotency.ts';
 import type { StoredPlanRequest } from '../queue/jobs.ts';
 import { appReader, type AppReader } from './app-snapshots.ts';
+import { factsFor } from './fill-checks.ts';
 import { chargeAndEnqueue, chargeBatched, StaleCheck, type CheckedFacts } from './charge.ts';
 
 export const SCREENSHOT_SET_COST = 5;
@@ -99,6 +100,7 @@ function checkTranslatable(app: App, request: ScreenshotSetRequest): void {
  * the charge. Returns the draft's warnings and whether the family's uploaded screens were counted.
  */
 async function checkSetFillable(
+  db: Queryable,
   reader: AppReader,
   app: App,
   request: StoredPlanRequest,
@@ -113,9 +115,9 @@ async function checkSetFillable(
     !(screensFor(listings, request.device).urls.length > 0 && primaryListing(listings, request.device).platform !== 'mac') &&
     !request.screenIds?.length;
   const uploadedScreens = counted ? await reader.screenCount(family) : request.screenIds?.length;
-  // The listings change only with their version (a store URL added later); the guidance can, and is in the key.
-  const key = JSON.stringify([app.id, app.listingsVersion, app.extraContext, request, uploadedScreens ?? null]);
-  const warnings = await fillableOffThread({ listings, extraContext: app.extraContext, request, uploadedScreens }, hasModel, key);
+  // Planned when the app was created (./fill-checks.ts); what the screens and the model change is applied here.
+  const facts = await factsFor(db, app.accountId, app.id, listings, app.extraContext, request);
+  const warnings = verdictOf(facts, uploadedScreens, hasModel);
   // The planner only tells none from some (plan.ts), so that is what the charge re-checks.
   return { warnings, family: counted ? family : null, hasScreens: counted ? uploadedScreens! > 0 : null };
 }
@@ -203,7 +205,7 @@ async function checkOnce(
   if (screenIds.length) await checkScreenIds(db, accountId, request.appId, screenIds);
   const fillable = request.slides
     ? { warnings: [], family: null, hasScreens: null }
-    : await checkSetFillable(reader, app, planRequest, opts.hasModel ?? !!opts.canTranslate);
+    : await checkSetFillable(db, reader, app, planRequest, opts.hasModel ?? !!opts.canTranslate);
   return {
     warnings: fillable.warnings,
     facts: {

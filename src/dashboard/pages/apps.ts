@@ -231,6 +231,7 @@ export function appPages(app: FastifyInstance, dash: Dashboard): void {
     };
     try {
       const created = await createApp(db, stores, session.user.accountId, input);
+      dash.services.planFillChecks?.(created);
       return seeOther(reply, `/apps/${created.id}`);
     } catch (e) {
       if (!isProblem(e) || (e.status >= 500 && e.code !== 'store_unavailable')) throw e;
@@ -251,6 +252,9 @@ export function appPages(app: FastifyInstance, dash: Dashboard): void {
     const own = errors.filter((e) => e.field === 'extraContext');
     if (own.length) return appPage(request, reply, dash, appId, null, 400, 'The guidance was not saved: please correct it below.', own);
     if (!(await setGuidance(db, session.user.accountId, appId, checked.extraContext))) throw notFound();
+    // New guidance is a new source of captions: what a create's check reads is planned for it.
+    const guided = dash.services.planFillChecks && (await findApp(db, session.user.accountId, appId));
+    if (guided) dash.services.planFillChecks!(guided);
     return seeOther(reply, `/apps/${appId}?saved=guidance#guidance`);
   });
   screenPages(app, dash, appPage);
