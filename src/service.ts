@@ -157,7 +157,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
           // Its own thread, at normal priority: a preview answers while the user types, whatever the queue holds.
           previews: previewer,
           publishing: publishing.services,
-          planFillChecks: (app) => void planFillChecks(database.pool, app),
+          planFillChecks: (app) => planFillChecks(database.pool, app).usual,
         },
         { logger: log, limits: config.http, trustProxy: config.trustProxy, metricsToken: config.metricsToken, dashboard: dashboardPlugin },
       );

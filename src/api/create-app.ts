@@ -155,8 +155,9 @@ export function createApp(api: Api, services: Services) {
         throw validationFailed([...schemaErrors, ...domainErrors]);
       }
       const app = await createAppRecord(services.db, services.stores, principalOf(request).accountId, request.body);
-      // Its first create then reads the plan's facts instead of planning in the request.
-      services.planFillChecks?.(app);
+      // Its usual set's facts are planned before the app is answered (the rest follow in the
+      // background), so even a create sent at once reads them instead of planning in its request.
+      await services.planFillChecks?.(app);
       return appView(app, pictureLinks(services, request));
     },
   );

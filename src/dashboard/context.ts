@@ -46,7 +46,7 @@ export interface DashboardServices {
    */
   publishing?: PublishingServices;
   /** Plans what a create's check reads of an app's sets, when it is created or its guidance changes (src/jobs/fill-checks.ts). */
-  planFillChecks?: ((app: App) => void) | null;
+  planFillChecks?: ((app: App) => Promise<void>) | null;
 }
 
 export interface DashboardOptions {

@@ -45,10 +45,11 @@ export interface Services {
   /** Store connections and publications; absent, those operations answer 503. */
   publishing?: PublishingServices;
   /**
-   * Plans in the background what a create's check reads of an app's sets (src/jobs/fill-checks.ts),
-   * when the app is created or its guidance changes; absent, its first creates plan it.
+   * Plans what a create's check reads of an app's sets (src/jobs/fill-checks.ts) when the app is
+   * created or its guidance changes: resolves when the usual set is planned (the rest goes on in the
+   * background); never rejects. Absent, an app's first creates plan what they need.
    */
-  planFillChecks?: ((app: App) => void) | null;
+  planFillChecks?: ((app: App) => Promise<void>) | null;
 }
 
 export type Api = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;

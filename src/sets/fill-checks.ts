@@ -128,23 +128,29 @@ function tasksOf(devices: Device[]): FactsRequest[][] {
 /** The tasks waiting for the planning thread in this process, one after another. */
 let queue: Promise<void> = Promise.resolve();
 let waiting = 0;
-/** Past this many tasks waiting, an app's facts are left to its first creates rather than queued. */
+/** Past this many tasks waiting, an app's facts beyond its usual set are left to its first creates. */
 const MAX_WAITING = 200;
 
+export interface FillChecksPlanned {
+  /** The largest phone's usual set is kept (planned at once, ahead of the queue): wait for it before answering. */
+  usual: Promise<void>;
+  /** Every fact planned ahead is kept. */
+  all: Promise<void>;
+}
+
 /**
- * Plans an app's facts in the background (call it when the app is created or its guidance
- * changes), and deletes those of the sources before the last one. Resolves when they are kept;
- * never rejects (a fact not planned ahead is planned by the create that needs it).
+ * Plans an app's facts (call it when the app is created or its guidance changes), and deletes
+ * those of the sources before the last one. Never rejects: a fact not planned ahead is planned by
+ * the create that needs it.
  */
 export function planFillChecks(
   db: Queryable,
   app: Pick<App, 'id' | 'accountId' | 'iosListing' | 'androidListing' | 'extraContext'>,
-): Promise<void> {
+): FillChecksPlanned {
   const listings = [app.iosListing, app.androidListing].filter((l) => l !== null);
-  const tasks = tasksOf(devicesOf(listings));
-  if (tasks.length === 0 || waiting + tasks.length > MAX_WAITING) return Promise.resolve();
+  const [first, ...rest] = tasksOf(devicesOf(listings));
+  if (!first) return { usual: Promise.resolve(), all: Promise.resolve() };
   const source = sourceOf(listings, app.extraContext);
-  waiting += tasks.length;
   const plan = async (requests: FactsRequest[]) => {
     const run = factsOffThread({ listings, extraContext: app.extraContext }, requests);
     const names = requests.map((r) => `${source} ${requestKey(r)}`);
@@ -165,8 +171,7 @@ export function planFillChecks(
       for (const name of names) planning.delete(name);
     }
   };
-  const done = (queue = queue.then(async () => {
-    let left = tasks.length;
+  const usual = (async () => {
     try {
       // The source before this one stays: a process whose snapshot of the app is older still reads it.
       await db.query(
@@ -174,16 +179,27 @@ export function planFillChecks(
            SELECT source FROM app_fill_checks WHERE app_id = $1 AND account_id = $2 AND source <> $3 ORDER BY created_at DESC LIMIT 1)`,
         [app.id, app.accountId, source],
       );
-      for (const requests of tasks) {
+      await plan(first);
+    } catch {
+      // A pool closed by a teardown, or a listing the planner refuses: the creates plan what they need.
+    }
+  })();
+  if (waiting + rest.length > MAX_WAITING) return { usual, all: usual };
+  waiting += rest.length;
+  const all = (queue = queue.then(async () => {
+    let left = rest.length;
+    try {
+      await usual;
+      for (const requests of rest) {
         left--;
         waiting--;
         await plan(requests);
       }
     } catch {
-      // A pool closed by a teardown, or a listing the planner refuses: the creates plan what they need.
+      // As above.
     } finally {
       waiting -= left;
     }
   }));
-  return done;
+  return { usual, all };
 }

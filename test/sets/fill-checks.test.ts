@@ -30,7 +30,7 @@ const stored = async (h: TestApp, appId: string) =>
 async function plannedApp(h: TestApp, listing: Listing, extraContext: string | null = null): Promise<string> {
   const appId = await insertApp(h.t.pool, h.account.id, listing);
   if (extraContext) await setGuidance(h.t.pool, h.account.id, appId, extraContext);
-  await planFillChecks(h.t.pool, (await findApp(h.t.pool, h.account.id, appId))!);
+  await planFillChecks(h.t.pool, (await findApp(h.t.pool, h.account.id, appId))!).all;
   forgetKnownFacts();
   return appId;
 }
@@ -50,12 +50,19 @@ function planned(listing: Listing, request: PlanRequest, uploadedScreens?: numbe
 }
 
 describe('the check before the charge reads facts planned with the app', () => {
-  it('an app created over the API: its first create (and dry run) plans nothing in the request', async ({ api: h, store }) => {
+  it('an app created over the API: its first creates (and a dry run), at once or later, plan nothing in the request', async ({
+    api: h,
+    store,
+  }) => {
     // A listing no other test plans, so nothing of it is known to this process beforehand.
     const description = `Track every habit you build.\n• Remind yourself at the right time\n• See your streaks on charts\n• Share goals with friends (${Date.now()})`;
     store.set('app-store', LISTED.appStore, { body: lookupBody([lookupResult({ description })]) });
     let planningDone: Promise<void> | null = null;
-    h.services.planFillChecks = (app) => (planningDone = planFillChecks(h.t.pool, app));
+    h.services.planFillChecks = (app) => {
+      const planned = planFillChecks(h.t.pool, app);
+      planningDone = planned.all;
+      return planned.usual;
+    };
     const res = await h.app.inject({
       method: 'POST',
       url: '/api/v1/public/v1/apps',
@@ -64,6 +71,12 @@ describe('the check before the charge reads facts planned with the app', () => {
     });
     expect(res.statusCode).toBe(200);
     const appId = res.json().appId as string;
+    // The usual set is planned before the app is answered: a create sent at once reads it, while the rest is planned.
+    expect((await stored(h, appId)).map((r) => r.request)).toContain('iphone-69 aso-expert short 5');
+    forgetKnownFacts();
+    const atOnce = factsPlannedInRequest();
+    expect((await create(h, { appId, device: 'iphone-69' })).statusCode).toBe(201);
+    expect(factsPlannedInRequest()).toBe(atOnce);
     await planningDone;
     // Every count and narrative of the default voice and length, for each App Store device.
     const rows = await stored(h, appId);
@@ -153,7 +166,7 @@ describe('the check before the charge reads facts planned with the app', () => {
       'Build shopping lists automatically. Share lists with your family. Scan barcodes to add groceries. Save favourite recipes offline. Track what is in your pantry.';
     const guide = async (text: string) => {
       await setGuidance(h.t.pool, h.account.id, appId, text);
-      await planFillChecks(h.t.pool, (await findApp(h.t.pool, h.account.id, appId))!);
+      await planFillChecks(h.t.pool, (await findApp(h.t.pool, h.account.id, appId))!).all;
     };
     await guide(`${guidance} Plan a week of dinners.`);
     await guide(guidance);

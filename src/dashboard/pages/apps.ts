@@ -231,7 +231,7 @@ export function appPages(app: FastifyInstance, dash: Dashboard): void {
     };
     try {
       const created = await createApp(db, stores, session.user.accountId, input);
-      dash.services.planFillChecks?.(created);
+      await dash.services.planFillChecks?.(created);
       return seeOther(reply, `/apps/${created.id}`);
     } catch (e) {
       if (!isProblem(e) || (e.status >= 500 && e.code !== 'store_unavailable')) throw e;
@@ -254,7 +254,7 @@ export function appPages(app: FastifyInstance, dash: Dashboard): void {
     if (!(await setGuidance(db, session.user.accountId, appId, checked.extraContext))) throw notFound();
     // New guidance is a new source of captions: what a create's check reads is planned for it.
     const guided = dash.services.planFillChecks && (await findApp(db, session.user.accountId, appId));
-    if (guided) dash.services.planFillChecks!(guided);
+    if (guided) await dash.services.planFillChecks!(guided);
     return seeOther(reply, `/apps/${appId}?saved=guidance#guidance`);
   });
   screenPages(app, dash, appPage);
