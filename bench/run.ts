@@ -6,6 +6,9 @@
  * run as child processes (on a 2-core machine, sharing one event loop would measure neither).
  * Progress goes to stderr; the results table goes to stdout.
  *
+ * `npm run bench -- first-creates` runs only an app's first POST /screenshots (bench/first-creates.ts:
+ * a new app each time, its set asked for at once).
+ *
  * `npm run bench -- rendering` runs only the rendering part (bench/rendering.ts) and the editor's
  * (bench/editing.ts: preview p50/p95 and its CPU, a revision of 1 of 10 slides) and previews while
  * another account floods them (bench/preview-flood.ts).
@@ -27,6 +30,8 @@ import { benchPlanning } from './planning.ts';
 import { benchRendering } from './rendering.ts';
 import { benchEditing } from './editing.ts';
 import { benchPreviewFlood } from './preview-flood.ts';
+import { benchFirstCreates, fakeAppStore, firstCreatesLine, type FirstCreates } from './first-creates.ts';
+import type { FakeStore } from '../test/support/fake-store.ts';
 import { benchSets, uploadBenchScreen, GOALS as SET_GOALS, SLIDES } from './pictures.ts';
 import { fmtInt, fmtMs, readmeRows, readmeTable, writeReadmeTable } from './readme.ts';
 
@@ -101,7 +106,7 @@ function serviceEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { ...env, ...limits, ...extra };
 }
 
-async function startService(role: 'all' | 'api'): Promise<Child & { base: string }> {
+async function startService(role: 'all' | 'api', extraEnv: NodeJS.ProcessEnv = {}): Promise<Child & { base: string }> {
   const profDir = process.env.BENCH_CPU_PROF_DIR;
   const child = await spawnChild({
     name: `service (role ${role})`,
@@ -113,7 +118,7 @@ async function startService(role: 'all' | 'api'): Promise<Child & { base: string
       '--role',
       role,
     ],
-    env: serviceEnv({ ...bench!.childEnv, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' }),
+    env: serviceEnv({ ...bench!.childEnv, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...extraEnv }),
     isReady: (line) => typeof line.address === 'string',
   });
   return { ...child, base: `${child.ready.address as string}/api/v1/public/v1` };
@@ -315,6 +320,25 @@ async function createThroughput(
   };
 }
 
+/**
+ * An app's first create, in a service of its own (role api) reading a fake App Store: a new app
+ * each time, its set asked for as soon as it exists (bench/first-creates.ts).
+ */
+async function firstCreatesPhase(): Promise<FirstCreates> {
+  let store: FakeStore | null = null;
+  let service: (Child & { base: string }) | null = null;
+  try {
+    store = await fakeAppStore();
+    const account = await benchAccount(bench!.database.pool, 'bench first creates', 1_000_000);
+    progress('service, role api, reading a fake App Store (first creates)');
+    service = await startService('api', { APP_STORE_LOOKUP_URL: store.appStoreLookupUrl });
+    return await benchFirstCreates(service.base, auth(account), progress);
+  } finally {
+    if (service) await stopChild(service);
+    await store?.close();
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Report
 
@@ -410,6 +434,7 @@ async function main(): Promise<boolean> {
     warm,
   );
   await stopChild(service);
+  const first = await firstCreatesPhase();
 
   // A succeeded job's answer is ~20 times the size of bare's: the byte-for-byte fair baseline
   // is the same responder sending a body of the same size.
@@ -457,6 +482,15 @@ async function main(): Promise<boolean> {
       '≥ 2,000/s',
       createMany.load.reqPerSec >= 2000,
     ),
+    {
+      scenario: `POST /screenshots, an app's first, asked as soon as the app exists (${first.apps} new apps, one at a time, role api)`,
+      reqPerSec: '—',
+      p50: fmtMs(percentile(first.firstMs, 50)),
+      p99: `p95 ${fmtMs(percentile(first.firstMs, 95))}`,
+      ratio: '—',
+      goal: 'p95 < 300 ms',
+      met: percentile(first.firstMs, 95) < 300 ? 'yes' : 'no',
+    },
     {
       scenario: `job pickup, created → started (${pickup.jobs} jobs, role all)`,
       reqPerSec: `${fmtInt(pickup.offeredPerSec)} offered`,
@@ -509,6 +543,7 @@ async function main(): Promise<boolean> {
     '',
     accountingLine('one account', createOne_),
     accountingLine(`${MANY_ACCOUNTS} accounts`, createMany),
+    firstCreatesLine(first),
     `job pickup latency (started_at - created_at, ${pickup.jobs} jobs at ${fmtInt(pickup.offeredPerSec)}/s, one at a time): p50 ${fmtMs(pickup.p50)} ms, p95 ${fmtMs(pickup.p95)} ms, p99 ${fmtMs(pickup.p99)} ms, max ${fmtMs(pickup.max)} ms; ${pickup.succeeded} succeeded, ${pickup.retried} needed more than one attempt`,
     `sets: ${sets.sets} sets of ${(sets.slides / sets.sets).toFixed(0)} slides framing an uploaded screen; 201 → succeeded p50 ${fmtMs(sets.p50)} ms, p95 ${fmtMs(sets.p95)} ms, max ${fmtMs(sets.max)} ms; mean PNG ${(sets.pngBytesMean / 1e6).toFixed(2)} MB; polls of a finished job meanwhile: p50 ${fmtMs(sets.pollP50)} ms, p99 ${fmtMs(sets.pollP99)} ms`,
     `planning: ${plans.length} cases from bench/planning.ts (req/s column: plans per second at the mean)`,
@@ -566,16 +601,23 @@ async function main(): Promise<boolean> {
 
 let ok = false;
 try {
-  const onlyRendering = process.argv.slice(2).includes('rendering');
-  ok = onlyRendering || (await main());
-  progress('rendering: one slide, the worker pool, ImageMagick, HTTP while rendering');
-  const rendering = await benchRendering();
-  process.stdout.write(rendering.text);
-  ok = ok && rendering.correct;
-  progress('editing: previews and a revision of one slide');
-  process.stdout.write((await benchEditing()).text);
-  progress('previews while another account floods');
-  process.stdout.write((await benchPreviewFlood()).text);
+  const args = process.argv.slice(2);
+  if (args.includes('first-creates')) {
+    bench = await openBenchDatabase();
+    process.stdout.write(`\n${firstCreatesLine(await firstCreatesPhase())}\n`);
+    ok = true;
+  } else {
+    const onlyRendering = args.includes('rendering');
+    ok = onlyRendering || (await main());
+    progress('rendering: one slide, the worker pool, ImageMagick, HTTP while rendering');
+    const rendering = await benchRendering();
+    process.stdout.write(rendering.text);
+    ok = ok && rendering.correct;
+    progress('editing: previews and a revision of one slide');
+    process.stdout.write((await benchEditing()).text);
+    progress('previews while another account floods');
+    process.stdout.write((await benchPreviewFlood()).text);
+  }
 } catch (error) {
   console.error('bench failed:', error);
 } finally {
