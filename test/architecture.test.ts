@@ -101,6 +101,11 @@ describe('architecture', () => {
     expect(cycles).toEqual([]);
   });
 
+  it('route handlers take their types from the schema: no `as Static<…>` casts', () => {
+    const casts = files.filter((f) => /\bas Static</.test(readFileSync(path.join(SRC, f), 'utf8')));
+    expect(casts).toEqual([]);
+  });
+
   it('core/ imports nothing outside core/ (types included)', () => {
     const offences = files
       .filter((f) => f.startsWith('core/'))

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { principalOf } from '../http/auth.ts';
 import type { Api, Services } from '../http/services.ts';
 import { estimateScreenshotSet as estimate, SCREENSHOT_SET_COST } from '../sets/create.ts';
@@ -49,7 +49,7 @@ export function estimateScreenshotSet(api: Api, services: Services) {
       },
     },
     async (request) =>
-      estimate(services.db, principalOf(request).accountId, request.body as Static<typeof CreateScreenshotSetBody>, {
+      estimate(services.db, principalOf(request).accountId, request.body, {
         now: services.clock(),
         canTranslate: !!services.config.llm,
       }),

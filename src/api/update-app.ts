@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { addStoreListings, appNotFound, checkStoreUrlsInput } from '../apps/apps.ts';
 import { principalOf } from '../http/auth.ts';
 import { pictureLinks } from '../http/picture-links.ts';
@@ -55,16 +55,11 @@ export function updateApp(api: Api, services: Services) {
       }
       const accountId = principalOf(request).accountId;
       const app = isId('app', appId)
-        ? await addStoreListings(
-            services.db,
-            services.stores,
-            services.objects,
-            accountId,
-            appId,
-            request.body as Static<typeof UpdateAppBody>,
-          )
+        ? await addStoreListings(services.db, services.stores, services.objects, accountId, appId, request.body)
         : null;
       if (!app) throw appNotFound(appId);
+      // Its listings changed: the facts a create's check reads are planned for them now.
+      await services.planFillChecks?.(app);
       return appView(app, pictureLinks(services, request));
     },
   );
