@@ -20,6 +20,7 @@ import { lookupBody, lookupResult } from '../support/store-fixtures.ts';
 
 const SETS = '/api/v1/public/v1/screenshots';
 const create = (h: TestApp, body: object) => h.app.inject({ method: 'POST', url: SETS, headers: h.auth, payload: body });
+const estimate = (h: TestApp, body: object) => h.app.inject({ method: 'POST', url: `${SETS}/estimate`, headers: h.auth, payload: body });
 /** Plans run in the planning thread, and creates that planned in the request, so far. */
 const planning = () => ({ tasks: fillabilityTasks(), inRequest: factsPlannedInRequest() });
 const stored = async (h: TestApp, appId: string) =>
@@ -88,7 +89,7 @@ describe('the check before the charge reads facts planned with the app', () => {
     const before = planning();
     const first = await create(h, { appId, device: 'iphone-69', count: 7 });
     expect(first.statusCode, first.body).toBe(201);
-    expect((await create(h, { appId, device: 'ipad-13', narrativeId: 'single-hero', dryRun: true })).statusCode).toBe(200);
+    expect((await estimate(h, { appId, device: 'ipad-13', narrativeId: 'single-hero' })).statusCode).toBe(200);
     expect(planning()).toEqual(before);
 
     // A voice not planned ahead is planned by its first create, once.
