@@ -15,12 +15,15 @@ import {
   MAX_COUNT,
   OWN_SLIDE_LIMITS,
 } from '../core/set.ts';
-import { DEVICE_IDS, DEVICES } from '../core/devices.ts';
+import { DEVICE_IDS, DEVICES, outputSizes, sizeName } from '../core/devices.ts';
 import { ThemeSchema } from '../core/brand-schemas.ts';
 import { DEFAULT_THEME } from '../core/themes.ts';
 import { validationFailed } from '../core/problem.ts';
 import { bodyProblems, commonProblems, problemExample, problemRef, RETRY_AFTER, StringEnum, success } from './schemas.ts';
 
+const describeSizes = DEVICE_IDS.filter((d) => outputSizes(d).length > 1)
+  .map((d) => `\`${d}\` ${outputSizes(d).map(sizeName).join(', ')}`)
+  .join('; ');
 const describeDevices = DEVICE_IDS.map((d) => `\`${d}\`: ${DEVICES[d].width}×${DEVICES[d].height} (${DEVICES[d].slot})`).join('; ');
 const describeStyles = CAPTION_STYLE_IDS.map((s) => `\`${s}\`: ${CAPTION_STYLES[s]}`).join(' ');
 
@@ -33,6 +36,13 @@ export const CreateScreenshotSetBody = Type.Object(
       examples: ['app_01JD2ZK5T8Q3W4E5R6T7Y8U9CD'],
     }),
     device: StringEnum(DEVICE_IDS, { description: `The device the set is planned for. ${describeDevices}.`, examples: ['iphone-69'] }),
+    size: Type.Optional(
+      Type.String({
+        pattern: '^[1-9][0-9]{2,4}x[1-9][0-9]{2,4}$',
+        examples: ['2560x1600'],
+        description: `The slides' pixel size, \`WIDTHxHEIGHT\`, when the store slot takes another of the device's shape: ${describeSizes}. Omitted: the device's own size. Another size is 400 \`validation_failed\` naming the sizes the device offers.`,
+      }),
+    ),
     count: Type.Optional(
       Type.Integer({
         minimum: 1,

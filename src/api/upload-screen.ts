@@ -27,7 +27,7 @@ export function uploadScreen(api: Api, services: Services) {
         schema: {
           operationId: 'uploadScreen',
           summary: 'Upload one of your app’s screens',
-          description: `The body is the image itself (PNG or JPEG, at most 10 MiB), decoded before anything is stored: more than ${MAX_SCREEN_PIXELS / 1e6} megapixels, a side under ${MIN_SCREEN_SIDE} px, a truncated file or a decompression bomb is 400 \`invalid_image\`. The family is \`?family=\`, or inferred from the aspect ratio (and the app's stores: iPhone/iPad when it has an App Store listing). At most ${MAX_SCREENS_PER_APP} screens per app.`,
+          description: `The body is the image itself (PNG or JPEG, at most 10 MiB), decoded before anything is stored: more than ${MAX_SCREEN_PIXELS / 1e6} megapixels, a side under ${MIN_SCREEN_SIDE} px, a truncated file or a decompression bomb is 400 \`invalid_image\`. The family is \`?family=\`, or inferred from the aspect ratio (and the app's stores: iPhone/iPad when it has an App Store listing, \`mac\` for its landscape screens of 3:2 to 16:10). At most ${MAX_SCREENS_PER_APP} screens per app.`,
           tags: ['screens'],
           params: AppParams,
           querystring: Type.Object({

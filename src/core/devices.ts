@@ -8,7 +8,7 @@ import type { ScreenshotFamily } from './listing.ts';
 /**
  * Every device a set can be made for, as data: a new device is one entry here. `frame` names the
  * renderer's frame model (src/rendering/frames.ts); `accepts` lists every size the store slot takes
- * (portrait; landscape is the same swapped), the device's own size first.
+ * (in the device's own orientation, portrait but for the Mac; turned is the same swapped), the device's own size first.
  */
 export const DEVICES = {
   'iphone-69': {
@@ -91,6 +91,22 @@ export const DEVICES = {
       [2048, 2732],
     ],
   },
+  // The Mac App Store's 16:10 slot: 2880×1800 by default, the smaller sizes on request (`size`).
+  mac: {
+    width: 2880,
+    height: 1800,
+    family: 'mac',
+    store: 'app-store',
+    slot: 'Mac App Store, 16:10',
+    label: 'Mac',
+    frame: 'mac-window',
+    accepts: [
+      [2880, 1800],
+      [2560, 1600],
+      [1440, 900],
+      [1280, 800],
+    ],
+  },
   'android-phone': {
     width: 1080,
     height: 1920,
@@ -127,3 +143,31 @@ export const DEVICES = {
 
 export type Device = keyof typeof DEVICES;
 export const DEVICE_IDS = Object.keys(DEVICES) as Device[];
+
+export interface Size {
+  width: number;
+  height: number;
+}
+
+export const sizeName = (s: Size): string => `${s.width}x${s.height}`;
+
+/**
+ * The sizes a request's `size` may ask for: the slot's accepted sizes of the device's own shape
+ * (within 0.1 %), so a slide drawn at the device's size is scaled to it, never stretched. Only the
+ * Mac has more than its own today; a phone's other sizes differ in shape.
+ */
+export function outputSizes(device: Device): Size[] {
+  const { width, height, accepts } = DEVICES[device];
+  const own = [{ width, height }];
+  const others = accepts
+    .map(([a, b]) => (width > height === a > b ? { width: a, height: b } : { width: b, height: a }))
+    .filter((s) => (s.width !== width || s.height !== height) && Math.abs(s.width / s.height / (width / height) - 1) < 0.001);
+  return [...own, ...others];
+}
+
+/** The slide size a request asks for: its `size` ("2560x1600") when the device offers it, else the device's own; null when it does not. */
+export function sizeFor(device: Device, size: string | null | undefined): Size | null {
+  const sizes = outputSizes(device);
+  if (!size) return sizes[0];
+  return sizes.find((s) => sizeName(s) === size) ?? null;
+}

@@ -5,7 +5,7 @@
  */
 import { DEVICES, type Device } from './devices.ts';
 
-type Cutout = 'island' | 'notch' | 'hole' | 'bezel-camera';
+type Cutout = 'island' | 'notch' | 'hole' | 'bezel-camera' | 'none';
 
 export interface FrameSpec {
   /** Display corner radius / screen width (Apple's _displayCornerRadius in points / width in points). */
@@ -23,6 +23,12 @@ export interface FrameSpec {
   aspects: readonly [number, number];
   /** The display drawn when the slide has no screen. */
   aspect: number;
+  /**
+   * `window`: a Mac app's window, frameless: rounded corners, a hairline edge and a soft, deep
+   * shadow, no bezel or rim (the Mac App Store shows apps as windows, not as a laptop). Its
+   * displays are landscape. Absent: a device.
+   */
+  body?: 'window';
 }
 
 const IPHONE = [2.16, 2.18] as const;
@@ -78,6 +84,18 @@ export const FRAMES = {
     aspects: [4 / 3, 16 / 9],
     aspect: 16 / 10,
   },
+  // A macOS window: 10 pt corners on a 1440 pt wide window, a hairline edge. 16:10 is the Mac's
+  // screenshot shape; windows from 3:2 to 16:9 are shown whole.
+  'mac-window': {
+    radius: 10 / 900,
+    bezel: 0,
+    rim: 0.0012,
+    cutout: 'none',
+    buttons: 'none',
+    aspects: [1.5, 16 / 9],
+    aspect: 16 / 10,
+    body: 'window',
+  },
 } as const satisfies Record<(typeof DEVICES)[Device]['frame'], FrameSpec>;
 
 export const frameOf = (device: Device): FrameSpec => FRAMES[DEVICES[device].frame];
@@ -100,7 +118,8 @@ export interface Display {
  */
 export function displayFor(device: Device, size: { width: number; height: number } | null): Display {
   const f = frameOf(device);
-  if (!size || size.width <= 0 || size.height <= 0) return { landscape: false, aspect: f.aspect, crop: 0 };
+  // A window is landscape whatever the screen; its default display too.
+  if (!size || size.width <= 0 || size.height <= 0) return { landscape: f.body === 'window', aspect: f.aspect, crop: 0 };
   const landscape = size.width > size.height;
   const own = landscape ? size.width / size.height : size.height / size.width;
   const aspect = Math.min(f.aspects[1], Math.max(f.aspects[0], own));

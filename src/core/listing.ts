@@ -3,7 +3,7 @@ import { DEVICES, type Device } from './devices.ts';
 
 export type StoreName = 'app-store' | 'google-play';
 
-export type ScreenshotFamily = 'iphone' | 'ipad' | 'android-phone' | 'android-tablet';
+export type ScreenshotFamily = 'iphone' | 'ipad' | 'mac' | 'android-phone' | 'android-tablet';
 
 export interface Screenshot {
   url: string;
@@ -39,7 +39,7 @@ export interface Listing {
   price: number;
   currency: string | null;
   screenshots: Record<ScreenshotFamily, Screenshot[]>;
-  /** 'mac' for a Mac App Store app (its slots are not iPhone or iPad ones); absent otherwise. */
+  /** 'mac' for a Mac App Store app (its screenshots are the `mac` family's, never iPhone or iPad ones); absent otherwise. */
   platform?: 'mac';
   /** True for the app's own listing text (an app not in a store yet): read from no store, no screenshots. */
   own?: true;
@@ -48,6 +48,7 @@ export interface Listing {
 export const emptyScreenshots = (): Record<ScreenshotFamily, Screenshot[]> => ({
   iphone: [],
   ipad: [],
+  mac: [],
   'android-phone': [],
   'android-tablet': [],
 });

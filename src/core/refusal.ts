@@ -18,14 +18,23 @@ export function cannotFillSet(asked: number, supported: number, descriptionEmpty
 
 /**
  * Nothing to frame: no listing screenshot of the device's family and no uploaded screen for it.
- * `ownListing`: the app is not in a store yet, so its uploaded screens are all there can be.
+ * Why: `own-listing`, the app is not in a store yet, so its uploaded screens are all there can be;
+ * `mac-listing`, the listing is a Mac App Store app's, asked for an iPhone or iPad set: that is the
+ * reason, not a missing screenshot.
  */
-export function nothingToFrame(device: string, family: string, ownListing = false): Problem {
-  if (ownListing)
+export function nothingToFrame(device: string, family: string, why: 'own-listing' | 'mac-listing' | null = null): Problem {
+  const label = family === 'iphone' ? 'iPhone' : family === 'ipad' ? 'iPad' : family;
+  if (why === 'own-listing')
     return new Problem(
       'cannot_fill_set',
       `The app is not in a store yet, so the slides can only frame its own screens, and it has no uploaded ${family} screens. Upload screens of the app (POST /public/v1/apps/{appId}/screens, PNG or JPEG) for ${/^[aeiou]/i.test(device) ? 'an' : 'a'} ${device} set.`,
       { asked: null, supported: 0, fixes: ['screens'] },
+    );
+  if (why === 'mac-listing')
+    return new Problem(
+      'cannot_fill_set',
+      `The app's listing is a Mac app's (Mac App Store): its screenshots are a Mac's, not ${/^[aeiou]/i.test(label) ? 'an' : 'a'} ${label}'s, so they cannot make ${/^[aeiou]/i.test(device) ? 'an' : 'a'} ${device} set. Use the \`mac\` device, or upload ${label} screens (POST /public/v1/apps/{appId}/screens).`,
+      { asked: null, supported: 0, fixes: ['device', 'screens'] },
     );
   return new Problem(
     'cannot_fill_set',

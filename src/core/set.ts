@@ -53,6 +53,8 @@ export interface PlanRequest {
   /** The user's own captions: the set has exactly these slides; count and narrativeId do not apply. */
   slides?: OwnSlide[] | null;
   device: Device;
+  /** The slides' size ("2560x1600") when the device offers more than its own (devices.ts outputSizes); absent: its own. */
+  size?: string | null;
   /** 1..10, default 5; ignored when narrativeId is set. */
   count?: number;
   captionStyle?: CaptionStyle;

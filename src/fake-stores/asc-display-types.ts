@@ -28,7 +28,7 @@ export type AppScreenshotDisplayType = (typeof SCREENSHOT_DISPLAY_TYPES)[number]
 /**
  * The portrait sizes Apple's screenshot specifications accept for the display types shotgen
  * publishes to (landscape is the same swapped); the 6.9" sizes go in APP_IPHONE_67, the 6.3" and
- * 6.1" ones in APP_IPHONE_61, the 13" iPad's in APP_IPAD_PRO_3GEN_129. Other types
+ * 6.1" ones in APP_IPHONE_61, the 13" iPad's in APP_IPAD_PRO_3GEN_129, the Mac's in APP_DESKTOP. Other types
  * are not checked.
  */
 const ACCEPTED_SIZES: Partial<Record<AppScreenshotDisplayType, [number, number][]>> = {
@@ -51,6 +51,13 @@ const ACCEPTED_SIZES: Partial<Record<AppScreenshotDisplayType, [number, number][
   APP_IPAD_PRO_3GEN_129: [
     [2064, 2752],
     [2048, 2732],
+  ],
+  // The Mac's 16:10 sizes, landscape.
+  APP_DESKTOP: [
+    [2880, 1800],
+    [2560, 1600],
+    [1440, 900],
+    [1280, 800],
   ],
 };
 

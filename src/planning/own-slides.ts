@@ -6,7 +6,7 @@ import { primaryListing } from '../core/listing.ts';
 import { slideKeywords } from '../captions/rules/writer.ts';
 import { layoutFor, paletteFor } from './look.ts';
 import { assignScreens, screensFor } from './screens.ts';
-import { DEVICES } from '../core/devices.ts';
+import { DEVICES, sizeFor } from '../core/devices.ts';
 import { planDefaults, type PlanInput, type ScreenshotSetResult } from '../core/set.ts';
 import { understand } from '../captions/understand.ts';
 
@@ -29,8 +29,8 @@ export function planOwnSlides(input: PlanInput): ScreenshotSetResult {
   const { captionStyle, captionLength } = planDefaults(request);
   return {
     device: request.device,
-    width: spec.width,
-    height: spec.height,
+    // The size asked for (validated at the API), else the device's own.
+    ...(sizeFor(request.device, request.size) ?? { width: spec.width, height: spec.height }),
     narrativeId: null,
     captionStyle,
     captionLength,

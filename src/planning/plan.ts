@@ -18,7 +18,7 @@ import {
   type PlanInput,
   type ScreenshotSetResult,
 } from '../core/set.ts';
-import { DEVICES } from '../core/devices.ts';
+import { DEVICES, sizeFor } from '../core/devices.ts';
 import { understand, type Understanding } from '../captions/understand.ts';
 import { CaptionWriter, FEATURE_ROLES, slideKeywords, type Caption } from '../captions/rules/writer.ts';
 import { CaptionChecker, checkCaptions, type CheckContext } from '../captions/checker/check.ts';
@@ -148,8 +148,9 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   const primary = primaryListing(input.listings, device);
   const understood = understand(input.listings, primary, input.extraContext);
   const warnings: string[] = [];
-  // A Mac App Store listing is another platform's app: its rating and screens are not this set's.
-  const otherPlatform = primary.platform === 'mac' && spec.store === 'app-store';
+  // A Mac App Store listing is another platform's app for an iPhone or iPad set: its rating and
+  // screens are not this set's. For a `mac` set they are its own.
+  const otherPlatform = primary.platform === 'mac' && spec.store === 'app-store' && spec.family !== 'mac';
   const u = otherPlatform ? { ...understood, rating: null } : understood;
   if (otherPlatform) {
     warnings.push(
@@ -182,11 +183,7 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   }
   const screens = otherPlatform ? { urls: [], warnings: [] } : screensFor(input.listings, device);
   if (input.uploadedScreens === 0 && screens.urls.length === 0)
-    throw nothingToFrame(
-      device,
-      spec.family,
-      input.listings.every((l) => l.own),
-    );
+    throw nothingToFrame(device, spec.family, otherPlatform ? 'mac-listing' : input.listings.every((l) => l.own) ? 'own-listing' : null);
   const finish = (captions: Written[]): ScreenshotSetResult => {
     const out = [...warnings, ...screens.warnings];
     const urls = assignScreens(roles, screens.urls);
@@ -214,8 +211,8 @@ export function draftScreenshotSet(input: PlanInput): Draft {
     const wanted = captionStyle === 'aso-expert' ? 5 : 3;
     return {
       device,
-      width: spec.width,
-      height: spec.height,
+      // The size asked for (validated at the API), else the device's own.
+      ...(sizeFor(device, request.size) ?? { width: spec.width, height: spec.height }),
       narrativeId: narrative?.id ?? null,
       captionStyle,
       captionLength,

@@ -6,6 +6,7 @@ import type { Role } from '../core/narratives.ts';
 const FAMILY_LABEL: Record<ScreenshotFamily, string> = {
   iphone: 'iPhone',
   ipad: 'iPad',
+  mac: 'Mac',
   'android-phone': 'Android phone',
   'android-tablet': 'Android tablet',
 };
@@ -40,6 +41,12 @@ function portraitOnly(shots: Screenshot[], label: string, device: Device, warnin
   return upright.map((s) => s.url);
 }
 
+/** The shots a device's slides can show: a Mac's slides and windows are landscape, the others portrait. */
+function usable(shots: Screenshot[], label: string, device: Device, warnings: string[]): string[] {
+  if (DEVICES[device].width > DEVICES[device].height) return shots.map((s) => s.url);
+  return portraitOnly(shots, label, device, warnings);
+}
+
 export function screensFor(listings: Listing[], device: Device): Screens {
   const { family, store } = DEVICES[device];
   // An app's own listing has no screenshots by design: its sets frame uploaded screens, and there is nothing to warn about.
@@ -52,14 +59,14 @@ export function screensFor(listings: Listing[], device: Device): Screens {
     );
   }
   const own = ordered.find((l) => l.screenshots[family].length > 0);
-  if (own) return { urls: portraitOnly(own.screenshots[family], FAMILY_LABEL[family], device, warnings), warnings };
+  if (own) return { urls: usable(own.screenshots[family], FAMILY_LABEL[family], device, warnings), warnings };
   const fallback = FALLBACK[family];
   const other = fallback ? ordered.find((l) => l.screenshots[fallback].length > 0) : undefined;
   if (fallback && other) {
     warnings.push(
       `The listing has no ${FAMILY_LABEL[family]} screenshots; its ${FAMILY_LABEL[fallback]} screenshots are used instead, so check that they suit the ${device} frame.`,
     );
-    return { urls: portraitOnly(other.screenshots[fallback], FAMILY_LABEL[fallback], device, warnings), warnings };
+    return { urls: usable(other.screenshots[fallback], FAMILY_LABEL[fallback], device, warnings), warnings };
   }
   warnings.push(
     `The listing has no ${FAMILY_LABEL[family]} screenshots, so the ${device} slides have no screenshot and use the text-only layout.`,

@@ -72,6 +72,7 @@ export const APP_STORE_DISPLAY_TYPES: Partial<Record<Device, string>> = {
   'iphone-65': 'APP_IPHONE_65',
   'ipad-13': 'APP_IPAD_PRO_3GEN_129',
   'ipad-pro': 'APP_IPAD_PRO_3GEN_129',
+  mac: 'APP_DESKTOP',
 };
 
 export const PLAY_IMAGE_TYPES: Partial<Record<Device, string>> = {

@@ -27,8 +27,10 @@ interface PublicJobRow {
 }
 
 /** The request as stored with the job: defaults resolved, so a retry plans exactly the same set. */
-export type StoredPlanRequest = Required<Omit<PlanRequest, 'narrativeId' | 'slides' | 'locales'>> & {
+export type StoredPlanRequest = Required<Omit<PlanRequest, 'narrativeId' | 'slides' | 'locales' | 'size'>> & {
   narrativeId: string | null;
+  /** The slides' size when the request asked for one of the device's other sizes; absent: the device's own. */
+  size?: string;
   slides?: PlanRequest['slides'];
   locales?: string[];
   /** The uploaded screens the slides frame, in order (cycling); absent: the family's uploads, else the listing's. */

@@ -141,6 +141,14 @@ export function drawFrameBody(ctx: SKRSContext2D, device: Device, box: FrameBox)
   const { image, pad } = shadowFor(device, box, outerR);
   ctx.drawImage(image, box.x - pad, box.y - pad, image.width * SHADOW_SCALE, image.height * SHADOW_SCALE);
 
+  if (f.body === 'window') {
+    // A macOS window's edge: a hairline of dark glass around the content, no metal or bezel.
+    ctx.fillStyle = 'rgba(0, 0, 0, 0.32)';
+    roundRect(ctx, box.x, box.y, box.width, box.height, outerR);
+    ctx.fill();
+    return;
+  }
+
   buttons(ctx, device, box);
 
   // The rim: a brushed-metal gradient, then the bezel inset by the rim's width.

@@ -186,6 +186,7 @@ export class RenderPool {
           // Only a slide that may become a text slide needs it (a screen may turn out a marketing picture).
           icon: slide.layout === 'text-only' || screen ? icon : null,
           badge,
+          ...(input.size ? { size: input.size } : {}),
         };
         const out = (await this.pool.run(task, { signal })) as WorkerSlide;
         const rendered = { ...out, bytes: Buffer.from(out.bytes.buffer, out.bytes.byteOffset, out.bytes.byteLength) };

@@ -2,7 +2,7 @@
 import type { BrandColors, BrandFontId, ThemeId } from '../core/themes.ts';
 import type { Static } from '@sinclair/typebox';
 import type { SlideLintSchema } from '../core/set-schemas.ts';
-import type { Device } from '../core/devices.ts';
+import type { Device, Size } from '../core/devices.ts';
 import type { Slide } from '../core/set.ts';
 import type { FeatureGraphicInput } from './feature-graphic.ts';
 import type { StorePreviewInput } from './store-preview.ts';
@@ -25,6 +25,8 @@ export interface RenderInput {
   badge?: Uint8Array | null;
   /** The app's icon (PNG, JPEG or WebP): drawn on the slides without a screen. */
   icon?: Buffer | Uint8Array | null;
+  /** The files' size when the set asked for another of the device's shape (outputSizes); absent: the device's. */
+  size?: Size;
 }
 
 export interface RenderOptions {
@@ -73,6 +75,8 @@ export interface SlideTask {
   badge?: Uint8Array | null;
   /** A preview's size, as a share of the device's (default 1: the store's size). */
   scale?: number;
+  /** The file's size, when not the device's: the slide is drawn at the device's size and scaled to it. */
+  size?: Size;
 }
 
 /**

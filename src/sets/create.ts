@@ -17,7 +17,7 @@ import { checkScreenIds } from '../screens/screens.ts';
 import { listingLocale, localesErrors, plannedNatively } from '../core/locales.ts';
 import { screensFor } from '../planning/screens.ts';
 import { verdictOf } from '../planning/fillable.ts';
-import { DEVICES } from '../core/devices.ts';
+import { DEVICES, outputSizes, sizeFor, sizeName } from '../core/devices.ts';
 import { creditsCharged } from '../metrics/index.ts';
 import { claimIdempotencyKey, completeIdempotencyKey, findIdempotencyRecord, requestHash } from './idempotency.ts';
 import type { StoredPlanRequest } from '../queue/jobs.ts';
@@ -112,8 +112,10 @@ async function checkSetFillable(
   // Only counted when the listing has no screenshot of the family: the common case costs no query.
   const counted =
     // A Mac listing's screenshots are not an iPhone's (the planner does not use them).
-    !(screensFor(listings, request.device).urls.length > 0 && primaryListing(listings, request.device).platform !== 'mac') &&
-    !request.screenIds?.length;
+    !(
+      screensFor(listings, request.device).urls.length > 0 &&
+      (primaryListing(listings, request.device).platform !== 'mac' || DEVICES[request.device].family === 'mac')
+    ) && !request.screenIds?.length;
   const uploadedScreens = counted ? await reader.screenCount(family) : request.screenIds?.length;
   // Planned when the app was created (./fill-checks.ts); what the screens and the model change is applied here.
   const facts = await factsFor(db, app.accountId, app.id, listings, app.extraContext, request);
@@ -125,7 +127,15 @@ async function checkSetFillable(
 /** The request as the job stores it: defaults resolved, a narrative fixing the slide count. */
 function resolveRequest(request: ScreenshotSetRequest): StoredPlanRequest {
   checkLocales(request);
+  if (request.size != null && !sizeFor(request.device, request.size)) {
+    const offered = outputSizes(request.device).map(sizeName).join(', ');
+    throw new Problem('validation_failed', `size: ${request.device} slides can be ${offered}, not ${request.size}.`, {
+      errors: [{ field: 'size', message: `is not a size of ${request.device} (${offered})` }],
+    });
+  }
   const extras = {
+    // The device's own size is stored as no size: the same set as one that did not ask.
+    ...(request.size && request.size !== sizeName(outputSizes(request.device)[0]) ? { size: request.size } : {}),
     ...(request.locales ? { locales: [...request.locales] } : {}),
     ...(request.screenIds ? { screenIds: [...request.screenIds] } : {}),
     ...(request.theme ? { theme: request.theme } : {}),

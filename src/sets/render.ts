@@ -11,7 +11,7 @@ import { crc32 } from 'node:zlib';
 import type { Queryable } from '../db/pool.ts';
 import type { ObjectStore } from '../objects/index.ts';
 import { layoutFor } from '../planning/look.ts';
-import { DEVICES, type Device } from '../core/devices.ts';
+import { DEVICES, type Device, type Size } from '../core/devices.ts';
 import { type ScreenshotSetResult, type Slide } from '../core/set.ts';
 import { checkStoreRules, type RenderedSlide, type RenderPool, type SlideLint } from '../rendering/index.ts';
 import { themeFor, type BrandColors, type ThemeId } from '../core/themes.ts';
@@ -194,6 +194,10 @@ export async function renderPictures(
   ctx.progress(0, total);
 
   const prefix = attemptPrefix(job.id, job.attempt);
+  // The plan's size: the device's own, or the one the request asked for (a Mac's 2560×1600).
+  const size = { width: result.width, height: result.height };
+  const own = DEVICES[job.device];
+  const sized = size.width !== own.width || size.height !== own.height ? { size } : {};
   const files: JobFile[] = [];
   const archived: ArchiveSlide[] = [];
   const graphics = brandPictures
@@ -219,7 +223,7 @@ export async function renderPictures(
         // Never deliver a picture a store would refuse (size, alpha, bytes): that is our bug, not the user's.
         const broken = checkStoreRules(bytes, job.device);
         if (broken.length) throw new Error(`slide ${slide.index} breaks the store rules: ${broken.join('; ')}`);
-        const kept = await keepSlide(deps.objects, prefix, job.device, set, slide, { bytes, format });
+        const kept = await keepSlide(deps.objects, prefix, job.device, set, slide, { bytes, format }, size);
         files.push(kept.file);
         archived.push(kept.entry);
       });
@@ -237,7 +241,7 @@ export async function renderPictures(
     let rendered: RenderedSlide[];
     try {
       rendered = await deps.renderer.renderSlides(
-        { device: job.device, slides: set.slides, screens, theme: job.theme, brand: job.brand, icon, ...(brand ? look : {}) },
+        { device: job.device, slides: set.slides, screens, theme: job.theme, brand: job.brand, icon, ...(brand ? look : {}), ...sized },
         { signal: ctx.signal, onSlide },
       );
     } catch (error) {
@@ -309,9 +313,10 @@ export async function keepSlide(
   set: { locale: string; fileLocale: string | null },
   slide: Pick<Slide, 'index' | 'role'>,
   { bytes, format }: Pick<RenderedSlide, 'bytes' | 'format'>,
+  size: Size = DEVICES[device],
 ): Promise<{ file: JobFile; entry: ArchiveSlide }> {
   const ext = format === 'jpeg' ? 'jpg' : 'png';
-  const { width, height } = DEVICES[device];
+  const { width, height } = size;
   const file = await keepPicture(objects, prefix, slideFileName(slide.index, set.fileLocale, ext), bytes, `image/${format}`, {
     width,
     height,

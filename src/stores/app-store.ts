@@ -125,9 +125,10 @@ export function parseAppStoreLookupBody(body: string, ref: AppStoreRef): Listing
   if (!artwork) throw storeUnavailable('The App Store answered with a listing that has no icon.');
 
   const screenshots = emptyScreenshots();
-  // Mac apps' screenshotUrls are desktop shots (e.g. 800x500); no iPhone or iPad slot fits them,
-  // so a Mac listing carries no screenshots rather than wrong ones.
-  if (result.kind !== 'mac-software') {
+  // Mac apps' screenshotUrls are desktop shots (e.g. 800x500, 16:10): the `mac` family's, never
+  // an iPhone's or iPad's.
+  if (result.kind === 'mac-software') screenshots.mac = urls(result.screenshotUrls).map(appStoreScreenshot);
+  else {
     screenshots.iphone = urls(result.screenshotUrls).map(appStoreScreenshot);
     screenshots.ipad = urls(result.ipadScreenshotUrls).map(appStoreScreenshot);
   }

@@ -32,6 +32,7 @@ describe('where each device publishes', () => {
       'iphone-63': 'APP_IPHONE_61',
       'ipad-13': 'APP_IPAD_PRO_3GEN_129',
       'ipad-pro': 'APP_IPAD_PRO_3GEN_129',
+      mac: 'APP_DESKTOP',
     });
   });
 

@@ -57,6 +57,8 @@ export const REAL_SCREENS: Record<string, [number, number]> = {
   ipad: [1032, 1376],
   'android-phone': [540, 1200],
   'android-tablet': [800, 1280],
+  // A Mac window's content at half of 2880×1800.
+  mac: [1440, 900],
 };
 
 const FAMILIES: [string, Device, string[], string][] = [
@@ -66,6 +68,7 @@ const FAMILIES: [string, Device, string[], string][] = [
   ['ipad', 'ipad-13', ['#FDE68A', '#FCA5A5'], '#111827'],
   ['android-phone', 'android-phone', ['#1E3A8A', '#0F172A'], '#FFFFFF'],
   ['android-tablet', 'android-tablet', ['#DCFCE7', '#A7F3D0'], '#111827'],
+  ['mac', 'mac', ['#312E81', '#6D28D9'], '#FFFFFF'],
 ];
 
 const one = (name: string, device: Device, s: Slide, extra: Partial<GoldenCase> = {}): GoldenCase => ({

@@ -47,9 +47,19 @@ describe('POST /screenshots refuses before the charge a set it cannot fill', () 
   });
 
   it('422 cannot_fill_set when the device family has no screenshots and no screens were uploaded', async () => {
+    const screenshots = { ...sampleListing().screenshots, iphone: [] };
+    const appId = await insertApp(h.t.pool, h.account.id, sampleListing({ screenshots }));
+    const p = expectProblem(await create({ appId, device: 'iphone-69', count: 3 }), 422, 'cannot_fill_set');
+    expect(p.detail).toMatch(/has no iphone screenshots .*Upload screens/);
+    expect(await moved()).toEqual({ jobs: 0, ledger: 0, used: 0 });
+  });
+
+  it("422 cannot_fill_set for a Mac app's listing asked for an iPhone set names the reason: a Mac app", async () => {
     const appId = await insertApp(h.t.pool, h.account.id, sampleListing({ platform: 'mac' }));
     const p = expectProblem(await create({ appId, device: 'iphone-69', count: 3 }), 422, 'cannot_fill_set');
-    expect(p.detail).toMatch(/Upload screens/);
+    expect(p.detail).toMatch(/listing is a Mac app's/);
+    expect(p.detail).toMatch(/Use the `mac` device, or upload iPhone screens/);
+    expect(p.detail).not.toMatch(/has no iphone screenshots/);
     expect(await moved()).toEqual({ jobs: 0, ledger: 0, used: 0 });
   });
 

@@ -41,6 +41,7 @@ describe('parseAppStoreLookupBody', () => {
           { url: expect.stringContaining('/s2/source/392x696bb.jpg'), width: 392, height: 696 },
         ],
         ipad: [{ url: expect.stringContaining('/p1/source/576x768bb.jpg'), width: 576, height: 768 }],
+        mac: [],
         'android-phone': [],
         'android-tablet': [],
       },
@@ -120,7 +121,7 @@ describe('parseAppStoreLookupBody', () => {
     expect(l.country).toBe('fr');
   });
 
-  it('gives Mac apps no iPhone or iPad screenshots (their shots are desktop-sized)', () => {
+  it("files a Mac app's screenshots under the mac family, never iPhone or iPad", () => {
     const l = parseAppStoreLookupBody(
       lookupBody([
         lookupResult({
@@ -133,6 +134,10 @@ describe('parseAppStoreLookupBody', () => {
     );
     expect(l.screenshots.iphone).toEqual([]);
     expect(l.screenshots.ipad).toEqual([]);
+    expect(l.screenshots.mac).toEqual([
+      { url: 'https://is1-ssl.mzstatic.com/image/thumb/a/source/800x500bb.jpg', width: 800, height: 500 },
+    ]);
+    expect(l.platform).toBe('mac');
     expect(l.name).toBe('Pocket Planner');
   });
 

@@ -58,7 +58,9 @@ export async function startFakeImageHost(): Promise<FakeImageHost> {
       return res.end();
     }
     const color = (req.url ?? '').split('/')[3] ?? 'red';
-    if (!cache.has(color)) cache.set(color, await solidPng(1290, 2796, color));
+    // `wide-<colour>`: a Mac's 16:10 screenshot; any other colour a phone's.
+    const wide = color.startsWith('wide-');
+    if (!cache.has(color)) cache.set(color, await (wide ? solidPng(2880, 1800, color.slice(5)) : solidPng(1290, 2796, color)));
     const png = cache.get(color)!;
     res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length }).end(png);
   });

@@ -203,7 +203,7 @@ export interface paths {
         put?: never;
         /**
          * Upload one of your app’s screens
-         * @description The body is the image itself (PNG or JPEG, at most 10 MiB), decoded before anything is stored: more than 40 megapixels, a side under 320 px, a truncated file or a decompression bomb is 400 `invalid_image`. The family is `?family=`, or inferred from the aspect ratio (and the app's stores: iPhone/iPad when it has an App Store listing). At most 50 screens per app.
+         * @description The body is the image itself (PNG or JPEG, at most 10 MiB), decoded before anything is stored: more than 40 megapixels, a side under 320 px, a truncated file or a decompression bomb is 400 `invalid_image`. The family is `?family=`, or inferred from the aspect ratio (and the app's stores: iPhone/iPad when it has an App Store listing, `mac` for its landscape screens of 3:2 to 16:10). At most 50 screens per app.
          */
         post: operations["uploadScreen"];
         delete?: never;
@@ -1702,11 +1702,16 @@ export interface operations {
                      */
                     appId: string;
                     /**
-                     * @description The device the set is planned for. `iphone-69`: 1320×2868 (App Store iPhone 6.9"); `iphone-67`: 1290×2796 (App Store iPhone 6.7"); `iphone-63`: 1206×2622 (App Store iPhone 6.3"); `iphone-65`: 1242×2688 (App Store iPhone 6.5"); `ipad-13`: 2064×2752 (App Store iPad 13"); `ipad-pro`: 2064×2752 (App Store iPad 13" (earlier name of ipad-13)); `android-phone`: 1080×1920 (Google Play phone, 9:16); `android-tablet`: 1440×2560 (Google Play tablet, 9:16).
+                     * @description The device the set is planned for. `iphone-69`: 1320×2868 (App Store iPhone 6.9"); `iphone-67`: 1290×2796 (App Store iPhone 6.7"); `iphone-63`: 1206×2622 (App Store iPhone 6.3"); `iphone-65`: 1242×2688 (App Store iPhone 6.5"); `ipad-13`: 2064×2752 (App Store iPad 13"); `ipad-pro`: 2064×2752 (App Store iPad 13" (earlier name of ipad-13)); `mac`: 2880×1800 (Mac App Store, 16:10); `android-phone`: 1080×1920 (Google Play phone, 9:16); `android-tablet`: 1440×2560 (Google Play tablet, 9:16).
                      * @example iphone-69
                      * @enum {string}
                      */
-                    device: "iphone-69" | "iphone-67" | "iphone-63" | "iphone-65" | "ipad-13" | "ipad-pro" | "android-phone" | "android-tablet";
+                    device: "iphone-69" | "iphone-67" | "iphone-63" | "iphone-65" | "ipad-13" | "ipad-pro" | "mac" | "android-phone" | "android-tablet";
+                    /**
+                     * @description The slides' pixel size, `WIDTHxHEIGHT`, when the store slot takes another of the device's shape: `iphone-69` 1320x2868, 1260x2736; `iphone-65` 1242x2688, 1284x2778; `ipad-13` 2064x2752, 2048x2732; `ipad-pro` 2064x2752, 2048x2732; `mac` 2880x1800, 2560x1600, 1440x900, 1280x800. Omitted: the device's own size. Another size is 400 `validation_failed` naming the sizes the device offers.
+                     * @example 2560x1600
+                     */
+                    size?: string;
                     /** @description Number of slides asked for, default 5; ignored when narrativeId is set; not allowed with slides. The set has EXACTLY this many slides: when the listing says too little for that many captions that pass the caption checks (and no caption model is configured), the request is refused with 422 `cannot_fill_set` before anything is charged. */
                     count?: number;
                     /**
@@ -2106,11 +2111,16 @@ export interface operations {
                      */
                     appId: string;
                     /**
-                     * @description The device the set is planned for. `iphone-69`: 1320×2868 (App Store iPhone 6.9"); `iphone-67`: 1290×2796 (App Store iPhone 6.7"); `iphone-63`: 1206×2622 (App Store iPhone 6.3"); `iphone-65`: 1242×2688 (App Store iPhone 6.5"); `ipad-13`: 2064×2752 (App Store iPad 13"); `ipad-pro`: 2064×2752 (App Store iPad 13" (earlier name of ipad-13)); `android-phone`: 1080×1920 (Google Play phone, 9:16); `android-tablet`: 1440×2560 (Google Play tablet, 9:16).
+                     * @description The device the set is planned for. `iphone-69`: 1320×2868 (App Store iPhone 6.9"); `iphone-67`: 1290×2796 (App Store iPhone 6.7"); `iphone-63`: 1206×2622 (App Store iPhone 6.3"); `iphone-65`: 1242×2688 (App Store iPhone 6.5"); `ipad-13`: 2064×2752 (App Store iPad 13"); `ipad-pro`: 2064×2752 (App Store iPad 13" (earlier name of ipad-13)); `mac`: 2880×1800 (Mac App Store, 16:10); `android-phone`: 1080×1920 (Google Play phone, 9:16); `android-tablet`: 1440×2560 (Google Play tablet, 9:16).
                      * @example iphone-69
                      * @enum {string}
                      */
-                    device: "iphone-69" | "iphone-67" | "iphone-63" | "iphone-65" | "ipad-13" | "ipad-pro" | "android-phone" | "android-tablet";
+                    device: "iphone-69" | "iphone-67" | "iphone-63" | "iphone-65" | "ipad-13" | "ipad-pro" | "mac" | "android-phone" | "android-tablet";
+                    /**
+                     * @description The slides' pixel size, `WIDTHxHEIGHT`, when the store slot takes another of the device's shape: `iphone-69` 1320x2868, 1260x2736; `iphone-65` 1242x2688, 1284x2778; `ipad-13` 2064x2752, 2048x2732; `ipad-pro` 2064x2752, 2048x2732; `mac` 2880x1800, 2560x1600, 1440x900, 1280x800. Omitted: the device's own size. Another size is 400 `validation_failed` naming the sizes the device offers.
+                     * @example 2560x1600
+                     */
+                    size?: string;
                     /** @description Number of slides asked for, default 5; ignored when narrativeId is set; not allowed with slides. The set has EXACTLY this many slides: when the listing says too little for that many captions that pass the caption checks (and no caption model is configured), the request is refused with 422 `cannot_fill_set` before anything is charged. */
                     count?: number;
                     /**
@@ -2527,7 +2537,7 @@ export interface operations {
                          */
                         result: {
                             /** @enum {string} */
-                            device: "iphone-69" | "iphone-67" | "iphone-63" | "iphone-65" | "ipad-13" | "ipad-pro" | "android-phone" | "android-tablet";
+                            device: "iphone-69" | "iphone-67" | "iphone-63" | "iphone-65" | "ipad-13" | "ipad-pro" | "mac" | "android-phone" | "android-tablet";
                             width: number;
                             height: number;
                             narrativeId: string | null;
@@ -3602,7 +3612,7 @@ export interface operations {
                              * @description The device family whose sets frame it.
                              * @enum {string}
                              */
-                            family: "iphone" | "ipad" | "android-phone" | "android-tablet";
+                            family: "iphone" | "ipad" | "mac" | "android-phone" | "android-tablet";
                             /** @example 1290 */
                             width: number;
                             /** @example 2796 */
@@ -3744,7 +3754,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description The device family; inferred when absent. */
-                family?: "iphone" | "ipad" | "android-phone" | "android-tablet";
+                family?: "iphone" | "ipad" | "mac" | "android-phone" | "android-tablet";
             };
             header?: never;
             path: {
@@ -3787,7 +3797,7 @@ export interface operations {
                          * @description The device family whose sets frame it.
                          * @enum {string}
                          */
-                        family: "iphone" | "ipad" | "android-phone" | "android-tablet";
+                        family: "iphone" | "ipad" | "mac" | "android-phone" | "android-tablet";
                         /** @example 1290 */
                         width: number;
                         /** @example 2796 */
@@ -6512,7 +6522,7 @@ export interface operations {
                 } | {
                     appId: string;
                     /** @enum {string} */
-                    device: "iphone-69" | "iphone-67" | "iphone-63" | "iphone-65" | "ipad-13" | "ipad-pro" | "android-phone" | "android-tablet";
+                    device: "iphone-69" | "iphone-67" | "iphone-63" | "iphone-65" | "ipad-13" | "ipad-pro" | "mac" | "android-phone" | "android-tablet";
                     /**
                      * @description The whole set's look. Omitted: the theme the set was drawn in (its result's `theme`: the request's, else the brand kit's default). A revision's result names the theme it was drawn in.
                      * @enum {string}

@@ -408,12 +408,18 @@ export const describeFindings = (findings: Finding[]): string[] => findings.map(
 function screensFindings(input: PlanInput, result: ScreenshotSetResult): Finding[][] {
   const device = DEVICES[result.device];
   const primary = primaryListing(input.listings, result.device);
-  const portrait = (s: { width?: number | null; height?: number | null }) => !(s.width && s.height && s.width > s.height);
+  // The Mac's slides are landscape: there the shot must be landscape too.
+  const wide = result.width > result.height;
+  const portrait = (s: { width?: number | null; height?: number | null }) => wide || !(s.width && s.height && s.width > s.height);
   // Landscape shots cannot fill a portrait slide, so leaving them unused is right.
   const usable = new Set(input.listings.flatMap((l) => l.screenshots[device.family].filter(portrait).map((s) => s.url)));
   const shots = new Map(input.listings.flatMap((l) => Object.values(l.screenshots).flat()).map((s) => [s.url, s]));
   const used = new Set(result.slides.map((s) => s.screenshotUrl));
-  const unwarnedMac = primary.platform === 'mac' && device.store === 'app-store' && !result.warnings.some((w) => /\bMac\b/.test(w));
+  const unwarnedMac =
+    primary.platform === 'mac' &&
+    device.store === 'app-store' &&
+    device.family !== 'mac' &&
+    !result.warnings.some((w) => /\bMac\b/.test(w));
   return result.slides.map((s, i) => {
     const out: Finding[] = [];
     const add = (message: string) => out.push({ id: 'screens', field: 'screenshot', message });

@@ -12,6 +12,7 @@ import { csrfField, type PageContext } from '../layout.ts';
 const FAMILY_LABEL: Record<ScreenshotFamily, string> = {
   iphone: 'iPhone',
   ipad: 'iPad',
+  mac: 'Mac',
   'android-phone': 'Android phone',
   'android-tablet': 'Android tablet',
 };

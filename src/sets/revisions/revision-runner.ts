@@ -14,6 +14,7 @@ import type { ScreenshotSetResult, Slide } from '../../core/set.ts';
 import { checkStoreRules, type RenderPool, type SlideLint } from '../../rendering/index.ts';
 import type { JobContext } from '../../queue/runner.ts';
 import { setMetrics } from './caption-fit.ts';
+import { DEVICES } from '../../core/devices.ts';
 import type { StoredRevision } from './types.ts';
 
 export type RevisionDeps = Omit<PictureDeps, 'renderer'> & { renderer: Pick<RenderPool, 'renderSome'> & Partial<BrandDrawer> };
@@ -124,10 +125,22 @@ export async function renderRevision(
   // Drawn in the parent's colours: a re-rendered slide must sit beside the reused ones.
   const b = parent.brand;
   const brand = b ? { primary: b.primary, secondary: b.secondary } : undefined;
+  // A set made at another of the device's sizes (a Mac's 2560×1600) is revised at that size.
+  const size = { width: plan.width, height: plan.height };
+  const sized = size.width !== DEVICES[plan.device].width || size.height !== DEVICES[plan.device].height ? { size } : {};
   for (const w of work) {
     if (!w.todo.length) continue;
     const rendered = await deps.renderer.renderSome(
-      { device: plan.device, slides: w.slides, screens, theme: rev.theme, brand, font: b?.font, panoramic: themeFor(rev.theme).acrossSet },
+      {
+        device: plan.device,
+        slides: w.slides,
+        screens,
+        theme: rev.theme,
+        brand,
+        font: b?.font,
+        panoramic: themeFor(rev.theme).acrossSet,
+        ...sized,
+      },
       w.todo,
       { signal: ctx.signal, onSlide: () => ctx.progress(++done, total) },
     );
@@ -144,7 +157,7 @@ export async function renderRevision(
   const archived: ArchiveSlide[] = [];
   for (const w of work) {
     for (const [i, slide] of w.slides.entries()) {
-      const kept = await keepSlide(deps.objects, prefix, plan.device, w, slide, w.pictures.get(i)!);
+      const kept = await keepSlide(deps.objects, prefix, plan.device, w, slide, w.pictures.get(i)!, size);
       files.push(kept.file);
       archived.push(kept.entry);
     }
