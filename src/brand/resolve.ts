@@ -70,8 +70,22 @@ export async function resolveSetBrand(
   return { theme: requestedTheme ?? brand.kit.defaultTheme, palette, source, kit: brand.kit, icon, warning };
 }
 
-/** The result says which theme and colours the set was drawn with, and why when not the icon's. */
-export function withSetBrand<T extends { warnings: string[]; locales?: { warnings: string[] }[] }>(result: T, brand: SetBrand): T {
+/** What the renderer draws with the set's theme and colours (rendering/themes.ts lookOf): its text colour and background stops. */
+export interface DrawnColours {
+  textColor: string;
+  background: string[];
+}
+
+/**
+ * The result says which theme and colours the set was drawn with, and why when not the icon's.
+ * `drawn`: the text and background colours the renderer draws (the caller asks the renderer's own
+ * lookOf: this layer sits below it); absent, the palette's, as a set without pictures reports.
+ */
+export function withSetBrand<T extends { warnings: string[]; locales?: { warnings: string[] }[] }>(
+  result: T,
+  brand: SetBrand,
+  drawn?: DrawnColours,
+): T {
   const add = (warnings: string[]) => (brand.warning ? [...warnings, brand.warning] : warnings);
   return {
     ...result,
@@ -81,7 +95,8 @@ export function withSetBrand<T extends { warnings: string[]; locales?: { warning
     brand: {
       primary: brand.palette.primary,
       secondary: brand.palette.secondary,
-      textColor: brand.palette.textColor,
+      textColor: drawn?.textColor ?? brand.palette.textColor,
+      background: drawn?.background ?? [brand.palette.primary, brand.palette.secondary],
       source: brand.source,
       font: brand.kit.font,
       iconBadge: brand.kit.iconBadge,

@@ -15,7 +15,18 @@ export const SetBrandSchema = Type.Object(
   {
     primary: Type.String({ pattern: HEX, examples: ['#1DB954'] }),
     secondary: Type.String({ pattern: HEX, examples: ['#168D40'] }),
-    textColor: Type.String({ pattern: HEX, description: 'Reaches WCAG AA (4.5:1) on both colours.', examples: ['#111827'] }),
+    textColor: Type.String({
+      pattern: HEX,
+      description:
+        "The colour the captions are drawn in: the theme's own where it has one (`dark`: #F5F7FA), else white or ink, whichever the drawn background needs. Reaches WCAG AA (4.5:1) on every `background` stop.",
+      examples: ['#111827'],
+    }),
+    background: Type.Array(Type.String({ pattern: HEX }), {
+      minItems: 2,
+      description:
+        "The background's gradient stops as drawn, top-left to bottom-right: the theme's (`soft` lightens the brand colours toward white, `dark` has its own), after any stop was moved in lightness for the text to read.",
+      examples: [['#A8E5BE', '#6FBB8C']],
+    }),
     source: StringEnum(BRAND_SOURCES, {
       description:
         "`brand-kit`: the app's brand kit colours; `icon`: taken from the app's icon; `app-name`: the icon could not be read, colours derived from the app's name (a warning says why).",

@@ -18,7 +18,9 @@ import { themeFor, type BrandColors, type ThemeId } from '../core/themes.ts';
 import { lintWarnings } from '../rendering/warnings.ts';
 import { familyScreens, screenObjects, type ScreenObject } from '../screens/screens.ts';
 import { fetchStoreImage } from '../screens/store-images.ts';
-import type { SetBrand } from '../brand/resolve.ts';
+import type { DrawnColours, SetBrand } from '../brand/resolve.ts';
+import { lookOf } from '../rendering/themes.ts';
+import type { SlideLook } from '../rendering/types.ts';
 import { featureGraphics, started, storePreview, type BrandDrawer, type BrandFiles, type BrandPictureInput } from './brand-pictures.ts';
 import { buildArchive, storeArchive, type ArchiveSlide } from './archive.ts';
 import { keepPicture, slideFileName, type JobFile } from './files.ts';
@@ -161,6 +163,19 @@ export async function loadScreens(
       return null;
     }),
   );
+}
+
+/**
+ * The text and background colours the slides are drawn in, from the renderer's own lookOf with the
+ * brand's colours and theme, as renderPictures passes them: with a brand the look is the same on
+ * every slide, so the first one stands for the set. The result's `brand` reports these, not the
+ * palette's (the dark theme draws #F5F7FA; soft lightens the background, which can take dark ink).
+ */
+export function drawnColours(brand: Pick<SetBrand, 'theme' | 'palette'>, first: Slide | undefined): DrawnColours {
+  const colours = { primary: brand.palette.primary, secondary: brand.palette.secondary };
+  const slide = first ?? { headline: '', subheadline: null, layout: 'headline-top', background: { colors: [] }, textColor: '' };
+  const look = lookOf(brand.theme, slide as SlideLook, colours);
+  return { textColor: look.text, background: look.stops };
 }
 
 /** What the renderer takes from the set's brand. */

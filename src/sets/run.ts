@@ -11,7 +11,7 @@ import { TranslationFailed } from '../captions/model/errors.ts';
 import { listingLocale } from '../core/locales.ts';
 import { primaryListing } from '../core/listing.ts';
 import { saveJobFiles } from './files.ts';
-import { attemptPrefix, renderPictures, uploadedScreensFor, type PictureDeps } from './render.ts';
+import { attemptPrefix, drawnColours, renderPictures, uploadedScreensFor, type PictureDeps } from './render.ts';
 import { fetchStoreImage } from '../screens/store-images.ts';
 import { resolveSetBrand, withSetBrand } from '../brand/resolve.ts';
 import { cachedIconFetcher } from '../brand/icon-cache.ts';
@@ -68,7 +68,7 @@ export function screenshotSetRunner({ db, planner, pictures, log }: SetRunnerDep
           job.accountId,
         ),
       );
-      planned = withSetBrand(planned, brand);
+      planned = withSetBrand(planned, brand, drawnColours(brand, planned.slides[0]));
     } catch (error) {
       if (signal.aborted) throw error;
       // A model that could not translate a locale may well answer later: retry, refund at the last attempt.

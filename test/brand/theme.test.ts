@@ -63,7 +63,8 @@ describe('theme on POST /public/v1/screenshots', () => {
     // The fake host's green is rgb(0, 200, 0): hue 120.
     expect(Math.abs(hue(job.result.brand.primary) - 120)).toBeLessThan(8);
     expect(job.result.slides[0].background.colors[0]).toBe(job.result.brand.primary);
-    expect(job.result.slides[0].textColor).toBe(job.result.brand.textColor);
+    // The brand reports what is drawn: the dark theme's own text colour and background.
+    expect(job.result.brand).toMatchObject({ textColor: '#F5F7FA', background: ['#0B0D12', '#171B24'] });
     expect(job.result.warnings.join(' ')).not.toMatch(/icon could not be read/);
     // Computed once and kept with the app.
     const { rows } = await h.t.pool.query('SELECT icon_colors FROM apps WHERE id = $1', [appId]);

@@ -2664,10 +2664,18 @@ export interface operations {
                                 /** @example #168D40 */
                                 secondary: string;
                                 /**
-                                 * @description Reaches WCAG AA (4.5:1) on both colours.
+                                 * @description The colour the captions are drawn in: the theme's own where it has one (`dark`: #F5F7FA), else white or ink, whichever the drawn background needs. Reaches WCAG AA (4.5:1) on every `background` stop.
                                  * @example #111827
                                  */
                                 textColor: string;
+                                /**
+                                 * @description The background's gradient stops as drawn, top-left to bottom-right: the theme's (`soft` lightens the brand colours toward white, `dark` has its own), after any stop was moved in lightness for the text to read.
+                                 * @example [
+                                 *       "#A8E5BE",
+                                 *       "#6FBB8C"
+                                 *     ]
+                                 */
+                                background: string[];
                                 /**
                                  * @description `brand-kit`: the app's brand kit colours; `icon`: taken from the app's icon; `app-name`: the icon could not be read, colours derived from the app's name (a warning says why).
                                  * @enum {string}
