@@ -59,6 +59,66 @@ export const listingLocale = (listing: Pick<Listing, 'language' | 'country'>): s
   `${listing.language.toLowerCase()}-${listing.country.toUpperCase()}`;
 
 /**
+ * Google Play's listing languages that name a region, as fastlane supply files them (supply's
+ * folder names). A language's first entry is where its captions go when the listing's country does
+ * not make one of these (an English set of a Korean listing: en-US, not en-KR).
+ */
+const PLAY_LOCALES = [
+  'en-US',
+  'en-GB',
+  'en-AU',
+  'en-CA',
+  'en-IN',
+  'en-SG',
+  'en-ZA',
+  'ko-KR',
+  'ja-JP',
+  'zh-CN',
+  'zh-TW',
+  'zh-HK',
+  'de-DE',
+  'fr-FR',
+  'fr-CA',
+  'es-ES',
+  'es-US',
+  'pt-BR',
+  'pt-PT',
+  'it-IT',
+  'nl-NL',
+  'sv-SE',
+  'da-DK',
+  'no-NO',
+  'fi-FI',
+  'pl-PL',
+  'tr-TR',
+  'ru-RU',
+  'cs-CZ',
+  'el-GR',
+  'hu-HU',
+  'ro-RO',
+  'uk-UA',
+  'he-IL',
+  'ar',
+  'th',
+  'vi',
+  'id',
+];
+
+/**
+ * The locale a set's files are filed under when the request names none: the captions' language
+ * with the listing's country where that is a Play locale (ko + kr → ko-KR, en + gb → en-GB), else
+ * the language's usual one (en → en-US), else language-COUNTRY as the listing's own.
+ */
+export function captionsLocale(language: string, country: string): string {
+  const lang = language.toLowerCase() === 'nb' ? 'no' : language.toLowerCase();
+  const own = `${lang}-${country.toUpperCase()}`;
+  if (PLAY_LOCALES.includes(own)) return own;
+  const usual = PLAY_LOCALES.find((l) => languageOf(l) === lang);
+  if (usual && usual.includes('-')) return usual;
+  return localeProblem(own) === null ? own : 'en-US';
+}
+
+/**
  * Whether the built-in planner writes this locale: it writes the listing's language, whatever the
  * region (en-GB and en-US get the same English captions; regional spelling is not adapted).
  */

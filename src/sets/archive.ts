@@ -13,6 +13,10 @@ import { ARCHIVE_NAME, type JobFile } from './files.ts';
 import { DEVICES, type Device } from '../core/devices.ts';
 import type { Role } from '../core/narratives.ts';
 import { zipParts } from './zip.ts';
+import { captionsLanguage } from '../captions/checker/language.ts';
+import { captionsLocale } from '../core/locales.ts';
+import type { Listing } from '../core/listing.ts';
+import type { ScreenshotSetResult } from '../core/set.ts';
 
 export interface ArchiveSlide {
   locale: string;
@@ -23,6 +27,18 @@ export interface ArchiveSlide {
   crc32?: number;
   /** The file's type: a slide a PNG of 8 MB could not hold is a JPEG (deliver and supply take both). */
   ext?: 'png' | 'jpg';
+}
+
+/**
+ * The locale a set without `locales` is filed under (its ZIP folders, Play's `android/{locale}`):
+ * the language its captions are written in, not the listing's. An English set of a Korean Play
+ * listing (captions written by hand, or from an English description) goes to android/en-US/, where
+ * supply uploads it as the English listing's, not over the Korean one's.
+ */
+export function fileLocale(result: Pick<ScreenshotSetResult, 'slides'>, primary: Listing | null): string {
+  const texts = result.slides.flatMap((s) => [s.headline, s.subheadline ?? '']);
+  if (!primary) return captionsLocale(captionsLanguage(texts, 'en'), 'us');
+  return captionsLocale(captionsLanguage(texts, primary.language), primary.country);
 }
 
 export function archivePath(device: Device, slide: Pick<ArchiveSlide, 'locale' | 'index' | 'role' | 'ext'>): string {

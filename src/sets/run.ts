@@ -8,7 +8,7 @@ import type { PlanningPool } from '../planning/pool.ts';
 import { planDuration, timed } from '../metrics/index.ts';
 import { isProblem } from '../core/problem.ts';
 import { TranslationFailed } from '../captions/model/errors.ts';
-import { listingLocale } from '../core/locales.ts';
+import { fileLocale } from './archive.ts';
 import { primaryListing } from '../core/listing.ts';
 import { saveJobFiles } from './files.ts';
 import { attemptPrefix, drawnColours, renderPictures, uploadedScreensFor, type PictureDeps } from './render.ts';
@@ -91,7 +91,7 @@ export function screenshotSetRunner({ db, planner, pictures, log }: SetRunnerDep
     for (let a = 1; a < job.attempts; a++) await pictures.objects.deletePrefix(attemptPrefix(job.id, a)).catch(() => undefined);
     try {
       const primary = listings.length ? primaryListing(listings, job.request.device) : null;
-      const locale = primary ? listingLocale(primary) : 'en-US';
+      const locale = fileLocale(planned, primary);
       const { result, files } = await renderPictures(deps, pictureJob, planned, uploaded, locale, ctx, {
         brand,
         appName: app.name,

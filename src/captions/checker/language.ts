@@ -35,3 +35,21 @@ export function languageFinding(text: string, language: string): string | null {
   }
   return best[1] >= 2 && best[1] > mine ? `reads as ${best[0]}, not ${language}` : null;
 }
+
+/**
+ * The language a set's captions are written in: the listing's when nothing says otherwise, else
+ * the script's (Korean, Japanese, Chinese), else the stop-word language with the most distinct
+ * function words, else English (a Latin-script caption with no function word: "Plan Every Meal").
+ */
+export function captionsLanguage(texts: string[], listingLanguage: string): string {
+  const text = texts.join(' \n');
+  if (languageFinding(text, listingLanguage) === null) return listingLanguage;
+  for (const cjk of ['ko', 'ja', 'zh']) if (languageFinding(text, cjk) === null) return cjk;
+  const ws = new Set(words(text).map((w) => w.toLowerCase()));
+  let best: [string, number] = ['en', 0];
+  for (const [lang, set] of lists) {
+    const n = [...ws].filter((w) => set.has(w)).length;
+    if (n > best[1]) best = [lang, n];
+  }
+  return best[0];
+}

@@ -8,7 +8,7 @@ import { FatalJobError, RetryableJobError, type JobContext, type JobOutcome } fr
 import type { ClaimedJob } from '../../queue/queue.ts';
 import { outsideFailure } from '../picture-failures.ts';
 import { saveJobFiles } from '../files.ts';
-import { listingLocale } from '../../core/locales.ts';
+import { fileLocale } from '../archive.ts';
 import { primaryListing } from '../../core/listing.ts';
 import type { ScreenshotSetResult } from '../../core/set.ts';
 import { renderRevision, type RevisionDeps } from './revision-runner.ts';
@@ -31,7 +31,7 @@ export async function runRevisionJob(
     throw new FatalJobError({ code: 'internal_error', message: 'The set this revises no longer exists.', retryable: false });
   const listings = listingsOf(app, DEVICES[rev.plan.device].store);
   const primary = listings.length ? primaryListing(listings, rev.plan.device) : null;
-  const locale = primary ? listingLocale(primary) : 'en-US';
+  const locale = fileLocale(parent, primary);
   // Drawn again only when the revision changes what they show, in the parent's colours, with the
   // icon the parent's set kept (apps/<id>/icon) or the uploaded one: a revision fetches nothing from the store.
   const brandPictures = parent.brand
