@@ -108,7 +108,9 @@ function devicesOf(listings: Listing[]): Device[] {
   const stores = new Set(listings.map((l) => l.store));
   const first: Device[] = ['iphone-69', 'android-phone'];
   const all = [...first, ...(Object.keys(DEVICES) as Device[]).filter((d) => !first.includes(d))];
-  return all.filter((d) => stores.has(DEVICES[d].store));
+  // A Mac set is planned ahead only for a Mac listing: any other app's first Mac create plans it.
+  const mac = listings.some((l) => l.platform === 'mac');
+  return all.filter((d) => stores.has(DEVICES[d].store) && (mac || DEVICES[d].family !== 'mac'));
 }
 
 /**

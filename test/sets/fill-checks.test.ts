@@ -126,7 +126,7 @@ describe('the check before the charge reads facts planned with the app', () => {
     const before = planning();
     const refused = expectProblem(await create(h, { appId, device: 'iphone-69', count: 3 }), 422, 'cannot_fill_set');
     expect(refused).toMatchObject(planned(mac, { device: 'iphone-69', count: 3 }, 0));
-    expect(refused.detail).toMatch(/Upload screens/);
+    expect(refused.detail).toMatch(/upload iPhone screens/i);
     const upload = await h.app.inject({
       method: 'POST',
       url: `/api/v1/public/v1/apps/${appId}/screens`,
