@@ -2,6 +2,7 @@
  * Assembles a running process from its parts: the database, the LISTEN connection, the caches, the
  * HTTP server and/or the worker, and tears them down in the reverse order on shutdown.
  */
+import { ScreenReader } from './screens/reader.ts';
 import { configureServiceHeap } from './heap.ts';
 import { AccountViews } from './accounts/account-views.ts';
 import { Authenticator } from './accounts/authenticator.ts';
@@ -126,6 +127,9 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       const jobWaiters = new JobWaiters(notifications);
       waiters = jobWaiters;
       teardown.add('intake', 'long polls', () => jobWaiters.close());
+      // Each uploaded screen is read once, here where it is stored, on its own low-priority thread.
+      const screenReader = new ScreenReader(database.pool, log);
+      teardown.add('resources', 'the screen reader', () => screenReader.close());
       const previewer = new Previewer({
         db: database.pool,
         objects,
@@ -156,6 +160,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
           waiters: jobWaiters,
           // Its own thread, at normal priority: a preview answers while the user types, whatever the queue holds.
           previews: previewer,
+          screenReader,
           publishing: publishing.services,
           planFillChecks: (app) => planFillChecks(database.pool, app).usual,
         },

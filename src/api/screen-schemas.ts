@@ -1,7 +1,7 @@
 /** The Screen resource: the upload's answer and the list's items. */
 import { Type } from '@sinclair/typebox';
 import { SCREEN_FAMILIES } from '../core/families.ts';
-import { StringEnum } from '../core/typebox.ts';
+import { Nullable, StringEnum } from '../core/typebox.ts';
 
 export const ScreenSchema = Type.Object(
   {
@@ -15,6 +15,11 @@ export const ScreenSchema = Type.Object(
       description: 'The SHA-256 of the file as uploaded, so that a client recognises its own file.',
     }),
     createdAt: Type.String({ format: 'date-time' }),
+    text: Nullable(Type.Array(Type.String()), {
+      description:
+        'What the screen shows: its visible text (titles, tabs, buttons), read once by OCR after the upload, line by line. null until read (the upload answers before), or when it could not be read. Planning puts each caption over the screen whose text it speaks of.',
+      examples: [['Budgets', 'Groceries $420 of $500', 'Rent $1,200']],
+    }),
   },
   { title: 'Screen' },
 );

@@ -99,6 +99,11 @@ export interface PlanInput {
    * refused (cannot_fill_set). Absent: not checked (the planner alone, the CLI).
    */
   uploadedScreens?: number;
+  /**
+   * Those uploaded screens in framing order with the text OCR read from each (null: not read), when
+   * the worker knows it: the planner puts each caption over the screen whose text it speaks of.
+   */
+  screenTexts?: { screenId: string; text: string[] | null }[];
 }
 
 /** A planned slide and set: their schemas (./schemas.ts) are the source, these types follow. */

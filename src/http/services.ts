@@ -16,6 +16,7 @@ import type { JobWaiters } from '../sets/waiters.ts';
 import type { ObjectStore } from '../objects/index.ts';
 import type { UrlSigner } from '../sets/signed-urls.ts';
 import type { PublishingServices } from '../publishing/services.ts';
+import type { ScreenReader } from '../screens/reader.ts';
 import type { StoreReaders } from '../stores/index.ts';
 import type { RateLimits } from './rate-limit/index.ts';
 import type { Previewer } from '../sets/revisions/preview.ts';
@@ -42,6 +43,8 @@ export interface Services {
   waiters: JobWaiters;
   /** Renders the editor's previews (POST /previews); none: that operation answers 503. */
   previews?: Previewer | null;
+  /** Reads each uploaded screen's text off this thread (OCR); absent: screens are stored unread. */
+  screenReader?: ScreenReader | null;
   /** Store connections and publications; absent, those operations answer 503. */
   publishing?: PublishingServices;
   /**

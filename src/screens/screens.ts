@@ -12,6 +12,7 @@ import type { ScreenshotFamily } from '../core/listing.ts';
 import { decodeScreen } from './decode.ts';
 import { inferFamily } from '../core/families.ts';
 import { stripMetadata } from './strip.ts';
+import type { ScreenReader } from './reader.ts';
 
 export const MAX_SCREENS_PER_APP = 50;
 
@@ -23,6 +24,8 @@ export interface Screen {
   bytes: number;
   sha256: string;
   createdAt: string;
+  /** The visible text OCR read from it, line by line; null until read (or when it could not be). */
+  text: string[] | null;
 }
 
 /** A screen as a job reads it: where its bytes are. */
@@ -41,6 +44,7 @@ interface ScreenRow {
   sha256: string;
   object_key: string;
   created_at: Date;
+  text: string[] | null;
 }
 
 const toScreen = (r: ScreenRow): Screen => ({
@@ -51,6 +55,7 @@ const toScreen = (r: ScreenRow): Screen => ({
   bytes: r.bytes,
   sha256: r.sha256,
   createdAt: r.created_at.toISOString(),
+  text: r.text,
 });
 
 export const screenNotFound = (screenId: string) => new Problem('screen_not_found', `No screen ${screenId} of this app.`);
@@ -62,6 +67,7 @@ export async function uploadScreen(
   appId: string,
   body: Buffer,
   family?: ScreenshotFamily,
+  reader?: ScreenReader | null,
 ): Promise<Screen> {
   const app = isId('app', appId) ? await findApp(db, accountId, appId) : null;
   if (!app) throw appNotFound(appId);
@@ -76,8 +82,9 @@ export async function uploadScreen(
   const sha256 = createHash('sha256').update(body).digest('hex');
   const chosen = family ?? inferFamily(image.width, image.height, { ios: app.iosListing !== null, android: app.androidListing !== null });
   await objects.put(objectKey, stored, image.contentType);
+  let screen: Screen;
   try {
-    return await transaction(db, async (tx) => {
+    screen = await transaction(db, async (tx) => {
       // The app row is the lock that makes the count and the insert one step for concurrent uploads.
       await tx.query('SELECT 1 FROM apps WHERE id = $1 AND account_id = $2 FOR UPDATE', [appId, accountId]);
       const { rows: counted } = await tx.query<{ n: number }>(
@@ -88,10 +95,22 @@ export async function uploadScreen(
         throw new Problem('screen_limit', `This app has ${MAX_SCREENS_PER_APP} screens, the most it may hold; delete one first.`);
       }
       const { rows } = await tx.query<ScreenRow>(
-        `INSERT INTO screens (id, account_id, app_id, family, content_type, width, height, bytes, sha256, object_key)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-         RETURNING id, family, width, height, bytes, sha256, object_key, created_at`,
-        [screenId, accountId, appId, chosen, image.contentType, image.width, image.height, stored.length, sha256, objectKey],
+        `INSERT INTO screens (id, account_id, app_id, family, content_type, width, height, bytes, sha256, object_key, text_status)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+         RETURNING id, family, width, height, bytes, sha256, object_key, created_at, text`,
+        [
+          screenId,
+          accountId,
+          appId,
+          chosen,
+          image.contentType,
+          image.width,
+          image.height,
+          stored.length,
+          sha256,
+          objectKey,
+          reader ? 'pending' : 'none',
+        ],
       );
       return toScreen(rows[0]);
     });
@@ -99,13 +118,16 @@ export async function uploadScreen(
     await objects.delete(objectKey).catch(() => undefined);
     throw error;
   }
+  // Read after the commit, without waiting: the row is there for the reader to fill.
+  void reader?.read(screenId, stored);
+  return screen;
 }
 
 export async function listScreens(db: Queryable, accountId: string, appId: string): Promise<Screen[]> {
   if (!isId('app', appId)) throw appNotFound(appId);
   // One query answers both: no row at all is no such app; one row without a screen is none yet.
   const { rows } = await db.query<{ [K in keyof ScreenRow]: ScreenRow[K] | null }>(
-    `SELECT s.id, s.family, s.width, s.height, s.bytes, s.sha256, s.object_key, s.created_at
+    `SELECT s.id, s.family, s.width, s.height, s.bytes, s.sha256, s.object_key, s.created_at, s.text
      FROM apps a LEFT JOIN screens s ON s.app_id = a.id AND s.deleted_at IS NULL
      WHERE a.id = $1 AND a.account_id = $2 ORDER BY s.created_at, s.id`,
     [appId, accountId],
@@ -162,4 +184,48 @@ export async function familyScreens(db: Queryable, accountId: string, appId: str
     values: [appId, accountId, family],
   });
   return rows.map((r) => ({ screenId: r.id, family, objectKey: r.object_key }));
+}
+
+export interface ScreenText {
+  screenId: string;
+  /** null: not read (no reader, still reading past the wait, or failed). */
+  text: string[] | null;
+}
+
+export interface ScreenTexts {
+  screens: ScreenText[];
+  /** Screens still being read when the wait ended, and screens whose reading failed. */
+  unread: string[];
+  failed: string[];
+}
+
+/**
+ * The text of these screens (a job's), waiting while any is still being read: at most `timeoutMs`
+ * (the reader takes ~1 s CPU a screen; a reader that died leaves its screens pending for ever).
+ * Polled: the reader may run in another process (the API's), and a poll a quarter second apart
+ * costs nothing beside a set's planning.
+ */
+export async function waitForScreenText(
+  db: Queryable,
+  accountId: string,
+  ids: string[],
+  opts: { timeoutMs?: number; pollMs?: number; signal?: AbortSignal } = {},
+): Promise<ScreenTexts> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
+  for (;;) {
+    const { rows } = await db.query<{ id: string; text: string[] | null; text_status: string }>(
+      'SELECT id, text, text_status FROM screens WHERE id = ANY($1) AND account_id = $2',
+      [ids, accountId],
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const pending = rows.filter((r) => r.text_status === 'pending').map((r) => r.id);
+    if (pending.length === 0 || Date.now() >= deadline || opts.signal?.aborted) {
+      return {
+        screens: ids.map((id) => ({ screenId: id, text: byId.get(id)?.text_status === 'read' ? (byId.get(id)?.text ?? []) : null })),
+        unread: pending,
+        failed: rows.filter((r) => r.text_status === 'failed').map((r) => r.id),
+      };
+    }
+    await new Promise((r) => setTimeout(r, opts.pollMs ?? 250));
+  }
 }

@@ -13,6 +13,7 @@ import { primaryListing } from '../core/listing.ts';
 import { saveJobFiles } from './files.ts';
 import { attemptPrefix, drawnColours, renderPictures, uploadedScreensFor, type PictureDeps } from './render.ts';
 import { fetchStoreImage } from '../screens/store-images.ts';
+import { waitForScreenText } from '../screens/screens.ts';
 import { resolveSetBrand, withSetBrand } from '../brand/resolve.ts';
 import { cachedIconFetcher } from '../brand/icon-cache.ts';
 import { runRevisionJob } from './revisions/revision-job.ts';
@@ -27,9 +28,11 @@ export interface SetRunnerDeps {
   /** Without pictures (tests of planning alone), a job ends with its plan only. */
   pictures?: Omit<PictureDeps, 'db'> | null;
   log?: { warn(obj: object, msg: string): void };
+  /** How long a job waits for its screens' text (default 30 s); past it, it plans without. */
+  screenTextWaitMs?: number;
 }
 
-export function screenshotSetRunner({ db, planner, pictures, log }: SetRunnerDeps): JobRunner {
+export function screenshotSetRunner({ db, planner, pictures, log, screenTextWaitMs }: SetRunnerDeps): JobRunner {
   return async (job, ctx) => {
     const { signal } = ctx;
     if (job.request.revision && pictures) return runRevisionJob({ db, ...pictures }, job, job.request.revision, ctx, log);
@@ -45,6 +48,22 @@ export function screenshotSetRunner({ db, planner, pictures, log }: SetRunnerDep
       screenIds: job.request.screenIds ?? null,
     };
     const uploaded = pictures ? await uploadedScreensFor(db, pictureJob) : [];
+    // What each screen shows, so that each caption goes over the screen it speaks of; the reader
+    // has ~1 s a screen, and the set is planned without the screens it could not read.
+    const read = uploaded.length
+      ? await waitForScreenText(
+          db,
+          job.accountId,
+          uploaded.map((s) => s.screenId),
+          { timeoutMs: screenTextWaitMs, signal },
+        )
+      : null;
+    const unread = read ? [...read.unread, ...read.failed] : [];
+    const screenWarnings = unread.length
+      ? [
+          `${unread.length === 1 ? `Screen ${unread[0]} could not be read` : `Screens ${unread.join(', ')} could not be read`}, so no caption was matched to what ${unread.length === 1 ? 'it shows' : 'they show'}.`,
+        ]
+      : [];
     const fetchIcon = pictures
       ? cachedIconFetcher(pictures.objects, job.appId, (url) =>
           fetchStoreImage(url, { origins: pictures.storeImageOrigins, timeoutMs: pictures.storeImageTimeoutMs, signal }),
@@ -63,12 +82,14 @@ export function screenshotSetRunner({ db, planner, pictures, log }: SetRunnerDep
             brand: brand.palette,
             // Known only with pictures: a planning-only runner frames nothing and checks nothing.
             ...(pictures ? { uploadedScreens: uploaded.length } : {}),
+            ...(read ? { screenTexts: read.screens } : {}),
           },
           signal,
           job.accountId,
         ),
       );
       planned = withSetBrand(planned, brand, drawnColours(brand, planned.slides[0]));
+      if (screenWarnings.length) planned = { ...planned, warnings: [...planned.warnings, ...screenWarnings] };
     } catch (error) {
       if (signal.aborted) throw error;
       // A model that could not translate a locale may well answer later: retry, refund at the last attempt.

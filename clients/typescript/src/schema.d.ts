@@ -3631,6 +3631,15 @@ export interface operations {
                             sha256: string;
                             /** Format: date-time */
                             createdAt: string;
+                            /**
+                             * @description What the screen shows: its visible text (titles, tabs, buttons), read once by OCR after the upload, line by line. null until read (the upload answers before), or when it could not be read. Planning puts each caption over the screen whose text it speaks of.
+                             * @example [
+                             *       "Budgets",
+                             *       "Groceries $420 of $500",
+                             *       "Rent $1,200"
+                             *     ]
+                             */
+                            text: string[] | null;
                         }[];
                     };
                 };
@@ -3816,6 +3825,15 @@ export interface operations {
                         sha256: string;
                         /** Format: date-time */
                         createdAt: string;
+                        /**
+                         * @description What the screen shows: its visible text (titles, tabs, buttons), read once by OCR after the upload, line by line. null until read (the upload answers before), or when it could not be read. Planning puts each caption over the screen whose text it speaks of.
+                         * @example [
+                         *       "Budgets",
+                         *       "Groceries $420 of $500",
+                         *       "Rent $1,200"
+                         *     ]
+                         */
+                        text: string[] | null;
                     };
                 };
             };

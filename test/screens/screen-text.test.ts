@@ -1,0 +1,45 @@
+/** Each uploaded screen is read once, off the HTTP thread, and GET …/screens shows its text. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../support/app.ts';
+import { appScreenPng } from '../support/app-screens.ts';
+import { insertApp } from '../support/fixtures.ts';
+import { waitForScreenText } from '../../src/screens/screens.ts';
+
+let h: TestApp;
+let appId: string;
+beforeEach(async () => {
+  h = await createTestApp({ screenReader: true });
+  appId = await insertApp(h.t.pool, h.account.id);
+});
+afterEach(async () => h.close());
+
+const url = () => `/api/v1/public/v1/apps/${appId}/screens`;
+const budgets = () =>
+  appScreenPng({ title: 'Budgets', rows: ['Groceries $420 of $500', 'Rent $1,200'], tabs: ['Overview', 'Budgets', 'Reports'] });
+
+describe('screen text', () => {
+  it('answers the upload before reading, then shows what OCR read in the list', async () => {
+    const res = await h.app.inject({ method: 'POST', url: url(), headers: { ...h.auth, 'content-type': 'image/png' }, payload: budgets() });
+    expect(res.statusCode).toBe(201);
+    const { screenId } = res.json();
+    // The upload did not wait: the row is pending and its text null until the thread is done.
+    expect(res.json().text).toBeNull();
+    const read = await waitForScreenText(h.t.pool, h.account.id, [screenId], { timeoutMs: 60_000, pollMs: 50 });
+    expect(read.unread).toEqual([]);
+    const list = await h.app.inject({ method: 'GET', url: url(), headers: h.auth });
+    const [screen] = list.json().screens;
+    expect(screen.text).toEqual(expect.arrayContaining(['Budgets', 'Groceries $420 of $500', 'Rent $1,200']));
+    const { rows } = await h.t.pool.query('SELECT text_status FROM screens WHERE id = $1', [screenId]);
+    expect(rows[0].text_status).toBe('read');
+  });
+
+  it('marks a screen it cannot read as failed: a job waits no more for it', async () => {
+    const res = await h.app.inject({ method: 'POST', url: url(), headers: { ...h.auth, 'content-type': 'image/png' }, payload: budgets() });
+    const { screenId } = res.json();
+    await waitForScreenText(h.t.pool, h.account.id, [screenId], { timeoutMs: 60_000, pollMs: 50 });
+    await h.t.pool.query("UPDATE screens SET text = NULL, text_status = 'pending' WHERE id = $1", [screenId]);
+    await h.services.screenReader!.read(screenId, Buffer.from('not an image'));
+    const read = await waitForScreenText(h.t.pool, h.account.id, [screenId], { timeoutMs: 0 });
+    expect(read).toEqual({ screens: [{ screenId, text: null }], unread: [], failed: [screenId] });
+  });
+});
