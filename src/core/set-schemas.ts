@@ -93,6 +93,22 @@ export const SlideSchema = Type.Object(
       Type.String({ description: 'The uploaded screen this slide frames (from the request, or the app’s screens of the device family).' }),
     ),
     keywords: Type.Array(Type.String()),
+    grounding: Type.Optional(
+      Type.Object(
+        {
+          screenText: Type.Array(Type.String(), {
+            description: 'The lines of the slide’s screen (as OCR read them) that the caption speaks of.',
+          }),
+          listing: Type.Array(Type.String(), { description: 'The listing’s sentences the caption rests on, closest first (at most 3).' }),
+          extraContext: Type.Boolean({ description: 'Whether the caption draws on the app’s extraContext.' }),
+        },
+        {
+          title: 'SlideGrounding',
+          description:
+            'What the caption rests on. Planned captions have it; your own (`slides`) and revised ones do not. With uploaded screens, each caption goes over the screen whose text it speaks of.',
+        },
+      ),
+    ),
     screenshotUrl: Nullable(Type.String({ format: 'uri' }), {
       description:
         'The listing’s screenshot this slide frames, or null: it frames an uploaded screen (screenId) or none (text-only layout).',

@@ -104,6 +104,8 @@ export interface PlanInput {
    * the worker knows it: the planner puts each caption over the screen whose text it speaks of.
    */
   screenTexts?: { screenId: string; text: string[] | null }[];
+  /** The request named its screens (screenIds): slide i frames the i-th, as asked, whatever it shows. */
+  screensInOrder?: boolean;
 }
 
 /** A planned slide and set: their schemas (./schemas.ts) are the source, these types follow. */

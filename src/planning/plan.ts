@@ -4,6 +4,7 @@ import { validationFailed, type FieldError } from '../core/problem.ts';
 import { layoutFor, paletteFor } from './look.ts';
 import { defaultRoles, findNarrative } from '../core/narratives.ts';
 import { assignScreens, screensFor } from './screens.ts';
+import { groundingOf, listingSentences, matchScreens } from './screen-match.ts';
 import { adaptRoles, missingSubheadlinesWarning } from './story.ts';
 import { localesErrors } from '../core/locales.ts';
 import { planOwnSlides } from './own-slides.ts';
@@ -187,6 +188,14 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   const finish = (captions: Written[]): ScreenshotSetResult => {
     const out = [...warnings, ...screens.warnings];
     const urls = assignScreens(roles, screens.urls);
+    // Uploaded screens whose text is known go each under the caption that speaks of them.
+    const texts = input.screenTexts?.some((s) => s.text !== null) ? input.screenTexts! : null;
+    const captionText = captions.map((c) => `${c.headline} ${c.subheadline ?? ''}`);
+    const listingText = [primary.subtitle ?? '', primary.description].join('\n');
+    const matched = texts ? matchScreens(roles, captionText, texts, listingText, u.language, !!input.screensInOrder) : null;
+    if (matched) out.push(...matched.warnings);
+    const textOf = new Map((texts ?? []).map((s) => [s.screenId, s.text]));
+    const sentences = listingSentences(listingText);
     if (screens.urls.length > 0 && screens.urls.length < roles.length) {
       out.push(
         `The listing has ${screens.urls.length} screenshot${screens.urls.length === 1 ? '' : 's'} for ${roles.length} slides, so some screenshots appear twice.`,
@@ -226,8 +235,16 @@ export function draftScreenshotSet(input: PlanInput): Draft {
           captions[i].source === 'rules' && rules[i]
             ? rules[i].keywords
             : slideKeywords(u, `${captions[i].headline} ${captions[i].subheadline ?? ''}`, wanted),
-        screenshotUrl: urls[i],
-        layout: layoutFor(role, i, urls[i] !== null),
+        ...(matched ? { screenId: matched.screenIds[i] } : {}),
+        screenshotUrl: matched ? null : urls[i],
+        layout: layoutFor(role, i, matched !== null || urls[i] !== null),
+        grounding: groundingOf(
+          captionText[i],
+          matched ? (textOf.get(matched.screenIds[i]) ?? null) : null,
+          sentences,
+          input.extraContext,
+          u.language,
+        ),
         background: { colors: [...palette.colors] },
         textColor: palette.textColor,
       })),

@@ -82,7 +82,7 @@ export function screenshotSetRunner({ db, planner, pictures, log, screenTextWait
             brand: brand.palette,
             // Known only with pictures: a planning-only runner frames nothing and checks nothing.
             ...(pictures ? { uploadedScreens: uploaded.length } : {}),
-            ...(read ? { screenTexts: read.screens } : {}),
+            ...(read ? { screenTexts: read.screens, screensInOrder: pictureJob.screenIds !== null } : {}),
           },
           signal,
           job.accountId,

@@ -2569,6 +2569,18 @@ export interface operations {
                                 screenId?: string;
                                 keywords: string[];
                                 /**
+                                 * SlideGrounding
+                                 * @description What the caption rests on. Planned captions have it; your own (`slides`) and revised ones do not. With uploaded screens, each caption goes over the screen whose text it speaks of.
+                                 */
+                                grounding?: {
+                                    /** @description The lines of the slide’s screen (as OCR read them) that the caption speaks of. */
+                                    screenText: string[];
+                                    /** @description The listing’s sentences the caption rests on, closest first (at most 3). */
+                                    listing: string[];
+                                    /** @description Whether the caption draws on the app’s extraContext. */
+                                    extraContext: boolean;
+                                };
+                                /**
                                  * Format: uri
                                  * @description The listing’s screenshot this slide frames, or null: it frames an uploaded screen (screenId) or none (text-only layout).
                                  */
@@ -2746,6 +2758,18 @@ export interface operations {
                                     /** @description The uploaded screen this slide frames (from the request, or the app’s screens of the device family). */
                                     screenId?: string;
                                     keywords: string[];
+                                    /**
+                                     * SlideGrounding
+                                     * @description What the caption rests on. Planned captions have it; your own (`slides`) and revised ones do not. With uploaded screens, each caption goes over the screen whose text it speaks of.
+                                     */
+                                    grounding?: {
+                                        /** @description The lines of the slide’s screen (as OCR read them) that the caption speaks of. */
+                                        screenText: string[];
+                                        /** @description The listing’s sentences the caption rests on, closest first (at most 3). */
+                                        listing: string[];
+                                        /** @description Whether the caption draws on the app’s extraContext. */
+                                        extraContext: boolean;
+                                    };
                                     /**
                                      * Format: uri
                                      * @description The listing’s screenshot this slide frames, or null: it frames an uploaded screen (screenId) or none (text-only layout).

@@ -98,6 +98,8 @@ function prompt(draft: CaptionDraft): Message[] {
   const primary = primaryListing(input.listings, check.device);
   const limits = CAPTION_LENGTHS[check.captionLength];
   const budget = describeBudget(check.device, check.captionLength);
+  // Only screens read so far: a request without them stays the one the recorded answers were made for.
+  const shown = (input.screenTexts ?? []).filter((s) => s.text?.length).map((s, i) => ({ screen: i + 1, text: s.text!.slice(0, 20) }));
   const [a, b] = EXAMPLES[check.captionStyle];
   const system = [
     'You are a senior app store copywriter. You write the captions of a screenshot set. Answer with JSON only.',
@@ -112,6 +114,9 @@ function prompt(draft: CaptionDraft): Message[] {
     "Never name a price, another store's platform, the developer's other apps, or ask for ratings or reviews. No emoji, URLs or hidden characters.",
     `Write in the listing's language (${primary.language}).`,
     primary.price > 0 ? 'The app is paid: never call it free.' : '',
+    shown.length
+      ? "`screens` is the visible text of the app's own screens: each caption is placed over the screen whose words it shares, so let each feature slide speak of what one screen shows, in the listing's words."
+      : '',
   ]
     .filter(Boolean)
     .join('\n');
@@ -127,6 +132,7 @@ function prompt(draft: CaptionDraft): Message[] {
     extraContext: input.extraContext,
     narrative: input.request.narrativeId ?? 'default',
     slides: draft.roles.map((role, i) => ({ index: i + 1, role, brief: ROLE_BRIEF[role] })),
+    ...(shown.length ? { screens: shown } : {}),
   });
   return [
     { role: 'system', content: system },
