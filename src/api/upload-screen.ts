@@ -52,7 +52,15 @@ export function uploadScreen(api: Api, services: Services) {
       async (request, reply) => {
         const { appId } = request.params as { appId: string };
         const { family } = request.query as { family?: ScreenshotFamily };
-        const screen = await upload(services.db, services.objects, principalOf(request).accountId, appId, request.body as Buffer, family, services.screenReader);
+        const screen = await upload(
+          services.db,
+          services.objects,
+          principalOf(request).accountId,
+          appId,
+          request.body as Buffer,
+          family,
+          services.screenReader,
+        );
         return reply.code(201).send(screen);
       },
     );
