@@ -9,6 +9,9 @@ import { errorDocument } from './asc-json.ts';
 import { AscLibrary, libraryRoutes, type RefData } from './asc-library.ts';
 import { screenshotRoutes } from './asc-screenshot-routes.ts';
 import { AscState } from './asc-state.ts';
+import { AscVariants } from './asc-variants.ts';
+import { pageRoutes } from './asc-page-routes.ts';
+import { experimentRoutes } from './asc-experiment-routes.ts';
 import { FakeError, startFakeServer, type FakeServerOptions } from './server.ts';
 import type { FakeAppStoreConnect, FakeScreenshot } from './types.ts';
 
@@ -36,11 +39,54 @@ export interface FakeAppStoreConnectServer extends FakeAppStoreConnect {
   /** App Asset Library: the reference data served at /v1/appAssetLibraryRefData (a copy). */
   refData(): RefData;
   setRefData(ref: RefData): void;
+  /** Custom product pages an app may have (default 70; 35 before October 2025). */
+  setCustomProductPageLimit(limit: number): void;
+  /** The app's custom product pages, each version with its localizations (promotional text, keywords). */
+  customProductPages(appId: string): FakePage[];
+  /** The app's product page optimization tests, each treatment with its localizations. */
+  experiments(appId: string): FakeExperiment[];
+  /** The screenshots of a page's or a treatment's localization in one display type, in order. */
+  localizationScreenshots(localizationId: string, displayType: string): FakeScreenshot[];
+  /** App Asset Library: a page's or a treatment's localization's placements in one group, in order (MD5s). */
+  localizationPlacements(localizationId: string, placementGroup: string): string[];
+  /** Puts a page version or a test in a state, as App Review or the store would (e.g. APPROVED). */
+  setPageVersionState(pageVersionId: string, state: string): void;
+  setExperimentState(experimentId: string, state: string): void;
+  /** App Review's verdict on everything the app has submitted: APPROVED (default) or REJECTED. */
+  completeReview(appId: string, outcome?: 'APPROVED' | 'REJECTED'): void;
+  /** Submitted items are approved this long after submission (null: only by completeReview). */
+  setReviewDelayMs(ms: number | null): void;
+  /** The app's review submissions with their items. */
+  reviewSubmissions(appId: string): { id: string; state: string; items: { type: string; id: string; state: string }[] }[];
+}
+
+export interface FakeVariantLocalization {
+  id: string;
+  locale: string;
+  /** Custom product pages only. */
+  promotionalText?: string | null;
+  keywords?: string[];
+}
+export interface FakePage {
+  id: string;
+  name: string;
+  visible: boolean;
+  url: string;
+  versions: { id: string; version: string; state: string; localizations: FakeVariantLocalization[] }[];
+}
+export interface FakeExperiment {
+  id: string;
+  name: string;
+  state: string;
+  trafficProportion: number;
+  startDate: string | null;
+  treatments: { id: string; name: string; localizations: FakeVariantLocalization[] }[];
 }
 
 export async function startFakeAppStoreConnect(opts: FakeServerOptions = {}): Promise<FakeAppStoreConnectServer> {
   const state = new AscState();
   const library = new AscLibrary(state);
+  const variants = new AscVariants(state);
   const keys = new AscKeys();
   let base = '';
   const ctx: AscContext = {
@@ -48,6 +94,7 @@ export async function startFakeAppStoreConnect(opts: FakeServerOptions = {}): Pr
     base: () => base,
     authed: (handle) => async (req) => {
       const rateLimit = keys.spend(await keys.verify(req.headers.authorization));
+      variants.settle();
       try {
         const reply = await handle(req);
         return { ...reply, headers: { ...rateLimit, ...reply.headers } };
@@ -60,10 +107,32 @@ export async function startFakeAppStoreConnect(opts: FakeServerOptions = {}): Pr
   };
   const server = await startFakeServer({
     ...opts,
-    routes: [...appRoutes(ctx), ...screenshotRoutes(ctx), ...libraryRoutes(ctx, library)],
+    routes: [
+      ...appRoutes(ctx),
+      ...screenshotRoutes(ctx),
+      ...libraryRoutes(ctx, library),
+      ...pageRoutes(ctx, variants),
+      ...experimentRoutes(ctx, variants),
+    ],
     errorBody: errorDocument,
   });
   base = server.url;
+  const toFake = (id: string): FakeScreenshot => {
+    const s = state.screenshot(id);
+    return {
+      id: s.id,
+      fileName: s.fileName,
+      fileSize: s.fileSize,
+      sourceFileChecksum: s.checksum ?? '',
+      assetDeliveryState: state.deliveryState(s),
+    };
+  };
+  const fakeLocalization = (id: string): FakeVariantLocalization => {
+    const l = state.localization(id);
+    return l.kind === 'page'
+      ? { id, locale: l.locale, promotionalText: l.promotionalText ?? null, keywords: [...(l.keywords ?? [])] }
+      : { id, locale: l.locale };
+  };
 
   return {
     url: server.url,
@@ -79,18 +148,64 @@ export async function startFakeAppStoreConnect(opts: FakeServerOptions = {}): Pr
       state.version(state.app(appId).versionIds.at(-1)!).state = versionState;
     },
     screenshots(appId, locale, displayType): FakeScreenshot[] {
-      const set = state.findSet(appId, locale, displayType);
-      return (set?.screenshotIds ?? []).map((id) => {
-        const s = state.screenshot(id);
-        return {
-          id: s.id,
-          fileName: s.fileName,
-          fileSize: s.fileSize,
-          sourceFileChecksum: s.checksum ?? '',
-          assetDeliveryState: state.deliveryState(s),
-        };
-      });
+      return (state.findSet(appId, locale, displayType)?.screenshotIds ?? []).map(toFake);
     },
+    setCustomProductPageLimit(limit) {
+      variants.pageLimit = limit;
+    },
+    customProductPages: (appId) =>
+      variants.pagesOf(appId).map((p) => ({
+        id: p.id,
+        name: p.name,
+        visible: p.visible,
+        url: `https://apps.apple.com/us/app/id${appId}?ppid=${p.id}`,
+        versions: p.versionIds.map((id) => {
+          const v = variants.pageVersion(id);
+          return { id, version: v.version, state: v.state, localizations: v.localizationIds.map(fakeLocalization) };
+        }),
+      })),
+    experiments: (appId) =>
+      variants.experimentsOf(appId).map((e) => ({
+        id: e.id,
+        name: e.name,
+        state: e.state,
+        trafficProportion: e.trafficProportion,
+        startDate: e.startDate,
+        treatments: e.treatmentIds.map((id) => {
+          const t = variants.treatment(id);
+          return { id, name: t.name, localizations: t.localizationIds.map(fakeLocalization) };
+        }),
+      })),
+    localizationScreenshots(localizationId, displayType) {
+      const set = state
+        .localization(localizationId)
+        .setIds.map((id) => state.set(id))
+        .find((x) => x.displayType === displayType);
+      return (set?.screenshotIds ?? []).map(toFake);
+    },
+    localizationPlacements: (localizationId, group) =>
+      library.placementsOf(localizationId, ['APP_SCREENSHOT'], [group]).map((p) => library.image(p.imageId).checksum ?? ''),
+    setPageVersionState(id, versionState) {
+      variants.pageVersion(id).state = versionState;
+    },
+    setExperimentState(id, experimentState) {
+      variants.experiment(id).state = experimentState;
+    },
+    completeReview: (appId, outcome) => variants.completeReview(appId, outcome),
+    setReviewDelayMs(ms) {
+      variants.reviewDelayMs = ms;
+    },
+    reviewSubmissions: (appId) =>
+      [...variants.submissions.values()]
+        .filter((x) => x.appId === appId)
+        .map((x) => ({
+          id: x.id,
+          state: x.state,
+          items: x.itemIds.map((id) => {
+            const i = variants.items.get(id)!;
+            return { ...i.target, state: i.state };
+          }),
+        })),
     setHourlyRequestLimit(limit) {
       keys.hourlyLimit = limit;
     },

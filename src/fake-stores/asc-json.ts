@@ -4,7 +4,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { pngSize } from './asc-display-types.ts';
-import type { AscApp, AscLocalization, AscScreenshot, AscSet, AscState, AscVersion } from './asc-state.ts';
+import {
+  SURFACES,
+  type AscApp,
+  type AscLocalization,
+  type AscScreenshot,
+  type AscSet,
+  type AscState,
+  type AscVersion,
+} from './asc-state.ts';
 import type { FakeError } from './server.ts';
 
 /** What each upload operation tells the client to send; the upload endpoint holds it to that. */
@@ -103,13 +111,19 @@ export function localizationResource(base: string, localization: AscLocalization
   };
 }
 
-export function setResource(base: string, set: AscSet, withScreenshotIds = false): Resource {
+/** `surface`: the relationship to the set's localization (an App Store version's, a page's or a treatment's). */
+export function setResource(
+  base: string,
+  set: AscSet,
+  withScreenshotIds = false,
+  surface: { relationship: string; type: string } = SURFACES.version,
+): Resource {
   return {
     type: 'appScreenshotSets',
     id: set.id,
     attributes: { screenshotDisplayType: set.displayType },
     relationships: {
-      appStoreVersionLocalization: { data: { type: 'appStoreVersionLocalizations', id: set.localizationId } },
+      [surface.relationship]: { data: { type: surface.type, id: set.localizationId } },
       appScreenshots: {
         ...related(base, 'appScreenshotSets', set.id, 'appScreenshots'),
         ...(withScreenshotIds ? { data: set.screenshotIds.map((id) => ({ type: 'appScreenshots', id })) } : {}),

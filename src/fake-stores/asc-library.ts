@@ -17,7 +17,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { filterOf, type AscContext } from './asc-app-routes.ts';
 import { pngSize } from './asc-display-types.ts';
 import { collection, single, UPLOAD_CONTENT_TYPE, type Resource } from './asc-json.ts';
-import { conflict, notFound, type AscState, type UploadPart } from './asc-state.ts';
+import { conflict, notFound, SURFACES, surfaceOf, type AscState, type UploadPart } from './asc-state.ts';
 import { FakeError, json, MAX_BODY_BYTES, parseJson, type FakeRequest, type Route } from './server.ts';
 
 export interface RefData {
@@ -105,6 +105,11 @@ export class AscLibrary {
   reservations = 0;
 
   constructor(private readonly state: AscState) {}
+
+  /** The relationship from a placement to its localization: a version's, a custom product page's or a treatment's. */
+  surface(localizationId: string) {
+    return surfaceOf(this.state.localization(localizationId));
+  }
 
   libraryOf(appId: string): string {
     this.state.app(appId);
@@ -324,7 +329,7 @@ export function placementResource(base: string, lib: AscLibrary, p: LibraryPlace
     },
     relationships: {
       image: { data: { type: 'appAssetLibraryImages', id: p.imageId } },
-      appStoreVersionLocalization: { data: { type: 'appStoreVersionLocalizations', id: p.localizationId } },
+      [lib.surface(p.localizationId).relationship]: { data: { type: lib.surface(p.localizationId).type, id: p.localizationId } },
     },
     links: { self: `${base}/v1/appAssetLibraryPlacements/${p.id}` },
   };
@@ -349,6 +354,15 @@ function dataOf(req: FakeRequest, type: string): NonNullable<Doc['data']> {
   if (!doc?.data || typeof doc.data !== 'object') throw required('/data');
   if (doc.data.type !== type) throw new FakeError(409, 'ENTITY_ERROR.TYPE_MISMATCH', `The resource type must be '${type}'.`);
   return doc.data;
+}
+
+/** The localization a placement or an ordering request names, by whichever surface relationship it uses. */
+function surfaceLinked(data: NonNullable<Doc['data']>, state: AscState): string {
+  const surface = Object.values(SURFACES).find((s) => data.relationships?.[s.relationship]?.data);
+  if (!surface) throw required('/data/relationships/appStoreVersionLocalization');
+  const id = linked(data, surface.relationship, surface.type);
+  if (surfaceOf(state.localization(id)) !== surface) throw notFound(surface.type, id);
+  return id;
 }
 
 function linked(data: NonNullable<Doc['data']>, name: string, type: string): string {
@@ -442,8 +456,7 @@ export function libraryRoutes(ctx: AscContext, lib: AscLibrary): Route[] {
         if (typeof placementType !== 'string') throw required('/data/attributes/placementType');
         if (typeof placementGroup !== 'string') throw required('/data/attributes/placementGroup');
         const imageId = linked(data, 'image', 'appAssetLibraryImages');
-        const locId = linked(data, 'appStoreVersionLocalization', 'appStoreVersionLocalizations');
-        state.localization(locId);
+        const locId = surfaceLinked(data, state);
         return json(single(placementResource(base(), lib, lib.place(imageId, locId, placementType, placementGroup))), 201);
       }),
     },
@@ -462,10 +475,15 @@ export function libraryRoutes(ctx: AscContext, lib: AscLibrary): Route[] {
     },
     {
       method: 'GET',
-      pattern: new RegExp(`^/v1/appStoreVersionLocalizations/${ID}/placements$`),
+      pattern: new RegExp(
+        `^/v1/(${Object.values(SURFACES)
+          .map((s) => s.type)
+          .join('|')})/${ID}/placements$`,
+      ),
       handle: ctx.authed((req) => {
-        state.localization(req.params[0]);
-        const placements = lib.placementsOf(req.params[0], filterOf(req, 'placementType'), filterOf(req, 'placementGroup'));
+        const [type, locId] = req.params;
+        if (lib.surface(locId).type !== type) throw notFound(type, locId);
+        const placements = lib.placementsOf(locId, filterOf(req, 'placementType'), filterOf(req, 'placementGroup'));
         const withImages = (req.query.get('include') ?? '').split(',').includes('image');
         const included = withImages
           ? [...new Set(placements.map((p) => p.imageId))].map((id) => imageResource(base(), lib, lib.image(id)))
@@ -487,7 +505,7 @@ export function libraryRoutes(ctx: AscContext, lib: AscLibrary): Route[] {
         const data = dataOf(req, 'appAssetLibraryPlacementOrderingRequests');
         const group = data.attributes?.placementGroup;
         if (typeof group !== 'string') throw required('/data/attributes/placementGroup');
-        const locId = linked(data, 'appStoreVersionLocalization', 'appStoreVersionLocalizations');
+        const locId = surfaceLinked(data, state);
         const ordered = data.relationships?.orderedPlacements?.data;
         if (!Array.isArray(ordered)) throw required('/data/relationships/orderedPlacements');
         const ids = ordered.map((l: { type?: unknown; id?: unknown }) => {

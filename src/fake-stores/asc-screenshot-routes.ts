@@ -7,7 +7,7 @@ import type { AppScreenshotDisplayType } from './asc-display-types.ts';
 import { SCREENSHOT_DISPLAY_TYPES } from './asc-display-types.ts';
 import { filterOf, type AscContext } from './asc-app-routes.ts';
 import { collection, screenshotResource, setResource, single, UPLOAD_CONTENT_TYPE } from './asc-json.ts';
-import { conflict } from './asc-state.ts';
+import { conflict, notFound, SURFACES, surfaceOf } from './asc-state.ts';
 import { FakeError, json, parseJson, type FakeRequest, type Route } from './server.ts';
 
 const ID = '([^/]+)';
@@ -20,18 +20,19 @@ interface Document {
   data?: { type?: unknown; id?: unknown; attributes?: Record<string, unknown>; relationships?: Record<string, { data?: Linkage }> };
 }
 
-const badRequest = (message: string) => new FakeError(400, 'PARAMETER_ERROR.INVALID', message);
-const required = (pointer: string) => new FakeError(409, 'ENTITY_ERROR.ATTRIBUTE.REQUIRED', `You must provide a value for ${pointer}.`);
+export const badRequest = (message: string) => new FakeError(400, 'PARAMETER_ERROR.INVALID', message);
+export const required = (pointer: string) =>
+  new FakeError(409, 'ENTITY_ERROR.ATTRIBUTE.REQUIRED', `You must provide a value for ${pointer}.`);
 
 /** The `data` of a create or update document of `type`, checked the way the store checks it. */
-function dataOf(req: FakeRequest, type: string): NonNullable<Document['data']> {
+export function dataOf(req: FakeRequest, type: string): NonNullable<Document['data']> {
   const doc = parseJson(req, badRequest) as Document;
   if (!doc || typeof doc !== 'object' || !doc.data || typeof doc.data !== 'object') throw required('/data');
   if (doc.data.type !== type) throw new FakeError(409, 'ENTITY_ERROR.TYPE_MISMATCH', `The resource type must be '${type}'.`);
   return doc.data;
 }
 
-function relationshipId(data: NonNullable<Document['data']>, name: string, type: string): string {
+export function relationshipId(data: NonNullable<Document['data']>, name: string, type: string): string {
   const linkage = data.relationships?.[name]?.data;
   if (!linkage || linkage.type !== type || typeof linkage.id !== 'string') throw required(`/data/relationships/${name}`);
   return linkage.id;
@@ -43,14 +44,19 @@ export function screenshotRoutes(ctx: AscContext): Route[] {
   return [
     {
       method: 'GET',
-      pattern: new RegExp(`^/v1/appStoreVersionLocalizations/${ID}/appScreenshotSets$`),
+      // A version's, a custom product page's or a test treatment's localization: the same sets.
+      pattern: new RegExp(
+        `^/v1/(${Object.values(SURFACES)
+          .map((s) => s.type)
+          .join('|')})/${ID}/appScreenshotSets$`,
+      ),
       handle: ctx.authed((req) => {
         const types = filterOf(req, 'screenshotDisplayType');
         const withScreenshots = (req.query.get('include') ?? '').split(',').includes('appScreenshots');
-        const sets = state
-          .localization(req.params[0])
-          .setIds.map((id) => state.set(id))
-          .filter((s) => !types || types.includes(s.displayType));
+        const localization = state.localization(req.params[1]);
+        const surface = surfaceOf(localization);
+        if (surface.type !== req.params[0]) throw notFound(req.params[0], req.params[1]);
+        const sets = localization.setIds.map((id) => state.set(id)).filter((s) => !types || types.includes(s.displayType));
         const included = withScreenshots
           ? sets.flatMap((s) => s.screenshotIds.map((id) => screenshotResource(base(), state, state.screenshot(id))))
           : undefined;
@@ -58,7 +64,7 @@ export function screenshotRoutes(ctx: AscContext): Route[] {
           collection(
             base(),
             req.pathname,
-            sets.map((s) => setResource(base(), s, withScreenshots)),
+            sets.map((s) => setResource(base(), s, withScreenshots, surface)),
             included,
           ),
         );
@@ -73,14 +79,21 @@ export function screenshotRoutes(ctx: AscContext): Route[] {
         if (typeof displayType !== 'string') throw required('/data/attributes/screenshotDisplayType');
         if (!SCREENSHOT_DISPLAY_TYPES.includes(displayType as AppScreenshotDisplayType))
           throw new FakeError(409, 'ENTITY_ERROR.ATTRIBUTE.INVALID', `'${displayType}' is not a valid screenshotDisplayType.`);
-        const localizationId = relationshipId(data, 'appStoreVersionLocalization', 'appStoreVersionLocalizations');
-        return json(single(setResource(base(), state.createSet(localizationId, displayType), true)), 201);
+        // The set belongs to whichever localization the document names; its kind must match the relationship.
+        const surface = Object.values(SURFACES).find((s) => data.relationships?.[s.relationship]?.data);
+        if (!surface) throw required('/data/relationships/appStoreVersionLocalization');
+        const localizationId = relationshipId(data, surface.relationship, surface.type);
+        if (surfaceOf(state.localization(localizationId)) !== surface) throw notFound(surface.type, localizationId);
+        return json(single(setResource(base(), state.createSet(localizationId, displayType), true, surface)), 201);
       }),
     },
     {
       method: 'GET',
       pattern: new RegExp(`^/v1/appScreenshotSets/${ID}$`),
-      handle: ctx.authed((req) => json(single(setResource(base(), state.set(req.params[0]), true)))),
+      handle: ctx.authed((req) => {
+        const set = state.set(req.params[0]);
+        return json(single(setResource(base(), set, true, surfaceOf(state.localization(set.localizationId)))));
+      }),
     },
     {
       method: 'DELETE',

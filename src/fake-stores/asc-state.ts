@@ -25,12 +25,29 @@ export interface AscVersion {
   state: string;
   localizationIds: string[];
 }
+/**
+ * A localization screenshot sets hang from: an App Store version's (no `kind`), a custom product
+ * page version's (`page`) or a product-page-optimization treatment's (`treatment`). `versionId`
+ * is the parent of each: the App Store version, the page version or the treatment.
+ */
 export interface AscLocalization {
   id: string;
   versionId: string;
   locale: string;
   setIds: string[];
+  kind?: 'page' | 'treatment';
+  /** Custom product pages: the localization's promotional text and its search keywords. */
+  promotionalText?: string | null;
+  keywords?: string[];
 }
+/** The relationship from a screenshot set (or a library placement) to each kind of localization. */
+export const SURFACES = {
+  version: { relationship: 'appStoreVersionLocalization', type: 'appStoreVersionLocalizations' },
+  page: { relationship: 'appCustomProductPageLocalization', type: 'appCustomProductPageLocalizations' },
+  treatment: { relationship: 'appStoreVersionExperimentTreatmentLocalization', type: 'appStoreVersionExperimentTreatmentLocalizations' },
+} as const;
+export const surfaceOf = (localization: AscLocalization) => SURFACES[localization.kind ?? 'version'];
+
 export interface AscSet {
   id: string;
   localizationId: string;
@@ -74,6 +91,8 @@ export class AscState {
   checkDimensions = false;
   /** File names whose next commit ends FAILED, with how many commits still fail. */
   readonly failingDeliveries = new Map<string, number>();
+  /** Whether a page's or a treatment's localization may change now (asc-variants.ts sets it). */
+  variantEditable: (localization: AscLocalization) => void = () => undefined;
 
   addApp(app: { appId: string; bundleId?: string; versionState?: string; locales: string[]; liveVersion?: boolean }): void {
     if (this.apps.has(app.appId)) throw new Error(`app ${app.appId} was already added`);
@@ -122,7 +141,9 @@ export class AscState {
 
   /** Screenshots change only while their version is editable, as on the real store. */
   assertEditable(localizationId: string): void {
-    const version = this.version(this.localization(localizationId).versionId);
+    const localization = this.localization(localizationId);
+    if (localization.kind) return this.variantEditable(localization);
+    const version = this.version(localization.versionId);
     if (!EDITABLE_STATES.includes(version.state))
       throw conflict('STATE_ERROR', `The app store version is in the state ${version.state} and its screenshots cannot be changed.`);
   }
