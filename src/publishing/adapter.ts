@@ -40,6 +40,13 @@ export interface ItemIO {
   bytes(item: Item): Promise<Buffer>;
 }
 
+/** A store locale's texts for a variant (custom product pages take both; treatments neither). */
+export interface LocaleTexts {
+  locale: string;
+  promotionalText?: string;
+  keywords?: string[];
+}
+
 export interface StoreAdapter {
   /** Google Play cannot reorder: an upload goes last. */
   readonly appendOnly: boolean;
@@ -53,6 +60,12 @@ export interface StoreAdapter {
    * does not take. Other stores map the device (APP_STORE_DISPLAY_TYPES, PLAY_IMAGE_TYPES).
    */
   slotFor?(images: { locale: string; file: string; width: number; height: number }[]): Promise<string>;
+  /**
+   * Before the first item is applied (and again on a resumed run, finding what is there): finds or
+   * makes the variant the publication targets (a custom product page, a test treatment) with a
+   * localization per store locale. The product page needs none.
+   */
+  prepare?(locales: LocaleTexts[]): Promise<void>;
   /** Runs the items; a slot that fails is reported by its key (`locale/slot`) and does not stop the others. */
   apply(items: Item[], io: ItemIO): Promise<Map<string, Error>>;
 }

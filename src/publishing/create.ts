@@ -5,12 +5,20 @@ import { Problem, validationFailed } from '../core/problem.ts';
 import { DEVICES, type Device } from '../core/devices.ts';
 import { connectionNotFound, getConnection } from './connections.ts';
 import { insertPublication } from './publications.ts';
+import type { VariantTarget } from './app-store/variants.ts';
 
 export interface CreatePublicationInput {
   jobId: string;
   connectionId: string;
   locales?: Record<string, string>;
+  target?: VariantTarget;
 }
+
+/** What the Play Console needs instead, since the Android Publisher API has no variants. */
+const PLAY_VARIANTS =
+  'Google Play’s API (Android Publisher v3) edits the main store listing only: custom store listings and store listing experiments have no API. ' +
+  'Create them in the Play Console (Grow users → Store presence → Custom store listings, or Store listing experiments) and upload the set’s screenshots there by hand: ' +
+  'they are in the set’s ZIP under android/{locale}/images/, with each locale’s featureGraphic.png. Publish with target product-page to update the main listing.';
 
 export async function createPublication(db: Db, accountId: string, input: CreatePublicationInput): Promise<string> {
   const connection = isId('sc', input.connectionId) ? await getConnection(db, accountId, input.connectionId) : null;
@@ -22,8 +30,10 @@ export async function createPublication(db: Db, accountId: string, input: Create
     ios: string | null;
     android: string | null;
     locales: string[] | null;
+    language: string | null;
   }>(
     `SELECT j.status, j.request->>'device' AS device, j.app_id, a.ios_listing->>'storeId' AS ios, a.android_listing->>'storeId' AS android,
+       CASE WHEN j.request->>'device' LIKE 'android%' THEN a.android_listing->>'language' ELSE a.ios_listing->>'language' END AS language,
        ARRAY(SELECT jsonb_array_elements_text(COALESCE(j.request->'locales', '[]'::jsonb))) AS locales
      FROM jobs j JOIN apps a ON a.id = j.app_id WHERE j.id = $1 AND j.account_id = $2`,
     [input.jobId, accountId],
@@ -37,6 +47,11 @@ export async function createPublication(db: Db, accountId: string, input: Create
     throw validationFailed([
       { field: 'connectionId', message: `is a ${connection.store} connection, and this set (${job.device}) is for ${store}` },
     ]);
+  const target = input.target ?? { kind: 'product-page' };
+  if (store === 'google-play' && target.kind !== 'product-page')
+    throw new Problem('store_api_unsupported', `A ${target.kind} target cannot be published to Google Play. ${PLAY_VARIANTS}`, {
+      errors: [{ field: 'target/kind', message: `${target.kind} is App Store only` }],
+    });
   const storeAppId = store === 'app-store' ? job.ios : job.android;
   // An app made from its own listing before launch has no store page yet: say how it gets one.
   if (!storeAppId) {
@@ -52,6 +67,8 @@ export async function createPublication(db: Db, accountId: string, input: Create
   for (const l of Object.keys(input.locales ?? {}))
     if (setLocales ? !setLocales.includes(l) : Object.keys(input.locales ?? {}).length > 1)
       throw validationFailed([{ field: `locales/${l}`, message: `the set has no locale ${l}` }]);
+  // A set without locales is in its listing's language (job-images.ts).
+  checkTextLocales(target, [...(setLocales ?? [job.language ?? 'en']), ...Object.values(input.locales ?? {})]);
   return insertPublication(db, {
     accountId,
     jobId: input.jobId,
@@ -59,5 +76,22 @@ export async function createPublication(db: Db, accountId: string, input: Create
     store,
     storeAppId,
     locales: input.locales ?? {},
+    target,
   });
+}
+
+/**
+ * A custom product page's texts are given per locale: each must be a locale the set can go to (a
+ * set locale, a store locale named in `locales`, or one of their languages), or it would never be
+ * written. An unmatched one is refused now rather than silently dropped.
+ */
+function checkTextLocales(target: VariantTarget, known: string[]): void {
+  if (target.kind !== 'custom-product-page' || !known.length) return;
+  const lang = (l: string) => l.split(/[-_]/)[0].toLowerCase();
+  const errors = (['promotionalText', 'keywords'] as const).flatMap((field) =>
+    Object.keys(target[field] ?? {})
+      .filter((l) => !known.some((k) => lang(k) === lang(l)))
+      .map((l) => ({ field: `target/${field}/${l}`, message: `the set has no locale of this language (it has ${known.join(', ')})` })),
+  );
+  if (errors.length) throw validationFailed(errors);
 }

@@ -13,6 +13,8 @@ export class StoreError extends Error {
     readonly status: number | null = null,
     /** How long the store asked to be left alone (a 429's Retry-After); null when it did not say. */
     readonly retryAfterMs: number | null = null,
+    /** The store's own error: App Store Connect's `errors[0]` code and detail, for the user to look up. */
+    readonly storeError: { code: string; detail: string } | null = null,
   ) {
     super(message);
     this.name = 'StoreError';

@@ -9,6 +9,7 @@ import type { Item, ItemPatch } from './adapter.ts';
 import type { PlannedItem } from './plan.ts';
 import type { StoreKind } from './connections.ts';
 import { queueDeliveryTasks } from '../tasks/webhook-delivery.ts';
+import type { VariantRef, VariantTarget } from './app-store/variants.ts';
 
 export type PublicationStatus = 'planning' | 'awaiting_approval' | 'applying' | 'verifying' | 'published' | 'failed';
 const ended = (s: PublicationStatus): boolean => s === 'published' || s === 'failed';
@@ -26,9 +27,19 @@ export interface PublicationRow {
   edit_id: string | null;
   planned_at: Date | null;
   approved_at: Date | null;
-  error: { code: string; message: string } | null;
+  error: PublicationError | null;
+  target: VariantTarget;
+  variant: VariantRef | null;
+  submission: { reviewSubmissionId: string; submittedAt: string } | null;
   created_at: Date;
   finished_at: Date | null;
+}
+
+export interface PublicationError {
+  code: string;
+  message: string;
+  /** The store's own error, when the store refused (App Store Connect's code and detail). */
+  storeError?: { code: string; detail: string };
 }
 
 interface ItemRow {
@@ -51,12 +62,30 @@ interface ItemRow {
 
 export async function insertPublication(
   db: Queryable,
-  p: { accountId: string; jobId: string; connectionId: string; store: StoreKind; storeAppId: string; locales: Record<string, string> },
+  p: {
+    accountId: string;
+    jobId: string;
+    connectionId: string;
+    store: StoreKind;
+    storeAppId: string;
+    locales: Record<string, string>;
+    target?: VariantTarget;
+  },
 ): Promise<string> {
   const id = newId('pub');
   await db.query(
-    `INSERT INTO publications (id, account_id, job_id, connection_id, store, store_app_id, locales) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [id, p.accountId, p.jobId, p.connectionId, p.store, p.storeAppId, JSON.stringify(p.locales)],
+    `INSERT INTO publications (id, account_id, job_id, connection_id, store, store_app_id, locales, target)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [
+      id,
+      p.accountId,
+      p.jobId,
+      p.connectionId,
+      p.store,
+      p.storeAppId,
+      JSON.stringify(p.locales),
+      JSON.stringify(p.target ?? { kind: 'product-page' }),
+    ],
   );
   return id;
 }
@@ -164,6 +193,11 @@ export async function saveItem(db: Queryable, id: string, item: Item, patch: Ite
   );
 }
 
+/** What the store gave the publication's variant (page, version, URL; test, treatment), kept for submit and the variants list. */
+export async function saveVariant(db: Queryable, id: string, ref: VariantRef): Promise<void> {
+  await db.query(`UPDATE publications SET variant = $2, updated_at = now() WHERE id = $1`, [id, JSON.stringify(ref)]);
+}
+
 /**
  * Moves a publication on. Its end (published or failed, from a status that was not) writes its
  * event and webhook deliveries (the publications_ended trigger) and queues their tasks, all in
@@ -173,7 +207,7 @@ export async function setStatus(
   db: Db,
   id: string,
   status: PublicationStatus,
-  extra: { error?: { code: string; message: string }; editId?: string | null } = {},
+  extra: { error?: PublicationError; editId?: string | null } = {},
 ): Promise<void> {
   const update = (q: Queryable) =>
     q.query<{ account_id: string; was: PublicationStatus }>(
@@ -225,6 +259,17 @@ export async function viewPublication(db: Queryable, accountId: string, id: stri
     store: p.store,
     storeAppId: p.store_app_id,
     locales: p.locales,
+    target: p.target,
+    variant: p.variant
+      ? {
+          pageId: p.variant.pageId ?? null,
+          pageVersionId: p.variant.pageVersionId ?? null,
+          url: p.variant.url ?? null,
+          experimentId: p.variant.experimentId ?? null,
+          treatmentId: p.variant.treatmentId ?? null,
+        }
+      : null,
+    submission: p.submission,
     status: p.status,
     plan: {
       upload: count('upload'),

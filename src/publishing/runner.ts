@@ -13,6 +13,7 @@ import {
   PLAY_IMAGE_TYPES,
   slotKey,
   type Item,
+  type LocaleTexts,
   type SlotRef,
   type SlotState,
   type StoreAdapter,
@@ -20,12 +21,22 @@ import {
 import { AppStoreAdapter, type AppStoreAdapterOptions } from './app-store/adapter.ts';
 import { AssetLibraryAdapter, pngSize } from './app-store/asset-library.ts';
 import { AppStoreClient } from './app-store/client.ts';
+import { variantSurface, type VariantTarget } from './app-store/variants.ts';
 import { openConnection } from './connections.ts';
 import { StoreBusy, StoreError } from './errors.ts';
 import { PlayAdapter, type PlayAdapterOptions } from './google-play/adapter.ts';
 import { loadJobImages, readObject, type JobImage, type JobImages } from './job-images.ts';
 import { planSlot } from './plan.ts';
-import { loadItems, loadPublication, saveItem, savePlan, setStatus, type NewItem, type PublicationRow } from './publications.ts';
+import {
+  loadItems,
+  loadPublication,
+  saveItem,
+  savePlan,
+  saveVariant,
+  setStatus,
+  type NewItem,
+  type PublicationRow,
+} from './publications.ts';
 import type { RetryPolicy } from '../core/retry.ts';
 
 export interface RunnerDeps {
@@ -85,7 +96,9 @@ export async function advancePublication(deps: RunnerDeps, id: string, opts: { l
         : 'internal_error';
     const message =
       e instanceof StoreError || e instanceof RetryLater || e instanceof PublicationFailed ? e.message : 'Publishing failed unexpectedly.';
-    await setStatus(deps.db, id, 'failed', { error: { code: e instanceof PublicationFailed ? e.code : code, message } });
+    // The store's own code and text, for a refusal the user looks up (a page limit, a fourth treatment…).
+    const storeError = e instanceof StoreError && e.storeError ? { storeError: e.storeError } : {};
+    await setStatus(deps.db, id, 'failed', { error: { code: e instanceof PublicationFailed ? e.code : code, message, ...storeError } });
     if (code === 'internal_error' && !(e instanceof PublicationFailed)) throw e;
   }
 }
@@ -109,9 +122,12 @@ async function adapterFor(deps: RunnerDeps, pub: PublicationRow): Promise<StoreA
       onCall: deps.onCall,
       budgetReserve: deps.appStore?.budgetReserve,
     });
+    // The product page, or the custom product page or test treatment the publication targets.
+    const surface = variantSurface(client, pub.store_app_id, pub.target, (ref) => saveVariant(deps.db, pub.id, ref)) ?? undefined;
     // Chosen per connection: the App Asset Library (API 4.5) or the screenshot sets.
-    if (secret.appStoreUpload === 'asset-library') return new AssetLibraryAdapter(client, pub.store_app_id, deps.db, deps.appStore);
-    return new AppStoreAdapter(client, pub.store_app_id, pub.id, deps.db, deps.appStore);
+    if (secret.appStoreUpload === 'asset-library')
+      return new AssetLibraryAdapter(client, pub.store_app_id, deps.db, deps.appStore, surface);
+    return new AppStoreAdapter(client, pub.store_app_id, pub.id, deps.db, deps.appStore, surface);
   }
   return new PlayAdapter(secret.account, pub, {
     rootUrl: deps.googlePlayApiUrl,
@@ -239,6 +255,10 @@ async function imageSizes(objects: ObjectStore, images: JobImages) {
 
 async function apply(deps: RunnerDeps, pub: PublicationRow, adapter: StoreAdapter, lastAttempt: boolean): Promise<void> {
   let items = await loadItems(deps.db, pub.id);
+  // A variant (custom product page, test treatment) is found or made first; on a resumed run this
+  // finds what the earlier one made. A new page version that starts as a copy of the approved one
+  // changes what the slots hold, which the check below turns into a new plan.
+  await adapter.prepare?.(localeTexts(pub.target, pub.locales, uniqueRefs(items)));
   const untouched = items.every((i) => i.action === 'keep' || (i.state === 'pending' && i.attempts === 0));
   if (untouched) {
     // Approved but not begun: a stale plan, or a store someone changed since, is planned again first.
@@ -267,6 +287,27 @@ async function apply(deps: RunnerDeps, pub: PublicationRow, adapter: StoreAdapte
     const why = [...failures].map(([k, e]) => `${k}: ${e.message}`);
     throw new PublicationFailed('store_refused', [...why, ...differences].join('; '));
   }
+}
+
+/**
+ * Each store locale with the target's texts for it: named by the store locale itself, else by the
+ * set locale mapped to it, else by one of its language.
+ */
+export function localeTexts(target: VariantTarget, mapping: Record<string, string>, refs: SlotRef[]): LocaleTexts[] {
+  const locales = [...new Set(refs.map((r) => r.locale))];
+  if (target.kind !== 'custom-product-page') return locales.map((locale) => ({ locale }));
+  const lang = (l: string) => l.split(/[-_]/)[0].toLowerCase();
+  const pick = <T>(byLocale: Record<string, T> | undefined, locale: string): T | undefined => {
+    if (!byLocale) return undefined;
+    const keys = Object.keys(byLocale);
+    const key = keys.find((k) => k === locale) ?? keys.find((k) => mapping[k] === locale) ?? keys.find((k) => lang(k) === lang(locale));
+    return key === undefined ? undefined : byLocale[key];
+  };
+  return locales.map((locale) => ({
+    locale,
+    promotionalText: pick(target.promotionalText, locale),
+    keywords: pick(target.keywords, locale),
+  }));
 }
 
 function uniqueRefs(items: Pick<Item, 'locale' | 'slot'>[]): SlotRef[] {

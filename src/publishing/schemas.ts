@@ -79,6 +79,106 @@ const PlanItemSchema = Type.Object(
   { title: 'PublicationItem' },
 );
 
+const StoreLocaleKey = Type.String({ minLength: 2, maxLength: 20 });
+
+/** Where on the store a set goes (CONTRACT, fourth milestone, "Publication targets"). */
+export const TargetSchema = Type.Union(
+  [
+    Type.Object(
+      {
+        kind: Type.Literal('product-page', { description: 'The app’s product page: its editable App Store version, or the Play listing.' }),
+      },
+      { additionalProperties: false, title: 'ProductPageTarget' },
+    ),
+    Type.Object(
+      {
+        kind: Type.Literal('custom-product-page'),
+        name: Type.String({
+          minLength: 1,
+          maxLength: 100,
+          description: 'The page’s name in App Store Connect: found by this name, else made with it.',
+          examples: ['Students'],
+        }),
+        id: Type.Optional(
+          Type.String({ minLength: 1, maxLength: 100, description: 'An existing page’s id: found by it instead of by name.' }),
+        ),
+        promotionalText: Type.Optional(
+          Type.Record(StoreLocaleKey, Type.String({ maxLength: 170 }), {
+            description: 'Per locale (store locale, or a set locale), the page’s promotional text (170 characters at most).',
+          }),
+        ),
+        keywords: Type.Optional(
+          Type.Record(StoreLocaleKey, Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 100 }), {
+            description: 'Per locale, the page’s search keywords, set exactly (others removed). A locale not named keeps its keywords.',
+          }),
+        ),
+        visible: Type.Optional(
+          Type.Boolean({ description: 'Show the page on the App Store (its URL works either way). Not named: left as it is.' }),
+        ),
+      },
+      { additionalProperties: false, title: 'CustomProductPageTarget' },
+    ),
+    Type.Object(
+      {
+        kind: Type.Literal('experiment-treatment'),
+        experiment: Type.Object(
+          {
+            id: Type.Optional(
+              Type.String({ minLength: 1, maxLength: 100, description: 'An existing test’s id: found by it instead of by name.' }),
+            ),
+            name: Type.String({
+              minLength: 1,
+              maxLength: 100,
+              description: 'The product page optimization test: found by this name, else made.',
+            }),
+            trafficProportion: Type.Optional(
+              Type.Integer({
+                minimum: 1,
+                maximum: 100,
+                description: 'Percent of visitors shown a treatment (split between them). Default for a new test: 30.',
+              }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        treatment: Type.String({
+          minLength: 1,
+          maxLength: 100,
+          description: 'The treatment’s name in the test: found, else made (a test holds three at most).',
+          examples: ['B'],
+        }),
+      },
+      { additionalProperties: false, title: 'ExperimentTreatmentTarget' },
+    ),
+  ],
+  {
+    title: 'PublicationTarget',
+    description: 'App Store only, besides `product-page`. Nothing is submitted for review or started by publishing.',
+  },
+);
+
+const VariantRefSchema = Type.Object(
+  {
+    pageId: Nullable(Type.String(), { description: 'The custom product page’s id (its `ppid`).' }),
+    pageVersionId: Nullable(Type.String()),
+    url: Nullable(Type.String({ description: 'The page’s App Store URL, with `ppid`.' })),
+    experimentId: Nullable(Type.String({ description: 'The test’s id (POST /experiments/{id}/start).' })),
+    treatmentId: Nullable(Type.String()),
+  },
+  { title: 'PublicationVariant', description: 'What the store gave the target once it was found or made; null before.' },
+);
+
+const SubmissionSchema = Type.Object(
+  {
+    reviewSubmissionId: Type.String(),
+    submittedAt: Type.String({ format: 'date-time' }),
+  },
+  {
+    title: 'PublicationSubmission',
+    description: 'The review submission the page version or test went to App Review in; null until submitted.',
+  },
+);
+
 export const PublicationSchema = Type.Object(
   {
     id: Type.String({ examples: ['pub_01JD2ZK5T8Q3W4E5R6T7Y8U9WH'] }),
@@ -87,6 +187,9 @@ export const PublicationSchema = Type.Object(
     store: StoreSchema,
     storeAppId: Type.String({ description: 'App Store Connect app id, or the Play package.' }),
     locales: Type.Record(Type.String(), Type.String(), { description: 'Set locale → store locale.' }),
+    target: TargetSchema,
+    variant: Nullable(VariantRefSchema),
+    submission: Nullable(SubmissionSchema),
     status: StringEnum(['planning', 'awaiting_approval', 'applying', 'verifying', 'published', 'failed'] as const),
     plan: Type.Object(
       {
@@ -100,7 +203,18 @@ export const PublicationSchema = Type.Object(
     ),
     plannedAt: Nullable(Type.String({ format: 'date-time' })),
     approvedAt: Nullable(Type.String({ format: 'date-time' })),
-    error: Nullable(Type.Object({ code: Type.String(), message: Type.String() })),
+    error: Nullable(
+      Type.Object({
+        code: Type.String(),
+        message: Type.String(),
+        storeError: Type.Optional(
+          Type.Object(
+            { code: Type.String(), detail: Type.String() },
+            { description: 'The store’s own error (App Store Connect’s code and text), when the store refused.' },
+          ),
+        ),
+      }),
+    ),
     createdAt: Type.String({ format: 'date-time' }),
     finishedAt: Nullable(Type.String({ format: 'date-time' })),
   },
@@ -117,6 +231,7 @@ export const CreatePublicationBody = Type.Object(
           'Set locale → store locale, e.g. {"en": "en-US"}. Default: each set locale to the store locale of the same name, else the first one of its language.',
       }),
     ),
+    target: Type.Optional(TargetSchema),
   },
   { additionalProperties: false, title: 'CreatePublicationRequest' },
 );

@@ -58,6 +58,24 @@ export async function connectAppStore(p: PublishingHarness): Promise<string> {
   return res.json().id as string;
 }
 
+/** Creates a publication with a target and runs its planning; the publication awaiting approval. */
+export async function planVariant(p: PublishingHarness, jobId: string, connectionId: string, target: unknown) {
+  const created = await p.post('/publications', { jobId, connectionId, target });
+  if (created.statusCode !== 201) throw new Error(`creating the publication answered ${created.statusCode}: ${created.body}`);
+  await p.drain();
+  const planned = (await p.get(`/publications/${created.json().id}`)).json();
+  if (planned.status !== 'awaiting_approval') throw new Error(`planning ended ${planned.status}: ${JSON.stringify(planned.error)}`);
+  return planned;
+}
+
+/** Approves a publication and runs it to its end; the publication as GET shows it then. */
+export async function approveAndRun(p: PublishingHarness, id: string) {
+  const res = await p.post(`/publications/${id}/approve`);
+  if (res.statusCode !== 202) throw new Error(`approving answered ${res.statusCode}: ${res.body}`);
+  await p.drain();
+  return (await p.get(`/publications/${id}`)).json();
+}
+
 export async function publishingHarness(): Promise<PublishingHarness> {
   const objectsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotgen-publishing-'));
   const h = await createTestApp({ objects: new FileObjectStore(objectsDir) });

@@ -493,6 +493,8 @@ export interface paths {
         /**
          * Plan putting a screenshot set on its store page
          * @description Answers at once with status `planning`; a task then reads the store and writes the plan (per store locale and slot: keep, upload, reorder or delete, by checksum) and the status becomes `awaiting_approval`. Nothing changes on the store until POST /publications/{id}/approve. Publishing costs no credits.
+         *
+         *     `target` picks where on the App Store the set goes: the product page (default), a custom product page (found by `id` or `name`, else made with the set’s locales; an approved page gets a new version) or a treatment of a product page optimization test (the test and the treatment found by name, else made). Pages, tests and treatments are found or made on approval, each looked for before it is made. Nothing is submitted for review (POST /publications/{id}/submit) or started (POST /experiments/{id}/start) by publishing. A store’s refusal (a page limit, a fourth treatment, a test while another runs, an app with no released version) fails the publication with `store_refused` and the store’s own `storeError` code and text.
          */
         post: operations["createPublication"];
         delete?: never;
@@ -559,7 +561,7 @@ export interface components {
              * @description Stable, machine-readable error code.
              * @enum {string}
              */
-            code: "invalid_json" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "revoked_api_key" | "ambiguous_credentials" | "insufficient_credits" | "app_not_found" | "job_not_found" | "screen_not_found" | "screen_limit" | "job_not_revisable" | "webhook_not_found" | "webhook_limit" | "invalid_image" | "invalid_signature" | "not_found" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "store_app_not_found" | "cannot_fill_set" | "rate_limited" | "store_unavailable" | "store_connection_not_found" | "publication_not_found" | "store_credentials_rejected" | "publication_not_ready" | "secrets_key_missing" | "internal_error" | "service_unavailable" | "bad_request" | "request_timeout" | "headers_too_large" | "method_not_allowed";
+            code: "invalid_json" | "validation_failed" | "missing_api_key" | "invalid_api_key" | "revoked_api_key" | "ambiguous_credentials" | "insufficient_credits" | "app_not_found" | "job_not_found" | "screen_not_found" | "screen_limit" | "job_not_revisable" | "webhook_not_found" | "webhook_limit" | "invalid_image" | "invalid_signature" | "not_found" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "store_app_not_found" | "cannot_fill_set" | "rate_limited" | "store_unavailable" | "store_connection_not_found" | "publication_not_found" | "store_credentials_rejected" | "publication_not_ready" | "store_refused" | "store_api_unsupported" | "experiment_not_found" | "secrets_key_missing" | "internal_error" | "service_unavailable" | "bad_request" | "request_timeout" | "headers_too_large" | "method_not_allowed";
             /** @description Equals the x-request-id response header. */
             requestId: string;
             /** @description validation_failed: every problem found. */
@@ -7470,6 +7472,53 @@ export interface operations {
                     locales?: {
                         [key: string]: string;
                     };
+                    /**
+                     * PublicationTarget
+                     * @description App Store only, besides `product-page`. Nothing is submitted for review or started by publishing.
+                     */
+                    target?: {
+                        /**
+                         * @description The app’s product page: its editable App Store version, or the Play listing.
+                         * @enum {string}
+                         */
+                        kind: "product-page";
+                    } | {
+                        /** @enum {string} */
+                        kind: "custom-product-page";
+                        /**
+                         * @description The page’s name in App Store Connect: found by this name, else made with it.
+                         * @example Students
+                         */
+                        name: string;
+                        /** @description An existing page’s id: found by it instead of by name. */
+                        id?: string;
+                        /** @description Per locale (store locale, or a set locale), the page’s promotional text (170 characters at most). */
+                        promotionalText?: {
+                            [key: string]: string;
+                        };
+                        /** @description Per locale, the page’s search keywords, set exactly (others removed). A locale not named keeps its keywords. */
+                        keywords?: {
+                            [key: string]: string[];
+                        };
+                        /** @description Show the page on the App Store (its URL works either way). Not named: left as it is. */
+                        visible?: boolean;
+                    } | {
+                        /** @enum {string} */
+                        kind: "experiment-treatment";
+                        experiment: {
+                            /** @description An existing test’s id: found by it instead of by name. */
+                            id?: string;
+                            /** @description The product page optimization test: found by this name, else made. */
+                            name: string;
+                            /** @description Percent of visitors shown a treatment (split between them). Default for a new test: 30. */
+                            trafficProportion?: number;
+                        };
+                        /**
+                         * @description The treatment’s name in the test: found, else made (a test holds three at most).
+                         * @example B
+                         */
+                        treatment: string;
+                    };
                 };
             };
         };
@@ -7507,6 +7556,76 @@ export interface operations {
                         locales: {
                             [key: string]: string;
                         };
+                        /**
+                         * PublicationTarget
+                         * @description App Store only, besides `product-page`. Nothing is submitted for review or started by publishing.
+                         */
+                        target: {
+                            /**
+                             * @description The app’s product page: its editable App Store version, or the Play listing.
+                             * @enum {string}
+                             */
+                            kind: "product-page";
+                        } | {
+                            /** @enum {string} */
+                            kind: "custom-product-page";
+                            /**
+                             * @description The page’s name in App Store Connect: found by this name, else made with it.
+                             * @example Students
+                             */
+                            name: string;
+                            /** @description An existing page’s id: found by it instead of by name. */
+                            id?: string;
+                            /** @description Per locale (store locale, or a set locale), the page’s promotional text (170 characters at most). */
+                            promotionalText?: {
+                                [key: string]: string;
+                            };
+                            /** @description Per locale, the page’s search keywords, set exactly (others removed). A locale not named keeps its keywords. */
+                            keywords?: {
+                                [key: string]: string[];
+                            };
+                            /** @description Show the page on the App Store (its URL works either way). Not named: left as it is. */
+                            visible?: boolean;
+                        } | {
+                            /** @enum {string} */
+                            kind: "experiment-treatment";
+                            experiment: {
+                                /** @description An existing test’s id: found by it instead of by name. */
+                                id?: string;
+                                /** @description The product page optimization test: found by this name, else made. */
+                                name: string;
+                                /** @description Percent of visitors shown a treatment (split between them). Default for a new test: 30. */
+                                trafficProportion?: number;
+                            };
+                            /**
+                             * @description The treatment’s name in the test: found, else made (a test holds three at most).
+                             * @example B
+                             */
+                            treatment: string;
+                        };
+                        /**
+                         * PublicationVariant
+                         * @description What the store gave the target once it was found or made; null before.
+                         */
+                        variant: {
+                            /** @description The custom product page’s id (its `ppid`). */
+                            pageId: string | null;
+                            pageVersionId: string | null;
+                            /** @description The page’s App Store URL, with `ppid`. */
+                            url: string | null;
+                            /** @description The test’s id (POST /experiments/{id}/start). */
+                            experimentId: string | null;
+                            treatmentId: string | null;
+                        } | null;
+                        /**
+                         * PublicationSubmission
+                         * @description The review submission the page version or test went to App Review in; null until submitted.
+                         */
+                        submission: {
+                            reviewSubmissionId: string;
+                            /** Format: date-time */
+                            submittedAt: string;
+                        } | null;
                         /** @enum {string} */
                         status: "planning" | "awaiting_approval" | "applying" | "verifying" | "published" | "failed";
                         /** @description Empty while planning. */
@@ -7544,6 +7663,11 @@ export interface operations {
                         error: {
                             code: string;
                             message: string;
+                            /** @description The store’s own error (App Store Connect’s code and text), when the store refused. */
+                            storeError?: {
+                                code: string;
+                                detail: string;
+                            };
                         } | null;
                         /** Format: date-time */
                         createdAt: string;
@@ -7704,6 +7828,35 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A custom product page or test treatment for Google Play, which has no API for either (`store_api_unsupported`); the detail says what the Play Console needs. */
+            422: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/store-api-unsupported",
+                     *       "title": "Not possible through the store’s API",
+                     *       "status": 422,
+                     *       "detail": "A custom-product-page target cannot be published to Google Play. Google Play’s API (Android Publisher v3) edits the main store listing only: …",
+                     *       "code": "store_api_unsupported",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests for this key (`rate_limited`), or too many failed authentications from this address; retry after Retry-After. */
             429: {
                 headers: {
@@ -7822,6 +7975,76 @@ export interface operations {
                         locales: {
                             [key: string]: string;
                         };
+                        /**
+                         * PublicationTarget
+                         * @description App Store only, besides `product-page`. Nothing is submitted for review or started by publishing.
+                         */
+                        target: {
+                            /**
+                             * @description The app’s product page: its editable App Store version, or the Play listing.
+                             * @enum {string}
+                             */
+                            kind: "product-page";
+                        } | {
+                            /** @enum {string} */
+                            kind: "custom-product-page";
+                            /**
+                             * @description The page’s name in App Store Connect: found by this name, else made with it.
+                             * @example Students
+                             */
+                            name: string;
+                            /** @description An existing page’s id: found by it instead of by name. */
+                            id?: string;
+                            /** @description Per locale (store locale, or a set locale), the page’s promotional text (170 characters at most). */
+                            promotionalText?: {
+                                [key: string]: string;
+                            };
+                            /** @description Per locale, the page’s search keywords, set exactly (others removed). A locale not named keeps its keywords. */
+                            keywords?: {
+                                [key: string]: string[];
+                            };
+                            /** @description Show the page on the App Store (its URL works either way). Not named: left as it is. */
+                            visible?: boolean;
+                        } | {
+                            /** @enum {string} */
+                            kind: "experiment-treatment";
+                            experiment: {
+                                /** @description An existing test’s id: found by it instead of by name. */
+                                id?: string;
+                                /** @description The product page optimization test: found by this name, else made. */
+                                name: string;
+                                /** @description Percent of visitors shown a treatment (split between them). Default for a new test: 30. */
+                                trafficProportion?: number;
+                            };
+                            /**
+                             * @description The treatment’s name in the test: found, else made (a test holds three at most).
+                             * @example B
+                             */
+                            treatment: string;
+                        };
+                        /**
+                         * PublicationVariant
+                         * @description What the store gave the target once it was found or made; null before.
+                         */
+                        variant: {
+                            /** @description The custom product page’s id (its `ppid`). */
+                            pageId: string | null;
+                            pageVersionId: string | null;
+                            /** @description The page’s App Store URL, with `ppid`. */
+                            url: string | null;
+                            /** @description The test’s id (POST /experiments/{id}/start). */
+                            experimentId: string | null;
+                            treatmentId: string | null;
+                        } | null;
+                        /**
+                         * PublicationSubmission
+                         * @description The review submission the page version or test went to App Review in; null until submitted.
+                         */
+                        submission: {
+                            reviewSubmissionId: string;
+                            /** Format: date-time */
+                            submittedAt: string;
+                        } | null;
                         /** @enum {string} */
                         status: "planning" | "awaiting_approval" | "applying" | "verifying" | "published" | "failed";
                         /** @description Empty while planning. */
@@ -7859,6 +8082,11 @@ export interface operations {
                         error: {
                             code: string;
                             message: string;
+                            /** @description The store’s own error (App Store Connect’s code and text), when the store refused. */
+                            storeError?: {
+                                code: string;
+                                detail: string;
+                            };
                         } | null;
                         /** Format: date-time */
                         createdAt: string;
@@ -8045,6 +8273,76 @@ export interface operations {
                         locales: {
                             [key: string]: string;
                         };
+                        /**
+                         * PublicationTarget
+                         * @description App Store only, besides `product-page`. Nothing is submitted for review or started by publishing.
+                         */
+                        target: {
+                            /**
+                             * @description The app’s product page: its editable App Store version, or the Play listing.
+                             * @enum {string}
+                             */
+                            kind: "product-page";
+                        } | {
+                            /** @enum {string} */
+                            kind: "custom-product-page";
+                            /**
+                             * @description The page’s name in App Store Connect: found by this name, else made with it.
+                             * @example Students
+                             */
+                            name: string;
+                            /** @description An existing page’s id: found by it instead of by name. */
+                            id?: string;
+                            /** @description Per locale (store locale, or a set locale), the page’s promotional text (170 characters at most). */
+                            promotionalText?: {
+                                [key: string]: string;
+                            };
+                            /** @description Per locale, the page’s search keywords, set exactly (others removed). A locale not named keeps its keywords. */
+                            keywords?: {
+                                [key: string]: string[];
+                            };
+                            /** @description Show the page on the App Store (its URL works either way). Not named: left as it is. */
+                            visible?: boolean;
+                        } | {
+                            /** @enum {string} */
+                            kind: "experiment-treatment";
+                            experiment: {
+                                /** @description An existing test’s id: found by it instead of by name. */
+                                id?: string;
+                                /** @description The product page optimization test: found by this name, else made. */
+                                name: string;
+                                /** @description Percent of visitors shown a treatment (split between them). Default for a new test: 30. */
+                                trafficProportion?: number;
+                            };
+                            /**
+                             * @description The treatment’s name in the test: found, else made (a test holds three at most).
+                             * @example B
+                             */
+                            treatment: string;
+                        };
+                        /**
+                         * PublicationVariant
+                         * @description What the store gave the target once it was found or made; null before.
+                         */
+                        variant: {
+                            /** @description The custom product page’s id (its `ppid`). */
+                            pageId: string | null;
+                            pageVersionId: string | null;
+                            /** @description The page’s App Store URL, with `ppid`. */
+                            url: string | null;
+                            /** @description The test’s id (POST /experiments/{id}/start). */
+                            experimentId: string | null;
+                            treatmentId: string | null;
+                        } | null;
+                        /**
+                         * PublicationSubmission
+                         * @description The review submission the page version or test went to App Review in; null until submitted.
+                         */
+                        submission: {
+                            reviewSubmissionId: string;
+                            /** Format: date-time */
+                            submittedAt: string;
+                        } | null;
                         /** @enum {string} */
                         status: "planning" | "awaiting_approval" | "applying" | "verifying" | "published" | "failed";
                         /** @description Empty while planning. */
@@ -8082,6 +8380,11 @@ export interface operations {
                         error: {
                             code: string;
                             message: string;
+                            /** @description The store’s own error (App Store Connect’s code and text), when the store refused. */
+                            storeError?: {
+                                code: string;
+                                detail: string;
+                            };
                         } | null;
                         /** Format: date-time */
                         createdAt: string;

@@ -15,9 +15,8 @@ import { retryStoreCall } from '../retry.ts';
 import { withStoreLock } from '../store-lock.ts';
 import { slotKey, type Item, type ItemIO, type SlotRef, type SlotState, type StoreAdapter } from '../adapter.ts';
 import type { AppStoreClient, JsonApiResource, UploadOperation } from './client.ts';
+import { ProductPageSurface, type LocaleTexts, type Surface } from './surfaces.ts';
 import { errorsText, uploadAsset, type AssetResource, type Delivery } from './upload.ts';
-
-export const EDITABLE_STATES = ['PREPARE_FOR_SUBMISSION', 'DEVELOPER_REJECTED', 'REJECTED', 'METADATA_REJECTED'];
 
 interface ScreenshotAttrs {
   fileName?: string;
@@ -82,20 +81,23 @@ export async function applyPerSlot(
 }
 
 /**
- * What both App Store paths share: the app's one editable iOS version and its localizations
- * (locale → id; never creates a version), one publication at a time per app (the same lock on
- * both paths, so a set-based and an asset-library publication of one app exclude each other too),
- * and a delete that is checked.
+ * What both App Store paths share: the surface the screenshots go to (the editable version's
+ * localizations, or a variant's: surfaces.ts, variants.ts), one publication at a time per app (the
+ * same lock on both paths, so a set-based and an asset-library publication of one app exclude each
+ * other too), and a delete that is checked.
  */
 export abstract class AppStoreAdapterBase {
-  private localizations: Map<string, string> | null = null;
+  protected readonly surface: Surface;
 
   constructor(
     protected readonly client: AppStoreClient,
     protected readonly appId: string,
     private readonly db: Db,
     protected readonly opts: AppStoreAdapterOptions,
-  ) {}
+    surface?: Surface,
+  ) {
+    this.surface = surface ?? new ProductPageSurface(client, appId);
+  }
 
   /** Reads and applies run one publication at a time per app: see store-lock.ts. */
   protected locked<T>(fn: () => Promise<T>): Promise<T> {
@@ -105,6 +107,16 @@ export abstract class AppStoreAdapterBase {
       `another publication is changing app ${this.appId} on App Store Connect; this one waits`,
       fn,
     );
+  }
+
+  locales(): Promise<string[]> {
+    return this.surface.locales();
+  }
+
+  /** A variant's page, version, test, treatment and localizations, found or made before anything is applied. */
+  async prepare(locales: LocaleTexts[]): Promise<void> {
+    const prepare = this.surface.prepare?.bind(this.surface);
+    if (prepare) await this.locked(() => prepare(locales));
   }
 
   /**
@@ -122,34 +134,14 @@ export abstract class AppStoreAdapterBase {
     throw new StoreError('refused', `App Store Connect kept ${noun} ${it.remoteId} after being asked to delete it`);
   }
 
-  protected async versionId(): Promise<string> {
-    const res = await this.client.call<{
-      data: JsonApiResource<{ platform?: string; appStoreState?: string; appVersionState?: string; versionString?: string }>[];
-    }>('GET', `/v1/apps/${encodeURIComponent(this.appId)}/appStoreVersions?filter[platform]=IOS&limit=50`, undefined, true);
-    if (!res) throw new StoreError('refused', `App Store Connect has no app ${this.appId} for this key`);
-    const versions = res.data.filter((v) => !v.attributes.platform || v.attributes.platform === 'IOS');
-    const editable = versions.find((v) => EDITABLE_STATES.includes(v.attributes.appStoreState ?? v.attributes.appVersionState ?? ''));
-    if (!editable) {
-      const states = versions.map(
-        (v) => `${v.attributes.versionString ?? v.id}: ${v.attributes.appStoreState ?? v.attributes.appVersionState}`,
-      );
-      throw new StoreError(
-        'refused',
-        `App ${this.appId} has no iOS version whose screenshots can be edited (${EDITABLE_STATES.join(', ')}); found ${states.join(', ') || 'none'}. Create the next version in App Store Connect first; shotgen never creates one.`,
-      );
-    }
-    return editable.id;
-  }
-
-  protected async localizationIds(): Promise<Map<string, string>> {
-    if (this.localizations) return this.localizations;
-    const version = await this.versionId();
-    const res = await this.client.call<{ data: JsonApiResource<{ locale: string }>[] }>(
-      'GET',
-      `/v1/appStoreVersions/${version}/appStoreVersionLocalizations?limit=50`,
-    );
-    this.localizations = new Map((res?.data ?? []).map((l) => [l.attributes.locale, l.id]));
-    return this.localizations;
+  /**
+   * The localization of a store locale; null (nothing there yet) when `required` is false, as a
+   * variant not made yet reads before it is prepared.
+   */
+  protected async localizationId(locale: string, required = true): Promise<string | null> {
+    const id = (await this.surface.localizations()).get(locale) ?? null;
+    if (!id && required) throw new StoreError('refused', `the ${this.surface.type} have no ${locale} localization`);
+    return id;
   }
 }
 
@@ -164,12 +156,9 @@ export class AppStoreAdapter extends AppStoreAdapterBase implements StoreAdapter
     private readonly publicationId: string,
     db: Db,
     opts: AppStoreAdapterOptions = {},
+    surface?: Surface,
   ) {
-    super(client, appId, db, opts);
-  }
-
-  async locales(): Promise<string[]> {
-    return [...(await this.localizationIds()).keys()];
+    super(client, appId, db, opts, surface);
   }
 
   read(refs: SlotRef[]): Promise<SlotState[]> {
@@ -247,12 +236,14 @@ export class AppStoreAdapter extends AppStoreAdapterBase implements StoreAdapter
     const key = slotKey(ref);
     const known = this.sets.get(key);
     if (known) return known;
-    const locId = (await this.localizationIds()).get(ref.locale);
-    if (!locId) throw new StoreError('refused', `the version has no ${ref.locale} localization`);
+    const locId = await this.localizationId(ref.locale, create);
+    // A variant not made yet (planning) holds no screenshots.
+    if (!locId) return null;
+    const { type, relationship } = this.surface;
     const find = async () => {
       const res = await this.client.call<{ data: JsonApiResource<{ screenshotDisplayType: string }>[] }>(
         'GET',
-        `/v1/appStoreVersionLocalizations/${locId}/appScreenshotSets?limit=50`,
+        `/v1/${type}/${locId}/appScreenshotSets?limit=50`,
       );
       return (res?.data ?? []).find((s) => s.attributes.screenshotDisplayType === ref.slot)?.id ?? null;
     };
@@ -271,7 +262,7 @@ export class AppStoreAdapter extends AppStoreAdapterBase implements StoreAdapter
               data: {
                 type: 'appScreenshotSets',
                 attributes: { screenshotDisplayType: ref.slot },
-                relationships: { appStoreVersionLocalization: { data: { type: 'appStoreVersionLocalizations', id: locId } } },
+                relationships: { [relationship]: { data: { type, id: locId } } },
               },
             },
             false,

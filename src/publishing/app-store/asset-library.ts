@@ -21,6 +21,7 @@ import { retryStoreCall } from '../retry.ts';
 import { type Item, type ItemIO, type SlotRef, type SlotState, type StoreAdapter } from '../adapter.ts';
 import type { Db } from '../../db/pool.ts';
 import { AppStoreAdapterBase, applyPerSlot, type AppStoreAdapterOptions } from './adapter.ts';
+import type { Surface } from './surfaces.ts';
 import type { AppStoreClient, JsonApiResource } from './client.ts';
 import { errorsText, uploadAsset, type AssetResource, type Delivery } from './upload.ts';
 
@@ -79,12 +80,8 @@ export class AssetLibraryAdapter extends AppStoreAdapterBase implements StoreAda
   private library: string | null = null;
   private ref: RefData | null = null;
 
-  constructor(client: AppStoreClient, appId: string, db: Db, opts: AppStoreAdapterOptions = {}) {
-    super(client, appId, db, opts);
-  }
-
-  async locales(): Promise<string[]> {
-    return [...(await this.localizationIds()).keys()];
+  constructor(client: AppStoreClient, appId: string, db: Db, opts: AppStoreAdapterOptions = {}, surface?: Surface) {
+    super(client, appId, db, opts, surface);
   }
 
   /**
@@ -154,7 +151,7 @@ export class AssetLibraryAdapter extends AppStoreAdapterBase implements StoreAda
 
   private async applySlot(items: Item[], io: ItemIO): Promise<void> {
     const ref = { locale: items[0].locale, slot: items[0].slot };
-    const locId = await this.localizationId(ref.locale);
+    const locId = (await this.localizationId(ref.locale))!;
     await this.libraryId();
     const uploads = items.filter((i) => i.action === 'upload');
     const deletes = items.filter((i) => i.action === 'delete');
@@ -179,7 +176,7 @@ export class AssetLibraryAdapter extends AppStoreAdapterBase implements StoreAda
           attributes: { placementGroup: ref.slot },
           relationships: {
             orderedPlacements: { data: order.map((i) => ({ type: 'appAssetLibraryPlacements', id: i.remoteId })) },
-            appStoreVersionLocalization: { data: { type: 'appStoreVersionLocalizations', id: locId } },
+            [this.surface.relationship]: { data: { type: this.surface.type, id: locId } },
           },
         },
       });
@@ -213,7 +210,7 @@ export class AssetLibraryAdapter extends AppStoreAdapterBase implements StoreAda
               attributes: { placementType: PLACEMENT_TYPE, placementGroup: ref.slot },
               relationships: {
                 image: { data: { type: 'appAssetLibraryImages', id: imageId } },
-                appStoreVersionLocalization: { data: { type: 'appStoreVersionLocalizations', id: locId } },
+                [this.surface.relationship]: { data: { type: this.surface.type, id: locId } },
               },
             },
           },
@@ -284,18 +281,14 @@ export class AssetLibraryAdapter extends AppStoreAdapterBase implements StoreAda
     return limits.length ? Math.min(...limits.map((l) => l.maxCount)) : 10;
   }
 
-  private async localizationId(locale: string): Promise<string> {
-    const id = (await this.localizationIds()).get(locale);
-    if (!id) throw new StoreError('refused', `the version has no ${locale} localization`);
-    return id;
-  }
-
   /** The localization's screenshot placements in this group, in display order, with their images. */
   private async placements(ref: SlotRef): Promise<{ placements: Placement[]; images: Map<string, JsonApiResource<ImageAttrs>> }> {
-    const locId = await this.localizationId(ref.locale);
+    // A variant not made yet (planning) has no placements.
+    const locId = await this.localizationId(ref.locale, false);
+    if (!locId) return { placements: [], images: new Map() };
     const res = await this.client.call<{ data: Placement[]; included?: JsonApiResource<ImageAttrs>[] }>(
       'GET',
-      `/v1/appStoreVersionLocalizations/${locId}/placements?filter[placementType]=${PLACEMENT_TYPE}&filter[placementGroup]=${encodeURIComponent(ref.slot)}&include=image&limit=50`,
+      `/v1/${this.surface.type}/${locId}/placements?filter[placementType]=${PLACEMENT_TYPE}&filter[placementGroup]=${encodeURIComponent(ref.slot)}&include=image&limit=50`,
     );
     const images = new Map((res?.included ?? []).filter((r) => r.type === 'appAssetLibraryImages').map((r) => [r.id, r]));
     // Filtered here too: a store that ignores a filter must not mix in other groups' placements.

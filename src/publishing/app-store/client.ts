@@ -119,7 +119,7 @@ export class AppStoreClient {
       const what = `App Store Connect answered ${res.status} to ${method} ${path}: ${errorText(text)}`;
       if (res.status === 429) throw new StoreError('unavailable', what, 429, parseRetryAfter(res.headers.get('retry-after')));
       if (res.status >= 500) throw new StoreError('unavailable', what, res.status);
-      throw new StoreError('refused', what, res.status);
+      throw new StoreError('refused', what, res.status, null, appleError(text));
     };
     // A 429 was not acted on: it is retried even for a `once` call.
     return retryStoreCall(this.retry, send, (e) => !once || e.status === 429);
@@ -164,6 +164,16 @@ export class AppStoreClient {
         throw new StoreError('refused', `the upload of a part answered ${status}: ${why.slice(0, 200)}`, status);
       throw new StoreError('unavailable', `the upload of a part failed (${status || why})`, status || null);
     });
+  }
+}
+
+/** Apple's `errors[0]` code and detail, or null for a body that is not a JSON:API error document. */
+function appleError(body: string): { code: string; detail: string } | null {
+  try {
+    const e = (JSON.parse(body) as { errors?: { code?: string; title?: string; detail?: string }[] }).errors?.[0];
+    return e?.code ? { code: e.code, detail: e.detail ?? e.title ?? '' } : null;
+  } catch {
+    return null;
   }
 }
 
