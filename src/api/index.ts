@@ -26,6 +26,9 @@ import { deleteStoreConnection } from './delete-store-connection.ts';
 import { createPublication } from './create-publication.ts';
 import { getPublication } from './get-publication.ts';
 import { approvePublication } from './approve-publication.ts';
+import { submitPublication } from './submit-publication.ts';
+import { startExperiment } from './start-experiment.ts';
+import { listVariants } from './list-variants.ts';
 
 export async function registerOperations(api: Api, services: Services): Promise<void> {
   createApp(api, services);
@@ -54,4 +57,7 @@ export async function registerOperations(api: Api, services: Services): Promise<
   createPublication(api, services);
   getPublication(api, services);
   approvePublication(api, services);
+  submitPublication(api, services);
+  startExperiment(api, services);
+  listVariants(api, services);
 }

@@ -22,6 +22,12 @@ export const ProblemSchema = Type.Object(
     cost: Type.Optional(Type.Integer({ description: 'insufficient_credits: what the request costs.' })),
     remaining: Type.Optional(Type.Integer({ description: 'insufficient_credits: credits left.' })),
     resetsAt: Type.Optional(Type.String({ format: 'date-time', description: 'insufficient_credits: when the allowance renews.' })),
+    storeError: Type.Optional(
+      Type.Object(
+        { code: Type.String(), detail: Type.String() },
+        { description: 'store_refused: the store’s own error (App Store Connect’s code and text), to look up in its documentation.' },
+      ),
+    ),
   },
   { $id: 'Problem', title: 'Problem', description: 'RFC 9457 problem details.', additionalProperties: true },
 );

@@ -235,3 +235,60 @@ export const CreatePublicationBody = Type.Object(
   },
   { additionalProperties: false, title: 'CreatePublicationRequest' },
 );
+
+/** A product page optimization test as App Store Connect holds it. */
+export const ExperimentSchema = Type.Object(
+  {
+    id: Type.String({ description: 'App Store Connect’s id of the test (POST /experiments/{id}/start).' }),
+    name: Type.String(),
+    state: Type.String({
+      description:
+        'The store’s state: PREPARE_FOR_SUBMISSION, READY_FOR_REVIEW, WAITING_FOR_REVIEW, IN_REVIEW, APPROVED, REJECTED, COMPLETED, STOPPED…',
+    }),
+    running: Type.Boolean({ description: 'Started and not ended: shown to the share of visitors `trafficProportion` says.' }),
+    trafficProportion: Nullable(Type.Integer()),
+    startDate: Nullable(Type.String()),
+    endDate: Nullable(Type.String()),
+  },
+  { title: 'Experiment' },
+);
+
+const Origin = {
+  jobId: Nullable(Type.String(), {
+    description: 'The shotgen set (job_…) its newest publication came from; null when shotgen never published it.',
+  }),
+  publicationId: Nullable(Type.String()),
+};
+
+export const VariantsSchema = Type.Object(
+  {
+    appId: Type.String(),
+    storeAppId: Type.String({ description: 'The App Store Connect app id.' }),
+    connectionId: Type.String({ description: 'The App Store connection the store was read with.' }),
+    customProductPages: Type.Array(
+      Type.Object(
+        {
+          id: Type.String({ description: 'The page’s id, its `ppid`.' }),
+          name: Type.String(),
+          url: Nullable(Type.String({ description: 'The page’s App Store URL, with `ppid`.' })),
+          visible: Type.Boolean(),
+          state: Nullable(Type.String({ description: 'Its newest version’s state.' })),
+          version: Nullable(Type.String()),
+          versions: Type.Array(Type.Object({ id: Type.String(), version: Type.String(), state: Type.String() })),
+          ...Origin,
+        },
+        { title: 'CustomProductPage' },
+      ),
+    ),
+    experiments: Type.Array(
+      Type.Object(
+        {
+          ...ExperimentSchema.properties,
+          treatments: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), ...Origin }, { title: 'ExperimentTreatment' })),
+        },
+        { title: 'ExperimentWithTreatments' },
+      ),
+    ),
+  },
+  { title: 'AppVariants' },
+);

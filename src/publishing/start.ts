@@ -86,6 +86,7 @@ export async function startPublishing(
       check: storeCredentialCheck({ appStoreConnectUrl: config.appStoreConnectUrl }),
       allowedTokenOrigins: [new URL(config.googlePlayApiUrl).origin, new URL(config.appStoreConnectUrl).origin],
       advance: (id) => tasks.advancePublication(id),
+      appStoreConnectUrl: config.appStoreConnectUrl,
     },
   };
 }

@@ -93,6 +93,8 @@ export async function dashboardPublishing(opts: TestAppOptions & { runAtOnce?: b
   h.services.publishing = {
     keyring,
     check: storeCredentialCheck({ appStoreConnectUrl: asc.url, retry: FAST_RETRY }),
+    appStoreConnectUrl: asc.url,
+    retry: FAST_RETRY,
     allowedTokenOrigins: [new URL(play.url).origin, new URL(play.tokenUri).origin],
     advance: async (id) => {
       queued.push(id);

@@ -29,6 +29,8 @@ export async function callPublishingOperations(h: TestApp, call: Call): Promise<
     h.services.publishing = {
       keyring,
       check: storeCredentialCheck({ appStoreConnectUrl: asc.url, retry: FAST_RETRY }),
+      appStoreConnectUrl: asc.url,
+      retry: FAST_RETRY,
       allowedTokenOrigins: [],
       advance: async (id) => void queued.push(id),
     };
@@ -58,6 +60,29 @@ export async function callPublishingOperations(h: TestApp, call: Call): Promise<
     await call('GET', '/public/v1/publications/{id}', '/public/v1/publications/pub_nope');
     await call('POST', '/public/v1/publications/{id}/approve', `/public/v1/publications/${pub}/approve`);
     await call('POST', '/public/v1/publications/{id}/approve', '/public/v1/publications/pub_nope/approve');
+
+    // Variants: a custom product page submitted, a test treatment started, the app's variants listed.
+    const run = async (target: unknown) => {
+      const id = JSON.parse(
+        (await call('POST', '/public/v1/publications', '/public/v1/publications', { body: { jobId, connectionId: sc, target } })).body,
+      ).id;
+      for (const id2 of queued.splice(0)) await advancePublication(runner, id2);
+      await call('POST', '/public/v1/publications/{id}/approve', `/public/v1/publications/${id}/approve`);
+      for (const id2 of queued.splice(0)) await advancePublication(runner, id2);
+      return id as string;
+    };
+    const page = await run({ kind: 'custom-product-page', name: 'Contract' });
+    await call('POST', '/public/v1/publications/{id}/submit', `/public/v1/publications/${page}/submit`);
+    await call('POST', '/public/v1/publications/{id}/submit', '/public/v1/publications/pub_nope/submit');
+    asc.setVersionState(ASC_APP, 'READY_FOR_SALE');
+    await run({ kind: 'experiment-treatment', experiment: { name: 'Contract' }, treatment: 'B' });
+    const experimentId = asc.experiments(ASC_APP)[0].id;
+    await call('POST', '/public/v1/experiments/{id}/start', `/public/v1/experiments/${experimentId}/start`);
+    asc.setExperimentState(experimentId, 'APPROVED');
+    await call('POST', '/public/v1/experiments/{id}/start', `/public/v1/experiments/${experimentId}/start`);
+    const appId = (await h.t.pool.query<{ app_id: string }>('SELECT app_id FROM jobs WHERE id = $1', [jobId])).rows[0].app_id;
+    await call('GET', '/public/v1/apps/{appId}/variants', `/public/v1/apps/${appId}/variants`);
+    await call('GET', '/public/v1/apps/{appId}/variants', '/public/v1/apps/app_nope/variants');
 
     await call('DELETE', '/public/v1/store-connections/{id}', '/public/v1/store-connections/sc_nope');
     await call('DELETE', '/public/v1/store-connections/{id}', `/public/v1/store-connections/${sc}`);

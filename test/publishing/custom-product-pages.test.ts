@@ -5,7 +5,7 @@
  * with Apple's own code and text.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { md5, png } from '../fake-stores/helpers.ts';
+import { ascClient, md5, png } from '../fake-stores/helpers.ts';
 import {
   approveAndRun,
   ASC_APP,
@@ -194,5 +194,101 @@ describe('publishing a set as a custom product page', () => {
     expect(p.asc.placements(ASC_APP, 'en-US', 'IPHONE_DYNAMIC_ISLAND_LARGE_PROFILE')).toEqual([]);
     const again = await planVariant(p, job, res.json().id, STUDENTS);
     expect(again.plan).toMatchObject({ upload: 0, keep: 3 });
+  });
+
+  it('is sent to review only on request, and a second submit sends nothing more; the variants list shows it with its set', async () => {
+    const sc = await connectAppStore(p);
+    const job = await succeededJob(p, { device: 'iphone-69', seeds: [1, 2] });
+    const planned = await planVariant(p, job, sc, STUDENTS);
+    const early = await p.post(`/publications/${planned.id}/submit`);
+    expect(early.statusCode, early.body).toBe(409);
+    expect(early.json().code).toBe('publication_not_ready');
+    const done = await approveAndRun(p, planned.id);
+    expect(p.asc.reviewSubmissions(ASC_APP)).toEqual([]);
+
+    const submitted = await p.post(`/publications/${done.id}/submit`);
+    expect(submitted.statusCode, submitted.body).toBe(200);
+    const [review] = p.asc.reviewSubmissions(ASC_APP);
+    expect(review).toEqual({
+      id: expect.any(String),
+      state: 'WAITING_FOR_REVIEW',
+      items: [{ type: 'appCustomProductPageVersions', id: done.variant.pageVersionId, state: 'READY_FOR_REVIEW' }],
+    });
+    expect(submitted.json().submission).toEqual({ reviewSubmissionId: review.id, submittedAt: expect.any(String) });
+    expect(pages()[0].versions[0].state).toBe('WAITING_FOR_REVIEW');
+
+    const calls = p.asc.calls.length;
+    const again = await p.post(`/publications/${done.id}/submit`);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().submission).toEqual(submitted.json().submission);
+    expect(p.asc.calls.length).toBe(calls);
+    expect(p.asc.reviewSubmissions(ASC_APP)).toHaveLength(1);
+
+    const appId = (await p.h.t.pool.query(`SELECT app_id FROM jobs WHERE id = $1`, [job])).rows[0].app_id;
+    const variants = await p.get(`/apps/${appId}/variants`);
+    expect(variants.statusCode, variants.body).toBe(200);
+    expect(variants.json()).toEqual({
+      appId,
+      storeAppId: ASC_APP,
+      connectionId: sc,
+      customProductPages: [
+        {
+          id: done.variant.pageId,
+          name: 'Students',
+          url: done.variant.url,
+          visible: false,
+          state: 'WAITING_FOR_REVIEW',
+          version: '1',
+          versions: [{ id: done.variant.pageVersionId, version: '1', state: 'WAITING_FOR_REVIEW' }],
+          jobId: job,
+          publicationId: done.id,
+        },
+      ],
+      experiments: [],
+    });
+    expect((await p.get('/apps/app_01JD2ZK5T8Q3W4E5R6T7Y8U9WH/variants')).json().code).toBe('app_not_found');
+
+    const plain = await approveAndRun(p, (await planVariant(p, job, sc, { kind: 'product-page' })).id);
+    const refused = await p.post(`/publications/${plain.id}/submit`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().detail).toMatch(/goes to App Review with its app version/);
+  });
+
+  it('does not send along what someone else put in an open review submission', async () => {
+    const sc = await connectAppStore(p);
+    const done = await approveAndRun(
+      p,
+      (await planVariant(p, await succeededJob(p, { device: 'iphone-69', seeds: [1] }), sc, STUDENTS)).id,
+    );
+    // Someone prepares a submission by hand in App Store Connect with a page of their own.
+    const call = ascClient(p.asc.url, p.ascKey);
+    const theirs = await call('POST', '/v1/appCustomProductPages', {
+      data: {
+        type: 'appCustomProductPages',
+        attributes: { name: 'Theirs' },
+        relationships: { app: { data: { type: 'apps', id: ASC_APP } } },
+      },
+    });
+    const versions = await call('GET', `/v1/appCustomProductPages/${theirs.body.data.id}/appCustomProductPageVersions`);
+    const submission = await call('POST', '/v1/reviewSubmissions', {
+      data: { type: 'reviewSubmissions', attributes: { platform: 'IOS' }, relationships: { app: { data: { type: 'apps', id: ASC_APP } } } },
+    });
+    const item = await call('POST', '/v1/reviewSubmissionItems', {
+      data: {
+        type: 'reviewSubmissionItems',
+        relationships: {
+          reviewSubmission: { data: { type: 'reviewSubmissions', id: submission.body.data.id } },
+          appCustomProductPageVersion: { data: { type: 'appCustomProductPageVersions', id: versions.body.data[0].id } },
+        },
+      },
+    });
+    expect(item.status).toBe(201);
+    const refused = await p.post(`/publications/${done.id}/submit`);
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'store_refused', detail: expect.stringMatching(/1 item\(s\) shotgen did not put there/) });
+    expect(p.asc.reviewSubmissions(ASC_APP)).toEqual([
+      expect.objectContaining({ state: 'READY_FOR_REVIEW', items: [expect.objectContaining({ id: versions.body.data[0].id })] }),
+    ]);
+    expect((await p.get(`/publications/${done.id}`)).json().submission).toBeNull();
   });
 });

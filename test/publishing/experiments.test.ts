@@ -99,4 +99,84 @@ describe('publishing sets as the treatments of a test', () => {
     expect(tests()).toEqual([]);
     expect(reservations()).toBe(0);
   });
+  it('refuses a new test while another runs, and a treatment of the running one', async () => {
+    released();
+    const sc = await connectAppStore(p);
+    expect((await publish(sc, [1], treatment('A'))).status).toBe('published');
+    const running = tests()[0];
+    p.asc.setExperimentState(running.id, 'APPROVED');
+    const start = await p.post(`/experiments/${running.id}/start`);
+    expect(start.statusCode, start.body).toBe(200);
+
+    const other = await publish(sc, [2], { kind: 'experiment-treatment', experiment: { name: 'Autumn' }, treatment: 'A' });
+    expect(other.status).toBe('failed');
+    expect(other.error.storeError).toMatchObject({ code: 'STATE_ERROR', detail: expect.stringMatching(/running; only one test can run/) });
+    const changed = await publish(sc, [3], treatment('B'));
+    expect(changed.status).toBe('failed');
+    expect(changed.error.message).toMatch(/'Spring screenshots' is running on App Store Connect; its treatments can no longer change/);
+    expect(tests().map((t) => [t.name, t.treatments.length])).toEqual([['Spring screenshots', 1]]);
+  });
+
+  it('submits the test once for all its treatments, and starts it only on request, once approved', async () => {
+    released();
+    const sc = await connectAppStore(p);
+    const a = await publish(sc, [1, 2], treatment('A'));
+    const b = await publish(sc, [3, 4], treatment('B'));
+    const test = tests()[0];
+    expect((await p.post(`/experiments/${test.id}/start`)).json()).toMatchObject({
+      code: 'store_refused',
+      storeError: { code: 'STATE_ERROR', detail: expect.stringMatching(/only an approved test can start/) },
+    });
+
+    const first = await p.post(`/publications/${a.id}/submit`);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(p.asc.reviewSubmissions(ASC_APP)).toEqual([
+      {
+        id: first.json().submission.reviewSubmissionId,
+        state: 'WAITING_FOR_REVIEW',
+        items: [{ type: 'appStoreVersionExperiments', id: test.id, state: 'READY_FOR_REVIEW' }],
+      },
+    ]);
+    // B's publication is in the same test, sent already: nothing more is sent.
+    const calls = p.asc.calls.length;
+    const second = await p.post(`/publications/${b.id}/submit`);
+    expect(second.statusCode, second.body).toBe(200);
+    expect(second.json().submission.reviewSubmissionId).toBe(first.json().submission.reviewSubmissionId);
+    expect(p.asc.calls.slice(calls).filter((c) => c.method !== 'GET')).toEqual([]);
+    expect(tests()[0]).toMatchObject({ state: 'WAITING_FOR_REVIEW', startDate: null });
+
+    p.asc.completeReview(ASC_APP);
+    expect(tests()[0].startDate).toBeNull();
+    const started = await p.post(`/experiments/${test.id}/start`);
+    expect(started.statusCode, started.body).toBe(200);
+    expect(started.json()).toMatchObject({
+      id: test.id,
+      name: 'Spring screenshots',
+      state: 'APPROVED',
+      running: true,
+      trafficProportion: 30,
+    });
+    const before = p.asc.calls.length;
+    expect((await p.post(`/experiments/${test.id}/start`)).json().running).toBe(true);
+    expect(p.asc.calls.slice(before).filter((c) => c.method !== 'GET')).toEqual([]);
+    expect((await p.post('/experiments/not-ours/start')).json().code).toBe('experiment_not_found');
+
+    const appId = (await p.h.t.pool.query(`SELECT app_id FROM jobs WHERE id = $1`, [a.jobId])).rows[0].app_id;
+    const variants = (await p.get(`/apps/${appId}/variants`)).json();
+    expect(variants.experiments).toEqual([
+      {
+        id: test.id,
+        name: 'Spring screenshots',
+        state: 'APPROVED',
+        running: true,
+        trafficProportion: 30,
+        startDate: expect.any(String),
+        endDate: null,
+        treatments: [
+          { id: a.variant.treatmentId, name: 'A', jobId: a.jobId, publicationId: a.id },
+          { id: b.variant.treatmentId, name: 'B', jobId: b.jobId, publicationId: b.id },
+        ],
+      },
+    ]);
+  });
 });

@@ -92,6 +92,8 @@ export async function publishingHarness(): Promise<PublishingHarness> {
   h.services.publishing = {
     keyring,
     check: storeCredentialCheck({ appStoreConnectUrl: asc.url, retry: FAST_RETRY }),
+    appStoreConnectUrl: asc.url,
+    retry: FAST_RETRY,
     allowedTokenOrigins: [new URL(play.url).origin, new URL(play.tokenUri).origin],
     advance: async (id) => {
       queued.push(id);

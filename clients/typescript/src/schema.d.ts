@@ -540,6 +540,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/v1/publications/{id}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a published custom product page or test to App Review
+         * @description Adds the custom product page version, or the test whose treatment the publication filled, to a review submission (`reviewSubmissions` + `reviewSubmissionItems`) and submits it. Only on this call: publishing never submits. A second call, or a test one of its other treatments’ publications submitted already, sends nothing more; `submission` says where it went. An open submission holding items shotgen did not put there is refused rather than sent along.
+         */
+        post: operations["submitPublication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/experiments/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start an approved product page optimization test
+         * @description Customer-facing: from now on the test’s treatments are shown to its share of App Store visitors. Only on this call, and only for a test a publication of this account put a treatment in; App Review must have approved it. Starting a running test changes nothing.
+         */
+        post: operations["startExperiment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/apps/{appId}/variants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The app’s custom product pages and tests, as the App Store holds them
+         * @description Read from App Store Connect on each call: every custom product page (name, `url` with `ppid`, visibility, its versions and their states) and every product page optimization test (state, whether it runs, traffic, its treatments), each with the shotgen set (`jobId`) its newest publication came from. Read with `connectionId`, else the connection of the app’s newest App Store publication, else the account’s newest App Store connection.
+         */
+        get: operations["listVariants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -578,6 +638,11 @@ export interface components {
              * @description insufficient_credits: when the allowance renews.
              */
             resetsAt?: string;
+            /** @description store_refused: the store’s own error (App Store Connect’s code and text), to look up in its documentation. */
+            storeError?: {
+                code: string;
+                detail: string;
+            };
         } & {
             [key: string]: unknown;
         };
@@ -8505,6 +8570,881 @@ export interface operations {
             };
             /** @description Unexpected error (`internal_error`). */
             500: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The server is restarting or its database is unreachable (`service_unavailable`); retry after Retry-After. */
+            503: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    submitPublication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description pub_… */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Submitted (now or before): the publication with its `submission`. */
+            200: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example pub_01JD2ZK5T8Q3W4E5R6T7Y8U9WH */
+                        id: string;
+                        jobId: string;
+                        /** @description Null once the connection was deleted. */
+                        connectionId: string | null;
+                        /**
+                         * @description app-store or google-play.
+                         * @enum {string}
+                         */
+                        store: "app-store" | "google-play";
+                        /** @description App Store Connect app id, or the Play package. */
+                        storeAppId: string;
+                        /** @description Set locale → store locale. */
+                        locales: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * PublicationTarget
+                         * @description App Store only, besides `product-page`. Nothing is submitted for review or started by publishing.
+                         */
+                        target: {
+                            /**
+                             * @description The app’s product page: its editable App Store version, or the Play listing.
+                             * @enum {string}
+                             */
+                            kind: "product-page";
+                        } | {
+                            /** @enum {string} */
+                            kind: "custom-product-page";
+                            /**
+                             * @description The page’s name in App Store Connect: found by this name, else made with it.
+                             * @example Students
+                             */
+                            name: string;
+                            /** @description An existing page’s id: found by it instead of by name. */
+                            id?: string;
+                            /** @description Per locale (store locale, or a set locale), the page’s promotional text (170 characters at most). */
+                            promotionalText?: {
+                                [key: string]: string;
+                            };
+                            /** @description Per locale, the page’s search keywords, set exactly (others removed). A locale not named keeps its keywords. */
+                            keywords?: {
+                                [key: string]: string[];
+                            };
+                            /** @description Show the page on the App Store (its URL works either way). Not named: left as it is. */
+                            visible?: boolean;
+                        } | {
+                            /** @enum {string} */
+                            kind: "experiment-treatment";
+                            experiment: {
+                                /** @description An existing test’s id: found by it instead of by name. */
+                                id?: string;
+                                /** @description The product page optimization test: found by this name, else made. */
+                                name: string;
+                                /** @description Percent of visitors shown a treatment (split between them). Default for a new test: 30. */
+                                trafficProportion?: number;
+                            };
+                            /**
+                             * @description The treatment’s name in the test: found, else made (a test holds three at most).
+                             * @example B
+                             */
+                            treatment: string;
+                        };
+                        /**
+                         * PublicationVariant
+                         * @description What the store gave the target once it was found or made; null before.
+                         */
+                        variant: {
+                            /** @description The custom product page’s id (its `ppid`). */
+                            pageId: string | null;
+                            pageVersionId: string | null;
+                            /** @description The page’s App Store URL, with `ppid`. */
+                            url: string | null;
+                            /** @description The test’s id (POST /experiments/{id}/start). */
+                            experimentId: string | null;
+                            treatmentId: string | null;
+                        } | null;
+                        /**
+                         * PublicationSubmission
+                         * @description The review submission the page version or test went to App Review in; null until submitted.
+                         */
+                        submission: {
+                            reviewSubmissionId: string;
+                            /** Format: date-time */
+                            submittedAt: string;
+                        } | null;
+                        /** @enum {string} */
+                        status: "planning" | "awaiting_approval" | "applying" | "verifying" | "published" | "failed";
+                        /** @description Empty while planning. */
+                        plan: {
+                            upload: number;
+                            keep: number;
+                            reorder: number;
+                            delete: number;
+                            items: {
+                                /** @description The store’s locale (App Store) or language (Play). */
+                                locale: string;
+                                /**
+                                 * @description App Store screenshotDisplayType or Play image type.
+                                 * @example APP_IPHONE_67
+                                 * @example phoneScreenshots
+                                 */
+                                slot: string;
+                                /** @enum {string} */
+                                action: "keep" | "upload" | "reorder" | "delete";
+                                /** @description 1-based place in the slot afterwards; null for a delete. */
+                                position: number | null;
+                                /** @description The job’s file, e.g. slides/1.png. */
+                                file: string | null;
+                                /** @description The store’s id of the image, once there is one. */
+                                remoteId: string | null;
+                                /** @enum {string} */
+                                state: "pending" | "reserved" | "uploaded" | "committed" | "done" | "failed";
+                                error: string | null;
+                            }[];
+                        };
+                        /** Format: date-time */
+                        plannedAt: string | null;
+                        /** Format: date-time */
+                        approvedAt: string | null;
+                        error: {
+                            code: string;
+                            message: string;
+                            /** @description The store’s own error (App Store Connect’s code and text), when the store refused. */
+                            storeError?: {
+                                code: string;
+                                detail: string;
+                            };
+                        } | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        finishedAt: string | null;
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or ambiguous API key (`missing_api_key`, `invalid_api_key`, `revoked_api_key`, `ambiguous_credentials`). */
+            401: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/missing-api-key",
+                     *       "title": "Missing API key",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the \"Authorization: Bearer <API key>\" header or the \"x-api-key: <API key>\" header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such publication on this account (`publication_not_found`). */
+            404: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/publication-not-found",
+                     *       "title": "Publication not found",
+                     *       "status": 404,
+                     *       "detail": "No publication pub_01JD2ZK5T8Q3W4E5R6T7Y8U9WH on this account.",
+                     *       "code": "publication_not_found",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not published yet, or a product-page publication (`publication_not_ready`); the store refused (`store_refused`, with its `storeError`). */
+            409: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/publication-not-ready",
+                     *       "title": "Publication not ready",
+                     *       "status": 409,
+                     *       "detail": "Publication pub_01JD2ZK5T8Q3W4E5R6T7Y8U9WH is applying; only a published one can be submitted for review.",
+                     *       "code": "publication_not_ready",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store refused the connection’s key (`store_credentials_rejected`). */
+            422: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this key (`rate_limited`), or too many failed authentications from this address; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/rate-limited",
+                     *       "title": "Rate limited",
+                     *       "status": 429,
+                     *       "detail": "This key may make 20 requests a second (bursts of 40). Retry after 1 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store could not be reached (`store_unavailable`). */
+            502: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The server is restarting or its database is unreachable (`service_unavailable`); retry after Retry-After. */
+            503: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    startExperiment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The test’s App Store Connect id (a publication’s `variant.experimentId`, or GET /apps/{appId}/variants). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test, running. */
+            200: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description App Store Connect’s id of the test (POST /experiments/{id}/start). */
+                        id: string;
+                        name: string;
+                        /** @description The store’s state: PREPARE_FOR_SUBMISSION, READY_FOR_REVIEW, WAITING_FOR_REVIEW, IN_REVIEW, APPROVED, REJECTED, COMPLETED, STOPPED… */
+                        state: string;
+                        /** @description Started and not ended: shown to the share of visitors `trafficProportion` says. */
+                        running: boolean;
+                        trafficProportion: number | null;
+                        startDate: string | null;
+                        endDate: string | null;
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or ambiguous API key (`missing_api_key`, `invalid_api_key`, `revoked_api_key`, `ambiguous_credentials`). */
+            401: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/missing-api-key",
+                     *       "title": "Missing API key",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the \"Authorization: Bearer <API key>\" header or the \"x-api-key: <API key>\" header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No test of this account’s publications by that id (`experiment_not_found`), or its connection was deleted (`store_connection_not_found`). */
+            404: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/experiment-not-found",
+                     *       "title": "Experiment not found",
+                     *       "status": 404,
+                     *       "detail": "No test 1a22d9a7-f574-4669-b1ca-1ba88f786c19 that a publication of this account put a treatment in.",
+                     *       "code": "experiment_not_found",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store refused: not approved yet, or another test is running (`store_refused`, with its `storeError`). */
+            409: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/store-refused",
+                     *       "title": "Store refused",
+                     *       "status": 409,
+                     *       "detail": "App Store Connect answered 409 to PATCH /v2/appStoreVersionExperiments/…: STATE_ERROR: …",
+                     *       "code": "store_refused",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store refused the connection’s key (`store_credentials_rejected`). */
+            422: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this key (`rate_limited`), or too many failed authentications from this address; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/rate-limited",
+                     *       "title": "Rate limited",
+                     *       "status": 429,
+                     *       "detail": "This key may make 20 requests a second (bursts of 40). Retry after 1 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store could not be reached (`store_unavailable`). */
+            502: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The server is restarting or its database is unreachable (`service_unavailable`); retry after Retry-After. */
+            503: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listVariants: {
+        parameters: {
+            query?: {
+                /** @description The App Store connection (sc_…) to read with. */
+                connectionId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description app_… */
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The app’s variants. */
+            200: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        appId: string;
+                        /** @description The App Store Connect app id. */
+                        storeAppId: string;
+                        /** @description The App Store connection the store was read with. */
+                        connectionId: string;
+                        customProductPages: {
+                            /** @description The page’s id, its `ppid`. */
+                            id: string;
+                            name: string;
+                            /** @description The page’s App Store URL, with `ppid`. */
+                            url: string | null;
+                            visible: boolean;
+                            /** @description Its newest version’s state. */
+                            state: string | null;
+                            version: string | null;
+                            versions: {
+                                id: string;
+                                version: string;
+                                state: string;
+                            }[];
+                            /** @description The shotgen set (job_…) its newest publication came from; null when shotgen never published it. */
+                            jobId: string | null;
+                            publicationId: string | null;
+                        }[];
+                        experiments: {
+                            /** @description App Store Connect’s id of the test (POST /experiments/{id}/start). */
+                            id: string;
+                            name: string;
+                            /** @description The store’s state: PREPARE_FOR_SUBMISSION, READY_FOR_REVIEW, WAITING_FOR_REVIEW, IN_REVIEW, APPROVED, REJECTED, COMPLETED, STOPPED… */
+                            state: string;
+                            /** @description Started and not ended: shown to the share of visitors `trafficProportion` says. */
+                            running: boolean;
+                            trafficProportion: number | null;
+                            startDate: string | null;
+                            endDate: string | null;
+                            treatments: {
+                                id: string;
+                                name: string;
+                                /** @description The shotgen set (job_…) its newest publication came from; null when shotgen never published it. */
+                                jobId: string | null;
+                                publicationId: string | null;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or ambiguous API key (`missing_api_key`, `invalid_api_key`, `revoked_api_key`, `ambiguous_credentials`). */
+            401: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/missing-api-key",
+                     *       "title": "Missing API key",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the \"Authorization: Bearer <API key>\" header or the \"x-api-key: <API key>\" header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such app (`app_not_found`), or no App Store connection to read with (`store_connection_not_found`). */
+            404: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/app-not-found",
+                     *       "title": "App not found",
+                     *       "status": 404,
+                     *       "detail": "No app app_01JD2ZK5T8Q3W4E5R6T7Y8U9WH on this account.",
+                     *       "code": "app_not_found",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store refused to answer (`store_refused`, with its `storeError`). */
+            409: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The app has no App Store listing: Google Play has no API for its custom store listings and experiments (`store_api_unsupported`); or the store refused the key (`store_credentials_rejected`). */
+            422: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this key (`rate_limited`), or too many failed authentications from this address; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://shotgen.dev/problems/rate-limited",
+                     *       "title": "Rate limited",
+                     *       "status": 429,
+                     *       "detail": "This key may make 20 requests a second (bursts of 40). Retry after 1 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01JD2ZK5T8Q3W4E5R6T7Y8U9I0"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store could not be reached (`store_unavailable`). */
+            502: {
                 headers: {
                     /** @description The request id (req_…); problem bodies repeat it as requestId. */
                     "x-request-id"?: string;
