@@ -170,5 +170,79 @@ describe('a publishing worker killed in the middle of a Google Play upload', () 
     expect(live).toEqual(await Promise.all([1, 2, 3].map(async (s) => sha256(await png(s)))));
     expect(p.play.calls.filter((c) => c.path.startsWith('/upload/')).map((c) => c.status)).toEqual([0, 200, 200, 200]);
     expect(p.play.openEdits(PLAY_PACKAGE)).toEqual([]);
+describe('a publishing worker killed at each creation of a variant', () => {
+  it('finds what the killed worker made: one test, one treatment, one localization, one page', { timeout: scaled(150_000) }, async () => {
+    let next = startWorker();
+    p.asc.setVersionState(ASC_APP, 'READY_FOR_SALE');
+    const sc = await connectAppStore(p);
+    const job = await succeededJob(p, { device: 'iphone-69', seeds: [1, 2] });
+    const targets = [
+      { kind: 'experiment-treatment', experiment: { name: 'Spring' }, treatment: 'B' },
+      { kind: 'custom-product-page', name: 'Students' },
+    ];
+    const ids: string[] = [];
+    for (const target of targets) ids.push((await p.post('/publications', { jobId: job, connectionId: sc, target })).json().id);
+    await p.drain();
+    p.h.services.publishing!.advance = (pubId) => tasks.advancePublication(pubId);
+
+    // Every creation a variant needs, each cut at its answer: the store made it, the worker never heard.
+    const steps: [string, number, string, RegExp][] = [
+      ['test', 0, 'POST', /^\/v2\/appStoreVersionExperiments$/],
+      ['treatment', 0, 'POST', /^\/v1\/appStoreVersionExperimentTreatments$/],
+      ['treatment localization', 0, 'POST', /^\/v1\/appStoreVersionExperimentTreatmentLocalizations$/],
+      ['page', 1, 'POST', /^\/v1\/appCustomProductPages$/],
+    ];
+    const finished = async (id: string) =>
+      until(
+        async () => {
+          const pub = (await p.get(`/publications/${id}`)).json();
+          return pub.status === 'published' || pub.status === 'failed' ? pub : null;
+        },
+        60_000,
+        100,
+      );
+    let approved = -1;
+    for (const [step, which, method, path] of steps) {
+      if (which !== approved) {
+        if (approved >= 0) {
+          // A worker finishes the publication before; it stops then, so the next one meets the hold.
+          const finishing = next.go();
+          next = startWorker();
+          expect((await finished(ids[approved])).status).toBe('published');
+          const stopped = new Promise((r) => finishing.once('exit', r));
+          finishing.kill('SIGKILL');
+          await stopped;
+        }
+        expect((await p.post(`/publications/${ids[which]}/approve`)).statusCode).toBe(202);
+        approved = which;
+      }
+      const held = p.asc.hold({ method, path });
+      const child = next.go();
+      next = startWorker();
+      await Promise.race([
+        held.reached,
+        new Promise((_, reject) => child.once('exit', (code) => reject(new Error(`the worker exited (${code}) before the ${step}`)))),
+      ]);
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+      await held.clientGone;
+      held.release();
+    }
+    next.go();
+    const done = await finished(ids[1]);
+    expect(done.status, JSON.stringify(done.error)).toBe('published');
+    const sums = await Promise.all([1, 2].map(async (s) => md5(await png(s))));
+    const [test] = p.asc.experiments(ASC_APP);
+    expect(p.asc.experiments(ASC_APP)).toHaveLength(1);
+    expect(test.treatments.map((t) => [t.name, t.localizations.length])).toEqual([['B', 1]]);
+    expect(p.asc.localizationScreenshots(test.treatments[0].localizations[0].id, 'APP_IPHONE_67').map((x) => x.sourceFileChecksum)).toEqual(
+      sums,
+    );
+    const pages = p.asc.customProductPages(ASC_APP);
+    expect(pages.map((x) => [x.name, x.versions.length, x.versions[0].localizations.length])).toEqual([['Students', 1, 1]]);
+    expect(
+      p.asc.localizationScreenshots(pages[0].versions[0].localizations[0].id, 'APP_IPHONE_67').map((x) => x.sourceFileChecksum),
+    ).toEqual(sums);
   });
 });

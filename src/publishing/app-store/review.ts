@@ -7,6 +7,7 @@
  * retried submit adds nothing twice and a second submit sends nothing more.
  */
 import { StoreError } from '../errors.ts';
+import { noRetry, withRetries } from '../retry.ts';
 import type { AppStoreClient, JsonApiResource } from './client.ts';
 import { findOrCreate } from './surfaces.ts';
 import { VARIANT_EDITABLE } from './variants.ts';
@@ -114,19 +115,26 @@ export async function submitForReview(
         true,
       ))!.data,
   );
-  try {
-    await client.call(
-      'PATCH',
-      `/v1/reviewSubmissions/${submission.id}`,
-      { data: { type: 'reviewSubmissions', id: submission.id, attributes: { submitted: true } } },
-      false,
-      true,
-    );
-  } catch (e) {
-    // A submit whose answer was lost, or that another request made first: the submission says.
+  // Submitting is not repeated blindly either: a lost answer, or another request that sent it
+  // first, shows in the submission's state, which each retry reads first.
+  const sent = async () => {
     const now = await client.call<{ data: Submission }>('GET', `/v1/reviewSubmissions/${submission.id}`, undefined, true);
-    if (!now || now.data.attributes.state === 'READY_FOR_REVIEW') throw e;
-  }
+    return !!now && now.data.attributes.state !== 'READY_FOR_REVIEW';
+  };
+  await withRetries(client.retry, async (n) => {
+    if (n > 1 && (await noRetry(sent()))) return;
+    try {
+      await client.call(
+        'PATCH',
+        `/v1/reviewSubmissions/${submission.id}`,
+        { data: { type: 'reviewSubmissions', id: submission.id, attributes: { submitted: true } } },
+        false,
+        true,
+      );
+    } catch (e) {
+      if (!(e instanceof StoreError && e.status === 409 && (await noRetry(sent())))) throw e;
+    }
+  });
   return { reviewSubmissionId: submission.id, submittedNow: true };
 }
 
