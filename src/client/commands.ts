@@ -26,6 +26,23 @@ const count = (value: string): number => {
   return Number(value);
 };
 
+const percent = (value: string): number => {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 100)
+    throw new ClientFailure(`--traffic-proportion must be a whole number from 1 to 100, got "${value}"`, EXIT.usage);
+  return Number(value);
+};
+
+interface PublishFlags {
+  connection: string;
+  yes?: boolean;
+  locale?: string[];
+  timeout: number;
+  customPage?: string;
+  experiment?: string;
+  treatment?: string;
+  trafficProportion?: number;
+}
+
 export function registerClientCommands(cli: Command, out: (value: Printable) => void): void {
   const json = () => cli.opts().json === true;
   /** Runs a command with its settings and reporter; any error leaves as a ClientFailure. */
@@ -114,7 +131,11 @@ export function registerClientCommands(cli: Command, out: (value: Printable) => 
     .option('--yes', 'approve without asking')
     .option('--locale <set=store...>', 'map a set locale to a store locale, e.g. en=en-US (repeatable)')
     .option('--timeout <seconds>', 'give up waiting after this long', seconds('--timeout'), 1800)
-    .action((jobId: string, opts: { connection: string; yes?: boolean; locale?: string[]; timeout: number }) =>
+    .option('--custom-page <name>', 'App Store: publish to this custom product page (found by name, else made); not submitted for review')
+    .option('--experiment <name>', 'App Store: the product page optimization test (found by name, else made) to put --treatment in')
+    .option('--treatment <name>', 'App Store: publish as this treatment of --experiment (a test holds three); not submitted or started')
+    .option('--traffic-proportion <percent>', 'for a new or unsubmitted --experiment: the share of visitors shown a treatment', percent)
+    .action((jobId: string, opts: PublishFlags) =>
       run(async (ctx) => {
         const { publish } = await import('./publish.ts');
         await publish(ctx, jobId, opts);

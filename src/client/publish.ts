@@ -1,9 +1,10 @@
 /**
  * `shotgen publish JOB_ID --connection ID [--yes]`: plans the publication, shows the plan, asks
  * (unless --yes), approves and follows it to its end. Declining leaves the plan unapproved:
- * nothing on the store changes.
+ * nothing on the store changes. `--custom-page NAME` or `--treatment B --experiment NAME` publish
+ * to a variant instead of the product page; nothing is submitted for review or started.
  */
-import type { Publication } from '@shotgen/client';
+import type { Publication, PublicationTarget } from '@shotgen/client';
 import { createInterface } from 'node:readline/promises';
 import type { ClientContext } from './context.ts';
 import { ClientFailure, EXIT } from './exit-codes.ts';
@@ -13,6 +14,28 @@ export interface PublishOptions {
   yes?: boolean;
   locale?: string[];
   timeout: number;
+  customPage?: string;
+  treatment?: string;
+  experiment?: string;
+  trafficProportion?: number;
+}
+
+/** The target the flags name: the product page unless a custom page or a treatment is named. */
+export function targetOf(opts: Pick<PublishOptions, 'customPage' | 'treatment' | 'experiment' | 'trafficProportion'>): PublicationTarget {
+  if (opts.customPage && (opts.treatment || opts.experiment))
+    throw new ClientFailure('--custom-page and --treatment/--experiment name two different targets; give one', EXIT.usage);
+  if (opts.customPage) return { kind: 'custom-product-page', name: opts.customPage };
+  if (!opts.treatment !== !opts.experiment)
+    throw new ClientFailure('--treatment and --experiment go together: the treatment is one of the test’s', EXIT.usage);
+  if (opts.trafficProportion !== undefined && !opts.experiment)
+    throw new ClientFailure('--traffic-proportion is for a test: give --experiment and --treatment too', EXIT.usage);
+  if (opts.treatment && opts.experiment)
+    return {
+      kind: 'experiment-treatment',
+      experiment: { name: opts.experiment, ...(opts.trafficProportion !== undefined ? { trafficProportion: opts.trafficProportion } : {}) },
+      treatment: opts.treatment,
+    };
+  return { kind: 'product-page' };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -33,15 +56,28 @@ export function planTable(pub: Publication): string {
     (i) =>
       `  ${i.locale.padEnd(8)} ${i.slot.padEnd(24)} ${i.action.padEnd(8)} ${String(i.position ?? '-').padEnd(3)} ${i.file ?? i.remoteId ?? ''}`,
   );
+  const t = pub.target;
+  const where =
+    t.kind === 'custom-product-page'
+      ? ` (custom product page "${t.name}")`
+      : t.kind === 'experiment-treatment'
+        ? ` (treatment "${t.treatment}" of test "${t.experiment.name}")`
+        : '';
   return [
-    `Plan for ${pub.store} app ${pub.storeAppId}: ${pub.plan.upload} upload, ${pub.plan.keep} keep, ${pub.plan.reorder} reorder, ${pub.plan.delete} delete`,
+    `Plan for ${pub.store} app ${pub.storeAppId}${where}: ${pub.plan.upload} upload, ${pub.plan.keep} keep, ${pub.plan.reorder} reorder, ${pub.plan.delete} delete`,
     ...rows,
   ].join('\n');
 }
 
 export async function publish(ctx: ClientContext, jobId: string, opts: PublishOptions): Promise<void> {
   const locales = Object.fromEntries((opts.locale ?? []).map((pair) => pair.split('=') as [string, string]));
-  const created = await ctx.client.createPublication({ jobId, connectionId: opts.connection, ...(opts.locale?.length ? { locales } : {}) });
+  const target = targetOf(opts);
+  const created = await ctx.client.createPublication({
+    jobId,
+    connectionId: opts.connection,
+    ...(opts.locale?.length ? { locales } : {}),
+    ...(target.kind === 'product-page' ? {} : { target }),
+  });
   const timeoutMs = opts.timeout * 1000;
   const planned = await until(ctx, created.id, (p) => p.status !== 'planning', timeoutMs);
   if (planned.status === 'failed') throw new ClientFailure(`planning failed: ${planned.error?.message}`, EXIT.jobFailed);

@@ -120,6 +120,8 @@ describe('shotgen mcp', () => {
       'get_publication',
       'list_narratives',
       'list_store_connections',
+      'list_variants',
+      'publish_variant',
       'revise_set',
       'upload_screen',
     ]);

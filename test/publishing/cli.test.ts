@@ -85,6 +85,15 @@ describe('shotgen connect, shotgen publish and shotgen secrets rotate against a 
         await Promise.all([1, 2, 3].map(async (s) => md5(await png(s)))),
       );
 
+      // A custom product page: made on approval, the product page untouched; a treatment needs its test.
+      const page = await shotgen(['publish', jobId, '--connection', sc, '--custom-page', 'Students', '--yes', '--json'], env);
+      expect(page.code, page.stderr).toBe(0);
+      expect(JSON.parse(page.stdout)).toMatchObject({ status: 'published', target: { kind: 'custom-product-page', name: 'Students' } });
+      expect(asc.customProductPages(ASC_APP).map((x) => x.name)).toEqual(['Students']);
+      const half = await shotgen(['publish', jobId, '--connection', sc, '--treatment', 'B'], env);
+      expect(half.code).toBe(2);
+      expect(half.stderr).toMatch(/--treatment and --experiment go together/);
+
       // Without --yes and without a terminal to ask on, nothing is approved.
       const declined = await shotgen(['publish', jobId, '--connection', sc], env);
       expect(declined.code).toBe(2);

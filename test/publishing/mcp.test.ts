@@ -95,4 +95,33 @@ describe('MCP publishing tools', () => {
     expect(missing.isError).toBe(true);
     expect(missing.structuredContent).toMatchObject({ code: 'publication_not_found' });
   });
+
+  it('publish_variant plans a custom product page, approved like any publication; list_variants shows it with its set', async () => {
+    const sc = await connectAppStore(p);
+    const c = client();
+    const jobId = await succeededJob(p, { device: 'iphone-69', seeds: [1, 2] });
+    const plain = await callTool(c, 'publish_variant', { jobId, connectionId: sc, target: { kind: 'product-page' } });
+    expect(plain.isError).toBe(true);
+    expect(JSON.stringify(plain.content)).toMatch(/the product page is create_publication’s/);
+    const created = await callTool(c, 'publish_variant', {
+      jobId,
+      connectionId: sc,
+      target: { kind: 'custom-product-page', name: 'Students' },
+    });
+    expect(created.isError, JSON.stringify(created.content)).toBeFalsy();
+    const id = (created.structuredContent as { id: string }).id;
+    await p.drain();
+    expect(p.asc.customProductPages(ASC_APP)).toEqual([]);
+    await callTool(c, 'approve_publication', { publicationId: id });
+    await p.drain();
+    const appId = (await p.h.t.pool.query(`SELECT app_id FROM jobs WHERE id = $1`, [jobId])).rows[0].app_id;
+    const variants = await callTool(c, 'list_variants', { appId });
+    expect(variants.isError, JSON.stringify(variants.content)).toBeFalsy();
+    expect(variants.structuredContent).toMatchObject({
+      customProductPages: [
+        { name: 'Students', state: 'PREPARE_FOR_SUBMISSION', jobId, publicationId: id, url: expect.stringMatching(/\?ppid=/) },
+      ],
+      experiments: [],
+    });
+  });
 });

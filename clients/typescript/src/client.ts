@@ -28,6 +28,8 @@ import type {
   StoreConnectionList,
   CreatePublicationRequest,
   Publication,
+  AppVariants,
+  Experiment,
 } from './types.ts';
 import { waitForJob, type WaitOptions } from './wait.ts';
 
@@ -95,6 +97,12 @@ export interface ShotgenClient {
   createPublication(body: CreatePublicationRequest, opts?: CallOptions): Promise<Publication>;
   getPublication(publicationId: string, opts?: CallOptions): Promise<Publication>;
   approvePublication(publicationId: string, opts?: CallOptions): Promise<Publication>;
+  /** Sends a published custom product page or test to App Review; a second call sends nothing more. */
+  submitPublication(publicationId: string, opts?: CallOptions): Promise<Publication>;
+  /** Starts an approved product page optimization test (customer-facing). */
+  startExperiment(experimentId: string, opts?: CallOptions): Promise<Experiment>;
+  /** The app's custom product pages and tests as App Store Connect holds them, with the set each came from. */
+  listVariants(appId: string, opts?: CallOptions & { connectionId?: string }): Promise<AppVariants>;
   /** Until the job is `succeeded` or `failed` (returned, not thrown); ShotgenTimeoutError after `timeoutMs`. */
   waitForJob(jobId: string, opts?: WaitOptions): Promise<Job>;
   /** Writes a succeeded job's slide PNGs and ZIP into `dir`, each checked against the result's sha256. */
@@ -252,6 +260,18 @@ export function createShotgenClient(options: ShotgenClientOptions): ShotgenClien
       return unwrap(
         await http.POST('/public/v1/publications/{id}/approve', { params: { path: { id: publicationId } }, signal: opts.signal }),
       );
+    },
+    async submitPublication(publicationId, opts = {}) {
+      return unwrap(
+        await http.POST('/public/v1/publications/{id}/submit', { params: { path: { id: publicationId } }, signal: opts.signal }),
+      );
+    },
+    async startExperiment(experimentId, opts = {}) {
+      return unwrap(await http.POST('/public/v1/experiments/{id}/start', { params: { path: { id: experimentId } }, signal: opts.signal }));
+    },
+    async listVariants(appId, opts = {}) {
+      const query = opts.connectionId ? { connectionId: opts.connectionId } : {};
+      return unwrap(await http.GET('/public/v1/apps/{appId}/variants', { params: { path: { appId }, query }, signal: opts.signal }));
     },
     waitForJob: (jobId, opts) => waitForJob(getJobAnswer, jobId, opts),
     downloadSet: async (job, dir, opts = {}) => {

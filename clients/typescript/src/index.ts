@@ -33,5 +33,8 @@ export {
   type StoreConnectionList,
   type CreatePublicationRequest,
   type Publication,
+  type PublicationTarget,
+  type AppVariants,
+  type Experiment,
 } from './types.ts';
 export type { WaitOptions } from './wait.ts';

@@ -27,6 +27,10 @@ export type StoreConnection = Json<operations['createStoreConnection']['response
 export type StoreConnectionList = Json<operations['listStoreConnections']['responses'][200]>;
 export type CreatePublicationRequest = NonNullable<operations['createPublication']['requestBody']>['content']['application/json'];
 export type Publication = Json<operations['getPublication']['responses'][200]>;
+/** Where a set goes: the product page, a custom product page, or a test treatment (App Store). */
+export type PublicationTarget = NonNullable<CreatePublicationRequest['target']>;
+export type AppVariants = Json<operations['listVariants']['responses'][200]>;
+export type Experiment = Json<operations['startExperiment']['responses'][200]>;
 export type Problem = components['schemas']['Problem'];
 export type ProblemCode = Problem['code'];
 

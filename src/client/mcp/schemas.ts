@@ -6,7 +6,7 @@ import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import { CreateAppBody } from '../../api/create-app.ts';
 import { CreateScreenshotSetBody } from '../../api/create-screenshot-set.ts';
 import { CreateRevisionBody } from '../../api/create-revision.ts';
-import { CreatePublicationBody } from '../../publishing/schemas.ts';
+import { CreatePublicationBody, TargetSchema } from '../../publishing/schemas.ts';
 import { SCREEN_FAMILIES } from '../../core/families.ts';
 import { StringEnum } from '../../core/typebox.ts';
 import { APP_STORE_UPLOADS } from '../connect.ts';
@@ -105,6 +105,29 @@ export const INPUTS = {
   get_publication: Type.Object(
     { publicationId: Type.String({ description: 'The id from create_publication (pub_…).' }) },
     { additionalProperties: false },
+  ),
+  list_variants: Type.Object(
+    {
+      appId: Type.String({ description: 'The app (app_…) whose App Store variants to list.' }),
+      connectionId: Type.Optional(
+        Type.String({ description: 'The App Store connection (sc_…) to read with; default: the app’s last one.' }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  publish_variant: Type.Object(
+    {
+      jobId: CreatePublicationBody.properties.jobId,
+      connectionId: CreatePublicationBody.properties.connectionId,
+      locales: CreatePublicationBody.properties.locales,
+      // The target's variant kinds only: the product page is create_publication's.
+      target: Type.Union(TargetSchema.anyOf.filter((t) => t.properties.kind.const !== 'product-page')),
+    },
+    {
+      additionalProperties: false,
+      description:
+        'e.g. { jobId, connectionId, target: { kind: "custom-product-page", name: "Students" } } or { jobId, connectionId, target: { kind: "experiment-treatment", experiment: { name: "Spring" }, treatment: "B" } }.',
+    },
   ),
   approve_publication: Type.Object(
     { publicationId: Type.String({ description: 'A publication awaiting approval (pub_…).' }) },

@@ -31,6 +31,10 @@ export const DESCRIPTIONS: Record<ToolName, string> = {
   get_publication: 'A publication: status, plan, each item’s progress, error.',
   approve_publication:
     'Apply an approved plan to the LIVE store page, then verify it. Only after the user has seen the plan and said yes. Idempotent.',
+  list_variants:
+    'The app’s App Store custom product pages (name, URL with ppid, state) and product page optimization tests (state, running, treatments), read from App Store Connect, each with the shotgen set (jobId) it came from.',
+  publish_variant:
+    'Plan putting a succeeded set on an App Store custom product page (found by name, else made) or in a treatment of a product page optimization test (≤ 3 per test; found by name, else made); like create_publication, the plan waits for approve_publication and nothing is submitted for review or started.',
 };
 
 type Args = Record<string, unknown>;
@@ -148,6 +152,14 @@ export async function callTool(client: ShotgenClient, name: string, args: Args):
         return ok(await client.getPublication(str(args, 'publicationId')!));
       case 'approve_publication':
         return ok(await client.approvePublication(str(args, 'publicationId')!));
+      case 'list_variants':
+        return ok(await client.listVariants(str(args, 'appId')!, { connectionId: str(args, 'connectionId', false) }));
+      case 'publish_variant': {
+        const target = args.target as { kind?: unknown } | undefined;
+        if (target?.kind !== 'custom-product-page' && target?.kind !== 'experiment-treatment')
+          throw new BadInput('target.kind: custom-product-page or experiment-treatment (the product page is create_publication’s)');
+        return ok(await client.createPublication(args as never));
+      }
       default:
         return toolError(new Error(`no tool ${name}; the tools are ${Object.keys(INPUTS).join(', ')}`));
     }
