@@ -19,6 +19,7 @@ import { appPages } from './pages/apps.ts';
 import { connectionPages } from './pages/connections.ts';
 import { keyPages } from './pages/keys.ts';
 import { publicationPages } from './pages/publications.ts';
+import { variantPages } from './pages/variants.ts';
 import { setPages } from './pages/sets.ts';
 import { usagePage } from './pages/usage.ts';
 import { webhookPages } from './pages/webhooks.ts';
@@ -165,4 +166,5 @@ export async function dashboardPlugin(app: FastifyInstance, { services }: Dashbo
   webhookPages(app, dash);
   connectionPages(app, dash);
   publicationPages(app, dash);
+  variantPages(app, dash);
 }

@@ -14,6 +14,7 @@ import { screenPages, screensSection } from './screens.ts';
 import { brandPages, brandSection, brandView } from './brand.ts';
 import { refusalFixes } from './fixes.ts';
 import { EMPTY_LISTING, iconSection, iconSrc, listingForm, listingPages, storeSection, type ListingValues } from './app-listing.ts';
+import { variantsSection } from './variants.ts';
 
 /** The app's guidance for the captions, editable where a refused set sends the user (#guidance). */
 function guidanceSection(ctx: ReturnType<typeof pageContext>, app: App, errors: FieldError[]) {
@@ -162,14 +163,15 @@ export async function appPage(
   const session = requireSession(request);
   const app = isId('app', appId) ? await findApp(dash.services.db, session.user.accountId, appId) : null;
   if (!app) throw notFound();
-  const ctx = pageContext(request, reply, dash);
   // After an upload (?uploaded=N): say it worked, and how many.
   const uploaded = Math.min(10, Math.max(0, Number((request.query as Record<string, string | undefined>).uploaded) || 0));
   const saved = (request.query as Record<string, string | undefined>).saved === 'guidance';
-  const [sets, screens, brand] = await Promise.all([
+  const ctx = pageContext(request, reply, dash);
+  const [sets, screens, brand, variants] = await Promise.all([
     listJobs(dash.services.db, session.user.accountId, { appId: app.id }),
     listScreens(dash.services.db, session.user.accountId, app.id),
     brandView(dash, session.user.accountId, app.id),
+    variantsSection(request, dash, ctx, session.user.accountId, app),
   ]);
   const stores = [
     app.iosListing ? html`<a href="${safeUrl(app.iosListing.url)}" rel="noopener noreferrer">App Store</a>` : '',
@@ -205,7 +207,8 @@ export async function appPage(
         <section aria-labelledby="sets">
           <h2 id="sets">Sets of this app</h2>
           ${setsTable(sets, false)}
-        </section>`,
+        </section>
+        ${variants}`,
     }),
     status,
   );

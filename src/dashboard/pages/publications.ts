@@ -19,6 +19,15 @@ import { html, safeUrl } from '../html.ts';
 import { csrfField, page, when, type PageContext } from '../layout.ts';
 import { deviceName, plural } from '../names.ts';
 import { connectionLabel, publishingOf, STORE_NAME } from './connections.ts';
+import { submitSection, targetFieldset, targetFromForm } from './variants.ts';
+
+/** Where on the store, when not the product page. */
+const targetLabel = (p: Publication) =>
+  p.target.kind === 'custom-product-page'
+    ? html`, custom product page <strong>${p.target.name}</strong>`
+    : p.target.kind === 'experiment-treatment'
+      ? html`, treatment <strong>${p.target.treatment}</strong> of the test <strong>${p.target.experiment.name}</strong>`
+      : '';
 
 type Publication = NonNullable<Awaited<ReturnType<typeof viewPublication>>>;
 type PlanItem = Publication['plan']['items'][number];
@@ -166,7 +175,7 @@ function publicationBody(
   const counts = p.plan;
   return html`<p class="meta">
       ${set ? html`<a href="/sets/${set.id}">${set.appName}, ${deviceName(set.request.device)}</a> ·` : ''} ${STORE_NAME[p.store]}
-      <code>${p.storeAppId}</code> · ${connection ? connectionLabel(connection) : html`<span class="muted">connection deleted</span>`} ·
+      <code>${p.storeAppId}</code>${targetLabel(p)} · ${connection ? connectionLabel(connection) : html`<span class="muted">connection deleted</span>`} ·
       created ${when(p.createdAt)} · <code>${p.id}</code>
     </p>
     <div class="card live"${moving ? html` data-publication="/publications/${p.id}/status" data-status="${p.status}" data-items="${p.plan.items.length}"` : ''}>
@@ -180,6 +189,7 @@ function publicationBody(
       ${p.status === 'published' ? html`<p>The store page holds this set, checked image by image. Finished ${when(p.finishedAt)}.</p>` : ''}
     </div>
     ${p.error ? html`<div class="notice error" role="alert"><p><strong>${p.error.code}</strong>: ${p.error.message}</p></div>` : ''}
+    ${submitSection(ctx, p)}
     ${
       p.status === 'awaiting_approval'
         ? html`<form method="post" action="/publications/${p.id}/approve" class="card approve">
@@ -260,6 +270,7 @@ async function publishForm(request: FastifyRequest, reply: FastifyReply, dash: D
                     >`,
                 )}
               </fieldset>
+              ${store === 'app-store' ? targetFieldset(request.body) : ''}
               <p class="hint">
                 shotgen first reads the store page and shows you the plan: what is kept, uploaded, moved and deleted. Nothing on the store
                 changes until you approve it. Each set locale goes to the store locale of the same name (<code>en</code> → <code>en-US</code>).
@@ -297,7 +308,12 @@ export function publicationPages(app: FastifyInstance, dash: Dashboard): void {
     const { id } = request.params as { id: string };
     if (!isId('job', id)) throw notFound();
     try {
-      const pubId = await createPublication(db, session.user.accountId, { jobId: id, connectionId: field(request.body, 'connectionId') });
+      const target = targetFromForm(request.body);
+      const pubId = await createPublication(db, session.user.accountId, {
+        jobId: id,
+        connectionId: field(request.body, 'connectionId'),
+        ...(target ? { target } : {}),
+      });
       await p.advance(pubId);
       return seeOther(reply, `/publications/${pubId}`);
     } catch (error) {
