@@ -1,7 +1,8 @@
 /**
  * `npx tsx bench/publish.ts`: publishing against the fake stores (in this process, on 127.0.0.1).
  * Reports the HTTP calls per published image on each store (App Store on both paths: screenshot
- * sets and the App Asset Library), and the time to plan and to apply + verify a 10-slide set in 3
+ * sets and the App Asset Library, and to a new custom product page and a new test treatment on the
+ * screenshot sets), and the time to plan and to apply + verify a 10-slide set in 3
  * locales (8 on Play, plus each locale's feature graphic), first publication and a republish with
  * nothing to change.
  * Pictures are real PNGs at the device's size (1290×2796 and 1080×1920) with some noise, so the
@@ -21,6 +22,7 @@ import { startFakeGooglePlay } from '../src/fake-stores/google-play.ts';
 import { generateAppStoreKey, generateServiceAccount } from '../src/fake-stores/keys.ts';
 import { approve, insertPublication } from '../src/publishing/publications.ts';
 import { advancePublication, type RunnerDeps } from '../src/publishing/runner.ts';
+import type { VariantTarget } from '../src/publishing/app-store/variants.ts';
 import { Keyring } from '../src/secrets/envelope.ts';
 import type { Device } from '../src/core/devices.ts';
 import { benchAccount, openBenchDatabase } from './setup.ts';
@@ -53,7 +55,8 @@ try {
   asc.addKey(ascKey.issuerId, ascKey.keyId, ascKey.publicKeyPem);
   const account = await benchAccount(pool, 'publish bench', 0);
   const appStoreId = '1234567890';
-  asc.addApp({ appId: appStoreId, locales: LOCALES });
+  // A released 1.0 beside the editable 1.1: a product page optimization test needs one.
+  asc.addApp({ appId: appStoreId, locales: LOCALES, liveVersion: true });
   const sa = generateServiceAccount(play.tokenUri);
   play.addServiceAccount(sa.key.client_email, sa.publicKeyPem);
   play.addApp('com.example.bench', { listings: LOCALES });
@@ -142,10 +145,15 @@ try {
       .replace(/\/listings\/[^/]+/, '/listings/{lang}')
       .replace(/\/[0-9a-f]{8}-[0-9a-f-]{27}/g, '/{id}')
       .replace(/\/\d{6,}/g, '/{id}')}`;
-  for (const [label, store, device, w, h, conn, storeId, calls] of [
-    ['App Store (screenshot sets)', 'app-store', 'iphone-69', 1290, 2796, ascConn.id, appStoreId, asc.calls],
-    ['App Store (asset library)', 'app-store', 'iphone-69', 1290, 2796, libraryConn.id, appStoreId, asc.calls],
-    ['Google Play', 'google-play', 'android-phone', 1080, 1920, playConn.id, 'com.example.bench', play.calls],
+  const page: VariantTarget = { kind: 'custom-product-page', name: 'Bench page', promotionalText: { 'en-US': 'Plan less.' } };
+  const treatment: VariantTarget = { kind: 'experiment-treatment', experiment: { name: 'Bench test' }, treatment: 'B' };
+  const productPage: VariantTarget = { kind: 'product-page' };
+  for (const [label, store, device, w, h, conn, storeId, calls, target] of [
+    ['App Store (screenshot sets)', 'app-store', 'iphone-69', 1290, 2796, ascConn.id, appStoreId, asc.calls, productPage],
+    ['App Store (asset library)', 'app-store', 'iphone-69', 1290, 2796, libraryConn.id, appStoreId, asc.calls, productPage],
+    ['App Store (custom product page)', 'app-store', 'iphone-69', 1290, 2796, ascConn.id, appStoreId, asc.calls, page],
+    ['App Store (test treatment)', 'app-store', 'iphone-69', 1290, 2796, ascConn.id, appStoreId, asc.calls, treatment],
+    ['Google Play', 'google-play', 'android-phone', 1080, 1920, playConn.id, 'com.example.bench', play.calls, productPage],
   ] as const) {
     const jobId = await job(device, w, h, SLIDES[store]);
     for (const round of ['first', 'republish']) {
@@ -156,6 +164,7 @@ try {
         store,
         storeAppId: storeId,
         locales: {},
+        target,
       });
       const c0 = calls.length;
       const t0 = performance.now();
