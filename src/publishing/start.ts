@@ -87,6 +87,8 @@ export async function startPublishing(
       allowedTokenOrigins: [new URL(config.googlePlayApiUrl).origin, new URL(config.appStoreConnectUrl).origin],
       advance: (id) => tasks.advancePublication(id),
       appStoreConnectUrl: config.appStoreConnectUrl,
+      // The API's own store calls hold a request open: a few quick tries, and no long Retry-After.
+      retry: { attempts: 3, baseDelayMs: 250, maxDelayMs: 2_000, maxRetryAfterMs: 5_000 },
     },
   };
 }
