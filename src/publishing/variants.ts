@@ -6,8 +6,8 @@
  */
 import type { Db, Queryable } from '../db/pool.ts';
 import { appNotFound } from '../apps/apps.ts';
-import { isId } from '../ids.ts';
-import { Problem } from '../problem.ts';
+import { isId } from '../core/ids.ts';
+import { Problem } from '../core/problem.ts';
 import { AppStoreClient } from './app-store/client.ts';
 import { isRunning, readVariants, startTest, submitForReview, type ReviewTarget, type StoreTest } from './app-store/review.ts';
 import { connectionNotFound, openConnection } from './connections.ts';

@@ -6,8 +6,8 @@
  * reserved or submitted twice.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FakeCall } from '../../src/publishing/fakes/types.ts';
-import { md5, png } from './fakes/helpers.ts';
+import type { FakeCall } from '../../src/fake-stores/types.ts';
+import { md5, png } from '../fake-stores/helpers.ts';
 import {
   approveAndRun,
   ASC_APP,

@@ -10,8 +10,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../apps/apps.ts';
 import { pictureLinks } from '../../http/picture-links.ts';
-import { isId } from '../../ids.ts';
-import { isProblem, validationFailed } from '../../problem.ts';
+import { isId } from '../../core/ids.ts';
+import { isProblem, validationFailed } from '../../core/problem.ts';
 import type { VariantTarget } from '../../publishing/app-store/variants.ts';
 import type { viewPublication } from '../../publishing/publications.ts';
 import { listVariants, startExperiment, submitPublication } from '../../publishing/variants.ts';
