@@ -1,7 +1,7 @@
 /** What the API's publishing operations need from the process (src/service.ts builds it). */
 import type { Keyring } from '../secrets/envelope.ts';
 import type { CredentialCheck } from './connections.ts';
-import type { RetryPolicy } from './retry.ts';
+import type { RetryPolicy } from '../core/retry.ts';
 
 export interface PublishingServices {
   /** Null: DATABASE_URL without SECRETS_KEY, so no connection can be stored. */

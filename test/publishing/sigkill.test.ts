@@ -170,6 +170,9 @@ describe('a publishing worker killed in the middle of a Google Play upload', () 
     expect(live).toEqual(await Promise.all([1, 2, 3].map(async (s) => sha256(await png(s)))));
     expect(p.play.calls.filter((c) => c.path.startsWith('/upload/')).map((c) => c.status)).toEqual([0, 200, 200, 200]);
     expect(p.play.openEdits(PLAY_PACKAGE)).toEqual([]);
+  });
+});
+
 describe('a publishing worker killed at each creation of a variant', () => {
   it('finds what the killed worker made: one test, one treatment, one localization, one page', { timeout: scaled(150_000) }, async () => {
     let next = startWorker();

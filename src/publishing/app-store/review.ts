@@ -7,7 +7,8 @@
  * retried submit adds nothing twice and a second submit sends nothing more.
  */
 import { StoreError } from '../errors.ts';
-import { noRetry, withRetries } from '../retry.ts';
+import { noRetry } from '../../core/retry.ts';
+import { retryStoreCall } from '../retry.ts';
 import type { AppStoreClient, JsonApiResource } from './client.ts';
 import { findOrCreate } from './surfaces.ts';
 import { VARIANT_EDITABLE } from './variants.ts';
@@ -121,7 +122,7 @@ export async function submitForReview(
     const now = await client.call<{ data: Submission }>('GET', `/v1/reviewSubmissions/${submission.id}`, undefined, true);
     return !!now && now.data.attributes.state !== 'READY_FOR_REVIEW';
   };
-  await withRetries(client.retry, async (n) => {
+  await retryStoreCall(client.retry, async (n) => {
     if (n > 1 && (await noRetry(sent()))) return;
     try {
       await client.call(

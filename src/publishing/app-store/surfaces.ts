@@ -6,7 +6,8 @@
  */
 import type { LocaleTexts } from '../adapter.ts';
 import { StoreError } from '../errors.ts';
-import { noRetry, withRetries } from '../retry.ts';
+import { noRetry } from '../../core/retry.ts';
+import { retryStoreCall } from '../retry.ts';
 import type { AppStoreClient, JsonApiResource } from './client.ts';
 
 export const EDITABLE_STATES = ['PREPARE_FOR_SUBMISSION', 'DEVELOPER_REJECTED', 'REJECTED', 'METADATA_REJECTED'];
@@ -99,7 +100,7 @@ export class ProductPageSurface implements Surface {
 export async function findOrCreate<T>(client: AppStoreClient, find: () => Promise<T | null>, create: () => Promise<T>): Promise<T> {
   const found = await find();
   if (found) return found;
-  return withRetries(client.retry, async (n) => {
+  return retryStoreCall(client.retry, async (n) => {
     const again = n > 1 ? await noRetry(find()) : null;
     if (again) return again;
     try {
