@@ -39,7 +39,7 @@ export function listVariants(api: Api, services: Services) {
     async (request) => {
       const { appId } = request.params as { appId: string };
       const { connectionId } = request.query as { connectionId?: string };
-      return list(services.db, publishingOf(services), principalOf(request).accountId, appId, connectionId);
+      return list(services.db, () => publishingOf(services), principalOf(request).accountId, appId, connectionId);
     },
   );
 }

@@ -43,7 +43,7 @@ export function startExperiment(api: Api, services: Services) {
     },
     async (request) => {
       const { id } = request.params as { id: string };
-      return start(services.db, publishingOf(services), principalOf(request).accountId, id);
+      return start(services.db, () => publishingOf(services), principalOf(request).accountId, id);
     },
   );
 }

@@ -39,7 +39,7 @@ export function submitPublication(api: Api, services: Services) {
     async (request) => {
       const { id } = request.params as { id: string };
       const accountId = principalOf(request).accountId;
-      await submit(services.db, publishingOf(services), accountId, id, services.clock());
+      await submit(services.db, () => publishingOf(services), accountId, id, services.clock());
       const view = await viewPublication(services.db, accountId, id);
       if (!view) throw publicationNotFound(id);
       return view;

@@ -23,7 +23,17 @@ export function storeProblem(e: unknown): unknown {
   return new Problem('store_refused', e.message, e.storeError ? { storeError: e.storeError } : {});
 }
 
-async function clientFor(db: Queryable, p: PublishingServices, accountId: string, connectionId: string | null): Promise<AppStoreClient> {
+/**
+ * `publishing` is asked for only here, once the publication, test or app was found: a missing one
+ * is its 404 even in a process that runs no publishing (whose answer is 503).
+ */
+async function clientFor(
+  db: Queryable,
+  publishing: () => PublishingServices,
+  accountId: string,
+  connectionId: string | null,
+): Promise<AppStoreClient> {
+  const p = publishing();
   const secret = connectionId ? await openConnection(db, p.keyring, accountId, connectionId) : null;
   if (!secret || secret.store !== 'app-store') throw connectionNotFound(connectionId ?? '(deleted)');
   return new AppStoreClient(secret.creds, { baseUrl: p.appStoreConnectUrl, retry: p.retry });
@@ -44,7 +54,7 @@ async function knownVariantIds(db: Queryable, accountId: string, storeAppId: str
  * Sends a published custom product page version or test to App Review. A second call, or a test
  * another of its treatments' publications sent already, sends nothing more.
  */
-export async function submitPublication(db: Db, p: PublishingServices, accountId: string, id: string, now: Date): Promise<void> {
+export async function submitPublication(db: Db, p: () => PublishingServices, accountId: string, id: string, now: Date): Promise<void> {
   const pub = isId('pub', id) ? await loadPublication(db, id, accountId) : null;
   if (!pub) throw new Problem('publication_not_found', `No publication ${id} on this account.`);
   if (pub.submission) return;
@@ -96,7 +106,7 @@ export function testView(t: StoreTest) {
 }
 
 /** Starts an approved test that a publication of this account put a treatment in. */
-export async function startExperiment(db: Db, p: PublishingServices, accountId: string, experimentId: string) {
+export async function startExperiment(db: Db, p: () => PublishingServices, accountId: string, experimentId: string) {
   const { rows } = await db.query<{ connection_id: string | null; store_app_id: string }>(
     `SELECT connection_id, store_app_id FROM publications WHERE account_id = $1 AND variant->>'experimentId' = $2
      ORDER BY connection_id IS NULL, created_at DESC LIMIT 1`,
@@ -113,7 +123,7 @@ export async function startExperiment(db: Db, p: PublishingServices, accountId: 
 }
 
 /** The app's custom product pages and tests as App Store Connect holds them, with the set each came from. */
-export async function listVariants(db: Db, p: PublishingServices, accountId: string, appId: string, connectionId?: string) {
+export async function listVariants(db: Db, p: () => PublishingServices, accountId: string, appId: string, connectionId?: string) {
   const { rows } = await db.query<{ ios: string | null; android: string | null }>(
     `SELECT ios_listing->>'storeId' AS ios, android_listing->>'storeId' AS android FROM apps WHERE id = $1 AND account_id = $2`,
     [appId, accountId],

@@ -57,7 +57,7 @@ describe('creates checked from a snapshot of the app that has since gone stale',
     expect((await create({ appId: mac, device: 'iphone-69', count: 3 })).statusCode).toBe(201);
     await h.t.pool.query('UPDATE screens SET deleted_at = now() WHERE app_id = $1', [mac]);
     const answers = await Promise.all(Array.from({ length: 4 }, () => create({ appId: mac, device: 'iphone-69', count: 3 })));
-    for (const res of answers) expect(expectProblem(res, 422, 'cannot_fill_set').detail).toMatch(/Upload screens/);
+    for (const res of answers) expect(expectProblem(res, 422, 'cannot_fill_set').detail).toMatch(/upload iPhone screens/i);
     expect(await moved()).toEqual({ jobs: 1, charges: 1, used: 5 });
   });
 

@@ -35,6 +35,7 @@ describe('parseGooglePlayDetailsPage', () => {
       screenshots: {
         iphone: [],
         ipad: [],
+        mac: [],
         'android-phone': [
           { url: `${gu}shot0`, width: 1080, height: 1920 },
           { url: `${gu}shot1`, width: 1080, height: 1920 },

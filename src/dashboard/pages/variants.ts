@@ -77,7 +77,7 @@ export async function variantsSection(
   const heading = html`<h2 id="variants">Variants on the App Store</h2>`;
   let variants: Awaited<ReturnType<typeof listVariants>>;
   try {
-    variants = await listVariants(dash.services.db, { ...p, retry: DASHBOARD_RETRY }, accountId, app.id);
+    variants = await listVariants(dash.services.db, () => ({ ...p, retry: DASHBOARD_RETRY }), accountId, app.id);
   } catch (e) {
     if (!isProblem(e)) throw e;
     return html`<section aria-labelledby="variants">${heading}<p class="card">App Store Connect could not be read: ${e.detail}</p></section>`;
@@ -192,7 +192,7 @@ export function variantPages(app: FastifyInstance, dash: Dashboard): void {
     const { id } = request.params as { id: string };
     if (!isId('pub', id)) throw notFound();
     try {
-      await submitPublication(db, publishingOf(dash), session.user.accountId, id, clock());
+      await submitPublication(db, () => publishingOf(dash), session.user.accountId, id, clock());
     } catch (e) {
       if (isProblem(e) && e.code === 'publication_not_found') throw notFound();
       return refused(reply, e);
@@ -205,7 +205,7 @@ export function variantPages(app: FastifyInstance, dash: Dashboard): void {
     const { id } = request.params as { id: string };
     const appId = (request.query as { app?: string }).app ?? '';
     try {
-      await startExperiment(db, publishingOf(dash), session.user.accountId, id);
+      await startExperiment(db, () => publishingOf(dash), session.user.accountId, id);
     } catch (e) {
       if (isProblem(e) && e.code === 'experiment_not_found') throw notFound();
       return refused(reply, e);
