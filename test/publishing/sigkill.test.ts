@@ -158,11 +158,15 @@ describe('a publishing worker killed in the middle of a Google Play upload', () 
     expect(done.status, JSON.stringify(done.error)).toBe('published');
     // The 2 s lease, maintenance (every second, or two) and a half-second poll; the rest is load.
     expect(resumedAfterMs, `resumed ${resumedAfterMs} ms after the kill`).toBeLessThan(scaled(15_000));
-    // pg-boss retried the task once, for the dead worker; no store failure was counted.
-    const { rows } = await p.h.t.pool.query<{ retry_count: number; data: object }>(
-      `SELECT retry_count, data FROM pgboss.job WHERE name = 'publication-advance' AND singleton_key = $1 AND state = 'completed'`,
-      [id],
-    );
+    // pg-boss retried the task once, for the dead worker; no store failure was counted. The task is
+    // marked completed after its handler returns, which can be after the status poll saw the end.
+    const rows = await until(async () => {
+      const { rows } = await p.h.t.pool.query<{ retry_count: number; data: object }>(
+        `SELECT retry_count, data FROM pgboss.job WHERE name = 'publication-advance' AND singleton_key = $1 AND state = 'completed'`,
+        [id],
+      );
+      return rows.length ? rows : null;
+    }, 10_000);
     expect(rows).toEqual([{ retry_count: 1, data: { publicationId: id } }]);
     // The upload whose answer was lost was in an edit nothing had recorded: dropped (as a new edit
     // drops it on Play) and made again in the next; the listing holds each image once.
