@@ -1,4 +1,5 @@
 import { principalOf } from '../http/auth.ts';
+import { pictureLinks } from '../http/picture-links.ts';
 import type { Api, Services } from '../http/services.ts';
 import { createPublication as create } from '../publishing/create.ts';
 import { viewPublication } from '../publishing/publications.ts';
@@ -28,7 +29,7 @@ export function createPublication(api: Api, services: Services) {
           ),
           409: problemRef('The job has not succeeded (`publication_not_ready`).'),
           422: problemRef(
-            'A custom product page or test treatment for Google Play, which has no API for either (`store_api_unsupported`); the detail says what the Play Console needs.',
+            'A custom product page or test treatment for Google Play, which has no API for either (`store_api_unsupported`); the detail says what the Play Console needs, and `variantArchive` gives the variant’s `name` and the signed `url` of the set’s ZIP laid out for it (GET /public/v1/jobs/{id}/archive.zip?variant=).',
             problemExample(
               'store_api_unsupported',
               'A custom-product-page target cannot be published to Google Play. Google Play’s API (Android Publisher v3) edits the main store listing only: …',
@@ -40,7 +41,7 @@ export function createPublication(api: Api, services: Services) {
     async (request, reply) => {
       const p = publishingOf(services);
       const accountId = principalOf(request).accountId;
-      const id = await create(services.db, accountId, request.body);
+      const id = await create(services.db, accountId, request.body, pictureLinks(services, request));
       await p.advance(id);
       return reply.code(201).send((await viewPublication(services.db, accountId, id))!);
     },

@@ -10,6 +10,7 @@ import type { Api, Services } from '../http/services.ts';
 import { isId } from '../core/ids.ts';
 import { ARCHIVE_NAME, findJobFile, slideFileName } from '../sets/files.ts';
 import { Problem } from '../core/problem.ts';
+import { VARIANT_NAME, variantArchive } from '../sets/variant-archive.ts';
 import { commonProblems, problemExample, problemRef, RETRY_AFTER } from './schemas.ts';
 
 const CACHE_CONTROL = 'private, max-age=604800, immutable';
@@ -49,6 +50,17 @@ function etagMatches(header: string | undefined, etag: string): boolean {
   return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
 }
 
+/** The account the request reads as, or null for a valid signed URL (which names the job, any account's). */
+function readerOf(services: Services, request: FastifyRequest): string | null {
+  const { expires, sig } = request.query as { expires?: string; sig?: string };
+  if (expires === undefined && sig === undefined) return principalOf(request).accountId;
+  const path = request.url.split('?')[0];
+  const verdict = services.signer.verify(request.method, path, expires ?? '', sig ?? '', services.clock());
+  if (verdict === 'expired') throw new Problem('invalid_signature', 'This signed URL has expired; poll the job for a fresh one.');
+  if (verdict !== 'ok') throw new Problem('invalid_signature', 'The signature does not match this URL.');
+  return null; // the signature names the job; anyone holding the URL may read this file
+}
+
 export async function serve(
   services: Services,
   request: FastifyRequest,
@@ -57,17 +69,7 @@ export async function serve(
   name: string,
   download: string,
 ) {
-  const { expires, sig } = request.query as { expires?: string; sig?: string };
-  let accountId: string | null;
-  if (expires !== undefined || sig !== undefined) {
-    const path = request.url.split('?')[0];
-    const verdict = services.signer.verify(request.method, path, expires ?? '', sig ?? '', services.clock());
-    if (verdict === 'expired') throw new Problem('invalid_signature', 'This signed URL has expired; poll the job for a fresh one.');
-    if (verdict !== 'ok') throw new Problem('invalid_signature', 'The signature does not match this URL.');
-    accountId = null; // the signature names the job; anyone holding the URL may read this file
-  } else {
-    accountId = principalOf(request).accountId;
-  }
+  const accountId = readerOf(services, request);
   const file = isId('job', jobId) ? await findJobFile(services.db, accountId, jobId, name) : null;
   if (!file) throw new Problem('job_not_found', `No ${name} of a succeeded job ${jobId} on this account.`);
   const etag = `"${file.sha256}"`;
@@ -156,13 +158,42 @@ export function getJobFiles(api: Api, services: Services) {
         tags: ['jobs'],
         security: [{ bearerAuth: [] }, { apiKeyHeader: [] }, {}],
         params: Type.Object({ id: Type.String() }),
-        querystring: SignedQuery,
-        response: { 200: binary('application/zip', 'The ZIP.'), ...fileProblems },
+        querystring: Type.Object({
+          ...SignedQuery.properties,
+          variant: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 100,
+              pattern: VARIANT_NAME,
+              description:
+                'Android sets only: the ZIP for one Google Play custom store listing or store listing experiment variant, which Play has no API for (`store_api_unsupported`): `android/variants/{variant}/{locale}/images/{phoneScreenshots|tenInchScreenshots}/{index}_{role}.png` and each locale’s `featureGraphic.png`, made from the set’s slides when downloaded. An App Store set answers 400. The set’s signed archive URL serves it too.',
+              examples: ['Students'],
+            }),
+          ),
+        }),
+        response: {
+          200: binary('application/zip', 'The ZIP. With `variant`, its ETag is a digest of its entries.'),
+          ...fileProblems,
+          400: problemRef(
+            'A `variant` that is not one safe path segment of 1-100 characters, or `variant` on an App Store set (`validation_failed`).',
+          ),
+        },
       },
     },
     async (request, reply) => {
       const { id } = request.params as { id: string };
-      return serve(services, request, reply, id, ARCHIVE_NAME, `${id}.zip`);
+      const { variant } = request.query as { variant?: string };
+      if (variant === undefined) return serve(services, request, reply, id, ARCHIVE_NAME, `${id}.zip`);
+      const zip = await variantArchive(services.db, services.objects, readerOf(services, request), id, variant);
+      const etag = `"${zip.etag}"`;
+      reply.header('etag', etag).header('cache-control', CACHE_CONTROL);
+      if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      const { bytes, body } = await zip.open();
+      return reply
+        .type('application/zip')
+        .header('content-length', bytes)
+        .header('content-disposition', `attachment; filename="${id}-${variant}.zip"`)
+        .send(body);
     },
   );
 }

@@ -6,6 +6,8 @@ import { DEVICES, type Device } from '../core/devices.ts';
 import { connectionNotFound, getConnection } from './connections.ts';
 import { insertPublication } from './publications.ts';
 import type { VariantTarget } from './app-store/variants.ts';
+import { variantArchiveUrl, type PictureLinks } from '../sets/present.ts';
+import { variantName } from '../sets/variant-archive.ts';
 
 export interface CreatePublicationInput {
   jobId: string;
@@ -18,9 +20,22 @@ export interface CreatePublicationInput {
 const PLAY_VARIANTS =
   'Google Play’s API (Android Publisher v3) edits the main store listing only: custom store listings and store listing experiments have no API. ' +
   'Create them in the Play Console (Grow users → Store presence → Custom store listings, or Store listing experiments) and upload the set’s screenshots there by hand: ' +
-  'they are in the set’s ZIP under android/{locale}/images/, with each locale’s featureGraphic.png. Publish with target product-page to update the main listing.';
+  'they are in the set’s ZIP for this variant (variantArchive.url) under android/variants/{name}/{locale}/images/, with each locale’s featureGraphic.png. Publish with target product-page to update the main listing.';
 
-export async function createPublication(db: Db, accountId: string, input: CreatePublicationInput): Promise<string> {
+/** The Play variant a target names, as a ZIP folder: the listing's name, or the test's and the treatment's. */
+function playVariant(target: VariantTarget): string {
+  if (target.kind === 'custom-product-page') return variantName(target.name);
+  if (target.kind === 'experiment-treatment') return variantName(`${target.experiment.name}-${target.treatment}`);
+  return variantName(target.kind);
+}
+
+export async function createPublication(
+  db: Db,
+  accountId: string,
+  input: CreatePublicationInput,
+  /** The links the 422 for a Play variant names its ZIP with (signed, like the set's archive URL). */
+  links?: PictureLinks,
+): Promise<string> {
   const connection = isId('sc', input.connectionId) ? await getConnection(db, accountId, input.connectionId) : null;
   if (!connection) throw connectionNotFound(input.connectionId);
   const { rows } = await db.query<{
@@ -48,10 +63,13 @@ export async function createPublication(db: Db, accountId: string, input: Create
       { field: 'connectionId', message: `is a ${connection.store} connection, and this set (${job.device}) is for ${store}` },
     ]);
   const target = input.target ?? { kind: 'product-page' };
-  if (store === 'google-play' && target.kind !== 'product-page')
+  if (store === 'google-play' && target.kind !== 'product-page') {
+    const name = playVariant(target);
     throw new Problem('store_api_unsupported', `A ${target.kind} target cannot be published to Google Play. ${PLAY_VARIANTS}`, {
       errors: [{ field: 'target/kind', message: `${target.kind} is App Store only` }],
+      variantArchive: { name, ...(links ? { url: variantArchiveUrl(links, input.jobId, name) } : {}) },
     });
+  }
   const storeAppId = store === 'app-store' ? job.ios : job.android;
   // An app made from its own listing before launch has no store page yet: say how it gets one.
   if (!storeAppId) {

@@ -72,3 +72,9 @@ export function withPictures(job: PublicJob, files: JobFile[], links: PictureLin
     },
   };
 }
+
+/** The signed URL of an Android set's ZIP for one Play variant (./variant-archive.ts): the archive's, with `variant`. */
+export function variantArchiveUrl(links: PictureLinks, jobId: string, variant: string): string {
+  const path = `${links.basePath}/public/v1/jobs/${jobId}/${ARCHIVE_NAME}`;
+  return `${links.origin}${links.signer.sign(path, links.now)}&variant=${encodeURIComponent(variant)}`;
+}
