@@ -77,6 +77,8 @@ export async function variantArchive(
         message: `job ${jobId} is an App Store set (${job.device}): its custom product pages and test treatments are published through the API (POST /public/v1/publications with a target), not uploaded by hand`,
       },
     ]);
+  // A set whose plan lists no slides (a row written by hand, an old shape) has nothing to lay out.
+  if (!Array.isArray(job.result.slides)) throw new Problem('job_not_found', `Job ${jobId} has no stored slides.`);
   const files = new Map((await listJobFiles(db, jobId)).map((f) => [f.name, f]));
   // The locale the set's own ZIP filed it under (./archive.ts): the first locale, or for a set
   // without locales the language of its captions.

@@ -166,6 +166,17 @@ describe('publishing a set as a custom product page', () => {
       expect(res.statusCode, res.body).toBe(422);
       expect(res.json()).toMatchObject({ code: 'store_api_unsupported', errors: [{ field: 'target/kind' }] });
       expect(res.json().detail).toMatch(/Play Console .*Custom store listings.*Store listing experiments/);
+      // The variant's own ZIP for the Play Console, signed like the set's archive URL.
+      const name = target.kind === 'custom-product-page' ? 'Students' : 'T-B';
+      const { variantArchive } = res.json();
+      expect(variantArchive).toEqual({
+        name,
+        url: expect.stringMatching(new RegExp(`/public/v1/jobs/${android}/archive\\.zip\\?expires=\\d+&sig=[\\w-]{43}&variant=${name}$`)),
+      });
+      const url = new URL(variantArchive.url);
+      // Signed: no key needed, and the signature holds (this test's set has no slides: 404, not 403).
+      const download = await p.h.app.inject({ method: 'GET', url: url.pathname + url.search });
+      expect(download.json().code, download.body).toBe('job_not_found');
     }
     const plain = await p.post('/publications', { jobId: android, connectionId: play.json().id, target: { kind: 'product-page' } });
     expect(plain.statusCode, plain.body).toBe(201);
