@@ -3486,6 +3486,11 @@ export interface operations {
                 expires?: string;
                 /** @description HMAC-SHA256 of the method, path and expiry, base64url; part of a signed URL. */
                 sig?: string;
+                /**
+                 * @description Android sets only: the ZIP for one Google Play custom store listing or store listing experiment variant, which Play has no API for (`store_api_unsupported`): `android/variants/{variant}/{locale}/images/{phoneScreenshots|tenInchScreenshots}/{index}_{role}.png` and each locale’s `featureGraphic.png`, made from the set’s slides when downloaded. An App Store set answers 400. The set’s signed archive URL serves it too.
+                 * @example Students
+                 */
+                variant?: string;
             };
             header?: never;
             path: {
@@ -3495,7 +3500,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The ZIP. */
+            /** @description The ZIP. With `variant`, its ETag is a digest of its entries. */
             200: {
                 headers: {
                     /** @description The sha256 of the bytes, quoted. */
@@ -3518,6 +3523,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": unknown;
+                };
+            };
+            /** @description A `variant` that is not one safe path segment of 1-100 characters, or `variant` on an App Store set (`validation_failed`). */
+            400: {
+                headers: {
+                    /** @description The request id (req_…); problem bodies repeat it as requestId. */
+                    "x-request-id"?: string;
+                    /** @description `no-store`: answers are per key and change. */
+                    "Cache-Control"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    /** @description The rate-limit policies (IETF httpapi draft): `"key";q=<burst>;w=<s>` per API key and `"failed-auth";q=<n>;w=60` per client address. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The state of the policy this request counted against: `"key";r=<remaining>;t=<seconds until full>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, invalid, revoked or ambiguous API key (`missing_api_key`, `invalid_api_key`, `revoked_api_key`, `ambiguous_credentials`). */
@@ -7893,7 +7917,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A custom product page or test treatment for Google Play, which has no API for either (`store_api_unsupported`); the detail says what the Play Console needs. */
+            /** @description A custom product page or test treatment for Google Play, which has no API for either (`store_api_unsupported`); the detail says what the Play Console needs, and `variantArchive` gives the variant’s `name` and the signed `url` of the set’s ZIP laid out for it (GET /public/v1/jobs/{id}/archive.zip?variant=). */
             422: {
                 headers: {
                     /** @description The request id (req_…); problem bodies repeat it as requestId. */
