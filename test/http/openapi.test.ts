@@ -44,7 +44,7 @@ describe('the OpenAPI document', () => {
       'get /public/v1/jobs/{id}': ['200', '401', '404', '429', '500', '503'],
       'get /public/v1/jobs/{id}/slides/{file}': ['200', '304', '401', '403', '404', '429', '500', '503'],
       'get /public/v1/jobs/{id}/locales/{locale}/slides/{file}': ['200', '304', '401', '403', '404', '429', '500', '503'],
-      'get /public/v1/jobs/{id}/archive.zip': ['200', '304', '401', '403', '404', '429', '500', '503'],
+      'get /public/v1/jobs/{id}/archive.zip': ['200', '304', '400', '401', '403', '404', '429', '500', '503'],
       'post /public/v1/apps/{appId}/screens': ['201', '400', '401', '404', '409', '413', '415', '429', '500', '503'],
       'get /public/v1/apps/{appId}/screens': ['200', '401', '404', '429', '500', '503'],
       'delete /public/v1/apps/{appId}/screens/{screenId}': ['204', '401', '404', '429', '500', '503'],
