@@ -3,29 +3,15 @@ import { principalOf } from '../http/auth.ts';
 import type { Api, Services } from '../http/services.ts';
 import { IDEMPOTENCY_KEY_MAX } from '../sets/idempotency.ts';
 import { createScreenshotSet as create, SCREENSHOT_SET_COST } from '../sets/create.ts';
-import { LOCALE_PATTERN, MAX_LOCALES } from '../core/locales.ts';
-import { NARRATIVES } from '../core/narratives.ts';
-import {
-  CAPTION_LENGTH_IDS,
-  CAPTION_STYLE_IDS,
-  DEFAULT_CAPTION_LENGTH,
-  DEFAULT_CAPTION_STYLE,
-  CAPTION_STYLES,
-  DEFAULT_COUNT,
-  MAX_COUNT,
-  OWN_SLIDE_LIMITS,
-} from '../core/set.ts';
-import { DEVICE_IDS, DEVICES, outputSizes, sizeName } from '../core/devices.ts';
+import { MAX_LOCALES } from '../core/locales.ts';
+import { PlanRequestSchema } from '../core/set-schemas.ts';
 import { ThemeSchema } from '../core/brand-schemas.ts';
 import { DEFAULT_THEME } from '../core/themes.ts';
 import { validationFailed } from '../core/problem.ts';
-import { bodyProblems, commonProblems, problemExample, problemRef, RETRY_AFTER, StringEnum, success } from './schemas.ts';
+import { bodyProblems, commonProblems, problemExample, problemRef, RETRY_AFTER, success } from './schemas.ts';
 
-const describeSizes = DEVICE_IDS.filter((d) => outputSizes(d).length > 1)
-  .map((d) => `\`${d}\` ${outputSizes(d).map(sizeName).join(', ')}`)
-  .join('; ');
-const describeDevices = DEVICE_IDS.map((d) => `\`${d}\`: ${DEVICES[d].width}×${DEVICES[d].height} (${DEVICES[d].slot})`).join('; ');
-const describeStyles = CAPTION_STYLE_IDS.map((s) => `\`${s}\`: ${CAPTION_STYLES[s]}`).join(' ');
+/** The request's planning fields are the planner's own schema (core/set-schemas.ts); the API adds which app, look and screens. */
+const plan = PlanRequestSchema.properties;
 
 export const CreateScreenshotSetBody = Type.Object(
   {
@@ -35,65 +21,19 @@ export const CreateScreenshotSetBody = Type.Object(
       description: 'An appId from POST /public/v1/apps.',
       examples: ['app_01JD2ZK5T8Q3W4E5R6T7Y8U9CD'],
     }),
-    device: StringEnum(DEVICE_IDS, { description: `The device the set is planned for. ${describeDevices}.`, examples: ['iphone-69'] }),
-    size: Type.Optional(
-      Type.String({
-        pattern: '^[1-9][0-9]{2,4}x[1-9][0-9]{2,4}$',
-        examples: ['2560x1600'],
-        description: `The slides' pixel size, \`WIDTHxHEIGHT\`, when the store slot takes another of the device's shape: ${describeSizes}. Omitted: the device's own size. Another size is 400 \`validation_failed\` naming the sizes the device offers.`,
-      }),
-    ),
-    count: Type.Optional(
-      Type.Integer({
-        minimum: 1,
-        maximum: MAX_COUNT,
-        description: `Number of slides asked for, default ${DEFAULT_COUNT}; ignored when narrativeId is set; not allowed with slides. The set has EXACTLY this many slides: when the listing says too little for that many captions that pass the caption checks (and no caption model is configured), the request is refused with 422 \`cannot_fill_set\` before anything is charged.`,
-      }),
-    ),
+    device: plan.device,
+    size: plan.size,
+    count: plan.count,
     theme: Type.Optional(
       // No schema `default`: an omitted theme is the brand kit's, which only the worker reads.
       ThemeSchema(
         `How the slides look. Omitted: the app's brand kit \`defaultTheme\` (GET /public/v1/apps/{appId}/brand), else \`${DEFAULT_THEME}\`. The colours are the brand kit's, else the app icon's. The result's \`theme\` and \`brand\` say what was used.`,
       ),
     ),
-    captionStyle: Type.Optional(
-      StringEnum(CAPTION_STYLE_IDS, { description: `Voice of the captions, default \`${DEFAULT_CAPTION_STYLE}\`. ${describeStyles}` }),
-    ),
-    captionLength: Type.Optional(
-      StringEnum(CAPTION_LENGTH_IDS, {
-        // No schema `default`: the validator would fill it in before planDefaults, the one place defaults are applied.
-        description: `\`short\`: headline ≤ 30 characters, no subheadline. \`long\`: headline ≤ 40 plus a subheadline ≤ 100. Default \`${DEFAULT_CAPTION_LENGTH}\`; with your own \`slides\`, \`long\` when any has a subheadline or a headline over 30 characters.`,
-      }),
-    ),
-    narrativeId: Type.Optional(
-      StringEnum(
-        NARRATIVES.map((n) => n.id),
-        { description: 'A slug from GET /public/v1/narratives; sets the number of slides.' },
-      ),
-    ),
-    slides: Type.Optional(
-      Type.Array(
-        Type.Object(
-          {
-            headline: Type.String({ minLength: 1, maxLength: OWN_SLIDE_LIMITS.headline, description: 'Shown exactly as written.' }),
-            subheadline: Type.Optional(Type.String({ maxLength: OWN_SLIDE_LIMITS.subheadline })),
-            screenId: Type.Optional(
-              Type.String({
-                pattern: '^scr_[0-9A-HJKMNP-TV-Z]{26}$',
-                description: 'An uploaded screen (POST /public/v1/apps/{appId}/screens) for this slide; otherwise the planner picks one.',
-              }),
-            ),
-          },
-          { additionalProperties: false, title: 'OwnSlide' },
-        ),
-        {
-          minItems: OWN_SLIDE_LIMITS.min,
-          maxItems: OWN_SLIDE_LIMITS.max,
-          description:
-            'Captions you write yourself: the set has exactly these slides, with this text (the planner picks colours, layout and, without screenId, the screen). Not allowed together with count, narrativeId or locales (400 validation_failed). Same price.',
-        },
-      ),
-    ),
+    captionStyle: plan.captionStyle,
+    captionLength: plan.captionLength,
+    narrativeId: plan.narrativeId,
+    slides: plan.slides,
     screenIds: Type.Optional(
       Type.Array(Type.String({ pattern: '^scr_[0-9A-HJKMNP-TV-Z]{26}$' }), {
         minItems: 1,
@@ -103,27 +43,21 @@ export const CreateScreenshotSetBody = Type.Object(
           "Uploaded screens of this app (POST /public/v1/apps/{appId}/screens), in order: slide i frames screen i, cycling when there are fewer screens than slides. Without it, the app's uploaded screens of the device's family are used in upload order, else the listing's own screenshots. An id that is not a live screen of this app is 404 `screen_not_found`.",
       }),
     ),
+    // The planner's limits, with what a locale costs (the sets' business, so not in core's schema).
     locales: Type.Optional(
-      Type.Array(
-        Type.String({
-          pattern: LOCALE_PATTERN,
-          description: 'A BCP 47 language-REGION tag with a known language and region.',
-          examples: ['de-DE'],
-        }),
-        {
-          minItems: 1,
-          maxItems: MAX_LOCALES,
-          uniqueItems: true,
-          examples: [['en-US', 'de-DE', 'ja-JP']],
-          description: [
-            `One set per locale, in one job: up to ${MAX_LOCALES} distinct tags. **Costs ${SCREENSHOT_SET_COST} credits per locale** (\`credits.cost\` = ${SCREENSHOT_SET_COST} × the number of locales), charged at once and refunded whole if the job fails.`,
-            "The result then has `locales: [{ locale, slides, warnings }]` in this order, and its `slides` and `warnings` are the first locale's.",
-            "A locale in the listing's language (any region) gets the built-in captions. Another language is translated by the server's caption model, checked by the same caption rules (lengths count a full-width CJK character as 2, so a short Japanese headline holds 15); without a configured model such a locale is refused with 400 `validation_failed` naming it, and nothing is charged.",
-            'If the model cannot translate a locale (after one retry), the job is retried later and, failing again, fails with `planning_failed` and is refunded; a set is never shipped in the wrong language.',
-            "Not allowed together with `slides`. Omitted: one set in the listing's language, and no `locales` in the result.",
-          ].join(' '),
-        },
-      ),
+      Type.Array(plan.locales.items, {
+        minItems: plan.locales.minItems,
+        maxItems: plan.locales.maxItems,
+        uniqueItems: plan.locales.uniqueItems,
+        examples: plan.locales.examples as unknown,
+        description: [
+          `One set per locale, in one job: up to ${MAX_LOCALES} distinct tags. **Costs ${SCREENSHOT_SET_COST} credits per locale** (\`credits.cost\` = ${SCREENSHOT_SET_COST} × the number of locales), charged at once and refunded whole if the job fails.`,
+          "The result then has `locales: [{ locale, slides, warnings }]` in this order, and its `slides` and `warnings` are the first locale's.",
+          "A locale in the listing's language (any region) gets the built-in captions. Another language is translated by the server's caption model, checked by the same caption rules (lengths count a full-width CJK character as 2, so a short Japanese headline holds 15); without a configured model such a locale is refused with 400 `validation_failed` naming it, and nothing is charged.",
+          'If the model cannot translate a locale (after one retry), the job is retried later and, failing again, fails with `planning_failed` and is refunded; a set is never shipped in the wrong language.',
+          "Not allowed together with `slides`. Omitted: one set in the listing's language, and no `locales` in the result.",
+        ].join(' '),
+      }),
     ),
   },
   { additionalProperties: false, title: 'CreateScreenshotSetRequest' },

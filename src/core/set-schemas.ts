@@ -5,12 +5,102 @@
  */
 import { Type } from '@sinclair/typebox';
 import { Nullable, StringEnum } from './typebox.ts';
-import { ROLES } from './narratives.ts';
-import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS } from './set.ts';
-import { DEVICE_IDS } from './devices.ts';
+import { NARRATIVES, ROLES } from './narratives.ts';
+import {
+  CAPTION_LENGTH_IDS,
+  CAPTION_STYLE_IDS,
+  CAPTION_STYLES,
+  DEFAULT_CAPTION_LENGTH,
+  DEFAULT_CAPTION_STYLE,
+  DEFAULT_COUNT,
+  MAX_COUNT,
+  OWN_SLIDE_LIMITS,
+} from './set.ts';
+import { DEVICE_IDS, DEVICES, outputSizes, sizeName } from './devices.ts';
+import { LOCALE_PATTERN, MAX_LOCALES } from './locales.ts';
 import { PictureSchema, SetBrandSchema, ThemeSchema } from './brand-schemas.ts';
 
 const HEX = '^#[0-9A-F]{6}$';
+
+const describeSizes = DEVICE_IDS.filter((d) => outputSizes(d).length > 1)
+  .map((d) => `\`${d}\` ${outputSizes(d).map(sizeName).join(', ')}`)
+  .join('; ');
+const describeDevices = DEVICE_IDS.map((d) => `\`${d}\`: ${DEVICES[d].width}×${DEVICES[d].height} (${DEVICES[d].slot})`).join('; ');
+const describeStyles = CAPTION_STYLE_IDS.map((s) => `\`${s}\`: ${CAPTION_STYLES[s]}`).join(' ');
+
+/**
+ * What the planner is asked for: the request's planning fields, one schema for the API's body
+ * (api/create-screenshot-set.ts spreads these properties into it, so the OpenAPI document shows
+ * them as before) and for the planner's own check of its input (planning/plan.ts compiles it), so
+ * that the API and the CLI refuse the same requests alike. Not closed (`additionalProperties`): the
+ * API's body closes it, and the planner is handed the body's other fields too. `locales` has no
+ * description here: the API's says what a locale costs, which is the sets' business, not core's.
+ */
+export const PlanRequestSchema = Type.Object({
+  device: StringEnum(DEVICE_IDS, { description: `The device the set is planned for. ${describeDevices}.`, examples: ['iphone-69'] }),
+  size: Type.Optional(
+    Type.String({
+      pattern: '^[1-9][0-9]{2,4}x[1-9][0-9]{2,4}$',
+      examples: ['2560x1600'],
+      description: `The slides' pixel size, \`WIDTHxHEIGHT\`, when the store slot takes another of the device's shape: ${describeSizes}. Omitted: the device's own size. Another size is 400 \`validation_failed\` naming the sizes the device offers.`,
+    }),
+  ),
+  count: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_COUNT,
+      description: `Number of slides asked for, default ${DEFAULT_COUNT}; ignored when narrativeId is set; not allowed with slides. The set has EXACTLY this many slides: when the listing says too little for that many captions that pass the caption checks (and no caption model is configured), the request is refused with 422 \`cannot_fill_set\` before anything is charged.`,
+    }),
+  ),
+  captionStyle: Type.Optional(
+    StringEnum(CAPTION_STYLE_IDS, { description: `Voice of the captions, default \`${DEFAULT_CAPTION_STYLE}\`. ${describeStyles}` }),
+  ),
+  captionLength: Type.Optional(
+    StringEnum(CAPTION_LENGTH_IDS, {
+      // No schema `default`: the validator would fill it in before planDefaults, the one place defaults are applied.
+      description: `\`short\`: headline ≤ 30 characters, no subheadline. \`long\`: headline ≤ 40 plus a subheadline ≤ 100. Default \`${DEFAULT_CAPTION_LENGTH}\`; with your own \`slides\`, \`long\` when any has a subheadline or a headline over 30 characters.`,
+    }),
+  ),
+  narrativeId: Type.Optional(
+    StringEnum(
+      NARRATIVES.map((n) => n.id),
+      { description: 'A slug from GET /public/v1/narratives; sets the number of slides.' },
+    ),
+  ),
+  slides: Type.Optional(
+    Type.Array(
+      Type.Object(
+        {
+          headline: Type.String({ minLength: 1, maxLength: OWN_SLIDE_LIMITS.headline, description: 'Shown exactly as written.' }),
+          subheadline: Type.Optional(Type.String({ maxLength: OWN_SLIDE_LIMITS.subheadline })),
+          screenId: Type.Optional(
+            Type.String({
+              pattern: '^scr_[0-9A-HJKMNP-TV-Z]{26}$',
+              description: 'An uploaded screen (POST /public/v1/apps/{appId}/screens) for this slide; otherwise the planner picks one.',
+            }),
+          ),
+        },
+        { additionalProperties: false, title: 'OwnSlide' },
+      ),
+      {
+        minItems: OWN_SLIDE_LIMITS.min,
+        maxItems: OWN_SLIDE_LIMITS.max,
+        description:
+          'Captions you write yourself: the set has exactly these slides, with this text (the planner picks colours, layout and, without screenId, the screen). Not allowed together with count, narrativeId or locales (400 validation_failed). Same price.',
+      },
+    ),
+  ),
+  locales: Type.Optional(
+    Type.Array(
+      Type.String({
+        pattern: LOCALE_PATTERN,
+        description: 'A BCP 47 language-REGION tag with a known language and region.',
+        examples: ['de-DE'],
+      }),
+      { minItems: 1, maxItems: MAX_LOCALES, uniqueItems: true, examples: [['en-US', 'de-DE', 'ja-JP']] },
+    ),
+  ),
+});
 
 export const SlideImageSchema = Type.Object(
   {

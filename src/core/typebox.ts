@@ -1,9 +1,18 @@
 /** TypeBox helpers shared by the domain schemas (planning/, jobs/) and the API's own. */
-import { Type, type Static, type TSchema, type TUnsafe } from '@sinclair/typebox';
+import { Kind, Type, TypeRegistry, type Static, type TSchema, type TUnsafe } from '@sinclair/typebox';
+
+/**
+ * StringEnum's own kind, so that TypeBox's compiler (the planner's request check, set-schemas.ts)
+ * can check it too: it refuses a kind it has no check for, and `Unsafe` has none. The kind is a
+ * symbol key, so the JSON Schema (and the OpenAPI document) stays a plain `enum`.
+ */
+const STRING_ENUM = 'StringEnum';
+if (!TypeRegistry.Has(STRING_ENUM))
+  TypeRegistry.Set<{ enum: readonly unknown[] }>(STRING_ENUM, (schema, value) => typeof value === 'string' && schema.enum.includes(value));
 
 /** A string enum as JSON Schema `enum`: one clear validation error and a plain enum in OpenAPI. */
 export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}): TUnsafe<T[number]> {
-  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+  return Type.Unsafe<T[number]>({ [Kind]: STRING_ENUM, type: 'string', enum: [...values], ...options });
 }
 
 /**

@@ -1,6 +1,9 @@
 /** The built-in planner: listing(s) + request → a screenshot set. Pure and deterministic. */
 import { primaryListing } from '../core/listing.ts';
 import { validationFailed, type FieldError } from '../core/problem.ts';
+import type { TSchema } from '@sinclair/typebox';
+import { TypeCompiler, ValueErrorType, type ValueError } from '@sinclair/typebox/compiler';
+import { PlanRequestSchema } from '../core/set-schemas.ts';
 import { layoutFor, paletteFor } from './look.ts';
 import { defaultRoles, findNarrative } from '../core/narratives.ts';
 import { assignScreens, screensFor } from './screens.ts';
@@ -9,14 +12,13 @@ import { adaptRoles, missingSubheadlinesWarning } from './story.ts';
 import { localesErrors } from '../core/locales.ts';
 import { planOwnSlides } from './own-slides.ts';
 import {
-  CAPTION_LENGTHS,
-  CAPTION_STYLES,
   type CaptionLength,
   type CaptionStyle,
   MAX_COUNT,
   planDefaults,
   OWN_SLIDE_LIMITS,
   type PlanInput,
+  type PlanRequest,
   type ScreenshotSetResult,
 } from '../core/set.ts';
 import { DEVICES, sizeFor } from '../core/devices.ts';
@@ -33,32 +35,69 @@ const PLAY_MIN_SHOTS = 2;
 /** Ideas the rule writer may try for one slide before it gives the slide up. */
 const RULE_ATTEMPTS = 4;
 
+/** The request's shape, checked as the API checks its body: compiled once, here at module load. */
+const requestCheck = TypeCompiler.Compile(PlanRequestSchema);
+
+/**
+ * The planner's request type takes null for an absent field (a stored job, the CLI's flags); the
+ * schema, written for JSON bodies, takes only absence: so null is dropped before the check.
+ */
+function withoutNulls(r: PlanRequest): Record<string, unknown> {
+  const out: Record<string, unknown> = Object.fromEntries(Object.entries(r).filter(([, v]) => v !== null));
+  if (Array.isArray(r.slides))
+    out.slides = r.slides.map((s) =>
+      s && typeof s === 'object' ? Object.fromEntries(Object.entries(s).filter(([, v]) => v !== null)) : s,
+    );
+  return out;
+}
+
+type Bounded = {
+  pattern?: unknown;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  minimum?: number;
+  maximum?: number;
+};
+
+/** A schema error in the words the planner has always used (`validationFailed` field errors). */
+function fieldError(e: ValueError): FieldError | null {
+  const field = e.path.replace(/^\//, '') || 'request';
+  const s = e.schema as TSchema & Bounded & { enum?: string[] };
+  // TypeBox counts UTF-16 units, ajv (the API) code points: an emoji must not fail here alone.
+  if (e.type === ValueErrorType.StringMaxLength && typeof e.value === 'string' && [...e.value].length <= s.maxLength!) return null;
+  if (s.enum) return { field, message: `must be one of ${s.enum.join(', ')}` };
+  if (s.maxLength !== undefined)
+    return {
+      field,
+      message: s.minLength ? `must be ${s.minLength} to ${s.maxLength} characters` : `must be at most ${s.maxLength} characters`,
+    };
+  if (s.maxItems !== undefined) return { field, message: `must hold ${s.minItems ?? 0} to ${s.maxItems} ${field}` };
+  // ajv's words, as the API says it.
+  if (typeof s.pattern === 'string') return { field, message: `must match pattern "${s.pattern}"` };
+  if (s.type === 'integer' && s.maximum !== undefined) return { field, message: `must be an integer from ${s.minimum} to ${s.maximum}` };
+  return { field, message: e.message };
+}
+
 function validate(input: PlanInput): void {
   const errors: FieldError[] = [];
   const r = input.request;
   if (!Array.isArray(input.listings) || input.listings.length === 0)
     errors.push({ field: 'listings', message: 'at least one listing is needed to plan from' });
-  if (!(r.device in DEVICES)) errors.push({ field: 'device', message: `must be one of ${Object.keys(DEVICES).join(', ')}` });
-  if (r.captionStyle !== undefined && !(r.captionStyle in CAPTION_STYLES))
-    errors.push({ field: 'captionStyle', message: `must be one of ${Object.keys(CAPTION_STYLES).join(', ')}` });
-  if (r.captionLength !== undefined && !(r.captionLength in CAPTION_LENGTHS))
-    errors.push({ field: 'captionLength', message: 'must be short or long' });
-  if (r.slides) {
-    if (r.slides.length < OWN_SLIDE_LIMITS.min || r.slides.length > OWN_SLIDE_LIMITS.max)
-      errors.push({ field: 'slides', message: `must hold ${OWN_SLIDE_LIMITS.min} to ${OWN_SLIDE_LIMITS.max} slides` });
-    r.slides.forEach((s, i) => {
-      if (typeof s.headline !== 'string' || s.headline.trim().length < 1 || [...s.headline].length > OWN_SLIDE_LIMITS.headline)
-        errors.push({ field: `slides/${i}/headline`, message: `must be 1 to ${OWN_SLIDE_LIMITS.headline} characters` });
-      if (s.subheadline != null && [...s.subheadline].length > OWN_SLIDE_LIMITS.subheadline)
-        errors.push({ field: `slides/${i}/subheadline`, message: `must be at most ${OWN_SLIDE_LIMITS.subheadline} characters` });
-    });
+  const locales = localesErrors(r.locales, !!r.slides);
+  for (const e of requestCheck.Errors(withoutNulls(r))) {
+    const found = fieldError(e);
+    // localesErrors says the same of a locale (the words the create path uses too), and more.
+    if (!found || (locales.length > 0 && /^locales(\/|$)/.test(found.field))) continue;
+    if (!errors.some((x) => x.field === found.field && x.message === found.message)) errors.push(found);
   }
-  errors.push(...localesErrors(r.locales, !!r.slides));
-  if (r.narrativeId) {
-    if (!findNarrative(r.narrativeId)) errors.push({ field: 'narrativeId', message: `unknown narrative "${r.narrativeId}"` });
-  } else if (r.count !== undefined && (!Number.isInteger(r.count) || r.count < 1 || r.count > MAX_COUNT)) {
-    errors.push({ field: 'count', message: `must be an integer from 1 to ${MAX_COUNT}` });
-  }
+  // What the schema cannot say: a headline of spaces is blank, and the locales' own rules.
+  r.slides?.forEach((s, i) => {
+    if (typeof s?.headline === 'string' && s.headline.length > 0 && s.headline.trim().length === 0)
+      errors.push({ field: `slides/${i}/headline`, message: `must be 1 to ${OWN_SLIDE_LIMITS.headline} characters` });
+  });
+  errors.push(...locales);
   if (errors.length) throw validationFailed(errors);
 }
 

@@ -78,6 +78,31 @@ describe('requests', () => {
     expect(problem(() => plan([]))).toEqual({ status: 400, code: 'validation_failed' });
     expect(problem(() => plan([habitly], { device: 'watch' as never }))).toEqual({ status: 400, code: 'validation_failed' });
   });
+  it("checks the request with the API's own schema, naming each field by its path", () => {
+    const errors = (request: Partial<PlanRequest>) => {
+      try {
+        planScreenshotSet({ listings: [habitly], extraContext: null, request: { device: 'iphone-69', ...request } });
+      } catch (e) {
+        if (isProblem(e) && e.code === 'validation_failed') return e.extensions.errors;
+        throw e;
+      }
+      return [];
+    };
+    // The API's body refuses these; the hand-written check let them through to the planner.
+    expect(errors({ size: 'big' })).toEqual([{ field: 'size', message: expect.stringMatching(/pattern/) }]);
+    expect(errors({ slides: [{ headline: 'Track it', screenId: 'scr_nope' }] })).toEqual([
+      { field: 'slides/0/screenId', message: expect.stringMatching(/pattern/) },
+    ]);
+    expect(
+      errors({ slides: [{ headline: 'x'.repeat(61) }, { headline: '   ' }, { headline: 'Ok', subheadline: 'y'.repeat(141) }] }),
+    ).toEqual([
+      { field: 'slides/0/headline', message: 'must be 1 to 60 characters' },
+      { field: 'slides/2/subheadline', message: 'must be at most 140 characters' },
+      { field: 'slides/1/headline', message: 'must be 1 to 60 characters' },
+    ]);
+    // Null is absence to the planner, and a length counts characters as the API does, not UTF-16 units.
+    expect(errors({ slides: [{ headline: '😀'.repeat(60), subheadline: null }], narrativeId: null, locales: null })).toEqual([]);
+  });
   it('ignores count when a narrative is named, and defaults to five short aso-expert slides', () => {
     expect(plan([habitly], { narrativeId: 'single-hero', count: 9 }).slides).toHaveLength(1);
     const r = plan([habitly]);
