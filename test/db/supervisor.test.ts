@@ -7,17 +7,26 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openEmbeddedServer, type EmbeddedServer } from '../../src/db/embedded.ts';
 import { removeStalePostmasterFiles } from '../../src/db/postmaster.ts';
+import { supervise } from '../../src/db/supervisor.ts';
 import { killPostmasters, postmastersFor, waitForDeath } from '../cli/helpers.ts';
 import { until } from '../support/jobs.ts';
 import { scaled } from '../support/timing.ts';
+
+// The real supervisor, watched: whether a handle started a watcher is known at once, with no wait
+// for a restart that should never come.
+vi.mock('../../src/db/supervisor.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/db/supervisor.ts')>();
+  return { ...real, supervise: vi.fn(real.supervise) };
+});
 
 const dirs: string[] = [];
 const handles: EmbeddedServer[] = [];
 
 afterEach(async () => {
+  vi.mocked(supervise).mockClear();
   for (const h of handles.splice(0)) await h.stop().catch(() => undefined);
   for (const dir of dirs.splice(0)) {
     await killPostmasters(dir);
@@ -53,6 +62,7 @@ describe('supervised embedded server', () => {
       const b = await open();
       handles.push(a, b);
       expect(b.pid).toBe(a.pid);
+      expect(supervise).toHaveBeenCalledTimes(2);
       await query(a.url, 'CREATE TABLE survivors (n int); INSERT INTO survivors VALUES (1), (2), (3)');
 
       const dead = a.pid;
@@ -81,9 +91,10 @@ describe('supervised embedded server', () => {
       const dataDir = tempDir();
       const server = await openEmbeddedServer({ dataDir, settings: { fsync: 'off' } });
       handles.push(server);
+      // No watcher, so nothing can restart it: no fixed wait needed to see that nothing happens.
+      expect(supervise).not.toHaveBeenCalled();
       process.kill(server.pid, 'SIGKILL');
       await waitForDeath(server.pid);
-      await new Promise((r) => setTimeout(r, 600));
       expect(postmastersFor(dataDir)).toEqual([]);
     },
     scaled(60_000),
