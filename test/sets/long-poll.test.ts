@@ -1,4 +1,5 @@
 /** `Prefer: wait=N`: answers when the job ends, woken by its notification, or after N seconds. */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { claimJobs, completeJob, failJob } from '../../src/queue/queue.ts';
 import { preferredWait } from '../../src/api/get-job.ts';
@@ -41,23 +42,48 @@ describe('GET /public/v1/jobs/{id} with Prefer: wait', () => {
 
   it('is woken as soon as the job ends, and many waiters cost no queries while they wait', async () => {
     await claimJobs(h.t.pool, 'w', 2, 60_000);
+    // A request is parked when its handler awaits the waiter's `ended` (after its last read): seen
+    // here, exactly, by the first look at `ended`. A handler that never parks never counts.
+    let parked = 0;
+    const wait = h.services.waiters.wait.bind(h.services.waiters);
+    h.services.waiters.wait = (...args) => {
+      const w = wait(...args);
+      return {
+        cancel: w.cancel,
+        get ended() {
+          parked++;
+          return w.ended;
+        },
+      };
+    };
+    // From the last request parked to the job's end notification, nobody touches the database:
+    // every statement and checkout the pool serves in that span is counted, except the worker's own
+    // completion (run in its own async context below). No fixed wait: the span ends on the event.
+    const completing = new AsyncLocalStorage<true>();
+    let open = false;
+    let queries = 0;
+    const seen = () => {
+      if (open && !completing.getStore()) queries++;
+    };
+    const pool = h.t.pool;
+    const query = pool.query.bind(pool);
+    const connect = pool.connect.bind(pool);
+    pool.query = ((...args: Parameters<typeof query>) => (seen(), query(...args))) as typeof query;
+    pool.connect = ((...args: Parameters<typeof connect>) => (seen(), connect(...args))) as typeof connect;
+    const unsubscribe = h.notifications.subscribe('shotgen_job_done', { onNotify: () => (open = false), onReset: () => undefined });
     const waiting = Array.from({ length: 50 }, () => poll(jobIds[0], 'wait=20'));
     const other = poll(jobIds[1], 'wait=20');
-    await until(async () => h.services.waiters.size === 51, 5_000);
-    // While parked, nobody touches the database: count the statements the pool runs.
-    let queries = 0;
-    const query = h.t.pool.query.bind(h.t.pool);
-    h.t.pool.query = ((...args: Parameters<typeof query>) => {
-      queries++;
-      return query(...args);
-    }) as typeof query;
-    await new Promise((r) => setTimeout(r, 300));
-    expect(queries).toBe(0);
-    h.t.pool.query = query;
+    await until(async () => parked === 51, 5_000);
+    open = true;
     const started = Date.now();
     const result = planScreenshotSet({ listings: [sampleListing()], extraContext: null, request: { device: 'iphone-69', count: 3 } });
-    await completeJob(h.t.pool, 'w', jobIds[0], { result });
+    await completing.run(true, () => completeJob(h.t.pool, 'w', jobIds[0], { result }));
     const answers = await Promise.all(waiting);
+    expect(open).toBe(false);
+    expect(queries).toBe(0);
+    unsubscribe();
+    pool.query = query;
+    pool.connect = connect;
     // Woken, not timed out: the wait was 20 s; scaled (at most 12 s) for a loaded runner.
     expect(Date.now() - started).toBeLessThan(scaled(2_000));
     expect(answers.every((a) => a.json().status === 'succeeded')).toBe(true);
