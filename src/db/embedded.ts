@@ -73,6 +73,8 @@ export interface EmbeddedServer {
   readonly owned: boolean;
   /** The postmaster's pid (a new one after the supervisor restarted it). */
   readonly pid: number;
+  /** Whether a watcher restarts the server when it dies (`supervise`); a one-off command's does not. */
+  readonly supervised: boolean;
   stop(): Promise<void>;
 }
 
@@ -171,6 +173,7 @@ function handle(
     url: connectionUrl(live.socketDir, live.port),
     socketDir: live.socketDir,
     port: live.port,
+    supervised: supervision !== null,
     get pid() {
       return pid;
     },
