@@ -59,10 +59,35 @@ function answer(
   setTimeout(() => socket.destroy(), 1_000).unref();
 }
 
+/** What a socket had read when its last response ended (./server.ts marks it in onResponse). */
+const READ_AT_LAST_RESPONSE = Symbol('readAtLastResponse');
+type MarkedSocket = Duplex & { bytesRead?: number; [READ_AT_LAST_RESPONSE]?: number };
+
+/** Called when a response ends: from here until the next byte arrives the connection is idle. */
+export function markResponseEnd(socket: Duplex | null | undefined): void {
+  if (socket) (socket as MarkedSocket)[READ_AT_LAST_RESPONSE] = (socket as MarkedSocket).bytesRead ?? 0;
+}
+
+/**
+ * Whether the client has sent anything since the connection opened or its last response ended.
+ * node's header timeout also fires on a connection that carries no request at all (it counts from
+ * the connection's start, and a pool may open one it uses only later): a 408 written there sits in
+ * the client's buffer and is read as the answer to whatever it sends next on that socket, so such
+ * a connection is closed without a word, as an idle keep-alive one is.
+ */
+function requestBegun(socket: Duplex): boolean {
+  const s = socket as MarkedSocket;
+  return (s.bytesRead ?? 1) > (s[READ_AT_LAST_RESPONSE] ?? 0);
+}
+
 /** For Fastify's clientErrorHandler option (bound to the instance; the log comes from it). */
 export function clientErrorHandler(this: { log?: FastifyBaseLogger }, err: NodeJS.ErrnoException, socket: Duplex): void {
   // Reset by the peer: there is no one left to answer.
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' && !requestBegun(socket)) {
+    socket.destroy();
+    return;
+  }
   // A response already on its way cannot be replaced by another one on the same socket.
   const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (!socket.writable || inFlight?.headersSent) {

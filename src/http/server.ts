@@ -12,7 +12,7 @@ import { Problem } from '../core/problem.ts';
 import { ProblemSchema } from '../api/schemas.ts';
 import { apiPlugin } from '../api/plugin.ts';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './limits.ts';
-import { clientErrorHandler, connectHandler } from './client-errors.ts';
+import { clientErrorHandler, connectHandler, markResponseEnd } from './client-errors.ts';
 import { capConnections, type ConnectionCap } from './connection-cap.ts';
 import { openapiOptions } from './openapi.ts';
 import { errorHandler, sendProblem } from './problems.ts';
@@ -112,6 +112,7 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
   );
   app.addHook('onResponse', (request, reply, done) => {
     observeRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime);
+    markResponseEnd(request.raw.socket);
     done();
   });
   // The root's own routes (health checks) and anything outside the parts answer problem+json.

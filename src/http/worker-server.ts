@@ -15,6 +15,7 @@ import { healthRoutes } from './health-routes.ts';
 import { metricsRoute } from './metrics-route.ts';
 import { errorHandler, sendProblem } from './problems.ts';
 import { rootRequestHook } from './root-hook.ts';
+import { clientErrorHandler, markResponseEnd } from './client-errors.ts';
 
 export interface WorkerServerOptions {
   db: Db;
@@ -37,6 +38,8 @@ export async function buildWorkerServer(opts: WorkerServerOptions): Promise<Fast
       server.maxConnections = opts.limits.maxConnections;
       return server;
     },
+    // Answered as the API's server answers them (and no stray 408 to a scraper's idle connection).
+    clientErrorHandler,
     genReqId: () => newId('req'),
     requestIdHeader: false,
     return503OnClosing: false,
@@ -52,6 +55,7 @@ export async function buildWorkerServer(opts: WorkerServerOptions): Promise<Fast
   );
   app.addHook('onResponse', (request, reply, done) => {
     observeRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime);
+    markResponseEnd(request.raw.socket);
     done();
   });
   app.setErrorHandler(errorHandler);
