@@ -8,7 +8,8 @@ import type { Db } from '../db/pool.ts';
 import type { ObjectStore } from '../objects/index.ts';
 import type { Keyring } from '../secrets/envelope.ts';
 import { loadKeyring } from '../secrets/keys.ts';
-import type { PublicationHandler, Tasks } from '../tasks/runner.ts';
+import type { Tasks } from '../tasks/runner.ts';
+import { publicationBackoffMs, queuePublicationStep, workOnPublicationSteps, type PublicationHandler } from '../tasks/publication-step.ts';
 import { storeCredentialCheck } from './check.ts';
 import { advancePublication, Deferred, RetryLater, type RunnerDeps } from './runner.ts';
 import type { PublishingServices } from './services.ts';
@@ -22,7 +23,7 @@ export interface Publishing {
  * run goes on within the same task. A deferred run (the store's budget) queues the next one later
  * and ends well, so the wait spends none of the task's retries. A store still unavailable queues
  * the next run after `backoffMs` and ends well too, counting the failure in the task: pg-boss's own
- * retry is kept for a run that died, which is owed at once (src/tasks/, LEASED).
+ * retry is kept for a run that died, which is owed at once (src/tasks/publication-step.ts).
  */
 export function publicationStep(
   runner: RunnerDeps,
@@ -71,12 +72,13 @@ export async function startPublishing(
       googlePlayApiUrl: config.googlePlayApiUrl,
       ...overrides.runner,
     };
-    await tasks.work(
+    await workOnPublicationSteps(
+      tasks,
       publicationStep(
         runner,
-        (id, afterMs, failures) => tasks.advancePublication(id, afterMs, failures),
+        (id, afterMs, failures) => queuePublicationStep(tasks, id, afterMs, failures),
         deps.log,
-        (n) => tasks.backoffMs(n),
+        (n) => publicationBackoffMs(tasks, n),
       ),
     );
   }
@@ -85,7 +87,7 @@ export async function startPublishing(
       keyring,
       check: storeCredentialCheck({ appStoreConnectUrl: config.appStoreConnectUrl }),
       allowedTokenOrigins: [new URL(config.googlePlayApiUrl).origin, new URL(config.appStoreConnectUrl).origin],
-      advance: (id) => tasks.advancePublication(id),
+      advance: (id) => queuePublicationStep(tasks, id),
       appStoreConnectUrl: config.appStoreConnectUrl,
       // The API's own store calls hold a request open: a few quick tries, and no long Retry-After.
       retry: { attempts: 3, baseDelayMs: 250, maxDelayMs: 2_000, maxRetryAfterMs: 5_000 },

@@ -9,7 +9,8 @@
 import type { Queryable } from '../db/pool.ts';
 import { deleteExpiredIdempotencyKeys } from './idempotency.ts';
 import type { ObjectStore } from '../objects/index.ts';
-import { RETENTION_TASK, type Tasks } from '../tasks/runner.ts';
+import { RETENTION_TASK } from '../tasks/retention.ts';
+import type { Tasks } from '../tasks/runner.ts';
 
 export interface RetentionResult {
   jobs: number;

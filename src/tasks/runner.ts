@@ -1,34 +1,38 @@
 /**
- * Internal tasks on pg-boss, in the service's own PostgreSQL (schema `pgboss`): named queues,
- * per-queue retry with backoff, a short lease renewed while a run lives (so the work of a killed
- * worker is retried within a minute, however long a live run takes), and de-duplication keys: one per publication (policy `stately`: one queued and one
- * running at most) and one per period for periodic work (runEvery). The public `jobs` table stays
- * the screenshot-set resource; these are the steps behind it. One runner per process: every role
- * may enqueue; only processes that call work()/runEvery() run anything.
+ * The task runner: internal tasks on pg-boss, in the service's own PostgreSQL (schema `pgboss`):
+ * named queues, per-queue retry with backoff, a short lease renewed while a run lives (so the work
+ * of a killed worker is retried within a minute, however long a live run takes), and
+ * de-duplication keys (one per publication, policy `stately`: one queued and one running at most;
+ * one per period for periodic work, runEvery). Each task is its own file beside this one (its
+ * queue, its name, how it is queued and run): this file only sets their queues up and runs them.
+ * The public `jobs` table stays the screenshot-set resource (src/queue/). One runner per process:
+ * every role may enqueue; only processes that call work()/workOn()/runEvery() run anything.
  */
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import { onConnection, TASKS_SCHEMA, type SqlClient } from './boss.ts';
-import { catchUpDeliveryTasks, DELIVERY_TASK } from './webhook-delivery.ts';
+import { publicationQueue } from './publication-step.ts';
+import { retentionQueue, type PeriodicTask } from './retention.ts';
+import { catchUpDeliveryTasks, deliveryQueue } from './webhook-delivery.ts';
 
-export const PUBLICATION_TASK = 'publication-advance';
-/** Deletes what is past its time (src/sets/retention.ts); once a period, whatever the number of workers. */
-export const RETENTION_TASK = 'retention';
-export type PeriodicTask = typeof RETENTION_TASK;
+/**
+ * A task's queue as pg-boss takes it, and whether its runs renew a short lease while they live
+ * (see `leased`). The pg-boss expiration (`expireInSeconds`) of a leased queue is the longest a run
+ * may take, not the lease: pg-boss v10 has no heartbeat (v11 needs Node 22), and its worker gives
+ * up on a run after the expiration it fetched, so that one must stay long.
+ */
+export interface TaskQueue extends PgBoss.Queue {
+  leased?: boolean;
+}
+
+/** Every task's queue, one file each: ./publication-step.ts, ./retention.ts, ./webhook-delivery.ts. */
+const QUEUES: ((settings: TaskSettings) => TaskQueue)[] = [publicationQueue, retentionQueue, deliveryQueue];
 /**
  * pg-boss moves a finished task to its archive 12 hours after it ends (archiveCompletedAfterSeconds'
  * default), and the period's key goes with it: a period longer than that could run twice.
  */
 const MAX_PERIOD_SECONDS = 12 * 3600;
-
-/**
- * The queues whose runs renew a short lease while they live (see `leased`). Their pg-boss
- * expiration (`expireInSeconds`) is the longest a run may take, not the lease: pg-boss v10 has no
- * heartbeat (v11 needs Node 22), and its worker gives up on a run after the expiration it fetched,
- * so that one must stay long.
- */
-const LEASED: ReadonlySet<string> = new Set([PUBLICATION_TASK, RETENTION_TASK]);
 
 /**
  * The lease's end moved to `$4` seconds from now. pg-boss expires an active task when
@@ -79,12 +83,6 @@ export interface Attempt {
   lastAttempt: boolean;
 }
 
-/**
- * A publication step's attempt: `retryCount` is the store failures so far (the handler's own
- * retries, carried in the task), `lastAttempt` whether this run may not ask for another.
- */
-export type PublicationHandler = (publicationId: string, attempt: Attempt) => Promise<void>;
-
 /** A task's body; `taskId` is the same for every retry of the task. */
 type Run = (data: object, attempt: Attempt, taskId: string) => Promise<void>;
 
@@ -97,7 +95,9 @@ export class Tasks {
 
   private constructor(
     private readonly boss: PgBoss,
-    private readonly settings: TaskSettings,
+    readonly settings: TaskSettings,
+    /** The queues whose runs renew a short lease while they live (TaskQueue.leased). */
+    private readonly leasedQueues: ReadonlySet<string>,
     private readonly log?: Logger,
   ) {}
 
@@ -113,45 +113,14 @@ export class Tasks {
       schedule: false,
     });
     boss.on('error', (err) => log?.warn({ err }, 'task runner error'));
+    const queues = QUEUES.map((q) => q(settings));
     // pg-boss locks its own schema install but not create_queue, whose CREATE TABLE and ATTACH
     // PARTITION deadlock when processes of a split deployment start together: one at a time.
     await oneAtATime(settings.connectionString, async () => {
       await boss.start();
-      const queues: PgBoss.Queue[] = [
-        {
-          name: PUBLICATION_TASK,
-          policy: 'stately',
-          // pg-boss's retry is left for a run that died (its lease over) or was stopped, and it is
-          // owed at once: its backoff would add 15-30 s (minutes after earlier failures) to the
-          // lease. A store that is unavailable is retried by the handler, with that backoff
-          // (publicationStep in src/publishing/start.ts, backoffMs below).
-          retryLimit: settings.retryLimit,
-          retryDelay: 0,
-          retryBackoff: false,
-          expireInSeconds: settings.maxRunSeconds ?? 15 * 60,
-        },
-        {
-          name: RETENTION_TASK,
-          policy: 'standard',
-          retryLimit: settings.retryLimit,
-          retryDelay: settings.retryDelaySeconds,
-          retryBackoff: true,
-          expireInSeconds: settings.maxRunSeconds ?? 15 * 60,
-        },
-        {
-          name: DELIVERY_TASK,
-          policy: 'stately',
-          // Only crashes and stops come back through pg-boss's retry, and at once: the attempt a
-          // stopping worker gives back is owed now, and a crash already waited out the lease.
-          retryLimit: Math.max(settings.retryLimit, 10),
-          retryDelay: 0,
-          retryBackoff: false,
-          expireInSeconds: settings.deliveryLeaseSeconds ?? 30,
-        },
-      ];
       // create_queue leaves an existing queue as it was: the update brings a database set up by
       // an earlier version to these settings (the publication queue's retry, before leases).
-      for (const q of queues) {
+      for (const { leased: _, ...q } of queues) {
         await boss.createQueue(q.name, q);
         await boss.updateQueue(q.name, q);
       }
@@ -159,24 +128,12 @@ export class Tasks {
       const n = await catchUpDeliveryTasks(boss);
       if (n > 0) log?.info({ deliveries: n }, 'webhook deliveries without a task were given one');
     });
-    return new Tasks(boss, settings, log);
+    return new Tasks(boss, settings, new Set(queues.filter((q) => q.leased).map((q) => q.name)), log);
   }
 
-  /**
-   * Queues the next step of a publication (`afterMs`: not before then; `failures`: the store
-   * failures so far, when the handler retries); a step already queued for it absorbs this one.
-   */
-  async advancePublication(publicationId: string, afterMs = 0, failures = 0): Promise<void> {
-    await this.boss.send(
-      PUBLICATION_TASK,
-      { publicationId, ...(failures > 0 ? { failures } : {}) },
-      { singletonKey: publicationId, ...(afterMs > 0 ? { startAfter: Math.ceil(afterMs / 1000) } : {}) },
-    );
-  }
-
-  /** How long to wait before the retry after the `failures`-th failure: pg-boss's own backoff (15-30 s, 30-60 s, …). */
-  backoffMs(failures: number): number {
-    return this.settings.retryDelaySeconds * 1000 * 2 ** (Math.min(16, Math.max(1, failures)) - 1) * (1 + Math.random());
+  /** Queues a task of `name` (its own file says with which options). Null when a task with its key is already waiting. */
+  async send(name: string, data: object, options: PgBoss.SendOptions): Promise<string | null> {
+    return this.boss.send(name, data, options);
   }
 
   /**
@@ -263,14 +220,14 @@ export class Tasks {
   }
 
   /**
-   * Runs `run` (tracked) for `job`, and for a queue in LEASED keeps its lease a few seconds ahead
+   * Runs `run` (tracked) for `job`, and for a leased queue keeps its lease a few seconds ahead
    * while the run lives: renewed once before the run begins (until then the task holds the queue's
    * whole expiration), then every quarter of the lease. A renewal that fails is logged and the
    * next one tries again; three in a row lose the lease, and another worker may then run the task
    * too (the publication steps hold their store's advisory lock, so that run waits).
    */
   private async leased<T>(name: string, job: { id: string; retryCount: number }, run: () => Promise<T>): Promise<T> {
-    if (!LEASED.has(name)) return this.track(run());
+    if (!this.leasedQueues.has(name)) return this.track(run());
     const seconds = this.settings.leaseSeconds;
     const renew = () =>
       this.boss
@@ -290,18 +247,6 @@ export class Tasks {
     }
   }
 
-  async work(handler: PublicationHandler, concurrency = 2): Promise<void> {
-    await this.worker<{ publicationId: string; failures?: number }>(PUBLICATION_TASK, concurrency, (data, attempt) => {
-      // The store failures are counted in the task (the handler queues each retry); pg-boss's own
-      // count is the runs that died, and its last one is a last attempt too.
-      const failures = data.failures ?? 0;
-      return handler(data.publicationId, {
-        retryCount: failures,
-        lastAttempt: failures >= this.settings.retryLimit || attempt.lastAttempt,
-      });
-    });
-  }
-
   /**
    * Runs `handler` once per period of `periodSeconds` across every process on this database.
    * Each process that calls this asks for the current period's run now and four times a period
@@ -317,7 +262,7 @@ export class Tasks {
     // Looking for an hourly task every 2 s would be most of an idle worker's queries: a quarter
     // period, at most 30 s late, is soon enough.
     const pollSeconds = Math.max(this.settings.pollingIntervalSeconds, Math.min(30, periodSeconds / 4));
-    const [worker] = await this.worker(name, 1, (_data, attempt) => handler(attempt), pollSeconds);
+    const [worker] = await this.work(name, 1, (_data, attempt) => handler(attempt), pollSeconds);
     const ask = async () => {
       // The process whose ask was the one queued starts it now rather than at its next poll.
       if (await this.boss.send(name, {}, { singletonKey: name, singletonSeconds: periodSeconds })) this.boss.notifyWorker(worker);
@@ -368,7 +313,8 @@ export class Tasks {
     this.workerIds.set(name, [...(this.workerIds.get(name) ?? []), ...ids]);
   }
 
-  private async worker<T extends object>(
+  /** Runs tasks of `name` in this process, `concurrency` at a time, each worker polling on its own; returns their ids. */
+  async work<T extends object>(
     name: string,
     concurrency: number,
     run: (data: T, attempt: Attempt, taskId: string) => Promise<void>,

@@ -9,9 +9,21 @@
  */
 import type PgBoss from 'pg-boss';
 import { bossWithoutConnection, onConnection, TASKS_SCHEMA, type SqlClient } from './boss.ts';
+import type { TaskQueue, TaskSettings } from './runner.ts';
 
 /** One webhook delivery's next attempt; its data is `{ deliveryId }`. */
 export const DELIVERY_TASK = 'webhook-delivery';
+
+export const deliveryQueue = (settings: TaskSettings): TaskQueue => ({
+  name: DELIVERY_TASK,
+  policy: 'stately',
+  // Only crashes and stops come back through pg-boss's retry, and at once: the attempt a stopping
+  // worker gives back is owed now, and a crash already waited out the lease.
+  retryLimit: Math.max(settings.retryLimit, 10),
+  retryDelay: 0,
+  retryBackoff: false,
+  expireInSeconds: settings.deliveryLeaseSeconds ?? 30,
+});
 
 /** What just ended, in the caller's transaction: a job, or a publication (its own event). */
 export type Ended = { accountId: string; jobId: string } | { accountId: string; publicationId: string };

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { queuePublicationStep } from '../../src/tasks/publication-step.ts';
 import { Tasks } from '../../src/tasks/runner.ts';
 import { until } from '../support/jobs.ts';
 import { md5, png, sha256 } from '../fake-stores/helpers.ts';
@@ -63,7 +64,7 @@ describe('a publishing worker killed at each step of an App Store upload', () =>
     const id = (await p.post('/publications', { jobId: job, connectionId: sc })).json().id;
     await p.drain();
     p.asc.setProcessingDelayMs(400);
-    p.h.services.publishing!.advance = (pubId) => tasks.advancePublication(pubId);
+    p.h.services.publishing!.advance = (pubId) => queuePublicationStep(tasks, pubId);
     expect((await p.post(`/publications/${id}/approve`)).statusCode).toBe(202);
 
     // Each step of an upload, in the order a run meets them. The fake does the step's work and holds
@@ -124,7 +125,7 @@ describe('a publishing worker killed in the middle of a Google Play upload', () 
     const job = await succeededJob(p, { device: 'android-phone', seeds: [1, 2, 3] });
     const id = (await p.post('/publications', { jobId: job, connectionId: sc.json().id })).json().id;
     await p.drain();
-    p.h.services.publishing!.advance = (pubId) => tasks.advancePublication(pubId);
+    p.h.services.publishing!.advance = (pubId) => queuePublicationStep(tasks, pubId);
     expect((await p.post(`/publications/${id}/approve`)).statusCode).toBe(202);
 
     // The first upload is made in the edit; its worker is killed before it hears so.
@@ -190,7 +191,7 @@ describe('a publishing worker killed at each creation of a variant', () => {
     const ids: string[] = [];
     for (const target of targets) ids.push((await p.post('/publications', { jobId: job, connectionId: sc, target })).json().id);
     await p.drain();
-    p.h.services.publishing!.advance = (pubId) => tasks.advancePublication(pubId);
+    p.h.services.publishing!.advance = (pubId) => queuePublicationStep(tasks, pubId);
 
     // Every creation a variant needs, each cut at its answer: the store made it, the worker never heard.
     const steps: [string, number, string, RegExp][] = [

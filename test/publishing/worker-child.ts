@@ -8,6 +8,7 @@ import { createPool } from '../../src/db/pool.ts';
 import { FileObjectStore } from '../../src/objects/filesystem.ts';
 import { publicationStep } from '../../src/publishing/start.ts';
 import { Keyring } from '../../src/secrets/envelope.ts';
+import { publicationBackoffMs, queuePublicationStep, workOnPublicationSteps } from '../../src/tasks/publication-step.ts';
 import { Tasks } from '../../src/tasks/runner.ts';
 
 const env = process.env as Record<string, string>;
@@ -35,12 +36,13 @@ if (env.HOLD === '1') {
   process.stdout.write('worker loaded\n');
   await new Promise((resolve) => process.stdin.once('data', resolve));
 }
-await tasks.work(
+await workOnPublicationSteps(
+  tasks,
   publicationStep(
     runner,
-    (id, afterMs, failures) => tasks.advancePublication(id, afterMs, failures),
+    (id, afterMs, failures) => queuePublicationStep(tasks, id, afterMs, failures),
     undefined,
-    (n) => tasks.backoffMs(n),
+    (n) => publicationBackoffMs(tasks, n),
   ),
   1,
 );

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { queuePublicationStep, workOnPublicationSteps } from '../../src/tasks/publication-step.ts';
 import { DEFAULT_TASK_SETTINGS, Tasks } from '../../src/tasks/runner.ts';
 import { createTestDatabase } from '../support/db.ts';
 import { until } from '../support/jobs.ts';
@@ -12,11 +13,15 @@ describe('a deferred publication step', () => {
     const tasks = await Tasks.start({ ...DEFAULT_TASK_SETTINGS, connectionString: db.url, pollingIntervalSeconds: 0.5 });
     try {
       const runs: number[] = [];
-      await tasks.work(async (id) => {
-        runs.push(Date.now());
-        await tasks.advancePublication(id, 90_000);
-      }, 1);
-      await tasks.advancePublication('pub_deferred');
+      await workOnPublicationSteps(
+        tasks,
+        async (id) => {
+          runs.push(Date.now());
+          await queuePublicationStep(tasks, id, 90_000);
+        },
+        1,
+      );
+      await queuePublicationStep(tasks, 'pub_deferred');
       await until(async () => {
         const { rows } = await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pgboss.job WHERE state = 'completed'`);
         return rows[0].n === 1;

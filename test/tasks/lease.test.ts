@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { queuePublicationStep, workOnPublicationSteps } from '../../src/tasks/publication-step.ts';
 import { DEFAULT_TASK_SETTINGS, Tasks, type Attempt } from '../../src/tasks/runner.ts';
 import { createTestDatabase } from '../support/db.ts';
 import { until } from '../support/jobs.ts';
@@ -28,11 +29,15 @@ describe('the lease of a publication step', () => {
       let release!: () => void;
       const released = new Promise<void>((r) => (release = r));
       // Two workers: a task pg-boss took back would be run again by the idle one.
-      await tasks.work(async (_id, attempt) => {
-        runs.push(attempt);
-        await released;
-      }, 2);
-      await tasks.advancePublication('pub_long');
+      await workOnPublicationSteps(
+        tasks,
+        async (_id, attempt) => {
+          runs.push(attempt);
+          await released;
+        },
+        2,
+      );
+      await queuePublicationStep(tasks, 'pub_long');
       await until(async () => runs.length === 1, 10_000);
       const began = (await db.pool.query<{ now: Date }>('SELECT now()')).rows[0].now.getTime();
       // pg-boss's maintenance (which fails a task whose lease is over) has run after three leases

@@ -2,7 +2,8 @@
  * A worker process for the lease test: it takes the period's retention task, says so, and hangs
  * in it until the test SIGKILLs it, as a worker killed in the middle of a pass would.
  */
-import { RETENTION_TASK, Tasks } from '../../src/tasks/runner.ts';
+import { RETENTION_TASK } from '../../src/tasks/retention.ts';
+import { Tasks } from '../../src/tasks/runner.ts';
 
 const tasks = await Tasks.start({
   connectionString: process.env.DB_URL!,
