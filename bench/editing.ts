@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { claimJobs, completeJob } from '../src/queue/queue.ts';
+import { claimJobs, completeJob } from '../src/sets/job-queue.ts';
 import { screenshotSetRunner } from '../src/sets/run.ts';
 import { createScreenshotSet } from '../src/sets/create.ts';
 import { FileObjectStore } from '../src/objects/filesystem.ts';

@@ -18,6 +18,7 @@ import type { Api } from './http/services.ts';
 import { JobReader } from './sets/reader.ts';
 import { screenshotSetRunner } from './sets/run.ts';
 import { Worker } from './queue/worker.ts';
+import { setJobs, type SetWorker } from './sets/job-queue.ts';
 import { WebhookDispatcher, type DispatcherOptions } from './webhooks/dispatcher.ts';
 import { createStoreReaders } from './stores/index.ts';
 import { createLogger } from './logger.ts';
@@ -44,7 +45,7 @@ export type ServiceRole = 'all' | 'api' | 'worker';
 export interface Service {
   database: Database;
   server: Api | null;
-  worker: Worker | null;
+  worker: SetWorker | null;
   /** Sends webhooks, in processes that run jobs. */
   webhooks: WebhookDispatcher | null;
   /** The API's parked long polls (tests wait for a poll to park on it). */
@@ -97,7 +98,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   let server: Api | null = null;
   let workerServer: FastifyInstance | null = null;
   let waiters: JobWaiters | null = null;
-  let worker: Worker | null = null;
+  let worker: SetWorker | null = null;
   let webhooks: WebhookDispatcher | null = null;
   let address: string | null = null;
   const notifier = new NotifyBatcher(database.pool, 3, (msg, err) => log.warn({ err }, msg));
@@ -177,6 +178,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       teardown.add('resources', 'the render pool', () => renderer.close());
       const pictures = { objects, renderer, storeImageOrigins: config.storeImageOrigins, now: clock };
       const jobWorker = new Worker(database.pool, notifications, screenshotSetRunner({ db: database.pool, planner, pictures, log }), {
+        queue: setJobs,
         concurrency: config.workerConcurrency,
         perAccount: config.accountJobConcurrency,
         leaseMs: config.jobLeaseMs,

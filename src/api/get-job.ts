@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf } from '../http/auth.ts';
 import type { Api, Services } from '../http/services.ts';
 import { isId } from '../core/ids.ts';
-import type { PublicJob } from '../queue/jobs.ts';
+import type { PublicJob } from '../sets/jobs.ts';
 import { JobSchema } from '../core/job-schemas.ts';
 import type { PictureLinks } from '../sets/present.ts';
 import { Problem } from '../core/problem.ts';

@@ -13,13 +13,13 @@
  * so an empty claim still means there is nothing to claim.
  */
 import { transaction, type Db } from '../db/pool.ts';
-import type { StoredPlanRequest } from './jobs.ts';
 
-export interface ClaimedJob {
+/** A claimed job; `request` is its payload, whatever its owner stored (the claim does not look inside). */
+export interface ClaimedJob<P> {
   id: string;
   accountId: string;
   appId: string;
-  request: StoredPlanRequest;
+  request: P;
   attempts: number;
   maxAttempts: number;
 }
@@ -32,7 +32,13 @@ export interface ClaimOptions {
 /** The advisory-lock namespace of job claims (the first key of the two-key form). */
 const CLAIM_LOCK_CLASS = 0x5367_4a01;
 
-export async function claimJobs(db: Db, workerId: string, limit: number, leaseMs: number, opts: ClaimOptions = {}): Promise<ClaimedJob[]> {
+export async function claimJobs<P>(
+  db: Db,
+  workerId: string,
+  limit: number,
+  leaseMs: number,
+  opts: ClaimOptions = {},
+): Promise<ClaimedJob<P>[]> {
   if (limit <= 0) return [];
   const perAccount = opts.perAccount ?? null;
   return transaction(db, async (tx) => {
@@ -59,7 +65,7 @@ export async function claimJobs(db: Db, workerId: string, limit: number, leaseMs
       id: string;
       account_id: string;
       app_id: string;
-      request: StoredPlanRequest;
+      request: P;
       attempts: number;
       max_attempts: number;
     }>(

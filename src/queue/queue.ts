@@ -2,18 +2,42 @@
  * The queue operations on the jobs table, in plain SQL (the pg-boss / graphile-worker pattern):
  * claim under a lease, fairly across accounts (./claim.ts), extend it by heartbeat, finish only while the
  * lease is still ours, and sweep expired leases back to `queued` (or to `failed` after the last
- * attempt). Failing a job refunds its charge in the same transaction. A finished job keeps
- * `locked_by`: the worker that ran its last attempt. Every end (completeJob, failJob, which the
- * sweep uses too) queues the tasks of its webhook deliveries in its own transaction.
+ * attempt). A finished job keeps `locked_by`: the worker that ran its last attempt.
+ *
+ * The engine alone: it moves rows and never looks inside a job's payload or result. A JobQueue
+ * is typed by both, and carries its owner's hooks (./runner.ts, JobHooks), which run inside the
+ * transaction of every end (complete, fail, and the sweep's fail): the screenshot set's refund
+ * and webhooks are src/sets/job-queue.ts.
  */
-import { refund } from '../accounts/credits.ts';
 import { transaction, type Db, type Queryable } from '../db/pool.ts';
-import { creditsRefunded } from '../metrics/index.ts';
-import { queueDeliveryTasks } from '../tasks/webhook-delivery.ts';
-import type { JobOutcome } from './runner.ts';
-import type { JobError } from './jobs.ts';
+import { claimJobs, type ClaimedJob, type ClaimOptions } from './claim.ts';
+import type { JobError, JobHooks, JobOutcome } from './runner.ts';
 
-export { claimJobs, type ClaimedJob, type ClaimOptions } from './claim.ts';
+export { claimJobs, type ClaimedJob, type ClaimOptions };
+
+/**
+ * The jobs table's engine for one kind of job: `P` its payload (the `request` column), `R` its
+ * result, `hooks` what its owner does in the transaction of each end. Its operations are bound
+ * (they may be passed around or destructured).
+ */
+export class JobQueue<P, R> {
+  constructor(readonly hooks: JobHooks = {}) {}
+
+  readonly claim = (db: Db, workerId: string, limit: number, leaseMs: number, opts: ClaimOptions = {}): Promise<ClaimedJob<P>[]> =>
+    claimJobs<P>(db, workerId, limit, leaseMs, opts);
+
+  readonly complete = (db: Db, workerId: string, jobId: string, outcome: JobOutcome<R>): Promise<boolean> =>
+    completeJob(db, this.hooks, workerId, jobId, outcome);
+
+  readonly fail = (db: Db, jobId: string, workerId: string | null, error: JobError, now: Date = new Date()): Promise<boolean> =>
+    failJob(db, this.hooks, jobId, workerId, error, now);
+
+  readonly sweep = (db: Db, now: Date = new Date()): Promise<SweepResult> => sweepExpiredLeases(db, this.hooks, now);
+
+  readonly heartbeat = heartbeat;
+  readonly release = releaseJob;
+  readonly setProgress = setProgress;
+}
 
 /** Extends the leases this worker still holds; returns the ids it no longer holds. */
 export async function heartbeat(db: Queryable, workerId: string, jobIds: string[], leaseMs: number): Promise<string[]> {
@@ -30,10 +54,10 @@ export async function heartbeat(db: Queryable, workerId: string, jobIds: string[
 /**
  * Returns false when the lease was lost (another worker owns the job now): the result is dropped.
  * `save` writes the attempt's outputs in the same transaction; the jobs_ended trigger adds the
- * job's event, its webhook deliveries and its notification to it, and the deliveries' tasks are
- * queued on it too.
+ * job's event, its webhook deliveries and its notification to it, and the hooks' onEnded runs on
+ * it last.
  */
-export async function completeJob(db: Db, workerId: string, jobId: string, outcome: JobOutcome): Promise<boolean> {
+async function completeJob<R>(db: Db, hooks: JobHooks, workerId: string, jobId: string, outcome: JobOutcome<R>): Promise<boolean> {
   return transaction(db, async (tx) => {
     const { rows } = await tx.query<{ account_id: string }>(
       `UPDATE jobs SET status = 'succeeded', result = $3, lease_expires_at = NULL, progress_done = NULL, progress_total = NULL, updated_at = now()
@@ -42,7 +66,7 @@ export async function completeJob(db: Db, workerId: string, jobId: string, outco
     );
     if (!rows[0]) return false;
     await outcome.save?.(tx);
-    await queueDeliveryTasks(tx, { accountId: rows[0].account_id, jobId });
+    await hooks.onEnded?.(tx, { id: jobId, accountId: rows[0].account_id });
     return true;
   });
 }
@@ -55,23 +79,26 @@ export async function setProgress(db: Queryable, workerId: string, jobId: string
   );
 }
 
-/** Mark failed and refund, in one transaction with the webhooks' tasks. `workerId` null: the sweep, which holds no lease. */
-export async function failJob(db: Db, jobId: string, workerId: string | null, error: JobError, now: Date = new Date()): Promise<boolean> {
-  const refunded = await transaction(db, async (tx) => {
-    const { rows } = await tx.query<{ account_id: string; period_start: string; cost: number }>(
+/**
+ * Mark failed, in one transaction with the hooks' onFailed (a refund) and onEnded (the webhooks'
+ * tasks): if either throws, the job is not failed. `workerId` null: the sweep, which holds no lease.
+ */
+async function failJob(db: Db, hooks: JobHooks, jobId: string, workerId: string | null, error: JobError, now: Date): Promise<boolean> {
+  const ended = await transaction(db, async (tx) => {
+    const { rows } = await tx.query<{ account_id: string }>(
       `UPDATE jobs SET status = 'failed', error = $3, lease_expires_at = NULL, progress_done = NULL, progress_total = NULL, updated_at = now()
        WHERE id = $1 AND status = 'running' AND (locked_by = $2 OR ($2::text IS NULL AND lease_expires_at < now()))
-       RETURNING account_id, to_char(period_start, 'YYYY-MM-DD') AS period_start, cost`,
+       RETURNING account_id`,
       [jobId, workerId, error],
     );
     if (!rows[0]) return null;
-    if (rows[0].cost > 0) await refund(tx, rows[0].account_id, rows[0].period_start, rows[0].cost, jobId, now);
-    await queueDeliveryTasks(tx, { accountId: rows[0].account_id, jobId });
-    return rows[0].cost;
+    const job = { id: jobId, accountId: rows[0].account_id };
+    const afterCommit = await hooks.onFailed?.(tx, job, now);
+    await hooks.onEnded?.(tx, job);
+    return { afterCommit };
   });
-  // Counted once committed.
-  if (refunded) creditsRefunded.inc(refunded);
-  return refunded !== null;
+  ended?.afterCommit?.();
+  return ended !== null;
 }
 
 /**
@@ -93,8 +120,8 @@ export interface SweepResult {
   failed: string[];
 }
 
-/** Jobs whose worker died: back to the queue, or failed and refunded after the last attempt. */
-export async function sweepExpiredLeases(db: Db, now: Date = new Date()): Promise<SweepResult> {
+/** Jobs whose worker died: back to the queue, or failed (with the hooks) after the last attempt. */
+async function sweepExpiredLeases(db: Db, hooks: JobHooks, now: Date): Promise<SweepResult> {
   const requeued = await db.query<{ id: string }>(
     `UPDATE jobs SET status = 'queued', lease_expires_at = NULL, locked_by = NULL, progress_done = NULL, progress_total = NULL, updated_at = now()
      WHERE id IN (SELECT id FROM jobs WHERE status = 'running' AND lease_expires_at < now() AND attempts < max_attempts FOR UPDATE SKIP LOCKED)
@@ -106,7 +133,7 @@ export async function sweepExpiredLeases(db: Db, now: Date = new Date()): Promis
   const failed: string[] = [];
   for (const { id, attempts } of exhausted.rows) {
     const message = `The job did not finish in ${attempts} attempts.`;
-    if (await failJob(db, id, null, { code: 'attempts_exhausted', message, retryable: false }, now)) failed.push(id);
+    if (await failJob(db, hooks, id, null, { code: 'attempts_exhausted', message, retryable: false }, now)) failed.push(id);
   }
   return { requeued: requeued.rows.map((r) => r.id), failed };
 }

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/pool.ts';
 import type { Notifications } from '../db/notifications.ts';
 import { ProgressReporter } from './progress.ts';
-import { claimJobs, completeJob, failJob, heartbeat, releaseJob, sweepExpiredLeases, type ClaimedJob } from './queue.ts';
+import { heartbeat, releaseJob, type ClaimedJob, type JobQueue } from './queue.ts';
 import { FatalJobError, RetryableJobError, type JobRunner } from './runner.ts';
 import { jobAttempts, jobsRunning } from '../metrics/index.ts';
 import { backoffDelay, type RetryPolicy } from '../core/retry.ts';
@@ -26,7 +26,9 @@ export function retryDelay(attempt: number, baseMs = JOB_RETRY.baseDelayMs, maxM
   return backoffDelay({ ...JOB_RETRY, baseDelayMs: baseMs, maxDelayMs: maxMs }, attempt, random);
 }
 
-export interface WorkerOptions {
+export interface WorkerOptions<P, R> {
+  /** The queue of the jobs this worker runs: their payload and result types, and their owner's hooks for each end. */
+  queue: JobQueue<P, R>;
   concurrency: number;
   /** Jobs one account may have running at once across all workers; none: no cap. */
   perAccount?: number | null;
@@ -42,7 +44,7 @@ export interface WorkerOptions {
   log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
-export class Worker {
+export class Worker<P, R> {
   readonly id: string;
   private readonly running = new Map<string, { done: Promise<void>; abort: AbortController }>();
   private readonly timers: NodeJS.Timeout[] = [];
@@ -57,8 +59,8 @@ export class Worker {
   constructor(
     private readonly db: Db,
     private readonly notifications: Notifications | null,
-    private readonly run: JobRunner,
-    private readonly opts: WorkerOptions,
+    private readonly run: JobRunner<P, R>,
+    private readonly opts: WorkerOptions<P, R>,
   ) {
     this.id = opts.workerId ?? `wrk_${process.pid}_${randomBytes(4).toString('hex')}`;
   }
@@ -102,13 +104,13 @@ export class Worker {
     while (!this.stopping) {
       const free = this.opts.concurrency - this.running.size;
       if (free <= 0) return;
-      const jobs = await claimJobs(this.db, this.id, free, this.opts.leaseMs, { perAccount: this.opts.perAccount });
+      const jobs = await this.opts.queue.claim(this.db, this.id, free, this.opts.leaseMs, { perAccount: this.opts.perAccount });
       for (const job of jobs) this.execute(job);
       if (jobs.length < free) return;
     }
   }
 
-  private execute(job: ClaimedJob): void {
+  private execute(job: ClaimedJob<P>): void {
     const abort = new AbortController();
     jobsRunning.inc();
     const done = this.process(job, abort).finally(() => {
@@ -119,7 +121,7 @@ export class Worker {
     this.running.set(job.id, { done, abort });
   }
 
-  private async process(job: ClaimedJob, abort: AbortController): Promise<void> {
+  private async process(job: ClaimedJob<P>, abort: AbortController): Promise<void> {
     const timeoutMs = this.opts.attemptTimeoutMs ?? this.opts.leaseMs * 5;
     // Abandoning an attempt aborts its signal, so the runner stops work nobody will keep; the race
     // makes sure the worker moves on even if a runner ignores the signal.
@@ -133,7 +135,7 @@ export class Worker {
     try {
       const outcome = await Promise.race([this.run(job, { signal: abort.signal, progress: (d, t) => progress.report(d, t) }), abandoned]);
       await progress.settle();
-      if (await completeJob(this.db, this.id, job.id, outcome)) jobAttempts.inc({ outcome: 'succeeded' });
+      if (await this.opts.queue.complete(this.db, this.id, job.id, outcome)) jobAttempts.inc({ outcome: 'succeeded' });
       else {
         jobAttempts.inc({ outcome: 'abandoned' });
         this.opts.log?.warn({ jobId: job.id }, 'lease lost before completion; result dropped');
@@ -152,9 +154,9 @@ export class Worker {
     }
   }
 
-  private async handleFailure(job: ClaimedJob, error: unknown): Promise<'failed' | 'retrying'> {
+  private async handleFailure(job: ClaimedJob<P>, error: unknown): Promise<'failed' | 'retrying'> {
     if (error instanceof FatalJobError) {
-      await failJob(this.db, job.id, this.id, error.jobError, this.now());
+      await this.opts.queue.fail(this.db, job.id, this.id, error.jobError, this.now());
       return 'failed';
     }
     this.opts.log?.warn({ err: error, jobId: job.id, attempt: job.attempts }, 'job attempt failed');
@@ -162,7 +164,7 @@ export class Worker {
       await releaseJob(this.db, this.id, job.id, true, (this.opts.retryDelayMs ?? retryDelay)(job.attempts));
       return 'retrying';
     } else if (error instanceof RetryableJobError) {
-      await failJob(
+      await this.opts.queue.fail(
         this.db,
         job.id,
         this.id,
@@ -170,7 +172,7 @@ export class Worker {
         this.now(),
       );
     } else {
-      await failJob(
+      await this.opts.queue.fail(
         this.db,
         job.id,
         this.id,
@@ -189,7 +191,7 @@ export class Worker {
   }
 
   private async sweep(): Promise<void> {
-    const { requeued, failed } = await sweepExpiredLeases(this.db, this.now());
+    const { requeued, failed } = await this.opts.queue.sweep(this.db, this.now());
     if (requeued.length || failed.length) this.opts.log?.info({ requeued, failed }, 'swept expired leases');
     if (requeued.length) this.wake();
   }

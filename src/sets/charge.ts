@@ -13,7 +13,7 @@ import { appNotFound } from '../apps/apps.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { ScreenshotFamily } from '../core/listing.ts';
 import { ChargeBatches } from './charge-batches.ts';
-import type { StoredPlanRequest } from '../queue/jobs.ts';
+import type { StoredPlanRequest } from './jobs.ts';
 
 /** What the check before the charge read of the app, which the charge requires to be still true. */
 export interface CheckedFacts {

@@ -20,7 +20,7 @@ import { verdictOf } from '../planning/fillable.ts';
 import { DEVICES, outputSizes, sizeFor, sizeName } from '../core/devices.ts';
 import { creditsCharged } from '../metrics/index.ts';
 import { claimIdempotencyKey, completeIdempotencyKey, findIdempotencyRecord, requestHash } from './idempotency.ts';
-import type { StoredPlanRequest } from '../queue/jobs.ts';
+import type { StoredPlanRequest } from './jobs.ts';
 import { appReader, type AppReader } from './app-snapshots.ts';
 import { factsFor } from './fill-checks.ts';
 import { chargeAndEnqueue, chargeBatched, StaleCheck, type CheckedFacts } from './charge.ts';

@@ -3,7 +3,7 @@
  * The job itself, result included, is read with findJob / JobReader exactly as the API reads it.
  */
 import type { Queryable } from '../db/pool.ts';
-import type { JobStatus, StoredPlanRequest } from '../queue/jobs.ts';
+import type { JobStatus, StoredPlanRequest } from './jobs.ts';
 
 export interface JobSummary {
   id: string;

@@ -3,7 +3,7 @@
  * every URL freshly signed. The stored plan never holds URLs: they expire, and the host they name
  * is the one the client asked.
  */
-import type { PublicJob } from '../queue/jobs.ts';
+import type { PublicJob } from './jobs.ts';
 import type { Slide } from '../core/set.ts';
 import { ARCHIVE_NAME, featureGraphicFileName, slideFileName, STORE_PREVIEW_NAME, type JobFile } from './files.ts';
 import type { UrlSigner } from './signed-urls.ts';

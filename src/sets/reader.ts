@@ -8,7 +8,7 @@ import type { Db } from '../db/pool.ts';
 import { listJobFiles, type JobFile } from './files.ts';
 import { withPictures, type PictureLinks } from './present.ts';
 import { expiryBucket } from './signed-urls.ts';
-import { findJob, TERMINAL, type PublicJob } from '../queue/jobs.ts';
+import { findJob, TERMINAL, type PublicJob } from './jobs.ts';
 
 interface Entry {
   accountId: string;

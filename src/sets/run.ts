@@ -20,7 +20,8 @@ import { runRevisionJob } from './revisions/revision-job.ts';
 import { previewSubtitle } from './brand-pictures.ts';
 import { outsideFailure } from './picture-failures.ts';
 import { DEVICES } from '../core/devices.ts';
-import { FatalJobError, RetryableJobError, type JobRunner } from '../queue/runner.ts';
+import { FatalJobError, RetryableJobError } from '../queue/runner.ts';
+import type { SetJobRunner } from './job-queue.ts';
 
 export interface SetRunnerDeps {
   db: Queryable;
@@ -32,7 +33,7 @@ export interface SetRunnerDeps {
   screenTextWaitMs?: number;
 }
 
-export function screenshotSetRunner({ db, planner, pictures, log, screenTextWaitMs }: SetRunnerDeps): JobRunner {
+export function screenshotSetRunner({ db, planner, pictures, log, screenTextWaitMs }: SetRunnerDeps): SetJobRunner {
   return async (job, ctx) => {
     const { signal } = ctx;
     if (job.request.revision && pictures) return runRevisionJob({ db, ...pictures }, job, job.request.revision, ctx, log);

@@ -11,7 +11,7 @@
  */
 import type { Db } from '../db/pool.ts';
 import { transaction } from '../db/pool.ts';
-import type { PublicJob } from '../queue/jobs.ts';
+import type { PublicJob } from '../sets/jobs.ts';
 import { viewPublication } from '../publishing/publications.ts';
 import type { Keyring } from '../secrets/envelope.ts';
 import { webhookDeliveries } from '../metrics/index.ts';

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveSetBrand } from '../../src/brand/resolve.ts';
 import { screenshotSetRunner } from '../../src/sets/run.ts';
 import { Worker } from '../../src/queue/worker.ts';
+import { setJobs, type SetWorker } from '../../src/sets/job-queue.ts';
 import { planSet } from '../../src/planning/pipeline.ts';
 import { fakeRenderer } from '../support/fake-renderer.ts';
 import type { RenderInput } from '../../src/rendering/types.ts';
@@ -18,7 +19,7 @@ import { until } from '../support/jobs.ts';
 
 let images: FakeImageHost;
 let h: TestApp;
-let worker: Worker;
+let worker: SetWorker;
 const seen: RenderInput[] = [];
 
 beforeAll(async () => {
@@ -40,7 +41,7 @@ beforeAll(async () => {
       now: () => new Date(),
     },
   });
-  worker = new Worker(h.t.pool, h.notifications, runner, { concurrency: 1, leaseMs: 60_000, retryDelayMs: () => 10 });
+  worker = new Worker(h.t.pool, h.notifications, runner, { queue: setJobs, concurrency: 1, leaseMs: 60_000, retryDelayMs: () => 10 });
   worker.start();
 });
 afterAll(async () => {

@@ -13,7 +13,7 @@ import { freePort, shotgen } from '../cli/helpers.ts';
 import { solidPng } from '../support/fake-images.ts';
 import { lookupBody, lookupResult } from '../support/store-fixtures.ts';
 import { IOS_URL, startShotgenServer, type ShotgenServer } from './server.ts';
-import { claimJobs, failJob } from '../../src/queue/queue.ts';
+import { claimJobs, failJob } from '../../src/sets/job-queue.ts';
 import { scaled } from '../support/timing.ts';
 
 const dirs: string[] = [];

@@ -1,6 +1,6 @@
 /** The editor's form of a set in several locales, as a revision: each caption edit with its locale, shared changes once. */
 import { describe, expect, it } from 'vitest';
-import type { PublicJob, StoredPlanRequest } from '../../src/queue/jobs.ts';
+import type { PublicJob, StoredPlanRequest } from '../../src/sets/jobs.ts';
 import { applyRevision } from '../../src/sets/revisions/edit.ts';
 import { initialState, postedState, revisionOf } from '../../src/dashboard/pages/editor.ts';
 import type { ScreenshotSetResult } from '../../src/core/set.ts';

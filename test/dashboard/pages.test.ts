@@ -5,6 +5,7 @@ import { forPeople } from '../../src/dashboard/names.ts';
 import { screenshotSetRunner } from '../../src/sets/run.ts';
 import { planWithModel } from '../../src/planning/pipeline.ts';
 import { Worker } from '../../src/queue/worker.ts';
+import { setJobs } from '../../src/sets/job-queue.ts';
 import type { TestApp } from '../support/app.ts';
 import { createDashboardApp, PageClient } from '../support/dashboard.ts';
 import { startFakeStore, type FakeStore } from '../support/fake-store.ts';
@@ -120,7 +121,7 @@ describe('dashboard pages', () => {
       h.t.pool,
       h.notifications,
       screenshotSetRunner({ db: h.t.pool, planner: { plan: (input) => planWithModel(input, null) } }),
-      { concurrency: 1, leaseMs: 60_000 },
+      { queue: setJobs, concurrency: 1, leaseMs: 60_000 },
     );
     worker.start();
     try {

@@ -1,5 +1,5 @@
 import { describe, expect } from 'vitest';
-import { claimJobs, completeJob, failJob } from '../../src/queue/queue.ts';
+import { claimJobs, completeJob, failJob } from '../../src/sets/job-queue.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
 import { saveJobFiles } from '../../src/sets/files.ts';
 import { RenderPool } from '../../src/rendering/index.ts';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/http/server.ts';
-import { failJob, claimJobs } from '../../src/queue/queue.ts';
+import { failJob, claimJobs } from '../../src/sets/job-queue.ts';
 import { screenshotSetRunner } from '../../src/sets/run.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';

@@ -6,6 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Worker } from '../../src/queue/worker.ts';
+import { setJobs, type SetWorker } from '../../src/sets/job-queue.ts';
 import { screenshotSetRunner } from '../../src/sets/run.ts';
 import { PlanningPool } from '../../src/planning/pool.ts';
 import { emptyScreenshots } from '../../src/core/listing.ts';
@@ -22,7 +23,7 @@ const MODEL_BUDGET_MS = 1_500;
 
 let fake: FakeLlm | null = null;
 let h: TestApp | null = null;
-let worker: Worker | null = null;
+let worker: SetWorker | null = null;
 let planner: PlanningPool | null = null;
 
 beforeAll(() => void renderPool());
@@ -48,7 +49,7 @@ async function jobWith(reply: (body: Record<string, unknown>) => FakeReply) {
       planner,
       pictures: { objects: h.services.objects, renderer: renderPool(), storeImageOrigins: [], now: () => new Date() },
     }),
-    { concurrency: 1, leaseMs: 60_000, retryDelayMs: () => 10 },
+    { queue: setJobs, concurrency: 1, leaseMs: 60_000, retryDelayMs: () => 10 },
   );
   worker.start();
   // The listing's own screenshots would be fetched from a store: the slides frame an uploaded screen instead.

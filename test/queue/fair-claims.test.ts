@@ -3,15 +3,14 @@
  * no account runs more than its cap, however many claimers race.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { claimJobs, completeJob } from '../../src/queue/queue.ts';
-import type { JobOutcome } from '../../src/queue/runner.ts';
+import { claimJobs, completeJob, setJobs, type SetJobOutcome } from '../../src/sets/job-queue.ts';
 import { Worker } from '../../src/queue/worker.ts';
 import type { ScreenshotSetResult } from '../../src/core/set.ts';
 import { createTestDatabase, testServers, type TestDatabase } from '../support/db.ts';
 import { accountWithKey, insertApp } from '../support/fixtures.ts';
 import { enqueueJobs, until } from '../support/jobs.ts';
 
-const outcome: JobOutcome = { result: { device: 'iphone-69', slides: [], warnings: [] } as unknown as ScreenshotSetResult };
+const outcome: SetJobOutcome = { result: { device: 'iphone-69', slides: [], warnings: [] } as unknown as ScreenshotSetResult };
 
 for (const server of testServers()) {
   describe(`fair claiming on the ${server.name} server`, () => {
@@ -97,7 +96,8 @@ for (const server of testServers()) {
       };
       // No cap: fairness alone, not the cap, must let the quiet account in.
       const workers = [1, 2].map(
-        (i) => new Worker(t.pool, null, run, { concurrency: 2, leaseMs: 60_000, pollIntervalMs: 60_000, workerId: `w${i}` }),
+        (i) =>
+          new Worker(t.pool, null, run, { queue: setJobs, concurrency: 2, leaseMs: 60_000, pollIntervalMs: 60_000, workerId: `w${i}` }),
       );
       try {
         for (const w of workers) w.wake();

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getBalance } from '../../src/accounts/credits.ts';
 import type { ScreenshotSetResult } from '../../src/core/set.ts';
-import { claimJobs, completeJob, failJob, heartbeat, releaseJob, sweepExpiredLeases } from '../../src/queue/queue.ts';
+import { heartbeat, releaseJob } from '../../src/queue/queue.ts';
+import { claimJobs, completeJob, failJob, sweepExpiredLeases } from '../../src/sets/job-queue.ts';
 import { createTestDatabase, testServers, type TestDatabase } from '../support/db.ts';
 import { accountWithKey, insertApp } from '../support/fixtures.ts';
 import { enqueueJobs, jobRows, ledger } from '../support/jobs.ts';

@@ -2,14 +2,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getBalance } from '../../src/accounts/credits.ts';
 import { Notifications } from '../../src/db/notifications.ts';
 import { JobReader } from '../../src/sets/reader.ts';
-import { FatalJobError, RetryableJobError, type JobOutcome, type JobRunner } from '../../src/queue/runner.ts';
-import { retryDelay, Worker } from '../../src/queue/worker.ts';
+import { FatalJobError, RetryableJobError } from '../../src/queue/runner.ts';
+import { retryDelay, Worker, type WorkerOptions } from '../../src/queue/worker.ts';
+import { setJobs, type SetJobOutcome, type SetJobRunner, type SetWorker } from '../../src/sets/job-queue.ts';
+import type { StoredPlanRequest } from '../../src/sets/jobs.ts';
 import type { ScreenshotSetResult } from '../../src/core/set.ts';
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { accountWithKey, insertApp } from '../support/fixtures.ts';
 import { enqueueJobs, jobRows, ledger, until } from '../support/jobs.ts';
 
-const result = (device: string): JobOutcome => ({
+const result = (device: string): SetJobOutcome => ({
   result: {
     device,
     width: 1320,
@@ -27,7 +29,7 @@ describe('the worker', () => {
   let notifications: Notifications;
   let accountId: string;
   let appId: string;
-  const workers: Worker[] = [];
+  const workers: SetWorker[] = [];
   beforeEach(async () => {
     t = await createTestDatabase();
     notifications = new Notifications(t.url);
@@ -41,8 +43,8 @@ describe('the worker', () => {
     await t.drop();
   });
 
-  const startWorker = (run: JobRunner, opts: Partial<ConstructorParameters<typeof Worker>[3]> = {}) => {
-    const w = new Worker(t.pool, notifications, run, { concurrency: 4, leaseMs: 60_000, pollIntervalMs: 60_000, ...opts });
+  const startWorker = (run: SetJobRunner, opts: Partial<WorkerOptions<StoredPlanRequest, ScreenshotSetResult>> = {}) => {
+    const w = new Worker(t.pool, notifications, run, { queue: setJobs, concurrency: 4, leaseMs: 60_000, pollIntervalMs: 60_000, ...opts });
     workers.push(w);
     w.start();
     return w;

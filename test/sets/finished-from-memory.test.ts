@@ -3,7 +3,7 @@
  * on every poll, Preference-Applied still said, and never to another account.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { claimJobs, failJob } from '../../src/queue/queue.ts';
+import { claimJobs, failJob } from '../../src/sets/job-queue.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { accountWithKey, insertApp } from '../support/fixtures.ts';
 import { enqueueJobs } from '../support/jobs.ts';

@@ -1,7 +1,7 @@
 /** `Prefer: wait=N`: answers when the job ends, woken by its notification, or after N seconds. */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { claimJobs, completeJob, failJob } from '../../src/queue/queue.ts';
+import { claimJobs, completeJob, failJob } from '../../src/sets/job-queue.ts';
 import { preferredWait } from '../../src/api/get-job.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';

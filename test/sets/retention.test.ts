@@ -1,6 +1,6 @@
 /** Pictures past JOB_RETENTION_DAYS are removed; the job, its plan and the ledger stay. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { claimJobs, completeJob } from '../../src/queue/queue.ts';
+import { claimJobs, completeJob } from '../../src/sets/job-queue.ts';
 import { saveJobFiles } from '../../src/sets/files.ts';
 import { purgeExpiredPictures } from '../../src/sets/retention.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { claimJobs, completeJob } from '../../src/queue/queue.ts';
+import { claimJobs, completeJob } from '../../src/sets/job-queue.ts';
 import { FileObjectStore } from '../../src/objects/filesystem.ts';
 import { saveJobFiles } from '../../src/sets/files.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';

@@ -1,6 +1,6 @@
 /** Signed picture URLs: any change to the path, the expiry or the signature is refused, and so is age. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { claimJobs, completeJob } from '../../src/queue/queue.ts';
+import { claimJobs, completeJob } from '../../src/sets/job-queue.ts';
 import { saveJobFiles } from '../../src/sets/files.ts';
 import { SIGNED_URL_TTL_S, UrlSigner } from '../../src/sets/signed-urls.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';

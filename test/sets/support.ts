@@ -1,5 +1,6 @@
 /** A test API with a worker that renders: the whole pictures flow on one test database. */
 import { Worker } from '../../src/queue/worker.ts';
+import { setJobs, type SetWorker } from '../../src/sets/job-queue.ts';
 import { screenshotSetRunner } from '../../src/sets/run.ts';
 import { planSet } from '../../src/planning/pipeline.ts';
 import { RenderPool } from '../../src/rendering/index.ts';
@@ -14,7 +15,7 @@ export const closeRenderPool = async () => {
 };
 
 export interface PicturesApp extends TestApp {
-  worker: Worker;
+  worker: SetWorker;
 }
 
 export async function createPicturesApp(
@@ -34,7 +35,7 @@ export async function createPicturesApp(
       now: () => new Date(),
     },
   });
-  const worker = new Worker(h.t.pool, h.notifications, runner, { concurrency: 2, leaseMs: 60_000, retryDelayMs: () => 10 });
+  const worker = new Worker(h.t.pool, h.notifications, runner, { queue: setJobs, concurrency: 2, leaseMs: 60_000, retryDelayMs: () => 10 });
   if (opts.worker !== false) worker.start();
   const close = h.close;
   return {

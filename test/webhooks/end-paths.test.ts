@@ -7,8 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ScreenshotSetResult } from '../../src/core/set.ts';
 import { newId } from '../../src/core/ids.ts';
 import { setStatus } from '../../src/publishing/publications.ts';
-import { claimJobs, completeJob, sweepExpiredLeases } from '../../src/queue/queue.ts';
-import { FatalJobError, type JobRunner } from '../../src/queue/runner.ts';
+import { claimJobs, completeJob, setJobs, sweepExpiredLeases, type SetJobRunner } from '../../src/sets/job-queue.ts';
+import { FatalJobError } from '../../src/queue/runner.ts';
 import { Worker } from '../../src/queue/worker.ts';
 import { JobReader } from '../../src/sets/reader.ts';
 import { DEFAULT_TASK_SETTINGS, Tasks } from '../../src/tasks/runner.ts';
@@ -74,12 +74,12 @@ describe('webhook delivery tasks from the code that ends a job or a publication'
   it('a worker’s completion, a fatal failure and a last failed attempt: one task per delivery on commit, one webhook per endpoint', async () => {
     await endpoints();
     const [ok, fatal, flaky] = await enqueueJobs(t.pool, accountId, appId, 3);
-    const run: JobRunner = async (job) => {
+    const run: SetJobRunner = async (job) => {
       if (job.id === fatal) throw new FatalJobError({ code: 'planning_failed', message: 'nothing to plan', retryable: false });
       if (job.id === flaky) throw new Error('a bug, every time');
       return { result: RESULT };
     };
-    await new Worker(t.pool, null, run, { concurrency: 3, leaseMs: 60_000, retryDelayMs: () => 0 }).runOnce();
+    await new Worker(t.pool, null, run, { queue: setJobs, concurrency: 3, leaseMs: 60_000, retryDelayMs: () => 0 }).runOnce();
     expect((await jobRows(t.pool)).map((j) => [j.id, j.status])).toEqual([
       [ok, 'succeeded'],
       [fatal, 'failed'],

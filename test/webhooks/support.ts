@@ -2,7 +2,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Db } from '../../src/db/pool.ts';
-import { claimJobs, completeJob, failJob } from '../../src/queue/queue.ts';
+import { claimJobs, completeJob, failJob } from '../../src/sets/job-queue.ts';
 import type { ScreenshotSetResult } from '../../src/core/set.ts';
 import { enqueueJobs } from '../support/jobs.ts';
 

@@ -11,7 +11,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { THEME_IDS, THEMES } from '../../core/themes.ts';
 import { isId } from '../../core/ids.ts';
-import type { PublicJob } from '../../queue/jobs.ts';
+import type { PublicJob } from '../../sets/jobs.ts';
 import { MAX_COUNT, type Slide } from '../../core/set.ts';
 import { isProblem, type FieldError } from '../../core/problem.ts';
 import { slideEditWarnings } from '../../sets/revisions/check.ts';
@@ -22,7 +22,7 @@ import { field, notFound, requireSession, type Dashboard } from '../context.ts';
 import { html, safeUrl, type Html } from '../html.ts';
 import { csrfField, type PageContext } from '../layout.ts';
 import { forPeople } from '../names.ts';
-import type { StoredPlanRequest } from '../../queue/jobs.ts';
+import type { StoredPlanRequest } from '../../sets/jobs.ts';
 import { describeLocale } from '../../core/locales.ts';
 
 export interface EditorState {

@@ -3,7 +3,7 @@ import { refusalFixes, SET_FIXES } from './fixes.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isId } from '../../core/ids.ts';
 import { findJobSummary } from '../../sets/list.ts';
-import type { PublicJob } from '../../queue/jobs.ts';
+import type { PublicJob } from '../../sets/jobs.ts';
 import { createScreenshotSet } from '../../sets/create.ts';
 import { isProblem } from '../../core/problem.ts';
 import { field, notFound, pageContext, requireSession, seeOther, sendPage, type Dashboard } from '../context.ts';

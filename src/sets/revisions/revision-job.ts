@@ -4,8 +4,8 @@ import { findApp, listingsOf } from '../../apps/apps.ts';
 import { DEVICES } from '../../core/devices.ts';
 import { iconKey } from '../../brand/icon-cache.ts';
 import { previewSubtitle } from '../brand-pictures.ts';
-import { FatalJobError, RetryableJobError, type JobContext, type JobOutcome } from '../../queue/runner.ts';
-import type { ClaimedJob } from '../../queue/queue.ts';
+import { FatalJobError, RetryableJobError, type JobContext } from '../../queue/runner.ts';
+import type { SetJob, SetJobOutcome } from '../job-queue.ts';
 import { outsideFailure } from '../picture-failures.ts';
 import { saveJobFiles } from '../files.ts';
 import { fileLocale } from '../archive.ts';
@@ -16,11 +16,11 @@ import type { StoredRevision } from './types.ts';
 
 export async function runRevisionJob(
   deps: RevisionDeps,
-  job: ClaimedJob,
+  job: SetJob,
   rev: StoredRevision,
   ctx: JobContext,
   log?: { warn(obj: object, msg: string): void },
-): Promise<JobOutcome> {
+): Promise<SetJobOutcome> {
   const { rows } = await deps.db.query<{ result: ScreenshotSetResult | null }>(
     'SELECT result FROM jobs WHERE id = $1 AND account_id = $2',
     [rev.parentJobId, job.accountId],

@@ -8,7 +8,7 @@ import { periodStart } from '../../accounts/credits.ts';
 import { findApp } from '../../apps/apps.ts';
 import { transaction, type Db, type Queryable } from '../../db/pool.ts';
 import { isId, newId } from '../../core/ids.ts';
-import type { StoredPlanRequest } from '../../queue/jobs.ts';
+import type { StoredPlanRequest } from '../jobs.ts';
 import type { ScreenshotSetResult, Slide } from '../../core/set.ts';
 import { Problem, validationFailed, type FieldError } from '../../core/problem.ts';
 import { checkScreenIds } from '../../screens/screens.ts';

@@ -1,17 +1,20 @@
-/** The job row, which is both the public Job resource and the queue entry. */
+/**
+ * The job row as the screenshot set's: the public Job resource (its status, result and error as
+ * the API shows them) and the request a set's job stores. The queue that moves the row is
+ * src/queue/; the set's use of it is ./job-queue.ts.
+ */
 import type { ThemeId } from '../core/themes.ts';
 import type { Static } from '@sinclair/typebox';
 import type { Queryable } from '../db/pool.ts';
-import type { JOB_ERROR_CODES, JOB_STATUSES, JobErrorSchema, JobSchema } from '../core/job-schemas.ts';
+import type { JOB_STATUSES, JobSchema } from '../core/job-schemas.ts';
 import type { PlanRequest, ScreenshotSetResult } from '../core/set.ts';
-import type { StoredRevision } from '../sets/revisions/types.ts';
+import type { JobError } from '../queue/runner.ts';
+import type { StoredRevision } from './revisions/types.ts';
 
 export type JobStatus = (typeof JOB_STATUSES)[number];
 export const TERMINAL: ReadonlySet<JobStatus> = new Set(['succeeded', 'failed']);
 
-/** The job's public shape; its schema (./schemas.ts) is the source. */
-export type JobErrorCode = (typeof JOB_ERROR_CODES)[number];
-export type JobError = Static<typeof JobErrorSchema>;
+/** The job's public shape; its schema (src/core/job-schemas.ts) is the source. */
 export type PublicJob = Static<typeof JobSchema>;
 
 interface PublicJobRow {
