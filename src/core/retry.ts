@@ -10,7 +10,8 @@
  *
  * Store calls retry in place (withRetries); jobs and webhooks retry later, as a new claim or a new
  * task, so they take only the pause (backoffDelay). pg-boss's retry of internal tasks
- * (src/tasks/runner.ts) is pg-boss's own: queue options, the pauses computed in its SQL.
+ * (src/tasks/, each task's queue in its own file) is pg-boss's own: queue options, the pauses
+ * computed in its SQL.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import pRetry, { AbortError } from 'p-retry';
