@@ -140,6 +140,17 @@ export const SlideLintSchema = Type.Object(
       description:
         'That size in points where shoppers decide: a screenshot in App Store and Play search results (about 110 pt wide). At least 5.',
     }),
+    headlineSearchPt: Type.Optional(
+      Type.Number({
+        description:
+          'The headline’s size in points where the slide is smallest in the store: its search results (about 112 pt wide for an iPhone portrait slide, 104 dp on a Play phone; docs/typography.md).',
+      }),
+    ),
+    warnings: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'What a designer would fix on this slide: a headline under 7 pt in the store’s search results. Empty when none.',
+      }),
+    ),
     contrast: Type.Number({ description: 'WCAG 2 contrast ratio of the text against the background under it (lowest).' }),
     screenCroppedPct: Nullable(Type.Number(), { description: 'Share of the screen image not shown, in %; null without a screen.' }),
     screenUpscaledPct: Nullable(Type.Number(), {

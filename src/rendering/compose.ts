@@ -9,6 +9,7 @@ import { leadOf, missingGlyphs, setFont, useBrandFont, type Weight } from './fon
 import { displayFor, drawCutout, drawFrameBody, MAX_CROP, type FrameBox } from './frames.ts';
 import { place, posterBlock, scaleOf, textBlock, THUMBNAIL_PT, type Bleed, type Scale, type TextBlock } from './layout.ts';
 import { suspicion } from './marketing.ts';
+import { MIN_HEADLINE_SEARCH_PT, searchPt, searchWidthPt } from './thumbnail.ts';
 import { ScreenError, ScreenSlot, type ScreenImage } from './screen-image.ts';
 
 export { ScreenError };
@@ -201,11 +202,26 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
       missingGlyphs: missingGlyphs(`${task.slide.headline} ${task.slide.subheadline ?? ''}`, leadOf(ctx)),
       minFontPx,
       minFontThumbnailPt: Math.round(((minFontPx * THUMBNAIL_PT) / sc.base) * 10) / 10,
+      ...headlineLint(task.device, block.headlineSize),
       contrast: look.contrast,
       screenCroppedPct: shown && drawn ? drawn.cropped : null,
       screenUpscaledPct: shown && drawn ? drawn.upscaled : null,
       marketingImage,
     },
+  };
+}
+
+/** The headline as search results show it, and the warning when it is too small to read there. */
+function headlineLint(device: SlideTask['device'], px: number): Pick<DrawnLint, 'headlineSearchPt' | 'warnings'> {
+  const pt = searchPt(device, px);
+  return {
+    headlineSearchPt: pt,
+    warnings:
+      pt < MIN_HEADLINE_SEARCH_PT
+        ? [
+            `The headline is ${pt} pt in the store's search results (the slide is shown ${searchWidthPt(device)} pt wide there), under ${MIN_HEADLINE_SEARCH_PT} pt: shorten it so it can be set larger.`,
+          ]
+        : [],
   };
 }
 

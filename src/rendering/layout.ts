@@ -1,13 +1,14 @@
 /**
  * Where things go on a slide. Sizes derive from the slide's size so every device looks alike; the
- * text block of a set is as tall as its tallest, so devices sit at the same height on every slide.
+ * set has one headline and one subheadline size, and its text block is as tall as its tallest, so
+ * devices sit at the same height on every slide.
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import { themeFor, type ThemeId } from '../core/themes.ts';
 import { DEVICES, type Device } from '../core/devices.ts';
 import { frameBox, frameOf, frameWidthFor, type Display, type FrameBox } from './frames.ts';
 import type { Weight } from './font-sources.ts';
-import { drawnLines, fitSize, HEADLINE_LINE_HEIGHT, linesAt, MAX_LINES, SUB_LINE_HEIGHT } from './text.ts';
+import { drawnLines, fitSize, HEADLINE_LINE_HEIGHT, SUB_LINE_HEIGHT } from './text.ts';
 import type { SetMetrics, SlideLook } from './types.ts';
 
 export interface Scale {
@@ -37,28 +38,30 @@ export const THUMBNAIL_PT = 110;
 export const MIN_LEGIBLE_PT = 5;
 export const minLegiblePx = (sc: Scale): number => Math.ceil((sc.base * MIN_LEGIBLE_PT) / THUMBNAIL_PT);
 
-/** One step of the headline ladder: neighbouring slides differ by at most one (8 %). */
-export const HEADLINE_STEP = 0.92;
+/** The least headline size, as a share of the slide's width (its short side when landscape). */
+export const MIN_HEADLINE_SHARE = 0.08;
+/** The headline is at least this many times its subheadline: a hierarchy that reads in a thumbnail. */
+export const MIN_HEADLINE_RATIO = 1.6;
 
 export interface TypeScale {
-  /** Headline sizes from largest to smallest, one step apart. */
-  ladder: number[];
+  /** The theme's headline size (THEMES[…].headline.size of the base), never under `min`. */
+  max: number;
+  /** MIN_HEADLINE_SHARE of the slide's width. */
+  min: number;
   subMin: number;
-  subMax: number;
 }
 
 /** The theme's headline weight (THEMES[…].headline): the bold theme's are Black. */
 export const headlineWeight = (theme: ThemeId | undefined): Weight => themeFor(theme).headline.weight;
 
 export function typeScale(sc: Scale, theme: ThemeId | undefined): TypeScale {
-  const max = Math.round(sc.base * themeFor(theme).headline.size);
-  const subMin = minLegiblePx(sc);
-  const min = Math.max(Math.round(subMin * 1.2), Math.round(sc.base * 0.05));
-  const ladder: number[] = [];
-  for (let s = max; s > min; s *= HEADLINE_STEP) ladder.push(Math.round(s));
-  ladder.push(min);
-  return { ladder, subMin, subMax: Math.max(subMin, Math.round(max * 0.55)) };
+  const min = Math.ceil(Math.min(sc.width, sc.height) * MIN_HEADLINE_SHARE);
+  const max = Math.max(min, Math.round(sc.base * themeFor(theme).headline.size));
+  return { max, min, subMin: minLegiblePx(sc) };
 }
+
+/** The largest subheadline size the headline allows (MIN_HEADLINE_RATIO). */
+export const subCap = (headlineSize: number): number => Math.floor(headlineSize / MIN_HEADLINE_RATIO);
 
 export interface TextBlock {
   headline: string[];
@@ -78,8 +81,8 @@ export function textBlock(
   theme?: ThemeId,
 ): TextBlock {
   const weight = headlineWeight(theme);
-  const headline = drawnLines(ctx, slide.headline, weight, headlineSize, sc.textWidth);
-  const sub = slide.subheadline ? drawnLines(ctx, slide.subheadline, 400, subSize, sc.textWidth) : [];
+  const headline = drawnLines(ctx, slide.headline, weight, headlineSize, sc.textWidth, slide.lang);
+  const sub = slide.subheadline ? drawnLines(ctx, slide.subheadline, 400, subSize, sc.textWidth, slide.lang) : [];
   const subHeight = sub.length ? headlineSize * 0.35 + sub.length * subSize * SUB_LINE_HEIGHT : 0;
   return {
     headline,
@@ -91,46 +94,36 @@ export function textBlock(
   };
 }
 
-function fitsAt(ctx: SKRSContext2D, text: string, size: number, width: number, weight: Weight): boolean {
-  const w = linesAt(ctx, text, weight, size, width);
-  return w.fits && w.lines.length <= MAX_LINES;
-}
-
 /**
- * Each headline at the largest size of the ladder at which it fits, then brought within one step
- * of its neighbours (only ever down: a larger size would not fit), so one long headline shrinks
- * its neighbours a little, not the whole set. One subheadline size for the set, never below the
- * legible minimum.
+ * One type system for the set, decided before any slide is drawn (slides are drawn on several
+ * threads, each with these metrics): one headline size for every slide, the largest at which
+ * every headline fits in MAX_LINES lines, between the theme's size and MIN_HEADLINE_SHARE of the
+ * width; one subheadline size, at most 1 / MIN_HEADLINE_RATIO of it, never below the legible
+ * minimum. A headline that does not fit even at the least size runs on rather than shrinking the set.
  */
 export function fitSet(ctx: SKRSContext2D, device: Device, slides: SlideLook[], theme?: ThemeId): SetMetrics {
   const sc = scaleOf(device);
   const t = typeScale(sc, theme);
-  const steps = slides.map((s) => {
-    const k = t.ladder.findIndex((size) => fitsAt(ctx, s.headline, size, sc.textWidth, headlineWeight(theme)));
-    return k < 0 ? t.ladder.length - 1 : k;
-  });
-  for (let changed = true; changed;) {
-    changed = false;
-    for (let i = 0; i < steps.length; i++) {
-      const floor = Math.max(steps[i - 1] ?? 0, steps[i + 1] ?? 0) - 1;
-      if (steps[i] < floor) {
-        steps[i] = floor;
-        changed = true;
-      }
-    }
-  }
-  const headlineSizes = steps.map((k) => t.ladder[k]);
-  const subs = slides.flatMap((s) => (s.subheadline ? [s.subheadline] : []));
-  const subSize = fitSize(ctx, subs, 400, sc.textWidth, t.subMin, Math.max(t.subMin, Math.round(Math.min(...headlineSizes) * 0.6)));
-  const blockHeight = Math.max(0, ...slides.map((s, i) => textBlock(ctx, s, headlineSizes[i], subSize, sc, theme).height));
+  const weight = headlineWeight(theme);
+  const size = fitSize(
+    ctx,
+    slides.map((s) => ({ text: s.headline, lang: s.lang })),
+    weight,
+    sc.textWidth,
+    t.min,
+    t.max,
+  );
+  const cap = subCap(size);
+  const subs = slides.flatMap((s) => (s.subheadline ? [{ text: s.subheadline, lang: s.lang }] : []));
+  const subSize = fitSize(ctx, subs, 400, sc.textWidth, Math.min(t.subMin, cap), cap);
+  const headlineSizes = slides.map(() => size);
+  const blockHeight = Math.max(0, ...slides.map((s) => textBlock(ctx, s, size, subSize, sc, theme).height));
   return { headlineSizes, subSize, blockHeight };
 }
 
-/** A slide with no screen is a poster: its headline as large as fits, up to 1.6 × the ladder's top. */
+/** A slide with no screen: the set's type, so the poster reads as one of the set. */
 export function posterBlock(ctx: SKRSContext2D, slide: SlideLook, m: SetMetrics, sc: Scale, theme?: ThemeId): TextBlock {
-  const top = typeScale(sc, theme).ladder[0];
-  const size = fitSize(ctx, [slide.headline], headlineWeight(theme), sc.textWidth, top, Math.round(top * 1.6));
-  return textBlock(ctx, slide, size, Math.max(m.subSize, Math.round(size * 0.42)), sc, theme);
+  return textBlock(ctx, slide, m.headlineSizes[0], m.subSize, sc, theme);
 }
 
 export interface Placement {

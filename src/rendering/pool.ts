@@ -32,12 +32,13 @@ function ownBytes(b: Uint8Array): Uint8Array {
   return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b : Uint8Array.prototype.slice.call(b);
 }
 
-const look = (s: SlideLook): SlideLook => ({
+const look = (s: SlideLook, lang?: string): SlideLook => ({
   headline: s.headline,
   subheadline: s.subheadline,
   layout: s.layout,
   background: s.background,
   textColor: s.textColor,
+  ...(lang ? { lang } : {}),
 });
 
 export class RenderPool {
@@ -121,7 +122,7 @@ export class RenderPool {
     const task: RenderTask = {
       kind: 'preview',
       device: input.device,
-      slides: input.slides.map(look),
+      slides: input.slides.map((s) => look(s, input.locale)),
       indices,
       screens: indices.map((i) => {
         const s = input.screens[i];
@@ -158,7 +159,7 @@ export class RenderPool {
   private async run(input: RenderInput, opts: RenderOptions, only?: number[]): Promise<RenderedSlide[]> {
     const { signal } = opts;
     const endTimer = renderDuration.startTimer({ device: input.device });
-    const slides = input.slides.map(look);
+    const slides = input.slides.map((s) => look(s, input.locale));
     const { theme, brand } = input;
     const icon = input.icon ? ownBytes(input.icon) : null;
     const badge = input.badge ? ownBytes(input.badge) : null;

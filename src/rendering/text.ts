@@ -1,12 +1,17 @@
 /**
  * Line breaking and fitting. Break opportunities come from UAX #14 (the linebreak package), plus
  * dictionary word boundaries from Intl.Segmenter inside Thai, Lao, Khmer and Myanmar runs, which
- * UAX #14 leaves to a dictionary. Lines are filled greedily with canvas' own measureText, so what
- * is measured is exactly what is drawn (same shaping, same per-glyph fallback).
+ * UAX #14 leaves to a dictionary; Japanese breaks between BudouX phrases, one-letter Slavic
+ * prepositions stay with their word, and German and Dutch words too wide for a line are
+ * hyphenated (./phrases.ts, ./hyphenate.ts). Lines are measured with canvas' own measureText, so
+ * what is measured is exactly what is drawn (same shaping, same per-glyph fallback).
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import LineBreaker from 'linebreak';
 import { setFont, type Weight } from './fonts.ts';
+import { hyphenates, syllables } from './hyphenate.ts';
+import { japanesePhraseBreaks, tiedBreaks } from './phrases.ts';
+import { balancedLines, type Token } from './balance.ts';
 
 const SOUTHEAST_ASIAN = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]+/gu;
 const RTL_STRONG = /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
@@ -37,8 +42,26 @@ let thaiWords: Intl.Segmenter | null = null;
 const cjkWords = new Map<string, Intl.Segmenter>();
 let graphemes: Intl.Segmenter | null = null;
 
-/** The text cut at every break opportunity; each piece keeps its trailing spaces. */
-export function breakPieces(text: string): { piece: string; required: boolean }[] {
+/**
+ * The text cut at every break opportunity; each piece keeps its trailing spaces. `lang` (BCP 47,
+ * the captions' locale) adds the language's own rules: Polish, Czech and Slovak one-letter words.
+ */
+export function breakPieces(text: string, lang?: string): { piece: string; required: boolean }[] {
+  // Fitting a set wraps each caption at a dozen sizes and widths; its break opportunities are the
+  // same every time (~1 ms to find), so the last few hundred are kept.
+  const key = `${lang ?? ''}\u0000${text}`;
+  const known = piecesCache.get(key);
+  if (known) return known;
+  const found = findPieces(text, lang);
+  if (piecesCache.size >= PIECES_KEPT) piecesCache.delete(piecesCache.keys().next().value!);
+  piecesCache.set(key, found);
+  return found;
+}
+
+const piecesCache = new Map<string, { piece: string; required: boolean }[]>();
+const PIECES_KEPT = 512;
+
+function findPieces(text: string, lang: string | undefined): { piece: string; required: boolean }[] {
   const positions = new Map<number, boolean>();
   const breaker = new LineBreaker(text);
   for (let bk = breaker.nextBreak(); bk; bk = breaker.nextBreak()) positions.set(bk.position, bk.required);
@@ -48,15 +71,21 @@ export function breakPieces(text: string): { piece: string; required: boolean }[
       if (seg.index > 0) positions.set(run.index + seg.index, positions.get(run.index + seg.index) ?? false);
   }
   // UAX #14 lets Chinese and Japanese break between any two characters, even inside a word
-  // ("リ/スト"); keep only the dictionary's word boundaries there, as CSS word-break: auto-phrase.
+  // ("リ/スト"); keep only phrase boundaries there, as CSS word-break: auto-phrase: BudouX's for
+  // Japanese ("連携して" whole, where a word segmenter cuts "連携し/て"), the dictionary's words
+  // for Chinese.
   for (const run of text.matchAll(CJK_RUN)) {
-    const locale = KANA.test(run[0]) ? 'ja' : 'zh';
-    let seg = cjkWords.get(locale);
-    if (!seg) cjkWords.set(locale, (seg = new Intl.Segmenter(locale, { granularity: 'word' })));
-    const words = new Set([...seg.segment(run[0])].map((w) => run.index + w.index));
+    let words: Set<number>;
+    if (KANA.test(run[0])) words = new Set([...japanesePhraseBreaks(run[0])].map((at) => run.index + at));
+    else {
+      let seg = cjkWords.get('zh');
+      if (!seg) cjkWords.set('zh', (seg = new Intl.Segmenter('zh', { granularity: 'word' })));
+      words = new Set([...seg.segment(run[0])].map((w) => run.index + w.index));
+    }
     for (let at = run.index + 1; at < run.index + run[0].length; at++)
       if (!words.has(at) && positions.get(at) === false) positions.delete(at);
   }
+  for (const at of tiedBreaks(text, lang)) if (positions.get(at) === false) positions.delete(at);
   // Positions are UTF-16 offsets: index the code points by their offset for the rules above.
   const byOffset: string[] = [];
   for (let i = 0; i < text.length;) {
@@ -98,34 +127,65 @@ export interface Wrapped {
 
 type Measure = (s: string) => number;
 
-/** Greedy fill: as many pieces on a line as fit in maxWidth; trailing spaces do not count. */
-export function wrap(text: string, maxWidth: number, measure: Measure): Wrapped {
+/**
+ * The pieces as line-breaking tokens: in a language with hyphenation patterns, a word wider than
+ * `hyphenOver` on its own is cut at its hyphenation points, each cut drawn with a hyphen when a
+ * line ends there. A word that fits a line is never hyphenated.
+ */
+export function tokensOf(text: string, measure: Measure, lang?: string, hyphenOver = Infinity): Token[] {
+  const out: Token[] = [];
+  const hyphenated = hyphenates(lang);
+  for (const { piece, required } of breakPieces(text.trim(), lang)) {
+    const parts = hyphenated && measure(piece.trimEnd()) > hyphenOver ? syllables(piece, lang) : [piece];
+    parts.forEach((part, i) => {
+      const last = i === parts.length - 1;
+      out.push({ text: part, required: last && required, hyphen: !last });
+    });
+  }
+  return out;
+}
+
+/** The text of the tokens [from, to) as one line: trailing spaces dropped, a hyphen where a word was cut. */
+export const lineOf = (tokens: Token[], from: number, to: number): string =>
+  tokens
+    .slice(from, to)
+    .map((t) => t.text)
+    .join('')
+    .trimEnd() + (tokens[to - 1]?.hyphen ? '-' : '');
+
+/**
+ * Greedy fill: as many tokens on a line as fit in maxWidth; trailing spaces do not count. `lang`:
+ * the text's language (its break and hyphenation rules); a German or Dutch word wider than
+ * `hyphenOver` (default: the width) is hyphenated.
+ */
+export function wrap(text: string, maxWidth: number, measure: Measure, lang?: string, hyphenOver = maxWidth): Wrapped {
+  return wrapTokens(tokensOf(text, measure, lang, hyphenOver), maxWidth, measure);
+}
+
+function wrapTokens(tokens: Token[], maxWidth: number, measure: Measure): Wrapped {
   const lines: string[] = [];
-  let line = '';
+  let start = 0;
   let fits = true;
-  for (const { piece, required } of breakPieces(text.trim())) {
-    const candidate = line + piece;
-    if (line !== '' && measure(candidate.trimEnd()) > maxWidth) {
-      lines.push(line.trimEnd());
-      line = piece;
-    } else {
-      line = candidate;
+  for (let end = 1; end <= tokens.length; end++) {
+    if (end - 1 > start && measure(lineOf(tokens, start, end)) > maxWidth) {
+      lines.push(lineOf(tokens, start, end - 1));
+      start = end - 1;
     }
-    if (measure(line.trimEnd()) > maxWidth) fits = false;
-    if (required) {
-      lines.push(line.trimEnd());
-      line = '';
+    if (measure(lineOf(tokens, start, end)) > maxWidth) fits = false;
+    if (tokens[end - 1].required) {
+      lines.push(lineOf(tokens, start, end));
+      start = end;
     }
   }
-  if (line.trim() !== '') lines.push(line.trimEnd());
+  if (start < tokens.length && lineOf(tokens, start, tokens.length).trim() !== '') lines.push(lineOf(tokens, start, tokens.length));
   return { lines, fits };
 }
 
 /** Last resort for a word wider than the box at the smallest size: cut it between graphemes. */
-export function wrapByGrapheme(text: string, maxWidth: number, measure: Measure): string[] {
+export function wrapByGrapheme(text: string, maxWidth: number, measure: Measure, lang?: string): string[] {
   graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   const out: string[] = [];
-  for (const line of wrap(text, maxWidth, measure).lines) {
+  for (const line of wrap(text, maxWidth, measure, lang).lines) {
     let cur = '';
     for (const { segment } of graphemes.segment(line)) {
       const last = [...cur].at(-1) ?? '';
@@ -155,26 +215,52 @@ export const HEADLINE_LINE_HEIGHT = 1.18;
 export const SUB_LINE_HEIGHT = 1.32;
 export const MAX_LINES = 3;
 
+/** measureText at one font (~0.3 ms a call at headline sizes), each string measured once. */
 export function measurer(ctx: SKRSContext2D, weight: Weight, size: number, text: string): Measure {
   setFont(ctx, weight, size, text);
-  return (s) => ctx.measureText(s).width;
+  const known = new Map<string, number>();
+  return (s) => {
+    let w = known.get(s);
+    if (w === undefined) known.set(s, (w = ctx.measureText(s).width));
+    return w;
+  };
 }
 
-export function linesAt(ctx: SKRSContext2D, text: string, weight: Weight, size: number, maxWidth: number): Wrapped {
-  return wrap(text, maxWidth, measurer(ctx, weight, size, text));
+export function linesAt(ctx: SKRSContext2D, text: string, weight: Weight, size: number, maxWidth: number, lang?: string): Wrapped {
+  return wrap(text, maxWidth, measurer(ctx, weight, size, text), lang);
 }
 
 /**
  * The largest whole pixel size in [min, max] at which every text fits the width in at most
  * MAX_LINES lines; `min` when none does (the caller then lets lines run on, never cuts them).
+ * A text may carry its own language; a bare string is in `lang`.
  */
-export function fitSize(ctx: SKRSContext2D, texts: string[], weight: Weight, maxWidth: number, min: number, max: number): number {
-  const ok = (size: number) =>
-    texts.every((t) => {
-      const w = linesAt(ctx, t, weight, size, maxWidth);
-      return w.fits && w.lines.length <= MAX_LINES;
-    });
-  if (texts.length === 0 || ok(max)) return max;
+export function fitSize(
+  ctx: SKRSContext2D,
+  texts: (string | { text: string; lang?: string })[],
+  weight: Weight,
+  maxWidth: number,
+  min: number,
+  max: number,
+  lang?: string,
+): number {
+  const items = texts.map((t) => (typeof t === 'string' ? { text: t, lang } : t));
+  // The text that failed last is tried first: a set's longest caption usually decides every step.
+  let hardest = 0;
+  const fits = (size: number, k: number) => {
+    const w = linesAt(ctx, items[k].text, weight, size, maxWidth, items[k].lang);
+    return w.fits && w.lines.length <= MAX_LINES;
+  };
+  const ok = (size: number) => {
+    if (!fits(size, hardest)) return false;
+    for (let k = 0; k < items.length; k++)
+      if (k !== hardest && !fits(size, k)) {
+        hardest = k;
+        return false;
+      }
+    return true;
+  };
+  if (items.length === 0 || ok(max)) return max;
   let lo = min;
   let hi = max;
   if (!ok(lo)) return min;
@@ -187,32 +273,23 @@ export function fitSize(ctx: SKRSContext2D, texts: string[], weight: Weight, max
 }
 
 /**
- * Balanced lines (CSS `text-wrap: balance`): the narrowest width that still gives the greedy line
- * count, so a headline does not end on a lone word.
+ * Balanced lines (CSS `text-wrap: balance`, and a typesetter's eye): the greedy line count, the
+ * lines as even as the breaks allow, no short word left alone on a line when another break
+ * avoids it (./balance.ts).
  */
-export function balance(text: string, maxWidth: number, measure: Measure): string[] {
-  const greedy = wrap(text, maxWidth, measure);
+export function balance(text: string, maxWidth: number, measure: Measure, lang?: string): string[] {
+  const tokens = tokensOf(text, measure, lang, maxWidth);
+  const greedy = wrapTokens(tokens, maxWidth, measure);
   if (!greedy.fits || greedy.lines.length < 2) return greedy.lines;
   const n = greedy.lines.length;
   // Two sentences on two lines break between them: "UNLIMITED HABITS. / TRACKED.", not "UNLIMITED / HABITS. TRACKED.".
   const sentences = text.trim().split(/(?<=[.!?。！？])\s+/u);
   if (n === 2 && sentences.length === 2 && sentences.every((line) => measure(line) <= maxWidth)) return sentences;
-  let lo = maxWidth / n;
-  let hi = maxWidth;
-  let best = greedy.lines;
-  while (hi - lo > 2) {
-    const mid = (lo + hi) / 2;
-    const w = wrap(text, mid, measure);
-    if (w.fits && w.lines.length <= n) {
-      best = w.lines;
-      hi = mid;
-    } else lo = mid;
-  }
-  return best;
+  return balancedLines(tokens, n, maxWidth, measure, lineOf) ?? greedy.lines;
 }
 
 /** The lines actually drawn: balanced at `size`, or cut between graphemes if a word is too wide. */
-export function drawnLines(ctx: SKRSContext2D, text: string, weight: Weight, size: number, maxWidth: number): string[] {
+export function drawnLines(ctx: SKRSContext2D, text: string, weight: Weight, size: number, maxWidth: number, lang?: string): string[] {
   const measure = measurer(ctx, weight, size, text);
-  return wrap(text, maxWidth, measure).fits ? balance(text, maxWidth, measure) : wrapByGrapheme(text, maxWidth, measure);
+  return wrap(text, maxWidth, measure, lang).fits ? balance(text, maxWidth, measure, lang) : wrapByGrapheme(text, maxWidth, measure, lang);
 }

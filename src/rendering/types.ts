@@ -27,6 +27,8 @@ export interface RenderInput {
   icon?: Buffer | Uint8Array | null;
   /** The files' size when the set asked for another of the device's shape (outputSizes); absent: the device's. */
   size?: Size;
+  /** The captions' language (BCP 47): line breaking, hyphenation, no-break spaces follow it. */
+  locale?: string;
 }
 
 export interface RenderOptions {
@@ -38,12 +40,15 @@ export interface RenderOptions {
   onSlide?(done: number, total: number, slide?: { index: number; rendered: RenderedSlide }): void;
 }
 
-/** The part of a slide the renderer reads. */
-export type SlideLook = Pick<Slide, 'headline' | 'subheadline' | 'layout' | 'background' | 'textColor'>;
+/**
+ * The part of a slide the renderer reads, and its captions' language (BCP 47): line breaking and
+ * hyphenation follow it (./text.ts); absent, only the rules that need no language apply.
+ */
+export type SlideLook = Pick<Slide, 'headline' | 'subheadline' | 'layout' | 'background' | 'textColor'> & { lang?: string };
 
 /** Sizes of a set's text, decided together so the set reads as one. */
 export interface SetMetrics {
-  /** Each slide's headline size (px), in slide order: within one step of its neighbours. */
+  /** Each slide's headline size (px), in slide order: one size for the whole set. */
   headlineSizes: number[];
   subSize: number;
   /** The tallest text block of the set (px): devices sit at the same height on every slide. */

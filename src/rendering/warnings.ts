@@ -21,6 +21,7 @@ export function lintWarnings(indexes: number[], lints: SlideLint[]): string[] {
     if ((l.screenUpscaledPct ?? 0) > MAX_UPSCALE_PCT)
       out.push(`Slide ${n}: the screen is enlarged by ${l.screenUpscaledPct}%, so it looks soft; upload a larger screenshot.`);
     if ((l.screenCroppedPct ?? 0) > MAX_CROP_PCT) out.push(`Slide ${n}: ${l.screenCroppedPct}% of the screen is cut off.`);
+    for (const w of l.warnings ?? []) out.push(`Slide ${n}: ${w}`);
   });
   return out;
 }

@@ -41,9 +41,9 @@ describe('lines as drawn, by their text', () => {
     });
   });
 
-  it('Japanese breaks between words, with kinsoku', async () => {
+  it('Japanese breaks between phrases (BudouX), with kinsoku', async () => {
     expect(await lines('家族で買い物リストを共有', '「今日の予定」を、すぐに確認。毎日の習慣が続く。')).toEqual({
-      headline: ['家族で買い物', 'リストを共有'],
+      headline: ['家族で', '買い物リストを共有'],
       subheadline: ['「今日の予定」を、すぐに', '確認。毎日の習慣が続く。'],
     });
   });

@@ -2,7 +2,6 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEVICE_IDS } from '../../src/core/devices.ts';
 import { checkStoreRules, RenderPool } from '../../src/rendering/index.ts';
-import { HEADLINE_STEP } from '../../src/rendering/layout.ts';
 import { screen, slide } from './support.ts';
 
 const pool = new RenderPool({ threads: 2 });
@@ -23,19 +22,19 @@ describe('RenderPool.renderSet', () => {
     }
   });
 
-  it('sizes each headline for itself: a short headline beside a long one stays large, within one step', async () => {
+  it('sets every headline of a set at one size: the largest at which the longest fits', async () => {
     const look = { background: { colors: ['#FFFFFF', '#FFFFFF'] }, textColor: '#000000' };
     const short = slide(0, 'Hello', 'headline-top', look);
-    const long = slide(1, 'A much longer headline that needs all three of its lines here', 'headline-top', look);
+    const long = slide(1, 'Plan your weekly meals and share every grocery list in one tap', 'headline-top', look);
     const [inSet, longOne] = await pool.renderSlides({ device: 'android-phone', slides: [short, long], screens: [null, null] });
     const [alone] = await pool.renderSlides({ device: 'android-phone', slides: [short], screens: [null] });
     // No subheadlines: the smallest font of a slide is its headline.
-    expect(inSet.lint.minFontPx).toBeGreaterThan(longOne.lint.minFontPx);
-    expect(inSet.lint.minFontPx).toBeLessThanOrEqual(alone.lint.minFontPx);
-    // Held down only to one step above its neighbour, not to the neighbour's size.
-    if (inSet.lint.minFontPx < alone.lint.minFontPx)
-      expect(Math.abs(inSet.lint.minFontPx * HEADLINE_STEP - longOne.lint.minFontPx)).toBeLessThanOrEqual(1.5);
-    expect(longOne.lint.lines.headline.length).toBeLessThanOrEqual(3);
+    expect(inSet.lint.minFontPx).toBe(longOne.lint.minFontPx);
+    expect(inSet.lint.minFontPx).toBeLessThan(alone.lint.minFontPx);
+    expect(inSet.lint.headlineSearchPt).toBe(longOne.lint.headlineSearchPt);
+    expect(inSet.lint.warnings).toEqual([]);
+    // Never below 8 % of the slide's width, even for a headline this long.
+    expect(longOne.lint.minFontPx).toBeGreaterThanOrEqual(0.08 * 1080);
   });
 
   it('joins the slices of a panoramic set at their seams', async () => {

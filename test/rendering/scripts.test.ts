@@ -137,7 +137,7 @@ describe('right-to-left headlines', () => {
     const metrics = fitSet(createCanvas(1, 1).getContext('2d'), device, [s]);
     const raw = await composeRaw({ kind: 'slide', index: 0, device, slide: s, screen: null, metrics, panorama: null });
     const { width } = scaleOf(device);
-    // A slide without a screen is a poster: its headline is larger than the set's.
+    // A slide without a screen is a poster, in the set's type.
     const size = posterBlock(createCanvas(1, 1).getContext('2d'), s, metrics, scaleOf(device)).headlineSize;
     const font = fontString(700, size, s.headline);
     const m = createCanvas(1, 1).getContext('2d');

@@ -35,10 +35,14 @@ export function captionFit(device: Device, headline: string, subheadline: string
   };
 }
 
-/** The set's shared type sizes, as the render threads compute them (the same function). */
-export function setMetrics(device: Device, slides: SlideLook[], font?: BrandFontId): SetMetrics {
+/** The set's shared type sizes, as the render threads compute them (the same function), in the captions' language. */
+export function setMetrics(device: Device, slides: SlideLook[], font?: BrandFontId, locale?: string): SetMetrics {
   registerFontsFor(slides.flatMap((s) => [s.headline, s.subheadline]));
   ctx ??= createCanvas(1, 1).getContext('2d');
   useBrandFont(ctx, font);
-  return fitSet(ctx, device, slides);
+  return fitSet(
+    ctx,
+    device,
+    slides.map((s) => (locale ? { ...s, lang: locale } : s)),
+  );
 }

@@ -14,6 +14,7 @@ import type { Queryable } from '../../db/pool.ts';
 import { isId } from '../../core/ids.ts';
 import { ObjectStoreUnavailable, type ObjectStore } from '../../objects/index.ts';
 import { loadScreens } from '../render.ts';
+import { fileLocale } from '../archive.ts';
 import { layoutFor, paletteFor } from '../../planning/look.ts';
 import { primaryListing } from '../../core/listing.ts';
 import { DEVICES, type Device } from '../../core/devices.ts';
@@ -51,6 +52,8 @@ export interface PreviewPlan {
   at: number[];
   theme: ThemeId;
   brand?: BrandColors & { font?: BrandFontId };
+  /** The captions' language (line breaking and hyphenation follow it); absent: guessed from none. */
+  locale?: string;
 }
 
 export interface JobPreview {
@@ -134,7 +137,9 @@ export class Previewer {
     const theme = req.theme ?? themeOf(parent);
     const b = parent.result.brand;
     const brand = b ? { primary: b.primary, secondary: b.secondary, font: b.font } : undefined;
-    return { owner: { id: parent.id, accountId, appId: parent.app_id }, device: parent.result.device, set, at, theme, brand };
+    // The captions' language, as the set's render had it: the named locale, else the first set's.
+    const lang = locale ?? parent.result.locales?.[0]?.locale ?? fileLocale(parent.result, null);
+    return { owner: { id: parent.id, accountId, appId: parent.app_id }, device: parent.result.device, set, at, theme, brand, locale: lang };
   }
 
   private async planApp(accountId: string, req: AppPreview): Promise<PreviewPlan> {
@@ -169,7 +174,7 @@ export class Previewer {
   }
 
   /** Its turn: the screens are read now, not while it waited. */
-  private async render({ owner, device, set, at, theme, brand }: PreviewPlan, signal?: AbortSignal): Promise<Preview> {
+  private async render({ owner, device, set, at, theme, brand, locale }: PreviewPlan, signal?: AbortSignal): Promise<Preview> {
     const screens = await this.screensOf(owner, device, set, at, signal);
     const keys = at.map((i) => (screens[i] ? this.keyOf(owner.accountId, set[i]) : null));
     const small = await this.deps.renderer.preview(
@@ -181,6 +186,7 @@ export class Previewer {
         brand: brand && { primary: brand.primary, secondary: brand.secondary },
         font: brand?.font,
         panoramic: themeFor(theme).acrossSet,
+        locale,
       },
       at,
       PREVIEW_SCALE,

@@ -39,11 +39,12 @@ export function slidesToRender(
   after: Slide[],
   rev: StoredRevision,
   font?: BrandFontId,
+  locale?: string,
 ): { indices: number[]; wholeSet: string | null } {
   const all = after.map((_, i) => i);
   if (rev.theme !== rev.parentTheme) return { indices: all, wholeSet: 'the theme changed' };
-  const was = setMetrics(device, before, font);
-  const is = setMetrics(device, after, font);
+  const was = setMetrics(device, before, font, locale);
+  const is = setMetrics(device, after, font, locale);
   if (was.headlineSizes.join() !== is.headlineSizes.join() || was.subSize !== is.subSize || was.blockHeight !== is.blockHeight)
     return { indices: all, wholeSet: "the set's type size changed (every slide shares it)" };
   const panorama = themeFor(rev.theme).acrossSet;
@@ -91,7 +92,7 @@ export async function renderRevision(
   const parentFiles = new Map((await listJobFiles(deps.db, rev.parentJobId)).map((f) => [f.name, f]));
   const work = await Promise.all(
     sets.map(async (set) => {
-      const { indices, wholeSet } = slidesToRender(plan.device, set.before, set.slides, rev, parent.brand?.font);
+      const { indices, wholeSet } = slidesToRender(plan.device, set.before, set.slides, rev, parent.brand?.font, set.locale);
       const pictures = new Map<number, Picture>();
       const render = new Set(indices);
       for (let i = 0; i < set.slides.length; i++) {
@@ -139,6 +140,7 @@ export async function renderRevision(
         brand,
         font: b?.font,
         panoramic: themeFor(rev.theme).acrossSet,
+        locale: w.locale,
         ...sized,
       },
       w.todo,
