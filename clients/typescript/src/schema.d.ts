@@ -2702,6 +2702,10 @@ export interface operations {
                                     minFontPx: number;
                                     /** @description That size in points where shoppers decide: a screenshot in App Store and Play search results (about 110 pt wide). At least 5. */
                                     minFontThumbnailPt: number;
+                                    /** @description The headline’s size in points where the slide is smallest in the store: its search results (about 112 pt wide for an iPhone portrait slide, 104 dp on a Play phone; docs/typography.md). */
+                                    headlineSearchPt?: number;
+                                    /** @description What a designer would fix on this slide: a headline under 7 pt in the store’s search results. Empty when none. */
+                                    warnings?: string[];
                                     /** @description WCAG 2 contrast ratio of the text against the background under it (lowest). */
                                     contrast: number;
                                     /** @description Share of the screen image not shown, in %; null without a screen. */
@@ -2892,6 +2896,10 @@ export interface operations {
                                         minFontPx: number;
                                         /** @description That size in points where shoppers decide: a screenshot in App Store and Play search results (about 110 pt wide). At least 5. */
                                         minFontThumbnailPt: number;
+                                        /** @description The headline’s size in points where the slide is smallest in the store: its search results (about 112 pt wide for an iPhone portrait slide, 104 dp on a Play phone; docs/typography.md). */
+                                        headlineSearchPt?: number;
+                                        /** @description What a designer would fix on this slide: a headline under 7 pt in the store’s search results. Empty when none. */
+                                        warnings?: string[];
                                         /** @description WCAG 2 contrast ratio of the text against the background under it (lowest). */
                                         contrast: number;
                                         /** @description Share of the screen image not shown, in %; null without a screen. */
