@@ -1,5 +1,5 @@
 /**
- * `npm run render -- <plan.json | listing file>... [--device D] [--out DIR] [--screens DIR] [--panoramic] [--theme T]`
+ * `npm run render -- <plan.json | listing file>... [--device D] [--out DIR] [--screens DIR] [--panoramic] [--theme T] [--locale L]`
  * Writes a set's PNGs so a person can look at them. A plan.json is a job result (or `npm run plan
  * -- --json` output); listing files (Listing JSON, App Store lookup body, Google Play page) are
  * planned first with the built-in planner, as `npm run plan` does. --screens takes the images of a
@@ -19,7 +19,7 @@ import { lintWarnings } from '../src/rendering/warnings.ts';
 import { checkStoreRules } from '../src/rendering/store-rules.ts';
 import { RenderPool } from '../src/rendering/pool.ts';
 
-const USAGE = `usage: npm run render -- <plan.json | listing file>... [--device D] [--out DIR] [--screens DIR] [--panoramic] [--theme ${THEME_IDS.join('|')}]`;
+const USAGE = `usage: npm run render -- <plan.json | listing file>... [--device D] [--out DIR] [--screens DIR] [--panoramic] [--theme ${THEME_IDS.join('|')}] [--locale de-DE]`;
 
 function loadPlan(files: string[], device: Device | undefined): ScreenshotSetResult {
   if (files.length === 1) {
@@ -58,6 +58,8 @@ export async function main(argv: string[]): Promise<number> {
       screens: { type: 'string' },
       panoramic: { type: 'boolean', default: false },
       theme: { type: 'string' },
+      // The captions' language: line breaking and hyphenation follow it (docs/typography.md).
+      locale: { type: 'string' },
     },
   });
   if (positionals.length === 0) {
@@ -80,7 +82,14 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const started = performance.now();
     const rendered = await pool.renderSlides(
-      { device: plan.device, slides: plan.slides, screens: screensFrom(values.screens, plan), panoramic: values.panoramic, theme },
+      {
+        device: plan.device,
+        slides: plan.slides,
+        screens: screensFrom(values.screens, plan),
+        panoramic: values.panoramic,
+        theme,
+        locale: values.locale,
+      },
       { onSlide: (done, total) => process.stderr.write(`\rrendered ${done}/${total}`) },
     );
     process.stderr.write(` in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);

@@ -13,6 +13,9 @@ import { registerFontsFor } from '../../src/rendering/fonts.ts';
 import { fitSet, headlineWeight, MIN_HEADLINE_RATIO, MIN_HEADLINE_SHARE, scaleOf, textBlock } from '../../src/rendering/layout.ts';
 import { balance, breakPieces, drawnLines } from '../../src/rendering/text.ts';
 import type { SlideLook } from '../../src/rendering/types.ts';
+import { composeRaw } from '../../src/rendering/compose.ts';
+import { MIN_HEADLINE_SEARCH_PT, searchPt, searchWidthPt } from '../../src/rendering/thumbnail.ts';
+import { lintWarnings } from '../../src/rendering/warnings.ts';
 import { slide } from './support.ts';
 
 const SETS: Record<string, { lang: string; headlines: string[]; sub: string }> = {
@@ -113,5 +116,41 @@ describe('line breaks', () => {
     // Greedy and narrowest-width balancing both leave "Tap" alone here.
     expect(balance('Track every habit in one quick tap', 24, measure)).toEqual(['Track every habit', 'in one quick tap']);
     expect(balance('Unlimited habits, tracked daily now', 30, measure).at(-1)!.length).toBeGreaterThan(4);
+  });
+});
+
+describe("the headline in the store's search results", () => {
+  it.each(DEVICE_IDS)('%s: at the least size the renderer gives, still at least 7 pt', (device) => {
+    const { width, height } = DEVICES[device];
+    const least = Math.ceil(MIN_HEADLINE_SHARE * Math.min(width, height));
+    expect(searchPt(device, least)).toBeGreaterThanOrEqual(MIN_HEADLINE_SEARCH_PT);
+    expect(searchWidthPt(device)).toBeGreaterThan(90);
+  });
+
+  it('warns on the slide, and in the set, when a headline would show under 7 pt', async () => {
+    const device = 'android-phone';
+    const look = { ...slide(0, 'Tiny type', 'headline-top'), lang: 'en' };
+    const task = (size: number) =>
+      composeRaw(
+        {
+          kind: 'slide',
+          index: 0,
+          device,
+          slide: look,
+          screen: null,
+          metrics: { headlineSizes: [size], subSize: Math.floor(size / 1.6), blockHeight: size * 2 },
+          panorama: null,
+        },
+        null,
+      );
+    const small = (await task(60)).lint;
+    expect(small.headlineSearchPt).toBeLessThan(MIN_HEADLINE_SEARCH_PT);
+    expect(small.warnings).toHaveLength(1);
+    expect(small.warnings![0]).toMatch(/under 7 pt/);
+    const fine = (await task(96)).lint;
+    expect(fine.headlineSearchPt).toBeGreaterThanOrEqual(MIN_HEADLINE_SEARCH_PT);
+    expect(fine.warnings).toEqual([]);
+    const lint = { ...small, width: 1080, height: 1920, alpha: false, bytes: 1, format: 'png' as const, problems: [] };
+    expect(lintWarnings([1], [lint]).some((w) => w.startsWith('Slide 1:') && w.includes('under 7 pt'))).toBe(true);
   });
 });
