@@ -2,7 +2,12 @@
  * Reads each uploaded screen once, off the thread that answers HTTP: a one-thread piscina pool
  * (./ocr-worker.ts) at a low priority, the text kept on the screen's row. The upload does not wait;
  * a set's job waits for its screens (waitForScreenText).
+ *
+ * What the model read is kept by the picture's sha256 (ScreenTextCache): the same picture uploaded
+ * again (to another app, by `shotgen generate --screens` run twice) is read once a process, and
+ * never costs the model's ~0.5 s CPU again.
  */
+import { createHash } from 'node:crypto';
 import { Piscina } from 'piscina';
 import type { Queryable } from '../db/pool.ts';
 import { workerFile } from '../core/worker-file.ts';
@@ -11,15 +16,51 @@ export interface ScreenReaderLog {
   warn(obj: object, msg: string): void;
 }
 
+/**
+ * The lines read from each picture, by its sha256, the most recently used `max` kept. A read under
+ * way is kept as its promise, so that two uploads of one picture at once share one reading; a
+ * failed reading is dropped, to be tried again on the next upload.
+ */
+export class ScreenTextCache {
+  private readonly entries = new Map<string, Promise<string[]>>();
+
+  constructor(private readonly max = 1000) {}
+
+  /** The lines for `key`, from `read` only when no reading of that picture is kept or under way. */
+  get(key: string, read: () => Promise<string[]>): Promise<string[]> {
+    const kept = this.entries.get(key);
+    if (kept) {
+      // Most recently used last: the first key is the one to evict.
+      this.entries.delete(key);
+      this.entries.set(key, kept);
+      return kept;
+    }
+    const reading = read();
+    this.entries.set(key, reading);
+    reading.catch(() => {
+      if (this.entries.get(key) === reading) this.entries.delete(key);
+    });
+    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+    return reading;
+  }
+}
+
+/** The process's: every reader in it shares what was read. */
+const processCache = new ScreenTextCache();
+
 export class ScreenReader {
   private readonly pool: Piscina;
   private readonly running = new Set<Promise<void>>();
+  private readonly cache: ScreenTextCache;
+  /** Pictures the model read (the others came from the cache). */
+  modelReads = 0;
 
   constructor(
     private readonly db: Queryable,
     private readonly log?: ScreenReaderLog,
-    opts: { idleTimeout?: number } = {},
+    opts: { idleTimeout?: number; cache?: ScreenTextCache } = {},
   ) {
+    this.cache = opts.cache ?? processCache;
     this.pool = new Piscina({
       ...workerFile(import.meta.url, 'ocr-worker'),
       minThreads: 0,
@@ -30,12 +71,20 @@ export class ScreenReader {
     });
   }
 
-  /** Reads the screen's stored bytes and keeps the text (or the failure) on its row; never throws. */
-  read(screenId: string, bytes: Uint8Array): Promise<void> {
-    // Its own copy: a request's Buffer may be a view of a larger one, all of which would be cloned.
-    const own = Uint8Array.prototype.slice.call(bytes);
-    const done = (this.pool.run(own) as Promise<string[]>)
-      .then((text) => this.keep(screenId, 'read', text))
+  /**
+   * Reads the screen's stored bytes and keeps the text (or the failure) on its row; never throws.
+   * `sha256` names the picture for the cache (the upload's hash: the stored bytes are made from
+   * it alone); by default the hash of `bytes`.
+   */
+  read(screenId: string, bytes: Uint8Array, sha256?: string): Promise<void> {
+    const key = sha256 ?? createHash('sha256').update(bytes).digest('hex');
+    const text = this.cache.get(key, () => {
+      this.modelReads++;
+      // Its own copy: a request's Buffer may be a view of a larger one, all of which would be cloned.
+      return this.pool.run(Uint8Array.prototype.slice.call(bytes)) as Promise<string[]>;
+    });
+    const done = text
+      .then((lines) => this.keep(screenId, 'read', lines))
       .catch(async (error: unknown) => {
         this.log?.warn({ err: error, screenId }, 'reading a screen failed');
         await this.keep(screenId, 'failed', null);

@@ -119,7 +119,7 @@ export async function uploadScreen(
     throw error;
   }
   // Read after the commit, without waiting: the row is there for the reader to fill.
-  void reader?.read(screenId, stored);
+  void reader?.read(screenId, stored, sha256);
   return screen;
 }
 

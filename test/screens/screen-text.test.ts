@@ -33,6 +33,20 @@ describe('screen text', () => {
     expect(rows[0].text_status).toBe('read');
   });
 
+  it('reads one picture once: the same bytes uploaded again, at once or later, take the first reading', async () => {
+    const upload = async () =>
+      (await h.app.inject({ method: 'POST', url: url(), headers: { ...h.auth, 'content-type': 'image/png' }, payload: budgets() })).json()
+        .screenId as string;
+    const ids = await Promise.all([upload(), upload()]);
+    await waitForScreenText(h.t.pool, h.account.id, ids, { timeoutMs: 60_000, pollMs: 50 });
+    ids.push(await upload());
+    const read = await waitForScreenText(h.t.pool, h.account.id, ids, { timeoutMs: 60_000, pollMs: 50 });
+    expect(read.unread).toEqual([]);
+    expect(read.screens[0].text).toEqual(expect.arrayContaining(['Budgets', 'Rent $1,200']));
+    expect(read.screens.map((s) => s.text)).toEqual([read.screens[0].text, read.screens[0].text, read.screens[0].text]);
+    expect(h.services.screenReader!.modelReads).toBe(1);
+  });
+
   it('marks a screen it cannot read as failed: a job waits no more for it', async () => {
     const res = await h.app.inject({ method: 'POST', url: url(), headers: { ...h.auth, 'content-type': 'image/png' }, payload: budgets() });
     const { screenId } = res.json();

@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { JobWaiters } from '../../src/sets/waiters.ts';
-import { ScreenReader } from '../../src/screens/reader.ts';
+import { ScreenReader, ScreenTextCache } from '../../src/screens/reader.ts';
 import { FileObjectStore } from '../../src/objects/filesystem.ts';
 import type { ObjectStore } from '../../src/objects/index.ts';
 import { loadSigningSecret, UrlSigner } from '../../src/sets/signed-urls.ts';
@@ -57,7 +57,10 @@ export interface TestAppOptions {
   trustProxy?: boolean;
   /** Renders POST /previews on this one-thread pool (default: none, and that operation answers 503). */
   previewRenderer?: Pick<RenderPool, 'preview' | 'close'>;
-  /** Reads uploaded screens' text (OCR); default: none, and screens are stored unread. */
+  /**
+   * Reads uploaded screens' text (OCR); default: none, and screens are stored unread. With its own
+   * cache: what another test read never stands in for the model here.
+   */
   screenReader?: boolean;
   /** Where pictures and screens go; default: a fresh directory removed on close. */
   objects?: ObjectStore;
@@ -99,7 +102,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     signer: new UrlSigner(await loadSigningSecret(t.pool, null)),
     waiters: new JobWaiters(notifications),
   };
-  if (opts.screenReader) services.screenReader = new ScreenReader(t.pool);
+  if (opts.screenReader) services.screenReader = new ScreenReader(t.pool, undefined, { cache: new ScreenTextCache() });
   if (opts.previewRenderer)
     services.previews = new Previewer({ db: t.pool, objects: services.objects, renderer: opts.previewRenderer, storeImageOrigins: [] });
   const app = await buildServer(services, { dashboard: opts.dashboard, limits: opts.limits, trustProxy: opts.trustProxy });
