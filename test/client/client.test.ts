@@ -72,7 +72,7 @@ describe('the typed client against a running server', () => {
     expect((await client.getAccount()).credits.remaining).toBe(before.credits.remaining - 5);
 
     const seen: Job[] = [];
-    const job = await client.waitForJob(accepted.jobId, { timeoutMs: 90_000, onProgress: (j) => seen.push(j) });
+    const job = await client.waitForJob(accepted.jobId, { timeoutMs: scaled(90_000), onProgress: (j) => seen.push(j) });
     expect(job.status).toBe('succeeded');
     expect(seen.at(-1)).toEqual(job);
     // How many polls see the job queued or part-rendered depends on timing, but onProgress tells
@@ -123,7 +123,7 @@ describe('the typed client against a running server', () => {
         { idempotencyKey: `locales-${Date.now()}` },
       );
       expect(accepted.credits.cost).toBe(10);
-      const job = await client.waitForJob(accepted.jobId, { timeoutMs: 90_000 });
+      const job = await client.waitForJob(accepted.jobId, { timeoutMs: scaled(90_000) });
       expect(job.status).toBe('succeeded');
       const locales = job.result!.locales!;
       expect(locales.map((l) => l.locale)).toEqual(['en-US', 'en-GB']);
@@ -158,7 +158,7 @@ describe('the typed client against a running server', () => {
       { appId: app.appId, device: 'iphone-69', slides: [{ headline: 'Plan Every Meal Fast' }, { headline: 'Shop With One List' }] },
       { idempotencyKey: `revise-${Date.now()}` },
     );
-    const parent = await client.waitForJob(accepted.jobId, { timeoutMs: 90_000 });
+    const parent = await client.waitForJob(accepted.jobId, { timeoutMs: scaled(90_000) });
     expect(parent.status).toBe('succeeded');
     const credits = (await client.getAccount()).credits;
 
@@ -179,7 +179,7 @@ describe('the typed client against a running server', () => {
 
     const revision = await client.createRevision(parent.id, { slides: [{ index: 2, headline: 'Shop From One List' }] });
     expect(revision).toMatchObject({ parentJobId: parent.id, slides: 2, credits: { cost: 0 } });
-    const child = await client.waitForJob(revision.jobId, { timeoutMs: 90_000 });
+    const child = await client.waitForJob(revision.jobId, { timeoutMs: scaled(90_000) });
     expect(child).toMatchObject({ status: 'succeeded', parentJobId: parent.id });
     expect(child.result!.slides.map((x) => x.image!.sha256)).toEqual([
       parent.result!.slides[0].image!.sha256,
