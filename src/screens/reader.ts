@@ -3,9 +3,10 @@
  * (./ocr-worker.ts) at a low priority, the text kept on the screen's row. The upload does not wait;
  * a set's job waits for its screens (waitForScreenText).
  *
- * What the model read is kept by the picture's sha256 (ScreenTextCache): the same picture uploaded
- * again (to another app, by `shotgen generate --screens` run twice) is read once a process, and
- * never costs the model's ~0.5 s CPU again.
+ * What the model read is kept by the account and the picture's sha256 (ScreenTextCache): the same
+ * picture uploaded again by one account (to another app, by `shotgen generate --screens` run twice)
+ * is read once a process, and never costs the model's ~0.5 s CPU again. Never across accounts: how
+ * soon text appears must not tell one account what another uploaded.
  */
 import { createHash } from 'node:crypto';
 import { Piscina } from 'piscina';
@@ -73,11 +74,11 @@ export class ScreenReader {
 
   /**
    * Reads the screen's stored bytes and keeps the text (or the failure) on its row; never throws.
-   * `sha256` names the picture for the cache (the upload's hash: the stored bytes are made from
-   * it alone); by default the hash of `bytes`.
+   * `cacheKey` names the picture for the cache (the caller's: the account and the upload's hash,
+   * as the stored bytes are made from it alone); by default the hash of `bytes`.
    */
-  read(screenId: string, bytes: Uint8Array, sha256?: string): Promise<void> {
-    const key = sha256 ?? createHash('sha256').update(bytes).digest('hex');
+  read(screenId: string, bytes: Uint8Array, cacheKey?: string): Promise<void> {
+    const key = cacheKey ?? createHash('sha256').update(bytes).digest('hex');
     const text = this.cache.get(key, () => {
       this.modelReads++;
       // Its own copy: a request's Buffer may be a view of a larger one, all of which would be cloned.

@@ -118,8 +118,9 @@ export async function uploadScreen(
     await objects.delete(objectKey).catch(() => undefined);
     throw error;
   }
-  // Read after the commit, without waiting: the row is there for the reader to fill.
-  void reader?.read(screenId, stored, sha256);
+  // Read after the commit, without waiting: the row is there for the reader to fill. Cached per
+  // account: how fast a picture's text appears must not tell one account what another uploaded.
+  void reader?.read(screenId, stored, `${accountId}:${sha256}`);
   return screen;
 }
 

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { appScreenPng } from '../support/app-screens.ts';
-import { insertApp } from '../support/fixtures.ts';
+import { accountWithKey, insertApp } from '../support/fixtures.ts';
 import { waitForScreenText } from '../../src/screens/screens.ts';
 
 let h: TestApp;
@@ -45,6 +45,17 @@ describe('screen text', () => {
     expect(read.screens[0].text).toEqual(expect.arrayContaining(['Budgets', 'Rent $1,200']));
     expect(read.screens.map((s) => s.text)).toEqual([read.screens[0].text, read.screens[0].text, read.screens[0].text]);
     expect(h.services.screenReader!.modelReads).toBe(1);
+    // Another account's copy is read again: how soon its text appears tells it nothing of ours.
+    const other = await accountWithKey(h.t.pool);
+    const otherApp = await insertApp(h.t.pool, other.account.id);
+    const res = await h.app.inject({
+      method: 'POST',
+      url: `/api/v1/public/v1/apps/${otherApp}/screens`,
+      headers: { authorization: `Bearer ${other.key}`, 'content-type': 'image/png' },
+      payload: budgets(),
+    });
+    await waitForScreenText(h.t.pool, other.account.id, [res.json().screenId], { timeoutMs: 60_000, pollMs: 50 });
+    expect(h.services.screenReader!.modelReads).toBe(2);
   });
 
   it('marks a screen it cannot read as failed: a job waits no more for it', async () => {
