@@ -9,6 +9,9 @@ import { cleanText, looksBroken, NEGATIVE, NON_FEATURE_SECTION, notAFeature, uns
 import { analysePhrases } from './rules/phrases.ts';
 import { ELISION, endWords, mentionsFree, SPACES, words } from './text.ts';
 import { moreIdeas } from './rules/forms.ts';
+import { offRole } from './checker/selling.ts';
+import { sentenceWords, type Sentence } from './checker/cut.ts';
+import { MIN_RATINGS } from './checker/proof.ts';
 
 export type PhraseKind = 'context' | 'subtitle' | 'promise' | 'bullet' | 'action' | 'step' | 'heading' | 'sentence';
 /** What the sentence is, grammatically: it decides how a voice may say it. */
@@ -46,6 +49,8 @@ export interface Understanding {
   keywords: string[];
   rating: { value: string; count: string } | null;
   ratingTooLow: boolean;
+  /** The store shows a rating from fewer than MIN_RATINGS ratings: too few to quote as proof. */
+  ratingTooFew: boolean;
   free: boolean;
   descriptionEmpty: boolean;
   /** Lower-cased words that keep their capital in sentence case (names, acronyms). */
@@ -54,6 +59,8 @@ export interface Understanding {
   brands: Map<string, string>;
   /** Every word of the listing texts, for grounding checks. */
   sourceWords: Set<string>;
+  /** The listings' sentences as words: a caption cut from one must stop where its phrase does (checker/cut.ts). */
+  sentences: Sentence[];
   /** Nouns and adjectives of the listing: the words worth listing as a slide's keywords. */
   keywordish: Set<string> | null;
 }
@@ -253,7 +260,8 @@ function analyse(listings: Listing[], primary: Listing, extraContext: string | n
   if (english) got.raws.push(...got.raws.flatMap(splitActions));
   if (english) got.raws.push(...got.raws.flatMap((r) => moreIdeas(r, name)));
   const banned = OTHER_PLATFORM[primary.store];
-  const usable = (t: string) => t.length > 2 && !banned.test(t) && (free || !mentionsFree(t)) && notAFeature(t) === null;
+  const usable = (t: string) =>
+    t.length > 2 && !banned.test(t) && (free || !mentionsFree(t)) && notAFeature(t) === null && offRole(t) === null;
   const a = analysePhrases({
     raws: got.raws,
     steps: got.steps,
@@ -273,6 +281,7 @@ function analyse(listings: Listing[], primary: Listing, extraContext: string | n
 
   const hasRating = primary.rating !== null && primary.ratingCount !== null && primary.rating > 0 && primary.ratingCount > 0;
   const ratingTooLow = hasRating && (primary.rating as number) < 3.5;
+  const ratingTooFew = hasRating && (primary.ratingCount as number) < MIN_RATINGS;
   const sourceWords = new Set<string>();
   for (const l of listings)
     for (const t of [l.name, l.category, l.subtitle ?? '', l.description, l.developer ?? ''])
@@ -293,15 +302,17 @@ function analyse(listings: Listing[], primary: Listing, extraContext: string | n
     problems: a.problems,
     keywords: a.keywords,
     rating:
-      hasRating && !ratingTooLow
+      hasRating && !ratingTooLow && !ratingTooFew
         ? { value: (Math.floor((primary.rating as number) * 10) / 10).toFixed(1), count: formatCount(primary.ratingCount as number) }
         : null,
     ratingTooLow,
+    ratingTooFew,
     free,
     descriptionEmpty: primary.description.trim() === '',
     proper,
     brands,
     sourceWords,
+    sentences: sentenceWords(listings.flatMap((l) => [l.subtitle ?? '', l.description])),
     keywordish: english ? a.keywordish : null,
   };
 }

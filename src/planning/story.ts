@@ -10,7 +10,7 @@ const slideList = (ns: number[]) => (ns.length === 1 ? `Slide ${ns[0]}` : `Slide
 
 export function adaptRoles(
   asked: Role[],
-  u: Pick<Understanding, 'rating' | 'ratingTooLow' | 'steps' | 'problems'>,
+  u: Pick<Understanding, 'rating' | 'ratingTooLow' | 'steps' | 'problems'> & { ratingTooFew?: boolean },
   warnings: string[],
   length: CaptionLength,
 ): Role[] {
@@ -27,7 +27,11 @@ export function adaptRoles(
     swapped(
       'social-proof',
       'feature',
-      u.ratingTooLow ? "the listing's rating is below 3.5, which would not persuade" : 'the listing has no rating yet',
+      u.ratingTooLow
+        ? "the listing's rating is below 3.5, which would not persuade"
+        : u.ratingTooFew
+          ? 'the store shows fewer than 50 ratings, too few to quote as proof'
+          : 'the listing has no rating yet',
     );
   const steps = roles.filter((r) => r === 'how-it-works').length;
   if (steps > 0 && u.steps.length < steps)

@@ -16,6 +16,11 @@ import { fitOf } from './fit.ts';
 import { captionWidth, languageOf } from '../../core/locales.ts';
 import { type Role } from '../../core/narratives.ts';
 import { languageFinding } from './language.ts';
+import { cutPhrase, leansOnPronoun, sentenceWords, type Sentence } from './cut.ts';
+import { brokenFrame } from './frames.ts';
+import { offRole } from './selling.ts';
+import { contradictedProof, MIN_RATINGS } from './proof.ts';
+import { repeatsHero, secondCall } from './echo-pair.ts';
 import { primaryListing } from '../../core/listing.ts';
 import { CASED_WORD, contentWords, dangles, endWords, mentionsFree, normalise, textKey, words as textWords } from '../text.ts';
 import { CAPTION_LENGTHS, type CaptionLength, type CaptionStyle, type PlanInput, type ScreenshotSetResult } from '../../core/set.ts';
@@ -43,6 +48,11 @@ export const FINDINGS = {
   tone: 'No complaint or pain question outside a problem slide.',
   'one-feature': 'A feature slide shows one feature (no list of actions), and not the feature of an earlier slide.',
   'value-first': 'Each of the first three slides, proof and problem aside, carries the value, not the name or category alone.',
+  cut: 'Not a listing sentence cut where its phrase does not end, nor a pronoun pointing at a sentence it was cut from.',
+  frame: 'No voice frame glued to a phrase it does not fit ("Yes, …", "Get <verb> …", "Now you can <noun>").',
+  'off-role': 'A selling point: no heading, greeting, note, disclaimer or promo code.',
+  rating: 'A rating or count of ratings the store’s own figures do not contradict; proof slides only from 50 ratings up.',
+  'echo-pair': 'A call to action asks once: its subheadline is not a second call, and it does not say the hero’s promise again.',
   screens: 'Set level: no screenshot framed twice while others go unused, none in landscape, a Mac listing warned about.',
 } as const;
 export type FindingId = keyof typeof FINDINGS;
@@ -122,6 +132,12 @@ interface Facts {
   properKey: string;
   /** Words the listing spells with inner capitals (iCloud, TaskForge), by their lower case. */
   brands: Map<string, string>;
+  /** The listing's sentences as words, for the cut rule (./cut.ts). */
+  sentences: Sentence[];
+  /** The voice's own words and the app's name: what may frame the listing's words. */
+  frameWords: Set<string>;
+  /** The store's own rating and count of ratings (a Mac listing's for an iPhone set: none). */
+  storeFigures: { rating: number | null; ratingCount: number | null };
 }
 
 function factsOf(ctx: CheckContext): Facts {
@@ -150,6 +166,9 @@ function factsOf(ctx: CheckContext): Facts {
     ownLines: new Set(ctx.listings.flatMap((l) => [l.subtitle ?? '', ...l.description.split(/\n|(?<=[.!?])\s+/)]).map(textKey)),
     otherApps,
     store: DEVICES[ctx.device].store,
+    sentences: sentenceWords(ctx.listings.flatMap((l) => [l.subtitle ?? '', l.description])),
+    frameWords: new Set([...voiceVocabulary(ctx.captionStyle), ...textWords(primary.name)]),
+    storeFigures: { rating: primary.rating, ratingCount: primary.ratingCount },
     vocabulary: voiceVocabulary(ctx.captionStyle),
     properKey: [...u.proper].sort().join(' '),
     prefixes: new Set([...u.sourceWords].filter((w) => w.length >= 5).map((w) => w.slice(0, 5))),
@@ -223,6 +242,23 @@ function textFindings(text: string, field: 'headline' | 'subheadline', c: Captio
     }
   }
   if (c.role !== 'problem' && NEGATIVE.test(text)) add('tone', `"${text}" complains or asks outside a problem slide`);
+  const off = offRole(text);
+  if (off) add('off-role', `"${text}" is ${off}, not a selling point`);
+  const contradicted = contradictedProof(text, f.storeFigures);
+  if (contradicted) add('rating', `"${text}" ${contradicted}`);
+  if (f.native && f.language === 'en') {
+    const above = field === 'subheadline' ? c.headline : undefined;
+    const cut = memo(`cut\0${ctx.captionStyle}\0${f.source.length}\0${above ?? ''}\0${text}`, () =>
+      cutPhrase(text, f.sentences, f.frameWords, above),
+    );
+    if (cut) add('cut', `"${text}" ${cut}`);
+    else if (field === 'headline') {
+      const leans = leansOnPronoun(text);
+      if (leans) add('cut', `"${text}" ${leans}`);
+    }
+    const frame = memo(`frame\0${text}`, () => brokenFrame(text, f.appNameWords));
+    if (frame) add('frame', `"${text}": ${frame}`);
+  }
   // Facts are checked against the listing in any language: a number or a platform reads the same.
   for (const m of text.matchAll(NUMBER))
     if (!f.numbers.has(normalise(m[0], { number: true })) && !/^\d$/.test(m[0].trim()))
@@ -270,6 +306,8 @@ export class CaptionChecker {
   /** The accepted slides' whole topics (headline and subheadline), for the one-feature check. */
   private readonly features: { slide: number; topic: Set<string> }[] = [];
   private slides = 0;
+  /** The hero's topic: a call to action does not say it again. */
+  private hero: { slide: number; topic: Set<string> } | null = null;
 
   constructor(private readonly ctx: CheckContext) {
     this.f = factsOf(ctx);
@@ -325,6 +363,18 @@ export class CaptionChecker {
         out.push({ id: 'value-first', field: 'headline', message: `"${c.headline}" opens the set without a value proposition` });
     }
     out.push(...this.oneFeature(c));
+    if (c.role === 'social-proof' && (f.storeFigures.ratingCount ?? 0) < MIN_RATINGS)
+      out.push({
+        id: 'rating',
+        field: 'headline',
+        message: `"${c.headline}" quotes proof the store does not give: fewer than ${MIN_RATINGS} ratings`,
+      });
+    if (c.role === 'call-to-action') {
+      const again = secondCall(c.headline, sub);
+      if (again) out.push({ id: 'echo-pair', field: 'subheadline', message: again });
+      const hero = this.hero && this.position(c) !== this.hero.slide ? repeatsHero(this.topic(c), this.hero.topic) : null;
+      if (hero) out.push({ id: 'echo-pair', field: 'headline', message: `"${c.headline}" ${hero}` });
+    }
     return out;
   }
 
@@ -355,6 +405,7 @@ export class CaptionChecker {
     this.slides = Math.max(this.slides, slide);
     this.seen.push(...this.parts(c).map((t) => ({ key: t.key, topic: t.topic, slide, text: t.text })));
     if (!NOT_A_FEATURE.has(c.role)) this.features.push({ slide, topic: this.topic(c) });
+    if (c.role === 'hero') this.hero ??= { slide, topic: substance(c.headline, this.f.language, this.f.nameWords) };
   }
 }
 

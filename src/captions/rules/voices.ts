@@ -27,7 +27,10 @@ export interface Voice {
   socialProof: string[];
   socialProofSub: string;
   callToAction: string[];
-  /** The call to action's subheadline: the listing's sentences are spent on the slides before it. */
+  /**
+   * The call to action's subheadline when the set has nothing better under it: '' for none. A second
+   * call ("Start today with {name}" under "Get started with {name}") says the headline twice.
+   */
   callToActionSub: string;
 }
 
@@ -45,10 +48,10 @@ export const VOICES: Record<CaptionStyle, Voice> = {
     feature: { imperative: ['{p}'], noun: ['{p}'], clause: ['{p}'] },
     step: ['Step {n}: {p}', '{n}. {p}'],
     problem: ['Sound Familiar?'],
-    socialProof: ['Rated {rating}★ by {count} Users', '{rating}★ from {count} Ratings', 'Loved by {count} Users'],
+    socialProof: ['Rated {rating}★ from {count} Ratings', '{rating}★ from {count} Ratings'],
     socialProofSub: 'Rated {rating} out of 5 from {count} ratings',
     callToAction: ['Download {name} Today', 'Get {name} Today', 'Download {name}'],
-    callToActionSub: 'Start today with {name}',
+    callToActionSub: '',
   },
   minimal: {
     casing: 'sentence',
@@ -63,7 +66,7 @@ export const VOICES: Record<CaptionStyle, Voice> = {
     socialProof: ['{rating} stars, {count} ratings', 'Rated {rating}'],
     socialProofSub: '{rating} out of 5 from {count} ratings',
     callToAction: ['Get {name}', 'Try {name}'],
-    callToActionSub: 'Start today',
+    callToActionSub: '',
   },
   playful: {
     casing: 'sentence',
@@ -75,15 +78,15 @@ export const VOICES: Record<CaptionStyle, Voice> = {
     feature: {
       imperative: ['Go ahead, {p}', '{p}', 'Now you can {p}'],
       noun: ['{p}, ready when you are', '{p}, right at your fingertips', '{p}'],
-      clause: ['{p}', 'Yes, {p}'],
+      clause: ['{p}'],
     },
     step: ['Step {n}: {p}', '{n}. {p}'],
     problem: ['Sound familiar?', 'Been there?'],
-    socialProof: ['{count} fans can’t be wrong', '{rating} stars and counting'],
+    socialProof: ['{rating} stars and counting', '{rating} stars from {count} ratings'],
     socialProofSub: '{rating} out of 5 from {count} ratings, and we’re blushing',
     // The last fits a short headline with a three-word name ("Try Wayfarer Trip Planner!").
     callToAction: ['Go on, try {name}', 'Give {name} a whirl', 'Your turn: get {name}', 'Try {name}'],
-    callToActionSub: 'Give it a go today',
+    callToActionSub: '',
   },
   bold: {
     casing: 'upper',
@@ -92,13 +95,13 @@ export const VOICES: Record<CaptionStyle, Voice> = {
     order: 'source',
     prefer: 'core',
     hero: ['{p}', '{name}. {p}'],
-    feature: { imperative: ['{done}', '{p}'], noun: ['Get {p}', '{p}'], clause: ['{p}'] },
+    feature: { imperative: ['{done}', '{p}'], noun: ['{p}'], clause: ['{p}'] },
     step: ['Step {n}: {p}', '{n}. {p}'],
     problem: ['Sound familiar?'],
     socialProof: ['{rating} stars', '{count} ratings', 'Rated {rating}'],
     socialProofSub: '{rating} out of 5 from {count} ratings',
     callToAction: ['Get {name} now', 'Get {name}'],
-    callToActionSub: 'Start today',
+    callToActionSub: '',
   },
   professional: {
     casing: 'sentence',
@@ -110,11 +113,11 @@ export const VOICES: Record<CaptionStyle, Voice> = {
     feature: { imperative: ['{p} with {name}', '{p}'], noun: ['{p}'], clause: ['{p}'] },
     step: ['Step {n}: {p}', '{n}. {p}'],
     problem: ['A familiar problem?'],
-    socialProof: ['Rated {rating} by {count} users', 'Trusted by {count} users', 'Average rating of {rating}'],
+    socialProof: ['Rated {rating} from {count} ratings', 'Average rating of {rating}'],
     socialProofSub: 'An average rating of {rating} out of 5 from {count} ratings',
     // The last two fit a short headline with a two- or three-word name ("Download Skycast Weather.", "Get Wayfarer Trip Planner.").
     callToAction: ['Get started with {name}', 'Start with {name} today', 'Download {name} today', 'Download {name}', 'Get {name}'],
-    callToActionSub: 'Start today with {name}',
+    callToActionSub: '',
   },
 };
 

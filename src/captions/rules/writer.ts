@@ -23,7 +23,10 @@ import {
 } from '../text.ts';
 import { CAPTION_LENGTHS, type CaptionLength, type CaptionStyle } from '../../core/set.ts';
 import type { Role } from '../../core/narratives.ts';
-import { FOREIGN, SLOT, VOICES, type Voice } from './voices.ts';
+import { FOREIGN, SLOT, VOICES, voiceVocabulary, type Voice } from './voices.ts';
+import { cutPhrase, leansOnPronoun } from '../checker/cut.ts';
+import { brokenFrame } from '../checker/frames.ts';
+import { offRole } from '../checker/selling.ts';
 
 export interface Caption {
   headline: string;
@@ -42,11 +45,16 @@ export class CaptionWriter {
   private readonly vars: Record<string, string>;
   private readonly ordered: Phrase[];
   private readonly nameWords: Set<string>;
+  /** The voice's words and the app's name: what may frame the listing's words (checker/cut.ts). */
+  private readonly frameWords: Set<string>;
+  private readonly appNameWords: Set<string>;
   private readonly usedHeads = new Set<string>();
   private readonly usedPhrases = new Set<Phrase>();
   private readonly usedSubs = new Set<string>();
   private readonly headTopics: Set<string>[] = [];
   private step = 0;
+  /** A slide quoted the store's rating: the call to action need not. */
+  private proofSaid = false;
 
   constructor(
     private readonly u: Understanding,
@@ -69,6 +77,24 @@ export class CaptionWriter {
       ...(stepsAsFeatures ? u.steps.filter((p) => !/\b(it|them|they|this)\b/i.test(p.text)) : []),
     ];
     this.nameWords = new Set([...contentWords(`${u.name} ${u.category}`, u.language)]);
+    this.appNameWords = new Set(contentWords(u.name, u.language));
+    this.frameWords = new Set([...voiceVocabulary(style), ...(u.name.toLowerCase().match(/[\p{L}\p{N}]+(?:['’.][\p{L}\p{N}]+)*/gu) ?? [])]);
+  }
+
+  /**
+   * The checker's whole-phrase rules asked first (checker/cut.ts, frames.ts, selling.ts), so that a
+   * form or frame they refuse is passed over for the next one instead of spending the slide's idea.
+   */
+  private whole(text: string, field: 'headline' | 'subheadline', headline?: string): boolean {
+    if (offRole(text)) return false;
+    if (!this.u.english) return true;
+    return this.memo(
+      `cut\0${field}\0${headline ?? ''}\0${text}`,
+      () =>
+        cutPhrase(text, this.u.sentences, this.frameWords, headline) === null &&
+        brokenFrame(text, this.appNameWords) === null &&
+        (field === 'subheadline' || leansOnPronoun(text) === null),
+    );
   }
 
   /**
@@ -127,7 +153,7 @@ export class CaptionWriter {
     // Not a near-repeat of a headline already on the set ("Download maps" after "Offline maps").
     const mine = substance(text, this.u.language, this.nameWords);
     if (this.headTopics.some((t) => sameTopic(t, mine))) return false;
-    return this.incomplete(text) === null;
+    return this.incomplete(text) === null && this.whole(text, 'headline');
   }
 
   private forms(p: Phrase, preferCore: boolean): string[] {
@@ -265,19 +291,27 @@ export class CaptionWriter {
       if (!headline || !u.rating) return null;
       const proof = (u.english ? this.voice.socialProofSub : '{count} — {rating}/5 ★').replace(SLOT, (_, k: string) => this.vars[k] ?? '');
       const sub = long ? (this.finishSub(proof) ?? proof) : null;
+      this.proofSaid = true;
       return this.commit(headline, null, sub);
     }
     if (role === 'call-to-action') {
       const headline = this.say(this.frames.callToAction, null, index, false);
       if (!headline) return null;
       if (!long) return this.commit(headline, null, null);
-      const named =
-        this.finishSub(this.fill(u.english ? this.voice.callToActionSub : '{name}', null, index) ?? u.name) ?? u.name.slice(0, this.subMax);
-      // A foreign call to action is the name itself: under it, a line not yet said, or the headline alone.
+      // Under the ask, one more reason, never a second ask ("Start today with {name}" under "Get
+      // started with {name}" says it twice): the store's rating when no slide quoted it, a line about
+      // the app not yet said, a feature no slide showed; else the headline stands alone.
+      const rating =
+        u.rating && !this.proofSaid
+          ? this.finishSub(
+              (u.english ? this.voice.socialProofSub : '{count} — {rating}/5 ★').replace(SLOT, (_, k: string) => this.vars[k] ?? ''),
+            )
+          : null;
+      const own = this.voice.callToActionSub ? this.fill(this.voice.callToActionSub, null, index) : null;
       const sub =
-        echoes(headline, named) || textKey(headline) === textKey(named)
-          ? [u.category, u.subtitle].map((t) => t && this.finishSub(t)).find((t) => t)
-          : named;
+        rating ??
+        (own && !echoes(headline, own) ? this.finishSub(own) : null) ??
+        this.sub(headline, null, { extra: u.subtitle, spare: 'any' });
       return this.commit(headline, null, sub ?? null);
     }
     if (role === 'problem') {
@@ -301,7 +335,7 @@ export class CaptionWriter {
     return this.frameIdea(role, index, pool);
   }
 
-  private finishSub(text: string): string | null {
+  private finishSub(text: string, headline?: string): string | null {
     const t = text.replace(SPACES, ' ').trim();
     const body = t.replace(END_PUNCT, '');
     const end = /[!?]$/.test(t) ? t.slice(-1) : ending(this.voice.subEnd, t);
@@ -310,7 +344,8 @@ export class CaptionWriter {
     if (
       out.length > this.subMax ||
       (this.u.english ? this.incomplete(out) !== null : dangles(out, this.dangling)) ||
-      this.usedSubs.has(textKey(out))
+      this.usedSubs.has(textKey(out)) ||
+      !this.whole(out, 'subheadline', headline)
     )
       return null;
     return out;
@@ -355,7 +390,7 @@ export class CaptionWriter {
     const echoing = p && o.allowEcho ? [p.sentence, p.text] : [];
     for (const [k, text] of [...candidates, ...echoing].entries()) {
       if (textKey(text) === textKey(headline)) continue;
-      const out = this.finishSub(text);
+      const out = this.finishSub(text, headline);
       // "Track unlimited habits with Streakly. / With a single tap.": two "with"s in a row read as a stutter.
       const framedBy = /\b(with|for|in|on|to)\b[^,.!?]*[.!?]?$/i.exec(headline)?.[1]?.toLowerCase();
       if (framedBy && out && out.split(SPACES)[0].toLowerCase() === framedBy) continue;

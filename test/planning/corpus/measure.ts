@@ -54,6 +54,11 @@ const ROW: Record<FindingId, Check> = {
   fits: 'fits',
   grounded: 'grounded',
   language: 'language',
+  cut: 'complete',
+  frame: 'clean',
+  'off-role': 'distinct',
+  rating: 'grounded',
+  'echo-pair': 'no-echo',
 };
 
 export interface Scored {

@@ -1,0 +1,183 @@
+/**
+ * Whether a caption is a listing sentence cut where its phrase does not end: "Planny was part" of
+ * "Planny was part of your day", "Get alerts when items" of "Get alerts when items on your list go on
+ * sale", "To nearby devices" of "Send files to nearby devices". A shorter form of a sentence is whole
+ * only when it stops before a clause or an aside ("Smart reminders | that adapt…") and every clause it
+ * opens is finished; a later part of a sentence stands only when it opens as a phrase of its own (a
+ * verb, "with…", "for…"). English only: the tagger decides what a verb is.
+ */
+import nlp from 'compromise';
+import { normalise, words } from '../text.ts';
+
+/** Words a phrase may end before: a clause, an aside, a second action. Never "of": "part | of" is one phrase. */
+const NEXT_OPENS = new Set(
+  'with without for from in on to through over across into via at by before after when while as so that which who where and or but because if until whenever wherever plus like using'.split(
+    ' ',
+  ),
+);
+/** Words that open a clause inside the form: what follows them must have its verb in the form too. */
+const SUBORDINATE = /^(when|while|if|because|where|whenever|until|once|as soon as)$/;
+/** A later part of a sentence may open with these and stand alone. */
+const STANDALONE = new Set(
+  'with without for in on across anywhere everywhere right straight at through over around under while'.split(' '),
+);
+/** How many framing words a voice adds before or after the listing's words ("Now you can…", "…with Planny"). */
+const FRAME_HEAD = 3;
+const FRAME_TAIL = 4;
+/** Contractions and modals that always need their verb: "First you'll", "You can". */
+const NEEDS_VERB = /^(\S+['’](ll|d|re|ve)|can|will|would|should|could|must|may|might|shall|is|are|was|were|be|been)$/i;
+
+type Term = { text: string; tags: string[] };
+const termsOf = (text: string): Term[] => (nlp(text.toLowerCase()).json() as { terms: Term[] }[]).flatMap((s) => s.terms);
+
+/** A listing sentence: its words, which of them a comma or dash follows, and the tagger's reading in context. */
+export interface Sentence {
+  words: string[];
+  pause: boolean[];
+  text: string;
+}
+
+/** The listing's sentences, for cutPhrase: split once per listing. */
+export function sentenceWords(texts: string[]): Sentence[] {
+  return texts
+    .flatMap((t) => t.split(/\n+|(?<=[.!?…])\s+/u))
+    .map((s) => normalise(s.replace(/^\s*(?:[-*•·▪►✓✔]|\d{1,2}[.)])\s*/u, ''), { fold: true }))
+    .map((text) => {
+      // "turn-by-turn" is three words, as a caption's words() reads it; a comma after a token pauses its last.
+      const tokens = text.split(' ').map((t) => ({ ws: words(t), pause: /[,;:–—]$/u.test(t) }));
+      return {
+        words: tokens.flatMap((t) => t.ws),
+        pause: tokens.flatMap((t) => t.ws.map((_, i) => t.pause && i === t.ws.length - 1)),
+        text,
+      };
+    })
+    .filter((s) => s.words.length >= 2);
+}
+
+const tagMemo = new Map<string, Term[] | null>();
+/** The sentence's terms, one per word, or null when the tagger splits words differently. */
+function tagged(s: Sentence): Term[] | null {
+  let t = tagMemo.get(s.text);
+  if (t === undefined) {
+    // One term per word as words() reads them: "step-by-step" is one term of the tagger's, three words here.
+    const terms = termsOf(s.text).flatMap((x) => words(x.text).map((w) => ({ text: w, tags: x.tags })));
+    t = terms.length === s.words.length ? terms : null;
+    if (tagMemo.size > 5000) tagMemo.clear();
+    tagMemo.set(s.text, t);
+  }
+  return t;
+}
+
+/** Where `run` occurs in `sentence`, or -1. */
+function indexOf(sentence: string[], run: string[]): number {
+  outer: for (let i = 0; i + run.length <= sentence.length; i++) {
+    for (let j = 0; j < run.length; j++) if (sentence[i + j] !== run[j]) continue outer;
+    return i;
+  }
+  return -1;
+}
+
+const ACTION = (t: Term | undefined) =>
+  !!t && t.tags.includes('Verb') && !t.tags.some((g) => ['Gerund', 'Modal', 'Copula', 'PastTense', 'Participle', 'Auxiliary'].includes(g));
+const PARTICIPLE = (t: Term | undefined) => !!t && (t.tags.includes('PastTense') || t.tags.includes('Participle') || /ed$/.test(t.text));
+const NOUN = (t: Term | undefined) => !!t && t.tags.some((g) => /Noun|Acronym/.test(g)) && !t.tags.includes('Pronoun');
+
+interface Found {
+  run: string[];
+  s: Sentence;
+  at: number;
+}
+
+/** The longest run of the caption's words found in one listing sentence, the voice's framing words around it aside. */
+function locate(ws: string[], sentences: Sentence[], frame: Set<string>): Found | null {
+  let best: Found | null = null;
+  for (let head = 0; head <= Math.min(FRAME_HEAD, ws.length - 2); head++) {
+    if (head > 0 && !frame.has(ws[head - 1])) break;
+    for (let tail = 0; tail <= Math.min(FRAME_TAIL, ws.length - head - 2); tail++) {
+      if (tail > 0 && !frame.has(ws[ws.length - tail])) break;
+      const run = ws.slice(head, ws.length - tail);
+      if (best && run.length <= best.run.length) continue;
+      for (const s of sentences) {
+        const at = indexOf(s.words, run);
+        if (at >= 0) {
+          best = { run, s, at };
+          break;
+        }
+      }
+    }
+  }
+  return best;
+}
+
+/**
+ * Why `text` is a sentence cut where its phrase does not end, or null. `frame`: the voice's own
+ * words (and the app's name), which may stand around the listing's words. `headline`: for a
+ * subheadline, the line above it: the rest of a sentence whose start is the headline may open on
+ * "with…" ("Step-by-step cooking mode / With built-in timers"); under another headline it may not
+ * ("Free up storage / Without mobile data" of "Send files to nearby devices without mobile data").
+ */
+export function cutPhrase(text: string, sentences: Sentence[], frame: Set<string>, headline?: string): string | null {
+  const ws = words(normalise(text, { fold: true }));
+  if (ws.length === 0) return null;
+  const last = ws[ws.length - 1];
+  if (NEEDS_VERB.test(last)) return `ends on "${last}", which needs a verb after it`;
+  const best = locate(ws, sentences, frame);
+  if (!best) return null;
+  const { run, s, at } = best;
+  const sw = s.words;
+  const terms = tagged(s);
+  const end = at + run.length;
+  if (end < sw.length) {
+    const next = sw[end];
+    const idiom = sw[end + 1] === run[run.length - 1];
+    // A feature named as its sentence's subject stands before the verb: "Lane guidance | keeps you on track".
+    const subject = !!terms && NOUN(terms[end - 1]) && terms[end].tags.includes('Verb') && !terms[end].tags.includes('Gerund');
+    const aside = !idiom && (NEXT_OPENS.has(next) || /^\p{L}{3,}(ed|ly)$/u.test(next) || /^\d/.test(next) || s.pause[end - 1] || subject);
+    if (!aside) return `stops before "${next}": the listing's sentence goes on "${run.slice(-3).join(' ')} ${next}…"`;
+    // "Find, clean | and share your files": a list stopped before its last item.
+    if (/^(and|or|&)$/.test(next) && s.pause.slice(at, end - 1).some(Boolean))
+      return `stops inside a list: the listing's sentence goes on "${run.slice(-2).join(' ')} ${next} ${sw[end + 1] ?? ''}…"`;
+    // "Thousands of recipes tested | in real kitchens": a participle without what it says of them.
+    if (terms && run.length >= 2 && PARTICIPLE(terms[end - 1]) && NOUN(terms[end - 2]) && !s.pause[end - 1] && NEXT_OPENS.has(next))
+      return `stops after "${run[run.length - 1]}", before what it says ("${next}…")`;
+    // A clause the form opens must be finished inside it: "alerts when items | on your list go on sale".
+    const sub = run.findIndex((w, i) => i > 0 && SUBORDINATE.test(w));
+    if (sub > 0 && !termsOf(run.slice(sub + 1).join(' ')).some((t) => t.tags.includes('Verb')))
+      return `stops inside its "${run[sub]}" clause ("${run.slice(sub).join(' ')}…")`;
+  }
+  if (at > 0) {
+    // A later part of the sentence stands when it opens as a phrase of its own: a second action
+    // ("…, and share it"), a participle after its noun ("recipes | tested in real kitchens"), or the
+    // rest of the sentence its headline began.
+    const prev = sw[at - 1];
+    const first = terms?.[at];
+    const rest =
+      headline !== undefined &&
+      (() => {
+        const h = locate(words(normalise(headline, { fold: true })), [s], frame);
+        return h !== null && h.at + h.run.length === at;
+      })();
+    const action = ACTION(first ?? termsOf(run.join(' '))[0]) && (s.pause[at - 1] || /^(and|or|then|to|you|can|also)$/.test(prev));
+    const aside = PARTICIPLE(first) && NOUN(terms?.[at - 1]);
+    // "Speed camera warnings and | lane guidance": a second thing after a first, not a word of it ("large and | duplicate files").
+    const joined = (/^(and|or|&)$/.test(prev) && NOUN(terms?.[at - 2])) || (s.pause[at - 1] && NOUN(terms?.[at - 1]));
+    // "Routely gives you | turn-by-turn navigation": what the app gives is the feature.
+    const given = /^(you|offers|provides|includes|features|brings|gives|has|get|enjoy)$/.test(prev) && NOUN(terms?.[at + run.length - 1]);
+    const secondThing = (joined || given) && !ACTION(first) && NOUN(terms?.[at + run.length - 1]);
+    const opener = rest && (STANDALONE.has(run[0]) || ACTION(first) || aside);
+    if (!action && !aside && !opener && !secondThing)
+      return `starts mid-sentence: the listing says "${sw.slice(Math.max(0, at - 3), at).join(' ')} ${run.slice(0, 3).join(' ')}…"`;
+  }
+  return null;
+}
+
+/** "Watch it fill up", "Use them at checkout": a headline whose pronoun points at a noun of a sentence it was cut from. */
+export function leansOnPronoun(headline: string): string | null {
+  const terms = termsOf(headline);
+  for (const [i, t] of terms.entries()) {
+    const w = t.text.toLowerCase().replace(/[^\p{L}]/gu, '');
+    if (/^(them|they|these|those)$/.test(w)) return `says "${w}" with nothing before it to point at`;
+    if (w === 'it' && terms[i + 1]?.tags.includes('Verb')) return `says "it ${terms[i + 1].text}" with nothing before it to point at`;
+  }
+  return null;
+}

@@ -1,0 +1,38 @@
+/**
+ * A voice's frame glued to a phrase it does not fit: "Yes, the app uses!", "GET EASILY VISUALIZE
+ * YOUR TASKS", "Now you can thousands of recipes", "Send files, ready when you are". Each frame asks
+ * one kind of phrase (an action after "Now you can", a thing after "Get"); the tagger says what the
+ * phrase is. English only: the other languages' captions carry no English frame.
+ */
+import nlp from 'compromise';
+
+type Term = { text: string; tags: string[] };
+const termsOf = (text: string): Term[] => (nlp(text.toLowerCase()).json() as { terms: Term[] }[]).flatMap((s) => s.terms);
+const isVerb = (t: Term | undefined) =>
+  !!t && t.tags.includes('Verb') && !t.tags.some((g) => g === 'Gerund' || g === 'Participle' || g === 'PastTense');
+
+/** Why `text`'s frame breaks its grammar, or null. `name`: the app's name's words (a name after "Get" is a thing). */
+export function brokenFrame(text: string, name: Set<string>): string | null {
+  const t = text.replace(/[.!]+$/u, '').trim();
+  // "Yes, …" answers a question nobody asked, whatever follows.
+  if (/^yes,\s/i.test(t)) return 'opens on "Yes,", which answers nothing';
+  const get = /^get\s+(\S+)(.*)$/i.exec(t);
+  if (get) {
+    const word = get[1].toLowerCase().replace(/[^\p{L}']/gu, '');
+    if (name.has(word) || /^(started|going|ready|set|more|back|up|in|on|there)$/.test(word)) return null;
+    const first = termsOf(`${get[1]}${get[2]}`)[0];
+    if (first && (first.tags.includes('Adverb') || isVerb(first) || /^(no|not|never)$/.test(word)))
+      return `"Get" is glued to "${get[1]}", which is not a thing to get`;
+  }
+  const action = /^(?:now you can|go ahead,|you can)\s+(.+)$/i.exec(t);
+  if (action) {
+    const first = termsOf(action[1])[0];
+    if (!isVerb(first)) return `"${t.slice(0, t.length - action[1].length).trim()}" needs an action, and "${action[1]}" is not one`;
+  }
+  const offered = /^(.+?),\s+(?:ready when you are|right at your fingertips)$/i.exec(t);
+  if (offered) {
+    const first = termsOf(offered[1])[0];
+    if (isVerb(first) || first?.tags.includes('Pronoun')) return `"${offered[1]}" is an action, offered as if it were a thing`;
+  }
+  return null;
+}

@@ -1,0 +1,33 @@
+/**
+ * Lines of a listing that are not selling points: a heading ("CORE FEATURES"), a greeting ("Merry
+ * Christmas"), a note, a disclaimer, a promo code, "unofficial app". A caption says what the app does
+ * for its user; these say something else, so neither writer ships them. The listing reader asks the
+ * same predicate, so the rule writer never takes such a line as a phrase.
+ */
+const HEADING =
+  /^(?:(?:the|our|all|core|key|main|top|great|amazing|awesome|cool|basic|advanced|special|premium|pro|other|more|new|app|game|additional|latest|exclusive|best)\s+)*(?:features?|highlights|functions?|functionality|what'?s new|overview|information|info|details|contact(?: information| us| info)?|about(?: us| the app)?|faq|notes?|support|settings|description|introduction|summary|benefits|updates?|changelog|requirements|permissions|specifications|specs|tips|instructions|help)$/i;
+const KINDS: [string, RegExp][] = [
+  [
+    'a greeting',
+    /\b(merry christmas|happy (?:new year|holidays|easter|halloween|thanksgiving|holiday season)|season'?s greetings|hello there|hi there|thank you|thanks for|welcome to|welcome back)\b/i,
+  ],
+  ['a note', /^(?:note|nb|n\.b\.|p\.?s\.?|please note|important|attention|disclaimer|warning)\b/i],
+  [
+    'a disclaimer',
+    /\b(?:unofficial|not affiliated|not endorsed|no affiliation|(?:registered )?trademarks? of|all rights reserved|for entertainment (?:purposes )?only|not (?:a )?substitute for|medical advice|consult (?:a|your) (?:doctor|physician)|no warranty|at your own risk)\b/i,
+  ],
+  [
+    'a promo code',
+    /\b(?:promo(?:tion(?:al)?)? ?codes?|coupon codes?|discount codes?|voucher codes?|referral codes?|use (?:the )?code|redeem (?:the )?code)\b/i,
+  ],
+];
+
+/** What kind of non-selling line `text` is ("a heading", "a greeting"…), or null when it may sell. */
+export function offRole(text: string): string | null {
+  const t = text
+    .normalize('NFKC')
+    .replace(/[.!:]+$/u, '')
+    .trim();
+  if (HEADING.test(t)) return 'a heading';
+  return KINDS.find(([, re]) => re.test(t))?.[0] ?? null;
+}
