@@ -155,16 +155,24 @@ export function cutPhrase(text: string, sentences: Sentence[], frame: Set<string
       headline !== undefined &&
       (() => {
         const h = locate(words(normalise(headline, { fold: true })), [s], frame);
-        return h !== null && h.at + h.run.length === at;
+        // Right after it, or after the "and" that joins them ("Save your looks as presets | and | apply them…").
+        return h !== null && (h.at + h.run.length === at || (h.at + h.run.length === at - 1 && /^(and|or|then)$/.test(prev)));
       })();
     const action = ACTION(first ?? termsOf(run.join(' '))[0]) && (s.pause[at - 1] || /^(and|or|then|to|you|can|also)$/.test(prev));
     const aside = PARTICIPLE(first) && NOUN(terms?.[at - 1]);
     // "Speed camera warnings and | lane guidance": a second thing after a first, not a word of it ("large and | duplicate files").
     const joined = (/^(and|or|&)$/.test(prev) && NOUN(terms?.[at - 2])) || (s.pause[at - 1] && NOUN(terms?.[at - 1]));
     // "Routely gives you | turn-by-turn navigation": what the app gives is the feature.
-    const given = /^(you|offers|provides|includes|features|brings|gives|has|get|enjoy)$/.test(prev) && NOUN(terms?.[at + run.length - 1]);
+    const given =
+      /^(you|offers|provides|includes|features|brings|gives|has|get|enjoy|with|using|via)$/.test(prev) &&
+      NOUN(terms?.[at + run.length - 1]);
     const secondThing = (joined || given) && !ACTION(first) && NOUN(terms?.[at + run.length - 1]);
     const opener = rest && (STANDALONE.has(run[0]) || ACTION(first) || aside);
+    // "Apply them to a whole album" under any other headline points at nothing.
+    if (!rest && headline !== undefined) {
+      const leans = leansOnPronoun(run.join(' '));
+      if (leans) return leans;
+    }
     if (!action && !aside && !opener && !secondThing)
       return `starts mid-sentence: the listing says "${sw.slice(Math.max(0, at - 3), at).join(' ')} ${run.slice(0, 3).join(' ')}…"`;
   }
@@ -173,11 +181,20 @@ export function cutPhrase(text: string, sentences: Sentence[], frame: Set<string
 
 /** "Watch it fill up", "Use them at checkout": a headline whose pronoun points at a noun of a sentence it was cut from. */
 export function leansOnPronoun(headline: string): string | null {
+  // Most headlines hold no pronoun: the tagger is asked only about those that do.
+  if (!/\b(it|them|they|these|those)\b/i.test(headline)) return null;
   const terms = termsOf(headline);
   for (const [i, t] of terms.entries()) {
     const w = t.text.toLowerCase().replace(/[^\p{L}]/gu, '');
     if (/^(them|they|these|those)$/.test(w)) return `says "${w}" with nothing before it to point at`;
-    if (w === 'it' && terms[i + 1]?.tags.includes('Verb')) return `says "it ${terms[i + 1].text}" with nothing before it to point at`;
+    const next = terms[i + 1];
+    if (
+      w === 'it' &&
+      next?.tags.includes('Verb') &&
+      !next.tags.some((g) => g === 'Pronoun' || g === 'Possessive') &&
+      !/^(yours|mine|ours)$/i.test(next.text)
+    )
+      return `says "it ${terms[i + 1].text}" with nothing before it to point at`;
   }
   return null;
 }
