@@ -22,6 +22,7 @@ const sentences = sentenceWords([
   'Send files to nearby devices without mobile data.',
   'Create a jar for each goal and watch it fill up.',
   'Speed camera warnings and lane guidance keep you on track.',
+  'Export to full-size JPEG, HEIC or TIFF.',
 ]);
 const frame = new Set(['with', 'planny', 'now', 'you', 'can']);
 
@@ -32,6 +33,7 @@ describe('cut phrases (checker/cut.ts)', () => {
     ['First you’ll', 'needs a verb'],
     ['Find, Clean', 'list'],
     ['Without mobile data.', 'mid-sentence'],
+    ['HEIC or TIFF!', 'mid-sentence'],
   ])('refuses "%s"', (text, why) => {
     expect(cutPhrase(text, sentences, frame)).toContain(why);
   });

@@ -161,7 +161,10 @@ export function cutPhrase(text: string, sentences: Sentence[], frame: Set<string
     const action = ACTION(first ?? termsOf(run.join(' '))[0]) && (s.pause[at - 1] || /^(and|or|then|to|you|can|also)$/.test(prev));
     const aside = PARTICIPLE(first) && NOUN(terms?.[at - 1]);
     // "Speed camera warnings and | lane guidance": a second thing after a first, not a word of it ("large and | duplicate files").
-    const joined = (/^(and|or|&)$/.test(prev) && NOUN(terms?.[at - 2])) || (s.pause[at - 1] && NOUN(terms?.[at - 1]));
+    // After a comma, the rest of a list is not a thing of its own ("JPEG, | HEIC or TIFF").
+    const joined =
+      (/^(and|or|&)$/.test(prev) && NOUN(terms?.[at - 2])) ||
+      (s.pause[at - 1] && NOUN(terms?.[at - 1]) && !run.some((w) => /^(and|or)$/.test(w)));
     // "Routely gives you | turn-by-turn navigation": what the app gives is the feature.
     const given =
       /^(you|offers|provides|includes|features|brings|gives|has|get|enjoy|with|using|via)$/.test(prev) &&
