@@ -24,7 +24,7 @@ const SHAPES: Pick<PlanRequest, 'count' | 'narrativeId'>[] = [
   { narrativeId: 'problem-solution' },
   { narrativeId: 'benefits-first' },
 ];
-const IDS = ['cut', 'frame', 'echo', 'off-role', 'rating'] as const;
+const IDS = ['cut', 'frame', 'echo', 'echo-pair', 'off-role', 'rating'] as const;
 const found: Record<string, number> = Object.fromEntries(IDS.map((i) => [i, 0]));
 let slides = 0;
 let sets = 0;
