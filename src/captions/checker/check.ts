@@ -11,7 +11,8 @@
 import nlp from 'compromise';
 import type { Listing } from '../../core/listing.ts';
 import { hasMarkup, NEGATIVE, notAFeature } from '../clean.ts';
-import { cutFromSource, echoes, incompleteness, sameTopic, STRAY, substance, URLISH } from './complete.ts';
+import { cutFromSource, echoes, hasStraySymbol, incompleteness, sameTopic, substance, URLISH } from './complete.ts';
+import { claimSources, ungroundedClaims, type ClaimSources } from './claims.ts';
 import { fitOf } from './fit.ts';
 import { captionWidth, languageOf } from '../../core/locales.ts';
 import { type Role } from '../../core/narratives.ts';
@@ -26,7 +27,6 @@ import { CASED_WORD, contentWords, dangles, endWords, mentionsFree, normalise, t
 import { CAPTION_LENGTHS, type CaptionLength, type CaptionStyle, type PlanInput, type ScreenshotSetResult } from '../../core/set.ts';
 import { DEVICES, type Device } from '../../core/devices.ts';
 import { understand, type Understanding } from '../understand.ts';
-import { voiceVocabulary } from '../rules/voices.ts';
 
 export const FINDINGS = {
   shape:
@@ -36,7 +36,7 @@ export const FINDINGS = {
   echo: 'The subheadline adds to its headline instead of repeating it.',
   repeat: 'Says something no other slide of the set says.',
   generic: 'Says something about this app, not only its name or category in a template.',
-  grounded: 'Every number, rating, award, platform and feature it claims is in the listing or extraContext.',
+  grounded: 'Every number, rating, award, platform and feature it claims is in the listing, extraContext or the screens’ text.',
   'policy.free': 'Does not call a paid app free.',
   'policy.price': 'Names no price.',
   'policy.platform': 'Names no other store’s platform.',
@@ -79,15 +79,15 @@ export interface CheckContext {
   captionStyle: CaptionStyle;
   /** The locale the captions are in; absent: the listing's own language. */
   locale?: string | null;
+  /** The words read off the set's screens (OCR): a caption may claim what a screen shows. */
+  screenText?: string[] | null;
 }
 
-/** Word fragments that claim a fact: each must be said by the listing itself. */
-const CLAIMS =
-  /\b(rated|ratings?|reviews?|stars?|awards?|award-winning|winner|editor'?s choice|featured|#1|no\.? ?1|number one|best[- ]selling|top[- ]rated|millions|billions)\b/giu;
-const NUMBER = /\d+(?:[.,]\d+)*\s?[kmb+%]?/giu;
-const PRICE = /[$€£¥₹]\s?\d|\d\s?(?:[$€£¥₹]|usd|eur|gbp)\b|\b(?:price|pricing|discount|\d+% off)\b/iu;
-const PLATFORMS =
-  /\b(iphone|ipad|ios|ipados|mac|macos|apple watch|watchos|apple tv|android|wear os|google play|play store|app store|windows|chromebook|web)\b/giu;
+/**
+ * A price is an amount of money ("$4.99", "20 € a year", "50% off"), not the word: "Price shop
+ * with friends", "Compare prices" name none.
+ */
+const PRICE = /[$€£¥₹]\s?\d|\d\s?(?:[$€£¥₹]|usd|eur|gbp)(?!\p{L})|\b\d+\s?% off\b|\b(?:for only|just) [$€£¥₹]?\d/iu;
 const OTHER_STORE = {
   'app-store': /\b(android|google play|play store|wear os|chromebook)\b/iu,
   'google-play': /\b(iphone|ipad|ios|ipados|app store|apple watch|watchos)\b/iu,
@@ -100,7 +100,6 @@ const HIDDEN = /[\u00AD\u061C\u115F\u1160\u180E\u200B-\u200F\u202A-\u202E\u2060-
 const MIXED_SCRIPT = /(?=[\p{L}\p{N}]*\p{Script=Latin})(?=[\p{L}\p{N}]*[\p{Script=Cyrillic}\p{Script=Greek}])[\p{L}\p{N}]+/u;
 /** A writer that ran out of room ends on these rather than on a finished word. */
 const LOOKS_CUT = /(\.\.\.|…|\s-)$/u;
-const GROUNDED_SHARE = 0.75;
 /** Pronouns that need a noun said before them: a headline opening on one has none. */
 const REFERRING = new Set(['it', "it's", 'it’s', 'its', 'they', "they're", 'they’re', 'them', 'their', 'he', 'she']);
 const ASIDE_ROLES = new Set<Role>(['social-proof', 'call-to-action']);
@@ -117,17 +116,14 @@ interface Facts {
   u: Understanding;
   language: string;
   native: boolean;
-  source: string;
-  numbers: Set<string>;
+  /** What a claim may rest on: the listing, extraContext and the screens' text (./claims.ts). */
+  claims: ClaimSources;
   nameWords: Set<string>;
   /** The app's name's own words ("Where Am I? - GeoGuess Game": where, geoguess, game). */
   appNameWords: Set<string>;
   ownLines: Set<string>;
   otherApps: string[];
   store: 'app-store' | 'google-play';
-  vocabulary: Set<string>;
-  /** The listing's words' first five letters: "organise" is grounded by "organisation". */
-  prefixes: Set<string>;
   /** The names the tagger is told about, as part of a memo key. */
   properKey: string;
   /** Words the listing spells with inner capitals (iCloud, TaskForge), by their lower case. */
@@ -145,9 +141,7 @@ function factsOf(ctx: CheckContext): Facts {
   const u = understand(ctx.listings, primary, ctx.extraContext);
   const language = ctx.locale ? languageOf(ctx.locale) : u.language;
   const texts = ctx.listings.flatMap((l) => [l.name, l.subtitle ?? '', l.description, l.category]);
-  const source = [...texts, ctx.extraContext ?? ''].join('\n');
-  const numbers = new Set([...source.matchAll(NUMBER)].map((m) => normalise(m[0], { number: true })));
-  for (const n of [u.rating?.value, u.rating?.count]) if (n) numbers.add(normalise(n, { number: true }));
+  const claims = claimSources([...texts, ctx.extraContext ?? '', ...(ctx.screenText ?? [])], [u.rating?.value, u.rating?.count]);
   const lines = ctx.listings.flatMap((l) => l.description.split(/\n+/));
   // The developer's other apps, as the listing names them ("Also from us: Sleepwell, Focus Timer").
   const appName = new Set(contentWords(`${primary.name}`, u.language));
@@ -159,8 +153,7 @@ function factsOf(ctx: CheckContext): Facts {
     u,
     language,
     native: language === u.language,
-    source: source.toLowerCase(),
-    numbers,
+    claims,
     nameWords: new Set([...contentWords(primary.name, u.language), ...contentWords(primary.category, u.language)]),
     appNameWords: appName,
     ownLines: new Set(ctx.listings.flatMap((l) => [l.subtitle ?? '', ...l.description.split(/\n|(?<=[.!?])\s+/)]).map(textKey)),
@@ -169,9 +162,7 @@ function factsOf(ctx: CheckContext): Facts {
     sentences: sentenceWords(ctx.listings.flatMap((l) => [l.subtitle ?? '', l.description])),
     frameWords: new Set([...voiceVocabulary(ctx.captionStyle), ...textWords(primary.name)]),
     storeFigures: { rating: primary.rating, ratingCount: primary.ratingCount },
-    vocabulary: voiceVocabulary(ctx.captionStyle),
     properKey: [...u.proper].sort().join(' '),
-    prefixes: new Set([...u.sourceWords].filter((w) => w.length >= 5).map((w) => w.slice(0, 5))),
     brands: new Map(
       [...`${texts.join(' ')} ${ctx.extraContext ?? ''}`.matchAll(CASED_WORD)].flatMap((m) =>
         /\p{Ll}\p{Lu}/u.test(m[0]) ? [[m[0].toLowerCase(), m[0]] as const] : [],
@@ -233,7 +224,7 @@ function textFindings(text: string, field: 'headline' | 'subheadline', c: Captio
     if (text.toLowerCase().includes(app.toLowerCase())) add('policy.other-app', `"${text}" names the developer’s other app ${app}`);
   const lang = languageFinding(text, f.language);
   if (lang) add('language', `"${text}" ${lang}`);
-  if (STRAY.test(text)) add('style', `"${text}" holds a stray symbol`);
+  if (hasStraySymbol(text)) add('style', `"${text}" holds a stray symbol`);
   if (ctx.captionStyle !== 'bold') {
     if (SHOUTING.test(text)) add('style', `"${text}" shouts in capitals`);
     for (const w of text.match(CASED_WORD) ?? []) {
@@ -259,21 +250,10 @@ function textFindings(text: string, field: 'headline' | 'subheadline', c: Captio
     const frame = memo(`frame\0${text}`, () => brokenFrame(text, f.appNameWords));
     if (frame) add('frame', `"${text}": ${frame}`);
   }
-  // Facts are checked against the listing in any language: a number or a platform reads the same.
-  for (const m of text.matchAll(NUMBER))
-    if (!f.numbers.has(normalise(m[0], { number: true })) && !/^\d$/.test(m[0].trim()))
-      add('grounded', `"${text}" claims "${m[0].trim()}", which the listing does not say`);
-  for (const m of text.matchAll(PLATFORMS))
-    if (!f.source.includes(m[0].toLowerCase())) add('grounded', `"${text}" names ${m[0]}, which the listing does not`);
-  if (!f.native) return out;
+  // Claims, not words: numbers and platforms read the same in any language (a translation is
+  // checked for those), the rest in the listing's own.
   const proof = c.role === 'social-proof' && f.u.rating !== null;
-  for (const m of text.matchAll(CLAIMS))
-    if (!proof && !f.source.includes(m[0].toLowerCase())) add('grounded', `"${text}" claims "${m[0]}", which the listing does not say`);
-  const grounded = (w: string) => f.u.sourceWords.has(w) || f.vocabulary.has(w) || (w.length >= 5 && f.prefixes.has(w.slice(0, 5)));
-  const words = contentWords(text, f.language);
-  const ok = words.filter(grounded).length;
-  if (words.length > 0 && ok / words.length < GROUNDED_SHARE)
-    add('grounded', `"${text}" says ${words.filter((w) => !grounded(w)).join(', ')}, which the listing does not`);
+  for (const message of ungroundedClaims(text, f.claims, { native: f.native, proof })) add('grounded', message);
   return out;
 }
 

@@ -9,7 +9,28 @@ import { contentWords, endWords, looksParticiple, normalise, QUANTITY_WORDS, str
 
 export const URLISH = /https?:|www\.|[\w-]+\.(com|net|org|io|app|co|de|fr|example)\b|\S+@\S+\.\w+|@\w{3,}/i;
 // Symbols a caption should not carry: bullets, stars that are not a rating, arrows, checkmarks.
-export const STRAY = /[•·‣◦▪■□●○✓✔☑►▶→➤]|^\s*[-*]\s/u;
+// The middle dot is a bullet only between spaces in a Latin-script caption: Korean and Japanese
+// join words with it ("운동·식단", "운동 · 식단"), Catalan spells "l·l" with it.
+export const STRAY = /[•‣◦▪■□●○✓✔☑►▶→➤]|^\s*[-*·]\s/u;
+const BULLET_DOT = /(?:^|\s)·(?:\s|$)/u;
+const WIDE_LETTERS = /[\u1100-\u11FF\u3040-\u30FF\u3130-\u318F\uAC00-\uD7AF\p{Script=Han}]/u;
+
+/** Whether `text` holds a stray symbol (a bullet, a checkmark, an arrow; a spaced dot in Latin script). */
+export function hasStraySymbol(text: string): boolean {
+  if (STRAY.test(text)) return true;
+  return BULLET_DOT.test(text) && !WIDE_LETTERS.test(text);
+}
+
+/**
+ * English lines that close on a word which usually dangles, yet finish here: "Know where your money
+ * is", "Just like that", "There's an app for that", "You decide when", "Train where and when".
+ */
+const CLOSED_ENDINGS = [
+  /\b(what|where|who|how|whatever|wherever|whoever|however|when)\s+(?:[\p{L}'’]+\s+){1,4}(is|are|was|were)[.!?]*$/iu,
+  /\b(like|as|than|all|beyond|for|about|with|past|at|of)\s+that[.!?]*$/iu,
+  /(?:\b(know|decide|choose|see|tell you|tells you|remind you|reminds you|and|pick|plan|exactly|just|where|how)\s+when|\bwhen\s+and\s+where)[.!?]*$/iu,
+];
+export const closedEnding = (text: string): boolean => CLOSED_ENDINGS.some((r) => r.test(text.trim()));
 const ENDS_BADLY = new Set(['Preposition', 'Conjunction', 'Determiner', 'Possessive', 'Auxiliary', 'Modal', 'Copula', 'QuestionWord']);
 const QUANTITY = new RegExp(`\\b(${QUANTITY_WORDS})$`, 'i');
 const OPEN_INFINITIVE = /\bto (learn|discover|find|see|get|know|use|explore|make|do|try|have|keep|enjoy|start)$/i;
@@ -37,7 +58,7 @@ export function incompleteness(text: string, language: string, proper: Set<strin
   if (/[,;:&+/–—-]$/u.test(t)) return 'ends on punctuation';
   const last = words(t).pop() ?? '';
   // "With the people you travel with": a relative clause may end on its preposition.
-  const stranded = language === 'en' && strandedPreposition(t);
+  const stranded = language === 'en' && (strandedPreposition(t) || closedEnding(t));
   if (!stranded && endWords(language, { withEnglish: true, particles: language !== 'en' }).has(last)) return `ends on "${last}"`;
   if (language !== 'en') return null;
   if (/^(and|or|but|so|because|which|that)\b/i.test(t)) return 'starts mid-sentence';

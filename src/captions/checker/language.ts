@@ -3,6 +3,7 @@
  * the script for CJK and Korean, and for the languages with a stop-word list the vote of their
  * function words ("deine", "mit", "dem" make a German caption, whatever its nouns).
  */
+import nlp from 'compromise';
 import { hasWideScript } from '../../core/locales.ts';
 import { STOPWORDS, words } from '../text.ts';
 
@@ -12,6 +13,17 @@ const HAN = /\p{Script=Han}/u;
 // Languages whose function words overlap so much that one's caption would read as the other's.
 const KIN: Record<string, string> = { nb: 'no', no: 'no', da: 'no', sv: 'no' };
 const lists = new Map(Object.entries(STOPWORDS).map(([k, v]) => [k, new Set(v)]));
+let english: Record<string, string | string[]> | null = null;
+/**
+ * An English word in the tagger's lexicon ("ten", "one", "die"), not a bare determiner: in an
+ * English caption it is English, whatever list of foreign function words also holds it. "Ten dart
+ * games, one app!" is not Polish for having "ten" and "one".
+ */
+function englishWord(w: string): boolean {
+  english ??= (nlp as unknown as { model(): { one: { lexicon: Record<string, string | string[]> } } }).model().one.lexicon;
+  const tag = english[w];
+  return tag !== undefined && tag !== 'Determiner';
+}
 
 /** Why `text` is not in `language`, or null when it is (or cannot be told). */
 export function languageFinding(text: string, language: string): string | null {
@@ -27,10 +39,11 @@ export function languageFinding(text: string, language: string): string | null {
   // Distinct words: "No timers, no pressure" is one Spanish-looking word said twice, not a Spanish caption.
   const hits = (set: Set<string>) => new Set(ws.filter((w) => set.has(w))).size;
   const mine = hits(own);
+  const foreign = (set: Set<string>) => new Set(ws.filter((w) => set.has(w) && !(language === 'en' && englishWord(w)))).size;
   let best: [string, number] = ['', 0];
   for (const [lang, set] of lists) {
     if (lang === language || (KIN[lang] && KIN[lang] === KIN[language])) continue;
-    const n = hits(set);
+    const n = foreign(set);
     if (n > best[1]) best = [lang, n];
   }
   return best[1] >= 2 && best[1] > mine ? `reads as ${best[0]}, not ${language}` : null;

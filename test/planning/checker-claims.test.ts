@@ -1,0 +1,77 @@
+/**
+ * Issue 33, item 3: the checker judges what a copywriter judges. A caption is grounded by its
+ * claims (numbers, ratings, awards, platforms, named features), not by sharing the listing's exact
+ * words; and the language, completeness, symbol and price rules refuse no caption a copywriter ships.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkCaptions, type CaptionToCheck, type CheckContext } from '../../src/captions/checker/check.ts';
+import { habitly } from './listings.ts';
+
+const ctx = (over: Partial<CheckContext> = {}): CheckContext => ({
+  listings: [habitly],
+  extraContext: null,
+  device: 'iphone-69',
+  captionLength: 'short',
+  captionStyle: 'aso-expert',
+  ...over,
+});
+const found = (headline: string, c: Partial<CaptionToCheck> = {}, x: Partial<CheckContext> = {}) =>
+  checkCaptions([{ headline, subheadline: null, role: 'feature', ...c }], ctx(x))[0];
+const ids = (headline: string, c: Partial<CaptionToCheck> = {}, x: Partial<CheckContext> = {}) => found(headline, c, x).map((f) => f.id);
+
+describe('grounded: claims, not words', () => {
+  it('passes a paraphrase in words the listing never uses', () => {
+    // The listing says "Track unlimited habits with a single tap": none of these words but "habits".
+    expect(ids('Log Any Habit in One Tap')).not.toContain('grounded');
+    expect(ids('Never Lose Your Momentum Again')).not.toContain('grounded');
+  });
+
+  it('still refuses a number, an award, a platform or a feature the listing does not state', () => {
+    expect(ids('Over 40 Habit Templates')).toContain('grounded');
+    expect(ids('Award-Winning Habit Coach')).toContain('grounded');
+    expect(ids('Your Habits on Your Mac')).toContain('grounded');
+    expect(ids('Track Habits Offline')).toContain('grounded');
+    expect(ids('A Dark Mode for Night Owls')).toContain('grounded');
+    // What the listing does say stays grounded: "Sync across iPhone, iPad and Apple Watch".
+    expect(ids('Habits Synced to Your Apple Watch')).not.toContain('grounded');
+  });
+
+  it('grounds a claim in extraContext or in the text read off a screen', () => {
+    expect(ids('Track Habits Offline', {}, { extraContext: 'Works offline, no account needed.' })).not.toContain('grounded');
+    expect(ids('40 Habit Templates', {}, { screenText: ['Templates', '40 habit templates'] })).not.toContain('grounded');
+  });
+});
+
+describe('false positives a copywriter would ship', () => {
+  const dartsListing = { ...habitly, name: 'Darts Scorer', description: 'Ten dart games in one app: 501, Cricket and more.' };
+
+  it('reads "Ten dart games, one app!" as English', () => {
+    expect(ids('Ten dart games, one app!', {}, { listings: [dartsListing] })).not.toContain('language');
+    // A caption that is Polish still reads as Polish.
+    expect(ids('Śledź nawyki, które są dla ciebie ważne, i nie tylko')).toContain('language');
+  });
+
+  it('finds lines ending on "is", "that" or "when" finished when their clause closes', () => {
+    for (const h of ['Know Where Your Habits Are', 'See How Far You Are', 'Just Like That', 'You Decide When'])
+      expect(
+        found(h).filter((f) => f.id === 'complete'),
+        h,
+      ).toEqual([]);
+    for (const h of ['Your Streak Is', 'Build Habits That', 'Get Reminded When']) expect(ids(h), h).toContain('complete');
+  });
+
+  it('lets Korean join words with a middle dot; a spaced dot in Latin script is still a bullet', () => {
+    const korean = { ...habitly, language: 'ko', name: '해빗리', description: '운동·식단·수면 습관을 한 곳에서 기록하세요.' };
+    expect(ids('운동·식단·수면 기록', {}, { listings: [korean] })).not.toContain('style');
+    expect(ids('운동 · 식단 기록', {}, { listings: [korean] })).not.toContain('style');
+    expect(ids('Habits · Goals · Streaks')).toContain('style');
+  });
+
+  it('reads a price as an amount of money, not the word', () => {
+    const shop = { ...habitly, name: 'Pricey', description: 'Price shop with friends and compare prices in every store.' };
+    expect(ids('Price shop with friends', {}, { listings: [shop] })).not.toContain('policy.price');
+    expect(ids('Compare prices in every store', {}, { listings: [shop] })).not.toContain('policy.price');
+    expect(ids('Premium for $4.99')).toContain('policy.price');
+    expect(ids('50% off Premium')).toContain('policy.price');
+  });
+});
