@@ -198,7 +198,16 @@ export function draftScreenshotSet(input: PlanInput): Draft {
     );
   }
   let roles = adaptRoles(asked, u, warnings, captionLength);
-  const check: CheckContext = { listings: input.listings, extraContext: input.extraContext, device, captionLength, captionStyle };
+  // A caption may claim what a screen shows: the screens' text grounds it as the listing's does.
+  const screenText = (input.screenTexts ?? []).flatMap((s) => s.text ?? []);
+  const check: CheckContext = {
+    listings: input.listings,
+    extraContext: input.extraContext,
+    device,
+    captionLength,
+    captionStyle,
+    screenText,
+  };
   let rules = ruleCaptions(u, roles, captionStyle, captionLength, check);
   // The default story (no narrative named) may show the listing's rating where it has run out of
   // features: proof a store visitor reads, from the listing itself, instead of a slide refused.

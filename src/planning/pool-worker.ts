@@ -32,11 +32,13 @@ export interface PlanTask {
   llm: LlmSettings | null;
   /** The model's answers to an earlier attempt of the same plan, by prompt (./answer-cache.ts). */
   recorded?: Record<string, string>;
+  /** The log reads debug lines: the thread sends back the checker's findings per slide. */
+  debug?: boolean;
 }
 
 /** What the thread tells the main thread besides the result: the metrics' figures and the answers to keep. */
 export interface PlanReport {
-  logs: { obj: object; msg: string }[];
+  logs: { obj: object; msg: string; level?: 'debug' }[];
   stats: ModelStats;
   fresh: Record<string, string>;
 }
@@ -52,10 +54,12 @@ export type PlanAnswer =
 
 export default async function plan(task: PlanTask | FactsTask): Promise<PlanAnswer | FactsAnswer> {
   if ('kind' in task) return facts(task);
-  const logs: { obj: object; msg: string }[] = [];
+  const logs: PlanReport['logs'] = [];
+  const plain = (obj: object): object => JSON.parse(JSON.stringify(obj, (_k, v) => (v instanceof Error ? { message: v.message } : v)));
   const log = {
-    warn: (obj: object, msg: string) =>
-      logs.push({ obj: JSON.parse(JSON.stringify(obj, (_k, v) => (v instanceof Error ? { message: v.message } : v))), msg }),
+    warn: (obj: object, msg: string) => logs.push({ obj: plain(obj), msg }),
+    // The checker's verdicts per slide: only worth their copy across the thread when someone reads them.
+    ...(task.debug ? { debug: (obj: object, msg: string) => logs.push({ obj: plain(obj), msg, level: 'debug' as const }) } : {}),
   };
   const stats = newStats();
   const recorded = { known: task.recorded ?? {}, fresh: {} };

@@ -36,8 +36,11 @@ export class PlanningPool {
   async plan(input: PlanInput, signal?: AbortSignal, accountId?: string): Promise<ScreenshotSetResult> {
     const key = this.llm && this.answers && accountId ? answersKey(this.llm, input) : null;
     const recorded = key ? await this.answers!.get(accountId!, key) : undefined;
-    const answer = await this.pool.run({ input, llm: this.llm, recorded } satisfies PlanTask, { signal });
-    for (const l of answer.logs) this.log?.warn(l.obj, l.msg);
+    const debug = !!this.log?.debug && (this.log.isLevelEnabled?.('debug') ?? true);
+    const answer = await this.pool.run({ input, llm: this.llm, recorded, debug } satisfies PlanTask, { signal });
+    for (const l of answer.logs)
+      if (l.level === 'debug') this.log?.debug?.(l.obj, l.msg);
+      else this.log?.warn(l.obj, l.msg);
     observe(answer);
     if (key && Object.keys(answer.fresh).length > 0) {
       // A lost write only costs the retry a model call.

@@ -83,7 +83,7 @@ describe('locales', () => {
       TranslationFailed,
     );
     expect(fake.requests.filter((r) => JSON.stringify(r.body).includes('de-DE')).length).toBe(2);
-    expect(reasons.join(' ')).toMatch(/language.*reads as es/);
+    expect(reasons.join(' ')).toMatch(/language.*reads as Spanish/);
   });
 
   it('does not judge a 10 KB caption: the answer is refused on its length, asked again, then the planning fails', async () => {

@@ -105,19 +105,39 @@ export function translator(
   };
 }
 
+/** A user message's text: the JSON part of a message that also carries the screens' pictures (LLM_VISION). */
+export const userText = (content: unknown): string =>
+  typeof content === 'string' ? content : ((content as { type: string; text?: string }[]).find((p) => p.type === 'text')?.text ?? '{}');
+
+type RepairSlide = {
+  index: number;
+  role: string;
+  /** Every candidate's problems, in the plain words the model reads. */
+  findings: string[];
+  candidates: { headline: string; subheadline: string | null; problems: string[] }[];
+};
+
 /** What a caption-writing request asks (src/captions/model/writer.ts): its slides, and whether it is the repair turn. */
 export function captionRequest(body: Record<string, unknown>): {
   slides: { index: number; role: string }[];
-  repair: { index: number; role: string; findings: string[] }[] | null;
+  repair: RepairSlide[] | null;
+  kept: { index: number; headline: string; subheadline: string | null }[] | null;
 } | null {
-  const messages = body.messages as { role: string; content: string }[];
-  const user = JSON.parse(messages[1]?.content ?? '{}') as { slides?: { index: number; role: string }[]; targetLocale?: string };
+  const messages = body.messages as { role: string; content: unknown }[];
+  const user = JSON.parse(userText(messages[1]?.content ?? '{}')) as { slides?: { index: number; role: string }[]; targetLocale?: string };
   if (!user.slides || user.targetLocale) return null;
   const last =
     messages.length > 2
-      ? (JSON.parse(messages[messages.length - 1].content) as { slides: { index: number; role: string; findings: string[] }[] })
+      ? (JSON.parse(userText(messages[messages.length - 1].content)) as {
+          rewrite: Omit<RepairSlide, 'findings'>[];
+          kept: { index: number; headline: string; subheadline: string | null }[];
+        })
       : null;
-  return { slides: user.slides, repair: last?.slides ?? null };
+  return {
+    slides: user.slides,
+    repair: last ? last.rewrite.map((s) => ({ ...s, findings: s.candidates.flatMap((c) => c.problems) })) : null,
+    kept: last?.kept ?? null,
+  };
 }
 
 type Caption = { headline: string; subheadline: string | null };

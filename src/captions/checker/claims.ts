@@ -9,7 +9,8 @@ import { normalise } from '../text.ts';
 /** Word fragments that claim a fact: each must be said by the sources themselves. */
 const CLAIMS =
   /\b(rated|ratings?|reviews?|stars?|awards?|award-winning|winner|editor'?s choice|featured|#1|no\.? ?1|number one|best[- ]selling|top[- ]rated|millions|billions)\b/giu;
-export const NUMBER = /\d+(?:[.,]\d+)*\s?[kmb+%]?/giu;
+// "2M", "10 k", "50%", "100+"; a letter after the number is a unit only when it ends the word ("4.9 by" is 4.9).
+export const NUMBER = /\d+(?:[.,]\d+)*(?:\s?[kmb](?!\p{L})|\+|\s?%)?/giu;
 const PLATFORMS =
   /\b(iphone|ipad|ios|ipados|mac|macos|apple watch|watchos|apple tv|android|wear os|google play|play store|app store|windows|chromebook|web)\b/giu;
 /**

@@ -25,6 +25,16 @@ function englishWord(w: string): boolean {
   return tag !== undefined && tag !== 'Determiner';
 }
 
+const names = new Intl.DisplayNames(['en'], { type: 'language' });
+/** "Polish" for pl: a finding a writer (or a model's repair turn) reads in plain words. */
+const nameOf = (code: string): string => {
+  try {
+    return names.of(code) ?? code;
+  } catch {
+    return code;
+  }
+};
+
 /** Why `text` is not in `language`, or null when it is (or cannot be told). */
 export function languageFinding(text: string, language: string): string | null {
   const letters = text.replace(/[^\p{L}]/gu, '');
@@ -32,7 +42,7 @@ export function languageFinding(text: string, language: string): string | null {
   if (language === 'ko') return HANGUL.test(text) ? null : 'is not written in Korean script';
   if (language === 'ja') return KANA.test(text) || HAN.test(text) ? null : 'is not written in Japanese script';
   if (language === 'zh') return HAN.test(text) && !KANA.test(text) ? null : 'is not written in Chinese characters';
-  if (hasWideScript(text)) return `is written in another script than ${language}'s`;
+  if (hasWideScript(text)) return `is written in another script than ${nameOf(language)}'s`;
   const own = lists.get(language);
   if (!own) return null;
   const ws = words(text).map((w) => w.toLowerCase());
@@ -46,7 +56,7 @@ export function languageFinding(text: string, language: string): string | null {
     const n = foreign(set);
     if (n > best[1]) best = [lang, n];
   }
-  return best[1] >= 2 && best[1] > mine ? `reads as ${best[0]}, not ${language}` : null;
+  return best[1] >= 2 && best[1] > mine ? `reads as ${nameOf(best[0])}, not ${nameOf(language)}` : null;
 }
 
 /**

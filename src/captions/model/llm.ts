@@ -12,10 +12,16 @@ export interface LlmSettings {
   apiKey: string | null;
   /** The whole model budget of one set (every call and retry of it), in ms; default 20 s. */
   timeoutMs?: number;
+  /** LLM_VISION: the model also sees each screen's picture (downscaled to at most 768 px). */
+  vision?: boolean;
 }
 
 export interface LlmLogger {
   warn(obj: object, msg: string): void;
+  /** The checker's findings per slide: what a reader of the logs needs to see why a caption was refused. */
+  debug?(obj: object, msg: string): void;
+  /** pino's: whether debug lines are written at all (then the planning thread need not send them). */
+  isLevelEnabled?(level: string): boolean;
 }
 
 export const DEFAULT_TIMEOUT_MS = 20_000;
@@ -29,7 +35,10 @@ export const MAX_TOKENS = 3_000;
  */
 export const MAX_ANSWER_CHARS = 16_000;
 
-export type Message = { role: 'system' | 'user' | 'assistant'; content: string };
+/** A part of a user message: text, or (LLM_VISION) a screen's picture as OpenAI's `image_url` content. */
+export type MessagePart =
+  { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string; detail?: 'low' | 'high' | 'auto' } };
+export type Message = { role: 'system' | 'assistant'; content: string } | { role: 'user'; content: string | MessagePart[] };
 
 export interface ModelAnswer {
   content: string;

@@ -1,18 +1,19 @@
 /**
  * The model writer: when a caption model is configured it writes every slide (several candidates
- * each, in one call), the checker judges them, failing slides go back ONCE with the findings, and a
- * slide still failing takes the rule writer's caption for that slide alone. Runs in the job, never
- * in the request. Without a model, or when the model fails outright, the set is the rule writer's.
+ * each, in one call, ./request.ts), the checker judges them, failing slides go back ONCE with each
+ * candidate's findings in plain words and the slides already kept (./repair.ts). A slide still
+ * failing takes the best passing candidate of either answer, then the rule writer's caption; a set
+ * fails only when a slide has nothing that passes. Runs in the job, never in the request. Without a
+ * model, or when the model fails outright, the set is the rule writer's.
  */
-import { CaptionChecker, checkCaptions, describeFindings, tooLongToJudge, type Finding } from '../checker/check.ts';
+import { CaptionChecker, checkCaptions, tooLongToJudge } from '../checker/check.ts';
 import { FEATURE_ROLES } from '../rules/writer.ts';
-import { describeBudget } from '../checker/fit.ts';
 import { askModel, DEFAULT_TIMEOUT_MS, failureOf, type LlmLogger, type LlmSettings, type Message, type RecordedAnswers } from './llm.ts';
-import type { Role } from '../../core/narratives.ts';
 import type { CaptionDraft, Written } from '../draft.ts';
 import { cannotFillSet } from '../../core/refusal.ts';
-import { primaryListing } from '../../core/listing.ts';
-import { CAPTION_LENGTHS, CAPTION_STYLES, type CaptionStyle } from '../../core/set.ts';
+import { CAPTION_LENGTHS } from '../../core/set.ts';
+import { CANDIDATES, captionRequest, type ScreenPicture } from './request.ts';
+import { repairRequest, type Verdict } from './repair.ts';
 
 export interface ModelStats {
   calls: number;
@@ -23,6 +24,11 @@ export interface ModelStats {
   fallbacks: number;
   /** The model's candidates the checker read (one over its length is refused before it, unread). */
   judged: number;
+  /** Of those, the ones it refused (the eval reads each: a good caption refused is a checker defect). */
+  refused?: number;
+  /** The model's first choices (each slide's first candidate of the first answer), and how many passed unrepaired. */
+  firstChoices?: number;
+  firstPassed?: number;
   promptTokens: number;
   completionTokens: number;
   cached: number;
@@ -35,14 +41,14 @@ export const newStats = (): ModelStats => ({
   repairs: 0,
   fallbacks: 0,
   judged: 0,
+  refused: 0,
+  firstChoices: 0,
+  firstPassed: 0,
   promptTokens: 0,
   completionTokens: 0,
   cached: 0,
   latencyMs: [],
 });
-
-const CANDIDATES = 3;
-const MAX_DESCRIPTION = 4000;
 
 const candidateSchema = {
   type: 'object',
@@ -73,73 +79,6 @@ export const CAPTIONS_SCHEMA = {
   },
 };
 
-/** Two captions each voice ships, to show the voice rather than describe it. */
-const EXAMPLES: Record<CaptionStyle, [string, string]> = {
-  'aso-expert': ['Track Every Habit in Seconds', 'Budget Planner for Couples'],
-  minimal: ['Plan meals for the week', 'Your runs, mapped'],
-  playful: ['Go ahead, skip the takeout!', 'Your plants will thank you'],
-  bold: ['OWN YOUR MORNINGS.', 'EVERY RUN. MAPPED.'],
-  professional: ['Close the books in minutes.', 'Invoices your clients pay on time.'],
-};
-
-const ROLE_BRIEF: Record<Role, string> = {
-  hero: 'the app’s main promise, the reason to download',
-  feature: 'one feature and what it does for the user',
-  benefit: 'what the user gains, said as an outcome',
-  'social-proof': 'the listing’s own rating or praise, quoted exactly',
-  'how-it-works': 'one numbered step of using the app',
-  problem: 'the problem the user has, as the listing names it',
-  solution: 'how the app solves that problem',
-  'call-to-action': 'an invitation to download',
-};
-
-function prompt(draft: CaptionDraft): Message[] {
-  const { input, check } = draft;
-  const primary = primaryListing(input.listings, check.device);
-  const limits = CAPTION_LENGTHS[check.captionLength];
-  const budget = describeBudget(check.device, check.captionLength);
-  // Only screens read so far: a request without them stays the one the recorded answers were made for.
-  const shown = (input.screenTexts ?? []).filter((s) => s.text?.length).map((s, i) => ({ screen: i + 1, text: s.text!.slice(0, 20) }));
-  const [a, b] = EXAMPLES[check.captionStyle];
-  const system = [
-    'You are a senior app store copywriter. You write the captions of a screenshot set. Answer with JSON only.',
-    `Voice: ${check.captionStyle} — ${CAPTION_STYLES[check.captionStyle]} Two captions in this voice: "${a}", "${b}".`,
-    `Headline: at most ${limits.headline} characters and ${budget.headline}.`,
-    limits.subheadline > 0
-      ? `Subheadline: at most ${limits.subheadline} characters and ${budget.subheadline}; it adds to its headline and never repeats its words. Write one on every slide; null only on a slide (never the first) where the listing and extraContext give nothing that adds to the headline.`
-      : 'Subheadline: always null.',
-    `Give ${CANDIDATES} different candidates per slide, best first. Each slide says something no other slide says.`,
-    'Every caption is a finished phrase: never end on "and", "with", "your", a comma or "...".',
-    'Only claim what the listing or extraContext says: no number, rating, award, price, platform or feature it does not state. Paraphrase is fine.',
-    "Never name a price, another store's platform, the developer's other apps, or ask for ratings or reviews. No emoji, URLs or hidden characters.",
-    `Write in the listing's language (${primary.language}).`,
-    primary.price > 0 ? 'The app is paid: never call it free.' : '',
-    shown.length
-      ? "`screens` is the visible text of the app's own screens: each caption is placed over the screen whose words it shares, so let each feature slide speak of what one screen shows, in the listing's words."
-      : '',
-  ]
-    .filter(Boolean)
-    .join('\n');
-  const user = JSON.stringify({
-    listing: {
-      name: primary.name,
-      category: primary.category,
-      subtitle: primary.subtitle,
-      store: primary.store,
-      platform: primary.platform,
-      description: primary.description.slice(0, MAX_DESCRIPTION),
-    },
-    extraContext: input.extraContext,
-    narrative: input.request.narrativeId ?? 'default',
-    slides: draft.roles.map((role, i) => ({ index: i + 1, role, brief: ROLE_BRIEF[role] })),
-    ...(shown.length ? { screens: shown } : {}),
-  });
-  return [
-    { role: 'system', content: system },
-    { role: 'user', content: user },
-  ];
-}
-
 type Candidates = Map<number, { headline: string; subheadline: string | null }[]>;
 
 /**
@@ -168,39 +107,42 @@ export function parseCandidates(content: string, slides: number): Candidates {
 /**
  * Picks, slide by slide, the first option the checker passes given the slides before it. An option
  * far longer than any caption may be is refused on its length alone, before the checker reads it.
+ * `verdicts` holds, per slide, every option read and its findings (for the repair turn and the log).
  */
 function assemble(
   draft: CaptionDraft,
   options: (i: number) => Written[],
   stats: ModelStats,
-): { chosen: (Written | null)[]; findings: Finding[][] } {
+  /** Count the refusals: the first answer's only, the eval's "refused" being the model's own first words. */
+  countRefused = true,
+): { chosen: (Written | null)[]; verdicts: Verdict[][] } {
   const checker = new CaptionChecker(draft.check);
-  const findings: Finding[][] = [];
+  const verdicts: Verdict[][] = [];
   const long = CAPTION_LENGTHS[draft.check.captionLength].subheadline > 0;
   const chosen = draft.roles.map((role, i) => {
-    let first: Finding[] | null = null;
+    const read: Verdict[] = [];
+    verdicts.push(read);
     // In a long set a candidate with a subheadline comes before one without (the checker passes a
     // headline alone there): a slide keeps its headline alone only when no candidate has a subheadline that passes.
     const all = options(i);
     for (const o of long ? [...all.filter((x) => x.subheadline), ...all.filter((x) => !x.subheadline)] : all) {
       const unread = tooLongToJudge(o, draft.check.captionLength);
       if (unread.length > 0) {
-        first ??= unread;
+        read.push({ caption: o, findings: unread });
         continue;
       }
       stats.judged++;
       const f = checker.check({ ...o, role, index: i + 1 });
+      read.push({ caption: o, findings: f });
       if (f.length === 0) {
         checker.accept({ ...o, role, index: i + 1 });
-        findings.push([]);
         return o;
       }
-      first ??= f;
+      if (countRefused) stats.refused = (stats.refused ?? 0) + 1;
     }
-    findings.push(first ?? [{ id: 'shape', field: 'headline', message: 'no caption was written for this slide' }]);
     return null;
   });
-  return { chosen, findings };
+  return { chosen, verdicts };
 }
 
 /**
@@ -217,34 +159,78 @@ const ruleOptions = (draft: CaptionDraft, i: number): Written[] => {
   });
 };
 
+/** Whether the set with `o` on slide `i` passes every check, each slide judged against all the others kept. */
+function passesIn(draft: CaptionDraft, chosen: (Written | null)[], i: number, o: Written): boolean {
+  if (tooLongToJudge(o, draft.check.captionLength).length > 0) return false;
+  if (chosen.some((c, j) => j !== i && c?.headline === o.headline)) return false;
+  const trial = chosen.map((c, j) => (j === i ? o : c));
+  const findings = checkCaptions(
+    trial.flatMap((c, j) => (c ? [{ ...c, role: draft.roles[j], index: j + 1 }] : [])),
+    draft.check,
+  );
+  return findings.every((f) => f.length === 0);
+}
+
 /**
- * Fills the slides the model left empty with the rule writer's words, each judged against every
- * slide the model kept (not only the ones before it), so a fallback never costs a later slide its
- * model words; the whole set is checked again as it ships.
+ * Fills the slides left empty with any option that passes in the set as kept: the model's
+ * candidates of either answer, best first, then the rule writer's words.
  */
-function fillWithRules(draft: CaptionDraft, chosen: (Written | null)[]): (Written | null)[] {
+function fillInSet(draft: CaptionDraft, chosen: (Written | null)[], model: (i: number) => Written[]): (Written | null)[] {
   const out = [...chosen];
-  for (const [i] of chosen.entries()) {
+  for (const [i] of chosen.entries())
+    if (out[i] === null) out[i] = [...model(i), ...ruleOptions(draft, i)].find((o) => passesIn(draft, out, i, o)) ?? null;
+  return out;
+}
+
+/**
+ * The last resort before a failed job: each slide still empty takes the first option the checker
+ * passes judged alone. What only the set judges (a repeat of another slide) is then the lesser harm
+ * than a job that fails while a slide has a caption that passes; it is logged.
+ */
+function fillAlone(
+  draft: CaptionDraft,
+  chosen: (Written | null)[],
+  model: (i: number) => Written[],
+  logger?: LlmLogger,
+): (Written | null)[] {
+  const out = [...chosen];
+  for (const [i] of out.entries()) {
     if (out[i] !== null) continue;
-    for (const o of ruleOptions(draft, i)) {
-      if (out.some((c) => c?.headline === o.headline)) continue;
-      const trial = out.map((c, j) => (j === i ? o : c));
-      const findings = checkCaptions(
-        trial.flatMap((c, j) => (c ? [{ ...c, role: draft.roles[j], index: j + 1 }] : [])),
-        draft.check,
-      );
-      if (findings.every((f) => f.length === 0)) {
-        out[i] = o;
-        break;
-      }
-    }
+    const alone = (o: Written) =>
+      tooLongToJudge(o, draft.check.captionLength).length === 0 &&
+      new CaptionChecker(draft.check).check({ ...o, role: draft.roles[i], index: i + 1 }).length === 0;
+    out[i] = [...model(i), ...ruleOptions(draft, i)].find(alone) ?? null;
+    if (out[i])
+      logger?.warn({ slide: i + 1, headline: out[i]!.headline }, 'caption slide kept a caption that passes alone but not in its set');
   }
   return out;
+}
+
+/** The checker's findings on every option read, per slide, at debug: why each caption was or was not used. */
+function logVerdicts(logger: LlmLogger | undefined, round: string, draft: CaptionDraft, verdicts: Verdict[][], chosen: (Written | null)[]) {
+  if (!logger?.debug) return;
+  verdicts.forEach((read, i) =>
+    logger.debug!(
+      {
+        round,
+        slide: i + 1,
+        role: draft.roles[i],
+        chosen: chosen[i]?.headline ?? null,
+        candidates: read.map((v) => ({
+          headline: v.caption.headline,
+          subheadline: v.caption.subheadline,
+          findings: v.findings.map((f) => f.message),
+        })),
+      },
+      'caption checker findings',
+    ),
+  );
 }
 
 /**
  * The set's words with the model as the writer (see the module comment); planning's pipeline makes the set of them. `stats` counts calls, tokens,
  * repairs and fallbacks for the metrics; `recorded` replays answers a retried job already got.
+ * `pictures`: the screens' pictures, sent when LLM_VISION is on.
  */
 export async function writeWithModel(
   draft: CaptionDraft,
@@ -252,6 +238,7 @@ export async function writeWithModel(
   logger?: LlmLogger,
   stats: ModelStats = newStats(),
   recorded?: RecordedAnswers,
+  pictures: ScreenPicture[] = [],
 ): Promise<Written[]> {
   const n = draft.roles.length;
   const rulesOnly = () => {
@@ -278,7 +265,7 @@ export async function writeWithModel(
       stats.latencyMs?.push(performance.now() - started);
     }
   };
-  const messages = prompt(draft);
+  const messages = captionRequest(draft, llm.vision ? pictures : []);
   const first = await ask(messages);
   if (!first) {
     stats.fallbacks += n;
@@ -286,6 +273,15 @@ export async function writeWithModel(
   }
   const model = (c: Candidates, i: number): Written[] => (c.get(i + 1) ?? []).map((x) => ({ ...x, source: 'model' as const }));
   const round1 = assemble(draft, (i) => model(first.candidates, i), stats);
+  logVerdicts(logger, 'first', draft, round1.verdicts, round1.chosen);
+  // The model's first choices, each judged as it came (before any repair): the eval's "passed unrepaired".
+  for (const [i] of draft.roles.entries()) {
+    const top = first.candidates.get(i + 1)?.[0];
+    if (!top) continue;
+    stats.firstChoices = (stats.firstChoices ?? 0) + 1;
+    if (round1.chosen[i]?.headline === top.headline && round1.chosen[i]?.subheadline === top.subheadline)
+      stats.firstPassed = (stats.firstPassed ?? 0) + 1;
+  }
   const failing = round1.chosen.flatMap((c, i) => (c === null ? [i] : []));
   let repaired: Candidates = new Map();
   if (failing.length > 0) {
@@ -293,32 +289,31 @@ export async function writeWithModel(
     const again = await ask([
       ...messages,
       { role: 'assistant', content: first.content },
-      {
-        role: 'user',
-        content: JSON.stringify({
-          instruction: `These slides failed the caption checks. Write ${CANDIDATES} new candidates for each of them only, fixing every finding; keep the other slides as they are.`,
-          slides: failing.map((i) => ({ index: i + 1, role: draft.roles[i], findings: describeFindings(round1.findings[i]) })),
-        }),
-      },
+      { role: 'user', content: repairRequest(draft, round1.chosen, round1.verdicts, failing) },
     ]);
     repaired = again?.candidates ?? new Map();
   }
-  // The model's words first wherever they pass; the rule writer's for a slide only when neither answer has one.
-  const final = {
-    chosen: fillWithRules(draft, assemble(draft, (i) => [...model(first.candidates, i), ...model(repaired, i)], stats).chosen),
-  };
-  const missing = final.chosen.filter((c) => c === null).length;
+  // The model's words first wherever they pass (either answer, best first); the rule writer's for a slide only when neither has one.
+  const both = (i: number) => [...model(first.candidates, i), ...model(repaired, i)];
+  const round2 = failing.length > 0 ? assemble(draft, both, stats, false) : round1;
+  if (failing.length > 0) logVerdicts(logger, 'repair', draft, round2.verdicts, round2.chosen);
+  let chosen = fillInSet(draft, round2.chosen, both);
   // The model's words may say what the rule writer needed for the slides it fills: then the rule
-  // writer's own whole set, which passes the checker, rather than a job that fails. A model never
-  // makes a set fail that the rules alone can fill.
-  if (missing > 0 && draft.rules.every((c) => c !== null)) {
+  // writer's own whole set, which passes the checker, rather than a set with a repeat in it.
+  if (chosen.some((c) => c === null) && draft.rules.every((c) => c !== null)) {
     stats.fallbacks += n;
-    logger?.warn({ slides: missing }, 'caption model slides left the rule writer too little for the rest; the rule writer wrote the set');
+    logger?.warn(
+      { slides: chosen.filter((c) => c === null).length },
+      'caption model slides left the rule writer too little for the rest; the rule writer wrote the set',
+    );
     return rulesOnly();
   }
-  const fellBack = final.chosen.filter((c) => c?.source === 'rules').length;
+  // The rule writer cannot fill the set either: a set fails only when a slide has nothing that passes at all.
+  chosen = fillAlone(draft, chosen, both, logger);
+  const missing = chosen.filter((c) => c === null).length;
+  const fellBack = chosen.filter((c) => c?.source === 'rules').length;
   stats.fallbacks += fellBack;
   if (fellBack > 0) logger?.warn({ slides: fellBack }, 'caption model slides failed the checks twice; the rule writer wrote them');
   if (missing > 0) throw cannotFillSet(n, n - missing, draft.u.descriptionEmpty);
-  return final.chosen as Written[];
+  return chosen as Written[];
 }
