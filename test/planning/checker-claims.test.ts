@@ -60,6 +60,57 @@ describe('false positives a copywriter would ship', () => {
     for (const h of ['Your Streak Is', 'Build Habits That', 'Get Reminded When']) expect(ids(h), h).toContain('complete');
   });
 
+  it('reads the refusals of recorded model answers as the copywriter did: all of these ship', () => {
+    const long = { captionLength: 'long' as const };
+    const pass = (headline: string, subheadline: string | null, x: Partial<CheckContext> = {}, role: CaptionToCheck['role'] = 'feature') =>
+      checkCaptions([{ headline, subheadline, role }], ctx(x))[0].map((f) => f.message);
+    expect(pass('Everywhere you are', 'Sync across iPhone, iPad and Apple Watch with iCloud', long)).toEqual([]);
+    const blocks = {
+      ...habitly,
+      name: 'Blockfall Puzzle',
+      category: 'Games',
+      description: 'OVER 500 HAND-MADE LEVELS. NO TIMERS, NO PRESSURE.',
+    };
+    expect(
+      pass('So many levels to play!', 'Over 500 hand-made levels to work through.', {
+        ...long,
+        listings: [blocks],
+        captionStyle: 'playful',
+      }),
+    ).toEqual([]);
+    expect(
+      pass('500 levels, all made by hand!', "Over 500 hand-made levels, so there's always another to try.", {
+        ...long,
+        listings: [blocks],
+        captionStyle: 'playful',
+      }),
+    ).toEqual([]);
+    const cuisine = {
+      ...habitly,
+      language: 'fr',
+      name: 'Petite Cuisine',
+      category: 'Cuisine et boissons',
+      rating: 4.7,
+      ratingCount: 2200,
+      description: 'Petite Cuisine vous aide à cuisiner de bons plats sans stress. Le mode pas à pas pour cuisiner sans erreur.',
+    };
+    const fr = { ...long, listings: [cuisine], captionStyle: 'professional' as const };
+    expect(pass('Cuisinez de bons plats sans stress.', 'Des idées repas pour chaque jour de la semaine.', fr, 'hero')).toEqual([]);
+    expect(pass('Cuisinez sans erreur, pas à pas.', 'Le mode pas à pas vous guide à chaque étape.', fr, 'benefit')).toEqual([]);
+    expect(pass('Une note moyenne de 4,7.', 'Sur plus de 2K avis laissés par des cuisiniers.', fr, 'social-proof')).toEqual([]);
+    // A slide about widgets that says "one tap" does not repeat "One tap, one habit"; the same line twice still repeats.
+    const two = (a: string, b: string) =>
+      checkCaptions(
+        [
+          { headline: a, subheadline: null, role: 'feature' },
+          { headline: 'Check in from your Home Screen', subheadline: b, role: 'feature' },
+        ],
+        ctx(long),
+      )[1].map((f) => f.id);
+    expect(two('One tap, one habit', 'Widgets make a check-in one tap away')).not.toContain('repeat');
+    expect(ids('Swipe to learn')).toContain('complete');
+  });
+
   it('lets Korean join words with a middle dot; a spaced dot in Latin script is still a bullet', () => {
     const korean = { ...habitly, language: 'ko', name: '해빗리', description: '운동·식단·수면 습관을 한 곳에서 기록하세요.' };
     expect(ids('운동·식단·수면 기록', {}, { listings: [korean] })).not.toContain('style');

@@ -109,6 +109,7 @@ const NOT_A_FEATURE = new Set<Role>(['social-proof', 'call-to-action', 'problem'
 const SHOUTING = /\p{Lu}{2,}(\s+\p{Lu}{2,}){2,}/u;
 /** Two topics (a slide's content words) this alike are one feature shown twice. */
 const SAME_FEATURE = 0.6;
+const RELIEVED = /\b(?:without|no|sans|ohne|sin|senza|sem)\s+(?:the\s+|any\s+|le\s+|de\s+)?(?:stress\w*|hassle|headaches?|worr\w+)/giu;
 /** The slides that must carry the value proposition: what a store visitor sees without scrolling. */
 const VALUE_SLIDES = 3;
 
@@ -232,7 +233,8 @@ function textFindings(text: string, field: 'headline' | 'subheadline', c: Captio
       if (brand && w !== brand) add('style', `"${w}" should be spelt "${brand}"`);
     }
   }
-  if (c.role !== 'problem' && NEGATIVE.test(text)) add('tone', `"${text}" complains or asks outside a problem slide`);
+  // "Sans stress", "without the hassle": a pain said as gone is a benefit, not a complaint.
+  if (c.role !== 'problem' && NEGATIVE.test(text.replace(RELIEVED, ''))) add('tone', `"${text}" complains or asks outside a problem slide`);
   const off = offRole(text);
   if (off) add('off-role', `"${text}" is ${off}, not a selling point`);
   const contradicted = contradictedProof(text, f.storeFigures);
@@ -329,7 +331,11 @@ export class CaptionChecker {
       if (echoes(c.headline, sub)) out.push({ id: 'echo', field: 'subheadline', message: `"${sub}" repeats its headline’s words` });
     }
     for (const t of this.parts(c)) {
-      const twin = this.seen.find((s) => s.key === t.key || (f.native && sameTopic(s.topic, t.topic)));
+      // One shared word repeats a slide only when neither says much more ("Track habits" / "Track
+      // habits daily"), not when it is one word of a line about something else ("One tap, one habit"
+      // / "Widgets make a check-in one tap away").
+      const alike = (a: Set<string>, b: Set<string>) => sameTopic(a, b) && (Math.min(a.size, b.size) > 1 || Math.max(a.size, b.size) <= 2);
+      const twin = this.seen.find((s) => s.key === t.key || (f.native && alike(s.topic, t.topic)));
       if (twin) out.push({ id: 'repeat', field: t.field, message: `"${t.text}" says again slide ${twin.slide}’s "${twin.text}"` });
     }
     if (f.native && c.headline.trim()) {

@@ -57,9 +57,11 @@ export function claimSources(texts: string[], extraNumbers: (string | undefined)
  */
 export function ungroundedClaims(text: string, s: ClaimSources, o: { native: boolean; proof: boolean }): string[] {
   const out: string[] = [];
+  // A decimal comma is the same number ("4,7" in French is the store's 4.7).
+  const said = (n: string) =>
+    s.numbers.has(normalise(n, { number: true })) || s.numbers.has(normalise(n.replace(/^(\d+),(\d{1,2})$/u, '$1.$2'), { number: true }));
   for (const m of text.matchAll(NUMBER))
-    if (!s.numbers.has(normalise(m[0], { number: true })) && !/^\d$/.test(m[0].trim()))
-      out.push(`"${text}" claims "${m[0].trim()}", which the listing does not say`);
+    if (!said(m[0].trim()) && !/^\d$/.test(m[0].trim())) out.push(`"${text}" claims "${m[0].trim()}", which the listing does not say`);
   for (const m of text.matchAll(PLATFORMS))
     if (!s.lower.includes(m[0].toLowerCase())) out.push(`"${text}" names ${m[0]}, which the listing does not`);
   if (!o.native) return out;

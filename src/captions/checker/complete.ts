@@ -26,7 +26,10 @@ export function hasStraySymbol(text: string): boolean {
  * is", "Just like that", "There's an app for that", "You decide when", "Train where and when".
  */
 const CLOSED_ENDINGS = [
-  /\b(what|where|who|how|whatever|wherever|whoever|however|when)\s+(?:[\p{L}'’]+\s+){1,4}(is|are|was|were)[.!?]*$/iu,
+  /\b(what|where|who|how|whatever|wherever|whoever|however|when|everywhere|anywhere|as)\s+(?:[\p{L}'’]+\s+){1,4}(is|are|was|were)[.!?]*$/iu,
+  // "Levels to work through", "Pas à pas": a particle or an idiom that closes its phrase.
+  /\b(work|go|get|read|look|flip|scroll|swipe|browse|come|follow|talk|walk|play)(?:s|ing|ed)?\s+through[.!?]*$/iu,
+  /\bpas [àa] pas[.!?]*$/iu,
   /\b(like|as|than|all|beyond|for|about|with|past|at|of)\s+that[.!?]*$/iu,
   /(?:\b(know|decide|choose|see|tell you|tells you|remind you|reminds you|and|pick|plan|exactly|just|where|how)\s+when|\bwhen\s+and\s+where)[.!?]*$/iu,
 ];
@@ -48,6 +51,18 @@ function tagsOf(text: string, proper: Set<string>): { text: string; tags: string
   return json.map((s) => s.terms.filter((t) => t.text !== '')).filter((s) => s.length > 0);
 }
 
+/**
+ * "Always another to try", "500 levels to play": the infinitive says what the noun before it is
+ * for, and the phrase is whole. "Swipe to learn" has a verb there and leaves its object out.
+ */
+function objectBeforeInfinitive(t: string, proper: Set<string>): boolean {
+  const before = t.replace(/\s+to\s+\S+$/iu, '');
+  const terms = tagsOf(before, proper).at(-1) ?? [];
+  const last = terms.at(-1);
+  if (/\b(another|more|something|anything|plenty|lots|much|others)$/iu.test(before)) return true;
+  return !!last && last.tags.some((g) => /Noun|Adjective|Pronoun|Value/.test(g)) && !last.tags.includes('Verb');
+}
+
 /** Why `text` is not a finished headline or subheadline, or null when it is. */
 export function incompleteness(text: string, language: string, proper: Set<string> = new Set()): string | null {
   const t = normalise(text, { fold: true });
@@ -58,12 +73,13 @@ export function incompleteness(text: string, language: string, proper: Set<strin
   if (/[,;:&+/–—-]$/u.test(t)) return 'ends on punctuation';
   const last = words(t).pop() ?? '';
   // "With the people you travel with": a relative clause may end on its preposition.
-  const stranded = language === 'en' && (strandedPreposition(t) || closedEnding(t));
+  const stranded = (language === 'en' && strandedPreposition(t)) || closedEnding(t);
   if (!stranded && endWords(language, { withEnglish: true, particles: language !== 'en' }).has(last)) return `ends on "${last}"`;
   if (language !== 'en') return null;
-  if (/^(and|or|but|so|because|which|that)\b/i.test(t)) return 'starts mid-sentence';
+  // "So you never miss…" continues a sentence; "So many levels!" opens its own.
+  if (/^(and|or|but|because|which|that)\b|^so\s+(you|that|it|we|they|the|your|i)\b/i.test(t)) return 'starts mid-sentence';
   if (QUANTITY.test(t) && /\b(from|of|among|with|over)\s+\S+$/i.test(t)) return 'dangling object ("from thousands")';
-  if (OPEN_INFINITIVE.test(t)) return 'dangling object ("to learn")';
+  if (OPEN_INFINITIVE.test(t) && !objectBeforeInfinitive(t, proper)) return 'dangling object ("to learn")';
   if (/\b(the|a|an|\w+est) ways?$/i.test(t)) return 'dangling object ("the fastest way")';
   // "Pennywise turns your spending": a verb of change without what it changes into.
   // A hyphenated compound is not the verb: "Turn-by-turn navigation".

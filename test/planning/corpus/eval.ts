@@ -1,5 +1,6 @@
 /**
- * `npm run eval:captions [-- --model NAME | --fake] [--part tuned|held-out|recorded] [--recorded [--recorded-dir DIR]] [--failures N] [--quick]`:
+ * `npm run eval:captions [-- --model NAME | --fake | --record DIR | --replay DIR] [--part tuned|held-out|recorded] [--recorded [--recorded-dir DIR]] [--failures N] [--quick]`:
+ * (--record / --replay: the model path on recorded answers, ./model-replay.ts)
  * the caption corpus through the whole pipeline (the configured model endpoint, LLM_BASE_URL /
  * LLM_API_KEY, with --model; the scripted fake model of ./scripted-model.ts with --fake; else the rule
  * writer), scored by the one checker (captions and the set's screens) AND by an independent oracle
@@ -27,6 +28,7 @@ import { corpus } from './index.ts';
 import { ORACLE_RULES, oracle, type OracleRule } from './independent.ts';
 import { devicesFor } from './measure.ts';
 import { scriptedModel } from './scripted-model.ts';
+import { MODEL, replayer, SAMPLE, sampleSets } from './model-replay.ts';
 
 const { values } = parseArgs({
   options: {
@@ -37,6 +39,8 @@ const { values } = parseArgs({
     'recorded-dir': { type: 'string', default: '../shared/fixtures/stores' },
     failures: { type: 'string', default: '0' },
     quick: { type: 'boolean' },
+    record: { type: 'string' },
+    replay: { type: 'string' },
   },
   allowPositionals: true,
 });
@@ -45,12 +49,32 @@ const heldOut = new Set(split.heldOut);
 const unknown = split.heldOut.filter((id) => !corpus().some((e) => e.id === id));
 if (unknown.length) throw new Error(`split.json names ids the corpus does not have: ${unknown.join(', ')}`);
 
-const fake = values.fake ? await startFakeLlm(scriptedModel()) : null;
+const recording = values.record ?? values.replay;
+const replay = recording ? replayer(recording, !!values.replay) : null;
+const fake = values.fake ? await startFakeLlm(scriptedModel()) : replay ? await startFakeLlm(replay.reply) : null;
 const llm = fake
-  ? { baseUrl: fake.baseUrl, model: 'scripted', apiKey: null, timeoutMs: 5_000 }
+  ? { baseUrl: fake.baseUrl, model: replay ? MODEL : 'scripted', apiKey: null, timeoutMs: 60_000 }
   : values.model
     ? { baseUrl: process.env.LLM_BASE_URL ?? 'http://127.0.0.1:11434/v1', model: values.model, apiKey: process.env.LLM_API_KEY ?? null }
     : null;
+
+/** With recorded answers, every model caption the checker refused, to be read (a good one refused is a checker defect). */
+const refusals = (set: string) => ({
+  warn: () => {},
+  debug: (obj: object) => {
+    const o = obj as {
+      round: string;
+      slide: number;
+      role: string;
+      candidates: { headline: string; subheadline: string | null; findings: string[] }[];
+    };
+    for (const c of o.candidates)
+      if (c.findings.length)
+        console.log(
+          `refused ${set} #${o.slide} ${o.role} (${o.round}): "${c.headline}"${c.subheadline ? ` / "${c.subheadline}"` : ''}: ${c.findings.join('; ')}`,
+        );
+  },
+});
 
 const SHAPES: Pick<PlanRequest, 'count' | 'narrativeId'>[] = [
   { count: 6 },
@@ -101,7 +125,19 @@ const empty = (): Tally => ({
   oracle: {},
   oracleSlides: 0,
   sources: {},
-  stats: { calls: 0, repairs: 0, fallbacks: 0, judged: 0, promptTokens: 0, completionTokens: 0, failures: 0, cached: 0 },
+  stats: {
+    calls: 0,
+    repairs: 0,
+    fallbacks: 0,
+    judged: 0,
+    refused: 0,
+    firstChoices: 0,
+    firstPassed: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    failures: 0,
+    cached: 0,
+  },
   ms: [],
 });
 const parts: Record<PartName, Tally> = { tuned: empty(), 'held-out': empty(), recorded: empty() };
@@ -129,12 +165,15 @@ const entries: { id: string; part: PartName; listing: Listing }[] = [
 for (const entry of entries) {
   const { part } = entry;
   if (values.part && values.part !== part) continue;
+  if (replay && !SAMPLE.includes(entry.id)) continue;
   const t = parts[part];
   t.listings.add(entry.id);
-  for (const device of devicesFor(entry.listing)) {
+  for (const device of replay ? devicesFor(entry.listing).slice(0, 1) : devicesFor(entry.listing)) {
     for (const captionStyle of values.quick ? (['aso-expert'] as const) : CAPTION_STYLE_IDS) {
       for (const captionLength of CAPTION_LENGTH_IDS) {
-        for (const shape of SHAPES) {
+        for (const shape of replay ? [{}] : SHAPES) {
+          // Recorded answers: the sample's sets only (./model-replay.ts).
+          if (replay && !sampleSets(entry.id).some((x) => x.captionStyle === captionStyle && x.captionLength === captionLength)) continue;
           const input: PlanInput = {
             listings: [entry.listing],
             extraContext: null,
@@ -150,7 +189,9 @@ for (const entry of entries) {
           const started = performance.now();
           let result;
           try {
-            result = llm ? await planWithModel(input, llm, undefined, t.stats) : planScreenshotSet(input);
+            result = llm
+              ? await planWithModel(input, llm, replay ? refusals(`${entry.id} ${captionStyle}/${captionLength}`) : undefined, t.stats)
+              : planScreenshotSet(input);
           } catch (error) {
             if (!isProblem(error) || error.code !== 'cannot_fill_set') throw error;
             t.refused++;
@@ -193,6 +234,7 @@ for (const entry of entries) {
   }
 }
 await fake?.close();
+if (replay) console.log(`\nrecorded answers: ${replay.answered} requests answered, ${replay.written} written to ${recording} without one`);
 
 const shown = (Object.keys(parts) as PartName[]).filter((p) => parts[p].listings.size > 0);
 const W = 26;
@@ -228,6 +270,11 @@ row('by source', (t) =>
 );
 row('model calls', (t) => `${t.stats.calls} (${t.stats.failures} failed, ${t.stats.cached} cached)`);
 row('repairs/fallbacks', (t) => `${t.stats.repairs}/${t.stats.fallbacks}`);
+row('model refused', (t) => `${t.stats.refused ?? 0} of ${t.stats.judged} judged`);
+row(
+  'first choices passed',
+  (t) => `${t.stats.firstPassed ?? 0} of ${t.stats.firstChoices ?? 0} (${pct(t.stats.firstPassed ?? 0, t.stats.firstChoices ?? 0).trim()})`,
+);
 row('tokens in/out', (t) => `${t.stats.promptTokens}/${t.stats.completionTokens}`);
 row('latency p50/p95', (t) => `${quantile(t.ms, 0.5).toFixed(1)}/${quantile(t.ms, 0.95).toFixed(1)} ms`);
 console.log('\nlistings refused at count 6 (first device, with screens), per voice and length');
