@@ -32,7 +32,8 @@ export interface Config {
   accountJobConcurrency: number;
   jobLeaseMs: number;
   shutdownTimeoutMs: number;
-  llm: { baseUrl: string; model: string; apiKey: string | null } | null;
+  /** `vision` (LLM_VISION): the caption model is also shown each uploaded screen's picture. */
+  llm: { baseUrl: string; model: string; apiKey: string | null; vision?: boolean } | null;
   /** The origin people reach the service at; https makes the dashboard's cookies Secure. */
   publicUrl: string | null;
   /** Whether anyone may create an account on the dashboard's sign-up page. */
@@ -126,6 +127,7 @@ const SETTINGS = z.object({
   LLM_BASE_URL: optionalHttpUrl(),
   LLM_MODEL: optionalText(),
   LLM_API_KEY: optionalText(),
+  LLM_VISION: bool(false),
   HTTP_HEADERS_TIMEOUT_MS: int(DEFAULT_HTTP_LIMITS.headersTimeoutMs, 100, 600_000),
   HTTP_REQUEST_TIMEOUT_MS: int(DEFAULT_HTTP_LIMITS.requestTimeoutMs, 100, 3_600_000),
   // Above the 30 s of the longest `Prefer: wait`, during which the socket is silent.
@@ -228,7 +230,8 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: s.SHUTDOWN_TIMEOUT_MS,
     publicUrl: s.PUBLIC_URL,
     signupEnabled: s.SIGNUP_ENABLED,
-    llm: s.LLM_BASE_URL && s.LLM_MODEL ? { baseUrl: s.LLM_BASE_URL, model: s.LLM_MODEL, apiKey: s.LLM_API_KEY } : null,
+    llm:
+      s.LLM_BASE_URL && s.LLM_MODEL ? { baseUrl: s.LLM_BASE_URL, model: s.LLM_MODEL, apiKey: s.LLM_API_KEY, vision: s.LLM_VISION } : null,
     http: {
       headersTimeoutMs: s.HTTP_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: s.HTTP_REQUEST_TIMEOUT_MS,

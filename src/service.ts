@@ -177,14 +177,19 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       const renderer = new RenderPool();
       teardown.add('resources', 'the render pool', () => renderer.close());
       const pictures = { objects, renderer, storeImageOrigins: config.storeImageOrigins, now: clock };
-      const jobWorker = new Worker(database.pool, notifications, screenshotSetRunner({ db: database.pool, planner, pictures, log }), {
-        queue: setJobs,
-        concurrency: config.workerConcurrency,
-        perAccount: config.accountJobConcurrency,
-        leaseMs: config.jobLeaseMs,
-        now: clock,
-        log,
-      });
+      const jobWorker = new Worker(
+        database.pool,
+        notifications,
+        screenshotSetRunner({ db: database.pool, planner, pictures, log, sendPictures: !!config.llm?.vision }),
+        {
+          queue: setJobs,
+          concurrency: config.workerConcurrency,
+          perAccount: config.accountJobConcurrency,
+          leaseMs: config.jobLeaseMs,
+          now: clock,
+          log,
+        },
+      );
       worker = jobWorker;
       teardown.add('intake', 'the worker', (ms) => jobWorker.stop(ms));
       jobWorker.start();

@@ -106,6 +106,11 @@ export interface PlanInput {
   screenTexts?: { screenId: string; text: string[] | null }[];
   /** The request named its screens (screenIds): slide i frames the i-th, as asked, whatever it shows. */
   screensInOrder?: boolean;
+  /**
+   * With LLM_VISION: the uploaded screens' image files, in the order of `screenTexts`; the caption
+   * model is shown them downscaled (src/captions/model/pictures.ts).
+   */
+  screenPictures?: Uint8Array[];
 }
 
 /** A planned slide and set: their schemas (./schemas.ts) are the source, these types follow. */

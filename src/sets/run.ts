@@ -4,6 +4,7 @@
  */
 import { findApp, listingsOf } from '../apps/apps.ts';
 import type { Queryable } from '../db/pool.ts';
+import type { ObjectStore } from '../objects/store.ts';
 import type { PlanningPool } from '../planning/pool.ts';
 import { planDuration, timed } from '../metrics/index.ts';
 import { isProblem } from '../core/problem.ts';
@@ -31,9 +32,11 @@ export interface SetRunnerDeps {
   log?: { warn(obj: object, msg: string): void };
   /** How long a job waits for its screens' text (default 30 s); past it, it plans without. */
   screenTextWaitMs?: number;
+  /** LLM_VISION: hand the planner each uploaded screen's file, for the caption model to see. */
+  sendPictures?: boolean;
 }
 
-export function screenshotSetRunner({ db, planner, pictures, log, screenTextWaitMs }: SetRunnerDeps): SetJobRunner {
+export function screenshotSetRunner({ db, planner, pictures, log, screenTextWaitMs, sendPictures }: SetRunnerDeps): SetJobRunner {
   return async (job, ctx) => {
     const { signal } = ctx;
     if (job.request.revision && pictures) return runRevisionJob({ db, ...pictures }, job, job.request.revision, ctx, log);
@@ -65,6 +68,7 @@ export function screenshotSetRunner({ db, planner, pictures, log, screenTextWait
           `${unread.length === 1 ? `Screen ${unread[0]} could not be read` : `Screens ${unread.join(', ')} could not be read`}, so no caption was matched to what ${unread.length === 1 ? 'it shows' : 'they show'}.`,
         ]
       : [];
+    const screenPictures = sendPictures && pictures && uploaded.length ? await pictureFiles(pictures.objects, uploaded) : null;
     const fetchIcon = pictures
       ? cachedIconFetcher(pictures.objects, job.appId, (url) =>
           fetchStoreImage(url, { origins: pictures.storeImageOrigins, timeoutMs: pictures.storeImageTimeoutMs, signal }),
@@ -84,6 +88,7 @@ export function screenshotSetRunner({ db, planner, pictures, log, screenTextWait
             // Known only with pictures: a planning-only runner frames nothing and checks nothing.
             ...(pictures ? { uploadedScreens: uploaded.length } : {}),
             ...(read ? { screenTexts: read.screens, screensInOrder: pictureJob.screenIds !== null } : {}),
+            ...(screenPictures ? { screenPictures } : {}),
           },
           signal,
           job.accountId,
@@ -132,4 +137,20 @@ export function screenshotSetRunner({ db, planner, pictures, log, screenTextWait
       });
     }
   };
+}
+
+/**
+ * The uploaded screens' files, in framing order, for the caption model to see (LLM_VISION); a
+ * screen whose file is gone is sent as an empty file, which the writer leaves out.
+ */
+async function pictureFiles(objects: ObjectStore, uploaded: { objectKey: string }[]): Promise<Uint8Array[]> {
+  return Promise.all(
+    uploaded.map(async (s) => {
+      const o = await objects.get(s.objectKey);
+      if (!o) return new Uint8Array();
+      const chunks: Buffer[] = [];
+      for await (const c of o.body) chunks.push(c as Buffer);
+      return new Uint8Array(Buffer.concat(chunks));
+    }),
+  );
 }

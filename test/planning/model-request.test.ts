@@ -9,6 +9,8 @@ import { planWithModel } from '../../src/planning/pipeline.ts';
 import type { PlanInput } from '../../src/core/set.ts';
 import { captionModel, startFakeLlm, userText, type FakeLlm } from '../support/fake-llm.ts';
 import { emptyDescription, habitly } from './listings.ts';
+import { loadImage } from '@napi-rs/canvas';
+import { appScreenPng } from '../support/app-screens.ts';
 
 const one = (headline: string) => [{ headline, subheadline: null }];
 const GOOD = {
@@ -55,6 +57,38 @@ describe('the model’s request', () => {
     );
     expect(system).toMatch(/Social proof quotes only `storeRating`/);
     expect(system).toMatch(/no headings/i);
+  });
+
+  it('with LLM_VISION shows the model each screen, downscaled to 768 px, after the words; without it, words only', async () => {
+    fake = await startFakeLlm(captionModel(GOOD));
+    const screens = [
+      appScreenPng({ title: 'Today', rows: ['Drink water', 'Read 10 pages'] }),
+      appScreenPng({ title: 'Streaks', rows: ['21 days'] }),
+    ];
+    const input: PlanInput = {
+      listings: [habitly],
+      extraContext: null,
+      request: { device: 'iphone-69', count: 5, captionLength: 'short' },
+      screenTexts: [
+        { screenId: 'a', text: ['Today', 'Drink water'] },
+        { screenId: 'b', text: ['Streaks', '21 days'] },
+      ],
+      screenPictures: screens.map((b) => new Uint8Array(b)),
+    };
+    await planWithModel(input, { ...settings(), vision: true });
+    const [system, user] = fake.requests[0].body.messages as { content: unknown }[];
+    expect(system.content).toMatch(/pictures that follow are those screens/);
+    const parts = user.content as { type: string; text?: string; image_url?: { url: string } }[];
+    expect(parts.map((p) => p.type)).toEqual(['text', 'image_url', 'image_url']);
+    expect(JSON.parse(parts[0].text!).screens).toHaveLength(2);
+    for (const p of parts.slice(1)) {
+      expect(p.image_url!.url).toMatch(/^data:image\/jpeg;base64,/);
+      const image = await loadImage(Buffer.from(p.image_url!.url.split(',')[1], 'base64'));
+      expect(Math.max(image.width, image.height)).toBe(768);
+    }
+    // The same input without LLM_VISION: the request is words only.
+    await planWithModel(input, settings());
+    expect(typeof (fake.requests[1].body.messages as { content: unknown }[])[1].content).toBe('string');
   });
 
   it('leaves the rating out when too few people gave it', async () => {

@@ -14,6 +14,7 @@ import { cannotFillSet } from '../../core/refusal.ts';
 import { CAPTION_LENGTHS } from '../../core/set.ts';
 import { CANDIDATES, captionRequest, type ScreenPicture } from './request.ts';
 import { repairRequest, type Verdict } from './repair.ts';
+import { screenPictures } from './pictures.ts';
 
 export interface ModelStats {
   calls: number;
@@ -265,7 +266,9 @@ export async function writeWithModel(
       stats.latencyMs?.push(performance.now() - started);
     }
   };
-  const messages = captionRequest(draft, llm.vision ? pictures : []);
+  // The pictures count against the same model budget as the words: a screen that takes long to read is left out.
+  const shown = llm.vision ? (pictures.length ? pictures : await screenPictures(draft.input.screenPictures ?? [])) : [];
+  const messages = captionRequest(draft, shown);
   const first = await ask(messages);
   if (!first) {
     stats.fallbacks += n;
