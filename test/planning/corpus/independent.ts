@@ -45,7 +45,8 @@ const ENDS: Record<string, Set<string>> = {
 };
 
 /** "The people you travel with": a relative clause may end on its preposition. */
-const STRANDED = /\b(you|we|they|i|anyone|everyone|people|friends|family)\b(\s+\S+){1,3}\s+(with|to|for|about|from|on|in|of|at)$/i;
+const STRANDED =
+  /\b(you|we|they|i|anyone|everyone|people|friends|family)\b(\s+\S+){1,3}\s+(with|to|for|about|from|on|in|of|at)$|\b(when|where|what|how|as|wherever|everywhere)\s+(you|we|they|it|i|your \w+)\s+(are|is|were|was)$/i;
 
 function cut(text: string, language: string): string | null {
   const t = text.trim();
