@@ -8,11 +8,13 @@
  * so far (repeat, one-feature, value-first); and a finished set's (`checkSet`), which adds what only
  * the planned set shows: its screens.
  */
+import { createHash } from 'node:crypto';
 import nlp from 'compromise';
 import type { Listing } from '../../core/listing.ts';
 import { hasMarkup, NEGATIVE, notAFeature } from '../clean.ts';
 import { cutFromSource, echoes, hasStraySymbol, incompleteness, sameTopic, substance, URLISH } from './complete.ts';
 import { claimSources, ungroundedClaims, type ClaimSources } from './claims.ts';
+import { voiceVocabulary } from '../rules/voices.ts';
 import { fitOf } from './fit.ts';
 import { captionWidth, languageOf } from '../../core/locales.ts';
 import { type Role } from '../../core/narratives.ts';
@@ -131,6 +133,8 @@ interface Facts {
   brands: Map<string, string>;
   /** The listing's sentences as words, for the cut rule (./cut.ts). */
   sentences: Sentence[];
+  /** Names the listing's text in a memo key: the cut rule's verdict depends on it. */
+  sourceKey: string;
   /** The voice's own words and the app's name: what may frame the listing's words. */
   frameWords: Set<string>;
   /** The store's own rating and count of ratings (a Mac listing's for an iPhone set: none). */
@@ -161,6 +165,7 @@ function factsOf(ctx: CheckContext): Facts {
     otherApps,
     store: DEVICES[ctx.device].store,
     sentences: sentenceWords(ctx.listings.flatMap((l) => [l.subtitle ?? '', l.description])),
+    sourceKey: createHash('sha1').update(texts.join('\0')).digest('base64'),
     frameWords: new Set([...voiceVocabulary(ctx.captionStyle), ...textWords(primary.name)]),
     storeFigures: { rating: primary.rating, ratingCount: primary.ratingCount },
     properKey: [...u.proper].sort().join(' '),
@@ -241,7 +246,7 @@ function textFindings(text: string, field: 'headline' | 'subheadline', c: Captio
   if (contradicted) add('rating', `"${text}" ${contradicted}`);
   if (f.native && f.language === 'en') {
     const above = field === 'subheadline' ? c.headline : undefined;
-    const cut = memo(`cut\0${ctx.captionStyle}\0${f.source.length}\0${above ?? ''}\0${text}`, () =>
+    const cut = memo(`cut\0${ctx.captionStyle}\0${f.sourceKey}\0${above ?? ''}\0${text}`, () =>
       cutPhrase(text, f.sentences, f.frameWords, above),
     );
     if (cut) add('cut', `"${text}" ${cut}`);

@@ -7,6 +7,7 @@
  * verb, "with…", "for…"). English only: the tagger decides what a verb is.
  */
 import nlp from 'compromise';
+import { closedEnding } from './complete.ts';
 import { normalise, words } from '../text.ts';
 
 /** Words a phrase may end before: a clause, an aside, a second action. Never "of": "part | of" is one phrase. */
@@ -120,10 +121,14 @@ export function cutPhrase(text: string, sentences: Sentence[], frame: Set<string
   const ws = words(normalise(text, { fold: true }));
   if (ws.length === 0) return null;
   const last = ws[ws.length - 1];
-  if (NEEDS_VERB.test(last)) return `ends on "${last}", which needs a verb after it`;
+  // "Everywhere you are", "Know where your money is": a clause that closes on its verb.
+  if (NEEDS_VERB.test(last) && !closedEnding(text)) return `ends on "${last}", which needs a verb after it`;
   const best = locate(ws, sentences, frame);
   if (!best) return null;
   const { run, s, at } = best;
+  // "Download Inkwell Notes Today": the voice's words around the app's name, which the listing
+  // also says somewhere ("Inkwell Notes is…"); nothing of a sentence was taken.
+  if (run.every((w) => frame.has(w))) return null;
   const sw = s.words;
   const terms = tagged(s);
   const end = at + run.length;
@@ -171,12 +176,21 @@ export function cutPhrase(text: string, sentences: Sentence[], frame: Set<string
       NOUN(terms?.[at + run.length - 1]);
     const secondThing = (joined || given) && !ACTION(first) && NOUN(terms?.[at + run.length - 1]);
     const opener = rest && (STANDALONE.has(run[0]) || ACTION(first) || aside);
+    // "Home screen | widgets for quick check-ins": what is left out is a modifier of the noun the
+    // caption opens on, and the noun phrase stands whole without it.
+    const modifier = terms?.[at - 1];
+    const headNoun =
+      NOUN(first) &&
+      !s.pause[at - 1] &&
+      !!modifier &&
+      (NOUN(modifier) || modifier.tags.includes('Adjective')) &&
+      !modifier.tags.includes('Possessive');
     // "Apply them to a whole album" under any other headline points at nothing.
     if (!rest && headline !== undefined) {
       const leans = leansOnPronoun(run.join(' '));
       if (leans) return leans;
     }
-    if (!action && !aside && !opener && !secondThing)
+    if (!action && !aside && !opener && !secondThing && !headNoun)
       return `starts mid-sentence: the listing says "${sw.slice(Math.max(0, at - 3), at).join(' ')} ${run.slice(0, 3).join(' ')}…"`;
   }
   return null;

@@ -301,11 +301,11 @@ export class CaptionWriter {
       // Under the ask, one more reason, never a second ask ("Start today with {name}" under "Get
       // started with {name}" says it twice): the store's rating when no slide quoted it, a line about
       // the app not yet said, a feature no slide showed; else the headline stands alone.
+      // In English only: elsewhere the voice has no sentence for it, and "56K+ — 4.7/5 ★" under
+      // the ask is symbols, not a reason (read 2026-11-28).
       const rating =
-        u.rating && !this.proofSaid
-          ? this.finishSub(
-              (u.english ? this.voice.socialProofSub : '{count} — {rating}/5 ★').replace(SLOT, (_, k: string) => this.vars[k] ?? ''),
-            )
+        u.rating && !this.proofSaid && u.english
+          ? this.finishSub(this.voice.socialProofSub.replace(SLOT, (_, k: string) => this.vars[k] ?? ''))
           : null;
       const own = this.voice.callToActionSub ? this.fill(this.voice.callToActionSub, null, index) : null;
       const sub =
