@@ -1,5 +1,6 @@
 /** The job row, which is both the public Job resource and the queue entry. */
 import type { ThemeId } from '../core/themes.ts';
+import type { Orientation } from '../core/orientation.ts';
 import type { Static } from '@sinclair/typebox';
 import type { Queryable } from '../db/pool.ts';
 import type { JOB_ERROR_CODES, JOB_STATUSES, JobErrorSchema, JobSchema } from '../core/job-schemas.ts';
@@ -27,10 +28,12 @@ interface PublicJobRow {
 }
 
 /** The request as stored with the job: defaults resolved, so a retry plans exactly the same set. */
-export type StoredPlanRequest = Required<Omit<PlanRequest, 'narrativeId' | 'slides' | 'locales' | 'size'>> & {
+export type StoredPlanRequest = Required<Omit<PlanRequest, 'narrativeId' | 'slides' | 'locales' | 'size' | 'orientation'>> & {
   narrativeId: string | null;
   /** The slides' size when the request asked for one of the device's other sizes; absent: the device's own. */
   size?: string;
+  /** The orientation the request asked for; absent: decided from the screens (core/orientation.ts). */
+  orientation?: Orientation;
   slides?: PlanRequest['slides'];
   locales?: string[];
   /** The uploaded screens the slides frame, in order (cycling); absent: the family's uploads, else the listing's. */
