@@ -7,9 +7,9 @@ import { DEVICES } from '../core/devices.ts';
 import { PANORAMA_THEME, themeFor } from '../core/themes.ts';
 import { leadOf, missingGlyphs, setFont, useBrandFont, type Weight } from './fonts.ts';
 import { displayFor, drawCutout, drawFrameBody, MAX_CROP, type FrameBox } from './frames.ts';
-import { place, posterBlock, scaleOf, textBlock, THUMBNAIL_PT, type Bleed, type Scale, type TextBlock } from './layout.ts';
+import { place, posterBlock, scaleOf, textBlock, THUMBNAIL_PT, type Bleed, type Placement, type Scale, type TextBlock } from './layout.ts';
 import { suspicion } from './marketing.ts';
-import { unframedPlacement, widePlacement } from './unframed.ts';
+import { sideGeometry, sidePlacement, unframedPlacement, widePlacement } from './unframed.ts';
 import { slideSize } from '../core/orientation.ts';
 import { ScreenError, ScreenSlot, type ScreenImage } from './screen-image.ts';
 
@@ -160,16 +160,29 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
   if (k !== 1) ctx.scale(k, k);
   const look = lookOf(task.panorama ? PANORAMA_THEME : task.theme, task.slide, task.brand, task.panorama?.colors);
   const m = task.metrics;
+  // A device framed the usual way, but turned against the slide: a portrait one on a landscape
+  // slide stands beside its caption, a landscape one on a portrait slide spans the width.
+  const framed = layout !== 'text-only' && !marketingImage && themeFor(task.theme).screen !== 'bleed' && display.frame !== 'mac-window';
+  const side = framed && !display.landscape && width > height ? sideGeometry(task.device, display, sc) : null;
   const block =
     layout === 'text-only'
       ? posterBlock(ctx, task.slide, m, sc, task.theme)
-      : textBlock(ctx, task.slide, m.headlineSizes[task.index] ?? m.headlineSizes[0], m.subSize, sc, task.theme);
-  const at =
+      : textBlock(
+          ctx,
+          task.slide,
+          m.headlineSizes[task.index] ?? m.headlineSizes[0],
+          m.subSize,
+          side ? { ...sc, textWidth: side.textWidth } : sc,
+          task.theme,
+        );
+  const at: Placement & { textCx?: number } =
     layout !== 'text-only' && screen && marketingImage
       ? unframedPlacement(screen, layout, m, sc)
-      : layout !== 'text-only' && display.landscape && height > width && themeFor(task.theme).screen !== 'bleed'
-        ? widePlacement(task.device, display, layout, m, block, sc)
-        : place(task.device, layout, m, block, sc, display, task.theme);
+      : side
+        ? sidePlacement(side, block, sc)
+        : framed && display.landscape && height > width
+          ? widePlacement(task.device, display, layout, m, block, sc)
+          : place(task.device, layout, m, block, sc, display, task.theme);
   const iconLease = layout === 'text-only' && task.icon ? await iconSlot.take(task.icon).catch(() => null) : null;
   const icon = iconLease?.screen ?? null;
   // A text slide already shows the icon, large: the badge is for the slides with a screen.
@@ -188,7 +201,7 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
       drawn = drawScreen(ctx, { ...at.bleed, radius: at.bleed.radii }, shown, height - at.bleed.y);
     } else if (icon) drawIcon(ctx, icon, width / 2, at.textTop - sc.gap - iconSize, iconSize);
     else if (layout === 'text-only') drawAccent(ctx, look.text, width / 2, at.textTop - sc.gap, sc);
-    drawText(ctx, task.slide, block, look.text, width / 2, at.textTop);
+    drawText(ctx, task.slide, block, look.text, at.textCx ?? width / 2, at.textTop);
     if (badgeLease) drawBadge(ctx, badgeLease.screen, sc, at.textTop < height / 2);
     // Skia draws lazily: the icons' pixels are read here, so their slots are held until now.
     data = canvas.data();

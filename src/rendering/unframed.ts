@@ -57,3 +57,28 @@ export function widePlacement(device: Device, d: Display, layout: string, m: Set
   const deviceTop = groupTop + m.blockHeight + gap;
   return { textTop: deviceTop - gap - own.height, frame: frameBox(device, d, W / 2, deviceTop, w), bleed: null };
 }
+
+/** A portrait device on a landscape slide: its outer height, as a share of the slide's. */
+const SIDE_DEVICE_HEIGHT = 0.88;
+
+/** Where the text goes when it is not centred over the slide's width. */
+export type SidePlacement = Placement & { textCx: number; textWidth: number };
+
+/**
+ * A portrait device on a landscape slide (an upright app on a set turned for the app's landscape
+ * screens, or as asked): the device as tall as the slide allows at the right, the caption in the
+ * column left of it, centred there. Above the device the caption would leave it a sliver.
+ */
+export function sideGeometry(device: Device, d: Display, sc: Scale): Omit<SidePlacement, 'textTop'> {
+  const { width: W, height: H, margin } = sc;
+  const w = frameWidthFor(device, d, W * 0.55, H * SIDE_DEVICE_HEIGHT);
+  const probe = frameBox(device, d, 0, 0, w);
+  const cx = W - margin - probe.width / 2;
+  const frame = frameBox(device, d, cx, Math.round((H - probe.height) / 2), w);
+  const right = frame.x - margin;
+  return { frame, bleed: null, textCx: Math.round((margin + right) / 2), textWidth: Math.max(1, right - margin) };
+}
+
+export function sidePlacement(geometry: Omit<SidePlacement, 'textTop'>, own: TextBlock, sc: Scale): SidePlacement {
+  return { ...geometry, textTop: Math.round((sc.height - own.height) / 2) };
+}
