@@ -9,7 +9,7 @@ import { leadOf, missingGlyphs, setFont, useBrandFont, type Weight } from './fon
 import { displayFor, drawCutout, drawFrameBody, MAX_CROP, type FrameBox } from './frames.ts';
 import { place, posterBlock, scaleOf, textBlock, THUMBNAIL_PT, type Bleed, type Placement, type Scale, type TextBlock } from './layout.ts';
 import { suspicion } from './marketing.ts';
-import { sideGeometry, sidePlacement, unframedPlacement, widePlacement } from './unframed.ts';
+import { sideGeometry, sidePlacement, unframedPlacement, wideBleedPlacement, widePlacement } from './unframed.ts';
 import { slideSize } from '../core/orientation.ts';
 import { ScreenError, ScreenSlot, type ScreenImage } from './screen-image.ts';
 
@@ -182,7 +182,9 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
         ? sidePlacement(side, block, sc)
         : framed && display.landscape && height > width
           ? widePlacement(task.device, display, layout, m, block, sc)
-          : place(task.device, layout, m, block, sc, display, task.theme);
+          : layout !== 'text-only' && !marketingImage && display.landscape && height > width && themeFor(task.theme).screen === 'bleed'
+            ? wideBleedPlacement(display, m, block, sc)
+            : place(task.device, layout, m, block, sc, display, task.theme);
   const iconLease = layout === 'text-only' && task.icon ? await iconSlot.take(task.icon).catch(() => null) : null;
   const icon = iconLease?.screen ?? null;
   // A text slide already shows the icon, large: the badge is for the slides with a screen.

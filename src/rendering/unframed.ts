@@ -82,3 +82,17 @@ export function sideGeometry(device: Device, d: Display, sc: Scale): Omit<SidePl
 export function sidePlacement(geometry: Omit<SidePlacement, 'textTop'>, own: TextBlock, sc: Scale): SidePlacement {
   return { ...geometry, textTop: Math.round((sc.height - own.height) / 2) };
 }
+
+/**
+ * A full-bleed theme's landscape screen on a portrait slide: the slide's whole width, frameless,
+ * with its caption right above it and the pair centred (bleedBox would centre the screen in the
+ * room under a caption at the top, leaving a band of nothing between them).
+ */
+export function wideBleedPlacement(d: Display, m: SetMetrics, own: TextBlock, sc: Scale): Placement {
+  const { width: W, height: H, padTop, gap } = sc;
+  const h = Math.round(W / d.aspect);
+  const groupTop = Math.max(padTop, Math.round((H - (m.blockHeight + gap + h)) / 2));
+  const top = groupTop + m.blockHeight + gap;
+  // Edge to edge, so square: a rounded corner against the slide's side would look cut.
+  return { textTop: top - gap - own.height, frame: null, bleed: { x: 0, y: top, width: W, height: h, radii: [0, 0, 0, 0] } };
+}
