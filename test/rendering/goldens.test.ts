@@ -84,6 +84,7 @@ describe('screens shown whole', () => {
     const c = GOLDEN_CASES.find((g) => g.marketing)!;
     const s = (await render(c))[c.index];
     expect(s.lint.marketingImage).toMatch(/aspect|device frame/);
-    expect(s.lint.screenCroppedPct).toBe(0);
+    // Whole: the card has the picture's own shape, up to a pixel's rounding.
+    expect(s.lint.screenCroppedPct).toBeLessThanOrEqual(0.5);
   });
 });
