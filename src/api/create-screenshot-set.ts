@@ -23,6 +23,7 @@ export const CreateScreenshotSetBody = Type.Object(
     }),
     device: plan.device,
     size: plan.size,
+    orientation: plan.orientation,
     count: plan.count,
     theme: Type.Optional(
       // No schema `default`: an omitted theme is the brand kit's, which only the worker reads.

@@ -8,6 +8,7 @@ import type { Printable } from '../cli/output.ts';
 import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS, MAX_COUNT } from '../core/set.ts';
 import { DEVICE_IDS } from '../core/devices.ts';
 import { THEME_IDS } from '../core/themes.ts';
+import { ORIENTATIONS } from '../core/orientation.ts';
 import { ClientFailure, EXIT } from './exit-codes.ts';
 import type { ClientContext } from './context.ts';
 import { APP_STORE_UPLOADS } from './connect.ts';
@@ -69,6 +70,11 @@ export function registerClientCommands(cli: Command, out: (value: Printable) => 
     .addOption(new Option('--style <style>', 'caption voice').choices(CAPTION_STYLE_IDS))
     .addOption(new Option('--length <length>', 'caption length').choices(CAPTION_LENGTH_IDS))
     .addOption(new Option('--theme <theme>', "the set's look (default: the app's brand kit theme)").choices(THEME_IDS))
+    .addOption(
+      new Option('--orientation <orientation>', 'portrait or landscape slides (default: landscape when every screen is)').choices(
+        ORIENTATIONS,
+      ),
+    )
     .option('--count <n>', `slides, 1 to ${MAX_COUNT}`, count)
     .option('--narrative <id>', 'a narrative id (see GET /public/v1/narratives); sets the number of slides')
     .option('--context <text>', 'guidance for the captions (extraContext)')

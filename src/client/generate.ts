@@ -17,6 +17,7 @@ export interface GenerateOptions {
   style?: CreateScreenshotSetRequest['captionStyle'];
   length?: CreateScreenshotSetRequest['captionLength'];
   theme?: CreateScreenshotSetRequest['theme'];
+  orientation?: CreateScreenshotSetRequest['orientation'];
   count?: number;
   narrative?: string;
   context?: string;
@@ -58,6 +59,7 @@ export async function generate({ client, reporter, out }: ClientContext, opts: G
     ...(opts.style ? { captionStyle: opts.style } : {}),
     ...(opts.length ? { captionLength: opts.length } : {}),
     ...(opts.theme ? { theme: opts.theme } : {}),
+    ...(opts.orientation ? { orientation: opts.orientation } : {}),
     ...(opts.narrative ? { narrativeId: opts.narrative as CreateScreenshotSetRequest['narrativeId'] } : {}),
     ...(screenIds.length ? { screenIds } : {}),
   };

@@ -5,7 +5,7 @@
  */
 import { DEVICES, type Device } from './devices.ts';
 
-type Cutout = 'island' | 'notch' | 'hole' | 'bezel-camera' | 'none';
+type Cutout = 'island' | 'notch' | 'hole' | 'bezel-camera' | 'home-button' | 'none';
 
 export interface FrameSpec {
   /** Display corner radius / screen width (Apple's _displayCornerRadius in points / width in points). */
@@ -23,6 +23,13 @@ export interface FrameSpec {
   aspects: readonly [number, number];
   /** The display drawn when the slide has no screen. */
   aspect: number;
+  /**
+   * Extra border at both ends of the long side, per pixel of the screen's short side: the
+   * forehead and chin of a phone with a home button. Absent: none.
+   */
+  chin?: number;
+  /** The body's corner radius per pixel of the screen's short side, when it does not follow the display's (square-cornered displays). */
+  corner?: number;
   /**
    * `window`: a Mac app's window, frameless: rounded corners, a hairline edge and a soft, deep
    * shadow, no bezel or rim (the Mac App Store shows apps as windows, not as a laptop). Its
@@ -64,6 +71,20 @@ export const FRAMES = {
     aspects: IPHONE,
     aspect: 2622 / 1206,
   },
+  // An iPhone with a Home button (6 Plus to 8 Plus, and the 4.7" ones): a 16:9 display with square
+  // corners; 78.1 × 158.4 mm around a 68.5 × 121.8 mm screen, so 4.8 mm at the sides and 18.3 mm
+  // above and below (0.07 and 0.27 of the screen's width), corners of ~10 mm.
+  'iphone-home': {
+    radius: 0,
+    bezel: 0.058,
+    rim: 0.012,
+    chin: 0.197,
+    corner: 0.15,
+    cutout: 'home-button',
+    buttons: 'iphone',
+    aspects: [1.74, 1.8],
+    aspect: 2208 / 1242,
+  },
   'iphone-notch': { radius: 39 / 414, bezel: 0.04, rim: 0.012, cutout: 'notch', buttons: 'iphone', aspects: IPHONE, aspect: 2688 / 1242 },
   ipad: {
     radius: 18 / 1032,
@@ -96,15 +117,34 @@ export const FRAMES = {
     aspect: 16 / 10,
     body: 'window',
   },
-} as const satisfies Record<(typeof DEVICES)[Device]['frame'], FrameSpec>;
+} as const satisfies Record<(typeof DEVICES)[Device]['frame'] | 'iphone-home', FrameSpec>;
+
+export type FrameId = keyof typeof FRAMES;
 
 export const frameOf = (device: Device): FrameSpec => FRAMES[DEVICES[device].frame];
+
+/**
+ * The other frames a device's slides may draw, for screens of a shape its own frame has no
+ * display for: an older iPhone's 16:9 screen in a phone with a Home button (listings still carry
+ * 1242×2208 shots), a phone's screen on a Play tablet slot in a phone (a tablet stretched to a
+ * phone's shape is no device at all), a tablet's on a phone slot in a tablet.
+ */
+const ALTERNATES: Partial<Record<Device, FrameId[]>> = {
+  'iphone-69': ['iphone-home'],
+  'iphone-67': ['iphone-home'],
+  'iphone-63': ['iphone-home'],
+  'iphone-65': ['iphone-home'],
+  'android-tablet': ['android-phone'],
+  'android-phone': ['android-tablet'],
+};
 
 /** How much cropping is still "the screen, whole": beyond it the screen is not this family's. */
 export const MAX_CROP = 0.05;
 
 /** The display a screen is shown in: its orientation, aspect (long / short side) and what is cut. */
 export interface Display {
+  /** The frame drawn around it: the device's own, or one of its ALTERNATES for a screen of another shape. */
+  frame: FrameId;
   landscape: boolean;
   /** Long side / short side of the drawn display. */
   aspect: number;
@@ -117,11 +157,17 @@ export interface Display {
  * has it, else the nearest one (the screen is cropped to it). Null size: the family's default.
  */
 export function displayFor(device: Device, size: { width: number; height: number } | null): Display {
-  const f = frameOf(device);
+  const frame = DEVICES[device].frame;
+  const f: FrameSpec = FRAMES[frame];
   // A window is landscape whatever the screen; its default display too.
-  if (!size || size.width <= 0 || size.height <= 0) return { landscape: f.body === 'window', aspect: f.aspect, crop: 0 };
+  if (!size || size.width <= 0 || size.height <= 0) return { frame, landscape: f.body === 'window', aspect: f.aspect, crop: 0 };
   const landscape = size.width > size.height;
   const own = landscape ? size.width / size.height : size.height / size.width;
-  const aspect = Math.min(f.aspects[1], Math.max(f.aspects[0], own));
-  return { landscape, aspect, crop: 1 - Math.min(own, aspect) / Math.max(own, aspect) };
+  const fit = (id: FrameId): Display => {
+    const aspect = Math.min(FRAMES[id].aspects[1], Math.max(FRAMES[id].aspects[0], own));
+    return { frame: id, landscape, aspect, crop: 1 - Math.min(own, aspect) / Math.max(own, aspect) };
+  };
+  const mine = fit(frame);
+  if (mine.crop <= MAX_CROP) return mine;
+  return (ALTERNATES[device] ?? []).map(fit).find((d) => d.crop <= MAX_CROP) ?? mine;
 }

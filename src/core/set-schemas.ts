@@ -17,6 +17,7 @@ import {
   OWN_SLIDE_LIMITS,
 } from './set.ts';
 import { DEVICE_IDS, DEVICES, outputSizes, sizeName } from './devices.ts';
+import { ORIENTATIONS, slideSize } from './orientation.ts';
 import { LOCALE_PATTERN, MAX_LOCALES } from './locales.ts';
 import { PictureSchema, SetBrandSchema, ThemeSchema } from './brand-schemas.ts';
 
@@ -26,6 +27,9 @@ const describeSizes = DEVICE_IDS.filter((d) => outputSizes(d).length > 1)
   .map((d) => `\`${d}\` ${outputSizes(d).map(sizeName).join(', ')}`)
   .join('; ');
 const describeDevices = DEVICE_IDS.map((d) => `\`${d}\`: ${DEVICES[d].width}×${DEVICES[d].height} (${DEVICES[d].slot})`).join('; ');
+const describeTurned = DEVICE_IDS.filter((d) => DEVICES[d].family !== 'mac' && d !== 'ipad-pro')
+  .map((d) => `\`${d}\` ${sizeName(slideSize(d, 'landscape'))}`)
+  .join(', ');
 const describeStyles = CAPTION_STYLE_IDS.map((s) => `\`${s}\`: ${CAPTION_STYLES[s]}`).join(' ');
 
 /**
@@ -43,6 +47,11 @@ export const PlanRequestSchema = Type.Object({
       pattern: '^[1-9][0-9]{2,4}x[1-9][0-9]{2,4}$',
       examples: ['2560x1600'],
       description: `The slides' pixel size, \`WIDTHxHEIGHT\`, when the store slot takes another of the device's shape: ${describeSizes}. Omitted: the device's own size. Another size is 400 \`validation_failed\` naming the sizes the device offers.`,
+    }),
+  ),
+  orientation: Type.Optional(
+    StringEnum(ORIENTATIONS, {
+      description: `The slides upright (\`portrait\`) or turned (\`landscape\`): ${describeTurned}; \`mac\` is always landscape (\`portrait\` is 400 \`validation_failed\`). Omitted: landscape when every screen the set frames (the listing's for the device, or your uploads) is landscape, else the device's own. Screens of the other orientation are shown too, in their own orientation, only when too few match.`,
     }),
   ),
   count: Type.Optional(
@@ -117,7 +126,11 @@ export const SlideImageSchema = Type.Object(
     bytes: Type.Integer(),
     sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
   },
-  { title: 'SlideImage', description: 'The rendered slide: exactly the device size, 8-bit sRGB without alpha, at most 8 MB.' },
+  {
+    title: 'SlideImage',
+    description:
+      "The rendered slide: exactly the set's size (the device's, turned for a landscape set), 8-bit sRGB without alpha, at most 8 MB.",
+  },
 );
 
 export const SlideLintSchema = Type.Object(
@@ -158,7 +171,7 @@ export const SlideLintSchema = Type.Object(
     }),
     marketingImage: Nullable(Type.String(), {
       description:
-        'Why the screen was not framed: it already is a marketing picture (a framed device, or a shape no display of the family has). The slide is then a text slide.',
+        'Why the screen was not framed: it already is a marketing picture (a framed device, a caption band, or a shape no display of the family has). The slide then shows it whole, without a frame, under its caption.',
     }),
     problems: Type.Array(Type.String(), { description: 'Store rules the file breaks: always empty in a succeeded job.' }),
   },

@@ -5,6 +5,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { BrandColors } from './themes.ts';
 import type { Device } from './devices.ts';
+import type { Orientation } from './orientation.ts';
 import type { Listing } from './listing.ts';
 import type { Role } from './narratives.ts';
 import type { ScreenshotSetResultSchema, SlideSchema } from './set-schemas.ts';
@@ -55,6 +56,8 @@ export interface PlanRequest {
   device: Device;
   /** The slides' size ("2560x1600") when the device offers more than its own (devices.ts outputSizes); absent: its own. */
   size?: string | null;
+  /** Upright or turned slides (./orientation.ts); absent: landscape when every screen is, else the device's own. */
+  orientation?: Orientation | null;
   /** 1..10, default 5; ignored when narrativeId is set. */
   count?: number;
   captionStyle?: CaptionStyle;
@@ -104,6 +107,8 @@ export interface PlanInput {
    * the worker knows it: the planner puts each caption over the screen whose text it speaks of.
    */
   screenTexts?: { screenId: string; text: string[] | null }[];
+  /** Whether every uploaded screen the set frames is landscape (known with uploadedScreens > 0): the set is then landscape unless asked otherwise. */
+  uploadedLandscape?: boolean;
   /** The request named its screens (screenIds): slide i frames the i-th, as asked, whatever it shows. */
   screensInOrder?: boolean;
   /**

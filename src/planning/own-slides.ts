@@ -5,21 +5,23 @@
 import { primaryListing } from '../core/listing.ts';
 import { slideKeywords } from '../captions/rules/writer.ts';
 import { layoutFor, paletteFor } from './look.ts';
-import { assignScreens, screensFor } from './screens.ts';
-import { DEVICES, sizeFor } from '../core/devices.ts';
+import { assignScreens, orientationFor, screensFor } from './screens.ts';
+import { askedOrientation, slideSize, slideSizeFor } from '../core/orientation.ts';
 import { planDefaults, type PlanInput, type ScreenshotSetResult } from '../core/set.ts';
 import { understand } from '../captions/understand.ts';
 
 export function planOwnSlides(input: PlanInput): ScreenshotSetResult {
   const { request } = input;
   const own = request.slides ?? [];
-  const spec = DEVICES[request.device];
   const primary = primaryListing(input.listings, request.device);
   const u = understand(input.listings, primary, input.extraContext);
   const roles = own.map((_, i) => (i === 0 ? 'hero' : 'feature'));
   // Slides with their own screen keep it; the others share the listing's shots among themselves.
   const open = own.map((s, i) => (s.screenId ? -1 : i)).filter((i) => i >= 0);
-  const screens = screensFor(input.listings, request.device);
+  const screens = screensFor(input.listings, request.device, askedOrientation(request.device, request.orientation, request.size));
+  const orientation = input.uploadedScreens
+    ? orientationFor(request.device, askedOrientation(request.device, request.orientation, request.size), !!input.uploadedLandscape)
+    : screens.orientation;
   const shots = assignScreens(
     open.map((i) => roles[i]),
     screens.urls,
@@ -29,8 +31,8 @@ export function planOwnSlides(input: PlanInput): ScreenshotSetResult {
   const { captionStyle, captionLength } = planDefaults(request);
   return {
     device: request.device,
-    // The size asked for (validated at the API), else the device's own.
-    ...(sizeFor(request.device, request.size) ?? { width: spec.width, height: spec.height }),
+    // The size asked for (validated at the API), else the device's own, turned for a landscape set.
+    ...(slideSizeFor(request.device, request.size, orientation) ?? slideSize(request.device, orientation)),
     narrativeId: null,
     captionStyle,
     captionLength,

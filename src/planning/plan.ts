@@ -6,7 +6,7 @@ import { TypeCompiler, ValueErrorType, type ValueError } from '@sinclair/typebox
 import { PlanRequestSchema } from '../core/set-schemas.ts';
 import { layoutFor, paletteFor } from './look.ts';
 import { defaultRoles, findNarrative } from '../core/narratives.ts';
-import { assignScreens, screensFor } from './screens.ts';
+import { assignScreens, orientationFor, screensFor } from './screens.ts';
 import { groundingOf, listingSentences, matchScreens } from './screen-match.ts';
 import { adaptRoles, missingSubheadlinesWarning } from './story.ts';
 import { localesErrors } from '../core/locales.ts';
@@ -21,7 +21,8 @@ import {
   type PlanRequest,
   type ScreenshotSetResult,
 } from '../core/set.ts';
-import { DEVICES, sizeFor } from '../core/devices.ts';
+import { DEVICES } from '../core/devices.ts';
+import { askedOrientation, orientationError, slideSize, slideSizeFor } from '../core/orientation.ts';
 import { understand, type Understanding } from '../captions/understand.ts';
 import { CaptionWriter, FEATURE_ROLES, slideKeywords, type Caption } from '../captions/rules/writer.ts';
 import { CaptionChecker, checkCaptions, type CheckContext } from '../captions/checker/check.ts';
@@ -98,6 +99,8 @@ function validate(input: PlanInput): void {
       errors.push({ field: `slides/${i}/headline`, message: `must be 1 to ${OWN_SLIDE_LIMITS.headline} characters` });
   });
   errors.push(...locales);
+  const turned = input.request.device in DEVICES ? orientationError(input.request.device, r.orientation) : null;
+  if (turned) errors.push({ field: 'orientation', message: turned });
   if (errors.length) throw validationFailed(errors);
 }
 
@@ -230,7 +233,12 @@ export function draftScreenshotSet(input: PlanInput): Draft {
       rules = proofRules;
     }
   }
-  const screens = otherPlatform ? { urls: [], warnings: [] } : screensFor(input.listings, device);
+  const turn = askedOrientation(device, request.orientation, request.size);
+  const screens = otherPlatform
+    ? { urls: [], warnings: [], orientation: orientationFor(device, turn, false) }
+    : screensFor(input.listings, device, turn);
+  // Uploaded screens replace the listing's (sets/render.ts): their shape decides when they exist.
+  const orientation = input.uploadedScreens ? orientationFor(device, turn, !!input.uploadedLandscape) : screens.orientation;
   if (input.uploadedScreens === 0 && screens.urls.length === 0)
     throw nothingToFrame(device, spec.family, otherPlatform ? 'mac-listing' : input.listings.every((l) => l.own) ? 'own-listing' : null);
   const finish = (captions: Written[]): ScreenshotSetResult => {
@@ -268,8 +276,8 @@ export function draftScreenshotSet(input: PlanInput): Draft {
     const wanted = captionStyle === 'aso-expert' ? 5 : 3;
     return {
       device,
-      // The size asked for (validated at the API), else the device's own.
-      ...(sizeFor(device, request.size) ?? { width: spec.width, height: spec.height }),
+      // The size asked for (validated at the API), else the device's own, turned for a landscape set.
+      ...(slideSizeFor(device, request.size, orientation) ?? slideSize(device, orientation)),
       narrativeId: narrative?.id ?? null,
       captionStyle,
       captionLength,

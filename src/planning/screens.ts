@@ -2,6 +2,7 @@
 import type { Listing, Screenshot, ScreenshotFamily } from '../core/listing.ts';
 import { DEVICES, type Device } from '../core/devices.ts';
 import type { Role } from '../core/narratives.ts';
+import { ownOrientation, type Orientation } from '../core/orientation.ts';
 
 const FAMILY_LABEL: Record<ScreenshotFamily, string> = {
   iphone: 'iPhone',
@@ -22,35 +23,50 @@ const FALLBACK: Partial<Record<ScreenshotFamily, ScreenshotFamily>> = {
 };
 
 export interface Screens {
+  /** The screens the slides show: those of the set's orientation first, the others only after them (before any repeats). */
   urls: string[];
   warnings: string[];
+  /** The slides' orientation: the one asked for, else landscape when every shot is, else the device's own. */
+  orientation: Orientation;
 }
 
 const landscape = (s: Screenshot) => s.width !== null && s.height !== null && s.width > s.height;
 
-/** Portrait shots for portrait slides: a landscape shot squeezed into a portrait frame is unusable. */
-function portraitOnly(shots: Screenshot[], label: string, device: Device, warnings: string[]): string[] {
-  const upright = shots.filter((s) => !landscape(s));
-  const skipped = shots.length - upright.length;
-  if (skipped > 0 && upright.length > 0)
-    warnings.push(`${skipped} of the listing's ${label} screenshots are landscape and are left out: the ${device} slides are portrait.`);
-  if (skipped > 0 && upright.length === 0)
+/**
+ * The slides' orientation when the request names none: a set whose screens are all landscape (a
+ * game, a video app) is landscape, as the stores show such screens; any upright screen keeps the
+ * device's own. A Mac's slides are landscape whatever its windows.
+ */
+export function orientationFor(device: Device, asked: Orientation | null | undefined, allLandscape: boolean): Orientation {
+  if (asked) return asked;
+  if (ownOrientation(device) === 'landscape') return 'landscape';
+  return allLandscape ? 'landscape' : 'portrait';
+}
+
+/**
+ * The shots in the order the slides take them: those of the slides' orientation, then the others,
+ * so a screen of the other shape is shown (in its own orientation, whole) only where the matching
+ * ones run out, before any of them repeats. Leaving one out would refuse a landscape game.
+ */
+function usable(shots: Screenshot[], label: string, device: Device, orientation: Orientation, warnings: string[]): string[] {
+  const matches = (s: Screenshot) => landscape(s) === (orientation === 'landscape');
+  const [fit, other] = [shots.filter(matches), shots.filter((s) => !matches(s))];
+  const turn = orientation === 'landscape' ? 'portrait' : 'landscape';
+  if (other.length > 0 && fit.length > 0)
     warnings.push(
-      `The listing has no portrait ${label} screenshots (its ${skipped} are landscape), so the ${device} slides use the text-only layout; upload portrait screens for this set.`,
+      `${other.length} of the listing's ${label} screenshots are ${turn} and the ${device} slides ${orientation}: they are shown, in a ${turn} frame, only where the ${orientation} ones run out.`,
     );
-  return upright.map((s) => s.url);
+  if (other.length > 0 && fit.length === 0)
+    warnings.push(
+      `The listing's ${label} screenshots are all ${turn} and the ${device} slides ${orientation} (as asked): each is shown in a ${turn} frame across the slide's width; leave orientation out for ${turn} slides.`,
+    );
+  return [...fit, ...other].map((s) => s.url);
 }
 
-/** The shots a device's slides can show: a Mac's slides and windows are landscape, the others portrait. */
-function usable(shots: Screenshot[], label: string, device: Device, warnings: string[]): string[] {
-  if (DEVICES[device].width > DEVICES[device].height) return shots.map((s) => s.url);
-  return portraitOnly(shots, label, device, warnings);
-}
-
-export function screensFor(listings: Listing[], device: Device): Screens {
+export function screensFor(listings: Listing[], device: Device, asked: Orientation | null = null): Screens {
   const { family, store } = DEVICES[device];
   // An app's own listing has no screenshots by design: its sets frame uploaded screens, and there is nothing to warn about.
-  if (listings.every((l) => l.own)) return { urls: [], warnings: [] };
+  if (listings.every((l) => l.own)) return { urls: [], warnings: [], orientation: orientationFor(device, asked, false) };
   const ordered = [...listings.filter((l) => l.store === store), ...listings.filter((l) => l.store !== store)];
   const warnings: string[] = [];
   if (!listings.some((l) => l.store === store)) {
@@ -58,20 +74,24 @@ export function screensFor(listings: Listing[], device: Device): Screens {
       `The app has no ${STORE_LABEL[store]} listing; this ${device} set is planned from its ${STORE_LABEL[listings[0].store]} listing.`,
     );
   }
+  const framed = (shots: Screenshot[], label: string): Screens => {
+    const orientation = orientationFor(device, asked, shots.length > 0 && shots.every(landscape));
+    return { urls: usable(shots, label, device, orientation, warnings), warnings, orientation };
+  };
   const own = ordered.find((l) => l.screenshots[family].length > 0);
-  if (own) return { urls: usable(own.screenshots[family], FAMILY_LABEL[family], device, warnings), warnings };
+  if (own) return framed(own.screenshots[family], FAMILY_LABEL[family]);
   const fallback = FALLBACK[family];
   const other = fallback ? ordered.find((l) => l.screenshots[fallback].length > 0) : undefined;
   if (fallback && other) {
     warnings.push(
-      `The listing has no ${FAMILY_LABEL[family]} screenshots; its ${FAMILY_LABEL[fallback]} screenshots are used instead, so check that they suit the ${device} frame.`,
+      `The listing has no ${FAMILY_LABEL[family]} screenshots; its ${FAMILY_LABEL[fallback]} screenshots are used instead, each in its own device's frame.`,
     );
-    return { urls: usable(other.screenshots[fallback], FAMILY_LABEL[fallback], device, warnings), warnings };
+    return framed(other.screenshots[fallback], FAMILY_LABEL[fallback]);
   }
   warnings.push(
     `The listing has no ${FAMILY_LABEL[family]} screenshots, so the ${device} slides have no screenshot and use the text-only layout.`,
   );
-  return { urls: [], warnings };
+  return { urls: [], warnings, orientation: orientationFor(device, asked, false) };
 }
 
 // The slides that show the product get distinct screens first; proof and the call to action reuse.

@@ -7,9 +7,11 @@ import { DEVICES } from '../core/devices.ts';
 import { PANORAMA_THEME, themeFor } from '../core/themes.ts';
 import { leadOf, missingGlyphs, setFont, useBrandFont, type Weight } from './fonts.ts';
 import { displayFor, drawCutout, drawFrameBody, MAX_CROP, type FrameBox } from './frames.ts';
-import { place, posterBlock, scaleOf, textBlock, THUMBNAIL_PT, type Bleed, type Scale, type TextBlock } from './layout.ts';
+import { place, posterBlock, scaleOf, textBlock, THUMBNAIL_PT, type Bleed, type Placement, type Scale, type TextBlock } from './layout.ts';
 import { suspicion } from './marketing.ts';
 import { MIN_HEADLINE_SEARCH_PT, searchPt, searchWidthPt } from './thumbnail.ts';
+import { sideGeometry, sidePlacement, unframedPlacement, wideBleedPlacement, widePlacement } from './unframed.ts';
+import { slideSize } from '../core/orientation.ts';
 import { ScreenError, ScreenSlot, type ScreenImage } from './screen-image.ts';
 
 export { ScreenError };
@@ -134,20 +136,19 @@ export async function composeRaw(task: SlideTask, decoded?: ScreenImage | null):
 }
 
 async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise<Composed> {
-  const { width, height } = DEVICES[task.device];
-  const sc = scaleOf(task.device);
+  const { width, height } = slideSize(task.device, task.orientation);
+  const sc = scaleOf(task.device, task.orientation);
   const display = displayFor(task.device, screen);
-  // A screen that is already a marketing picture, or of a shape no display of the family has, is
-  // not framed again: the slide becomes a text slide, and the lint says why.
+  // A screen that is already a marketing picture, or of a shape no display of the family (nor a
+  // frame it may borrow) has, is not framed again: it is shown whole, unframed, and the lint says why.
   let marketingImage: string | null = null;
   if (screen && display.crop > MAX_CROP)
     marketingImage = `its aspect (${screen.width}×${screen.height}) is not that of any ${DEVICES[task.device].family} display`;
   else if (screen) marketingImage = composition(screen);
-  const shown = marketingImage ? null : screen;
+  const shown = screen;
+  // Only a slide without a screen is a text slide.
   const layout =
-    marketingImage || (task.slide.layout !== 'text-only' && !task.screen && themeFor(task.theme).screen === 'bleed')
-      ? 'text-only'
-      : task.slide.layout;
+    task.slide.layout !== 'text-only' && !task.screen && themeFor(task.theme).screen === 'bleed' ? 'text-only' : task.slide.layout;
 
   // A preview is drawn at its reduced size (a ninth of the pixels to fill) with the same layout.
   const k = task.scale ?? 1;
@@ -160,11 +161,31 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
   if (k !== 1) ctx.scale(k, k);
   const look = lookOf(task.panorama ? PANORAMA_THEME : task.theme, task.slide, task.brand, task.panorama?.colors);
   const m = task.metrics;
+  // A device framed the usual way, but turned against the slide: a portrait one on a landscape
+  // slide stands beside its caption, a landscape one on a portrait slide spans the width.
+  const framed = layout !== 'text-only' && !marketingImage && themeFor(task.theme).screen !== 'bleed' && display.frame !== 'mac-window';
+  const side = framed && !display.landscape && width > height ? sideGeometry(task.device, display, sc) : null;
   const block =
     layout === 'text-only'
       ? posterBlock(ctx, task.slide, m, sc, task.theme)
-      : textBlock(ctx, task.slide, m.headlineSizes[task.index] ?? m.headlineSizes[0], m.subSize, sc, task.theme);
-  const at = place(task.device, layout, m, block, sc, display, task.theme);
+      : textBlock(
+          ctx,
+          task.slide,
+          m.headlineSizes[task.index] ?? m.headlineSizes[0],
+          m.subSize,
+          side ? { ...sc, textWidth: side.textWidth } : sc,
+          task.theme,
+        );
+  const at: Placement & { textCx?: number } =
+    layout !== 'text-only' && screen && marketingImage
+      ? unframedPlacement(screen, layout, m, sc)
+      : side
+        ? sidePlacement(side, block, sc)
+        : framed && display.landscape && height > width
+          ? widePlacement(task.device, display, layout, m, block, sc)
+          : layout !== 'text-only' && !marketingImage && display.landscape && height > width && themeFor(task.theme).screen === 'bleed'
+            ? wideBleedPlacement(display, m, block, sc)
+            : place(task.device, layout, m, block, sc, display, task.theme);
   const iconLease = layout === 'text-only' && task.icon ? await iconSlot.take(task.icon).catch(() => null) : null;
   const icon = iconLease?.screen ?? null;
   // A text slide already shows the icon, large: the badge is for the slides with a screen.
@@ -183,7 +204,7 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
       drawn = drawScreen(ctx, { ...at.bleed, radius: at.bleed.radii }, shown, height - at.bleed.y);
     } else if (icon) drawIcon(ctx, icon, width / 2, at.textTop - sc.gap - iconSize, iconSize);
     else if (layout === 'text-only') drawAccent(ctx, look.text, width / 2, at.textTop - sc.gap, sc);
-    drawText(ctx, task.slide, block, look.text, width / 2, at.textTop);
+    drawText(ctx, task.slide, block, look.text, at.textCx ?? width / 2, at.textTop);
     if (badgeLease) drawBadge(ctx, badgeLease.screen, sc, at.textTop < height / 2);
     // Skia draws lazily: the icons' pixels are read here, so their slots are held until now.
     data = canvas.data();
@@ -233,14 +254,14 @@ const plates = new Map<string, Canvas>();
 const MAX_PLATES = 2;
 
 function drawPlate(ctx: SKRSContext2D, task: SlideTask, look: Look, frame: FrameBox | null, bleed: Bleed | null): void {
-  const sc = scaleOf(task.device);
+  const sc = scaleOf(task.device, task.orientation);
   const paint = (c: SKRSContext2D) => {
     drawBackground(c, sc, look, task.panorama);
     if (frame) drawFrameBody(c, task.device, frame);
     if (bleed) drawBleedShadow(c, bleed);
   };
   if (task.panorama) return paint(ctx);
-  const key = JSON.stringify([task.device, look, frame, bleed]);
+  const key = JSON.stringify([task.device, task.orientation, look, frame, bleed]);
   let plate = plates.get(key);
   if (!plate) {
     plate = createCanvas(sc.width, sc.height);

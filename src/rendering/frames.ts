@@ -5,12 +5,12 @@
  */
 import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { DEVICES, type Device } from '../core/devices.ts';
-import { frameOf, type Display } from '../core/displays.ts';
+import { FRAMES, type Display, type FrameId, type FrameSpec } from '../core/displays.ts';
 
 /** The bezel's black, also painted over the square corners of the screen image. */
 export const BEZEL = '#050506';
 
-export { displayFor, FRAMES, frameOf, MAX_CROP, type Display } from '../core/displays.ts';
+export { displayFor, FRAMES, frameOf, MAX_CROP, type Display, type FrameId } from '../core/displays.ts';
 
 export interface FrameBox {
   /** Outer top-left and size of the frame body (buttons stick out beyond it). */
@@ -19,48 +19,51 @@ export interface FrameBox {
   width: number;
   height: number;
   landscape: boolean;
+  /** The frame model drawn (the device's own, or another for a screen of another shape: displays.ts). */
+  frame: FrameId;
   /** The screen rectangle, in whole pixels so the screen image is never resampled twice. */
   screen: { x: number; y: number; width: number; height: number; radius: number };
 }
 
-/** The screen's short side and the frame's border, per pixel of the short side. */
-function edgeOf(device: Device): number {
-  const f = frameOf(device);
-  return f.bezel + f.rim;
-}
+const specOf = (frame: FrameId): FrameSpec => FRAMES[frame];
 
-/** Outer width and height per pixel of the screen's short side. */
-function outerPerShort(device: Device, d: Display): { w: number; h: number } {
-  const edge = 2 * edgeOf(device);
-  return d.landscape ? { w: d.aspect + edge, h: 1 + edge } : { w: 1 + edge, h: d.aspect + edge };
+/** Outer width and height per pixel of the screen's short side; a Home-button phone's chin lengthens the long side. */
+function outerPerShort(d: Display): { w: number; h: number } {
+  const f = specOf(d.frame);
+  const edge = 2 * (f.bezel + f.rim);
+  const long = d.aspect + edge + 2 * (f.chin ?? 0);
+  return d.landscape ? { w: long, h: 1 + edge } : { w: 1 + edge, h: long };
 }
 
 /** The outer width of the frame with the largest screen that fits maxW × maxH. */
 export function frameWidthFor(device: Device, d: Display, maxW: number, maxH: number): number {
-  const o = outerPerShort(device, d);
+  const o = outerPerShort(d);
   // Never vanish: text that ran past three lines (only possible below the smallest size) squeezes
   // the device, down to a fifth of the slide's width.
   return Math.max(DEVICES[device].width * 0.2, Math.min(maxW, (maxH * o.w) / o.h));
 }
 
 /** A frame of the given outer width, its top centre at (cx, top). */
-export function frameBox(device: Device, d: Display, cx: number, top: number, outerWidth: number): FrameBox {
-  const f = frameOf(device);
-  const o = outerPerShort(device, d);
+export function frameBox(_device: Device, d: Display, cx: number, top: number, outerWidth: number): FrameBox {
+  const f = specOf(d.frame);
+  const o = outerPerShort(d);
   const short = Math.round(outerWidth / o.w);
   const long = Math.round(short * d.aspect);
   const [sw, sh] = d.landscape ? [long, short] : [short, long];
   const edge = Math.round(short * (f.bezel + f.rim));
-  const width = sw + 2 * edge;
+  const chin = Math.round(short * (f.chin ?? 0));
+  const [ex, ey] = d.landscape ? [edge + chin, edge] : [edge, edge + chin];
+  const width = sw + 2 * ex;
   const x = Math.round(cx - width / 2);
   const y = Math.round(top);
   return {
     x,
     y,
     width,
-    height: sh + 2 * edge,
+    height: sh + 2 * ey,
     landscape: d.landscape,
-    screen: { x: x + edge, y: y + edge, width: sw, height: sh, radius: short * f.radius },
+    frame: d.frame,
+    screen: { x: x + ex, y: y + ey, width: sw, height: sh, radius: short * f.radius },
   };
 }
 
@@ -71,8 +74,8 @@ function roundRect(ctx: SKRSContext2D, x: number, y: number, w: number, h: numbe
   ctx.roundRect(x, y, w, h, r);
 }
 
-function buttons(ctx: SKRSContext2D, device: Device, box: FrameBox): void {
-  const kind = frameOf(device).buttons;
+function buttons(ctx: SKRSContext2D, box: FrameBox): void {
+  const kind = specOf(box.frame).buttons;
   // On a landscape device the buttons are on its top and bottom edges, too thin to see there.
   if (kind === 'none' || box.landscape) return;
   const sw = box.screen.width;
@@ -105,10 +108,10 @@ function buttons(ctx: SKRSContext2D, device: Device, box: FrameBox): void {
 const SHADOW_SCALE = 4;
 const shadows = new Map<string, Canvas>();
 
-function shadowFor(device: Device, box: FrameBox, outerR: number): { image: Canvas; pad: number } {
+function shadowFor(box: FrameBox, outerR: number): { image: Canvas; pad: number } {
   const sw = shortSide(box);
   const pad = Math.ceil(sw * 0.25);
-  const key = `${device}:${box.width}x${box.height}`;
+  const key = `${box.frame}:${box.width}x${box.height}`;
   let image = shadows.get(key);
   if (!image) {
     const k = 1 / SHADOW_SCALE;
@@ -134,11 +137,11 @@ function shadowFor(device: Device, box: FrameBox, outerR: number): { image: Canv
 }
 
 /** Shadow, buttons, rim and bezel: everything under the screen. */
-export function drawFrameBody(ctx: SKRSContext2D, device: Device, box: FrameBox): void {
-  const f = frameOf(device);
+export function drawFrameBody(ctx: SKRSContext2D, _device: Device, box: FrameBox): void {
+  const f = specOf(box.frame);
   const sw = shortSide(box);
-  const outerR = box.screen.radius + sw * (f.bezel + f.rim);
-  const { image, pad } = shadowFor(device, box, outerR);
+  const outerR = f.corner !== undefined ? sw * f.corner : box.screen.radius + sw * (f.bezel + f.rim);
+  const { image, pad } = shadowFor(box, outerR);
   ctx.drawImage(image, box.x - pad, box.y - pad, image.width * SHADOW_SCALE, image.height * SHADOW_SCALE);
 
   if (f.body === 'window') {
@@ -149,7 +152,7 @@ export function drawFrameBody(ctx: SKRSContext2D, device: Device, box: FrameBox)
     return;
   }
 
-  buttons(ctx, device, box);
+  buttons(ctx, box);
 
   // The rim: a brushed-metal gradient, then the bezel inset by the rim's width.
   const rim = ctx.createLinearGradient(box.x, box.y, box.x + box.width, box.y + box.height);
@@ -174,6 +177,46 @@ export function drawFrameBody(ctx: SKRSContext2D, device: Device, box: FrameBox)
     else ctx.arc(box.x + box.width / 2, box.y + mid, cam, 0, Math.PI * 2);
     ctx.fill();
   }
+  if (f.cutout === 'home-button') drawHomeButton(ctx, box);
+}
+
+/**
+ * A Home-button iPhone's face: the round button in the chin, the earpiece slot and the camera in
+ * the forehead, in the device's own (portrait) coordinates, turned left for a landscape device.
+ */
+function drawHomeButton(ctx: SKRSContext2D, box: FrameBox): void {
+  const s = box.screen;
+  const sw = shortSide(box);
+  // The forehead's and chin's depth, along the device's long axis.
+  const band = box.landscape ? s.x - box.x : s.y - box.y;
+  ctx.save();
+  if (box.landscape) {
+    ctx.translate(box.x, box.y + box.height);
+    ctx.rotate(-Math.PI / 2);
+  } else ctx.translate(box.x, box.y);
+  const [w, h] = box.landscape ? [box.height, box.width] : [box.width, box.height];
+  const cx = w / 2;
+  // The button: a ring of dark metal around a slightly lighter face, 0.16 of the screen's width.
+  const r = sw * 0.08;
+  const cy = h - band / 2;
+  ctx.fillStyle = '#2A2A2E';
+  ctx.beginPath();
+  ctx.arc(cx, cy, r, 0, Math.PI * 2);
+  ctx.fill();
+  ctx.fillStyle = '#111113';
+  ctx.beginPath();
+  ctx.arc(cx, cy, r * 0.86, 0, Math.PI * 2);
+  ctx.fill();
+  // The earpiece, a rounded slot, and the front camera to its left.
+  const slot = { w: sw * 0.16, h: sw * 0.014 };
+  const ey = band / 2;
+  ctx.fillStyle = '#1E1F24';
+  roundRect(ctx, cx - slot.w / 2, ey - slot.h / 2, slot.w, slot.h, slot.h / 2);
+  ctx.fill();
+  ctx.beginPath();
+  ctx.arc(cx - slot.w / 2 - sw * 0.07, ey, sw * 0.016, 0, Math.PI * 2);
+  ctx.fill();
+  ctx.restore();
 }
 
 /** Clips to the screen's rounded rectangle; the caller draws the screen and then restores. */
@@ -189,7 +232,7 @@ export function clipScreen(ctx: SKRSContext2D, box: FrameBox): void {
  * device's own (portrait) coordinates: a landscape device is the portrait one turned left, so its
  * cut-out sits at the left edge.
  */
-export function drawCutout(ctx: SKRSContext2D, device: Device, box: FrameBox): void {
+export function drawCutout(ctx: SKRSContext2D, _device: Device, box: FrameBox): void {
   const b = box.screen;
   ctx.save();
   if (box.landscape) {
@@ -199,7 +242,7 @@ export function drawCutout(ctx: SKRSContext2D, device: Device, box: FrameBox): v
   const s = { x: 0, y: 0, width: Math.min(b.width, b.height) };
   const cx = s.width / 2;
   ctx.fillStyle = '#000000';
-  switch (frameOf(device).cutout) {
+  switch (specOf(box.frame).cutout) {
     case 'island': {
       // 126 × 37 pt, 11 pt from the top of a 440 pt wide screen.
       const w = s.width * (126 / 440);
@@ -236,6 +279,7 @@ export function drawCutout(ctx: SKRSContext2D, device: Device, box: FrameBox): v
       break;
     }
     case 'bezel-camera':
+    case 'home-button':
       break;
   }
   ctx.restore();

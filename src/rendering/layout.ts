@@ -5,8 +5,9 @@
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import { themeFor, type ThemeId } from '../core/themes.ts';
-import { DEVICES, type Device } from '../core/devices.ts';
-import { frameBox, frameOf, frameWidthFor, type Display, type FrameBox } from './frames.ts';
+import type { Device } from '../core/devices.ts';
+import { slideSize, type Orientation } from '../core/orientation.ts';
+import { frameBox, frameWidthFor, FRAMES, type Display, type FrameBox } from './frames.ts';
 import type { Weight } from './font-sources.ts';
 import { drawnLines, fitSize, HEADLINE_LINE_HEIGHT, SUB_LINE_HEIGHT } from './text.ts';
 import type { SetMetrics, SlideLook } from './types.ts';
@@ -22,9 +23,11 @@ export interface Scale {
   gap: number;
 }
 
-export function scaleOf(device: Device): Scale {
-  const { width, height } = DEVICES[device];
-  const base = Math.min(width, height * 0.56);
+export function scaleOf(device: Device, orientation?: Orientation): Scale {
+  const { width, height } = slideSize(device, orientation);
+  // A landscape slide stands in a store's results where three portrait ones would (about 330 pt
+  // wide): a third of its width is what a portrait slide's width is there.
+  const base = width > height ? Math.max(Math.min(width, height * 0.56), width / 3) : Math.min(width, height * 0.56);
   const margin = Math.round(width * 0.07);
   return { width, height, base, margin, textWidth: width - 2 * margin, padTop: Math.round(height * 0.055), gap: Math.round(height * 0.03) };
 }
@@ -101,8 +104,8 @@ export function textBlock(
  * width; one subheadline size, at most 1 / MIN_HEADLINE_RATIO of it, never below the legible
  * minimum. A headline that does not fit even at the least size runs on rather than shrinking the set.
  */
-export function fitSet(ctx: SKRSContext2D, device: Device, slides: SlideLook[], theme?: ThemeId): SetMetrics {
-  const sc = scaleOf(device);
+export function fitSet(ctx: SKRSContext2D, device: Device, slides: SlideLook[], theme?: ThemeId, orientation?: Orientation): SetMetrics {
+  const sc = scaleOf(device, orientation);
   const t = typeScale(sc, theme);
   const weight = headlineWeight(theme);
   const size = fitSize(
@@ -153,7 +156,7 @@ export interface Bleed {
 export function bleedBox(device: Device, d: Display, sc: Scale, top: number): Bleed {
   const { width: W, height: H } = sc;
   const room = H - top;
-  const r = (w: number, h: number) => Math.round(Math.min(w, h) * frameOf(device).radius);
+  const r = (w: number, h: number) => Math.round(Math.min(w, h) * FRAMES[d.frame].radius);
   if (d.landscape) {
     const w = Math.min(W, Math.floor(room * d.aspect));
     const h = Math.round(w / d.aspect);

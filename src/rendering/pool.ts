@@ -122,6 +122,7 @@ export class RenderPool {
     const task: RenderTask = {
       kind: 'preview',
       device: input.device,
+      ...(input.orientation ? { orientation: input.orientation } : {}),
       slides: input.slides.map((s) => look(s, input.locale)),
       indices,
       screens: indices.map((i) => {
@@ -163,7 +164,8 @@ export class RenderPool {
     const { theme, brand } = input;
     const icon = input.icon ? ownBytes(input.icon) : null;
     const badge = input.badge ? ownBytes(input.badge) : null;
-    const fit: RenderTask = { kind: 'fit', device: input.device, slides, theme, font: input.font };
+    const turned = input.orientation ? { orientation: input.orientation } : {};
+    const fit: RenderTask = { kind: 'fit', device: input.device, ...turned, slides, theme, font: input.font };
     const metrics = (await this.pool.run(fit, { signal })) as SetMetrics;
     const total = slides.length;
     const colors = slides[0]?.background.colors ?? [];
@@ -177,6 +179,7 @@ export class RenderPool {
           kind: 'slide',
           index,
           device: input.device,
+          ...turned,
           slide,
           screen: screen ? ownBytes(screen) : null,
           metrics,

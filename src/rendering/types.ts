@@ -3,6 +3,7 @@ import type { BrandColors, BrandFontId, ThemeId } from '../core/themes.ts';
 import type { Static } from '@sinclair/typebox';
 import type { SlideLintSchema } from '../core/set-schemas.ts';
 import type { Device, Size } from '../core/devices.ts';
+import type { Orientation } from '../core/orientation.ts';
 import type { Slide } from '../core/set.ts';
 import type { FeatureGraphicInput } from './feature-graphic.ts';
 import type { StorePreviewInput } from './store-preview.ts';
@@ -29,6 +30,8 @@ export interface RenderInput {
   size?: Size;
   /** The captions' language (BCP 47): line breaking, hyphenation, no-break spaces follow it. */
   locale?: string;
+  /** Landscape: the slides are the device's size turned (core/orientation.ts); absent: the device's own. */
+  orientation?: Orientation;
 }
 
 export interface RenderOptions {
@@ -58,6 +61,7 @@ export interface SetMetrics {
 export interface FitTask {
   kind: 'fit';
   device: Device;
+  orientation?: Orientation;
   slides: SlideLook[];
   theme?: ThemeId;
   font?: BrandFontId;
@@ -68,6 +72,7 @@ export interface SlideTask {
   /** The slide's position in the set (for error messages and its headline size). */
   index: number;
   device: Device;
+  orientation?: Orientation;
   slide: SlideLook;
   screen: Uint8Array | null;
   metrics: SetMetrics;
@@ -91,6 +96,7 @@ export interface SlideTask {
 export interface PreviewTask {
   kind: 'preview';
   device: Device;
+  orientation?: Orientation;
   slides: SlideLook[];
   indices: number[];
   screens: (Uint8Array | null)[];

@@ -15,7 +15,8 @@ export function lintWarnings(indexes: number[], lints: SlideLint[]): string[] {
   const out: string[] = [];
   lints.forEach((l, i) => {
     const n = indexes[i];
-    if (l.marketingImage) out.push(`Slide ${n}: its screen was not framed because ${l.marketingImage}; the slide shows its caption alone.`);
+    if (l.marketingImage)
+      out.push(`Slide ${n}: its screen was not framed because ${l.marketingImage}; it is shown whole, without a frame.`);
     if (l.missingGlyphs.length) out.push(`Slide ${n}: no bundled font draws ${l.missingGlyphs.join(' ')}; those characters are left out.`);
     if (l.contrast < MIN_CONTRAST) out.push(`Slide ${n}: the text's contrast is ${l.contrast}:1, under WCAG AA's ${MIN_CONTRAST}:1.`);
     if ((l.screenUpscaledPct ?? 0) > MAX_UPSCALE_PCT)

@@ -33,6 +33,9 @@ export interface ScreenObject {
   screenId: string;
   family: ScreenshotFamily;
   objectKey: string;
+  /** Pixel size as stored (absent: not read): a set whose screens are all landscape is planned landscape. */
+  width?: number;
+  height?: number;
 }
 
 interface ScreenRow {
@@ -167,11 +170,13 @@ export async function checkScreenIds(db: Queryable, accountId: string, appId: st
 
 /** The named screens (deleted ones included: the job was accepted with them), in the given order. */
 export async function screenObjects(db: Queryable, accountId: string, appId: string, ids: string[]): Promise<ScreenObject[]> {
-  const { rows } = await db.query<{ id: string; family: ScreenshotFamily; object_key: string }>(
-    'SELECT id, family, object_key FROM screens WHERE id = ANY($1) AND app_id = $2 AND account_id = $3',
+  const { rows } = await db.query<{ id: string; family: ScreenshotFamily; object_key: string; width: number; height: number }>(
+    'SELECT id, family, object_key, width, height FROM screens WHERE id = ANY($1) AND app_id = $2 AND account_id = $3',
     [ids, appId, accountId],
   );
-  const byId = new Map(rows.map((r) => [r.id, { screenId: r.id, family: r.family, objectKey: r.object_key }]));
+  const byId = new Map<string, ScreenObject>(
+    rows.map((r) => [r.id, { screenId: r.id, family: r.family, objectKey: r.object_key, width: r.width, height: r.height }]),
+  );
   return ids.map((id) => byId.get(id)).filter((s): s is ScreenObject => s !== undefined);
 }
 
@@ -179,12 +184,12 @@ export async function screenObjects(db: Queryable, accountId: string, appId: str
 export async function familyScreens(db: Queryable, accountId: string, appId: string, family: ScreenshotFamily): Promise<ScreenObject[]> {
   // Named: a create without listing screenshots of the family runs this every time; each
   // connection parses and plans it once.
-  const { rows } = await db.query<{ id: string; object_key: string }>({
-    name: 'family-screens',
-    text: 'SELECT id, object_key FROM screens WHERE app_id = $1 AND account_id = $2 AND family = $3 AND deleted_at IS NULL ORDER BY created_at, id',
+  const { rows } = await db.query<{ id: string; object_key: string; width: number; height: number }>({
+    name: 'family-screens-sized',
+    text: 'SELECT id, object_key, width, height FROM screens WHERE app_id = $1 AND account_id = $2 AND family = $3 AND deleted_at IS NULL ORDER BY created_at, id',
     values: [appId, accountId, family],
   });
-  return rows.map((r) => ({ screenId: r.id, family, objectKey: r.object_key }));
+  return rows.map((r) => ({ screenId: r.id, family, objectKey: r.object_key, width: r.width, height: r.height }));
 }
 
 export interface ScreenText {

@@ -17,7 +17,8 @@ import { checkScreenIds } from '../screens/screens.ts';
 import { listingLocale, localesErrors, plannedNatively } from '../core/locales.ts';
 import { screensFor } from '../planning/screens.ts';
 import { verdictOf } from '../planning/fillable.ts';
-import { DEVICES, outputSizes, sizeFor, sizeName } from '../core/devices.ts';
+import { DEVICES, outputSizes, sizeName, type Device, type Size } from '../core/devices.ts';
+import { ORIENTATIONS, orientationError, ownOrientation, slideSizeFor, type Orientation } from '../core/orientation.ts';
 import { creditsCharged } from '../metrics/index.ts';
 import { claimIdempotencyKey, completeIdempotencyKey, findIdempotencyRecord, requestHash } from './idempotency.ts';
 import type { StoredPlanRequest } from './jobs.ts';
@@ -124,11 +125,27 @@ async function checkSetFillable(
   return { warnings, family: counted ? family : null, hasScreens: counted ? uploadedScreens! > 0 : null };
 }
 
+/**
+ * Whether `size` is one of the device's in the orientation asked for; without one, in either (a
+ * turned size then asks for landscape slides, as `orientation` would).
+ */
+const sizedAs = (device: Device, size: string, orientation: Orientation | undefined | null): boolean =>
+  (orientation ? [orientation] : ORIENTATIONS).some((o) => slideSizeFor(device, size, o) !== null);
+
+/** The sizes a device's slides can be: its own (outputSizes), and turned unless `portrait` was asked. */
+function offeredSizes(device: Device, orientation: Orientation | undefined | null): Size[] {
+  const own = orientation && orientation !== ownOrientation(device) ? [] : outputSizes(device);
+  const turned = ownOrientation(device) === 'portrait' && orientation !== 'portrait' ? [slideSizeFor(device, null, 'landscape')!] : [];
+  return [...own, ...turned];
+}
+
 /** The request as the job stores it: defaults resolved, a narrative fixing the slide count. */
 function resolveRequest(request: ScreenshotSetRequest): StoredPlanRequest {
   checkLocales(request);
-  if (request.size != null && !sizeFor(request.device, request.size)) {
-    const offered = outputSizes(request.device).map(sizeName).join(', ');
+  const turned = orientationError(request.device, request.orientation);
+  if (turned) throw validationFailed([{ field: 'orientation', message: turned }]);
+  if (request.size != null && !sizedAs(request.device, request.size, request.orientation)) {
+    const offered = offeredSizes(request.device, request.orientation).map(sizeName).join(', ');
     throw new Problem('validation_failed', `size: ${request.device} slides can be ${offered}, not ${request.size}.`, {
       errors: [{ field: 'size', message: `is not a size of ${request.device} (${offered})` }],
     });
@@ -136,6 +153,7 @@ function resolveRequest(request: ScreenshotSetRequest): StoredPlanRequest {
   const extras = {
     // The device's own size is stored as no size: the same set as one that did not ask.
     ...(request.size && request.size !== sizeName(outputSizes(request.device)[0]) ? { size: request.size } : {}),
+    ...(request.orientation ? { orientation: request.orientation } : {}),
     ...(request.locales ? { locales: [...request.locales] } : {}),
     ...(request.screenIds ? { screenIds: [...request.screenIds] } : {}),
     ...(request.theme ? { theme: request.theme } : {}),

@@ -4,6 +4,7 @@
  * src/queue/; the set's use of it is ./job-queue.ts.
  */
 import type { ThemeId } from '../core/themes.ts';
+import type { Orientation } from '../core/orientation.ts';
 import type { Static } from '@sinclair/typebox';
 import type { Queryable } from '../db/pool.ts';
 import type { JOB_STATUSES, JobSchema } from '../core/job-schemas.ts';
@@ -30,10 +31,12 @@ interface PublicJobRow {
 }
 
 /** The request as stored with the job: defaults resolved, so a retry plans exactly the same set. */
-export type StoredPlanRequest = Required<Omit<PlanRequest, 'narrativeId' | 'slides' | 'locales' | 'size'>> & {
+export type StoredPlanRequest = Required<Omit<PlanRequest, 'narrativeId' | 'slides' | 'locales' | 'size' | 'orientation'>> & {
   narrativeId: string | null;
   /** The slides' size when the request asked for one of the device's other sizes; absent: the device's own. */
   size?: string;
+  /** The orientation the request asked for; absent: decided from the screens (core/orientation.ts). */
+  orientation?: Orientation;
   slides?: PlanRequest['slides'];
   locales?: string[];
   /** The uploaded screens the slides frame, in order (cycling); absent: the family's uploads, else the listing's. */

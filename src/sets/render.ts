@@ -12,6 +12,7 @@ import type { Queryable } from '../db/pool.ts';
 import type { ObjectStore } from '../objects/index.ts';
 import { layoutFor } from '../planning/look.ts';
 import { DEVICES, type Device, type Size } from '../core/devices.ts';
+import { orientationOf, ownOrientation, slideSize, type Orientation } from '../core/orientation.ts';
 import { type ScreenshotSetResult, type Slide } from '../core/set.ts';
 import { checkStoreRules, type RenderedSlide, type RenderPool, type SlideLint } from '../rendering/index.ts';
 import { themeFor, type BrandColors, type ThemeId } from '../core/themes.ts';
@@ -81,7 +82,8 @@ export function frameUploadedScreens(slides: Slide[], uploaded: ScreenObject[]):
 
 // The planner's words about the listing's screenshots (missing, landscape, borrowed from another
 // family) do not apply to a set that frames the user's own screens.
-const LISTING_SCREENSHOT_WARNING = /^(The listing has (no |\d+ screenshots? for)|\d+ of the listing's)/;
+const LISTING_SCREENSHOT_WARNING =
+  /^(The listing has (no |\d+ screenshots? for)|The listing's .+ screenshots are all|\d+ of the listing's)/;
 
 function applyScreens(result: ScreenshotSetResult, uploaded: ScreenObject[]): ScreenshotSetResult {
   if (uploaded.length === 0) return result;
@@ -211,8 +213,7 @@ export async function renderPictures(
   const prefix = attemptPrefix(job.id, job.attempt);
   // The plan's size: the device's own, or the one the request asked for (a Mac's 2560×1600).
   const size = { width: result.width, height: result.height };
-  const own = DEVICES[job.device];
-  const sized = size.width !== own.width || size.height !== own.height ? { size } : {};
+  const sized = sizingOf(job.device, size);
   const files: JobFile[] = [];
   const archived: ArchiveSlide[] = [];
   const graphics = brandPictures
@@ -298,6 +299,19 @@ export async function renderPictures(
   const zip = buildArchive(job.device, archived, linted, deps.now(), extras[0]?.archive ?? []);
   files.push(await storeArchive(deps.objects, prefix, zip));
   return { result: linted, files };
+}
+
+/**
+ * What the renderer is told of a set's size: a landscape set's slides are drawn turned
+ * (orientation), and a size other than the drawn one (a Mac's 2560×1600) is scaled to.
+ */
+export function sizingOf(device: Device, size: Size): { orientation?: Orientation; size?: Size } {
+  const orientation = orientationOf(size);
+  const drawn = slideSize(device, orientation);
+  return {
+    ...(orientation !== ownOrientation(device) ? { orientation } : {}),
+    ...(size.width !== drawn.width || size.height !== drawn.height ? { size } : {}),
+  };
 }
 
 /** Each slide with its lint, and the lint's findings among the set's warnings. */

@@ -86,7 +86,9 @@ export function screenshotSetRunner({ db, planner, pictures, log, screenTextWait
             request: job.request,
             brand: brand.palette,
             // Known only with pictures: a planning-only runner frames nothing and checks nothing.
-            ...(pictures ? { uploadedScreens: uploaded.length } : {}),
+            ...(pictures
+              ? { uploadedScreens: uploaded.length, uploadedLandscape: uploaded.every((s) => (s.width ?? 0) > (s.height ?? 0)) }
+              : {}),
             ...(read ? { screenTexts: read.screens, screensInOrder: pictureJob.screenIds !== null } : {}),
             ...(screenPictures ? { screenPictures } : {}),
           },

@@ -170,8 +170,8 @@ export function planViolations(input: PlanInput, result: ScreenshotSetResult): s
     if (s.background.colors.join() !== colors) v.push(`${at}: background differs within the set`);
     if (s.screenshotUrl === null) {
       if (s.layout !== 'text-only') v.push(`${at}: no screenshot but layout ${s.layout}`);
-      // Landscape shots cannot fill a portrait slide, and a Mac app's shots fit no iOS slot: both are warned about.
-      const excused = result.warnings.some((w) => /no portrait|Mac app/.test(w));
+      // A Mac app's shots fit no iOS slot: warned about. Landscape shots are kept (a landscape set, or turned devices).
+      const excused = result.warnings.some((w) => /Mac app/.test(w));
       if ((own.size > 0 || fb.size > 0) && !excused) v.push(`${at}: null screenshot although the listing has some`);
     } else if (!(own.has(s.screenshotUrl) || (own.size === 0 && fb.has(s.screenshotUrl))))
       v.push(`${at}: screenshot from the wrong family`);

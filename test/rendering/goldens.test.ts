@@ -80,10 +80,11 @@ describe('screens shown whole', () => {
     120_000,
   );
 
-  it('a listing picture that is already a composition is not framed again', async () => {
+  it('a listing picture that is already a composition is not framed again, but shown whole', async () => {
     const c = GOLDEN_CASES.find((g) => g.marketing)!;
     const s = (await render(c))[c.index];
     expect(s.lint.marketingImage).toMatch(/aspect|device frame/);
-    expect(s.lint.screenCroppedPct).toBeNull();
+    // Whole: the card has the picture's own shape, up to a pixel's rounding.
+    expect(s.lint.screenCroppedPct).toBeLessThanOrEqual(0.5);
   });
 });

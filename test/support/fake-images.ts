@@ -58,9 +58,12 @@ export async function startFakeImageHost(): Promise<FakeImageHost> {
       return res.end();
     }
     const color = (req.url ?? '').split('/')[3] ?? 'red';
-    // `wide-<colour>`: a Mac's 16:10 screenshot; any other colour a phone's.
-    const wide = color.startsWith('wide-');
-    if (!cache.has(color)) cache.set(color, await (wide ? solidPng(2880, 1800, color.slice(5)) : solidPng(1290, 2796, color)));
+    // `wide-<colour>`: a Mac's 16:10 screenshot; `land-<colour>` a phone's held sideways (a game's);
+    // `old-<colour>` an older iPhone's 9:16 (1242×2208); any other colour a phone's.
+    const shaped = { 'wide-': [2880, 1800], 'land-': [2796, 1290], 'old-': [1242, 2208] } as const;
+    const prefix = (Object.keys(shaped) as (keyof typeof shaped)[]).find((p) => color.startsWith(p));
+    const [w, h] = prefix ? shaped[prefix] : [1290, 2796];
+    if (!cache.has(color)) cache.set(color, await solidPng(w, h, prefix ? color.slice(prefix.length) : color));
     const png = cache.get(color)!;
     res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length }).end(png);
   });

@@ -1779,6 +1779,11 @@ export interface operations {
                      * @example 2560x1600
                      */
                     size?: string;
+                    /**
+                     * @description The slides upright (`portrait`) or turned (`landscape`): `iphone-69` 2868x1320, `iphone-67` 2796x1290, `iphone-63` 2622x1206, `iphone-65` 2688x1242, `ipad-13` 2752x2064, `android-phone` 1920x1080, `android-tablet` 2560x1600; `mac` is always landscape (`portrait` is 400 `validation_failed`). Omitted: landscape when every screen the set frames (the listing's for the device, or your uploads) is landscape, else the device's own. Screens of the other orientation are shown too, in their own orientation, only when too few match.
+                     * @enum {string}
+                     */
+                    orientation?: "portrait" | "landscape";
                     /** @description Number of slides asked for, default 5; ignored when narrativeId is set; not allowed with slides. The set has EXACTLY this many slides: when the listing says too little for that many captions that pass the caption checks (and no caption model is configured), the request is refused with 422 `cannot_fill_set` before anything is charged. */
                     count?: number;
                     /**
@@ -2188,6 +2193,11 @@ export interface operations {
                      * @example 2560x1600
                      */
                     size?: string;
+                    /**
+                     * @description The slides upright (`portrait`) or turned (`landscape`): `iphone-69` 2868x1320, `iphone-67` 2796x1290, `iphone-63` 2622x1206, `iphone-65` 2688x1242, `ipad-13` 2752x2064, `android-phone` 1920x1080, `android-tablet` 2560x1600; `mac` is always landscape (`portrait` is 400 `validation_failed`). Omitted: landscape when every screen the set frames (the listing's for the device, or your uploads) is landscape, else the device's own. Screens of the other orientation are shown too, in their own orientation, only when too few match.
+                     * @enum {string}
+                     */
+                    orientation?: "portrait" | "landscape";
                     /** @description Number of slides asked for, default 5; ignored when narrativeId is set; not allowed with slides. The set has EXACTLY this many slides: when the listing says too little for that many captions that pass the caption checks (and no caption model is configured), the request is refused with 422 `cannot_fill_set` before anything is charged. */
                     count?: number;
                     /**
@@ -2660,7 +2670,7 @@ export interface operations {
                                 textColor: string;
                                 /**
                                  * SlideImage
-                                 * @description The rendered slide: exactly the device size, 8-bit sRGB without alpha, at most 8 MB.
+                                 * @description The rendered slide: exactly the set's size (the device's, turned for a landscape set), 8-bit sRGB without alpha, at most 8 MB.
                                  */
                                 image?: {
                                     /**
@@ -2712,7 +2722,7 @@ export interface operations {
                                     screenCroppedPct: number | null;
                                     /** @description How much the screen image was enlarged, in % (0: drawn at or below its own size). */
                                     screenUpscaledPct: number | null;
-                                    /** @description Why the screen was not framed: it already is a marketing picture (a framed device, or a shape no display of the family has). The slide is then a text slide. */
+                                    /** @description Why the screen was not framed: it already is a marketing picture (a framed device, a caption band, or a shape no display of the family has). The slide then shows it whole, without a frame, under its caption. */
                                     marketingImage: string | null;
                                     /** @description Store rules the file breaks: always empty in a succeeded job. */
                                     problems: string[];
@@ -2854,7 +2864,7 @@ export interface operations {
                                     textColor: string;
                                     /**
                                      * SlideImage
-                                     * @description The rendered slide: exactly the device size, 8-bit sRGB without alpha, at most 8 MB.
+                                     * @description The rendered slide: exactly the set's size (the device's, turned for a landscape set), 8-bit sRGB without alpha, at most 8 MB.
                                      */
                                     image?: {
                                         /**
@@ -2906,7 +2916,7 @@ export interface operations {
                                         screenCroppedPct: number | null;
                                         /** @description How much the screen image was enlarged, in % (0: drawn at or below its own size). */
                                         screenUpscaledPct: number | null;
-                                        /** @description Why the screen was not framed: it already is a marketing picture (a framed device, or a shape no display of the family has). The slide is then a text slide. */
+                                        /** @description Why the screen was not framed: it already is a marketing picture (a framed device, a caption band, or a shape no display of the family has). The slide then shows it whole, without a frame, under its caption. */
                                         marketingImage: string | null;
                                         /** @description Store rules the file breaks: always empty in a succeeded job. */
                                         problems: string[];

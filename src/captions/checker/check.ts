@@ -55,7 +55,8 @@ export const FINDINGS = {
   'off-role': 'A selling point: no heading, greeting, note, disclaimer or promo code.',
   rating: 'A rating or count of ratings the store’s own figures do not contradict; proof slides only from 50 ratings up.',
   'echo-pair': 'A call to action asks once: its subheadline is not a second call, and it does not say the hero’s promise again.',
-  screens: 'Set level: no screenshot framed twice while others go unused, none in landscape, a Mac listing warned about.',
+  screens:
+    "Set level: no screenshot framed twice while others go unused, none of the other orientation while ones of the slides' go unused, a Mac listing warned about.",
 } as const;
 export type FindingId = keyof typeof FINDINGS;
 
@@ -450,11 +451,13 @@ export const describeFindings = (findings: Finding[]): string[] => findings.map(
 function screensFindings(input: PlanInput, result: ScreenshotSetResult): Finding[][] {
   const device = DEVICES[result.device];
   const primary = primaryListing(input.listings, result.device);
-  // The Mac's slides are landscape: there the shot must be landscape too.
+  // A shot of the slides' orientation (landscape slides: a game's, a Mac's) fits them best; one of the
+  // other orientation is shown (turned device) only once those run out, before any repeats.
   const wide = result.width > result.height;
-  const portrait = (s: { width?: number | null; height?: number | null }) => wide || !(s.width && s.height && s.width > s.height);
-  // Landscape shots cannot fill a portrait slide, so leaving them unused is right.
-  const usable = new Set(input.listings.flatMap((l) => l.screenshots[device.family].filter(portrait).map((s) => s.url)));
+  const fits = (s: { width?: number | null; height?: number | null }) => !(s.width && s.height) || s.width > s.height === wide;
+  const family = input.listings.flatMap((l) => l.screenshots[device.family]);
+  const usable = new Set(family.map((s) => s.url));
+  const fitting = new Set(family.filter(fits).map((s) => s.url));
   const shots = new Map(input.listings.flatMap((l) => Object.values(l.screenshots).flat()).map((s) => [s.url, s]));
   const used = new Set(result.slides.map((s) => s.screenshotUrl));
   const unwarnedMac =
@@ -469,7 +472,8 @@ function screensFindings(input: PlanInput, result: ScreenshotSetResult): Finding
       const earlier = result.slides.slice(0, i).some((p) => p.screenshotUrl === s.screenshotUrl);
       if (earlier && [...usable].some((u) => !used.has(u))) add('the screenshot is framed again while others go unused');
       const shot = shots.get(s.screenshotUrl);
-      if (shot && !portrait(shot)) add('a landscape screenshot in a portrait slide');
+      if (shot && !fits(shot) && [...fitting].some((u) => !used.has(u)))
+        add(`a ${wide ? 'portrait' : 'landscape'} screenshot on a ${wide ? 'landscape' : 'portrait'} slide while ones that fit go unused`);
     }
     if (unwarnedMac) add(`a Mac app planned for ${result.device} without a warning`);
     return out;

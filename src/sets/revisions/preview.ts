@@ -13,11 +13,12 @@ import { findApp, appNotFound, listingsOf } from '../../apps/apps.ts';
 import type { Queryable } from '../../db/pool.ts';
 import { isId } from '../../core/ids.ts';
 import { ObjectStoreUnavailable, type ObjectStore } from '../../objects/index.ts';
-import { loadScreens } from '../render.ts';
+import { loadScreens, sizingOf } from '../render.ts';
 import { fileLocale } from '../archive.ts';
 import { layoutFor, paletteFor } from '../../planning/look.ts';
 import { primaryListing } from '../../core/listing.ts';
 import { DEVICES, type Device } from '../../core/devices.ts';
+import { slideSize, type Orientation } from '../../core/orientation.ts';
 import { type ScreenshotSetResult, type Slide } from '../../core/set.ts';
 import type { RenderPool } from '../../rendering/index.ts';
 import { validationFailed } from '../../core/problem.ts';
@@ -54,6 +55,8 @@ export interface PreviewPlan {
   brand?: BrandColors & { font?: BrandFontId };
   /** The captions' language (line breaking and hyphenation follow it); absent: guessed from none. */
   locale?: string;
+  /** A landscape set's slides are previewed turned, as they were drawn. */
+  orientation?: Orientation;
 }
 
 export interface JobPreview {
@@ -139,7 +142,17 @@ export class Previewer {
     const brand = b ? { primary: b.primary, secondary: b.secondary, font: b.font } : undefined;
     // The captions' language, as the set's render had it: the named locale, else the first set's.
     const lang = locale ?? parent.result.locales?.[0]?.locale ?? fileLocale(parent.result, null);
-    return { owner: { id: parent.id, accountId, appId: parent.app_id }, device: parent.result.device, set, at, theme, brand, locale: lang };
+    const turned = sizingOf(parent.result.device, parent.result).orientation;
+    return {
+      owner: { id: parent.id, accountId, appId: parent.app_id },
+      device: parent.result.device,
+      set,
+      at,
+      theme,
+      brand,
+      locale: lang,
+      ...(turned ? { orientation: turned } : {}),
+    };
   }
 
   private async planApp(accountId: string, req: AppPreview): Promise<PreviewPlan> {
@@ -174,12 +187,13 @@ export class Previewer {
   }
 
   /** Its turn: the screens are read now, not while it waited. */
-  private async render({ owner, device, set, at, theme, brand, locale }: PreviewPlan, signal?: AbortSignal): Promise<Preview> {
+  private async render({ owner, device, set, at, theme, brand, locale, orientation }: PreviewPlan, signal?: AbortSignal): Promise<Preview> {
     const screens = await this.screensOf(owner, device, set, at, signal);
     const keys = at.map((i) => (screens[i] ? this.keyOf(owner.accountId, set[i]) : null));
     const small = await this.deps.renderer.preview(
       {
         device,
+        ...(orientation ? { orientation } : {}),
         slides: set,
         screens,
         theme,
@@ -193,7 +207,7 @@ export class Previewer {
       keys,
       { signal },
     );
-    const { width, height } = DEVICES[device];
+    const { width, height } = slideSize(device, orientation);
     const w = Math.round(width * PREVIEW_SCALE);
     const h = Math.round(height * PREVIEW_SCALE);
     const fits = at.every((i) => {

@@ -9,12 +9,11 @@ import { buffer } from 'node:stream/consumers';
 import { buildArchive, storeArchive, type ArchiveSlide } from '../archive.ts';
 import { revisedBrandPictures, type BrandDrawer, type BrandDrawInput } from '../brand-pictures.ts';
 import { listJobFiles, sha256Hex, slideFileName, type JobFile } from '../files.ts';
-import { attemptPrefix, brandDrawer, keepSlide, loadScreens, type PictureDeps, type PictureJob } from '../render.ts';
+import { attemptPrefix, brandDrawer, keepSlide, loadScreens, sizingOf, type PictureDeps, type PictureJob } from '../render.ts';
 import type { ScreenshotSetResult, Slide } from '../../core/set.ts';
 import { checkStoreRules, type RenderPool, type SlideLint } from '../../rendering/index.ts';
 import type { JobContext } from '../../queue/runner.ts';
 import { setMetrics } from './caption-fit.ts';
-import { DEVICES } from '../../core/devices.ts';
 import type { StoredRevision } from './types.ts';
 
 export type RevisionDeps = Omit<PictureDeps, 'renderer'> & { renderer: Pick<RenderPool, 'renderSome'> & Partial<BrandDrawer> };
@@ -128,7 +127,7 @@ export async function renderRevision(
   const brand = b ? { primary: b.primary, secondary: b.secondary } : undefined;
   // A set made at another of the device's sizes (a Mac's 2560×1600) is revised at that size.
   const size = { width: plan.width, height: plan.height };
-  const sized = size.width !== DEVICES[plan.device].width || size.height !== DEVICES[plan.device].height ? { size } : {};
+  const sized = sizingOf(plan.device, size);
   for (const w of work) {
     if (!w.todo.length) continue;
     const rendered = await deps.renderer.renderSome(
