@@ -39,7 +39,10 @@ export interface RenderOptions {
 }
 
 /** The part of a slide the renderer reads. */
-export type SlideLook = Pick<Slide, 'headline' | 'subheadline' | 'layout' | 'background' | 'textColor'>;
+export type SlideLook = Pick<Slide, 'headline' | 'subheadline' | 'layout' | 'background' | 'textColor'> & {
+  /** The slide's keywords: the headline's word among them is the one the brand's accent marks. */
+  keywords?: string[];
+};
 
 /** Sizes of a set's text, decided together so the set reads as one. */
 export interface SetMetrics {
