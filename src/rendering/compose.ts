@@ -188,8 +188,8 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
     drawWithAccent(ctx, accent, task.slide, block, width / 2, at.textTop, () =>
       drawText(ctx, task.slide, block, look.text, width / 2, at.textTop),
     );
-    const device = at.frame ?? at.bleed;
-    if (badgeLease && device) drawBadge(ctx, badgeLease.screen.image, sc, device);
+    const anchor = at.frame ? at.frame.screen : at.bleed && { ...at.bleed, radius: at.bleed.radii[1] };
+    if (badgeLease && anchor) drawBadge(ctx, badgeLease.screen.image, sc, anchor);
     // Skia draws lazily: the icons' pixels are read here, so their slots are held until now.
     data = canvas.data();
   } finally {
