@@ -127,16 +127,6 @@ describe('RenderPool.renderSet', () => {
 });
 
 describe("the brand kit's icon badge", () => {
-  /** Mean colour of a square of `size` px centred at (x, y). */
-  async function meanAt(png: Buffer, x: number, y: number, size: number): Promise<number[]> {
-    const { data, info } = await sharp(png)
-      .extract({ left: Math.round(x - size / 2), top: Math.round(y - size / 2), width: size, height: size })
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    const sum = [0, 0, 0];
-    for (let p = 0; p < data.length; p += info.channels) for (let c = 0; c < 3; c++) sum[c] += data[p + c];
-    return sum.map((v) => v / (size * size));
-  }
   // A flat orange icon: easy to tell from the slide's indigo and the screen's blue.
   const icon = () =>
     sharp({ create: { width: 256, height: 256, channels: 3, background: '#F97316' } })
