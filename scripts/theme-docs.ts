@@ -41,17 +41,23 @@ const screen = (t: Theme): string =>
 const headline = (t: Theme): string => `${t.headline.size} × base, weight ${t.headline.weight}`;
 const acrossSet = (t: Theme): string => (t.acrossSet ? 'yes: slide i shows its slice of one wide background' : 'no');
 
+const ACCENTS: Record<Theme['accent'], string> = {
+  marker: 'a block of the accent behind the key word, the word in white or ink, whichever reads on it',
+  swash: 'a highlighter stroke of the accent under the key word (moved in lightness until the text reads on it)',
+  word: 'the key word in the accent where it reads at 3:1, else an underline of the accent',
+};
+
 const named = (id: ThemeId) => `${code(id)}${id === DEFAULT_THEME ? ' (default)' : ''}`;
 
 /** docs/brand.md: every property of every theme. */
 export function themeTable(): string {
   const rows = THEME_IDS.map((id) => {
     const t = THEMES[id];
-    return `| ${[named(id), t.name, background(t), text(t), ornament(t), screen(t), headline(t), acrossSet(t)].join(' | ')} |`;
+    return `| ${[named(id), t.name, background(t), text(t), ACCENTS[t.accent], ornament(t), screen(t), headline(t), acrossSet(t)].join(' | ')} |`;
   });
   return [
-    '| theme | name | background | text | over the background | screen | headline: top size, weight | across the set |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| theme | name | background | text | accent | over the background | screen | headline: top size, weight | across the set |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
   ].join('\n');
 }

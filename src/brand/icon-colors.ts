@@ -5,10 +5,11 @@
  * the white or grey plate many icons sit on does not win over the colour that is the brand. The
  * winner is the primary; the best bucket of another hue (or, for a one-colour icon, a neighbour
  * of the primary on the colour wheel) is the secondary. Both are then made readable (./palette.ts).
+ * A vivid bucket of a hue far from the primary's is the accent.
  */
 import sharp from 'sharp';
-import { hslToRgb, rgbToHsl, toHex, type Rgb } from '../core/colour.ts';
-import { accessible, type BrandPalette } from './palette.ts';
+import { rgbToHsl, toHex, type Rgb } from '../core/colour.ts';
+import { accessible, companion, type BrandPalette } from './palette.ts';
 
 interface Bucket {
   count: number;
@@ -72,16 +73,6 @@ function candidates(buckets: Bucket[]): Candidate[] {
     .sort((a, b) => b.score - a.score);
 }
 
-/**
- * A neighbour on the colour wheel, for an icon of one colour: a gradient's other end. Reds,
- * oranges and yellows turn towards red and magenta (a yellow into lime, a red into brown look
- * wrong), every other hue turns cooler.
- */
-function neighbour([h, s, l]: [number, number, number]): string {
-  const hue = h <= 100 || h >= 330 ? (h + 336) % 360 : (h + 28) % 360;
-  return toHex(hslToRgb(hue, Math.min(1, s * 0.9 + 0.05), l > 0.5 ? l - 0.1 : l + 0.08));
-}
-
 /** The brand colours of an icon (PNG, JPEG or WebP bytes). Throws when the bytes are not an image. */
 export async function paletteFromIcon(icon: Buffer | Uint8Array): Promise<BrandPalette> {
   const ranked = candidates(await histogram(icon));
@@ -96,5 +87,11 @@ export async function paletteFromIcon(icon: Buffer | Uint8Array): Promise<BrandP
         ? vividness(c.hsl) > 0.12 && hueDistance(c.hsl[0], first.hsl[0]) >= OTHER_HUE && hueDistance(c.hsl[0], first.hsl[0]) <= GRADIENT_HUE
         : Math.abs(c.hsl[2] - first.hsl[2]) > 0.15),
   );
-  return accessible(toHex(first.rgb), second ? toHex(second.rgb) : neighbour(first.hsl));
+  // A vivid colour of its own hue, too far from the first for a gradient (an orange detail on a
+  // blue icon): the icon's accent. Without one the renderer derives it from the primary.
+  const accent = ranked.find(
+    (c) => c !== first && c.count >= first.count * 0.03 && vividness(c.hsl) > 0.25 && hueDistance(c.hsl[0], first.hsl[0]) > GRADIENT_HUE,
+  );
+  const palette = accessible(toHex(first.rgb), second ? toHex(second.rgb) : companion(toHex(first.rgb)));
+  return accent ? { ...palette, accent: toHex(accent.rgb) } : palette;
 }

@@ -5,20 +5,21 @@
 import type { Queryable } from '../db/pool.ts';
 import type { FieldError } from '../core/problem.ts';
 import { HEX_COLOR, MIN_CONTRAST, textColorFor } from '../core/colour.ts';
-import { fallbackPalette, type BrandPalette } from './palette.ts';
-import {
-  BRAND_FONT_IDS,
-  DEFAULT_BRAND_FONT,
-  DEFAULT_THEME,
-  THEME_IDS,
-  type BrandColors,
-  type BrandFontId,
-  type ThemeId,
-} from '../core/themes.ts';
+import { fallbackPalette, kitSecondary, type BrandPalette } from './palette.ts';
+import { BRAND_FONT_IDS, DEFAULT_BRAND_FONT, DEFAULT_THEME, THEME_IDS, type BrandFontId, type ThemeId } from '../core/themes.ts';
+
+/** A kit's colours as the owner gave them: `secondary` and `accent` may be left to shotgen. */
+export interface KitColors {
+  primary: string;
+  /** The background gradient's other end; absent: a deeper (or lighter) neighbour of the primary (kitSecondary). */
+  secondary?: string;
+  /** What marks each headline's key word; absent: derived from the primary by the renderer. */
+  accent?: string;
+}
 
 export interface BrandKit {
   /** The owner's colours; null: the icon's. */
-  colors: BrandColors | null;
+  colors: KitColors | null;
   font: BrandFontId;
   /** Whether slides carry the app's icon as a small badge. */
   iconBadge: boolean;
@@ -45,8 +46,10 @@ export interface AppBrand {
 /** The colours a set of this app gets, and where they came from. */
 export function effectiveBrand(brand: AppBrand): { palette: BrandPalette; source: BrandSource } {
   if (brand.kit.colors) {
-    const { textColor } = textColorFor([brand.kit.colors.primary, brand.kit.colors.secondary]);
-    return { palette: { ...brand.kit.colors, textColor }, source: 'brand-kit' };
+    const { primary, accent } = brand.kit.colors;
+    const secondary = brand.kit.colors.secondary ?? kitSecondary(primary);
+    const { textColor } = textColorFor([primary, secondary]);
+    return { palette: { primary, secondary, ...(accent ? { accent } : {}), textColor }, source: 'brand-kit' };
   }
   if (brand.iconColors) return { palette: brand.iconColors, source: 'icon' };
   return { palette: fallbackPalette(brand.appName), source: 'app-name' };
@@ -97,7 +100,7 @@ export async function saveBrandKit(db: Queryable, accountId: string, appId: stri
 }
 
 export interface BrandKitInput {
-  colors?: { primary: string; secondary: string } | null;
+  colors?: { primary: string; secondary?: string; accent?: string } | null;
   font?: string;
   iconBadge?: boolean;
   defaultTheme?: string;
@@ -105,29 +108,35 @@ export interface BrandKitInput {
 
 /**
  * Every problem with a kit, as field errors (the schema checks the shapes; this, what a schema
- * cannot: that one text colour reads on both colours). Colours come back in upper case.
+ * cannot). Contrast is checked only where text sits: on the background, which is the primary and
+ * the secondary (when given; shotgen's own neighbour of the primary otherwise). The accent carries
+ * no text as it is given (the renderer puts on it only a text colour that reads: accent.ts), so
+ * any accent is taken: a purple primary with an amber accent is a kit. Colours come back in upper case.
  */
 export function checkBrandKit(input: BrandKitInput): { errors: FieldError[]; kit: BrandKit } {
   const errors: FieldError[] = [];
-  let colors: BrandColors | null = null;
+  let colors: KitColors | null = null;
   if (input.colors) {
-    const primary = input.colors.primary.toUpperCase();
-    const secondary = input.colors.secondary.toUpperCase();
-    for (const [field, value] of [
-      ['primary', primary],
-      ['secondary', secondary],
-    ] as const) {
+    const given = (['primary', 'secondary', 'accent'] as const)
+      .filter((field) => input.colors![field] !== undefined)
+      .map((field) => [field, input.colors![field]!.toUpperCase()] as const);
+    for (const [field, value] of given)
       if (!HEX_COLOR.test(value)) errors.push({ field: `colors/${field}`, message: 'must be a colour #RRGGBB' });
-    }
     if (errors.length === 0) {
-      const { textColor, contrast } = textColorFor([primary, secondary]);
+      const c = Object.fromEntries(given) as unknown as KitColors;
+      const { textColor, contrast } = textColorFor(c.secondary ? [c.primary, c.secondary] : [c.primary]);
       if (contrast < MIN_CONTRAST) {
+        const hint = c.secondary
+          ? c.accent
+            ? 'pick background colours closer in lightness'
+            : `pick colours closer in lightness, or, if ${c.secondary} is meant to stand out rather than to be the background's other end, send it as colors.accent (and leave secondary out)`
+          : 'pick a darker or a lighter primary';
         errors.push({
           field: 'colors',
-          message: `no text colour reads on both colours: the best, ${textColor}, reaches ${contrast.toFixed(2)}:1 where WCAG AA needs ${MIN_CONTRAST}:1; pick colours closer in lightness`,
+          message: `text sits on the background (${c.secondary ? 'primary to secondary' : 'the primary'}) and no text colour reads there: the best, ${textColor}, reaches ${contrast.toFixed(2)}:1 where WCAG AA needs ${MIN_CONTRAST}:1; ${hint}`,
         });
       }
-      colors = { primary, secondary };
+      colors = c;
     }
   }
   const font = (input.font ?? DEFAULT_BRAND_FONT) as BrandFontId;
@@ -147,7 +156,15 @@ export function brandKitView(appId: string, brand: AppBrand) {
     font: brand.kit.font,
     iconBadge: brand.kit.iconBadge,
     defaultTheme: brand.kit.defaultTheme,
-    iconColors: icon ? { primary: icon.primary, secondary: icon.secondary, textColor: icon.textColor } : null,
-    effective: { primary: palette.primary, secondary: palette.secondary, textColor: palette.textColor, source },
+    iconColors: icon
+      ? { primary: icon.primary, secondary: icon.secondary, ...(icon.accent ? { accent: icon.accent } : {}), textColor: icon.textColor }
+      : null,
+    effective: {
+      primary: palette.primary,
+      secondary: palette.secondary,
+      ...(palette.accent ? { accent: palette.accent } : {}),
+      textColor: palette.textColor,
+      source,
+    },
   };
 }

@@ -44,3 +44,39 @@ export function paletteFromColors(colors: BrandColors): BrandPalette | null {
   const { textColor, contrast } = textColorFor([colors.primary, colors.secondary]);
   return contrast >= MIN_CONTRAST ? { ...colors, textColor } : null;
 }
+
+/**
+ * A neighbour of a colour on the colour wheel: the gradient's other end when a brand names one
+ * colour (a kit without `secondary`, a one-colour icon). Reds, oranges and yellows turn towards
+ * red and magenta (a yellow into lime, a red into brown look wrong), every other hue turns cooler.
+ */
+export function companion(hex: string): string {
+  const [h, s, l] = rgbToHsl(fromHex(hex));
+  const hue = h <= 100 || h >= 330 ? (h + 336) % 360 : (h + 28) % 360;
+  return toHex(hslToRgb(hue, Math.min(1, s * 0.9 + 0.05), l > 0.5 ? l - 0.1 : l + 0.08));
+}
+
+/**
+ * An accent for a brand that names none: the primary's complement, vivid and light enough to
+ * stand out beside it (blue → orange, purple → amber, green → pink, red → teal). The
+ * yellow-greens a complement can land on look like a warning, not a brand: they become amber.
+ */
+export function derivedAccent(primary: string): string {
+  const [h] = rgbToHsl(fromHex(primary));
+  let hue = (h + 180) % 360;
+  if (hue >= 58 && hue < 100) hue = 42;
+  return toHex(hslToRgb(hue, 0.9, 0.56));
+}
+
+/**
+ * The background's other end for a kit that names only its primary: the companion's hue, moved
+ * away from the text colour the primary takes (deeper under white text, lighter under ink), so the
+ * gradient has depth and text reads along all of it, and an accent that reads on the primary
+ * reads on the whole background (a purple goes into a deep violet, never towards the amber).
+ */
+export function kitSecondary(primary: string): string {
+  const [h, s] = rgbToHsl(fromHex(companion(primary)));
+  const [, , l] = rgbToHsl(fromHex(primary));
+  const deeper = textColorFor([primary]).textColor === '#FFFFFF';
+  return toHex(hslToRgb(h, s, Math.max(0.08, Math.min(0.92, deeper ? l - 0.12 : l + 0.12))));
+}

@@ -74,6 +74,9 @@ export async function resolveSetBrand(
 export interface DrawnColours {
   textColor: string;
   background: string[];
+  /** The accent as drawn and how (rendering/accent.ts accentOf). */
+  accent?: string;
+  accentStyle?: 'marker' | 'swash' | 'word' | 'underline';
 }
 
 /**
@@ -97,6 +100,7 @@ export function withSetBrand<T extends { warnings: string[]; locales?: { warning
       secondary: brand.palette.secondary,
       textColor: drawn?.textColor ?? brand.palette.textColor,
       background: drawn?.background ?? [brand.palette.primary, brand.palette.secondary],
+      ...(drawn?.accent ? { accent: drawn.accent, accentStyle: drawn.accentStyle } : {}),
       source: brand.source,
       font: brand.kit.font,
       iconBadge: brand.kit.iconBadge,

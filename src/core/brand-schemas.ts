@@ -27,6 +27,20 @@ export const SetBrandSchema = Type.Object(
         "The background's gradient stops as drawn, top-left to bottom-right: the theme's (`soft` lightens the brand colours toward white, `dark` has its own), after any stop was moved in lightness for the text to read.",
       examples: [['#A8E5BE', '#6FBB8C']],
     }),
+    accent: Type.Optional(
+      Type.String({
+        pattern: HEX,
+        description:
+          "The accent as drawn on each headline's key word: the brand kit's `accent`, else the icon's second hue, else one derived from the primary; moved in lightness only where text sits on it (a `marker`'s word reaches AA on it, a `swash` under the text colour too).",
+        examples: ['#FFB300'],
+      }),
+    ),
+    accentStyle: Type.Optional(
+      StringEnum(['marker', 'swash', 'word', 'underline'], {
+        description:
+          'How the accent marks the key word, the same on every slide: `marker` a block behind the word (bold), `swash` a highlighter stroke under it (soft), `word` the word in the accent (dark, full-bleed, panoramic), `underline` a bar under the word where the accent would not read as text (3:1) on that background.',
+      }),
+    ),
     source: StringEnum(BRAND_SOURCES, {
       description:
         "`brand-kit`: the app's brand kit colours; `icon`: taken from the app's icon; `app-name`: the icon could not be read, colours derived from the app's name (a warning says why).",
@@ -59,7 +73,21 @@ const ColorPair = (description: string) =>
         description: 'The dominant colour: backgrounds of `bold`, accents elsewhere.',
         examples: ['#0B3D91'],
       }),
-      secondary: Type.String({ pattern: HEX_INPUT, description: "The gradients' other end.", examples: ['#1F6FEB'] }),
+      secondary: Type.Optional(
+        Type.String({
+          pattern: HEX_INPUT,
+          description: "The background gradient's other end. Omitted: a neighbour of the primary on the colour wheel.",
+          examples: ['#1F6FEB'],
+        }),
+      ),
+      accent: Type.Optional(
+        Type.String({
+          pattern: HEX_INPUT,
+          description:
+            "The colour that stands out: it marks each headline's key word (a block behind it on `bold`, a highlighter stroke on `soft`, the word itself on the other themes). Any colour: no text sits on it as given. Omitted: the icon's second hue, else one derived from the primary.",
+          examples: ['#FFB300'],
+        }),
+      ),
     },
     { additionalProperties: false, description },
   );
@@ -70,7 +98,7 @@ export const BrandKitBody = Type.Object(
       Type.Union(
         [
           ColorPair(
-            '#RRGGBB. One text colour (white or near-black) must reach WCAG AA (4.5:1) on both, or the kit is refused with `validation_failed`.',
+            '#RRGGBB. Contrast is checked where text sits, on the background: one text colour (white or near-black) must reach WCAG AA (4.5:1) on the primary and on the secondary when one is given, or the kit is refused with `validation_failed`. The accent is not checked: a purple primary with an amber accent is a kit.',
           ),
           Type.Null(),
         ],
@@ -100,6 +128,7 @@ export const BrandKitSchema = Type.Object(
         Type.Object({
           primary: Type.String({ pattern: HEX }),
           secondary: Type.String({ pattern: HEX }),
+          accent: Type.Optional(Type.String({ pattern: HEX, description: 'A vivid second hue of the icon, when it has one.' })),
           textColor: Type.String({ pattern: HEX }),
         }),
         Type.Null(),
@@ -110,6 +139,9 @@ export const BrandKitSchema = Type.Object(
       {
         primary: Type.String({ pattern: HEX }),
         secondary: Type.String({ pattern: HEX }),
+        accent: Type.Optional(
+          Type.String({ pattern: HEX, description: 'The kit’s or the icon’s accent; absent: the renderer derives one from the primary.' }),
+        ),
         textColor: Type.String({ pattern: HEX }),
         source: StringEnum(BRAND_SOURCES),
       },

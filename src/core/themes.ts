@@ -50,6 +50,15 @@ export interface Theme {
   headline: { size: number; weight: 700 | 900 };
   /** One wide background across the set: slide i shows its slice, neighbours meet at the seams. */
   acrossSet: boolean;
+  /**
+   * How the brand's accent colour marks each headline's key word (src/rendering/accent.ts), the
+   * same way on every slide of a set. `marker`: a block of the accent behind the word, the word in
+   * whichever of white and ink reads on it (a sticker on a flat brand colour). `swash`: a
+   * highlighter stroke of the accent under the lower half of the word, the text colour over it.
+   * `word`: the word itself in the accent, where it reaches 3:1 (AA for large text) on the
+   * background; where it does not, an underline of the accent instead, which carries no text.
+   */
+  accent: 'marker' | 'swash' | 'word';
 }
 
 const REGULAR_TYPE = { size: 0.09, weight: 700 } as const;
@@ -64,6 +73,7 @@ export const THEMES: Readonly<Record<ThemeId, Theme>> = {
     screen: 'framed',
     headline: { size: 0.126, weight: 900 },
     acrossSet: false,
+    accent: 'marker',
   },
   soft: {
     name: 'Soft gradient',
@@ -73,6 +83,7 @@ export const THEMES: Readonly<Record<ThemeId, Theme>> = {
     screen: 'framed',
     headline: REGULAR_TYPE,
     acrossSet: false,
+    accent: 'swash',
   },
   dark: {
     name: 'Dark',
@@ -82,6 +93,7 @@ export const THEMES: Readonly<Record<ThemeId, Theme>> = {
     screen: 'framed',
     headline: REGULAR_TYPE,
     acrossSet: false,
+    accent: 'word',
   },
   'full-bleed': {
     name: 'Full bleed, no frame',
@@ -91,6 +103,7 @@ export const THEMES: Readonly<Record<ThemeId, Theme>> = {
     screen: 'bleed',
     headline: REGULAR_TYPE,
     acrossSet: false,
+    accent: 'word',
   },
   panoramic: {
     name: 'Panoramic: one background across the set',
@@ -100,6 +113,7 @@ export const THEMES: Readonly<Record<ThemeId, Theme>> = {
     screen: 'framed',
     headline: REGULAR_TYPE,
     acrossSet: true,
+    accent: 'word',
   },
 };
 
@@ -118,6 +132,11 @@ export interface BrandColors {
   primary: string;
   /** A second colour that sits well beside it: gradients' other end. */
   secondary: string;
+  /**
+   * The brand's accent (a brand kit's, or a second hue of the icon): what marks each headline's
+   * key word, as the theme says (Theme.accent). Absent: one is derived from the primary.
+   */
+  accent?: string;
 }
 
 /**

@@ -9,6 +9,7 @@ import { errorDocument } from './asc-json.ts';
 import { AscLibrary, libraryRoutes, type RefData } from './asc-library.ts';
 import { screenshotRoutes } from './asc-screenshot-routes.ts';
 import { AscState } from './asc-state.ts';
+import type { AscPlatform } from './asc-display-types.ts';
 import { AscVariants } from './asc-variants.ts';
 import { pageRoutes } from './asc-page-routes.ts';
 import { experimentRoutes } from './asc-experiment-routes.ts';
@@ -18,8 +19,8 @@ import type { FakeAppStoreConnect, FakeScreenshot } from './types.ts';
 export interface FakeAppStoreConnectServer extends FakeAppStoreConnect {
   /** A revoked key: its tokens are 401 from the next request. */
   removeKey(keyId: string): void;
-  /** Move the app's newest version to another state (e.g. WAITING_FOR_REVIEW, where screenshots cannot change). */
-  setVersionState(appId: string, state: string): void;
+  /** Move the app's newest version of a platform (default IOS) to another state (e.g. WAITING_FOR_REVIEW, where screenshots cannot change). */
+  setVersionState(appId: string, state: string, platform?: AscPlatform): void;
   /** Upload operations split files into parts of at most this many bytes (default 5 MiB). */
   setUploadPartBytes(bytes: number): void;
   /** Processing fails (IMAGE_INCORRECT_DIMENSIONS) a PNG whose size the set's display type does not take (iPhone 6.9"/6.7", 6.5", iPad 13"); off by default. */
@@ -143,9 +144,11 @@ export async function startFakeAppStoreConnect(opts: FakeServerOptions = {}): Pr
     addKey: (issuerId, keyId, publicKeyPem) => keys.add(issuerId, keyId, publicKeyPem),
     removeKey: (keyId) => keys.remove(keyId),
     addApp: (app) => state.addApp(app),
-    setVersionState(appId, versionState) {
+    setVersionState(appId, versionState, platform = 'IOS') {
       // The newest version: a released one stays released.
-      state.version(state.app(appId).versionIds.at(-1)!).state = versionState;
+      const version = state.newestVersion(appId, platform);
+      if (!version) throw new Error(`app ${appId} has no ${platform} version`);
+      version.state = versionState;
     },
     screenshots(appId, locale, displayType): FakeScreenshot[] {
       return (state.findSet(appId, locale, displayType)?.screenshotIds ?? []).map(toFake);
@@ -221,9 +224,8 @@ export async function startFakeAppStoreConnect(opts: FakeServerOptions = {}): Pr
         .map((i) => ({ id: i.id, fileName: i.fileName, md5: i.checksum, state: library.imageState(i) }));
     },
     placements(appId, locale, placementGroup) {
-      const versionId = state.app(appId).versionIds.at(-1)!;
       const localization = state
-        .version(versionId)
+        .newestVersion(appId)!
         .localizationIds.map((id) => state.localization(id))
         .find((l) => l.locale === locale);
       if (!localization) return [];

@@ -1,5 +1,5 @@
 /**
- * The fake App Store Connect's read side above the screenshots: an app, its iOS versions (filtered
+ * The fake App Store Connect's read side above the screenshots: an app, its versions per platform (filtered
  * the way fastlane asks for the editable one), and a version's localizations.
  */
 import type { AscState } from './asc-state.ts';
@@ -40,7 +40,7 @@ export function appRoutes(ctx: AscContext): Route[] {
         const versions = state
           .app(req.params[0])
           .versionIds.map((id) => state.version(id))
-          .filter(() => !platforms || platforms.includes('IOS'))
+          .filter((v) => !platforms || platforms.includes(v.platform))
           .filter((v) => !states || states.includes(v.state) || (v.state === 'READY_FOR_SALE' && states.includes('READY_FOR_DISTRIBUTION')))
           .filter((v) => !versionStrings || versionStrings.includes(v.versionString));
         return json(

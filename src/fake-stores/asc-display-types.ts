@@ -25,6 +25,22 @@ export const SCREENSHOT_DISPLAY_TYPES = [
 
 export type AppScreenshotDisplayType = (typeof SCREENSHOT_DISPLAY_TYPES)[number];
 
+/** App Store versions' platforms the fake holds (Apple's `platform` attribute). */
+export const ASC_PLATFORMS = ['IOS', 'MAC_OS'] as const;
+export type AscPlatform = (typeof ASC_PLATFORMS)[number];
+
+/**
+ * The platform whose version a display type's screenshot set belongs to: Mac screenshots only in
+ * the MAC_OS version, iPhone, iPad and watch ones only in the IOS version (tvOS and visionOS are
+ * their own platforms, which the fake does not hold).
+ */
+export function platformOfDisplayType(displayType: string): string {
+  if (displayType === 'APP_DESKTOP') return 'MAC_OS';
+  if (displayType === 'APP_APPLE_TV') return 'TV_OS';
+  if (displayType === 'APP_APPLE_VISION_PRO') return 'VISION_OS';
+  return 'IOS';
+}
+
 /**
  * The portrait sizes Apple's screenshot specifications accept for the display types shotgen
  * publishes to (landscape is the same swapped); the 6.9" sizes go in APP_IPHONE_67, the 6.3" and

@@ -82,7 +82,7 @@ export function versionResource(base: string, version: AscVersion): Resource {
     type: 'appStoreVersions',
     id: version.id,
     attributes: {
-      platform: 'IOS',
+      platform: version.platform,
       versionString: version.versionString,
       appStoreState: version.state,
       // The newer attribute names the released state differently; the others are the same words.

@@ -1,10 +1,11 @@
 /**
- * What the fake App Store Connect holds: apps, one iOS version each, its localizations, screenshot
+ * What the fake App Store Connect holds: apps, their versions (one editable per platform: IOS, and
+ * MAC_OS for an app added with it), their localizations, screenshot
  * sets and screenshots with their uploaded bytes. Routes (asc-*-routes.ts) read and change it;
  * the resources' JSON:API shapes are made in asc-json.ts.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { dimensionError } from './asc-display-types.ts';
+import { dimensionError, platformOfDisplayType, type AscPlatform } from './asc-display-types.ts';
 import { FakeError, MAX_BODY_BYTES } from './server.ts';
 
 /** The states in which App Store Connect lets screenshots change (the version is being prepared or was sent back). */
@@ -21,6 +22,8 @@ export interface AscApp {
 export interface AscVersion {
   id: string;
   appId: string;
+  /** IOS or MAC_OS: a version holds only its platform's screenshot sets. */
+  platform: AscPlatform;
   versionString: string;
   state: string;
   localizationIds: string[];
@@ -94,16 +97,26 @@ export class AscState {
   /** Whether a page's or a treatment's localization may change now (asc-variants.ts sets it). */
   variantEditable: (localization: AscLocalization) => void = () => undefined;
 
-  addApp(app: { appId: string; bundleId?: string; versionState?: string; locales: string[]; liveVersion?: boolean }): void {
+  addApp(app: {
+    appId: string;
+    bundleId?: string;
+    versionState?: string;
+    locales: string[];
+    liveVersion?: boolean;
+    platforms?: AscPlatform[];
+  }): void {
     if (this.apps.has(app.appId)) throw new Error(`app ${app.appId} was already added`);
     this.apps.set(app.appId, { id: app.appId, bundleId: app.bundleId ?? `com.example.app${app.appId}`, versionIds: [] });
-    // The released version comes first, as on the store: publishing must find the editable one and leave this one alone.
-    if (app.liveVersion) this.addVersion(app.appId, '1.0', 'READY_FOR_SALE', app.locales);
-    this.addVersion(app.appId, app.liveVersion ? '1.1' : '1.0', app.versionState ?? 'PREPARE_FOR_SUBMISSION', app.locales);
+    // Each platform (a universal purchase has IOS and MAC_OS) has versions of its own.
+    for (const platform of app.platforms ?? ['IOS']) {
+      // The released version comes first, as on the store: publishing must find the editable one and leave this one alone.
+      if (app.liveVersion) this.addVersion(app.appId, platform, '1.0', 'READY_FOR_SALE', app.locales);
+      this.addVersion(app.appId, platform, app.liveVersion ? '1.1' : '1.0', app.versionState ?? 'PREPARE_FOR_SUBMISSION', app.locales);
+    }
   }
 
-  private addVersion(appId: string, versionString: string, state: string, locales: string[]): void {
-    const version: AscVersion = { id: randomUUID(), appId, versionString, state, localizationIds: [] };
+  private addVersion(appId: string, platform: AscPlatform, versionString: string, state: string, locales: string[]): void {
+    const version: AscVersion = { id: randomUUID(), appId, platform, versionString, state, localizationIds: [] };
     for (const locale of locales) {
       const localization: AscLocalization = { id: randomUUID(), versionId: version.id, locale, setIds: [] };
       this.localizations.set(localization.id, localization);
@@ -148,12 +161,22 @@ export class AscState {
       throw conflict('STATE_ERROR', `The app store version is in the state ${version.state} and its screenshots cannot be changed.`);
   }
 
-  /** The newest version's set: the one a publication edits. */
+  /** The app's newest version of a platform (undefined when the app has none). */
+  newestVersion(appId: string, platform: string = 'IOS'): AscVersion | undefined {
+    return this.app(appId)
+      .versionIds.map((id) => this.version(id))
+      .filter((v) => v.platform === platform)
+      .at(-1);
+  }
+
+  /** The newest version's set of the display type's platform: the one a publication edits. */
   findSet(appId: string, locale: string, displayType: string): AscSet | undefined {
     const app = this.apps.get(appId);
     if (!app) return undefined;
-    for (const versionId of [...app.versionIds].reverse())
-      for (const localizationId of this.version(versionId).localizationIds) {
+    const platform = platformOfDisplayType(displayType);
+    const versions = app.versionIds.map((id) => this.version(id)).filter((v) => v.platform === platform);
+    for (const version of versions.reverse())
+      for (const localizationId of version.localizationIds) {
         const localization = this.localization(localizationId);
         if (localization.locale !== locale) continue;
         const set = localization.setIds.map((id) => this.set(id)).find((s) => s.displayType === displayType);
@@ -165,6 +188,15 @@ export class AscState {
   createSet(localizationId: string, displayType: string): AscSet {
     const localization = this.localization(localizationId);
     this.assertEditable(localizationId);
+    // A version holds its own platform's display types only: a Mac set in an IOS version is refused.
+    if (!localization.kind) {
+      const { platform } = this.version(localization.versionId);
+      if (platformOfDisplayType(displayType) !== platform)
+        throw conflict(
+          'ENTITY_ERROR.ATTRIBUTE.INVALID',
+          `The screenshotDisplayType '${displayType}' is not valid for an app store version of platform ${platform}.`,
+        );
+    }
     if (localization.setIds.some((id) => this.set(id).displayType === displayType))
       throw conflict('ENTITY_ERROR.RELATIONSHIP.INVALID', `A screenshot set of type ${displayType} already exists for this localization.`);
     const set: AscSet = { id: randomUUID(), localizationId, displayType, screenshotIds: [] };
@@ -240,10 +272,10 @@ export class AscState {
   seed(appId: string, locale: string, displayType: string, files: { fileName: string; bytes: Buffer }[]): AscScreenshot[] {
     let set = this.findSet(appId, locale, displayType);
     if (!set) {
-      const versionId = this.app(appId).versionIds.at(-1)!;
-      const localization = this.version(versionId)
-        .localizationIds.map((id) => this.localization(id))
-        .find((l) => l.locale === locale);
+      const platform = platformOfDisplayType(displayType);
+      const version = this.newestVersion(appId, platform);
+      if (!version) throw new Error(`app ${appId} has no ${platform} version`);
+      const localization = version.localizationIds.map((id) => this.localization(id)).find((l) => l.locale === locale);
       if (!localization) throw new Error(`app ${appId} has no localization ${locale}`);
       set = { id: randomUUID(), localizationId: localization.id, displayType, screenshotIds: [] };
       this.sets.set(set.id, set);

@@ -239,7 +239,11 @@ export class AscVariants {
 
   createExperiment(appId: string, name: string, platform: string, trafficProportion: number): AscExperiment {
     const app = this.state.app(appId);
-    if (!app.versionIds.some((id) => DISTRIBUTED.includes(this.state.version(id).state)))
+    const released = (id: string) => {
+      const v = this.state.version(id);
+      return v.platform === platform && DISTRIBUTED.includes(v.state);
+    };
+    if (!app.versionIds.some(released))
       throw conflict(
         'STATE_ERROR.PPO_CREATE_ONLY_ALLOWED_WITH_APP_STORE_DISTRIBUTION',
         'You can only create a product page optimization test for an app that has a version ready for distribution on the App Store.',

@@ -48,7 +48,7 @@ async function writePrivate(file: string, text: string): Promise<void> {
 export function describeStarted(s: FakeStoresStarted): string {
   const seeded = [
     s.appStoreApp
-      ? `App Store app ${s.appStoreApp} (${s.locales.join(', ')}; released 1.0, editable 1.1; review passes 5 s after a submit)`
+      ? `App Store app ${s.appStoreApp} (${s.locales.join(', ')}; iOS and macOS, each released 1.0 and editable 1.1; review passes 5 s after a submit)`
       : null,
     s.playPackage ? `Play package ${s.playPackage} (listings ${s.locales.join(', ')})` : null,
   ].filter(Boolean);
@@ -83,9 +83,16 @@ export async function runFakeStores(opts: FakeStoresOptions, started: (s: FakeSt
       await writePrivate(serviceAccountPath, `${JSON.stringify(account.key, null, 2)}\n`);
       asc.addKey(key.issuerId, key.keyId, key.publicKeyPem);
       play.addServiceAccount(account.key.client_email, account.publicKeyPem);
-      // A released 1.0 beside the editable version: product page optimization tests need one.
+      // A released 1.0 beside the editable version: product page optimization tests need one. iOS
+      // and macOS (a universal purchase), so iPhone, iPad and Mac sets can all be published.
       if (opts.appStoreApp)
-        asc.addApp({ appId: opts.appStoreApp, locales: opts.locales, versionState: opts.versionState, liveVersion: true });
+        asc.addApp({
+          appId: opts.appStoreApp,
+          locales: opts.locales,
+          versionState: opts.versionState,
+          liveVersion: true,
+          platforms: ['IOS', 'MAC_OS'],
+        });
       // Submitted custom product pages and tests pass review after a few seconds, so they can be started.
       asc.setReviewDelayMs(5_000);
       if (opts.playPackage) play.addApp(opts.playPackage, { listings: opts.locales });

@@ -63,11 +63,19 @@ export interface FakeAppStoreConnect {
   /** JWTs (ES256, aud appstoreconnect-v1) are checked against these keys; anything else is 401. */
   addKey(issuerId: string, keyId: string, publicKeyPem: string): void;
   /**
-   * An app with one iOS version in `versionState` (default PREPARE_FOR_SUBMISSION) and its localizations;
+   * An app with one version per platform (`platforms`, default IOS only; a Mac app or a universal
+   * purchase adds MAC_OS) in `versionState` (default PREPARE_FOR_SUBMISSION) and its localizations;
    * with `liveVersion`, a released 1.0 (READY_FOR_SALE) comes first and the editable one is 1.1.
    */
-  addApp(app: { appId: string; bundleId?: string; versionState?: string; locales: string[]; liveVersion?: boolean }): void;
-  /** The screenshots of a set (e.g. APP_IPHONE_67), in the set's order. */
+  addApp(app: {
+    appId: string;
+    bundleId?: string;
+    versionState?: string;
+    locales: string[];
+    liveVersion?: boolean;
+    platforms?: ('IOS' | 'MAC_OS')[];
+  }): void;
+  /** The screenshots of a set (e.g. APP_IPHONE_67; APP_DESKTOP is the MAC_OS version's), in the set's order. */
   screenshots(appId: string, locale: string, displayType: string): FakeScreenshot[];
   /** Every request so far. */
   readonly calls: FakeCall[];

@@ -2,7 +2,7 @@
  * What a publication needs from a store, whichever store: its locales, the current images of some
  * slots, and applying a plan's items with every step's result saved before the next call.
  */
-import type { Device } from '../core/devices.ts';
+import { DEVICES, type Device } from '../core/devices.ts';
 import type { Action, Remote } from './plan.ts';
 
 export interface SlotRef {
@@ -87,6 +87,9 @@ export const APP_STORE_DISPLAY_TYPES: Partial<Record<Device, string>> = {
   'ipad-pro': 'APP_IPAD_PRO_3GEN_129',
   mac: 'APP_DESKTOP',
 };
+
+/** The App Store version a device's set goes to: a Mac set only to the app's MAC_OS version. */
+export const appStorePlatform = (device: Device): 'IOS' | 'MAC_OS' => (DEVICES[device]?.family === 'mac' ? 'MAC_OS' : 'IOS');
 
 export const PLAY_IMAGE_TYPES: Partial<Record<Device, string>> = {
   'android-phone': 'phoneScreenshots',

@@ -70,6 +70,15 @@ export async function createPublication(
       variantArchive: { name, ...(links ? { url: variantArchiveUrl(links, input.jobId, name) } : {}) },
     });
   }
+  // Variants are made from the iOS version (pages, tests and their review submissions): a Mac set
+  // goes to its macOS version's product page only, rather than into an iOS page it does not fit.
+  if (DEVICES[job.device]?.family === 'mac' && target.kind !== 'product-page')
+    throw validationFailed([
+      {
+        field: 'target/kind',
+        message: `a Mac set is published to the app's macOS product page (target product-page); shotgen makes ${target.kind}s from iPhone and iPad sets`,
+      },
+    ]);
   const storeAppId = store === 'app-store' ? job.ios : job.android;
   // An app made from its own listing before launch has no store page yet: say how it gets one.
   if (!storeAppId) {

@@ -37,6 +37,13 @@ export async function readObject(objects: ObjectStore, key: string): Promise<Buf
   return Buffer.concat(chunks);
 }
 
+/** The device a job's set was made for (which App Store platform it goes to). */
+export async function jobDevice(db: Queryable, jobId: string): Promise<Device> {
+  const { rows } = await db.query<{ device: Device }>(`SELECT request->>'device' AS device FROM jobs WHERE id = $1`, [jobId]);
+  if (!rows[0]) throw new Problem('job_not_found', `No job ${jobId}.`);
+  return rows[0].device;
+}
+
 export async function loadJobImages(db: Queryable, objects: ObjectStore, accountId: string, jobId: string): Promise<JobImages> {
   const { rows } = await db.query<{
     status: string;

@@ -10,6 +10,7 @@ import type { ObjectStore } from '../objects/index.ts';
 import type { Keyring } from '../secrets/envelope.ts';
 import {
   APP_STORE_DISPLAY_TYPES,
+  appStorePlatform,
   PLAY_IMAGE_TYPES,
   slotKey,
   type Item,
@@ -22,10 +23,11 @@ import { AppStoreAdapter, type AppStoreAdapterOptions } from './app-store/adapte
 import { AssetLibraryAdapter, pngSize } from './app-store/asset-library.ts';
 import { AppStoreClient } from './app-store/client.ts';
 import { variantSurface, type VariantTarget } from './app-store/variants.ts';
+import { ProductPageSurface } from './app-store/surfaces.ts';
 import { openConnection } from './connections.ts';
 import { StoreBusy, StoreError } from './errors.ts';
 import { PlayAdapter, type PlayAdapterOptions } from './google-play/adapter.ts';
-import { loadJobImages, readObject, type JobImage, type JobImages } from './job-images.ts';
+import { jobDevice, loadJobImages, readObject, type JobImage, type JobImages } from './job-images.ts';
 import { planSlot } from './plan.ts';
 import {
   loadItems,
@@ -122,8 +124,11 @@ async function adapterFor(deps: RunnerDeps, pub: PublicationRow): Promise<StoreA
       onCall: deps.onCall,
       budgetReserve: deps.appStore?.budgetReserve,
     });
-    // The product page, or the custom product page or test treatment the publication targets.
-    const surface = variantSurface(client, pub.store_app_id, pub.target, (ref) => saveVariant(deps.db, pub.id, ref)) ?? undefined;
+    // The product page (the version of the set's platform: a Mac set's is MAC_OS), or the custom
+    // product page or test treatment the publication targets.
+    const surface =
+      variantSurface(client, pub.store_app_id, pub.target, (ref) => saveVariant(deps.db, pub.id, ref)) ??
+      new ProductPageSurface(client, pub.store_app_id, appStorePlatform(await jobDevice(deps.db, pub.job_id)));
     // Chosen per connection: the App Asset Library (API 4.5) or the screenshot sets.
     if (secret.appStoreUpload === 'asset-library')
       return new AssetLibraryAdapter(client, pub.store_app_id, deps.db, deps.appStore, surface);

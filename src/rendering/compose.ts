@@ -17,6 +17,8 @@ import { ScreenError, ScreenSlot, type ScreenImage } from './screen-image.ts';
 export { ScreenError };
 import { directionOf, HEADLINE_LINE_HEIGHT, SUB_LINE_HEIGHT } from './text.ts';
 import { drawBackground, lookOf, type Look } from './themes.ts';
+import { accentOf, drawWithAccent } from './accent.ts';
+import { drawBadge } from './badge.ts';
 import type { DrawnLint, SlideLook, SlideTask } from './types.ts';
 
 function drawLines(
@@ -204,8 +206,11 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
       drawn = drawScreen(ctx, { ...at.bleed, radius: at.bleed.radii }, shown, height - at.bleed.y);
     } else if (icon) drawIcon(ctx, icon, width / 2, at.textTop - sc.gap - iconSize, iconSize);
     else if (layout === 'text-only') drawAccent(ctx, look.text, width / 2, at.textTop - sc.gap, sc);
-    drawText(ctx, task.slide, block, look.text, at.textCx ?? width / 2, at.textTop);
-    if (badgeLease) drawBadge(ctx, badgeLease.screen, sc, at.textTop < height / 2);
+    const accent = accentOf(look.theme, task.brand, look.text, look.stops);
+    const cx = at.textCx ?? width / 2;
+    drawWithAccent(ctx, accent, task.slide, block, cx, at.textTop, () => drawText(ctx, task.slide, block, look.text, cx, at.textTop));
+    const anchor = at.frame ? at.frame.screen : at.bleed && { ...at.bleed, radius: at.bleed.radii[1] };
+    if (badgeLease && anchor) drawBadge(ctx, badgeLease.screen.image, sc, anchor);
     // Skia draws lazily: the icons' pixels are read here, so their slots are held until now.
     data = canvas.data();
   } finally {
@@ -323,16 +328,6 @@ function drawIcon(ctx: SKRSContext2D, icon: ScreenImage, cx: number, top: number
   ctx.imageSmoothingQuality = 'high';
   ctx.drawImage(icon.image, x, top, size, size);
   ctx.restore();
-}
-
-/**
- * The brand kit's icon badge: the app icon, small, centred in the margin on the text's side (above
- * a headline at the top, below one at the bottom), where no layout puts the device or the text.
- */
-function drawBadge(ctx: SKRSContext2D, icon: ScreenImage, sc: Scale, textOnTop: boolean): void {
-  const size = Math.round(sc.padTop * 0.6);
-  const top = textOnTop ? Math.round((sc.padTop - size) / 2) : Math.round(sc.height - (sc.padTop + size) / 2);
-  drawIcon(ctx, icon, sc.width / 2, top, size);
 }
 
 /** A text slide's mark above its headline: a short bar in the text colour, so the poster has a start. */

@@ -39,6 +39,7 @@ const look = (s: SlideLook, lang?: string): SlideLook => ({
   background: s.background,
   textColor: s.textColor,
   ...(lang ? { lang } : {}),
+  ...(s.keywords ? { keywords: s.keywords } : {}),
 });
 
 export class RenderPool {

@@ -47,7 +47,11 @@ export interface RenderOptions {
  * The part of a slide the renderer reads, and its captions' language (BCP 47): line breaking and
  * hyphenation follow it (./text.ts); absent, only the rules that need no language apply.
  */
-export type SlideLook = Pick<Slide, 'headline' | 'subheadline' | 'layout' | 'background' | 'textColor'> & { lang?: string };
+export type SlideLook = Pick<Slide, 'headline' | 'subheadline' | 'layout' | 'background' | 'textColor'> & {
+  lang?: string;
+  /** The slide's keywords: the headline's word among them is the one the brand's accent marks. */
+  keywords?: string[];
+};
 
 /** Sizes of a set's text, decided together so the set reads as one. */
 export interface SetMetrics {

@@ -21,6 +21,7 @@ import { familyScreens, screenObjects, type ScreenObject } from '../screens/scre
 import { fetchStoreImage } from '../screens/store-images.ts';
 import type { DrawnColours, SetBrand } from '../brand/resolve.ts';
 import { lookOf } from '../rendering/themes.ts';
+import { accentOf } from '../rendering/accent.ts';
 import type { SlideLook } from '../rendering/types.ts';
 import { featureGraphics, started, storePreview, type BrandDrawer, type BrandFiles, type BrandPictureInput } from './brand-pictures.ts';
 import { buildArchive, storeArchive, type ArchiveSlide } from './archive.ts';
@@ -174,16 +175,24 @@ export async function loadScreens(
  * palette's (the dark theme draws #F5F7FA; soft lightens the background, which can take dark ink).
  */
 export function drawnColours(brand: Pick<SetBrand, 'theme' | 'palette'>, first: Slide | undefined): DrawnColours {
-  const colours = { primary: brand.palette.primary, secondary: brand.palette.secondary };
+  const colours = brandColours(brand.palette);
   const slide = first ?? { headline: '', subheadline: null, layout: 'headline-top', background: { colors: [] }, textColor: '' };
   const look = lookOf(brand.theme, slide as SlideLook, colours);
-  return { textColor: look.text, background: look.stops };
+  const accent = accentOf(look.theme, colours, look.text, look.stops);
+  return { textColor: look.text, background: look.stops, ...(accent ? { accent: accent.color, accentStyle: accent.style } : {}) };
 }
+
+/** The colours the renderer takes from a palette: the accent only when the brand has one. */
+const brandColours = (p: SetBrand['palette']) => ({
+  primary: p.primary,
+  secondary: p.secondary,
+  ...(p.accent ? { accent: p.accent } : {}),
+});
 
 /** What the renderer takes from the set's brand. */
 const renderLook = async (brand: SetBrand) => ({
   theme: brand.theme,
-  brand: { primary: brand.palette.primary, secondary: brand.palette.secondary },
+  brand: brandColours(brand.palette),
   panoramic: themeFor(brand.theme).acrossSet,
   font: brand.kit.font,
   badge: brand.kit.iconBadge ? await brand.icon : null,

@@ -64,7 +64,8 @@ describe('brand kit', () => {
     expect(unreadable.json().errors[0].message).toMatch(/WCAG AA/);
     for (const body of [
       { colors: { primary: 'red', secondary: '#FFFFFF' } },
-      { colors: { primary: '#FFFFFF' } },
+      { colors: { secondary: '#FFFFFF' } },
+      { colors: { primary: '#6B2FBF', accent: 'amber' } },
       { font: 'comic-sans' },
       { defaultTheme: 'neon' },
       { iconBadge: 'yes' },

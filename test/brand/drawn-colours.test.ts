@@ -51,20 +51,27 @@ async function finished(jobId: string) {
  * The commonest colour in the headline's band, the background left out (the colours at the band's
  * edges, in the margins): the inside of the letters, one exact colour.
  */
-async function headlineColour(png: Buffer): Promise<string> {
+async function headlineColour(png: Buffer, accent?: string, stops: string[] = []): Promise<string> {
   const { data, info } = await sharp(png)
     .extract({ left: 0, top: 170, width: 1320, height: 110 })
     .raw()
     .toBuffer({ resolveWithObject: true });
   const hexAt = (i: number) => `#${[data[i], data[i + 1], data[i + 2]].map((v) => v.toString(16).padStart(2, '0')).join('')}`.toUpperCase();
   const row = info.width * info.channels;
-  const margins = new Set<string>();
+  // The accent marks one word (in its colour, or as a marker or a swash behind it): not the text colour.
+  const margins = new Set<string>(accent ? [accent] : []);
   for (let y = 0; y < info.height; y++)
     for (const x of [0, 20, info.width - 21, info.width - 1]) margins.add(hexAt(y * row + x * info.channels));
+  // And the gradient's own colours: any colour inside the box its stops span (a gentle gradient
+  // gives each of its colours a stripe of the band as large as a short headline's letters).
+  const rgb = stops.map((c) => [1, 3, 5].map((k) => parseInt(c.slice(k, k + 2), 16)));
+  const inGradient = (i: number) =>
+    rgb.length > 0 &&
+    [0, 1, 2].every((k) => data[i + k] >= Math.min(...rgb.map((c) => c[k])) - 2 && data[i + k] <= Math.max(...rgb.map((c) => c[k])) + 2);
   const counts = new Map<string, number>();
   for (let i = 0; i < data.length; i += info.channels) {
     const hex = hexAt(i);
-    if (!margins.has(hex)) counts.set(hex, (counts.get(hex) ?? 0) + 1);
+    if (!margins.has(hex) && !inGradient(i)) counts.set(hex, (counts.get(hex) ?? 0) + 1);
   }
   return [...counts].sort((a, b) => b[1] - a[1])[0][0];
 }
@@ -83,7 +90,7 @@ describe("the result's brand", () => {
     const url = new URL(job.result.slides[0].image.url);
     const png = (await h.app.inject({ method: 'GET', url: url.pathname + url.search })).rawPayload;
     expect(job.result.slides[0].layout).not.toBe('headline-bottom');
-    expect(await headlineColour(png)).toBe(job.result.brand.textColor);
+    expect(await headlineColour(png, job.result.brand.accent, job.result.brand.background)).toBe(job.result.brand.textColor);
     expect(job.result.brand.background.length).toBeGreaterThanOrEqual(2);
     // The top-left pixel is the gradient's first stop.
     const { data } = await sharp(png).extract({ left: 0, top: 0, width: 1, height: 1 }).raw().toBuffer({ resolveWithObject: true });

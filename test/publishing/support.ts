@@ -76,14 +76,15 @@ export async function approveAndRun(p: PublishingHarness, id: string) {
   return (await p.get(`/publications/${id}`)).json();
 }
 
-export async function publishingHarness(): Promise<PublishingHarness> {
+/** `ascPlatforms`: the App Store app's platforms (default iOS only; a Mac set needs MAC_OS). */
+export async function publishingHarness(opts: { ascPlatforms?: ('IOS' | 'MAC_OS')[] } = {}): Promise<PublishingHarness> {
   const objectsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotgen-publishing-'));
   const h = await createTestApp({ objects: new FileObjectStore(objectsDir) });
   const asc = await startFakeAppStoreConnect();
   const play = await startFakeGooglePlay();
   const ascKey = generateAppStoreKey();
   asc.addKey(ascKey.issuerId, ascKey.keyId, ascKey.publicKeyPem);
-  asc.addApp({ appId: ASC_APP, locales: ['en-US', 'de-DE', 'fr-FR'] });
+  asc.addApp({ appId: ASC_APP, locales: ['en-US', 'de-DE', 'fr-FR'], platforms: opts.ascPlatforms });
   const sa = generateServiceAccount(play.tokenUri);
   play.addServiceAccount(sa.key.client_email, sa.publicKeyPem);
   play.addApp(PLAY_PACKAGE, { listings: ['en-US', 'de-DE', 'fr-FR'] });

@@ -126,16 +126,6 @@ describe('RenderPool.renderSet', () => {
 });
 
 describe("the brand kit's icon badge", () => {
-  /** Mean colour of a square of `size` px centred at (x, y). */
-  async function meanAt(png: Buffer, x: number, y: number, size: number): Promise<number[]> {
-    const { data, info } = await sharp(png)
-      .extract({ left: Math.round(x - size / 2), top: Math.round(y - size / 2), width: size, height: size })
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    const sum = [0, 0, 0];
-    for (let p = 0; p < data.length; p += info.channels) for (let c = 0; c < 3; c++) sum[c] += data[p + c];
-    return sum.map((v) => v / (size * size));
-  }
   // A flat orange icon: easy to tell from the slide's indigo and the screen's blue.
   const icon = () =>
     sharp({ create: { width: 256, height: 256, channels: 3, background: '#F97316' } })
@@ -144,9 +134,23 @@ describe("the brand kit's icon badge", () => {
   const orange = [0xf9, 0x73, 0x16];
   const near = (got: number[], want: number[]) => got.every((v, i) => Math.abs(v - want[i]) < 12);
 
-  it('sits in the margin on the text’s side, and not on a text slide (which shows the icon large)', async () => {
-    const [W, H] = [1320, 2868];
-    const padTop = Math.round(H * 0.055);
+  /** The orange pixels: how many, and the box they span. */
+  async function orangeArea(png: Buffer) {
+    const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+    let n = 0;
+    const box = { x0: Infinity, y0: Infinity, x1: -1, y1: -1 };
+    for (let p = 0, i = 0; p < data.length; p += info.channels, i++)
+      if (near([data[p], data[p + 1], data[p + 2]], orange)) {
+        n++;
+        const [x, y] = [i % info.width, Math.floor(i / info.width)];
+        Object.assign(box, { x0: Math.min(box.x0, x), y0: Math.min(box.y0, y), x1: Math.max(box.x1, x), y1: Math.max(box.y1, y) });
+      }
+    return { n, width: box.x1 - box.x0 + 1, height: box.y1 - box.y0 + 1, box };
+  }
+
+  it('is a legible sticker (12 % of the width) on the device’s top-right corner, on every slide with a device, never on a text slide', async () => {
+    const W = 1320;
+    const size = Math.round(W * 0.12);
     const slides = [
       slide(0, 'Text at the Top', 'headline-top'),
       slide(1, 'Text at the Bottom', 'headline-bottom'),
@@ -156,13 +160,15 @@ describe("the brand kit's icon badge", () => {
     const input = { device: 'iphone-69' as const, slides, screens: [shot, shot, null] };
     const [top, bottom, text] = await pool.renderSet({ ...input, badge: await icon() });
     const [plainTop, plainBottom] = await pool.renderSet(input);
-    expect(near(await meanAt(top, W / 2, padTop / 2, 20), orange)).toBe(true);
-    expect(near(await meanAt(plainTop, W / 2, padTop / 2, 20), orange)).toBe(false);
-    expect(near(await meanAt(bottom, W / 2, H - padTop / 2, 20), orange)).toBe(true);
-    expect(near(await meanAt(plainBottom, W / 2, H - padTop / 2, 20), orange)).toBe(false);
-    // Not in the margins of the text slide: nothing orange at either place.
-    expect(near(await meanAt(text, W / 2, padTop / 2, 20), orange)).toBe(false);
-    expect(near(await meanAt(text, W / 2, H - padTop / 2, 20), orange)).toBe(false);
+    for (const png of [top, bottom]) {
+      const a = await orangeArea(png);
+      // The whole icon, at its size (a rounded square: a little under size²), in the slide's right half.
+      expect(a.width).toBeGreaterThanOrEqual(size - 2);
+      expect(a.height).toBeGreaterThanOrEqual(size - 2);
+      expect(a.n).toBeGreaterThan(size * size * 0.85);
+      expect(a.box.x0).toBeGreaterThan(W / 2);
+    }
+    for (const png of [plainTop, plainBottom, text]) expect((await orangeArea(png)).n).toBe(0);
     for (const png of [top, bottom, text]) expect(checkStoreRules(png, 'iphone-69')).toEqual([]);
   });
 });

@@ -2770,6 +2770,16 @@ export interface operations {
                                  */
                                 background: string[];
                                 /**
+                                 * @description The accent as drawn on each headline's key word: the brand kit's `accent`, else the icon's second hue, else one derived from the primary; moved in lightness only where text sits on it (a `marker`'s word reaches AA on it, a `swash` under the text colour too).
+                                 * @example #FFB300
+                                 */
+                                accent?: string;
+                                /**
+                                 * @description How the accent marks the key word, the same on every slide: `marker` a block behind the word (bold), `swash` a highlighter stroke under it (soft), `word` the word in the accent (dark, full-bleed, panoramic), `underline` a bar under the word where the accent would not read as text (3:1) on that background.
+                                 * @enum {string}
+                                 */
+                                accentStyle?: "marker" | "swash" | "word" | "underline";
+                                /**
                                  * @description `brand-kit`: the app's brand kit colours; `icon`: taken from the app's icon; `app-name`: the icon could not be read, colours derived from the app's name (a warning says why).
                                  * @enum {string}
                                  */
@@ -5267,10 +5277,15 @@ export interface operations {
                              */
                             primary: string;
                             /**
-                             * @description The gradients' other end.
+                             * @description The background gradient's other end. Omitted: a neighbour of the primary on the colour wheel.
                              * @example #1F6FEB
                              */
-                            secondary: string;
+                            secondary?: string;
+                            /**
+                             * @description The colour that stands out: it marks each headline's key word (a block behind it on `bold`, a highlighter stroke on `soft`, the word itself on the other themes). Any colour: no text sits on it as given. Omitted: the icon's second hue, else one derived from the primary.
+                             * @example #FFB300
+                             */
+                            accent?: string;
                         } | null;
                         /** @enum {string} */
                         font: "noto-sans" | "inter" | "poppins" | "playfair-display" | "nunito";
@@ -5281,12 +5296,16 @@ export interface operations {
                         iconColors: {
                             primary: string;
                             secondary: string;
+                            /** @description A vivid second hue of the icon, when it has one. */
+                            accent?: string;
                             textColor: string;
                         } | null;
                         /** @description What the next set is drawn with: the kit’s colours, else the icon’s, else colours from the app’s name. */
                         effective: {
                             primary: string;
                             secondary: string;
+                            /** @description The kit’s or the icon’s accent; absent: the renderer derives one from the primary. */
+                            accent?: string;
                             textColor: string;
                             /** @enum {string} */
                             source: "brand-kit" | "icon" | "app-name";
@@ -5438,10 +5457,15 @@ export interface operations {
                          */
                         primary: string;
                         /**
-                         * @description The gradients' other end.
+                         * @description The background gradient's other end. Omitted: a neighbour of the primary on the colour wheel.
                          * @example #1F6FEB
                          */
-                        secondary: string;
+                        secondary?: string;
+                        /**
+                         * @description The colour that stands out: it marks each headline's key word (a block behind it on `bold`, a highlighter stroke on `soft`, the word itself on the other themes). Any colour: no text sits on it as given. Omitted: the icon's second hue, else one derived from the primary.
+                         * @example #FFB300
+                         */
+                        accent?: string;
                     } | null;
                     /**
                      * @description One of the bundled fonts, default `noto-sans`. `noto-sans`: Noto Sans, neutral and clear in every script; the default; `inter`: Inter, a crisp UI sans for productivity, finance and developer tools; `poppins`: Poppins, geometric and bold for marketing-led, fitness and shopping apps; `playfair-display`: Playfair Display, a high-contrast serif for lifestyle, food, travel, books and news; `nunito`: Nunito, rounded and friendly for kids, games, pets and casual apps.
@@ -5485,10 +5509,15 @@ export interface operations {
                              */
                             primary: string;
                             /**
-                             * @description The gradients' other end.
+                             * @description The background gradient's other end. Omitted: a neighbour of the primary on the colour wheel.
                              * @example #1F6FEB
                              */
-                            secondary: string;
+                            secondary?: string;
+                            /**
+                             * @description The colour that stands out: it marks each headline's key word (a block behind it on `bold`, a highlighter stroke on `soft`, the word itself on the other themes). Any colour: no text sits on it as given. Omitted: the icon's second hue, else one derived from the primary.
+                             * @example #FFB300
+                             */
+                            accent?: string;
                         } | null;
                         /** @enum {string} */
                         font: "noto-sans" | "inter" | "poppins" | "playfair-display" | "nunito";
@@ -5499,12 +5528,16 @@ export interface operations {
                         iconColors: {
                             primary: string;
                             secondary: string;
+                            /** @description A vivid second hue of the icon, when it has one. */
+                            accent?: string;
                             textColor: string;
                         } | null;
                         /** @description What the next set is drawn with: the kit’s colours, else the icon’s, else colours from the app’s name. */
                         effective: {
                             primary: string;
                             secondary: string;
+                            /** @description The kit’s or the icon’s accent; absent: the renderer derives one from the primary. */
+                            accent?: string;
                             textColor: string;
                             /** @enum {string} */
                             source: "brand-kit" | "icon" | "app-name";

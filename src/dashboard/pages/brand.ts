@@ -1,6 +1,7 @@
 /** The brand kit on an app's page: the colours its sets are drawn with, and a form to change the kit. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { brandKitView, checkBrandKit, findAppBrand, saveBrandKit } from '../../brand/kit.ts';
+import { derivedAccent, kitSecondary } from '../../brand/palette.ts';
 import { BRAND_FONT_IDS, BRAND_FONTS, THEME_IDS, THEMES } from '../../core/themes.ts';
 import { isId } from '../../core/ids.ts';
 import { field, notFound, requireSession, seeOther, type Dashboard } from '../context.ts';
@@ -25,12 +26,18 @@ const selected = (on: boolean) => (on ? html` selected` : '');
 
 export function brandSection(ctx: PageContext, appId: string, view: BrandView) {
   const { effective } = view;
-  const own = view.colors ?? { primary: effective.primary, secondary: effective.secondary };
+  const primary = view.colors?.primary ?? effective.primary;
+  const own = {
+    primary,
+    secondary: view.colors?.secondary ?? (view.colors ? kitSecondary(primary) : effective.secondary),
+    accent: view.colors?.accent ?? effective.accent ?? derivedAccent(primary),
+  };
   return html`<section aria-labelledby="brand">
     <h2 id="brand">Brand</h2>
     <p>
-      ${swatch(effective.primary)} ${swatch(effective.secondary)} <code>${effective.primary}</code> · <code>${effective.secondary}</code>,
-      text <code>${effective.textColor}</code>: from ${SOURCE_LABEL[effective.source]}.
+      ${swatch(effective.primary)} ${swatch(effective.secondary)} ${swatch(own.accent)} <code>${effective.primary}</code> ·
+      <code>${effective.secondary}</code>, accent <code>${own.accent}</code>${effective.accent ? '' : ' (derived)'}, text
+      <code>${effective.textColor}</code>: from ${SOURCE_LABEL[effective.source]}.
     </p>
     <form method="post" action="/apps/${appId}/brand" class="card grid" novalidate>
       ${csrfField(ctx)}
@@ -44,7 +51,12 @@ export function brandSection(ctx: PageContext, appId: string, view: BrandView) {
         <input id="brand-primary" name="primary" type="color" value="${own.primary.toLowerCase()}" />
         <label for="brand-secondary">Secondary</label>
         <input id="brand-secondary" name="secondary" type="color" value="${own.secondary.toLowerCase()}" />
-        <p class="hint">One text colour must be readable on both (WCAG AA, 4.5:1).</p>
+        <label for="brand-accent">Accent</label>
+        <input id="brand-accent" name="accent" type="color" value="${own.accent.toLowerCase()}" />
+        <p class="hint">
+          Text sits on the primary and the secondary: one text colour must be readable on both (WCAG AA, 4.5:1). The accent marks each
+          headline's key word and may be any colour (an amber on a purple brand).
+        </p>
       </fieldset>
       <div>
         <label for="brand-font">Font</label>
@@ -91,7 +103,13 @@ export function brandPages(app: FastifyInstance, dash: Dashboard, appPage: AppPa
     if (!isId('app', appId)) throw notFound();
     const own = field(request.body, 'ownColors') === '1';
     const { errors, kit } = checkBrandKit({
-      colors: own ? { primary: field(request.body, 'primary'), secondary: field(request.body, 'secondary') } : null,
+      colors: own
+        ? {
+            primary: field(request.body, 'primary'),
+            secondary: field(request.body, 'secondary'),
+            ...(field(request.body, 'accent') ? { accent: field(request.body, 'accent') } : {}),
+          }
+        : null,
       font: field(request.body, 'font') || undefined,
       iconBadge: field(request.body, 'iconBadge') === '1',
       defaultTheme: field(request.body, 'defaultTheme') || undefined,

@@ -1,5 +1,6 @@
 /**
- * App Store Connect, set-based (what fastlane uses): the app's editable iOS version, its
+ * App Store Connect, set-based (what fastlane uses): the app's editable version of the set's
+ * platform (iOS, or macOS for a Mac set: surfaces.ts), its
  * localizations, one appScreenshotSet per display type, and per new screenshot: reserve, upload
  * every part Apple names, commit with the MD5, wait for processing. Never creates a version.
  *

@@ -1,7 +1,8 @@
 /**
  * Where on the App Store a publication's screenshots go: the localizations that screenshot sets
- * (or library placements) hang from. The product page's are the editable App Store version's,
- * which shotgen never creates; a custom product page's and a test treatment's are found or made
+ * (or library placements) hang from. The product page's are the editable App Store version's of
+ * the set's platform (an iPhone or iPad set: the IOS version; a Mac set: the MAC_OS one, which
+ * alone takes APP_DESKTOP), which shotgen never creates; a custom product page's and a test treatment's are found or made
  * by the variant surfaces (variants.ts) when the publication is applied.
  */
 import type { LocaleTexts } from '../adapter.ts';
@@ -32,15 +33,21 @@ export interface Surface {
 type Version = JsonApiResource<{ platform?: string; appStoreState?: string; appVersionState?: string; versionString?: string }>;
 const stateOf = (v: Version) => v.attributes.appStoreState ?? v.attributes.appVersionState ?? '';
 
-async function iosVersions(client: AppStoreClient, appId: string): Promise<Version[]> {
+/** An App Store version's platform: an app has one editable version per platform it ships on. */
+export type AppStorePlatform = 'IOS' | 'MAC_OS';
+/** How a message names a platform. */
+export const platformName = (p: AppStorePlatform) => (p === 'MAC_OS' ? 'macOS' : 'iOS');
+
+async function platformVersions(client: AppStoreClient, appId: string, platform: AppStorePlatform): Promise<Version[]> {
   const res = await client.call<{ data: Version[] }>(
     'GET',
-    `/v1/apps/${encodeURIComponent(appId)}/appStoreVersions?filter[platform]=IOS&limit=50`,
+    `/v1/apps/${encodeURIComponent(appId)}/appStoreVersions?filter[platform]=${platform}&limit=50`,
     undefined,
     true,
   );
   if (!res) throw new StoreError('refused', `App Store Connect has no app ${appId} for this key`);
-  return res.data.filter((v) => !v.attributes.platform || v.attributes.platform === 'IOS');
+  // Checked here too: a store that ignored the filter would hand a Mac set the iOS version.
+  return res.data.filter((v) => !v.attributes.platform || v.attributes.platform === platform);
 }
 
 async function localesOf(client: AppStoreClient, versionId: string): Promise<Map<string, string>> {
@@ -52,15 +59,15 @@ async function localesOf(client: AppStoreClient, versionId: string): Promise<Map
 }
 
 /** The app's locales for a variant: its editable version's, else its released version's (a test needs one). */
-export async function appLocales(client: AppStoreClient, appId: string): Promise<string[]> {
-  const versions = await iosVersions(client, appId);
+export async function appLocales(client: AppStoreClient, appId: string, platform: AppStorePlatform = 'IOS'): Promise<string[]> {
+  const versions = await platformVersions(client, appId, platform);
   const version =
     versions.find((v) => EDITABLE_STATES.includes(stateOf(v))) ?? versions.find((v) => RELEASED.includes(stateOf(v))) ?? versions[0];
-  if (!version) throw new StoreError('refused', `App ${appId} has no iOS version on App Store Connect`);
+  if (!version) throw new StoreError('refused', `App ${appId} has no ${platformName(platform)} version on App Store Connect`);
   return [...(await localesOf(client, version.id)).keys()];
 }
 
-/** The editable App Store version's localizations: today's product page path. */
+/** The editable App Store version's localizations, of the set's platform: the product page path. */
 export class ProductPageSurface implements Surface {
   readonly relationship = 'appStoreVersionLocalization';
   readonly type = 'appStoreVersionLocalizations';
@@ -69,6 +76,7 @@ export class ProductPageSurface implements Surface {
   constructor(
     private readonly client: AppStoreClient,
     private readonly appId: string,
+    private readonly platform: AppStorePlatform = 'IOS',
   ) {}
 
   async locales(): Promise<string[]> {
@@ -77,13 +85,18 @@ export class ProductPageSurface implements Surface {
 
   async localizations(): Promise<Map<string, string>> {
     if (this.cached) return this.cached;
-    const versions = await iosVersions(this.client, this.appId);
+    const versions = await platformVersions(this.client, this.appId, this.platform);
     const editable = versions.find((v) => EDITABLE_STATES.includes(stateOf(v)));
+    if (!versions.length && this.platform === 'MAC_OS')
+      throw new StoreError(
+        'refused',
+        `App ${this.appId} has no macOS version on App Store Connect: a Mac set goes to the app's macOS platform (APP_DESKTOP), which App Store Connect holds apart from iOS. Add macOS to the app in App Store Connect first.`,
+      );
     if (!editable) {
       const states = versions.map((v) => `${v.attributes.versionString ?? v.id}: ${stateOf(v)}`);
       throw new StoreError(
         'refused',
-        `App ${this.appId} has no iOS version whose screenshots can be edited (${EDITABLE_STATES.join(', ')}); found ${states.join(', ') || 'none'}. Create the next version in App Store Connect first; shotgen never creates one.`,
+        `App ${this.appId} has no ${platformName(this.platform)} version whose screenshots can be edited (${EDITABLE_STATES.join(', ')}); found ${states.join(', ') || 'none'}. Create the next version in App Store Connect first; shotgen never creates one.`,
       );
     }
     this.cached = await localesOf(this.client, editable.id);

@@ -139,7 +139,7 @@ export class Previewer {
     const at = req.view === 'store' ? set.slice(0, STORE_PREVIEW_SLIDES).map((_, i) => i) : [req.slide.index - 1];
     const theme = req.theme ?? themeOf(parent);
     const b = parent.result.brand;
-    const brand = b ? { primary: b.primary, secondary: b.secondary, font: b.font } : undefined;
+    const brand = b ? { primary: b.primary, secondary: b.secondary, accent: b.accent, font: b.font } : undefined;
     // The captions' language, as the set's render had it: the named locale, else the first set's.
     const lang = locale ?? parent.result.locales?.[0]?.locale ?? fileLocale(parent.result, null);
     const turned = sizingOf(parent.result.device, parent.result).orientation;
@@ -180,7 +180,12 @@ export class Previewer {
     };
     const slide = applyChanges(base, req.slide);
     const brand = setBrand
-      ? { primary: setBrand.palette.primary, secondary: setBrand.palette.secondary, font: setBrand.kit.font }
+      ? {
+          primary: setBrand.palette.primary,
+          secondary: setBrand.palette.secondary,
+          accent: setBrand.palette.accent,
+          font: setBrand.kit.font,
+        }
       : undefined;
     const theme = req.theme ?? setBrand?.theme ?? DEFAULT_THEME;
     return { owner: { id: 'preview', accountId, appId: app.id }, device: req.device, set: [slide], at: [0], theme, brand };
@@ -197,7 +202,7 @@ export class Previewer {
         slides: set,
         screens,
         theme,
-        brand: brand && { primary: brand.primary, secondary: brand.secondary },
+        brand: brand && { primary: brand.primary, secondary: brand.secondary, ...(brand.accent ? { accent: brand.accent } : {}) },
         font: brand?.font,
         panoramic: themeFor(theme).acrossSet,
         locale,

@@ -124,7 +124,7 @@ export async function renderRevision(
   }
   // Drawn in the parent's colours: a re-rendered slide must sit beside the reused ones.
   const b = parent.brand;
-  const brand = b ? { primary: b.primary, secondary: b.secondary } : undefined;
+  const brand = b ? { primary: b.primary, secondary: b.secondary, ...(b.accent ? { accent: b.accent } : {}) } : undefined;
   // A set made at another of the device's sizes (a Mac's 2560×1600) is revised at that size.
   const size = { width: plan.width, height: plan.height };
   const sized = sizingOf(plan.device, size);
