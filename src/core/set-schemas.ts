@@ -141,7 +141,16 @@ export const SlideLintSchema = Type.Object(
         'That size in points where shoppers decide: a screenshot in App Store and Play search results (about 110 pt wide). At least 5.',
     }),
     contrast: Type.Number({ description: 'WCAG 2 contrast ratio of the text against the background under it (lowest).' }),
-    screenCroppedPct: Nullable(Type.Number(), { description: 'Share of the screen image not shown, in %; null without a screen.' }),
+    screenCroppedPct: Nullable(Type.Number(), {
+      description:
+        'Share of the screen image cut to fit its display’s shape, in %; null without a screen. What bleeds off the slide’s edge by design is screenBleedPct.',
+    }),
+    screenBleedPct: Type.Optional(
+      Nullable(Type.Number(), {
+        description:
+          'Share of the drawn screen past the slide’s edge, in %: a device larger than the room beside the text bleeds off the bottom (or, under a bottom headline, the top) rather than shrink. null without a screen.',
+      }),
+    ),
     screenUpscaledPct: Nullable(Type.Number(), {
       description: 'How much the screen image was enlarged, in % (0: drawn at or below its own size).',
     }),

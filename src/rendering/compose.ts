@@ -6,8 +6,8 @@ import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { DEVICES } from '../core/devices.ts';
 import { PANORAMA_THEME, themeFor } from '../core/themes.ts';
 import { leadOf, missingGlyphs, setFont, useBrandFont, type Weight } from './fonts.ts';
-import { displayFor, drawCutout, drawFrameBody, MAX_CROP, type FrameBox } from './frames.ts';
-import { place, posterBlock, scaleOf, textBlock, THUMBNAIL_PT, type Bleed, type Scale, type TextBlock } from './layout.ts';
+import { displayFor, drawCutout, drawFrameBody, MAX_CROP, type Display, type FrameBox } from './frames.ts';
+import { place, posterBlock, scaleOf, textBlock, THUMBNAIL_PT, type Bleed, type Placement, type Scale, type TextBlock } from './layout.ts';
 import { suspicion } from './marketing.ts';
 import { ScreenError, ScreenSlot, type ScreenImage } from './screen-image.ts';
 
@@ -54,20 +54,21 @@ type Rect = { x: number; y: number; width: number; height: number; radius: numbe
  * The screen image, covering its display (whose aspect is the screen's own when the family has
  * such a display: nothing is cut): sharp decodes it (EXIF rotation, pixel limit), skia scales it
  * while drawing it into the display's rounded clip. Scaling in the draw measured ~40 ms less CPU
- * per 1320×2868 slide than a sharp resize (libvips at one thread). `visibleHeight`: the part of
- * the area inside the slide, so the lint counts anything drawn past the bottom edge as cropped.
+ * per 1320×2868 slide than a sharp resize (libvips at one thread). `slideHeight`: what of the
+ * area lies past the slide's top or bottom edge (a device that bleeds off it) is counted apart
+ * from what the display's shape cut.
  */
 function drawScreen(
   ctx: SKRSContext2D,
   s: Rect,
   screen: ScreenImage | null,
-  visibleHeight = s.height,
-): { cropped: number; upscaled: number } {
+  slideHeight: number,
+): { cropped: number; upscaled: number; bled: number } {
   ctx.save();
   ctx.beginPath();
   ctx.roundRect(s.x, s.y, s.width, s.height, s.radius);
   ctx.clip();
-  let out = { cropped: 0, upscaled: 0 };
+  let out = { cropped: 0, upscaled: 0, bled: 0 };
   if (screen) {
     // A transparent screen is drawn over black, as a phone shows it.
     if (screen.hasAlpha) {
@@ -85,8 +86,12 @@ function drawScreen(
     // the same at 1:1), and at 0.4 'medium' is the closer to a Lanczos reduction of the two.
     ctx.imageSmoothingQuality = scale > 1 ? 'high' : 'medium';
     ctx.drawImage(screen.image, (info.width - cw) / 2, 0, cw, ch, s.x, s.y, s.width, s.height);
-    const shown = (cw * Math.min(ch, visibleHeight / scale)) / (info.width * info.height);
-    out = { cropped: pct(1 - shown), upscaled: pct(Math.max(0, scale - 1)) };
+    const visible = Math.max(0, Math.min(s.y + s.height, slideHeight) - Math.max(s.y, 0));
+    out = {
+      cropped: pct(1 - (cw * ch) / (info.width * info.height)),
+      upscaled: pct(Math.max(0, scale - 1)),
+      bled: pct(1 - visible / s.height),
+    };
   } else {
     // No screen for this slide: a dark, lit glass rather than an empty hole.
     const g = ctx.createLinearGradient(s.x, s.y, s.x + s.width, s.y + s.height);
@@ -132,6 +137,30 @@ export async function composeRaw(task: SlideTask, decoded?: ScreenImage | null):
   }
 }
 
+/**
+ * The slide's layout as drawn (a slide that cannot show its screen is a text slide), its text
+ * block and where the text and the product go: what composeWith draws, and what the product-size
+ * measures read (test/rendering/product-size.test.ts).
+ */
+export function arrange(
+  ctx: SKRSContext2D,
+  task: SlideTask,
+  display: Display,
+  marketing: boolean,
+): { layout: string; block: TextBlock; at: Placement } {
+  const sc = scaleOf(task.device);
+  const layout =
+    marketing || (task.slide.layout !== 'text-only' && !task.screen && themeFor(task.theme).screen === 'bleed')
+      ? 'text-only'
+      : task.slide.layout;
+  const m = task.metrics;
+  const block =
+    layout === 'text-only'
+      ? posterBlock(ctx, task.slide, m, sc, task.theme)
+      : textBlock(ctx, task.slide, m.headlineSizes[task.index] ?? m.headlineSizes[0], m.subSize, sc, task.theme);
+  return { layout, block, at: place(task.device, layout, m, block, sc, display, task.theme) };
+}
+
 async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise<Composed> {
   const { width, height } = DEVICES[task.device];
   const sc = scaleOf(task.device);
@@ -143,10 +172,6 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
     marketingImage = `its aspect (${screen.width}×${screen.height}) is not that of any ${DEVICES[task.device].family} display`;
   else if (screen) marketingImage = composition(screen);
   const shown = marketingImage ? null : screen;
-  const layout =
-    marketingImage || (task.slide.layout !== 'text-only' && !task.screen && themeFor(task.theme).screen === 'bleed')
-      ? 'text-only'
-      : task.slide.layout;
 
   // A preview is drawn at its reduced size (a ninth of the pixels to fill) with the same layout.
   const k = task.scale ?? 1;
@@ -158,12 +183,7 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
   useBrandFont(ctx, task.font);
   if (k !== 1) ctx.scale(k, k);
   const look = lookOf(task.panorama ? PANORAMA_THEME : task.theme, task.slide, task.brand, task.panorama?.colors);
-  const m = task.metrics;
-  const block =
-    layout === 'text-only'
-      ? posterBlock(ctx, task.slide, m, sc, task.theme)
-      : textBlock(ctx, task.slide, m.headlineSizes[task.index] ?? m.headlineSizes[0], m.subSize, sc, task.theme);
-  const at = place(task.device, layout, m, block, sc, display, task.theme);
+  const { layout, block, at } = arrange(ctx, task, display, marketingImage !== null);
   const iconLease = layout === 'text-only' && task.icon ? await iconSlot.take(task.icon).catch(() => null) : null;
   const icon = iconLease?.screen ?? null;
   // A text slide already shows the icon, large: the badge is for the slides with a screen.
@@ -171,15 +191,15 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
   const iconSize = Math.round(sc.base * 0.24);
   // The icon and the text are centred as one group.
   if (icon) at.textTop += Math.round((iconSize + sc.gap) / 2);
-  let drawn: { cropped: number; upscaled: number } | null = null;
+  let drawn: { cropped: number; upscaled: number; bled: number } | null = null;
   let data: Buffer;
   try {
     drawPlate(ctx, task, look, at.frame, at.bleed);
     if (at.frame) {
-      drawn = drawScreen(ctx, at.frame.screen, shown, height - at.frame.screen.y);
+      drawn = drawScreen(ctx, at.frame.screen, shown, height);
       drawCutout(ctx, task.device, at.frame);
     } else if (at.bleed) {
-      drawn = drawScreen(ctx, { ...at.bleed, radius: at.bleed.radii }, shown, height - at.bleed.y);
+      drawn = drawScreen(ctx, { ...at.bleed, radius: at.bleed.radii }, shown, height);
     } else if (icon) drawIcon(ctx, icon, width / 2, at.textTop - sc.gap - iconSize, iconSize);
     else if (layout === 'text-only') drawAccent(ctx, look.text, width / 2, at.textTop - sc.gap, sc);
     drawText(ctx, task.slide, block, look.text, width / 2, at.textTop);
@@ -204,6 +224,7 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
       contrast: look.contrast,
       screenCroppedPct: shown && drawn ? drawn.cropped : null,
       screenUpscaledPct: shown && drawn ? drawn.upscaled : null,
+      screenBleedPct: shown && drawn ? drawn.bled : null,
       marketingImage,
     },
   };

@@ -2704,8 +2704,10 @@ export interface operations {
                                     minFontThumbnailPt: number;
                                     /** @description WCAG 2 contrast ratio of the text against the background under it (lowest). */
                                     contrast: number;
-                                    /** @description Share of the screen image not shown, in %; null without a screen. */
+                                    /** @description Share of the screen image cut to fit its display’s shape, in %; null without a screen. What bleeds off the slide’s edge by design is screenBleedPct. */
                                     screenCroppedPct: number | null;
+                                    /** @description Share of the drawn screen past the slide’s edge, in %: a device larger than the room beside the text bleeds off the bottom (or, under a bottom headline, the top) rather than shrink. null without a screen. */
+                                    screenBleedPct?: number | null;
                                     /** @description How much the screen image was enlarged, in % (0: drawn at or below its own size). */
                                     screenUpscaledPct: number | null;
                                     /** @description Why the screen was not framed: it already is a marketing picture (a framed device, or a shape no display of the family has). The slide is then a text slide. */
@@ -2894,8 +2896,10 @@ export interface operations {
                                         minFontThumbnailPt: number;
                                         /** @description WCAG 2 contrast ratio of the text against the background under it (lowest). */
                                         contrast: number;
-                                        /** @description Share of the screen image not shown, in %; null without a screen. */
+                                        /** @description Share of the screen image cut to fit its display’s shape, in %; null without a screen. What bleeds off the slide’s edge by design is screenBleedPct. */
                                         screenCroppedPct: number | null;
+                                        /** @description Share of the drawn screen past the slide’s edge, in %: a device larger than the room beside the text bleeds off the bottom (or, under a bottom headline, the top) rather than shrink. null without a screen. */
+                                        screenBleedPct?: number | null;
                                         /** @description How much the screen image was enlarged, in % (0: drawn at or below its own size). */
                                         screenUpscaledPct: number | null;
                                         /** @description Why the screen was not framed: it already is a marketing picture (a framed device, or a shape no display of the family has). The slide is then a text slide. */
