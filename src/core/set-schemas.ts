@@ -36,6 +36,23 @@ const describeStyles = CAPTION_STYLE_IDS.map((s) => `\`${s}\`: ${CAPTION_STYLES[
  * API's body closes it, and the planner is handed the body's other fields too. `locales` has no
  * description here: the API's says what a locale costs, which is the sets' business, not core's.
  */
+/** A region of a slide's screen, in the screen's own pixels: shown zoomed, as a callout. */
+export const FocusSchema = Type.Object(
+  {
+    x: Type.Integer({ minimum: 0, description: 'Left edge, in the screen’s pixels.' }),
+    y: Type.Integer({ minimum: 0, description: 'Top edge.' }),
+    w: Type.Integer({ minimum: 1, description: 'Width.' }),
+    h: Type.Integer({ minimum: 1, description: 'Height.' }),
+  },
+  {
+    additionalProperties: false,
+    title: 'Focus',
+    description:
+      'One region of the slide’s screen (x, y, w, h in the screen’s pixels, within it: 400 otherwise) drawn enlarged over the device as a callout, to pull one UI element out. Meant for feature slides; needs the slide’s own uploaded screen (screenId).',
+    examples: [{ x: 40, y: 420, w: 1100, h: 360 }],
+  },
+);
+
 export const PlanRequestSchema = Type.Object({
   device: StringEnum(DEVICE_IDS, { description: `The device the set is planned for. ${describeDevices}.`, examples: ['iphone-69'] }),
   size: Type.Optional(
@@ -79,6 +96,7 @@ export const PlanRequestSchema = Type.Object({
               description: 'An uploaded screen (POST /public/v1/apps/{appId}/screens) for this slide; otherwise the planner picks one.',
             }),
           ),
+          focus: Type.Optional(FocusSchema),
         },
         { additionalProperties: false, title: 'OwnSlide' },
       ),
@@ -213,6 +231,7 @@ export const SlideSchema = Type.Object(
         'The listing’s screenshot this slide frames, or null: it frames an uploaded screen (screenId) or none (text-only layout).',
     }),
     layout: Type.String({ examples: ['headline-top'] }),
+    focus: Type.Optional(FocusSchema),
     background: Type.Object({ colors: Type.Array(Type.String({ pattern: HEX }), { minItems: 1 }) }),
     textColor: Type.String({ pattern: HEX }),
     image: Type.Optional(SlideImageSchema),

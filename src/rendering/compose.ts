@@ -9,6 +9,8 @@ import { leadOf, missingGlyphs, setFont, useBrandFont, type Weight } from './fon
 import { displayFor, drawCutout, drawFrameBody, MAX_CROP, type Display, type FrameBox } from './frames.ts';
 import { place, posterBlock, scaleOf, textBlock, THUMBNAIL_PT, type Bleed, type Placement, type Scale, type TextBlock } from './layout.ts';
 import { suspicion } from './marketing.ts';
+import { calloutBox, drawCallout, regionOnSlide, type Rect as CalloutRect } from './callout.ts';
+import { focusError, type Focus } from '../core/set.ts';
 import { ScreenError, ScreenSlot, type ScreenImage } from './screen-image.ts';
 
 export { ScreenError };
@@ -203,6 +205,8 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
     } else if (icon) drawIcon(ctx, icon, width / 2, at.textTop - sc.gap - iconSize, iconSize);
     else if (layout === 'text-only') drawAccent(ctx, look.text, width / 2, at.textTop - sc.gap, sc);
     drawText(ctx, task.slide, block, look.text, width / 2, at.textTop);
+    const drawnScreen = at.frame?.screen ?? at.bleed;
+    if (shown && drawnScreen && task.slide.focus) drawFocus(ctx, task.slide.focus, shown, drawnScreen, at.textTop, block.height, sc);
     if (badgeLease) drawBadge(ctx, badgeLease.screen, sc, at.textTop < height / 2);
     // Skia draws lazily: the icons' pixels are read here, so their slots are held until now.
     data = canvas.data();
@@ -228,6 +232,27 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
       marketingImage,
     },
   };
+}
+
+/**
+ * The slide's focus as a callout over its device, in the band the text leaves free. A focus that
+ * does not lie within this screen (its screen was swapped since) is left out.
+ */
+function drawFocus(
+  ctx: SKRSContext2D,
+  f: Focus,
+  screen: ScreenImage,
+  on: CalloutRect,
+  textTop: number,
+  textHeight: number,
+  sc: Scale,
+): void {
+  if (focusError(f, screen)) return;
+  const pad = Math.round(sc.height * 0.03);
+  const free =
+    textTop < sc.height / 2 ? { top: textTop + textHeight + sc.gap, bottom: sc.height - pad } : { top: pad, bottom: textTop - sc.gap };
+  const box = calloutBox(regionOnSlide(f, on, screen), sc, free);
+  if (box) drawCallout(ctx, screen, f, box);
 }
 
 // The background and the device under the screen are the same on every slide of a set (devices

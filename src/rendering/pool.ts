@@ -38,6 +38,7 @@ const look = (s: SlideLook): SlideLook => ({
   layout: s.layout,
   background: s.background,
   textColor: s.textColor,
+  ...(s.focus ? { focus: s.focus } : {}),
 });
 
 export class RenderPool {

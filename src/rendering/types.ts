@@ -39,7 +39,7 @@ export interface RenderOptions {
 }
 
 /** The part of a slide the renderer reads. */
-export type SlideLook = Pick<Slide, 'headline' | 'subheadline' | 'layout' | 'background' | 'textColor'>;
+export type SlideLook = Pick<Slide, 'headline' | 'subheadline' | 'layout' | 'background' | 'textColor' | 'focus'>;
 
 /** Sizes of a set's text, decided together so the set reads as one. */
 export interface SetMetrics {

@@ -1808,6 +1808,26 @@ export interface operations {
                         subheadline?: string;
                         /** @description An uploaded screen (POST /public/v1/apps/{appId}/screens) for this slide; otherwise the planner picks one. */
                         screenId?: string;
+                        /**
+                         * Focus
+                         * @description One region of the slide’s screen (x, y, w, h in the screen’s pixels, within it: 400 otherwise) drawn enlarged over the device as a callout, to pull one UI element out. Meant for feature slides; needs the slide’s own uploaded screen (screenId).
+                         * @example {
+                         *       "x": 40,
+                         *       "y": 420,
+                         *       "w": 1100,
+                         *       "h": 360
+                         *     }
+                         */
+                        focus?: {
+                            /** @description Left edge, in the screen’s pixels. */
+                            x: number;
+                            /** @description Top edge. */
+                            y: number;
+                            /** @description Width. */
+                            w: number;
+                            /** @description Height. */
+                            h: number;
+                        };
                     }[];
                     /**
                      * @description Uploaded screens of this app (POST /public/v1/apps/{appId}/screens), in order: slide i frames screen i, cycling when there are fewer screens than slides. Without it, the app's uploaded screens of the device's family are used in upload order, else the listing's own screenshots. An id that is not a live screen of this app is 404 `screen_not_found`.
@@ -2217,6 +2237,26 @@ export interface operations {
                         subheadline?: string;
                         /** @description An uploaded screen (POST /public/v1/apps/{appId}/screens) for this slide; otherwise the planner picks one. */
                         screenId?: string;
+                        /**
+                         * Focus
+                         * @description One region of the slide’s screen (x, y, w, h in the screen’s pixels, within it: 400 otherwise) drawn enlarged over the device as a callout, to pull one UI element out. Meant for feature slides; needs the slide’s own uploaded screen (screenId).
+                         * @example {
+                         *       "x": 40,
+                         *       "y": 420,
+                         *       "w": 1100,
+                         *       "h": 360
+                         *     }
+                         */
+                        focus?: {
+                            /** @description Left edge, in the screen’s pixels. */
+                            x: number;
+                            /** @description Top edge. */
+                            y: number;
+                            /** @description Width. */
+                            w: number;
+                            /** @description Height. */
+                            h: number;
+                        };
                     }[];
                     /**
                      * @description Uploaded screens of this app (POST /public/v1/apps/{appId}/screens), in order: slide i frames screen i, cycling when there are fewer screens than slides. Without it, the app's uploaded screens of the device's family are used in upload order, else the listing's own screenshots. An id that is not a live screen of this app is 404 `screen_not_found`.
@@ -2654,6 +2694,26 @@ export interface operations {
                                 screenshotUrl: string | null;
                                 /** @example headline-top */
                                 layout: string;
+                                /**
+                                 * Focus
+                                 * @description One region of the slide’s screen (x, y, w, h in the screen’s pixels, within it: 400 otherwise) drawn enlarged over the device as a callout, to pull one UI element out. Meant for feature slides; needs the slide’s own uploaded screen (screenId).
+                                 * @example {
+                                 *       "x": 40,
+                                 *       "y": 420,
+                                 *       "w": 1100,
+                                 *       "h": 360
+                                 *     }
+                                 */
+                                focus?: {
+                                    /** @description Left edge, in the screen’s pixels. */
+                                    x: number;
+                                    /** @description Top edge. */
+                                    y: number;
+                                    /** @description Width. */
+                                    w: number;
+                                    /** @description Height. */
+                                    h: number;
+                                };
                                 background: {
                                     colors: string[];
                                 };
@@ -2846,6 +2906,26 @@ export interface operations {
                                     screenshotUrl: string | null;
                                     /** @example headline-top */
                                     layout: string;
+                                    /**
+                                     * Focus
+                                     * @description One region of the slide’s screen (x, y, w, h in the screen’s pixels, within it: 400 otherwise) drawn enlarged over the device as a callout, to pull one UI element out. Meant for feature slides; needs the slide’s own uploaded screen (screenId).
+                                     * @example {
+                                     *       "x": 40,
+                                     *       "y": 420,
+                                     *       "w": 1100,
+                                     *       "h": 360
+                                     *     }
+                                     */
+                                    focus?: {
+                                        /** @description Left edge, in the screen’s pixels. */
+                                        x: number;
+                                        /** @description Top edge. */
+                                        y: number;
+                                        /** @description Width. */
+                                        w: number;
+                                        /** @description Height. */
+                                        h: number;
+                                    };
                                     background: {
                                         colors: string[];
                                     };
@@ -6305,6 +6385,17 @@ export interface operations {
                         screenId?: string;
                         /** @enum {string} */
                         layout?: "hero-centered" | "headline-top" | "headline-bottom" | "text-only";
+                        /** @description A region of the slide's uploaded screen (x, y, w, h in its pixels, within it) drawn enlarged as a callout; null removes it. A new screenId without a focus drops the old one. */
+                        focus?: {
+                            /** @description Left edge, in the screen’s pixels. */
+                            x: number;
+                            /** @description Top edge. */
+                            y: number;
+                            /** @description Width. */
+                            w: number;
+                            /** @description Height. */
+                            h: number;
+                        } | null;
                         /** @description Gradient stops. */
                         background?: {
                             colors: string[];
@@ -6323,6 +6414,17 @@ export interface operations {
                         screenId?: string;
                         /** @enum {string} */
                         layout?: "hero-centered" | "headline-top" | "headline-bottom" | "text-only";
+                        /** @description A region of the slide's uploaded screen (x, y, w, h in its pixels, within it) drawn enlarged as a callout; null removes it. A new screenId without a focus drops the old one. */
+                        focus?: {
+                            /** @description Left edge, in the screen’s pixels. */
+                            x: number;
+                            /** @description Top edge. */
+                            y: number;
+                            /** @description Width. */
+                            w: number;
+                            /** @description Height. */
+                            h: number;
+                        } | null;
                         /** @description Gradient stops. */
                         background?: {
                             colors: string[];
@@ -6647,6 +6749,17 @@ export interface operations {
                         screenId?: string;
                         /** @enum {string} */
                         layout?: "hero-centered" | "headline-top" | "headline-bottom" | "text-only";
+                        /** @description A region of the slide's uploaded screen (x, y, w, h in its pixels, within it) drawn enlarged as a callout; null removes it. A new screenId without a focus drops the old one. */
+                        focus?: {
+                            /** @description Left edge, in the screen’s pixels. */
+                            x: number;
+                            /** @description Top edge. */
+                            y: number;
+                            /** @description Width. */
+                            w: number;
+                            /** @description Height. */
+                            h: number;
+                        } | null;
                         /** @description Gradient stops. */
                         background?: {
                             colors: string[];
@@ -6681,6 +6794,17 @@ export interface operations {
                         screenId?: string;
                         /** @enum {string} */
                         layout?: "hero-centered" | "headline-top" | "headline-bottom" | "text-only";
+                        /** @description A region of the slide's uploaded screen (x, y, w, h in its pixels, within it) drawn enlarged as a callout; null removes it. A new screenId without a focus drops the old one. */
+                        focus?: {
+                            /** @description Left edge, in the screen’s pixels. */
+                            x: number;
+                            /** @description Top edge. */
+                            y: number;
+                            /** @description Width. */
+                            w: number;
+                            /** @description Height. */
+                            h: number;
+                        } | null;
                         /** @description Gradient stops. */
                         background?: {
                             colors: string[];

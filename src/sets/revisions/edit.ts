@@ -48,10 +48,14 @@ export function applyChanges(slide: Slide, c: SlideChanges): Slide {
   if (c.screenId !== undefined) {
     out.screenId = c.screenId;
     out.screenshotUrl = null;
+    // The old region was in the old screen's pixels.
+    delete out.focus;
     // A text-only slide that is given a screen shows it.
     if (out.layout === 'text-only' && c.layout === undefined) out.layout = layoutFor(out.role, out.index - 1, true);
   }
   if (c.layout !== undefined) out.layout = c.layout;
+  if (c.focus === null) delete out.focus;
+  else if (c.focus !== undefined) out.focus = { ...c.focus };
   if (c.background) out.background = { colors: c.background.colors.map((x) => x.toUpperCase()) };
   if (c.textColor !== undefined) out.textColor = c.textColor.toUpperCase();
   return out;
