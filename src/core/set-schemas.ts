@@ -252,6 +252,16 @@ export const ScreenshotSetResultSchema = Type.Object(
     warnings: Type.Array(Type.String()),
     archive: Type.Optional(ArchiveSchema),
     theme: Type.Optional(ThemeSchema('The theme the set was drawn in.')),
+    rating: Type.Optional(
+      Type.Object(
+        { value: Type.Number({ minimum: 0, maximum: 5, examples: [4.8] }), count: Type.Integer({ minimum: 0, examples: [12840] }) },
+        {
+          title: 'StoreRating',
+          description:
+            "The listing's rating drawn under the hero's headline: present only when the store shows 50 ratings or more at 4.0 or better.",
+        },
+      ),
+    ),
     brand: Type.Optional(SetBrandSchema),
     featureGraphic: Type.Optional(
       Type.Composite([PictureSchema], {

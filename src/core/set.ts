@@ -49,6 +49,9 @@ export interface OwnSlide {
   focus?: Focus;
 }
 
+/** Whether a slide of this layout is drawn as the set's hero (larger device, the store's rating). */
+export const isHero = (layout: string): boolean => layout === 'hero-centered';
+
 /** A region of a screen in its own pixels (FocusSchema). */
 export interface Focus {
   x: number;

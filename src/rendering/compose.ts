@@ -9,6 +9,7 @@ import { leadOf, missingGlyphs, setFont, useBrandFont, type Weight } from './fon
 import { displayFor, drawCutout, drawFrameBody, MAX_CROP, type Display, type FrameBox } from './frames.ts';
 import { place, posterBlock, scaleOf, textBlock, THUMBNAIL_PT, type Bleed, type Placement, type Scale, type TextBlock } from './layout.ts';
 import { suspicion } from './marketing.ts';
+import { drawRating, ratingRoom, shownRating } from './rating.ts';
 import { calloutBox, drawCallout, regionOnSlide, type Rect as CalloutRect } from './callout.ts';
 import { focusError, type Focus } from '../core/set.ts';
 import { ScreenError, ScreenSlot, type ScreenImage } from './screen-image.ts';
@@ -160,7 +161,8 @@ export function arrange(
     layout === 'text-only'
       ? posterBlock(ctx, task.slide, m, sc, task.theme)
       : textBlock(ctx, task.slide, m.headlineSizes[task.index] ?? m.headlineSizes[0], m.subSize, sc, task.theme);
-  return { layout, block, at: place(task.device, layout, m, block, sc, display, task.theme) };
+  const rating = layout === 'text-only' ? null : shownRating(task.rating);
+  return { layout, block, at: place(task.device, layout, m, block, sc, display, task.theme, rating ? ratingRoom(m, sc) : 0) };
 }
 
 async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise<Composed> {
@@ -205,6 +207,8 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
     } else if (icon) drawIcon(ctx, icon, width / 2, at.textTop - sc.gap - iconSize, iconSize);
     else if (layout === 'text-only') drawAccent(ctx, look.text, width / 2, at.textTop - sc.gap, sc);
     drawText(ctx, task.slide, block, look.text, width / 2, at.textTop);
+    const rating = layout === 'text-only' ? null : shownRating(task.rating);
+    if (rating) drawRating(ctx, rating, task.metrics, sc, look.text, at.textTop + block.height);
     const drawnScreen = at.frame?.screen ?? at.bleed;
     if (shown && drawnScreen && task.slide.focus) drawFocus(ctx, task.slide.focus, shown, drawnScreen, at.textTop, block.height, sc);
     if (badgeLease) drawBadge(ctx, badgeLease.screen, sc, at.textTop < height / 2);

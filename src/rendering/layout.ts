@@ -5,6 +5,7 @@
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import { themeFor, type ThemeId } from '../core/themes.ts';
 import { DEVICES, type Device } from '../core/devices.ts';
+import { isHero } from '../core/set.ts';
 import { frameBox, frameOf, frameWidthFor, type Display, type FrameBox } from './frames.ts';
 import type { Weight } from './font-sources.ts';
 import { drawnLines, fitSize, HEADLINE_LINE_HEIGHT, linesAt, MAX_LINES, SUB_LINE_HEIGHT } from './text.ts';
@@ -172,8 +173,7 @@ export function bleedBox(device: Device, d: Display, sc: Scale, top: number, sha
   return { x: Math.round((W - w) / 2), y: h > room ? Math.round(top) : H - h, width: w, height: h, radii: [k, k, 0, 0] };
 }
 
-/** Whether a slide of this layout is drawn as the set's hero (larger device, the store's rating). */
-export const isHero = (layout: string): boolean => layout === 'hero-centered';
+export { isHero };
 
 /** The device's share of the slide's width for a layout in a theme (THEMES[…].product). */
 export const productShare = (layout: string, theme?: ThemeId): number => {

@@ -27,6 +27,14 @@ export interface RenderInput {
   icon?: Buffer | Uint8Array | null;
   /** The files' size when the set asked for another of the device's shape (outputSizes); absent: the device's. */
   size?: Size;
+  /** The store's rating, drawn under the hero's headline (the set's `rating`: only with ≥ 50 ratings); absent: none. */
+  rating?: StoreRating | null;
+}
+
+/** A listing's average rating and how many gave one. */
+export interface StoreRating {
+  value: number;
+  count: number;
 }
 
 export interface RenderOptions {
@@ -75,6 +83,8 @@ export interface SlideTask {
   badge?: Uint8Array | null;
   /** A preview's size, as a share of the device's (default 1: the store's size). */
   scale?: number;
+  /** The store's rating under the headline: the hero slide's only. */
+  rating?: StoreRating | null;
   /** The file's size, when not the device's: the slide is drawn at the device's size and scaled to it. */
   size?: Size;
 }

@@ -256,7 +256,17 @@ export async function renderPictures(
     let rendered: RenderedSlide[];
     try {
       rendered = await deps.renderer.renderSlides(
-        { device: job.device, slides: set.slides, screens, theme: job.theme, brand: job.brand, icon, ...(brand ? look : {}), ...sized },
+        {
+          device: job.device,
+          slides: set.slides,
+          screens,
+          theme: job.theme,
+          brand: job.brand,
+          icon,
+          ...(brand ? look : {}),
+          ...sized,
+          ...(result.rating ? { rating: result.rating } : {}),
+        },
         { signal: ctx.signal, onSlide },
       );
     } catch (error) {

@@ -2796,6 +2796,16 @@ export interface operations {
                              */
                             theme?: "bold" | "soft" | "dark" | "full-bleed" | "panoramic";
                             /**
+                             * StoreRating
+                             * @description The listing's rating drawn under the hero's headline: present only when the store shows 50 ratings or more at 4.0 or better.
+                             */
+                            rating?: {
+                                /** @example 4.8 */
+                                value: number;
+                                /** @example 12840 */
+                                count: number;
+                            };
+                            /**
                              * SetBrand
                              * @description The colours, font and badge the set was drawn with.
                              */

@@ -140,6 +140,7 @@ export async function renderRevision(
         font: b?.font,
         panoramic: themeFor(rev.theme).acrossSet,
         ...sized,
+        ...(plan.rating ? { rating: plan.rating } : {}),
       },
       w.todo,
       { signal: ctx.signal, onSlide: () => ctx.progress(++done, total) },
