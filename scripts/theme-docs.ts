@@ -36,7 +36,9 @@ const ornament = (t: Theme): string => (t.ornament ? ORNAMENTS[t.ornament] : 'no
 const screen = (t: Theme): string =>
   t.screen === 'framed'
     ? "in its device's frame, where the slide's layout puts it"
-    : "without a frame, whole under the text, rising from the bottom edge (a landscape one spans the slide's width; a slide without its screen becomes a text slide)";
+    : "without a frame, under the text, bleeding off the bottom edge when taller than the room (a landscape one spans the slide's width; a slide without its screen becomes a text slide)";
+
+const product = (t: Theme): string => `hero ${pct(t.product.hero)}, features ${pct(t.product.feature)}`;
 
 const headline = (t: Theme): string => `${t.headline.size} × base, weight ${t.headline.weight}`;
 const acrossSet = (t: Theme): string => (t.acrossSet ? 'yes: slide i shows its slice of one wide background' : 'no');
@@ -53,10 +55,10 @@ const named = (id: ThemeId) => `${code(id)}${id === DEFAULT_THEME ? ' (default)'
 export function themeTable(): string {
   const rows = THEME_IDS.map((id) => {
     const t = THEMES[id];
-    return `| ${[named(id), t.name, background(t), text(t), ACCENTS[t.accent], ornament(t), screen(t), headline(t), acrossSet(t)].join(' | ')} |`;
+    return `| ${[named(id), t.name, background(t), text(t), ACCENTS[t.accent], ornament(t), screen(t), product(t), headline(t), acrossSet(t)].join(' | ')} |`;
   });
   return [
-    '| theme | name | background | text | accent | over the background | screen | headline: top size, weight | across the set |',
+    "| theme | name | background | text | accent | over the background | screen | product: share of the slide's width | headline: top size, weight | across the set |",
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
   ].join('\n');

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { THEME_IDS } from '../core/themes.ts';
 import { LAYOUTS } from '../planning/look.ts';
 import { MAX_COUNT, OWN_SLIDE_LIMITS } from '../core/set.ts';
+import { FocusSchema } from '../core/set-schemas.ts';
 import { StringEnum } from './schemas.ts';
 
 const HEX = Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', examples: ['#0B5FFF'] });
@@ -14,6 +15,12 @@ export const slideChangeFields = {
   ),
   screenId: Type.Optional(Type.String({ maxLength: 64, description: "One of the app's uploaded screens (scr_…) to frame instead." })),
   layout: Type.Optional(StringEnum(LAYOUTS)),
+  focus: Type.Optional(
+    Type.Union([FocusSchema, Type.Null()], {
+      description:
+        "A region of the slide's uploaded screen (x, y, w, h in its pixels, within it) drawn enlarged as a callout; null removes it. A new screenId without a focus drops the old one.",
+    }),
+  ),
   background: Type.Optional(
     Type.Object({ colors: Type.Array(HEX, { minItems: 1, maxItems: 4 }) }, { additionalProperties: false, description: 'Gradient stops.' }),
   ),

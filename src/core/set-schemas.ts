@@ -40,6 +40,23 @@ const describeStyles = CAPTION_STYLE_IDS.map((s) => `\`${s}\`: ${CAPTION_STYLES[
  * API's body closes it, and the planner is handed the body's other fields too. `locales` has no
  * description here: the API's says what a locale costs, which is the sets' business, not core's.
  */
+/** A region of a slide's screen, in the screen's own pixels: shown zoomed, as a callout. */
+export const FocusSchema = Type.Object(
+  {
+    x: Type.Integer({ minimum: 0, description: 'Left edge, in the screen’s pixels.' }),
+    y: Type.Integer({ minimum: 0, description: 'Top edge.' }),
+    w: Type.Integer({ minimum: 1, description: 'Width.' }),
+    h: Type.Integer({ minimum: 1, description: 'Height.' }),
+  },
+  {
+    additionalProperties: false,
+    title: 'Focus',
+    description:
+      'One region of the slide’s screen (x, y, w, h in the screen’s pixels, within it: 400 otherwise) drawn enlarged over the device as a callout, to pull one UI element out. Meant for feature slides; needs the slide’s own uploaded screen (screenId).',
+    examples: [{ x: 40, y: 420, w: 1100, h: 360 }],
+  },
+);
+
 export const PlanRequestSchema = Type.Object({
   device: StringEnum(DEVICE_IDS, { description: `The device the set is planned for. ${describeDevices}.`, examples: ['iphone-69'] }),
   size: Type.Optional(
@@ -88,6 +105,7 @@ export const PlanRequestSchema = Type.Object({
               description: 'An uploaded screen (POST /public/v1/apps/{appId}/screens) for this slide; otherwise the planner picks one.',
             }),
           ),
+          focus: Type.Optional(FocusSchema),
         },
         { additionalProperties: false, title: 'OwnSlide' },
       ),
@@ -165,7 +183,16 @@ export const SlideLintSchema = Type.Object(
       }),
     ),
     contrast: Type.Number({ description: 'WCAG 2 contrast ratio of the text against the background under it (lowest).' }),
-    screenCroppedPct: Nullable(Type.Number(), { description: 'Share of the screen image not shown, in %; null without a screen.' }),
+    screenCroppedPct: Nullable(Type.Number(), {
+      description:
+        'Share of the screen image cut to fit its display’s shape, in %; null without a screen. What bleeds off the slide’s edge by design is screenBleedPct.',
+    }),
+    screenBleedPct: Type.Optional(
+      Nullable(Type.Number(), {
+        description:
+          'Share of the drawn screen past the slide’s edge, in %: a device larger than the room beside the text bleeds off the bottom (or, under a bottom headline, the top) rather than shrink. null without a screen.',
+      }),
+    ),
     screenUpscaledPct: Nullable(Type.Number(), {
       description: 'How much the screen image was enlarged, in % (0: drawn at or below its own size).',
     }),
@@ -228,6 +255,7 @@ export const SlideSchema = Type.Object(
         'The listing’s screenshot this slide frames, or null: it frames an uploaded screen (screenId) or none (text-only layout).',
     }),
     layout: Type.String({ examples: ['headline-top'] }),
+    focus: Type.Optional(FocusSchema),
     background: Type.Object({ colors: Type.Array(Type.String({ pattern: HEX }), { minItems: 1 }) }),
     textColor: Type.String({ pattern: HEX }),
     image: Type.Optional(SlideImageSchema),
@@ -248,6 +276,16 @@ export const ScreenshotSetResultSchema = Type.Object(
     warnings: Type.Array(Type.String()),
     archive: Type.Optional(ArchiveSchema),
     theme: Type.Optional(ThemeSchema('The theme the set was drawn in.')),
+    rating: Type.Optional(
+      Type.Object(
+        { value: Type.Number({ minimum: 0, maximum: 5, examples: [4.8] }), count: Type.Integer({ minimum: 0, examples: [12840] }) },
+        {
+          title: 'StoreRating',
+          description:
+            "The listing's rating drawn under the hero's headline: present only when the store shows 50 ratings or more at 4.0 or better.",
+        },
+      ),
+    ),
     brand: Type.Optional(SetBrandSchema),
     featureGraphic: Type.Optional(
       Type.Composite([PictureSchema], {

@@ -46,6 +46,26 @@ export interface OwnSlide {
   subheadline?: string | null;
   /** An uploaded screen (scr_…) for this slide; the worker resolves it. */
   screenId?: string;
+  /** A region of that screen, in its pixels, drawn enlarged as a callout (FocusSchema). */
+  focus?: Focus;
+}
+
+/** Whether a slide of this layout is drawn as the set's hero (larger device, the store's rating). */
+export const isHero = (layout: string): boolean => layout === 'hero-centered';
+
+/** A region of a screen in its own pixels (FocusSchema). */
+export interface Focus {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** Why a focus does not lie within a screen of this size, or null when it does. */
+export function focusError(f: Focus, size: { width: number; height: number }): string | null {
+  if (f.x + f.w > size.width || f.y + f.h > size.height)
+    return `must lie within the screen (${size.width}×${size.height} px): x + w ≤ ${size.width}, y + h ≤ ${size.height}`;
+  return null;
 }
 
 export const OWN_SLIDE_LIMITS = { min: 1, max: 10, headline: 60, subheadline: 140 } as const;

@@ -59,9 +59,20 @@ export interface Theme {
    * background; where it does not, an underline of the accent instead, which carries no text.
    */
   accent: 'marker' | 'swash' | 'word';
+  /**
+   * How big the product is, as shares of the slide's width (a frame's outer width, a frameless
+   * screen's width): the hero's (slide 1), a feature slide's. Fixed, never fitted to the room: a
+   * device taller than the room beside the text bleeds off the slide's far edge (the bottom, or the
+   * top when the headline is at the bottom), so a tall 20:9 phone is as big as a 19.5:9 one. The
+   * best store pages show the product at 75-90 % of the width.
+   */
+  product: { hero: number; feature: number };
 }
 
 const REGULAR_TYPE = { size: 0.09, weight: 700 } as const;
+
+/** A framed device: the hero larger than the features, so slide 1 reads as the cover. */
+const FRAMED_PRODUCT = { hero: 0.86, feature: 0.76 } as const;
 
 export const THEMES: Readonly<Record<ThemeId, Theme>> = {
   // Big, heavy type is the point: Black headlines that start 40 % larger, on the flat brand colour.
@@ -74,6 +85,7 @@ export const THEMES: Readonly<Record<ThemeId, Theme>> = {
     headline: { size: 0.126, weight: 900 },
     acrossSet: false,
     accent: 'marker',
+    product: FRAMED_PRODUCT,
   },
   soft: {
     name: 'Soft gradient',
@@ -84,6 +96,7 @@ export const THEMES: Readonly<Record<ThemeId, Theme>> = {
     headline: REGULAR_TYPE,
     acrossSet: false,
     accent: 'swash',
+    product: FRAMED_PRODUCT,
   },
   dark: {
     name: 'Dark',
@@ -94,6 +107,7 @@ export const THEMES: Readonly<Record<ThemeId, Theme>> = {
     headline: REGULAR_TYPE,
     acrossSet: false,
     accent: 'word',
+    product: FRAMED_PRODUCT,
   },
   'full-bleed': {
     name: 'Full bleed, no frame',
@@ -104,6 +118,7 @@ export const THEMES: Readonly<Record<ThemeId, Theme>> = {
     headline: REGULAR_TYPE,
     acrossSet: false,
     accent: 'word',
+    product: { hero: 0.94, feature: 0.9 },
   },
   panoramic: {
     name: 'Panoramic: one background across the set',
@@ -114,6 +129,7 @@ export const THEMES: Readonly<Record<ThemeId, Theme>> = {
     headline: REGULAR_TYPE,
     acrossSet: true,
     accent: 'word',
+    product: FRAMED_PRODUCT,
   },
 };
 

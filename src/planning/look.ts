@@ -22,8 +22,13 @@ export function paletteFor(brand: BrandColors | null | undefined, name: string):
   return { colors: [p.primary, p.secondary], textColor: p.textColor };
 }
 
-export function layoutFor(role: Role, index: number, hasScreenshot: boolean): Layout {
+/**
+ * A slide's composition follows its position, not its story role: the first slide (the one the
+ * store's search results show first) is the hero, the others alternate the headline's side. So
+ * when slides are reordered the rhythm stays: whichever slide comes first gets the cover.
+ */
+export function layoutFor(_role: Role, index: number, hasScreenshot: boolean): Layout {
   if (!hasScreenshot) return 'text-only';
-  if (role === 'hero') return 'hero-centered';
+  if (index === 0) return 'hero-centered';
   return index % 2 === 0 ? 'headline-top' : 'headline-bottom';
 }

@@ -50,6 +50,7 @@ export function planOwnSlides(input: PlanInput): ScreenshotSetResult {
         background: { colors: [...palette.colors] },
         textColor: palette.textColor,
         ...(s.screenId ? { screenId: s.screenId } : {}),
+        ...(s.focus ? { focus: { ...s.focus } } : {}),
       };
     }),
     warnings: open.length > 0 ? screens.warnings : [],

@@ -6,12 +6,15 @@ import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { DEVICES } from '../core/devices.ts';
 import { PANORAMA_THEME, themeFor } from '../core/themes.ts';
 import { leadOf, missingGlyphs, setFont, useBrandFont, type Weight } from './fonts.ts';
-import { displayFor, drawCutout, drawFrameBody, MAX_CROP, type FrameBox } from './frames.ts';
+import { displayFor, drawCutout, drawFrameBody, MAX_CROP, type Display, type FrameBox } from './frames.ts';
 import { place, posterBlock, scaleOf, textBlock, THUMBNAIL_PT, type Bleed, type Placement, type Scale, type TextBlock } from './layout.ts';
 import { suspicion } from './marketing.ts';
 import { MIN_HEADLINE_SEARCH_PT, searchPt, searchWidthPt } from './thumbnail.ts';
 import { sideGeometry, sidePlacement, unframedPlacement, wideBleedPlacement, widePlacement } from './unframed.ts';
 import { slideSize } from '../core/orientation.ts';
+import { drawRating, ratingRoom, shownRating } from './rating.ts';
+import { calloutBox, drawCallout, regionOnSlide, type Rect as CalloutRect } from './callout.ts';
+import { focusError, type Focus } from '../core/set.ts';
 import { ScreenError, ScreenSlot, type ScreenImage } from './screen-image.ts';
 
 export { ScreenError };
@@ -59,20 +62,21 @@ type Rect = { x: number; y: number; width: number; height: number; radius: numbe
  * The screen image, covering its display (whose aspect is the screen's own when the family has
  * such a display: nothing is cut): sharp decodes it (EXIF rotation, pixel limit), skia scales it
  * while drawing it into the display's rounded clip. Scaling in the draw measured ~40 ms less CPU
- * per 1320×2868 slide than a sharp resize (libvips at one thread). `visibleHeight`: the part of
- * the area inside the slide, so the lint counts anything drawn past the bottom edge as cropped.
+ * per 1320×2868 slide than a sharp resize (libvips at one thread). `slideHeight`: what of the
+ * area lies past the slide's top or bottom edge (a device that bleeds off it) is counted apart
+ * from what the display's shape cut.
  */
 function drawScreen(
   ctx: SKRSContext2D,
   s: Rect,
   screen: ScreenImage | null,
-  visibleHeight = s.height,
-): { cropped: number; upscaled: number } {
+  slideHeight: number,
+): { cropped: number; upscaled: number; bled: number } {
   ctx.save();
   ctx.beginPath();
   ctx.roundRect(s.x, s.y, s.width, s.height, s.radius);
   ctx.clip();
-  let out = { cropped: 0, upscaled: 0 };
+  let out = { cropped: 0, upscaled: 0, bled: 0 };
   if (screen) {
     // A transparent screen is drawn over black, as a phone shows it.
     if (screen.hasAlpha) {
@@ -90,8 +94,12 @@ function drawScreen(
     // the same at 1:1), and at 0.4 'medium' is the closer to a Lanczos reduction of the two.
     ctx.imageSmoothingQuality = scale > 1 ? 'high' : 'medium';
     ctx.drawImage(screen.image, (info.width - cw) / 2, 0, cw, ch, s.x, s.y, s.width, s.height);
-    const shown = (cw * Math.min(ch, visibleHeight / scale)) / (info.width * info.height);
-    out = { cropped: pct(1 - shown), upscaled: pct(Math.max(0, scale - 1)) };
+    const visible = Math.max(0, Math.min(s.y + s.height, slideHeight) - Math.max(s.y, 0));
+    out = {
+      cropped: pct(1 - (cw * ch) / (info.width * info.height)),
+      upscaled: pct(Math.max(0, scale - 1)),
+      bled: pct(1 - visible / s.height),
+    };
   } else {
     // No screen for this slide: a dark, lit glass rather than an empty hole.
     const g = ctx.createLinearGradient(s.x, s.y, s.x + s.width, s.y + s.height);
@@ -137,35 +145,27 @@ export async function composeRaw(task: SlideTask, decoded?: ScreenImage | null):
   }
 }
 
-async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise<Composed> {
+/**
+ * The slide's layout as drawn (a slide that cannot show its screen is a text slide), its text
+ * block and where the text and the product go: what composeWith draws, and what the product-size
+ * measures read (test/rendering/product-size.test.ts).
+ */
+export function arrange(
+  ctx: SKRSContext2D,
+  task: SlideTask,
+  display: Display,
+  marketing: boolean,
+  screen: ScreenImage | null = null,
+): { layout: string; block: TextBlock; at: Placement & { textCx?: number } } {
   const { width, height } = slideSize(task.device, task.orientation);
   const sc = scaleOf(task.device, task.orientation);
-  const display = displayFor(task.device, screen);
-  // A screen that is already a marketing picture, or of a shape no display of the family (nor a
-  // frame it may borrow) has, is not framed again: it is shown whole, unframed, and the lint says why.
-  let marketingImage: string | null = null;
-  if (screen && display.crop > MAX_CROP)
-    marketingImage = `its aspect (${screen.width}×${screen.height}) is not that of any ${DEVICES[task.device].family} display`;
-  else if (screen) marketingImage = composition(screen);
-  const shown = screen;
-  // Only a slide without a screen is a text slide.
-  const layout =
-    task.slide.layout !== 'text-only' && !task.screen && themeFor(task.theme).screen === 'bleed' ? 'text-only' : task.slide.layout;
-
-  // A preview is drawn at its reduced size (a ninth of the pixels to fill) with the same layout.
-  const k = task.scale ?? 1;
-  const [cw, ch] = [Math.round(width * k), Math.round(height * k)];
-  const canvas = take(slidesCanvases, `${cw}x${ch}`, cw, ch);
-  // Opaque (alpha: false, fixed at the first getContext): the background covers every pixel.
-  const ctx = canvas.getContext('2d', { alpha: false });
-  ctx.reset();
-  useBrandFont(ctx, task.font);
-  if (k !== 1) ctx.scale(k, k);
-  const look = lookOf(task.panorama ? PANORAMA_THEME : task.theme, task.slide, task.brand, task.panorama?.colors);
+  const bleedTheme = themeFor(task.theme).screen === 'bleed';
+  // Only a slide without a screen is a text slide: a marketing picture is shown whole, unframed.
+  const layout = task.slide.layout !== 'text-only' && !task.screen && bleedTheme ? 'text-only' : task.slide.layout;
   const m = task.metrics;
   // A device framed the usual way, but turned against the slide: a portrait one on a landscape
   // slide stands beside its caption, a landscape one on a portrait slide spans the width.
-  const framed = layout !== 'text-only' && !marketingImage && themeFor(task.theme).screen !== 'bleed' && display.frame !== 'mac-window';
+  const framed = layout !== 'text-only' && !marketing && !bleedTheme && display.frame !== 'mac-window';
   const side = framed && !display.landscape && width > height ? sideGeometry(task.device, display, sc) : null;
   const block =
     layout === 'text-only'
@@ -178,16 +178,44 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
           side ? { ...sc, textWidth: side.textWidth } : sc,
           task.theme,
         );
+  const rating = layout === 'text-only' ? null : shownRating(task.rating);
   const at: Placement & { textCx?: number } =
-    layout !== 'text-only' && screen && marketingImage
+    layout !== 'text-only' && screen && marketing
       ? unframedPlacement(screen, layout, m, sc)
       : side
         ? sidePlacement(side, block, sc)
         : framed && display.landscape && height > width
           ? widePlacement(task.device, display, layout, m, block, sc)
-          : layout !== 'text-only' && !marketingImage && display.landscape && height > width && themeFor(task.theme).screen === 'bleed'
+          : layout !== 'text-only' && !marketing && display.landscape && height > width && bleedTheme
             ? wideBleedPlacement(display, m, block, sc)
-            : place(task.device, layout, m, block, sc, display, task.theme);
+            : place(task.device, layout, m, block, sc, display, task.theme, rating ? ratingRoom(m, sc) : 0);
+  return { layout, block, at };
+}
+
+async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise<Composed> {
+  const { width, height } = slideSize(task.device, task.orientation);
+  const sc = scaleOf(task.device, task.orientation);
+  const display = displayFor(task.device, screen);
+  // A screen that is already a marketing picture, or of a shape no display of the family (nor a
+  // frame it may borrow) has, is not framed again: it is shown whole, unframed, and the lint says why.
+  let marketingImage: string | null = null;
+  if (screen && display.crop > MAX_CROP)
+    marketingImage = `its aspect (${screen.width}×${screen.height}) is not that of any ${DEVICES[task.device].family} display`;
+  else if (screen) marketingImage = composition(screen);
+  // A marketing picture is shown whole, unframed (unframedPlacement); only a slide without a screen is a text slide.
+  const shown = screen;
+
+  // A preview is drawn at its reduced size (a ninth of the pixels to fill) with the same layout.
+  const k = task.scale ?? 1;
+  const [cw, ch] = [Math.round(width * k), Math.round(height * k)];
+  const canvas = take(slidesCanvases, `${cw}x${ch}`, cw, ch);
+  // Opaque (alpha: false, fixed at the first getContext): the background covers every pixel.
+  const ctx = canvas.getContext('2d', { alpha: false });
+  ctx.reset();
+  useBrandFont(ctx, task.font);
+  if (k !== 1) ctx.scale(k, k);
+  const look = lookOf(task.panorama ? PANORAMA_THEME : task.theme, task.slide, task.brand, task.panorama?.colors);
+  const { layout, block, at } = arrange(ctx, task, display, marketingImage !== null, screen);
   const iconLease = layout === 'text-only' && task.icon ? await iconSlot.take(task.icon).catch(() => null) : null;
   const icon = iconLease?.screen ?? null;
   // A text slide already shows the icon, large: the badge is for the slides with a screen.
@@ -195,20 +223,24 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
   const iconSize = Math.round(sc.base * 0.24);
   // The icon and the text are centred as one group.
   if (icon) at.textTop += Math.round((iconSize + sc.gap) / 2);
-  let drawn: { cropped: number; upscaled: number } | null = null;
+  let drawn: { cropped: number; upscaled: number; bled: number } | null = null;
   let data: Buffer;
   try {
     drawPlate(ctx, task, look, at.frame, at.bleed);
     if (at.frame) {
-      drawn = drawScreen(ctx, at.frame.screen, shown, height - at.frame.screen.y);
+      drawn = drawScreen(ctx, at.frame.screen, shown, height);
       drawCutout(ctx, task.device, at.frame);
     } else if (at.bleed) {
-      drawn = drawScreen(ctx, { ...at.bleed, radius: at.bleed.radii }, shown, height - at.bleed.y);
+      drawn = drawScreen(ctx, { ...at.bleed, radius: at.bleed.radii }, shown, height);
     } else if (icon) drawIcon(ctx, icon, width / 2, at.textTop - sc.gap - iconSize, iconSize);
     else if (layout === 'text-only') drawAccent(ctx, look.text, width / 2, at.textTop - sc.gap, sc);
     const accent = accentOf(look.theme, task.brand, look.text, look.stops);
     const cx = at.textCx ?? width / 2;
     drawWithAccent(ctx, accent, task.slide, block, cx, at.textTop, () => drawText(ctx, task.slide, block, look.text, cx, at.textTop));
+    const rating = layout === 'text-only' ? null : shownRating(task.rating);
+    if (rating) drawRating(ctx, rating, task.metrics, sc, look.text, at.textTop + block.height);
+    const drawnScreen = at.frame?.screen ?? at.bleed;
+    if (shown && drawnScreen && task.slide.focus) drawFocus(ctx, task.slide.focus, shown, drawnScreen, at.textTop, block.height, sc);
     const anchor = at.frame ? at.frame.screen : at.bleed && { ...at.bleed, radius: at.bleed.radii[1] };
     if (badgeLease && anchor) drawBadge(ctx, badgeLease.screen.image, sc, anchor);
     // Skia draws lazily: the icons' pixels are read here, so their slots are held until now.
@@ -232,6 +264,7 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
       contrast: look.contrast,
       screenCroppedPct: shown && drawn ? drawn.cropped : null,
       screenUpscaledPct: shown && drawn ? drawn.upscaled : null,
+      screenBleedPct: shown && drawn ? drawn.bled : null,
       marketingImage,
     },
   };
@@ -249,6 +282,27 @@ function headlineLint(device: SlideTask['device'], px: number): Pick<DrawnLint, 
           ]
         : [],
   };
+}
+
+/**
+ * The slide's focus as a callout over its device, in the band the text leaves free. A focus that
+ * does not lie within this screen (its screen was swapped since) is left out.
+ */
+function drawFocus(
+  ctx: SKRSContext2D,
+  f: Focus,
+  screen: ScreenImage,
+  on: CalloutRect,
+  textTop: number,
+  textHeight: number,
+  sc: Scale,
+): void {
+  if (focusError(f, screen)) return;
+  const pad = Math.round(sc.height * 0.03);
+  const free =
+    textTop < sc.height / 2 ? { top: textTop + textHeight + sc.gap, bottom: sc.height - pad } : { top: pad, bottom: textTop - sc.gap };
+  const box = calloutBox(regionOnSlide(f, on, screen), sc, free);
+  if (box) drawCallout(ctx, screen, f, box);
 }
 
 // The background and the device under the screen are the same on every slide of a set (devices

@@ -5,9 +5,10 @@
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import { themeFor, type ThemeId } from '../core/themes.ts';
-import type { Device } from '../core/devices.ts';
+import { DEVICES, type Device } from '../core/devices.ts';
 import { slideSize, type Orientation } from '../core/orientation.ts';
-import { frameBox, frameWidthFor, FRAMES, type Display, type FrameBox } from './frames.ts';
+import { isHero } from '../core/set.ts';
+import { frameBox, frameOf, frameWidthFor, FRAMES, type Display, type FrameBox } from './frames.ts';
 import type { Weight } from './font-sources.ts';
 import { drawnLines, fitSize, HEADLINE_LINE_HEIGHT, SUB_LINE_HEIGHT } from './text.ts';
 import type { SetMetrics, SlideLook } from './types.ts';
@@ -147,61 +148,87 @@ export interface Bleed {
 }
 
 /**
- * A `bleed` theme's screen (full-bleed), shown whole in the room under the text (`top` to the
- * slide's bottom): a portrait screen rises from the bottom edge, as wide as the slide when the room allows
- * (else as tall as the room, centred), its top corners rounded like its display's; a landscape one
- * spans the slide's width, centred in the room. Cutting a same-shaped screen to fill the slide
- * would drop its bottom fifth (a third on Android phones), navigation bar included.
+ * A `bleed` theme's screen (full-bleed): no frame, under the text (`top`), `share` of the slide's
+ * width. A portrait screen (or a window on a landscape slide) taller than the room bleeds off the
+ * bottom edge; one that fits rises from the bottom edge. Its top corners are rounded like its
+ * display's. A landscape screen on a portrait slide spans the slide's width, centred in the room.
  */
-export function bleedBox(device: Device, d: Display, sc: Scale, top: number): Bleed {
+export function bleedBox(device: Device, d: Display, sc: Scale, top: number, share: number): Bleed {
   const { width: W, height: H } = sc;
   const room = H - top;
+  // The display's own frame's corners: a borrowed frame (a 9:16 shot's Home-button phone) has its own.
   const r = (w: number, h: number) => Math.round(Math.min(w, h) * FRAMES[d.frame].radius);
-  if (d.landscape) {
+  if (d.landscape && W < H) {
     const w = Math.min(W, Math.floor(room * d.aspect));
     const h = Math.round(w / d.aspect);
     const k = w < W ? r(w, h) : 0;
     return { x: Math.round((W - w) / 2), y: Math.round(top + (room - h) / 2), width: w, height: h, radii: [k, k, k, k] };
   }
-  const w = Math.min(W, Math.floor(room / d.aspect));
-  const h = Math.round(w * d.aspect);
+  const w = Math.round(W * share);
+  const h = Math.round(d.landscape ? w / d.aspect : w * d.aspect);
   const k = r(w, h);
-  return { x: Math.round((W - w) / 2), y: H - h, width: w, height: h, radii: [k, k, 0, 0] };
+  return { x: Math.round((W - w) / 2), y: h > room ? Math.round(top) : H - h, width: w, height: h, radii: [k, k, 0, 0] };
 }
 
-export function place(device: Device, layout: string, m: SetMetrics, own: TextBlock, sc: Scale, d: Display, theme?: ThemeId): Placement {
+export { isHero };
+
+/** The device's share of the slide's width for a layout in a theme (THEMES[…].product). */
+export const productShare = (layout: string, theme?: ThemeId): number => {
+  const p = themeFor(theme).product;
+  return isHero(layout) ? p.hero : p.feature;
+};
+
+/**
+ * Where the text and the product go. `extraTop`: room the hero keeps between its text and its
+ * device (the store's rating). A portrait device (and a window on a landscape slide) is
+ * productShare of the slide's width, whatever its height: under the text it bleeds off the bottom
+ * edge, over a bottom headline off the top edge, never over the text. A landscape device on a
+ * portrait slide is as wide as the slide allows, centred in the space left.
+ */
+export function place(
+  device: Device,
+  layout: string,
+  m: SetMetrics,
+  own: TextBlock,
+  sc: Scale,
+  d: Display,
+  theme?: ThemeId,
+  extraTop = 0,
+): Placement {
   const { width: W, height: H, padTop, gap } = sc;
   const cx = W / 2;
   const bottomPad = Math.round(H * 0.045);
   if (layout === 'text-only') return { textTop: Math.round((H - own.height) / 2), frame: null, bleed: null };
-  if (themeFor(theme).screen === 'bleed')
-    return { textTop: padTop, frame: null, bleed: bleedBox(device, d, sc, padTop + m.blockHeight + gap) };
-  // A landscape device is wide and short: as wide as the slide allows, centred in the space left.
-  const maxW = W * (d.landscape ? 0.9 : layout === 'hero-centered' ? 0.9 : 0.8);
-  const centred = (top: number, bottom: number) => {
-    const w = frameWidthFor(device, d, maxW, bottom - top);
-    return frameBox(device, d, cx, top + (bottom - top - heightOf(device, d, w)) / 2, w);
-  };
-  switch (layout) {
-    case 'headline-bottom': {
+  const share = productShare(layout, theme);
+  // The hero is a composition of its own: its device follows its own text, not the set's tallest.
+  const below = padTop + (isHero(layout) ? own.height : m.blockHeight) + gap + extraTop;
+  if (themeFor(theme).screen === 'bleed') return { textTop: padTop, frame: null, bleed: bleedBox(device, d, sc, below, share) };
+  if (d.landscape && W < H) {
+    const maxW = W * 0.9;
+    const centred = (top: number, bottom: number) => {
+      const w = frameWidthFor(device, d, maxW, bottom - top);
+      return frameBox(device, d, cx, top + (bottom - top - heightOf(device, d, w)) / 2, w);
+    };
+    if (layout === 'headline-bottom') {
       const textTop = H - padTop - m.blockHeight;
       return { textTop, frame: centred(bottomPad, textTop - gap), bleed: null };
     }
-    case 'hero-centered': {
-      // The hero device is the largest the slide holds, whole: a screen is never cut by the edge.
-      const top = padTop + m.blockHeight + gap;
-      if (d.landscape) return { textTop: padTop, frame: centred(top, H - bottomPad), bleed: null };
-      const w = frameWidthFor(device, d, maxW, H - top - Math.round(bottomPad / 2));
-      return { textTop: padTop, frame: frameBox(device, d, cx, top, w), bleed: null };
-    }
-    default: {
-      // headline-top, and any layout this renderer does not know yet.
-      const top = padTop + m.blockHeight + gap;
-      if (d.landscape) return { textTop: padTop, frame: centred(top, H - bottomPad), bleed: null };
-      const w = frameWidthFor(device, d, maxW, H - top - bottomPad);
-      return { textTop: padTop, frame: frameBox(device, d, cx, top, w), bleed: null };
-    }
+    return { textTop: padTop, frame: centred(below, H - bottomPad), bleed: null };
   }
+  const w = W * share;
+  const h = heightOf(device, d, w);
+  if (layout === 'headline-bottom') {
+    // The text sits on the bottom margin; the device hangs above it.
+    const textTop = H - padTop - own.height;
+    const bottom = textTop - gap;
+    // Centred in the room above the text when it fits there, else hanging from the top edge.
+    const y = h <= bottom - bottomPad ? bottomPad + (bottom - bottomPad - h) / 2 : bottom - h;
+    return { textTop, frame: frameBox(device, d, cx, y, w), bleed: null };
+  }
+  // headline-top, hero-centered and any layout this renderer does not know yet: under the text,
+  // raised from the bottom edge when it fits, else bleeding off it.
+  const room = H - bottomPad - below;
+  return { textTop: padTop, frame: frameBox(device, d, cx, h <= room ? below + (room - h) / 2 : below, w), bleed: null };
 }
 
 function heightOf(device: Device, d: Display, outerWidth: number): number {

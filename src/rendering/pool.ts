@@ -9,6 +9,7 @@ import { configureThreadHeaps } from './thread-heap.ts';
 import { renderDuration } from '../metrics/index.ts';
 import { DEVICES } from '../core/devices.ts';
 import { themeFor } from '../core/themes.ts';
+import { isHero } from '../core/set.ts';
 import type { BrandTask, RenderedSlide, RenderInput, RenderOptions, RenderTask, SetMetrics, SlideLook } from './types.ts';
 import type { WorkerSlide } from './worker.ts';
 
@@ -40,6 +41,7 @@ const look = (s: SlideLook, lang?: string): SlideLook => ({
   textColor: s.textColor,
   ...(lang ? { lang } : {}),
   ...(s.keywords ? { keywords: s.keywords } : {}),
+  ...(s.focus ? { focus: s.focus } : {}),
 });
 
 export class RenderPool {
@@ -192,6 +194,7 @@ export class RenderPool {
           icon: slide.layout === 'text-only' || screen ? icon : null,
           badge,
           ...(input.size ? { size: input.size } : {}),
+          ...(input.rating && isHero(slide.layout) ? { rating: input.rating } : {}),
         };
         const out = (await this.pool.run(task, { signal })) as WorkerSlide;
         const rendered = { ...out, bytes: Buffer.from(out.bytes.buffer, out.bytes.byteOffset, out.bytes.byteLength) };

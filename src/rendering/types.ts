@@ -32,6 +32,14 @@ export interface RenderInput {
   locale?: string;
   /** Landscape: the slides are the device's size turned (core/orientation.ts); absent: the device's own. */
   orientation?: Orientation;
+  /** The store's rating, drawn under the hero's headline (the set's `rating`: only with ≥ 50 ratings); absent: none. */
+  rating?: StoreRating | null;
+}
+
+/** A listing's average rating and how many gave one. */
+export interface StoreRating {
+  value: number;
+  count: number;
 }
 
 export interface RenderOptions {
@@ -47,7 +55,7 @@ export interface RenderOptions {
  * The part of a slide the renderer reads, and its captions' language (BCP 47): line breaking and
  * hyphenation follow it (./text.ts); absent, only the rules that need no language apply.
  */
-export type SlideLook = Pick<Slide, 'headline' | 'subheadline' | 'layout' | 'background' | 'textColor'> & {
+export type SlideLook = Pick<Slide, 'headline' | 'subheadline' | 'layout' | 'background' | 'textColor' | 'focus'> & {
   lang?: string;
   /** The slide's keywords: the headline's word among them is the one the brand's accent marks. */
   keywords?: string[];
@@ -89,6 +97,8 @@ export interface SlideTask {
   badge?: Uint8Array | null;
   /** A preview's size, as a share of the device's (default 1: the store's size). */
   scale?: number;
+  /** The store's rating under the headline: the hero slide's only. */
+  rating?: StoreRating | null;
   /** The file's size, when not the device's: the slide is drawn at the device's size and scaled to it. */
   size?: Size;
 }

@@ -7,7 +7,8 @@ import { appNotFound, findApp } from '../apps/apps.ts';
 import { transaction, type Db, type Queryable } from '../db/pool.ts';
 import { isId, newId } from '../core/ids.ts';
 import type { ObjectStore } from '../objects/index.ts';
-import { Problem } from '../core/problem.ts';
+import { Problem, type FieldError } from '../core/problem.ts';
+import { focusError, type Focus } from '../core/set.ts';
 import type { ScreenshotFamily } from '../core/listing.ts';
 import { decodeScreen } from './decode.ts';
 import { inferFamily } from '../core/families.ts';
@@ -166,6 +167,46 @@ export async function checkScreenIds(db: Queryable, accountId: string, appId: st
   const found = new Set(rows.map((r) => r.id));
   const missing = unique.find((id) => !found.has(id));
   if (missing) throw screenNotFound(missing);
+}
+
+/** The pixel size of each named screen of the app (live or not), by id. */
+export async function screenSizes(
+  db: Queryable,
+  accountId: string,
+  appId: string,
+  ids: string[],
+): Promise<Map<string, { width: number; height: number }>> {
+  const { rows } = await db.query<{ id: string; width: number; height: number }>(
+    'SELECT id, width, height FROM screens WHERE id = ANY($1) AND app_id = $2 AND account_id = $3',
+    [[...new Set(ids)], appId, accountId],
+  );
+  return new Map(rows.map((r) => [r.id, { width: r.width, height: r.height }]));
+}
+
+/**
+ * Each slide's focus checked against its screen: it needs the slide's own uploaded screen (the
+ * region is in that screen's pixels) and must lie within it. `field` names the slide in a refusal.
+ */
+export async function focusErrors(
+  db: Queryable,
+  accountId: string,
+  appId: string,
+  slides: { field: string; focus: Focus; screenId: string | undefined }[],
+): Promise<FieldError[]> {
+  if (slides.length === 0) return [];
+  const sizes = await screenSizes(
+    db,
+    accountId,
+    appId,
+    slides.flatMap((s) => (s.screenId ? [s.screenId] : [])),
+  );
+  return slides.flatMap(({ field, focus, screenId }) => {
+    const size = screenId ? sizes.get(screenId) : undefined;
+    if (!size)
+      return [{ field: `${field}/focus`, message: "needs the slide's own uploaded screen (screenId): the region is in its pixels" }];
+    const error = focusError(focus, size);
+    return error ? [{ field: `${field}/focus`, message: error }] : [];
+  });
 }
 
 /** The named screens (deleted ones included: the job was accepted with them), in the given order. */

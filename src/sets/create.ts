@@ -13,7 +13,7 @@ import { findNarrative } from '../core/narratives.ts';
 import { planDefaults, type PlanRequest } from '../core/set.ts';
 import { isProblem, Problem, validationFailed } from '../core/problem.ts';
 import { appNotFound, listingsOf, type App } from '../apps/apps.ts';
-import { checkScreenIds } from '../screens/screens.ts';
+import { checkScreenIds, focusErrors } from '../screens/screens.ts';
 import { listingLocale, localesErrors, plannedNatively } from '../core/locales.ts';
 import { screensFor } from '../planning/screens.ts';
 import { verdictOf } from '../planning/fillable.ts';
@@ -174,6 +174,7 @@ function resolveRequest(request: ScreenshotSetRequest): StoredPlanRequest {
       headline: s.headline,
       ...(s.subheadline != null ? { subheadline: s.subheadline } : {}),
       ...(s.screenId ? { screenId: s.screenId } : {}),
+      ...(s.focus ? { focus: { x: s.focus.x, y: s.focus.y, w: s.focus.w, h: s.focus.h } } : {}),
     }));
     return { device: request.device, ...planDefaults(request), narrativeId: null, slides, ...extras };
   }
@@ -231,6 +232,11 @@ async function checkOnce(
   if (!app) throw appNotFound(request.appId);
   if (untranslatable) checkTranslatable(app, request);
   if (screenIds.length) await checkScreenIds(db, accountId, request.appId, screenIds);
+  const focused = (request.slides ?? []).flatMap((s, i) =>
+    s.focus ? [{ field: `slides/${i}`, focus: s.focus, screenId: s.screenId }] : [],
+  );
+  const badFocus = await focusErrors(db, accountId, request.appId, focused);
+  if (badFocus.length) throw validationFailed(badFocus);
   const fillable = request.slides
     ? { warnings: [], family: null, hasScreens: null }
     : await checkSetFillable(db, reader, app, planRequest, opts.hasModel ?? !!opts.canTranslate);

@@ -276,6 +276,7 @@ export async function renderPictures(
           locale: set.locale,
           ...(brand ? look : {}),
           ...sized,
+          ...(result.rating ? { rating: result.rating } : {}),
         },
         { signal: ctx.signal, onSlide },
       );

@@ -2,6 +2,7 @@
  * What a worker does with a claimed job: plan the set from the app's stored listings, then render
  * and store its pictures. The job completes with both, or not at all.
  */
+import { shownRating } from '../rendering/rating.ts';
 import { findApp, listingsOf } from '../apps/apps.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { ObjectStore } from '../objects/store.ts';
@@ -120,6 +121,10 @@ export function screenshotSetRunner({ db, planner, pictures, log, screenTextWait
     for (let a = 1; a < job.attempts; a++) await pictures.objects.deletePrefix(attemptPrefix(job.id, a)).catch(() => undefined);
     try {
       const primary = listings.length ? primaryListing(listings, job.request.device) : null;
+      const rating = shownRating(
+        primary?.rating != null && primary.ratingCount != null ? { value: primary.rating, count: primary.ratingCount } : null,
+      );
+      if (rating) planned = { ...planned, rating };
       const locale = fileLocale(planned, primary);
       const { result, files } = await renderPictures(deps, pictureJob, planned, uploaded, locale, ctx, {
         brand,

@@ -56,24 +56,33 @@ describe('golden images (small scale, perceptual tolerance)', () => {
   });
 });
 
-describe('screens shown whole', () => {
+/**
+ * The screen whole, or (a device larger than the room beside its text) bleeding off one edge of
+ * the slide by design: then the two marks on the other edge still show, and the lint says how
+ * much is past the edge. Nothing is cut to fit a display of another shape.
+ */
+function expectShown(counts: number[], lint: { screenCroppedPct: number | null; screenBleedPct?: number | null }, what: string): void {
+  const [tl, tr, bl, br] = counts.map((n) => n > 20);
+  if (!lint.screenBleedPct) expect([tl, tr, bl, br], what).toEqual([true, true, true, true]);
+  else expect((tl && tr) || (bl && br), what).toBe(true);
+  expect(lint.screenBleedPct ?? 0, what).toBeLessThan(45);
+  expect(lint.screenCroppedPct, what).toBeLessThanOrEqual(5);
+}
+
+describe('screens shown whole, or bleeding off one edge', () => {
   const framed = GOLDEN_CASES.filter((c) => c.screen && !c.marketing && c.slides[c.index].layout !== 'text-only');
-  it.each(framed.map((c) => [c.name, c] as const))('%s: all four corner marks of the screen are visible', async (_, c) => {
+  it.each(framed.map((c) => [c.name, c] as const))('%s: the corner marks on the slide are visible', async (name, c) => {
     const s = (await render(c))[c.index];
-    const counts = await markPixels(s.bytes);
-    for (const n of counts) expect(n).toBeGreaterThan(20);
-    expect(s.lint.screenCroppedPct).toBeLessThanOrEqual(5);
+    expectShown(await markPixels(s.bytes), s.lint, name);
     expect(s.lint.marketingImage).toBeNull();
   });
 
-  // Full bleed included: its frameless screen is shown whole too, not cut by the bottom edge.
   it.each(THEME_IDS)(
-    'theme %s: every device shows all four corner marks',
+    'theme %s: every device shows its screen',
     async (theme) => {
       for (const c of themeCases(theme)) {
         const s = (await render(c))[c.index];
-        for (const n of await markPixels(s.bytes)) expect(n, c.device).toBeGreaterThan(20);
-        expect(s.lint.screenCroppedPct, c.device).toBeLessThanOrEqual(5);
+        expectShown(await markPixels(s.bytes), s.lint, c.device);
       }
       // Seven full-size pictures scanned pixel by pixel: slow on a busy machine, not a timing test.
     },

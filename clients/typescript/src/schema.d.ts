@@ -1813,6 +1813,26 @@ export interface operations {
                         subheadline?: string;
                         /** @description An uploaded screen (POST /public/v1/apps/{appId}/screens) for this slide; otherwise the planner picks one. */
                         screenId?: string;
+                        /**
+                         * Focus
+                         * @description One region of the slide’s screen (x, y, w, h in the screen’s pixels, within it: 400 otherwise) drawn enlarged over the device as a callout, to pull one UI element out. Meant for feature slides; needs the slide’s own uploaded screen (screenId).
+                         * @example {
+                         *       "x": 40,
+                         *       "y": 420,
+                         *       "w": 1100,
+                         *       "h": 360
+                         *     }
+                         */
+                        focus?: {
+                            /** @description Left edge, in the screen’s pixels. */
+                            x: number;
+                            /** @description Top edge. */
+                            y: number;
+                            /** @description Width. */
+                            w: number;
+                            /** @description Height. */
+                            h: number;
+                        };
                     }[];
                     /**
                      * @description Uploaded screens of this app (POST /public/v1/apps/{appId}/screens), in order: slide i frames screen i, cycling when there are fewer screens than slides. Without it, the app's uploaded screens of the device's family are used in upload order, else the listing's own screenshots. An id that is not a live screen of this app is 404 `screen_not_found`.
@@ -2227,6 +2247,26 @@ export interface operations {
                         subheadline?: string;
                         /** @description An uploaded screen (POST /public/v1/apps/{appId}/screens) for this slide; otherwise the planner picks one. */
                         screenId?: string;
+                        /**
+                         * Focus
+                         * @description One region of the slide’s screen (x, y, w, h in the screen’s pixels, within it: 400 otherwise) drawn enlarged over the device as a callout, to pull one UI element out. Meant for feature slides; needs the slide’s own uploaded screen (screenId).
+                         * @example {
+                         *       "x": 40,
+                         *       "y": 420,
+                         *       "w": 1100,
+                         *       "h": 360
+                         *     }
+                         */
+                        focus?: {
+                            /** @description Left edge, in the screen’s pixels. */
+                            x: number;
+                            /** @description Top edge. */
+                            y: number;
+                            /** @description Width. */
+                            w: number;
+                            /** @description Height. */
+                            h: number;
+                        };
                     }[];
                     /**
                      * @description Uploaded screens of this app (POST /public/v1/apps/{appId}/screens), in order: slide i frames screen i, cycling when there are fewer screens than slides. Without it, the app's uploaded screens of the device's family are used in upload order, else the listing's own screenshots. An id that is not a live screen of this app is 404 `screen_not_found`.
@@ -2664,6 +2704,26 @@ export interface operations {
                                 screenshotUrl: string | null;
                                 /** @example headline-top */
                                 layout: string;
+                                /**
+                                 * Focus
+                                 * @description One region of the slide’s screen (x, y, w, h in the screen’s pixels, within it: 400 otherwise) drawn enlarged over the device as a callout, to pull one UI element out. Meant for feature slides; needs the slide’s own uploaded screen (screenId).
+                                 * @example {
+                                 *       "x": 40,
+                                 *       "y": 420,
+                                 *       "w": 1100,
+                                 *       "h": 360
+                                 *     }
+                                 */
+                                focus?: {
+                                    /** @description Left edge, in the screen’s pixels. */
+                                    x: number;
+                                    /** @description Top edge. */
+                                    y: number;
+                                    /** @description Width. */
+                                    w: number;
+                                    /** @description Height. */
+                                    h: number;
+                                };
                                 background: {
                                     colors: string[];
                                 };
@@ -2718,8 +2778,10 @@ export interface operations {
                                     warnings?: string[];
                                     /** @description WCAG 2 contrast ratio of the text against the background under it (lowest). */
                                     contrast: number;
-                                    /** @description Share of the screen image not shown, in %; null without a screen. */
+                                    /** @description Share of the screen image cut to fit its display’s shape, in %; null without a screen. What bleeds off the slide’s edge by design is screenBleedPct. */
                                     screenCroppedPct: number | null;
+                                    /** @description Share of the drawn screen past the slide’s edge, in %: a device larger than the room beside the text bleeds off the bottom (or, under a bottom headline, the top) rather than shrink. null without a screen. */
+                                    screenBleedPct?: number | null;
                                     /** @description How much the screen image was enlarged, in % (0: drawn at or below its own size). */
                                     screenUpscaledPct: number | null;
                                     /** @description Why the screen was not framed: it already is a marketing picture (a framed device, a caption band, or a shape no display of the family has). The slide then shows it whole, without a frame, under its caption. */
@@ -2747,6 +2809,16 @@ export interface operations {
                              * @enum {string}
                              */
                             theme?: "bold" | "soft" | "dark" | "full-bleed" | "panoramic";
+                            /**
+                             * StoreRating
+                             * @description The listing's rating drawn under the hero's headline: present only when the store shows 50 ratings or more at 4.0 or better.
+                             */
+                            rating?: {
+                                /** @example 4.8 */
+                                value: number;
+                                /** @example 12840 */
+                                count: number;
+                            };
                             /**
                              * SetBrand
                              * @description The colours, font and badge the set was drawn with.
@@ -2868,6 +2940,26 @@ export interface operations {
                                     screenshotUrl: string | null;
                                     /** @example headline-top */
                                     layout: string;
+                                    /**
+                                     * Focus
+                                     * @description One region of the slide’s screen (x, y, w, h in the screen’s pixels, within it: 400 otherwise) drawn enlarged over the device as a callout, to pull one UI element out. Meant for feature slides; needs the slide’s own uploaded screen (screenId).
+                                     * @example {
+                                     *       "x": 40,
+                                     *       "y": 420,
+                                     *       "w": 1100,
+                                     *       "h": 360
+                                     *     }
+                                     */
+                                    focus?: {
+                                        /** @description Left edge, in the screen’s pixels. */
+                                        x: number;
+                                        /** @description Top edge. */
+                                        y: number;
+                                        /** @description Width. */
+                                        w: number;
+                                        /** @description Height. */
+                                        h: number;
+                                    };
                                     background: {
                                         colors: string[];
                                     };
@@ -2922,8 +3014,10 @@ export interface operations {
                                         warnings?: string[];
                                         /** @description WCAG 2 contrast ratio of the text against the background under it (lowest). */
                                         contrast: number;
-                                        /** @description Share of the screen image not shown, in %; null without a screen. */
+                                        /** @description Share of the screen image cut to fit its display’s shape, in %; null without a screen. What bleeds off the slide’s edge by design is screenBleedPct. */
                                         screenCroppedPct: number | null;
+                                        /** @description Share of the drawn screen past the slide’s edge, in %: a device larger than the room beside the text bleeds off the bottom (or, under a bottom headline, the top) rather than shrink. null without a screen. */
+                                        screenBleedPct?: number | null;
                                         /** @description How much the screen image was enlarged, in % (0: drawn at or below its own size). */
                                         screenUpscaledPct: number | null;
                                         /** @description Why the screen was not framed: it already is a marketing picture (a framed device, a caption band, or a shape no display of the family has). The slide then shows it whole, without a frame, under its caption. */
@@ -6352,6 +6446,17 @@ export interface operations {
                         screenId?: string;
                         /** @enum {string} */
                         layout?: "hero-centered" | "headline-top" | "headline-bottom" | "text-only";
+                        /** @description A region of the slide's uploaded screen (x, y, w, h in its pixels, within it) drawn enlarged as a callout; null removes it. A new screenId without a focus drops the old one. */
+                        focus?: {
+                            /** @description Left edge, in the screen’s pixels. */
+                            x: number;
+                            /** @description Top edge. */
+                            y: number;
+                            /** @description Width. */
+                            w: number;
+                            /** @description Height. */
+                            h: number;
+                        } | null;
                         /** @description Gradient stops. */
                         background?: {
                             colors: string[];
@@ -6370,6 +6475,17 @@ export interface operations {
                         screenId?: string;
                         /** @enum {string} */
                         layout?: "hero-centered" | "headline-top" | "headline-bottom" | "text-only";
+                        /** @description A region of the slide's uploaded screen (x, y, w, h in its pixels, within it) drawn enlarged as a callout; null removes it. A new screenId without a focus drops the old one. */
+                        focus?: {
+                            /** @description Left edge, in the screen’s pixels. */
+                            x: number;
+                            /** @description Top edge. */
+                            y: number;
+                            /** @description Width. */
+                            w: number;
+                            /** @description Height. */
+                            h: number;
+                        } | null;
                         /** @description Gradient stops. */
                         background?: {
                             colors: string[];
@@ -6694,6 +6810,17 @@ export interface operations {
                         screenId?: string;
                         /** @enum {string} */
                         layout?: "hero-centered" | "headline-top" | "headline-bottom" | "text-only";
+                        /** @description A region of the slide's uploaded screen (x, y, w, h in its pixels, within it) drawn enlarged as a callout; null removes it. A new screenId without a focus drops the old one. */
+                        focus?: {
+                            /** @description Left edge, in the screen’s pixels. */
+                            x: number;
+                            /** @description Top edge. */
+                            y: number;
+                            /** @description Width. */
+                            w: number;
+                            /** @description Height. */
+                            h: number;
+                        } | null;
                         /** @description Gradient stops. */
                         background?: {
                             colors: string[];
@@ -6728,6 +6855,17 @@ export interface operations {
                         screenId?: string;
                         /** @enum {string} */
                         layout?: "hero-centered" | "headline-top" | "headline-bottom" | "text-only";
+                        /** @description A region of the slide's uploaded screen (x, y, w, h in its pixels, within it) drawn enlarged as a callout; null removes it. A new screenId without a focus drops the old one. */
+                        focus?: {
+                            /** @description Left edge, in the screen’s pixels. */
+                            x: number;
+                            /** @description Top edge. */
+                            y: number;
+                            /** @description Width. */
+                            w: number;
+                            /** @description Height. */
+                            h: number;
+                        } | null;
                         /** @description Gradient stops. */
                         background?: {
                             colors: string[];

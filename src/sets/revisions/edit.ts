@@ -48,10 +48,14 @@ export function applyChanges(slide: Slide, c: SlideChanges): Slide {
   if (c.screenId !== undefined) {
     out.screenId = c.screenId;
     out.screenshotUrl = null;
+    // The old region was in the old screen's pixels.
+    delete out.focus;
     // A text-only slide that is given a screen shows it.
     if (out.layout === 'text-only' && c.layout === undefined) out.layout = layoutFor(out.role, out.index - 1, true);
   }
   if (c.layout !== undefined) out.layout = c.layout;
+  if (c.focus === null) delete out.focus;
+  else if (c.focus !== undefined) out.focus = { ...c.focus };
   if (c.background) out.background = { colors: c.background.colors.map((x) => x.toUpperCase()) };
   if (c.textColor !== undefined) out.textColor = c.textColor.toUpperCase();
   return out;
@@ -156,7 +160,7 @@ export function applyRevision(parent: ScreenshotSetResult, req: RevisionRequest)
       const slide = isAdded
         ? addedSlide(parent, added[from - n - 1], pos + 1)
         : applyChanges(own[from - 1], { ...looks.get(from), ...caption?.changes });
-      slides.push({ ...slide, index: pos + 1 });
+      slides.push({ ...withRhythm(slide, from, pos, looks.get(from)), index: pos + 1 });
       if (isAdded || caption) {
         edits.positions.push(pos);
         edits.fields.push(isAdded ? `add/${from - n - 1}` : caption!.field);
@@ -176,6 +180,16 @@ export function applyRevision(parent: ScreenshotSetResult, req: RevisionRequest)
   };
   delete plan.archive;
   return { plan, sources, edited: sets.map((s) => s.edits), errors };
+}
+
+/**
+ * A slide that moved takes the composition of its new place (the hero's at the front, the
+ * alternating features after it): the set's rhythm follows the new order. A layout this revision
+ * names, and a text slide, stay as they are.
+ */
+function withRhythm(slide: Slide, from: number, pos: number, look: SlideChanges | undefined): Slide {
+  if (from === pos + 1 || look?.layout !== undefined || slide.layout === 'text-only') return slide;
+  return { ...slide, layout: layoutFor(slide.role, pos, true) };
 }
 
 function changesSomething(req: RevisionRequest, n: number): boolean {

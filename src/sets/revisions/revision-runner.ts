@@ -141,6 +141,7 @@ export async function renderRevision(
         panoramic: themeFor(rev.theme).acrossSet,
         locale: w.locale,
         ...sized,
+        ...(plan.rating ? { rating: plan.rating } : {}),
       },
       w.todo,
       { signal: ctx.signal, onSlide: () => ctx.progress(++done, total) },

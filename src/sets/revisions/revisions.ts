@@ -11,7 +11,7 @@ import { isId, newId } from '../../core/ids.ts';
 import type { StoredPlanRequest } from '../jobs.ts';
 import type { ScreenshotSetResult, Slide } from '../../core/set.ts';
 import { Problem, validationFailed, type FieldError } from '../../core/problem.ts';
-import { checkScreenIds } from '../../screens/screens.ts';
+import { checkScreenIds, focusErrors } from '../../screens/screens.ts';
 import { DEFAULT_THEME, THEME_IDS, type ThemeId } from '../../core/themes.ts';
 import { captionFit } from './caption-fit.ts';
 import { captionWarnings } from './caption-warnings.ts';
@@ -104,6 +104,17 @@ export async function createRevision(
   if (applied.errors.length) throw validationFailed(applied.errors);
   const screenIds = [...(req.slides ?? []), ...(req.add ?? [])].flatMap((s) => (s.screenId ? [s.screenId] : []));
   if (screenIds.length) await checkScreenIds(db, accountId, parent.app_id, screenIds);
+  // A focus is checked against the screen its slide shows after the revision.
+  const focused = [
+    ...(req.slides ?? []).map((e, i) => ({
+      field: `slides/${i}`,
+      focus: e.focus,
+      screenId: e.screenId ?? parent.result.slides[e.index - 1]?.screenId,
+    })),
+    ...(req.add ?? []).map((a, i) => ({ field: `add/${i}`, focus: a.focus, screenId: a.screenId })),
+  ].flatMap((f) => (f.focus ? [{ ...f, focus: f.focus }] : []));
+  const badFocus = await focusErrors(db, accountId, parent.app_id, focused);
+  if (badFocus.length) throw validationFailed(badFocus);
   const unfit = fitErrors(applied.plan, applied.edited);
   if (unfit.length) throw validationFailed(unfit);
 

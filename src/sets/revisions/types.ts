@@ -1,6 +1,6 @@
 /** What a revision asks for, and what its job stores so the worker renders exactly that. */
 import type { ThemeId } from '../../core/themes.ts';
-import type { ScreenshotSetResult } from '../../core/set.ts';
+import type { Focus, ScreenshotSetResult } from '../../core/set.ts';
 
 /** What may change on one slide; everything absent stays as the parent rendered it. */
 export interface SlideChanges {
@@ -10,6 +10,8 @@ export interface SlideChanges {
   /** Another uploaded screen of the app (scr_…). */
   screenId?: string;
   layout?: string;
+  /** A region of the slide's uploaded screen drawn as a callout; null removes it. */
+  focus?: Focus | null;
   /** Gradient stops, #RRGGBB. */
   background?: { colors: string[] };
   textColor?: string;

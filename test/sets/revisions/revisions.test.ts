@@ -40,7 +40,7 @@ const revise = (jobId: string, payload: object, auth = h.auth) =>
   h.app.inject({ method: 'POST', url: `/api/v1/public/v1/jobs/${jobId}/revisions`, headers: auth, payload });
 
 describe('revisions', () => {
-  it('re-renders the edited slide only; moved and untouched slides are the parent’s bytes; costs nothing', async () => {
+  it('re-renders the edited slide and the moved one (its new place’s composition); the untouched slide is the parent’s bytes; costs nothing', async () => {
     const before = json(await h.app.inject({ method: 'GET', url: '/api/v1/public/v1/account', headers: h.auth }));
     drawnSince();
     const res = await revise(set.jobId, { slides: [{ index: 2, headline: 'Shop From One List' }], order: [1, 3, 2] });
@@ -59,10 +59,12 @@ describe('revisions', () => {
     const [p1, p2, p3] = await Promise.all([1, 2, 3].map((i) => slideBytes(h, set.jobId, i)));
     const [n1, n2, n3] = await Promise.all([1, 2, 3].map((i) => slideBytes(h, body.jobId, i)));
     expect(n1.equals(p1)).toBe(true);
-    expect(n2.equals(p3)).toBe(true);
+    // Slide 3, now second, takes the second place's composition (the headline at the bottom).
+    expect(n2.equals(p3)).toBe(false);
+    expect(job.result.slides[1].layout).toBe('headline-bottom');
     expect(n3.equals(p2)).toBe(false);
-    // The edited slide, now third, was drawn; the other two were not drawn at all.
-    expect(drawnSince()).toEqual([2]);
+    // The edited slide, now third, and the moved one were drawn; the first was not drawn at all.
+    expect(drawnSince().sort()).toEqual([1, 2]);
     expect(job.result.slides[0].image.sha256).toBe(sha(p1));
     expect(job.result.archive.sha256).toMatch(/^[0-9a-f]{64}$/);
     const after = json(await h.app.inject({ method: 'GET', url: '/api/v1/public/v1/account', headers: h.auth }));

@@ -1,0 +1,45 @@
+/**
+ * The store's rating on the hero slide: "★★★★★ 4.8 · 12K ratings" under the headline, in the text
+ * colour, set at the subheadline's size or a little above. Shown only where it sells: 50 ratings
+ * or more and 4.0 or better (set by the caller, RenderInput.rating; checked again here).
+ */
+import type { SKRSContext2D } from '@napi-rs/canvas';
+import { setFont } from './fonts.ts';
+import type { Scale } from './layout.ts';
+import type { SetMetrics, StoreRating } from './types.ts';
+
+export const MIN_RATINGS = 50;
+export const MIN_RATING = 4;
+
+export const shownRating = (r: StoreRating | null | undefined): StoreRating | null =>
+  r && r.count >= MIN_RATINGS && r.value >= MIN_RATING && r.value <= 5 ? r : null;
+
+const compact = new Intl.NumberFormat('en', {
+  notation: 'compact',
+  maximumFractionDigits: 1,
+  roundingMode: 'floor',
+} as Intl.NumberFormatOptions);
+
+/** The line as drawn: whole stars for the rounded value, the value with one decimal, the count. */
+export function ratingLine(r: StoreRating): string {
+  const full = Math.round(r.value);
+  const value = (Math.floor(r.value * 10) / 10).toFixed(1);
+  const count = r.count < 1000 ? String(r.count) : `${compact.format(r.count)}+`;
+  return `${'★'.repeat(full)}${'☆'.repeat(5 - full)}  ${value} · ${count} ratings`;
+}
+
+export const ratingSize = (m: SetMetrics, sc: Scale): number => Math.round(Math.max(m.subSize * 1.05, sc.base * 0.04));
+
+/** The room the line takes under the headline, its gap included. */
+export const ratingRoom = (m: SetMetrics, sc: Scale): number => Math.round(ratingSize(m, sc) * 1.4 + sc.gap * 0.4);
+
+export function drawRating(ctx: SKRSContext2D, r: StoreRating, m: SetMetrics, sc: Scale, color: string, top: number): void {
+  const size = ratingSize(m, sc);
+  const line = ratingLine(r);
+  setFont(ctx, 700, size, line);
+  ctx.direction = 'ltr';
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  ctx.fillStyle = color;
+  ctx.fillText(line, sc.width / 2, top + sc.gap * 0.4 + (size * 1.4) / 2);
+}

@@ -1,0 +1,89 @@
+/**
+ * How big the product is, measured on the layout the renderer draws (compose.ts `arrange`, the same
+ * call composeWith makes) for every theme on every kind of device: the hero's device (slide 1) and
+ * a feature slide's, as shares of the slide's width. The best store pages show the product at
+ * 75-90 % of the width; a framed hero at least 78 %, a feature 70 %, a frameless screen 88 %.
+ */
+import { createCanvas } from '@napi-rs/canvas';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEVICES, type Device } from '../../src/core/devices.ts';
+import { THEME_IDS, themeFor, type ThemeId } from '../../src/core/themes.ts';
+import { arrange } from '../../src/rendering/compose.ts';
+import { registerFonts } from '../../src/rendering/fonts.ts';
+import { displayFor } from '../../src/rendering/frames.ts';
+import { fitSet } from '../../src/rendering/layout.ts';
+import type { SlideTask } from '../../src/rendering/types.ts';
+import { REAL_SCREENS } from './golden-cases.ts';
+import { slide } from './support.ts';
+
+beforeAll(() => registerFonts());
+
+const DEVICES_MEASURED: [string, Device][] = [
+  ['iphone', 'iphone-69'],
+  ['ipad', 'ipad-13'],
+  ['android phone', 'android-phone'],
+  ['android tablet', 'android-tablet'],
+  ['mac', 'mac'],
+];
+
+// A set as the planner makes it: the hero, then features alternating the headline's side; one
+// long headline with a subheadline, so the text block is as tall as a real set's.
+const SET = [
+  slide(0, 'Track Every Habit in One Tap', 'hero-centered'),
+  slide(1, 'Smart Reminders That Adapt to Your Week', 'headline-top', { subheadline: 'Plan your week and see how far you have come' }),
+  slide(2, 'Beautiful Charts & Streaks', 'headline-bottom'),
+];
+
+interface Measure {
+  hero: number;
+  feature: number;
+  /** The largest share of a slide's product past the slide's edge (it bleeds off it). */
+  bleed: number;
+  /** Whether every slide's product stays clear of its text. */
+  clear: boolean;
+}
+
+function measure(theme: ThemeId, device: Device): Measure {
+  const ctx = createCanvas(1, 1).getContext('2d');
+  const family = DEVICES[device].family;
+  const [w, h] = REAL_SCREENS[family];
+  const display = displayFor(device, { width: w, height: h });
+  const metrics = fitSet(ctx, device, SET, theme);
+  const { width: W, height: H } = DEVICES[device];
+  const shares: number[] = [];
+  let bleed = 0;
+  let clear = true;
+  SET.forEach((s, index) => {
+    const task: SlideTask = { kind: 'slide', index, device, slide: s, screen: new Uint8Array(1), metrics, panorama: null, theme };
+    const { block, at } = arrange(ctx, task, display, false);
+    const box = at.frame ?? at.bleed!;
+    shares.push(box.width / W);
+    bleed = Math.max(bleed, 1 - (Math.min(box.y + box.height, H) - Math.max(box.y, 0)) / box.height);
+    const textBottom = at.textTop + block.height;
+    // Under the text, or over a bottom headline: never across it.
+    clear &&= box.y >= textBottom || box.y + box.height <= at.textTop;
+  });
+  return { hero: shares[0], feature: Math.min(shares[1], shares[2]), bleed, clear };
+}
+
+const pct = (n: number) => `${Math.round(n * 100)} %`;
+
+describe('the product is big', () => {
+  const rows = THEME_IDS.flatMap((theme) => DEVICES_MEASURED.map(([name, device]) => ({ theme, name, ...measure(theme, device) })));
+
+  it('prints the table', () => {
+    const lines = rows.map((r) => `| ${r.theme} | ${r.name} | ${pct(r.hero)} | ${pct(r.feature)} | ${pct(r.bleed)} |`);
+    console.log(['| theme | device | hero | feature | most past the edge |', '| --- | --- | --- | --- | --- |', ...lines].join('\n'));
+  });
+
+  it.each(rows.map((r) => [r.theme, r.name, r] as const))('%s on %s: hero ≥ 78 %, features ≥ 70 %, clear of the text', (theme, _, r) => {
+    const frameless = themeFor(theme).screen === 'bleed';
+    expect(r.hero).toBeGreaterThanOrEqual(frameless ? 0.88 : 0.78);
+    expect(r.feature).toBeGreaterThanOrEqual(frameless ? 0.88 : 0.7);
+    expect(r.hero).toBeGreaterThan(r.feature);
+    expect(r.clear).toBe(true);
+    // Big, but still the app: most of its screen stays on the slide (a 20:9 screen 88 % as wide
+    // as a 9:16 slide is taller than the slide: full bleed on an Android phone hides the most).
+    expect(r.bleed).toBeLessThan(0.45);
+  });
+});
