@@ -5,10 +5,10 @@
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import { themeFor, type ThemeId } from '../core/themes.ts';
-import { DEVICES, type Device } from '../core/devices.ts';
+import type { Device } from '../core/devices.ts';
 import { slideSize, type Orientation } from '../core/orientation.ts';
 import { isHero } from '../core/set.ts';
-import { frameBox, frameOf, frameWidthFor, FRAMES, type Display, type FrameBox } from './frames.ts';
+import { frameBox, frameWidthFor, FRAMES, type Display, type FrameBox } from './frames.ts';
 import type { Weight } from './font-sources.ts';
 import { drawnLines, fitSize, HEADLINE_LINE_HEIGHT, SUB_LINE_HEIGHT } from './text.ts';
 import type { SetMetrics, SlideLook } from './types.ts';
