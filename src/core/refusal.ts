@@ -42,3 +42,35 @@ export function nothingToFrame(device: string, family: string, why: 'own-listing
     { asked: null, supported: 0, fixes: ['screens'] },
   );
 }
+
+/**
+ * A named narrative the listing cannot fill. `supported` is counted on that narrative's own slides
+ * (its order and roles kept), never on the default story a smaller `count` would give: a count does
+ * not apply to a narrative, so the fixes are words (extraContext) or the user's own captions.
+ */
+export function cannotFillNarrative(
+  narrative: { id: string; name: string },
+  asked: number,
+  missing: { slide: number; role: string }[],
+  descriptionEmpty: boolean,
+): Problem {
+  const supported = asked - missing.length;
+  const which = missing.map((m) => `${m.slide} (${m.role.replace(/-/g, ' ')})`).join(', ');
+  return new Problem(
+    'cannot_fill_set',
+    `The listing${descriptionEmpty ? ' (it has no description)' : ''} supports ${supported} of the ${asked} slides of the "${narrative.name}" story with captions that pass the caption checks: it says nothing that fits slide${missing.length === 1 ? '' : 's'} ${which}. Add a few lines about the app as extraContext (POST /public/v1/apps), or write the captions yourself with "slides".`,
+    { asked, supported, narrativeId: narrative.id, fixes: ['extraContext', 'slides'] },
+  );
+}
+
+/**
+ * The fewer slides the listing could fill would say nothing of this app ("The Best Free App"): a
+ * smaller count would give a set worse than none, so it is not offered (`supported` 0).
+ */
+export function cannotFillButGenerically(asked: number, example: string, descriptionEmpty: boolean): Problem {
+  return new Problem(
+    'cannot_fill_set',
+    `The listing${descriptionEmpty ? ' (it has no description)' : ''} says too little about what the app does for ${asked} slides, and fewer would not help: the only captions it gives ("${example}") say nothing a store visitor learns about this app from. Add a few lines about the app as extraContext (POST /public/v1/apps), or write the captions yourself with "slides".`,
+    { asked, supported: 0, fixes: ['extraContext', 'slides'] },
+  );
+}

@@ -16,10 +16,11 @@
 import { Piscina } from 'piscina';
 import { isProblem, Problem, type ProblemCode } from '../core/problem.ts';
 import { workerFile } from '../core/worker-file.ts';
-import { NARRATIVES } from '../core/narratives.ts';
+import { findNarrative, NARRATIVES } from '../core/narratives.ts';
 import { draftScreenshotSet } from './plan.ts';
 import type { FactsAnswer, FactsTask } from './pool-worker.ts';
-import { cannotFillSet } from '../core/refusal.ts';
+import { refusalOf } from './refuse.ts';
+import type { Caption } from '../captions/rules/writer.ts';
 import { MAX_COUNT, type PlanInput, type PlanRequest } from '../core/set.ts';
 
 /** A refusal as plain data (it crosses threads and is stored as JSON). */
@@ -43,33 +44,27 @@ const data = (p: Problem): ProblemData => ({ code: p.code, detail: p.detail, ext
 /**
  * The facts of each request on the same listings. The rule writer's counts 1..10 are drafted once
  * for all of them: a refusal's supported count is the largest smaller count that fills (the
- * default story, as the planner's own supportedCount says), and a sweep of every count and
+ * default story, as ./refuse.ts says; a narrative's is counted on that narrative), and a sweep of every count and
  * narrative (`sweepRequests`) costs no more drafts than it has requests.
  */
 export function fillFacts(input: Omit<PlanInput, 'request' | 'uploadedScreens'>, requests: PlanRequest[]): FillFacts[] {
-  const filled = new Map<string, boolean>();
+  const filled = new Map<string, (Caption | null)[]>();
   const draft = (request: PlanRequest) => draftScreenshotSet({ ...input, request });
-  const fills = (request: PlanRequest, count: number): boolean => {
-    const key = `${request.device} ${request.captionStyle} ${request.captionLength} ${count}`;
-    let known = filled.get(key);
+  const key = (request: PlanRequest, count: number) => `${request.device} ${request.captionStyle} ${request.captionLength} ${count}`;
+  const rulesAt = (request: PlanRequest, count: number): (Caption | null)[] => {
+    let known = filled.get(key(request, count));
     if (known === undefined) {
-      known = draft({ ...request, count, narrativeId: undefined }).rules.every((c) => c !== null);
-      filled.set(key, known);
+      known = draft({ ...request, count, narrativeId: undefined }).rules;
+      filled.set(key(request, count), known);
     }
     return known;
   };
   const noScreens = new Map<string, ProblemData | null>();
   return requests.map((request) => {
     const d = draft(request);
-    if (!request.narrativeId)
-      filled.set(`${request.device} ${request.captionStyle} ${request.captionLength} ${request.count}`, !d.rules.includes(null));
-    let unfilled: ProblemData | null = null;
-    if (d.rules.includes(null)) {
-      let supported = 0;
-      for (let count = Math.min(d.roles.length - 1, MAX_COUNT); count >= 1 && supported === 0; count--)
-        if (fills(request, count)) supported = count;
-      unfilled = data(cannotFillSet(d.roles.length, supported, d.u.descriptionEmpty));
-    }
+    if (!request.narrativeId) filled.set(key(request, request.count ?? d.roles.length), d.rules);
+    const narrative = request.narrativeId ? findNarrative(request.narrativeId) : null;
+    const unfilled = d.rules.includes(null) ? data(refusalOf(d, narrative, (count) => rulesAt(request, count))) : null;
     // With no screen uploaded the planner refuses before anything else; which refusal depends on the device alone.
     if (d.screenCount === 0 && !noScreens.has(request.device)) noScreens.set(request.device, refusalWithoutScreens(input, request));
     return { warnings: [...d.warnings], unfilled, noScreens: d.screenCount === 0 ? noScreens.get(request.device)! : null };

@@ -14,7 +14,6 @@ import { planOwnSlides } from './own-slides.ts';
 import {
   type CaptionLength,
   type CaptionStyle,
-  MAX_COUNT,
   planDefaults,
   OWN_SLIDE_LIMITS,
   type PlanInput,
@@ -26,7 +25,8 @@ import { askedOrientation, orientationError, slideSize, slideSizeFor } from '../
 import { understand, type Understanding } from '../captions/understand.ts';
 import { CaptionWriter, FEATURE_ROLES, slideKeywords, type Caption } from '../captions/rules/writer.ts';
 import { CaptionChecker, checkCaptions, type CheckContext } from '../captions/checker/check.ts';
-import { cannotFillSet, nothingToFrame } from '../core/refusal.ts';
+import { nothingToFrame } from '../core/refusal.ts';
+import { refusalOf } from './refuse.ts';
 import type { Role } from '../core/narratives.ts';
 import type { CaptionDraft, Written } from '../captions/draft.ts';
 
@@ -192,12 +192,14 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   const understood = understand(input.listings, primary, input.extraContext);
   const warnings: string[] = [];
   // A Mac App Store listing is another platform's app for an iPhone or iPad set: its rating and
-  // screens are not this set's. For a `mac` set they are its own.
+  // screens are not this set's. For a `mac` set they are its own. With nothing uploaded it is
+  // refused as a Mac app (below, before the charge); uploaded screens of the family are the user's
+  // word that an iOS version exists, so the warning says where the set goes, never that it cannot.
   const otherPlatform = primary.platform === 'mac' && spec.store === 'app-store' && spec.family !== 'mac';
   const u = otherPlatform ? { ...understood, rating: null } : understood;
   if (otherPlatform) {
     warnings.push(
-      `This is a Mac app's listing (${primary.name}, Mac App Store): a ${device} set cannot be submitted for it, and its Mac rating and screenshots are not used. Plan from the app's iPhone or iPad listing, or check that an iOS version exists.`,
+      `This is a Mac app's listing (${primary.name}, Mac App Store): the set frames your uploaded ${spec.family === 'ipad' ? 'iPad' : 'iPhone'} screens under captions from it, and its Mac rating and screenshots are not used. Submit it to the app's iOS version; for the Mac App Store, use the \`mac\` device.`,
     );
   }
   let roles = adaptRoles(asked, u, warnings, captionLength);
@@ -315,12 +317,9 @@ export function draftScreenshotSet(input: PlanInput): Draft {
  * writer fills with the default story, so that asking for it succeeds (the slides a failed draft did
  * fill are not such a count: fewer slides change the roles). 0 when not even one slide plans.
  */
-export function supportedCount(input: PlanInput, asked: number): number {
-  for (let count = Math.min(asked - 1, MAX_COUNT); count >= 1; count--) {
-    const draft = draftScreenshotSet({ ...input, request: { ...input.request, count, narrativeId: undefined } });
-    if (draft.rules.every((c) => c !== null)) return count;
-  }
-  return 0;
+/** The rule writer's captions for the default story of `count` slides (what a refusal's `supported` offers). */
+export function rulesAt(input: PlanInput, count: number): (Caption | null)[] {
+  return draftScreenshotSet({ ...input, request: { ...input.request, count, narrativeId: undefined } }).rules;
 }
 
 /** The rule writer's set: exactly the slides asked for, each passing the checker, or cannot_fill_set. */
@@ -329,6 +328,6 @@ export function planScreenshotSet(input: PlanInput): ScreenshotSetResult {
   if (input.request.slides?.length) return planOwnSlides(input);
   const draft = draftScreenshotSet(input);
   if (draft.rules.some((c) => c === null))
-    throw cannotFillSet(draft.roles.length, supportedCount(input, draft.roles.length), draft.u.descriptionEmpty);
+    throw refusalOf(draft, input.request.narrativeId ? findNarrative(input.request.narrativeId) : null, (count) => rulesAt(input, count));
   return draft.finish(draft.rules.map((c) => ({ headline: c!.headline, subheadline: c!.subheadline, source: 'rules' as const })));
 }

@@ -36,14 +36,20 @@ const canonical = (value: unknown): string =>
     v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v,
   );
 
-/** The name of what facts are planned from: the listings and the guidance. */
+/**
+ * What the facts mean: a new value when the planner's refusals change (issue 33: a narrative's
+ * `supported`, no generic smaller count), so facts kept by the last release are planned anew.
+ */
+const FACTS_VERSION = 2;
+
+/** The name of what facts are planned from: the listings and the guidance (and how they are planned). */
 export function sourceOf(listings: Listing[], extraContext: string | null): string {
   const parts = listings.map((l) => {
     let d = digests.get(l);
     if (!d) digests.set(l, (d = sha(canonical(l))));
     return d;
   });
-  return sha(JSON.stringify([parts, extraContext]));
+  return sha(JSON.stringify([FACTS_VERSION, parts, extraContext]));
 }
 
 /** The name of a request's facts: a narrative sets the count. */

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, expectProblem, uploadIphoneScreen, type TestApp } from '../support/app.ts';
 import { accountWithKey, insertApp, sampleListing } from '../support/fixtures.ts';
 import { setGuidance } from '../../src/apps/apps.ts';
+import { draftScreenshotSet } from '../../src/planning/plan.ts';
 
 const SETS = '/api/v1/public/v1/screenshots';
 // Two lines: the rule writer cannot fill six slides from it.
@@ -69,9 +70,46 @@ describe('POST /screenshots refuses before the charge a set it cannot fill', () 
     const res = await create({ appId, device: 'iphone-69', count: 3 });
     expect(res.statusCode).toBe(201);
     expect(res.json().warnings).toEqual([expect.stringContaining("This is a Mac app's listing")]);
+    // Uploaded iPhone screens are the user's word that an iOS version exists: the warning says where
+    // the set goes; a set known to be unsubmittable would have been refused, not charged.
+    expect(res.json().warnings[0]).not.toMatch(/cannot be submitted/);
+    expect(res.json().warnings[0]).toMatch(/Submit it to the app's iOS version; for the Mac App Store, use the `mac` device/);
     // An iPhone listing has nothing to say before the charge.
     const ios = await insertApp(h.t.pool, h.account.id);
     expect((await create({ appId: ios, device: 'iphone-69', count: 3 })).json().warnings).toEqual([]);
+  });
+
+  it("a narrative's refusal counts `supported` on that narrative, names its slides, and offers no count", async () => {
+    const appId = await insertApp(h.t.pool, h.account.id, sparse);
+    const p = expectProblem(await create({ appId, device: 'iphone-69', narrativeId: 'problem-solution' }), 422, 'cannot_fill_set');
+    // The planner's own draft of the narrative: its roles in order, the slides it could write.
+    const draft = draftScreenshotSet({
+      listings: [sparse],
+      extraContext: null,
+      uploadedScreens: 0,
+      request: { device: 'iphone-69', narrativeId: 'problem-solution' },
+    });
+    const filled = draft.rules.filter((c) => c !== null).length;
+    expect(filled).toBeGreaterThan(0);
+    expect(p).toMatchObject({ asked: 6, supported: filled, narrativeId: 'problem-solution', fixes: ['extraContext', 'slides'] });
+    expect(p.detail).toContain(`supports ${filled} of the 6 slides of the "Problem → solution" story`);
+    const missing = draft.rules.flatMap((c, i) => (c ? [] : [`${i + 1} (${draft.roles[i].replace(/-/g, ' ')})`]));
+    expect(p.detail).toContain(missing.join(', '));
+    expect(await moved()).toEqual({ jobs: 0, ledger: 0, used: 0 });
+  });
+
+  it('offers no smaller count whose captions would only say what any app says', async () => {
+    const hype = sampleListing({ description: 'The best free app. Download now!', subtitle: null });
+    const appId = await insertApp(h.t.pool, h.account.id, hype);
+    const p = expectProblem(await create({ appId, device: 'iphone-69', count: 3 }), 422, 'cannot_fill_set');
+    expect(p).toMatchObject({ asked: 3, supported: 0, fixes: ['extraContext', 'slides'] });
+    expect(p.detail).toMatch(/fewer would not help: the only captions it gives \("The Best Free App"\)/);
+    expect(await moved()).toEqual({ jobs: 0, ledger: 0, used: 0 });
+    // A listing whose one line says what the app does still offers that one slide.
+    const plain = await insertApp(h.t.pool, h.account.id, sparse);
+    const offered = expectProblem(await create({ appId: plain, device: 'iphone-69', count: 3 }), 422, 'cannot_fill_set');
+    expect(offered.supported).toBeGreaterThan(0);
+    expect(offered.fixes).toEqual(['extraContext', 'slides', 'count']);
   });
 
   it('your own slides are never refused for a sparse listing', async () => {

@@ -7,8 +7,9 @@ import { describe, expect } from 'vitest';
 import { findApp, setGuidance } from '../../src/apps/apps.ts';
 import { factsFor, factsPlannedInRequest, forgetKnownFacts, planFillChecks, sourceOf } from '../../src/sets/fill-checks.ts';
 import { fillabilityTasks } from '../../src/planning/fillable.ts';
-import { draftScreenshotSet, supportedCount } from '../../src/planning/plan.ts';
-import { cannotFillSet } from '../../src/core/refusal.ts';
+import { draftScreenshotSet, rulesAt } from '../../src/planning/plan.ts';
+import { refusalOf } from '../../src/planning/refuse.ts';
+import { findNarrative } from '../../src/core/narratives.ts';
 import type { PlanRequest } from '../../src/core/set.ts';
 import { isProblem } from '../../src/core/problem.ts';
 import type { Listing } from '../../src/core/listing.ts';
@@ -42,7 +43,7 @@ function planned(listing: Listing, request: PlanRequest, uploadedScreens?: numbe
   try {
     const draft = draftScreenshotSet(input);
     if (draft.rules.some((c) => c === null))
-      throw cannotFillSet(draft.roles.length, supportedCount(input, draft.roles.length), draft.u.descriptionEmpty);
+      throw refusalOf(draft, request.narrativeId ? findNarrative(request.narrativeId) : null, (count) => rulesAt(input, count));
     return { warnings: [...draft.warnings] };
   } catch (error) {
     if (!isProblem(error)) throw error;

@@ -1,0 +1,48 @@
+/**
+ * The planner's own refusals (the job's, and the check before the charge reads the same ones): a
+ * refusal's `supported` never leads to a set worse than the one refused (issue 33).
+ */
+import { describe, expect, it } from 'vitest';
+import { planScreenshotSet } from '../../src/planning/plan.ts';
+import { saysNothing } from '../../src/planning/refuse.ts';
+import { isProblem, type Problem } from '../../src/core/problem.ts';
+import type { PlanRequest } from '../../src/core/set.ts';
+import type { Listing } from '../../src/core/listing.ts';
+import { sampleListing } from '../support/fixtures.ts';
+
+const sparse = sampleListing({ description: 'Plan meals for the week in minutes.', subtitle: null });
+
+function refusal(listing: Listing, request: PlanRequest): Problem {
+  try {
+    planScreenshotSet({ listings: [listing], extraContext: null, uploadedScreens: 1, request });
+  } catch (error) {
+    if (isProblem(error)) return error;
+    throw error;
+  }
+  throw new Error('planned, not refused');
+}
+
+describe('a refusal offers no set worse than the one refused', () => {
+  it("counts a narrative's `supported` on that narrative and offers no count (a count does not apply to it)", () => {
+    const p = refusal(sparse, { device: 'iphone-69', narrativeId: 'problem-solution' });
+    expect(p.extensions).toMatchObject({ asked: 6, narrativeId: 'problem-solution', fixes: ['extraContext', 'slides'] });
+    expect(p.detail).toMatch(/of the 6 slides of the "Problem → solution" story/);
+  });
+
+  it('offers no smaller count whose captions would only praise the app', () => {
+    const p = refusal(sampleListing({ description: 'The best free app. Download now!', subtitle: null }), {
+      device: 'iphone-69',
+      count: 4,
+    });
+    expect(p.extensions).toEqual({ asked: 4, supported: 0, fixes: ['extraContext', 'slides'] });
+  });
+
+  it('tells praise and the app’s own name from a caption that says what the app does', () => {
+    const listings = [sparse];
+    const c = (headline: string) => ({ headline, subheadline: null, keywords: [] });
+    expect(saysNothing([c('Use This Free App')], listings, 'en')).toBe(true);
+    expect(saysNothing([c('The Best Free App'), c('Get Pantry Planner Today')], listings, 'en')).toBe(true);
+    expect(saysNothing([c('Plan Meals for the Week')], listings, 'en')).toBe(false);
+    expect(saysNothing([c('The Best Free App'), c('Scan Barcodes to Add Groceries')], listings, 'en')).toBe(false);
+  });
+});
