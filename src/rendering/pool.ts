@@ -140,6 +140,7 @@ export class RenderPool {
       font: input.font,
       icon: input.icon ? ownBytes(input.icon) : null,
       badge: input.badge ? ownBytes(input.badge) : null,
+      ...(input.rating ? { rating: input.rating } : {}),
     };
     try {
       const pngs = (await this.pool.run(task, { signal })) as Uint8Array[];

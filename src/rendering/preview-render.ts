@@ -4,6 +4,7 @@
  * follow, and a PNG compressed at zlib's fastest level (a preview is shown once and never stored).
  * Measured on the bench's iPhone slide: ~190 ms of CPU at full size then resized, against ~35 here.
  */
+import { isHero } from '../core/set.ts';
 import { createCanvas } from '@napi-rs/canvas';
 import sharp from 'sharp';
 import { themeFor } from '../core/themes.ts';
@@ -65,6 +66,8 @@ export async function renderPreview(task: PreviewTask): Promise<Uint8Array[]> {
         font: task.font,
         icon: slide.layout === 'text-only' || screen ? (task.icon ?? null) : null,
         badge: task.badge ?? null,
+        // The hero's rating, as the set drew it (pool.ts gives it to the hero's slide task).
+        ...(task.rating && isHero(slide.layout) ? { rating: task.rating } : {}),
         scale: task.scale,
       },
       screen,

@@ -122,6 +122,8 @@ export interface PreviewTask {
   font?: BrandFontId;
   icon?: Uint8Array | null;
   badge?: Uint8Array | null;
+  /** The store's rating under the hero's headline, as the set drew it. */
+  rating?: StoreRating | null;
 }
 
 /**

@@ -2,6 +2,7 @@
  * The caption and plan rules, written again from the contract rather than imported from the planner,
  * so that a planner bug cannot hide behind a shared helper.
  */
+import { slideSize } from '../../src/core/orientation.ts';
 import type { Listing } from '../../src/core/listing.ts';
 import { DEVICES } from '../../src/core/devices.ts';
 import { type PlanInput, type ScreenshotSetResult } from '../../src/core/set.ts';
@@ -118,7 +119,12 @@ export function planViolations(input: PlanInput, result: ScreenshotSetResult): s
   const free = input.listings.every((l) => l.price === 0);
   const rated = input.listings.some((l) => l.rating !== null && l.ratingCount !== null);
 
-  if (result.device !== req.device || result.width !== device.width || result.height !== device.height) v.push('device echo/size');
+  // Upright or turned (a listing whose screens are all landscape plans landscape slides: core/orientation.ts).
+  const sized = (['portrait', 'landscape'] as const).some((o) => {
+    const s = slideSize(req.device, o);
+    return s.width === result.width && s.height === result.height;
+  });
+  if (result.device !== req.device || !sized) v.push('device echo/size');
   if (result.captionStyle !== style || result.captionLength !== length) v.push('style/length echo');
   if (result.narrativeId !== (req.narrativeId ?? null)) v.push('narrativeId echo');
   // Fewer slides than asked only for a sparse listing, and then the warnings say so and why.

@@ -117,7 +117,9 @@ describe('listing understanding', () => {
       .join(' ');
     expect(all).not.toMatch(/subscription|iTunes|privacy|https?:/i);
     expect(all).toMatch(/Unlimited Habits/i);
-    expect(all).toMatch(/Reminders/i);
+    expect(all).toMatch(/Home Screen Widgets/i);
+    // "Smart reminders that adapt to your schedule" is not used since the whole-phrase rules, though
+    // "Smart Reminders" passes the checker: a known gap of the rule writer (issue 33's note).
   });
   it('lets the extra context outrank the description', () => {
     const r = plan([habitly], { captionStyle: 'minimal' }, 'Dark mode for night owls. Offline journaling on flights.');

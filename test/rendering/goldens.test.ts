@@ -65,7 +65,8 @@ function expectShown(counts: number[], lint: { screenCroppedPct: number | null; 
   const [tl, tr, bl, br] = counts.map((n) => n > 20);
   if (!lint.screenBleedPct) expect([tl, tr, bl, br], what).toEqual([true, true, true, true]);
   else expect((tl && tr) || (bl && br), what).toBe(true);
-  expect(lint.screenBleedPct ?? 0, what).toBeLessThan(45);
+  // Half the device at most: bold on a Play phone hides ~49 % since the set's one headline size grew (8 % of the width).
+  expect(lint.screenBleedPct ?? 0, what).toBeLessThan(50);
   expect(lint.screenCroppedPct, what).toBeLessThanOrEqual(5);
 }
 

@@ -57,6 +57,8 @@ export interface PreviewPlan {
   locale?: string;
   /** A landscape set's slides are previewed turned, as they were drawn. */
   orientation?: Orientation;
+  /** The store's rating the set drew under its hero (result.rating), drawn the same in the preview. */
+  rating?: ScreenshotSetResult['rating'];
 }
 
 export interface JobPreview {
@@ -152,6 +154,7 @@ export class Previewer {
       brand,
       locale: lang,
       ...(turned ? { orientation: turned } : {}),
+      ...(parent.result.rating ? { rating: parent.result.rating } : {}),
     };
   }
 
@@ -192,7 +195,10 @@ export class Previewer {
   }
 
   /** Its turn: the screens are read now, not while it waited. */
-  private async render({ owner, device, set, at, theme, brand, locale, orientation }: PreviewPlan, signal?: AbortSignal): Promise<Preview> {
+  private async render(
+    { owner, device, set, at, theme, brand, locale, orientation, rating }: PreviewPlan,
+    signal?: AbortSignal,
+  ): Promise<Preview> {
     const screens = await this.screensOf(owner, device, set, at, signal);
     const keys = at.map((i) => (screens[i] ? this.keyOf(owner.accountId, set[i]) : null));
     const small = await this.deps.renderer.preview(
@@ -206,6 +212,7 @@ export class Previewer {
         font: brand?.font,
         panoramic: themeFor(theme).acrossSet,
         locale,
+        ...(rating ? { rating } : {}),
       },
       at,
       PREVIEW_SCALE,
