@@ -4,15 +4,12 @@
  * phone with a Home button) instead of becoming text posters, and `orientation` is checked.
  */
 import sharp from 'sharp';
-import yauzl from 'yauzl';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseAppStoreLookupBody } from '../../src/stores/app-store.ts';
 import { startFakeImageHost, type FakeImageHost } from '../support/fake-images.ts';
 import { insertApp } from '../support/fixtures.ts';
-import { until } from '../support/jobs.ts';
 import { lookupBody, lookupResult } from '../support/store-fixtures.ts';
-import { scaled } from '../support/timing.ts';
-import { closeRenderPool, createPicturesApp, type PicturesApp } from './support.ts';
+import { closeRenderPool, createPicturesApp, fetchSigned, finishedJob, zipNames, type PicturesApp } from './support.ts';
 
 let images: FakeImageHost;
 let h: PicturesApp;
@@ -42,20 +39,6 @@ function iphoneListing(shape: 'land-' | 'old-', size: string) {
 const create = (payload: Record<string, unknown>) =>
   h.app.inject({ method: 'POST', url: '/api/v1/public/v1/screenshots', headers: h.auth, payload });
 
-async function finished(jobId: string) {
-  return until(async () => {
-    const job = (
-      await h.app.inject({ method: 'GET', url: `/api/v1/public/v1/jobs/${jobId}`, headers: { ...h.auth, prefer: 'wait=10' } })
-    ).json();
-    return job.status === 'succeeded' || job.status === 'failed' ? job : null;
-  }, scaled(60_000));
-}
-
-const fetchUrl = async (url: string) => {
-  const u = new URL(url);
-  return (await h.app.inject({ method: 'GET', url: u.pathname + u.search })).rawPayload;
-};
-
 /** The share of the slide's pixels in the screenshot's colour: how much of the slide is the product. */
 async function screenShare(png: Buffer): Promise<number> {
   const { data, info } = await sharp(png).resize(120, 120, { fit: 'fill', kernel: 'nearest' }).raw().toBuffer({ resolveWithObject: true });
@@ -67,26 +50,12 @@ async function screenShare(png: Buffer): Promise<number> {
   return n / (info.width * info.height);
 }
 
-const zipNames = (zip: Buffer) =>
-  new Promise<string[]>((resolve, reject) => {
-    yauzl.fromBuffer(zip, { lazyEntries: true }, (err, file) => {
-      if (err || !file) return reject(err);
-      const names: string[] = [];
-      file.on('entry', (e: yauzl.Entry) => {
-        names.push(e.fileName);
-        file.readEntry();
-      });
-      file.on('end', () => resolve(names.sort()));
-      file.readEntry();
-    });
-  });
-
 describe('a landscape-only listing', () => {
   it('gets landscape slides (2868×1320) framing its shots, filed as deliver expects; nothing refused', async () => {
     const appId = await insertApp(h.t.pool, h.account.id, iphoneListing('land-', '696x321'));
     const res = await create({ appId, device: 'iphone-69', count: 3 });
     expect(res.statusCode, res.body).toBe(201);
-    const job = await finished(res.json().jobId);
+    const job = await finishedJob(h, res.json().jobId);
     expect(job.status, JSON.stringify(job.error)).toBe('succeeded');
     expect(job.result).toMatchObject({ device: 'iphone-69', width: 2868, height: 1320 });
     expect(job.result.warnings.join(' ')).not.toMatch(/text-only|landscape/);
@@ -94,7 +63,7 @@ describe('a landscape-only listing', () => {
       expect(slide.layout).not.toBe('text-only');
       expect(slide.screenshotUrl).toMatch(/land-(green|blue)/);
       expect(slide.image).toMatchObject({ width: 2868, height: 1320 });
-      const png = await fetchUrl(slide.image.url);
+      const png = await fetchSigned(h, slide.image.url);
       const meta = await sharp(png).metadata();
       expect([meta.format, meta.width, meta.height, meta.hasAlpha]).toEqual(['png', 2868, 1320, false]);
       expect(slide.lint).toMatchObject({ marketingImage: null, screenCroppedPct: 0, problems: [] });
@@ -102,20 +71,20 @@ describe('a landscape-only listing', () => {
       expect(await screenShare(png)).toBeGreaterThan(0.35);
     }
     const roles = job.result.slides.map((s: { index: number; role: string }) => `en-US/0${s.index}_iphone-69_${s.role}.png`);
-    expect(await zipNames(await fetchUrl(job.result.archive.url))).toEqual([...roles, 'plan.json'].sort());
+    expect(await zipNames(await fetchSigned(h, job.result.archive.url))).toEqual([...roles, 'plan.json'].sort());
   });
 
   it('gets portrait slides when `orientation: "portrait"` is asked, each shot across the slide, and a warning says so', async () => {
     const appId = await insertApp(h.t.pool, h.account.id, iphoneListing('land-', '696x321'));
     const res = await create({ appId, device: 'iphone-69', count: 2, orientation: 'portrait' });
     expect(res.statusCode, res.body).toBe(201);
-    const job = await finished(res.json().jobId);
+    const job = await finishedJob(h, res.json().jobId);
     expect(job.status, JSON.stringify(job.error)).toBe('succeeded');
     expect(job.result).toMatchObject({ width: 1320, height: 2868 });
     expect(job.result.warnings.join(' ')).toMatch(/all landscape and the iphone-69 slides portrait/);
     for (const slide of job.result.slides) {
       expect(slide.lint.marketingImage).toBeNull();
-      expect(await screenShare(await fetchUrl(slide.image.url))).toBeGreaterThan(0.12);
+      expect(await screenShare(await fetchSigned(h, slide.image.url))).toBeGreaterThan(0.12);
     }
   });
 });
@@ -125,14 +94,14 @@ describe('a listing of older 9:16 iPhone shots', () => {
     const appId = await insertApp(h.t.pool, h.account.id, iphoneListing('old-', '392x696'));
     const res = await create({ appId, device: 'iphone-69', count: 3 });
     expect(res.statusCode, res.body).toBe(201);
-    const job = await finished(res.json().jobId);
+    const job = await finishedJob(h, res.json().jobId);
     expect(job.status, JSON.stringify(job.error)).toBe('succeeded');
     expect(job.result).toMatchObject({ width: 1320, height: 2868 });
     expect(job.result.warnings.join(' ')).not.toMatch(/not framed|text-only/);
     for (const slide of job.result.slides) {
       expect(slide.layout).not.toBe('text-only');
       expect(slide.lint).toMatchObject({ marketingImage: null, screenCroppedPct: 0 });
-      expect(await screenShare(await fetchUrl(slide.image.url))).toBeGreaterThan(0.25);
+      expect(await screenShare(await fetchSigned(h, slide.image.url))).toBeGreaterThan(0.25);
     }
   });
 });
@@ -159,12 +128,12 @@ describe('orientation', () => {
     const appId = await insertApp(h.t.pool, h.account.id, iphoneListing('old-', '392x696'));
     const res = await create({ appId, device: 'iphone-69', count: 2, orientation: 'landscape' });
     expect(res.statusCode, res.body).toBe(201);
-    const job = await finished(res.json().jobId);
+    const job = await finishedJob(h, res.json().jobId);
     expect(job.status, JSON.stringify(job.error)).toBe('succeeded');
     expect(job.result).toMatchObject({ width: 2868, height: 1320 });
     for (const slide of job.result.slides) {
       expect(slide.lint.marketingImage).toBeNull();
-      expect(await screenShare(await fetchUrl(slide.image.url))).toBeGreaterThan(0.1);
+      expect(await screenShare(await fetchSigned(h, slide.image.url))).toBeGreaterThan(0.1);
     }
   });
 });

@@ -4,15 +4,12 @@
  * fastlane's deliver expects (`{locale}/{index}_mac_{role}.png`).
  */
 import sharp from 'sharp';
-import yauzl from 'yauzl';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseAppStoreLookupBody } from '../../src/stores/app-store.ts';
 import { startFakeImageHost, solidPng, type FakeImageHost } from '../support/fake-images.ts';
 import { insertApp } from '../support/fixtures.ts';
-import { until } from '../support/jobs.ts';
 import { lookupBody, lookupResult } from '../support/store-fixtures.ts';
-import { scaled } from '../support/timing.ts';
-import { closeRenderPool, createPicturesApp, type PicturesApp } from './support.ts';
+import { closeRenderPool, createPicturesApp, fetchSigned, finishedJob, zipNames, type PicturesApp } from './support.ts';
 
 let images: FakeImageHost;
 let h: PicturesApp;
@@ -42,47 +39,19 @@ function macListing() {
 const create = (payload: Record<string, unknown>) =>
   h.app.inject({ method: 'POST', url: '/api/v1/public/v1/screenshots', headers: h.auth, payload });
 
-async function finished(jobId: string) {
-  return until(async () => {
-    const job = (
-      await h.app.inject({ method: 'GET', url: `/api/v1/public/v1/jobs/${jobId}`, headers: { ...h.auth, prefer: 'wait=10' } })
-    ).json();
-    return job.status === 'succeeded' || job.status === 'failed' ? job : null;
-  }, scaled(60_000));
-}
-
-const fetchUrl = async (url: string) => {
-  const u = new URL(url);
-  return (await h.app.inject({ method: 'GET', url: u.pathname + u.search })).rawPayload;
-};
-
-const zipNames = (zip: Buffer) =>
-  new Promise<string[]>((resolve, reject) => {
-    yauzl.fromBuffer(zip, { lazyEntries: true }, (err, file) => {
-      if (err || !file) return reject(err);
-      const names: string[] = [];
-      file.on('entry', (e: yauzl.Entry) => {
-        names.push(e.fileName);
-        file.readEntry();
-      });
-      file.on('end', () => resolve(names.sort()));
-      file.readEntry();
-    });
-  });
-
 describe('a Mac set', () => {
   it("frames the Mac listing's own screenshots on 2880×1800 slides without alpha, filed as deliver's {locale}/{index}_mac_{role}.png", async () => {
     const appId = await insertApp(h.t.pool, h.account.id, macListing());
     const res = await create({ appId, device: 'mac', count: 3 });
     expect(res.statusCode, res.body).toBe(201);
-    const job = await finished(res.json().jobId);
+    const job = await finishedJob(h, res.json().jobId);
     expect(job.status, JSON.stringify(job.error)).toBe('succeeded');
     expect(job.result).toMatchObject({ device: 'mac', width: 2880, height: 1800 });
     expect(job.result.warnings.join(' ')).not.toMatch(/Mac app's listing/);
     for (const slide of job.result.slides) {
       expect(slide.layout).not.toBe('text-only');
       expect(slide.screenshotUrl).toMatch(/wide-(green|blue)/);
-      const png = await fetchUrl(slide.image.url);
+      const png = await fetchSigned(h, slide.image.url);
       const meta = await sharp(png).metadata();
       expect([meta.format, meta.width, meta.height, meta.channels, meta.hasAlpha]).toEqual(['png', 2880, 1800, 3, false]);
       // The window shows the screenshot at the slide's middle: the product, not a poster.
@@ -94,7 +63,7 @@ describe('a Mac set', () => {
       expect(slide.lint.marketingImage).toBeNull();
     }
     const roles = job.result.slides.map((s: { index: number; role: string }) => `en-US/0${s.index}_mac_${s.role}.png`);
-    expect(await zipNames(await fetchUrl(job.result.archive.url))).toEqual([...roles, 'plan.json'].sort());
+    expect(await zipNames(await fetchSigned(h, job.result.archive.url))).toEqual([...roles, 'plan.json'].sort());
   });
 
   it('frames an uploaded 16:10 screen (inferred as a Mac screen) and renders at a `size` the slot takes', async () => {
@@ -109,12 +78,12 @@ describe('a Mac set', () => {
     expect(up.json().family).toBe('mac');
     const res = await create({ appId, device: 'mac', count: 2, size: '1440x900' });
     expect(res.statusCode, res.body).toBe(201);
-    const job = await finished(res.json().jobId);
+    const job = await finishedJob(h, res.json().jobId);
     expect(job.status, JSON.stringify(job.error)).toBe('succeeded');
     expect(job.result).toMatchObject({ width: 1440, height: 900 });
     for (const slide of job.result.slides) {
       expect(slide.image).toMatchObject({ width: 1440, height: 900 });
-      const png = await fetchUrl(slide.image.url);
+      const png = await fetchSigned(h, slide.image.url);
       const meta = await sharp(png).metadata();
       expect([meta.width, meta.height, meta.hasAlpha]).toEqual([1440, 900, false]);
       const { data } = await sharp(png).extract({ left: 720, top: 450, width: 1, height: 1 }).raw().toBuffer({ resolveWithObject: true });

@@ -4,7 +4,10 @@ import { setJobs, type SetWorker } from '../../src/sets/job-queue.ts';
 import { screenshotSetRunner } from '../../src/sets/run.ts';
 import { planSet } from '../../src/planning/pipeline.ts';
 import { RenderPool } from '../../src/rendering/index.ts';
+import yauzl from 'yauzl';
 import { createTestApp, type TestApp, type TestAppOptions } from '../support/app.ts';
+import { until } from '../support/jobs.ts';
+import { scaled } from '../support/timing.ts';
 
 let shared: RenderPool | null = null;
 /** One rendering pool per test file: its threads take a moment to start. */
@@ -47,3 +50,34 @@ export async function createPicturesApp(
     },
   };
 }
+
+/** The job once it has ended (long polls of 10 s until then). */
+export async function finishedJob(h: TestApp, jobId: string) {
+  return until(async () => {
+    const job = (
+      await h.app.inject({ method: 'GET', url: `/api/v1/public/v1/jobs/${jobId}`, headers: { ...h.auth, prefer: 'wait=10' } })
+    ).json();
+    return job.status === 'succeeded' || job.status === 'failed' ? job : null;
+  }, scaled(60_000));
+}
+
+/** A signed file URL's bytes, fetched through the API as a client would. */
+export async function fetchSigned(h: TestApp, url: string): Promise<Buffer> {
+  const u = new URL(url);
+  return (await h.app.inject({ method: 'GET', url: u.pathname + u.search })).rawPayload;
+}
+
+/** The file names in a ZIP, sorted. */
+export const zipNames = (zip: Buffer) =>
+  new Promise<string[]>((resolve, reject) => {
+    yauzl.fromBuffer(zip, { lazyEntries: true }, (err, file) => {
+      if (err || !file) return reject(err);
+      const names: string[] = [];
+      file.on('entry', (e: yauzl.Entry) => {
+        names.push(e.fileName);
+        file.readEntry();
+      });
+      file.on('end', () => resolve(names.sort()));
+      file.readEntry();
+    });
+  });
