@@ -7,19 +7,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { newStats } from '../../src/captions/model/writer.ts';
 import { planWithModel } from '../../src/planning/pipeline.ts';
 import type { PlanInput } from '../../src/core/set.ts';
+import { GOOD_HABITLY, one } from './good-captions.ts';
 import { captionModel, startFakeLlm, userText, type FakeLlm } from '../support/fake-llm.ts';
 import { emptyDescription, habitly } from './listings.ts';
 import { loadImage } from '@napi-rs/canvas';
 import { appScreenPng } from '../support/app-screens.ts';
 
-const one = (headline: string) => [{ headline, subheadline: null }];
-const GOOD = {
-  1: one('Build Better Habits Daily'),
-  2: one('Track Unlimited Habits'),
-  3: one('Smart Reminders That Adapt'),
-  4: one('Beautiful Charts and Streaks'),
-  5: one('Widgets for Quick Check-Ins'),
-};
+const GOOD = GOOD_HABITLY;
 let fake: FakeLlm | null = null;
 afterEach(async () => {
   await fake?.close();

@@ -5,20 +5,13 @@ import { newStats } from '../../src/captions/model/writer.ts';
 import { planWithModel } from '../../src/planning/pipeline.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
 import type { PlanInput } from '../../src/core/set.ts';
+import { GOOD_HABITLY, one } from './good-captions.ts';
 import { captionModel, captionRequest, startFakeLlm, type FakeLlm } from '../support/fake-llm.ts';
 import { habitly } from './listings.ts';
 
 const listing = { ...habitly, description: `${habitly.description}\nAlso from us: Sleepwell Sounds and Focusly.` };
 const input: PlanInput = { listings: [listing], extraContext: null, request: { device: 'iphone-69', count: 5, captionLength: 'short' } };
-const one = (headline: string) => [{ headline, subheadline: null }];
-// Good captions a copywriter would ship, grounded in the listing.
-const GOOD: Record<number, { headline: string; subheadline: null }[]> = {
-  1: one('Build Better Habits Daily'),
-  2: one('Track Unlimited Habits'),
-  3: one('Smart Reminders That Adapt'),
-  4: one('Beautiful Charts and Streaks'),
-  5: one('Widgets for Quick Check-Ins'),
-};
+const GOOD = GOOD_HABITLY;
 
 let fake: FakeLlm | null = null;
 afterEach(async () => {
