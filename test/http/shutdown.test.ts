@@ -22,7 +22,9 @@ describe('graceful shutdown', () => {
       LOG_LEVEL: 'silent',
       APP_STORE_LOOKUP_URL: store.appStoreLookupUrl,
       GOOGLE_PLAY_URL: store.googlePlayUrl,
-      SHUTDOWN_TIMEOUT_MS: '5000',
+      // Far past anything the test waits for: the cut at the timeout is not what is tested here,
+      // and a busy machine must not reach it.
+      SHUTDOWN_TIMEOUT_MS: '120000',
     });
     service = await startService(config, {
       role: 'api',
@@ -37,7 +39,9 @@ describe('graceful shutdown', () => {
 
   it('finishes an in-flight request, then refuses new connections', async () => {
     const { key } = await accountWithKey(t.pool);
-    store.set('app-store', '1234567890', { body: lookupBody([lookupResult()]), delayMs: 2_000 });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    store.set('app-store', '1234567890', { body: lookupBody([lookupResult()]), heldUntil: held });
     const inFlight = fetch(`${service.address}/api/v1/public/v1/apps`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
@@ -46,6 +50,9 @@ describe('graceful shutdown', () => {
     // Close while the store is still answering the request above: it has reached the store.
     await until(async () => store.count('app-store') > 0, 5_000);
     const closed = service.close();
+    // The listener closes after the drain has begun (preClose): only then may the store answer.
+    await until(async () => fetch(`${service.address}/healthz`).then(() => false, () => true), 60_000);
+    release();
     const res = await inFlight;
     expect(res.status).toBe(200);
     // So the client does not send its next request down a socket that is about to close.

@@ -20,7 +20,15 @@ import { LOOKUP_NOT_FOUND_BODY, PLAY_NOT_FOUND_BODY } from './store-fixtures.ts'
 export type FakeStoreName = 'app-store' | 'google-play';
 
 export type FakeResponse =
-  | { status?: number; body?: string; contentType?: string; delayMs?: number; headers?: Record<string, string> }
+  | {
+      status?: number;
+      body?: string;
+      contentType?: string;
+      delayMs?: number;
+      headers?: Record<string, string>;
+      /** Answer only once this settles: a test that must act while a request is in flight waits on no clock. */
+      heldUntil?: Promise<unknown>;
+    }
   /** Accept the request and never answer (until close()). */
   | 'hang'
   /** Drop the connection without an answer. */
@@ -108,7 +116,8 @@ export async function startFakeStore(): Promise<FakeStore> {
       const contentType = next.contentType ?? (store === 'app-store' ? 'text/javascript; charset=utf-8' : 'text/html; charset=utf-8');
       res.writeHead(next.status ?? 200, { 'content-type': contentType, ...next.headers }).end(next.body ?? '');
     };
-    if (next.delayMs) setTimeout(send, next.delayMs);
+    if (next.heldUntil) void next.heldUntil.then(send, send);
+    else if (next.delayMs) setTimeout(send, next.delayMs);
     else send();
   });
 
