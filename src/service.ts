@@ -115,6 +115,10 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     const tasks = await Tasks.start({ ...DEFAULT_TASK_SETTINGS, connectionString: database.url }, log);
     teardown.add('intake', 'the task runner', (ms) => tasks.stop(ms));
     const publishing = await startPublishing(config, { keyring, db: database.pool, tasks, objects, log, runWorkers: role !== 'api' });
+    // Each uploaded screen is read once, where it is stored (the API), and each listing screenshot
+    // by the first set that frames it (the worker): one low-priority thread a process, started on first use.
+    const screenReader = new ScreenReader(database.pool, log);
+    teardown.add('resources', 'the screen reader', () => screenReader.close());
     if (role !== 'worker') {
       const authenticator = new Authenticator(database.pool, notifications, { now: clock });
       teardown.add('resources', 'the authenticator', () => authenticator.close());
@@ -128,9 +132,6 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       const jobWaiters = new JobWaiters(notifications);
       waiters = jobWaiters;
       teardown.add('intake', 'long polls', () => jobWaiters.close());
-      // Each uploaded screen is read once, here where it is stored, on its own low-priority thread.
-      const screenReader = new ScreenReader(database.pool, log);
-      teardown.add('resources', 'the screen reader', () => screenReader.close());
       const previewer = new Previewer({
         db: database.pool,
         objects,
@@ -180,7 +181,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       const jobWorker = new Worker(
         database.pool,
         notifications,
-        screenshotSetRunner({ db: database.pool, planner, pictures, log, sendPictures: !!config.llm?.vision }),
+        screenshotSetRunner({ db: database.pool, planner, pictures, log, sendPictures: !!config.llm?.vision, screenReader }),
         {
           queue: setJobs,
           concurrency: config.workerConcurrency,

@@ -127,6 +127,12 @@ export interface PlanInput {
    * the worker knows it: the planner puts each caption over the screen whose text it speaks of.
    */
   screenTexts?: { screenId: string; text: string[] | null }[];
+  /**
+   * Without uploaded screens: the text OCR read from the listing's screenshots, by URL (those read
+   * so far; src/screens/store-screen-text.ts). The planner puts each caption over the screenshot
+   * whose text it speaks of, as it does with uploads.
+   */
+  storeScreenTexts?: Record<string, string[]>;
   /** Whether every uploaded screen the set frames is landscape (known with uploadedScreens > 0): the set is then landscape unless asked otherwise. */
   uploadedLandscape?: boolean;
   /** The request named its screens (screenIds): slide i frames the i-th, as asked, whatever it shows. */

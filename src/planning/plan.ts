@@ -7,7 +7,7 @@ import { PlanRequestSchema } from '../core/set-schemas.ts';
 import { layoutFor, paletteFor } from './look.ts';
 import { defaultRoles, findNarrative } from '../core/narratives.ts';
 import { assignScreens, orientationFor, screensFor } from './screens.ts';
-import { groundingOf, listingSentences, matchScreens } from './screen-match.ts';
+import { groundingOf, listingSentences, matchScreens, type ScreenWithText } from './screen-match.ts';
 import { adaptRoles, missingSubheadlinesWarning } from './story.ts';
 import { localesErrors } from '../core/locales.ts';
 import { planOwnSlides } from './own-slides.ts';
@@ -115,6 +115,12 @@ export interface Draft extends CaptionDraft {
   /** The listing's screenshots for the device family (after the landscape filter). */
   screenCount: number;
   finish(captions: Written[]): ScreenshotSetResult;
+}
+
+/** The listing's screenshots as screens to match, by URL, when any of them has been read. */
+function storeShots(urls: string[], read: Record<string, string[]> | undefined): ScreenWithText[] | null {
+  if (!read || !urls.some((u) => Object.hasOwn(read, u))) return null;
+  return urls.map((url) => ({ screenId: url, text: Object.hasOwn(read, url) ? read[url] : null }));
 }
 
 /** The rule writer's captions, each one the checker passes; a slide it cannot fill so is null. */
@@ -245,14 +251,18 @@ export function draftScreenshotSet(input: PlanInput): Draft {
     throw nothingToFrame(device, spec.family, otherPlatform ? 'mac-listing' : input.listings.every((l) => l.own) ? 'own-listing' : null);
   const finish = (captions: Written[]): ScreenshotSetResult => {
     const out = [...warnings, ...screens.warnings];
-    const urls = assignScreens(roles, screens.urls);
     // Uploaded screens whose text is known go each under the caption that speaks of them.
     const texts = input.screenTexts?.some((s) => s.text !== null) ? input.screenTexts! : null;
     const captionText = captions.map((c) => `${c.headline} ${c.subheadline ?? ''}`);
     const listingText = [primary.subtitle ?? '', primary.description].join('\n');
     const matched = texts ? matchScreens(roles, captionText, texts, listingText, u.language, !!input.screensInOrder) : null;
     if (matched) out.push(...matched.warnings);
-    const textOf = new Map((texts ?? []).map((s) => [s.screenId, s.text]));
+    // So do the listing's screenshots, when no upload replaces them and some have been read.
+    const shots = matched ? null : storeShots(screens.urls, input.storeScreenTexts);
+    const shotMatch = shots ? matchScreens(roles, captionText, shots, listingText, u.language, false, 'listing') : null;
+    if (shotMatch) out.push(...shotMatch.warnings);
+    const urls = shotMatch ? shotMatch.screenIds : assignScreens(roles, screens.urls);
+    const textOf = new Map([...(texts ?? []), ...(shots ?? [])].map((s) => [s.screenId, s.text]));
     const sentences = listingSentences(listingText);
     if (screens.urls.length > 0 && screens.urls.length < roles.length) {
       out.push(
@@ -298,7 +308,7 @@ export function draftScreenshotSet(input: PlanInput): Draft {
         layout: layoutFor(role, i, matched !== null || urls[i] !== null),
         grounding: groundingOf(
           captionText[i],
-          matched ? (textOf.get(matched.screenIds[i]) ?? null) : null,
+          (matched ? textOf.get(matched.screenIds[i]) : shotMatch ? textOf.get(urls[i]!) : null) ?? null,
           sentences,
           input.extraContext,
           u.language,

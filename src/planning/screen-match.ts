@@ -1,6 +1,6 @@
 /**
- * Which uploaded screen each slide frames, by what the screens show (their OCR text, read when
- * they were stored): each caption goes over the screen whose words it shares most, the hero over
+ * Which uploaded screen (or listing screenshot) each slide frames, by what the screens show (their
+ * OCR text, read once each): each caption goes over the screen whose words it shares most, the hero over
  * the screen that shows the most of the listing, and every slide says what grounded its caption.
  * Words are compared by their first five letters ("budgets" and "budget" are one word).
  */
@@ -46,6 +46,8 @@ export function matchScreens(
   listingText: string,
   language: string,
   inOrder: boolean,
+  /** Whose screens these are, for the warnings: the user's uploads, or the listing's screenshots (by URL). */
+  kind: 'uploads' | 'listing' = 'uploads',
 ): Matched {
   if (inOrder) return { screenIds: roles.map((_, i) => screens[i % screens.length].screenId), warnings: [] };
   const captionWords = captions.map((c) => stems(c, language));
@@ -73,8 +75,9 @@ export function matchScreens(
     if (left.length > 0) used.add(left[0]);
   });
   // As sets/render.ts says it of screens framed in upload order.
+  // (A listing's own shortfall is said by the planner, in the listing's words.)
   const warnings: string[] =
-    screens.length < roles.length
+    kind === 'uploads' && screens.length < roles.length
       ? [
           `${screens.length} of your screens for ${roles.length} slides, so some appear twice; upload more screens of this family for a set without repeats.`,
         ]
@@ -84,7 +87,9 @@ export function matchScreens(
     if (screen.text === null || (i === hero && heroRepresents)) return;
     if (shared(captionWords[i], screenWords[j!]) === 0)
       warnings.push(
-        `Slide ${i + 1}'s caption names nothing its screen (${screen.screenId}) shows; upload a screen that shows it, or name the screens in order with screenIds.`,
+        kind === 'uploads'
+          ? `Slide ${i + 1}'s caption names nothing its screen (${screen.screenId}) shows; upload a screen that shows it, or name the screens in order with screenIds.`
+          : `Slide ${i + 1}'s caption names nothing its screenshot from the listing shows; upload a screen that shows it (screenIds) for a slide that matches.`,
       );
   });
   return { screenIds: out.map((j) => screens[j!].screenId), warnings };

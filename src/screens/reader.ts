@@ -78,13 +78,7 @@ export class ScreenReader {
    * as the stored bytes are made from it alone); by default the hash of `bytes`.
    */
   read(screenId: string, bytes: Uint8Array, cacheKey?: string): Promise<void> {
-    const key = cacheKey ?? createHash('sha256').update(bytes).digest('hex');
-    const text = this.cache.get(key, () => {
-      this.modelReads++;
-      // Its own copy: a request's Buffer may be a view of a larger one, all of which would be cloned.
-      return this.pool.run(Uint8Array.prototype.slice.call(bytes)) as Promise<string[]>;
-    });
-    const done = text
+    const done = this.lines(bytes, cacheKey)
       .then((lines) => this.keep(screenId, 'read', lines))
       .catch(async (error: unknown) => {
         this.log?.warn({ err: error, screenId }, 'reading a screen failed');
@@ -94,6 +88,19 @@ export class ScreenReader {
       .finally(() => this.running.delete(done));
     this.running.add(done);
     return done;
+  }
+
+  /**
+   * The picture's lines, read on the reader's thread (or from the cache under `cacheKey`, by
+   * default the hash of `bytes`); rejects when the reading fails. Kept nowhere: the caller does.
+   */
+  lines(bytes: Uint8Array, cacheKey?: string): Promise<string[]> {
+    const key = cacheKey ?? createHash('sha256').update(bytes).digest('hex');
+    return this.cache.get(key, () => {
+      this.modelReads++;
+      // Its own copy: a request's Buffer may be a view of a larger one, all of which would be cloned.
+      return this.pool.run(Uint8Array.prototype.slice.call(bytes)) as Promise<string[]>;
+    });
   }
 
   private async keep(screenId: string, status: 'read' | 'failed', text: string[] | null): Promise<void> {

@@ -16,6 +16,11 @@ import { saveJobFiles } from './files.ts';
 import { attemptPrefix, drawnColours, renderPictures, uploadedScreensFor, type PictureDeps } from './render.ts';
 import { fetchStoreImage } from '../screens/store-images.ts';
 import { waitForScreenText } from '../screens/screens.ts';
+import type { ScreenReader } from '../screens/reader.ts';
+import { storeScreenTexts } from '../screens/store-screen-text.ts';
+import { screensFor } from '../planning/screens.ts';
+import { askedOrientation } from '../core/orientation.ts';
+import type { Listing } from '../core/listing.ts';
 import { resolveSetBrand, withSetBrand } from '../brand/resolve.ts';
 import { cachedIconFetcher } from '../brand/icon-cache.ts';
 import { runRevisionJob } from './revisions/revision-job.ts';
@@ -35,9 +40,19 @@ export interface SetRunnerDeps {
   screenTextWaitMs?: number;
   /** LLM_VISION: hand the planner each uploaded screen's file, for the caption model to see. */
   sendPictures?: boolean;
+  /** Reads the listing's screenshots that no set has read yet (store_screen_texts); without one, none are read. */
+  screenReader?: Pick<ScreenReader, 'lines'> | null;
 }
 
-export function screenshotSetRunner({ db, planner, pictures, log, screenTextWaitMs, sendPictures }: SetRunnerDeps): SetJobRunner {
+export function screenshotSetRunner({
+  db,
+  planner,
+  pictures,
+  log,
+  screenTextWaitMs,
+  sendPictures,
+  screenReader,
+}: SetRunnerDeps): SetJobRunner {
   return async (job, ctx) => {
     const { signal } = ctx;
     if (job.request.revision && pictures) return runRevisionJob({ db, ...pictures }, job, job.request.revision, ctx, log);
@@ -69,6 +84,11 @@ export function screenshotSetRunner({ db, planner, pictures, log, screenTextWait
           `${unread.length === 1 ? `Screen ${unread[0]} could not be read` : `Screens ${unread.join(', ')} could not be read`}, so no caption was matched to what ${unread.length === 1 ? 'it shows' : 'they show'}.`,
         ]
       : [];
+    // Without uploads the listing's screenshots are framed: what they show places the captions too.
+    const storeTexts =
+      pictures && screenReader && uploaded.length === 0
+        ? await listingScreenTexts(db, listings, job.request, pictures, screenReader, signal, log)
+        : null;
     const screenPictures = sendPictures && pictures && uploaded.length ? await pictureFiles(pictures.objects, uploaded) : null;
     const fetchIcon = pictures
       ? cachedIconFetcher(pictures.objects, job.appId, (url) =>
@@ -91,6 +111,7 @@ export function screenshotSetRunner({ db, planner, pictures, log, screenTextWait
               ? { uploadedScreens: uploaded.length, uploadedLandscape: uploaded.every((s) => (s.width ?? 0) > (s.height ?? 0)) }
               : {}),
             ...(read ? { screenTexts: read.screens, screensInOrder: pictureJob.screenIds !== null } : {}),
+            ...(storeTexts?.size ? { storeScreenTexts: Object.fromEntries(storeTexts) } : {}),
             ...(screenPictures ? { screenPictures } : {}),
           },
           signal,
@@ -144,6 +165,35 @@ export function screenshotSetRunner({ db, planner, pictures, log, screenTextWait
       });
     }
   };
+}
+
+/**
+ * The text of the listing screenshots the planner may frame (those of the device's family, the
+ * same list it takes), each read once ever (src/screens/store-screen-text.ts). A Mac listing's
+ * screenshots are not framed on an iPhone set, so they are not read for one.
+ */
+async function listingScreenTexts(
+  db: Queryable,
+  listings: Listing[],
+  request: { device: keyof typeof DEVICES; orientation?: 'portrait' | 'landscape' | null; size?: string | null },
+  pictures: Omit<PictureDeps, 'db'>,
+  reader: Pick<ScreenReader, 'lines'>,
+  signal: AbortSignal,
+  log: SetRunnerDeps['log'],
+): Promise<Map<string, string[]> | null> {
+  if (listings.length === 0) return null;
+  const family = DEVICES[request.device].family;
+  if (primaryListing(listings, request.device).platform === 'mac' && family !== 'mac') return null;
+  const { urls } = screensFor(listings, request.device, askedOrientation(request.device, request.orientation, request.size));
+  return storeScreenTexts(
+    db,
+    urls,
+    {
+      fetch: (url) => fetchStoreImage(url, { origins: pictures.storeImageOrigins, timeoutMs: pictures.storeImageTimeoutMs, signal }),
+      read: (bytes, url) => reader.lines(bytes, `store:${url}`),
+    },
+    (url, err) => log?.warn({ err, url }, 'reading a listing screenshot failed'),
+  );
 }
 
 /**

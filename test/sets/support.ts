@@ -37,6 +37,7 @@ export async function createPicturesApp(
       storeImageTimeoutMs: opts.storeImageTimeoutMs,
       now: () => new Date(),
     },
+    screenReader: h.services.screenReader ?? null,
   });
   const worker = new Worker(h.t.pool, h.notifications, runner, { queue: setJobs, concurrency: 2, leaseMs: 60_000, retryDelayMs: () => 10 });
   if (opts.worker !== false) worker.start();

@@ -15,6 +15,8 @@ export interface FakeImageHost {
   url(color: string, n?: number): string;
   requests: string[];
   behaviour: ImageBehaviour;
+  /** Pictures to answer instead of a solid colour, by the colour segment of the path (`url(name)`). */
+  pictures: Map<string, Buffer>;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,7 @@ export async function startFakeImageHost(): Promise<FakeImageHost> {
     origin: '',
     requests: [],
     behaviour: 'ok',
+    pictures: new Map(),
     url: (color, n = 1) => `${host.origin}/image/thumb/${color}/shot${n}/392x696bb.png`,
     async close() {
       for (const s of sockets) s.destroy();
@@ -58,6 +61,8 @@ export async function startFakeImageHost(): Promise<FakeImageHost> {
       return res.end();
     }
     const color = (req.url ?? '').split('/')[3] ?? 'red';
+    const picture = host.pictures.get(color);
+    if (picture) return res.writeHead(200, { 'content-type': 'image/png', 'content-length': picture.length }).end(picture);
     // `wide-<colour>`: a Mac's 16:10 screenshot; `land-<colour>` a phone's held sideways (a game's);
     // `old-<colour>` an older iPhone's 9:16 (1242×2208); any other colour a phone's.
     const shaped = { 'wide-': [2880, 1800], 'land-': [2796, 1290], 'old-': [1242, 2208] } as const;
