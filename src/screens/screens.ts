@@ -276,3 +276,39 @@ export async function waitForScreenText(
     await new Promise((r) => setTimeout(r, opts.pollMs ?? 250));
   }
 }
+
+/**
+ * Screens stored before anything read them (`text_status` 'none': uploaded before OCR, or where no
+ * reader ran) are read now, once, for the set about to wait for them (waitForScreenText): claimed
+ * as 'pending' by one UPDATE, so two sets framing the same screen read it once.
+ */
+export async function readOlderScreens(
+  db: Queryable,
+  objects: Pick<ObjectStore, 'get'>,
+  reader: Pick<ScreenReader, 'read'>,
+  accountId: string,
+  ids: string[],
+): Promise<number> {
+  if (ids.length === 0) return 0;
+  const { rows } = await db.query<{ id: string; object_key: string; sha256: string }>(
+    `UPDATE screens SET text_status = 'pending' WHERE id = ANY($1) AND account_id = $2 AND text_status = 'none'
+     RETURNING id, object_key, sha256`,
+    [ids, accountId],
+  );
+  for (const r of rows) {
+    void objectBytes(objects, r.object_key).then(
+      // The upload's own cache key: the same picture uploaded again is not read twice.
+      (bytes) => reader.read(r.id, bytes, `${accountId}:${r.sha256}`),
+      () => db.query("UPDATE screens SET text_status = 'failed' WHERE id = $1 AND text_status = 'pending'", [r.id]).catch(() => undefined),
+    );
+  }
+  return rows.length;
+}
+
+async function objectBytes(objects: Pick<ObjectStore, 'get'>, key: string): Promise<Uint8Array> {
+  const found = await objects.get(key);
+  if (!found) throw new Error(`object ${key} is missing`);
+  const chunks: Buffer[] = [];
+  for await (const c of found.body as AsyncIterable<Buffer>) chunks.push(c);
+  return Buffer.concat(chunks);
+}

@@ -15,7 +15,7 @@ import { primaryListing } from '../core/listing.ts';
 import { saveJobFiles } from './files.ts';
 import { attemptPrefix, drawnColours, renderPictures, uploadedScreensFor, type PictureDeps } from './render.ts';
 import { fetchStoreImage } from '../screens/store-images.ts';
-import { waitForScreenText } from '../screens/screens.ts';
+import { readOlderScreens, waitForScreenText } from '../screens/screens.ts';
 import type { ScreenReader } from '../screens/reader.ts';
 import { storeScreenTexts } from '../screens/store-screen-text.ts';
 import { screensFor } from '../planning/screens.ts';
@@ -41,7 +41,7 @@ export interface SetRunnerDeps {
   /** LLM_VISION: hand the planner each uploaded screen's file, for the caption model to see. */
   sendPictures?: boolean;
   /** Reads the listing's screenshots that no set has read yet (store_screen_texts); without one, none are read. */
-  screenReader?: Pick<ScreenReader, 'lines'> | null;
+  screenReader?: Pick<ScreenReader, 'lines' | 'read'> | null;
 }
 
 export function screenshotSetRunner({
@@ -70,6 +70,14 @@ export function screenshotSetRunner({
     const uploaded = pictures ? await uploadedScreensFor(db, pictureJob) : [];
     // What each screen shows, so that each caption goes over the screen it speaks of; the reader
     // has ~1 s a screen, and the set is planned without the screens it could not read.
+    if (pictures && screenReader && uploaded.length)
+      await readOlderScreens(
+        db,
+        pictures.objects,
+        screenReader,
+        job.accountId,
+        uploaded.map((s) => s.screenId),
+      );
     const read = uploaded.length
       ? await waitForScreenText(
           db,

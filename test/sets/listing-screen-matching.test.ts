@@ -1,7 +1,8 @@
 /**
  * Issue 33's "Screens" line for an app without uploads: the listing's own screenshots are read once
  * each (OCR, kept by URL in store_screen_texts), and each feature's caption goes over the
- * screenshot that shows it, whatever the listing's order; a second set reads nothing again.
+ * screenshot that shows it, whatever the listing's order; a second set reads nothing again. A screen
+ * uploaded before screens were read is read by the first set that frames it.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { emptyScreenshots } from '../../src/core/listing.ts';
@@ -9,6 +10,7 @@ import { appScreenPng } from '../support/app-screens.ts';
 import { startFakeImageHost, type FakeImageHost } from '../support/fake-images.ts';
 import { insertApp, sampleListing } from '../support/fixtures.ts';
 import { closeRenderPool, createPicturesApp, finishedJob, type PicturesApp } from './support.ts';
+import { until } from '../support/jobs.ts';
 
 const FEATURES = [
   { key: 'budgets', title: 'Budgets', rows: ['Groceries $420 of $500', 'Rent $1,200'], line: 'Set monthly budgets for every category' },
@@ -46,12 +48,12 @@ async function createApp(): Promise<{ appId: string; urlOf: Map<string, string> 
   return { appId, urlOf: new Map(order.map((f, n) => [f.title, images.url(f.key, n + 1)])) };
 }
 
-async function runSet(appId: string) {
+async function runSet(appId: string, extra: object = { count: 5 }) {
   const created = await h.app.inject({
     method: 'POST',
     url: '/api/v1/public/v1/screenshots',
     headers: h.auth,
-    payload: { appId, device: 'iphone-69', count: 5 },
+    payload: { appId, device: 'iphone-69', ...extra },
   });
   expect(created.statusCode, created.body).toBe(201);
   const job = await finishedJob(h, created.json().jobId);
@@ -94,5 +96,25 @@ describe('captions over the listing screenshots they speak of', () => {
     const { slides } = await runSet(appId);
     expect(slides.every((s) => s.grounding.screenText.length === 0)).toBe(true);
     expect((await h.t.pool.query('SELECT 1 FROM store_screen_texts')).rowCount).toBe(0);
+  });
+
+  it('reads an older upload, never read when stored, for the first set that frames it', async () => {
+    h = await createPicturesApp({ screenReader: true, storeImageOrigins: [images.origin] });
+    const { appId } = await createApp();
+    const up = await h.app.inject({
+      method: 'POST',
+      url: `/api/v1/public/v1/apps/${appId}/screens`,
+      headers: { ...h.auth, 'content-type': 'image/png' },
+      payload: images.pictures.get('budgets'),
+    });
+    expect(up.statusCode).toBe(201);
+    const { screenId } = up.json();
+    const textOf = async () => (await h.t.pool.query('SELECT text, text_status FROM screens WHERE id = $1', [screenId])).rows[0];
+    await until(async () => (await textOf()).text_status === 'read');
+    // As a row stored before screens were read: no text, and nothing reading it.
+    await h.t.pool.query("UPDATE screens SET text = NULL, text_status = 'none' WHERE id = $1", [screenId]);
+    const { slides } = await runSet(appId, { count: 1, screenIds: [screenId] });
+    expect(await textOf()).toMatchObject({ text_status: 'read', text: expect.arrayContaining(['Budgets']) });
+    expect(slides[0].grounding.screenText).toContain('Budgets');
   });
 });
