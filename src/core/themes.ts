@@ -42,7 +42,7 @@ export interface Theme {
   /**
    * `framed`: the screen in its device's frame, placed by the slide's layout. `bleed`: no frame,
    * the text on top and the screen whole in the room below, rising from the bottom edge (a
-   * landscape one spans the slide's width); a slide planned with a screen that has none becomes a
+   * landscape one stood upright, turned in its place); a slide planned with a screen that has none becomes a
    * text slide rather than show an empty screen.
    */
   screen: 'framed' | 'bleed';
