@@ -198,7 +198,7 @@ export function arrange(
       ? unframedPlacement(screen, layout, m, sc)
       : side
         ? sidePlacement(side, block, sc)
-        : place(task.device, layout, m, block, sc, display, task.theme, rating ? ratingRoom(m, sc) : 0);
+        : place(task.device, layout, m, block, sc, display, task.theme, rating ? ratingRoom(ctx, rating, m, sc) : 0);
   return { layout, block, at, turned };
 }
 

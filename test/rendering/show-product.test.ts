@@ -116,7 +116,7 @@ describe('turned slides', () => {
       const frameless = themeFor(theme).screen === 'bleed';
       expect(box.height).toBeGreaterThan(box.width);
       expect(box.width / sc.width).toBeGreaterThanOrEqual(frameless ? 0.88 : layout === 'hero-centered' ? 0.78 : 0.7);
-      const textBottom = at.textTop + block.height + (layout === 'hero-centered' ? ratingRoom(metrics, sc) : 0);
+      const textBottom = at.textTop + block.height + (layout === 'hero-centered' ? ratingRoom(ctx, rating, metrics, sc) : 0);
       // Clear of the text and of the hero's rating line.
       expect(box.y >= textBottom || box.y + box.height <= at.textTop).toBe(true);
       const filled = [
