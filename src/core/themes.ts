@@ -36,7 +36,7 @@ export interface Theme {
   text: 'legible' | { fixed: string };
   /**
    * What is drawn over the background: a faint disc of the text colour, a glow of the primary
-   * colour behind the device, or a ribbon and rings that cross a panorama's seams.
+   * colour behind the device, or a ribbon and a disc on every seam of a panorama, half on each slide.
    */
   ornament: 'disc' | 'glow' | 'ribbon' | null;
   /**
