@@ -7,7 +7,18 @@ import { DEVICES } from '../core/devices.ts';
 import { PANORAMA_THEME, themeFor } from '../core/themes.ts';
 import { leadOf, missingGlyphs, setFont, useBrandFont, type Weight } from './fonts.ts';
 import { displayFor, drawCutout, drawFrameBody, MAX_CROP, type Display, type FrameBox } from './frames.ts';
-import { place, posterBlock, scaleOf, textBlock, THUMBNAIL_PT, type Bleed, type Placement, type Scale, type TextBlock } from './layout.ts';
+import {
+  isHero,
+  place,
+  posterBlock,
+  scaleOf,
+  textBlock,
+  THUMBNAIL_PT,
+  type Bleed,
+  type Placement,
+  type Scale,
+  type TextBlock,
+} from './layout.ts';
 import { suspicion } from './marketing.ts';
 import { MIN_HEADLINE_SEARCH_PT, searchPt, searchWidthPt } from './thumbnail.ts';
 import { sideGeometry, sidePlacement, unframedPlacement } from './unframed.ts';
@@ -165,7 +176,7 @@ export function arrange(
   given: Display,
   marketing: boolean,
   screen: ScreenImage | null = null,
-): { layout: string; block: TextBlock; at: Placement & { textCx?: number }; turned: boolean } {
+): { layout: string; block: TextBlock; at: Placement & { textCx?: number }; turned: boolean; tilt: number } {
   const { width, height } = slideSize(task.device, task.orientation);
   const sc = scaleOf(task.device, task.orientation);
   const bleedTheme = themeFor(task.theme).screen === 'bleed';
@@ -199,7 +210,41 @@ export function arrange(
       : side
         ? sidePlacement(side, block, sc)
         : place(task.device, layout, m, block, sc, display, task.theme, rating ? ratingRoom(ctx, rating, m, sc) : 0);
-  return { layout, block, at, turned };
+  // The hero is the cover: its device leans (HERO_TILT), lowered so that its raised corner stays
+  // clear of the text and moved right so that its upper corner stays on the slide. Not on a
+  // landscape slide (a window or a device beside its caption), nor under a badge or a focus
+  // callout, which sit on the screen's edges.
+  const tilt = isHero(layout) && !marketing && !side && height > width && !task.badge && !task.slide.focus ? HERO_TILT : 0;
+  if (tilt) {
+    const box = (at.frame ?? at.bleed)!;
+    const [sin, cos] = [Math.abs(Math.sin(tilt)), Math.cos(tilt)];
+    const corner = box.x + box.width / 2 - (box.width / 2) * cos - (box.height / 2) * sin;
+    shift(at, Math.max(0, Math.ceil(sc.margin / 2 - corner)), Math.ceil((box.width / 2) * sin));
+  }
+  return { layout, block, at, turned, tilt };
+}
+
+/** The hero's device leans this far (radians; negative: its top to the left). */
+export const HERO_TILT = (-5 * Math.PI) / 180;
+
+function shift(at: Placement, dx: number, dy: number): void {
+  if (at.frame)
+    at.frame = {
+      ...at.frame,
+      x: at.frame.x + dx,
+      y: at.frame.y + dy,
+      screen: { ...at.frame.screen, x: at.frame.screen.x + dx, y: at.frame.screen.y + dy },
+    };
+  if (at.bleed) at.bleed = { ...at.bleed, x: at.bleed.x + dx, y: at.bleed.y + dy };
+}
+
+/** Turns what is drawn next by `tilt` about the box's centre. */
+function rotateAbout(ctx: SKRSContext2D, box: { x: number; y: number; width: number; height: number }, tilt: number): void {
+  if (!tilt) return;
+  const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+  ctx.translate(cx, cy);
+  ctx.rotate(tilt);
+  ctx.translate(-cx, -cy);
 }
 
 async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise<Composed> {
@@ -225,7 +270,7 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
   useBrandFont(ctx, task.font);
   if (k !== 1) ctx.scale(k, k);
   const look = lookOf(task.panorama ? PANORAMA_THEME : task.theme, task.slide, task.brand, task.panorama?.colors);
-  const { layout, block, at, turned } = arrange(ctx, task, display, marketingImage !== null, screen);
+  const { layout, block, at, turned, tilt } = arrange(ctx, task, display, marketingImage !== null, screen);
   const iconLease = layout === 'text-only' && task.icon ? await iconSlot.take(task.icon).catch(() => null) : null;
   const icon = iconLease?.screen ?? null;
   // A text slide already shows the icon, large: the badge is for the slides with a screen.
@@ -236,12 +281,18 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
   let drawn: { cropped: number; upscaled: number; bled: number } | null = null;
   let data: Buffer;
   try {
-    drawPlate(ctx, task, look, at.frame, at.bleed);
+    drawPlate(ctx, task, look, at.frame, at.bleed, tilt);
     if (at.frame) {
+      ctx.save();
+      rotateAbout(ctx, at.frame, tilt);
       drawn = drawScreen(ctx, at.frame.screen, shown, height, turned);
       drawCutout(ctx, task.device, at.frame);
+      ctx.restore();
     } else if (at.bleed) {
+      ctx.save();
+      rotateAbout(ctx, at.bleed, tilt);
       drawn = drawScreen(ctx, { ...at.bleed, radius: at.bleed.radii }, shown, height, turned);
+      ctx.restore();
     } else if (icon) drawIcon(ctx, icon, width / 2, at.textTop - sc.gap - iconSize, iconSize);
     else if (layout === 'text-only') drawAccent(ctx, look.text, width / 2, at.textTop - sc.gap, sc);
     const accent = accentOf(look.theme, task.brand, look.text, look.stops);
@@ -323,15 +374,19 @@ function drawFocus(
 const plates = new Map<string, Canvas>();
 const MAX_PLATES = 2;
 
-function drawPlate(ctx: SKRSContext2D, task: SlideTask, look: Look, frame: FrameBox | null, bleed: Bleed | null): void {
+function drawPlate(ctx: SKRSContext2D, task: SlideTask, look: Look, frame: FrameBox | null, bleed: Bleed | null, tilt: number): void {
   const sc = scaleOf(task.device, task.orientation);
   const paint = (c: SKRSContext2D) => {
     drawBackground(c, sc, look, task.panorama);
+    c.save();
+    if (frame) rotateAbout(c, frame, tilt);
+    else if (bleed) rotateAbout(c, bleed, tilt);
     if (frame) drawFrameBody(c, task.device, frame);
     if (bleed) drawBleedShadow(c, bleed);
+    c.restore();
   };
   if (task.panorama) return paint(ctx);
-  const key = JSON.stringify([task.device, task.orientation, look, frame, bleed]);
+  const key = JSON.stringify([task.device, task.orientation, look, frame, bleed, tilt]);
   let plate = plates.get(key);
   if (!plate) {
     plate = createCanvas(sc.width, sc.height);
