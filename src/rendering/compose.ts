@@ -210,11 +210,13 @@ export function arrange(
       : side
         ? sidePlacement(side, block, sc)
         : place(task.device, layout, m, block, sc, display, task.theme, rating ? ratingRoom(ctx, rating, m, sc) : 0);
-  // The hero is the cover: its device leans (HERO_TILT), lowered so that its raised corner stays
-  // clear of the text and moved right so that its upper corner stays on the slide. Not on a
-  // landscape slide (a window or a device beside its caption), nor under a badge or a focus
+  // The hero is the cover: its device leans (HERO_TILT; a landscape one under its caption on a
+  // landscape slide, HERO_TILT_WIDE), lowered so that its raised corner stays clear of the text
+  // and moved right so that its upper corner stays on the slide. Not a Mac window (a desktop's
+  // windows stand straight), nor a device beside its caption, nor under a badge or a focus
   // callout, which sit on the screen's edges.
-  const tilt = isHero(layout) && !marketing && !side && height > width && !task.badge && !task.slide.focus ? HERO_TILT : 0;
+  const leans = isHero(layout) && !marketing && !side && display.frame !== 'mac-window' && !task.badge && !task.slide.focus;
+  const tilt = !leans ? 0 : height > width ? HERO_TILT : display.landscape ? HERO_TILT_WIDE : 0;
   if (tilt) {
     const box = (at.frame ?? at.bleed)!;
     const [sin, cos] = [Math.abs(Math.sin(tilt)), Math.cos(tilt)];
@@ -226,6 +228,8 @@ export function arrange(
 
 /** The hero's device leans this far (radians; negative: its top to the left). */
 export const HERO_TILT = (-5 * Math.PI) / 180;
+/** A landscape device's lean: its long side raises its corner as far at 3° as a phone's at 5°. */
+export const HERO_TILT_WIDE = (-3 * Math.PI) / 180;
 
 function shift(at: Placement, dx: number, dy: number): void {
   if (at.frame)

@@ -79,6 +79,39 @@ describe('turned slides', () => {
     for (const n of await marks(r.bytes)) expect(n).toBeGreaterThan(5);
   });
 
+  // The hero of a landscape set was a straight device 10 % larger than the features': it leans too now.
+  it.each(THEME_IDS)('a landscape hero on a landscape slide leans, clear of its text and rating and on the slide (%s)', (theme) => {
+    const ctx = createCanvas(1, 1).getContext('2d');
+    const slides = [slide(0, 'Play It Wide', 'hero-centered', { subheadline: 'Every level on the big screen' })];
+    const sc = scaleOf('iphone-69', 'landscape');
+    const metrics = fitSet(ctx, 'iphone-69', slides, theme, 'landscape');
+    const rating = { value: 4.7, count: 1200 };
+    const task: SlideTask = {
+      kind: 'slide',
+      index: 0,
+      device: 'iphone-69',
+      orientation: 'landscape',
+      slide: slides[0],
+      screen: new Uint8Array(1),
+      metrics,
+      panorama: null,
+      theme,
+      rating,
+    };
+    const { block, at, tilt } = arrange(ctx, task, displayFor('iphone-69', { width: 2796, height: 1290 }), false);
+    expect(Math.abs(tilt)).toBeGreaterThanOrEqual((2 * Math.PI) / 180);
+    const b = at.frame ?? at.bleed!;
+    const below = at.textTop + block.height + ratingRoom(ctx, rating, metrics, sc);
+    const [cx, cy] = [b.x + b.width / 2, b.y + b.height / 2];
+    for (const dx of [-b.width / 2, b.width / 2]) {
+      const x = cx + dx * Math.cos(tilt) + (b.height / 2) * Math.sin(tilt);
+      const y = cy + dx * Math.sin(tilt) - (b.height / 2) * Math.cos(tilt);
+      expect(x).toBeGreaterThanOrEqual(0);
+      expect(x).toBeLessThanOrEqual(sc.width);
+      expect(y).toBeGreaterThanOrEqual(below);
+    }
+  });
+
   it('a portrait device on a landscape slide stands beside its caption, as tall as the slide allows', () => {
     const sc = scaleOf('iphone-69', 'landscape');
     const g = sideGeometry('iphone-69', displayFor('iphone-69', { width: 1290, height: 2796 }), sc);
