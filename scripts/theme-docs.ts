@@ -29,14 +29,14 @@ const text = (t: Theme): string =>
 const ORNAMENTS: Record<NonNullable<Theme['ornament']>, string> = {
   disc: 'a faint disc of the text colour',
   glow: 'a glow of the primary colour behind the device',
-  ribbon: 'a ribbon and rings crossing the seams',
+  ribbon: 'a ribbon and a disc on every seam, half on each slide, toned away from the text',
 };
 const ornament = (t: Theme): string => (t.ornament ? ORNAMENTS[t.ornament] : 'nothing');
 
 const screen = (t: Theme): string =>
   t.screen === 'framed'
     ? "in its device's frame, where the slide's layout puts it"
-    : "without a frame, under the text, bleeding off the bottom edge when taller than the room (a landscape one spans the slide's width; a slide without its screen becomes a text slide)";
+    : 'without a frame, under the text, bleeding off the bottom edge when taller than the room (a landscape one stood upright, turned in its place; a slide without its screen becomes a text slide)';
 
 const product = (t: Theme): string => `hero ${pct(t.product.hero)}, features ${pct(t.product.feature)}`;
 

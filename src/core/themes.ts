@@ -36,13 +36,13 @@ export interface Theme {
   text: 'legible' | { fixed: string };
   /**
    * What is drawn over the background: a faint disc of the text colour, a glow of the primary
-   * colour behind the device, or a ribbon and rings that cross a panorama's seams.
+   * colour behind the device, or a ribbon and a disc on every seam of a panorama, half on each slide.
    */
   ornament: 'disc' | 'glow' | 'ribbon' | null;
   /**
    * `framed`: the screen in its device's frame, placed by the slide's layout. `bleed`: no frame,
    * the text on top and the screen whole in the room below, rising from the bottom edge (a
-   * landscape one spans the slide's width); a slide planned with a screen that has none becomes a
+   * landscape one stood upright, turned in its place); a slide planned with a screen that has none becomes a
    * text slide rather than show an empty screen.
    */
   screen: 'framed' | 'bleed';

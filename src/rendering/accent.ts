@@ -43,9 +43,42 @@ export function accentOf(theme: ThemeId | undefined, brand: BrandColors | undefi
     return { color, style, ink: textColor };
   }
   if (style === 'swash') return { color: withContrast(base, text), style, ink: text };
-  const word = derived ? readable(base, stops) : base;
-  const reads = lowest(word, stops) >= LARGE_TEXT_CONTRAST;
-  return reads ? { color: word, style: 'word', ink: word } : { color: base, style: 'underline', ink: text };
+  if (derived) {
+    const word = vividWord(brand.primary, stops);
+    return word ? { color: word, style: 'word', ink: word } : { color: base, style: 'underline', ink: text };
+  }
+  const reads = lowest(base, stops) >= LARGE_TEXT_CONTRAST;
+  return reads ? { color: base, style: 'word', ink: base } : { color: base, style: 'underline', ink: text };
+}
+
+/** HSL chroma: how vivid a colour looks (0 grey, white or black; 1 a pure hue). */
+export function chromaOf(color: string): number {
+  const [, s, l] = rgbToHsl(fromHex(color));
+  return s * (1 - Math.abs(2 * l - 1));
+}
+
+/** The least chroma a derived accent's word keeps: below it the word reads as pale or muddy text, not as the brand's accent. */
+export const MIN_ACCENT_CHROMA = 0.45;
+
+/**
+ * A derived accent for a word drawn in it: the primary's complement, or a hue near it (up to 60°
+ * either way, or amber), whichever reads at 3:1 on every stop while staying the most vivid. The
+ * complement alone had to be lightened to a pale pink on a green-to-navy background (chroma 0.23)
+ * or darkened to a near-black teal on a red-to-amber one; amber keeps its colour there. Null
+ * when none stays vivid: the accent is then an underline.
+ */
+function vividWord(primary: string, stops: string[]): string | null {
+  const [h] = rgbToHsl(fromHex(derivedAccent(primary)));
+  const hues = [0, 30, -30, 60, -60].map((d) => (h + d + 360) % 360).filter((x) => x < 58 || x >= 100);
+  let best: { color: string; score: number } | null = null;
+  for (const [i, hue] of [...hues, 42].entries()) {
+    const color = readable(toHex(hslToRgb(hue, 0.9, 0.56)), stops);
+    if (lowest(color, stops) < LARGE_TEXT_CONTRAST) continue;
+    // Nearer the complement wins a tie: the brand's own derivation first.
+    const score = chromaOf(color) - i * 0.01;
+    if (chromaOf(color) >= MIN_ACCENT_CHROMA && (!best || score > best.score)) best = { color, score };
+  }
+  return best?.color ?? null;
 }
 
 const lowest = (color: string, stops: string[]) => Math.min(...stops.map((s) => contrastRatio(color, s)));

@@ -7,10 +7,21 @@ import { DEVICES } from '../core/devices.ts';
 import { PANORAMA_THEME, themeFor } from '../core/themes.ts';
 import { leadOf, missingGlyphs, setFont, useBrandFont, type Weight } from './fonts.ts';
 import { displayFor, drawCutout, drawFrameBody, MAX_CROP, type Display, type FrameBox } from './frames.ts';
-import { place, posterBlock, scaleOf, textBlock, THUMBNAIL_PT, type Bleed, type Placement, type Scale, type TextBlock } from './layout.ts';
+import {
+  isHero,
+  place,
+  posterBlock,
+  scaleOf,
+  textBlock,
+  THUMBNAIL_PT,
+  type Bleed,
+  type Placement,
+  type Scale,
+  type TextBlock,
+} from './layout.ts';
 import { suspicion } from './marketing.ts';
 import { MIN_HEADLINE_SEARCH_PT, searchPt, searchWidthPt } from './thumbnail.ts';
-import { sideGeometry, sidePlacement, unframedPlacement, wideBleedPlacement, widePlacement } from './unframed.ts';
+import { sideGeometry, sidePlacement, unframedPlacement } from './unframed.ts';
 import { slideSize } from '../core/orientation.ts';
 import { drawRating, ratingRoom, shownRating } from './rating.ts';
 import { calloutBox, drawCallout, regionOnSlide, type Rect as CalloutRect } from './callout.ts';
@@ -71,11 +82,16 @@ function drawScreen(
   s: Rect,
   screen: ScreenImage | null,
   slideHeight: number,
+  turned = false,
 ): { cropped: number; upscaled: number; bled: number } {
   ctx.save();
   ctx.beginPath();
   ctx.roundRect(s.x, s.y, s.width, s.height, s.radius);
   ctx.clip();
+  // A landscape screen in an upright device (arrange's `turned`): drawn a quarter turn clockwise,
+  // its top to the right, as a phone held sideways shows it when stood up.
+  const [tw, th] = turned ? [s.height, s.width] : [s.width, s.height];
+  const [tx, ty] = turned ? [-tw / 2, -th / 2] : [s.x, s.y];
   let out = { cropped: 0, upscaled: 0, bled: 0 };
   if (screen) {
     // A transparent screen is drawn over black, as a phone shows it.
@@ -83,17 +99,21 @@ function drawScreen(
       ctx.fillStyle = '#000000';
       ctx.fillRect(s.x, s.y, s.width, s.height);
     }
+    if (turned) {
+      ctx.translate(s.x + s.width / 2, s.y + s.height / 2);
+      ctx.rotate(Math.PI / 2);
+    }
     const info = { width: screen.width, height: screen.height };
     // Cover, anchored at the top (the status bar stays): scale to fill, crop what overflows.
-    const scale = Math.max(s.width / info.width, s.height / info.height);
-    const [cw, ch] = [s.width / scale, s.height / scale];
+    const scale = Math.max(tw / info.width, th / info.height);
+    const [cw, ch] = [tw / scale, th / scale];
     ctx.imageSmoothingEnabled = true;
     // Skia's 'high' is a bicubic filter: sharpest when a screen is enlarged, but it cost 26 ms of
     // the bench slide's CPU where 'medium' (bilinear, mipmaps below half size) cost 12. Reduced,
     // the two differ by ~3 dB PSNR at 0.82 (a 1320-wide screen in the 6.9" frame; text reads
     // the same at 1:1), and at 0.4 'medium' is the closer to a Lanczos reduction of the two.
     ctx.imageSmoothingQuality = scale > 1 ? 'high' : 'medium';
-    ctx.drawImage(screen.image, (info.width - cw) / 2, 0, cw, ch, s.x, s.y, s.width, s.height);
+    ctx.drawImage(screen.image, (info.width - cw) / 2, 0, cw, ch, tx, ty, tw, th);
     const visible = Math.max(0, Math.min(s.y + s.height, slideHeight) - Math.max(s.y, 0));
     out = {
       cropped: pct(1 - (cw * ch) / (info.width * info.height)),
@@ -153,18 +173,23 @@ export async function composeRaw(task: SlideTask, decoded?: ScreenImage | null):
 export function arrange(
   ctx: SKRSContext2D,
   task: SlideTask,
-  display: Display,
+  given: Display,
   marketing: boolean,
   screen: ScreenImage | null = null,
-): { layout: string; block: TextBlock; at: Placement & { textCx?: number } } {
+): { layout: string; block: TextBlock; at: Placement & { textCx?: number }; turned: boolean; tilt: number } {
   const { width, height } = slideSize(task.device, task.orientation);
   const sc = scaleOf(task.device, task.orientation);
   const bleedTheme = themeFor(task.theme).screen === 'bleed';
   // Only a slide without a screen is a text slide: a marketing picture is shown whole, unframed.
   const layout = task.slide.layout !== 'text-only' && !task.screen && bleedTheme ? 'text-only' : task.slide.layout;
   const m = task.metrics;
-  // A device framed the usual way, but turned against the slide: a portrait one on a landscape
-  // slide stands beside its caption, a landscape one on a portrait slide spans the width.
+  // A landscape screen on a portrait slide: its device is stood upright and placed as any portrait
+  // device (the product as big as the theme says, bleeding off the edge), the screen turned in it.
+  // Laid flat it could be no taller than the slide's width allows: a strip with a third of the
+  // slide empty above and below it.
+  const turned = layout !== 'text-only' && !marketing && given.landscape && height > width && given.frame !== 'mac-window';
+  const display = turned ? { ...given, landscape: false } : given;
+  // A portrait device framed the usual way on a landscape slide stands beside its caption.
   const framed = layout !== 'text-only' && !marketing && !bleedTheme && display.frame !== 'mac-window';
   const side = framed && !display.landscape && width > height ? sideGeometry(task.device, display, sc) : null;
   const block =
@@ -184,12 +209,46 @@ export function arrange(
       ? unframedPlacement(screen, layout, m, sc)
       : side
         ? sidePlacement(side, block, sc)
-        : framed && display.landscape && height > width
-          ? widePlacement(task.device, display, layout, m, block, sc)
-          : layout !== 'text-only' && !marketing && display.landscape && height > width && bleedTheme
-            ? wideBleedPlacement(display, m, block, sc)
-            : place(task.device, layout, m, block, sc, display, task.theme, rating ? ratingRoom(m, sc) : 0);
-  return { layout, block, at };
+        : place(task.device, layout, m, block, sc, display, task.theme, rating ? ratingRoom(ctx, rating, m, sc) : 0);
+  // The hero is the cover: its device leans (HERO_TILT; a landscape one under its caption on a
+  // landscape slide, HERO_TILT_WIDE), lowered so that its raised corner stays clear of the text
+  // and moved right so that its upper corner stays on the slide. Not a Mac window (a desktop's
+  // windows stand straight), nor a device beside its caption, nor under a badge or a focus
+  // callout, which sit on the screen's edges.
+  const leans = isHero(layout) && !marketing && !side && display.frame !== 'mac-window' && !task.badge && !task.slide.focus;
+  const tilt = !leans ? 0 : height > width ? HERO_TILT : display.landscape ? HERO_TILT_WIDE : 0;
+  if (tilt) {
+    const box = (at.frame ?? at.bleed)!;
+    const [sin, cos] = [Math.abs(Math.sin(tilt)), Math.cos(tilt)];
+    const corner = box.x + box.width / 2 - (box.width / 2) * cos - (box.height / 2) * sin;
+    shift(at, Math.max(0, Math.ceil(sc.margin / 2 - corner)), Math.ceil((box.width / 2) * sin));
+  }
+  return { layout, block, at, turned, tilt };
+}
+
+/** The hero's device leans this far (radians; negative: its top to the left). */
+export const HERO_TILT = (-5 * Math.PI) / 180;
+/** A landscape device's lean: its long side raises its corner as far at 3° as a phone's at 5°. */
+export const HERO_TILT_WIDE = (-3 * Math.PI) / 180;
+
+function shift(at: Placement, dx: number, dy: number): void {
+  if (at.frame)
+    at.frame = {
+      ...at.frame,
+      x: at.frame.x + dx,
+      y: at.frame.y + dy,
+      screen: { ...at.frame.screen, x: at.frame.screen.x + dx, y: at.frame.screen.y + dy },
+    };
+  if (at.bleed) at.bleed = { ...at.bleed, x: at.bleed.x + dx, y: at.bleed.y + dy };
+}
+
+/** Turns what is drawn next by `tilt` about the box's centre. */
+function rotateAbout(ctx: SKRSContext2D, box: { x: number; y: number; width: number; height: number }, tilt: number): void {
+  if (!tilt) return;
+  const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+  ctx.translate(cx, cy);
+  ctx.rotate(tilt);
+  ctx.translate(-cx, -cy);
 }
 
 async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise<Composed> {
@@ -215,7 +274,7 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
   useBrandFont(ctx, task.font);
   if (k !== 1) ctx.scale(k, k);
   const look = lookOf(task.panorama ? PANORAMA_THEME : task.theme, task.slide, task.brand, task.panorama?.colors);
-  const { layout, block, at } = arrange(ctx, task, display, marketingImage !== null, screen);
+  const { layout, block, at, turned, tilt } = arrange(ctx, task, display, marketingImage !== null, screen);
   const iconLease = layout === 'text-only' && task.icon ? await iconSlot.take(task.icon).catch(() => null) : null;
   const icon = iconLease?.screen ?? null;
   // A text slide already shows the icon, large: the badge is for the slides with a screen.
@@ -226,12 +285,18 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
   let drawn: { cropped: number; upscaled: number; bled: number } | null = null;
   let data: Buffer;
   try {
-    drawPlate(ctx, task, look, at.frame, at.bleed);
+    drawPlate(ctx, task, look, at.frame, at.bleed, tilt);
     if (at.frame) {
-      drawn = drawScreen(ctx, at.frame.screen, shown, height);
+      ctx.save();
+      rotateAbout(ctx, at.frame, tilt);
+      drawn = drawScreen(ctx, at.frame.screen, shown, height, turned);
       drawCutout(ctx, task.device, at.frame);
+      ctx.restore();
     } else if (at.bleed) {
-      drawn = drawScreen(ctx, { ...at.bleed, radius: at.bleed.radii }, shown, height);
+      ctx.save();
+      rotateAbout(ctx, at.bleed, tilt);
+      drawn = drawScreen(ctx, { ...at.bleed, radius: at.bleed.radii }, shown, height, turned);
+      ctx.restore();
     } else if (icon) drawIcon(ctx, icon, width / 2, at.textTop - sc.gap - iconSize, iconSize);
     else if (layout === 'text-only') drawAccent(ctx, look.text, width / 2, at.textTop - sc.gap, sc);
     const accent = accentOf(look.theme, task.brand, look.text, look.stops);
@@ -240,7 +305,8 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
     const rating = layout === 'text-only' ? null : shownRating(task.rating);
     if (rating) drawRating(ctx, rating, task.metrics, sc, look.text, at.textTop + block.height);
     const drawnScreen = at.frame?.screen ?? at.bleed;
-    if (shown && drawnScreen && task.slide.focus) drawFocus(ctx, task.slide.focus, shown, drawnScreen, at.textTop, block.height, sc);
+    if (shown && drawnScreen && task.slide.focus && !turned)
+      drawFocus(ctx, task.slide.focus, shown, drawnScreen, at.textTop, block.height, sc);
     const anchor = at.frame ? at.frame.screen : at.bleed && { ...at.bleed, radius: at.bleed.radii[1] };
     if (badgeLease && anchor) drawBadge(ctx, badgeLease.screen.image, sc, anchor);
     // Skia draws lazily: the icons' pixels are read here, so their slots are held until now.
@@ -312,15 +378,19 @@ function drawFocus(
 const plates = new Map<string, Canvas>();
 const MAX_PLATES = 2;
 
-function drawPlate(ctx: SKRSContext2D, task: SlideTask, look: Look, frame: FrameBox | null, bleed: Bleed | null): void {
+function drawPlate(ctx: SKRSContext2D, task: SlideTask, look: Look, frame: FrameBox | null, bleed: Bleed | null, tilt: number): void {
   const sc = scaleOf(task.device, task.orientation);
   const paint = (c: SKRSContext2D) => {
     drawBackground(c, sc, look, task.panorama);
+    c.save();
+    if (frame) rotateAbout(c, frame, tilt);
+    else if (bleed) rotateAbout(c, bleed, tilt);
     if (frame) drawFrameBody(c, task.device, frame);
     if (bleed) drawBleedShadow(c, bleed);
+    c.restore();
   };
   if (task.panorama) return paint(ctx);
-  const key = JSON.stringify([task.device, task.orientation, look, frame, bleed]);
+  const key = JSON.stringify([task.device, task.orientation, look, frame, bleed, tilt]);
   let plate = plates.get(key);
   if (!plate) {
     plate = createCanvas(sc.width, sc.height);

@@ -8,7 +8,7 @@ import { themeFor, type ThemeId } from '../core/themes.ts';
 import type { Device } from '../core/devices.ts';
 import { slideSize, type Orientation } from '../core/orientation.ts';
 import { isHero } from '../core/set.ts';
-import { frameBox, frameWidthFor, FRAMES, type Display, type FrameBox } from './frames.ts';
+import { frameBox, FRAMES, type Display, type FrameBox } from './frames.ts';
 import type { Weight } from './font-sources.ts';
 import { drawnLines, fitSize, HEADLINE_LINE_HEIGHT, SUB_LINE_HEIGHT } from './text.ts';
 import type { SetMetrics, SlideLook } from './types.ts';
@@ -151,19 +151,13 @@ export interface Bleed {
  * A `bleed` theme's screen (full-bleed): no frame, under the text (`top`), `share` of the slide's
  * width. A portrait screen (or a window on a landscape slide) taller than the room bleeds off the
  * bottom edge; one that fits rises from the bottom edge. Its top corners are rounded like its
- * display's. A landscape screen on a portrait slide spans the slide's width, centred in the room.
+ * display's. (A landscape screen on a portrait slide comes here stood upright: compose.ts `arrange`.)
  */
 export function bleedBox(device: Device, d: Display, sc: Scale, top: number, share: number): Bleed {
   const { width: W, height: H } = sc;
   const room = H - top;
   // The display's own frame's corners: a borrowed frame (a 9:16 shot's Home-button phone) has its own.
   const r = (w: number, h: number) => Math.round(Math.min(w, h) * FRAMES[d.frame].radius);
-  if (d.landscape && W < H) {
-    const w = Math.min(W, Math.floor(room * d.aspect));
-    const h = Math.round(w / d.aspect);
-    const k = w < W ? r(w, h) : 0;
-    return { x: Math.round((W - w) / 2), y: Math.round(top + (room - h) / 2), width: w, height: h, radii: [k, k, k, k] };
-  }
   const w = Math.round(W * share);
   const h = Math.round(d.landscape ? w / d.aspect : w * d.aspect);
   const k = r(w, h);
@@ -183,7 +177,7 @@ export const productShare = (layout: string, theme?: ThemeId): number => {
  * device (the store's rating). A portrait device (and a window on a landscape slide) is
  * productShare of the slide's width, whatever its height: under the text it bleeds off the bottom
  * edge, over a bottom headline off the top edge, never over the text. A landscape device on a
- * portrait slide is as wide as the slide allows, centred in the space left.
+ * portrait slide comes here stood upright, its screen turned in it (compose.ts `arrange`).
  */
 export function place(
   device: Device,
@@ -203,18 +197,6 @@ export function place(
   // The hero is a composition of its own: its device follows its own text, not the set's tallest.
   const below = padTop + (isHero(layout) ? own.height : m.blockHeight) + gap + extraTop;
   if (themeFor(theme).screen === 'bleed') return { textTop: padTop, frame: null, bleed: bleedBox(device, d, sc, below, share) };
-  if (d.landscape && W < H) {
-    const maxW = W * 0.9;
-    const centred = (top: number, bottom: number) => {
-      const w = frameWidthFor(device, d, maxW, bottom - top);
-      return frameBox(device, d, cx, top + (bottom - top - heightOf(device, d, w)) / 2, w);
-    };
-    if (layout === 'headline-bottom') {
-      const textTop = H - padTop - m.blockHeight;
-      return { textTop, frame: centred(bottomPad, textTop - gap), bleed: null };
-    }
-    return { textTop: padTop, frame: centred(below, H - bottomPad), bleed: null };
-  }
   const w = W * share;
   const h = heightOf(device, d, w);
   if (layout === 'headline-bottom') {

@@ -28,13 +28,24 @@ export function ratingLine(r: StoreRating): string {
   return `${'★'.repeat(full)}${'☆'.repeat(5 - full)}  ${value} · ${count} ratings`;
 }
 
-export const ratingSize = (m: SetMetrics, sc: Scale): number => Math.round(Math.max(m.subSize * 1.05, sc.base * 0.04));
+/**
+ * The line's size and drawn width: the subheadline's size or a little above, but never wider than
+ * the text's column (the bold theme's large subheadline size ran it past both edges of the slide).
+ */
+export function ratingFit(ctx: SKRSContext2D, r: StoreRating, m: SetMetrics, sc: Scale): { size: number; width: number } {
+  const line = ratingLine(r);
+  setFont(ctx, 700, 100, line);
+  const per = ctx.measureText(line).width / 100;
+  const size = Math.floor(Math.min(Math.max(m.subSize * 1.05, sc.base * 0.04), sc.textWidth / per));
+  return { size, width: size * per };
+}
 
 /** The room the line takes under the headline, its gap included. */
-export const ratingRoom = (m: SetMetrics, sc: Scale): number => Math.round(ratingSize(m, sc) * 1.4 + sc.gap * 0.4);
+export const ratingRoom = (ctx: SKRSContext2D, r: StoreRating, m: SetMetrics, sc: Scale): number =>
+  Math.round(ratingFit(ctx, r, m, sc).size * 1.4 + sc.gap * 0.4);
 
 export function drawRating(ctx: SKRSContext2D, r: StoreRating, m: SetMetrics, sc: Scale, color: string, top: number): void {
-  const size = ratingSize(m, sc);
+  const { size } = ratingFit(ctx, r, m, sc);
   const line = ratingLine(r);
   setFont(ctx, 700, size, line);
   ctx.direction = 'ltr';

@@ -79,20 +79,24 @@ export function drawBackground(ctx: SKRSContext2D, sc: Scale, look: Look, panora
   ctx.fillStyle = g;
   ctx.fillRect(0, 0, total, H);
   if (look.ornament === 'ribbon' && panorama) {
-    // A ribbon and rings that cross the seams: swiping shows one continuous picture.
-    ctx.fillStyle = 'rgba(255, 255, 255, 0.10)';
+    // A ribbon and a disc on every seam, half on each slide: swiping shows one continuous picture.
+    // Toned away from the text colour (darker under white text, lighter under ink), so the text
+    // reads over them at least as well as on the gradient; strong enough to be seen in the margins
+    // beside the devices, where the seams are.
+    const tone = (alpha: number) => (look.text === LIGHT_TEXT ? `rgba(0, 0, 0, ${alpha})` : `rgba(255, 255, 255, ${alpha * 1.6})`);
+    const short = Math.min(W, H);
+    ctx.fillStyle = tone(0.16);
     ctx.beginPath();
-    ctx.moveTo(0, H * 0.62);
-    for (let x = 0; x <= total; x += W / 16) ctx.lineTo(x, H * (0.62 + 0.08 * Math.sin((x / W) * Math.PI)));
-    for (let x = total; x >= 0; x -= W / 16) ctx.lineTo(x, H * (0.74 + 0.08 * Math.sin((x / W) * Math.PI + 0.8)));
+    ctx.moveTo(0, H * 0.6);
+    for (let x = 0; x <= total; x += W / 16) ctx.lineTo(x, H * (0.6 + 0.08 * Math.sin((x / W) * Math.PI)));
+    for (let x = total; x >= 0; x -= W / 16) ctx.lineTo(x, H * (0.76 + 0.08 * Math.sin((x / W) * Math.PI + 0.8)));
     ctx.closePath();
     ctx.fill();
-    ctx.strokeStyle = 'rgba(255, 255, 255, 0.14)';
-    ctx.lineWidth = W * 0.02;
     for (let i = 1; i < count; i++) {
+      ctx.fillStyle = tone(0.2);
       ctx.beginPath();
-      ctx.arc(i * W, H * (i % 2 ? 0.3 : 0.5), W * 0.22, 0, Math.PI * 2);
-      ctx.stroke();
+      ctx.arc(i * W, H * (i % 2 ? 0.36 : 0.52), short * 0.3, 0, Math.PI * 2);
+      ctx.fill();
     }
   } else if (look.ornament === 'disc') {
     // One large disc of the text colour, faint: the flat brand colour gets depth, not noise.

@@ -1,9 +1,8 @@
 /**
  * Placements for what a device's usual layout does not fit: a listing picture that is already a
  * marketing image (shown whole, unframed: framing it again would put a phone inside a phone, and
- * leaving it out would leave the slide without the product), and a landscape device on a portrait
- * slide (as wide as the slide, with its caption right above or below it, the pair centred, so no
- * band of the slide is left empty between them).
+ * leaving it out would leave the slide without the product), and a portrait device on a landscape
+ * slide (beside its caption).
  */
 import type { Device } from '../core/devices.ts';
 import { frameBox, frameWidthFor, type Display } from './frames.ts';
@@ -14,9 +13,6 @@ import type { SetMetrics } from './types.ts';
 const CARD_RADIUS = 0.035;
 /** The widest an unframed picture is drawn, as a share of the slide's width. */
 const CARD_WIDTH = 0.88;
-/** A landscape device on a portrait slide: this share of the slide's width. */
-const WIDE_DEVICE = 0.96;
-
 const bottomPadOf = (sc: Scale) => Math.round(sc.height * 0.045);
 
 /**
@@ -35,27 +31,6 @@ export function unframedPlacement(pic: { width: number; height: number }, layout
   const r = Math.round(Math.min(w, h) * CARD_RADIUS);
   const bleed: Bleed = { x: Math.round((W - w) / 2), y: Math.round(top + (room - h) / 2), width: w, height: h, radii: [r, r, r, r] };
   return { textTop, frame: null, bleed };
-}
-
-/**
- * A landscape device on a portrait slide: as wide as the slide allows, the caption hugging it
- * (above, or below for `headline-bottom`), and the two centred on the slide together. Devices of a
- * set still sit at one height: the group is measured with the set's tallest text block.
- */
-export function widePlacement(device: Device, d: Display, layout: string, m: SetMetrics, own: TextBlock, sc: Scale): Placement {
-  const { width: W, height: H, padTop, gap } = sc;
-  const bottomPad = bottomPadOf(sc);
-  const room = H - padTop - bottomPad - m.blockHeight - gap;
-  const w = frameWidthFor(device, d, W * WIDE_DEVICE, room);
-  const frameHeight = frameBox(device, d, 0, 0, w).height;
-  const groupTop = Math.max(padTop, Math.round((H - (m.blockHeight + gap + frameHeight)) / 2));
-  if (layout === 'headline-bottom') {
-    const frame = frameBox(device, d, W / 2, groupTop, w);
-    return { textTop: frame.y + frame.height + gap, frame, bleed: null };
-  }
-  // The text's own block sits right on the device: a shorter caption than the set's tallest leaves no gap.
-  const deviceTop = groupTop + m.blockHeight + gap;
-  return { textTop: deviceTop - gap - own.height, frame: frameBox(device, d, W / 2, deviceTop, w), bleed: null };
 }
 
 /** A portrait device on a landscape slide: its outer height, as a share of the slide's. */
@@ -81,18 +56,4 @@ export function sideGeometry(device: Device, d: Display, sc: Scale): Omit<SidePl
 
 export function sidePlacement(geometry: Omit<SidePlacement, 'textTop'>, own: TextBlock, sc: Scale): SidePlacement {
   return { ...geometry, textTop: Math.round((sc.height - own.height) / 2) };
-}
-
-/**
- * A full-bleed theme's landscape screen on a portrait slide: the slide's whole width, frameless,
- * with its caption right above it and the pair centred (bleedBox would centre the screen in the
- * room under a caption at the top, leaving a band of nothing between them).
- */
-export function wideBleedPlacement(d: Display, m: SetMetrics, own: TextBlock, sc: Scale): Placement {
-  const { width: W, height: H, padTop, gap } = sc;
-  const h = Math.round(W / d.aspect);
-  const groupTop = Math.max(padTop, Math.round((H - (m.blockHeight + gap + h)) / 2));
-  const top = groupTop + m.blockHeight + gap;
-  // Edge to edge, so square: a rounded corner against the slide's side would look cut.
-  return { textTop: top - gap - own.height, frame: null, bleed: { x: 0, y: top, width: W, height: h, radii: [0, 0, 0, 0] } };
 }

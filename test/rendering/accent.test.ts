@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { contrastRatio } from '../../src/core/colour.ts';
 import { THEME_IDS, THEMES } from '../../src/core/themes.ts';
-import { accentOf, keyWord } from '../../src/rendering/accent.ts';
+import { accentOf, chromaOf, keyWord, MIN_ACCENT_CHROMA } from '../../src/rendering/accent.ts';
 import { lookOf } from '../../src/rendering/themes.ts';
 
 const PURPLE_AMBER = { primary: '#6B2FBF', secondary: '#4C1D95', accent: '#FFB300' };
@@ -47,9 +47,27 @@ describe('the accent per theme', () => {
     const pale = { primary: '#F5F3FF', secondary: '#EDE9FE', accent: '#FDE68A' };
     const look = lookOf('full-bleed', slide, pale);
     expect(accentOf('full-bleed', pale, look.text, look.stops)).toMatchObject({ style: 'underline', color: '#FDE68A', ink: look.text });
-    const derived = accentOf('full-bleed', { primary: '#0E9F6E', secondary: '#1E429F' }, '#FFFFFF', ['#0E9F6E', '#1E429F'])!;
+    const derived = accentOf('full-bleed', { primary: '#0E9F6E', secondary: '#1E429F' }, '#FFFFFF', ['#0C835B', '#1E429F'])!;
     expect(derived.style).toBe('word');
-    expect(Math.min(contrastRatio(derived.color, '#0E9F6E'), contrastRatio(derived.color, '#1E429F'))).toBeGreaterThanOrEqual(3);
+    expect(Math.min(contrastRatio(derived.color, '#0C835B'), contrastRatio(derived.color, '#1E429F'))).toBeGreaterThanOrEqual(3);
+    // On the brighter green no vivid hue reads as text: an underline, not a pale word.
+    expect(accentOf('full-bleed', { primary: '#0E9F6E', secondary: '#1E429F' }, '#FFFFFF', ['#0E9F6E', '#1E429F'])!.style).toBe('underline');
     expect(accentOf('soft', undefined, '#111827', ['#FFFFFF', '#EEEEEE'])).toBeNull();
   });
+
+  // The complement alone became a pale pink (#FCC0D4, chroma 0.23) for a green brand on the
+  // full-bleed gradient, a pale peach for a sky blue, a near-black teal for a red.
+  it.each(['#0E9F6E', '#0EA5E9', '#DC2626', '#F59E0B', '#4F46E5', '#111827', '#16A34A', '#7C3AED'])(
+    'a derived accent stays vivid where it is drawn as the word (%s)',
+    (primary) => {
+      for (const theme of ['full-bleed', 'panoramic', 'dark'] as const) {
+        const brand = { primary, secondary: '#1E429F' };
+        const look = lookOf(theme, slide, brand);
+        const accent = accentOf(theme, brand, look.text, look.stops)!;
+        if (accent.style !== 'word') continue;
+        for (const stop of look.stops) expect(contrastRatio(accent.color, stop)).toBeGreaterThanOrEqual(3);
+        expect(chromaOf(accent.color), `${theme} ${accent.color}`).toBeGreaterThanOrEqual(MIN_ACCENT_CHROMA);
+      }
+    },
+  );
 });

@@ -1,5 +1,8 @@
 import sharp from 'sharp';
+import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, describe, expect, it } from 'vitest';
+import { scaleOf } from '../../src/rendering/layout.ts';
+import { drawBackground, lookOf } from '../../src/rendering/themes.ts';
 import { DEVICE_IDS } from '../../src/core/devices.ts';
 import { checkStoreRules, RenderPool } from '../../src/rendering/index.ts';
 import { screen, slide } from './support.ts';
@@ -59,6 +62,27 @@ describe('RenderPool.renderSet', () => {
     for (const d of await edges(pano)) expect(d).toBeLessThan(3);
     // Without the panorama each slide restarts its gradient: the seams show.
     for (const d of await edges(apart)) expect(d).toBeGreaterThan(8);
+  });
+
+  // The rings and ribbon that crossed the seams were a hairline and a faint band (~8 % of the seam's
+  // height, 10-14 % white): the set read as five separate slides. A shape now sits on every seam.
+  it.each(['#0EA5E9', '#FDE68A'])('puts a shape across every seam of a panorama, seen in its columns (%s)', (colour) => {
+    const sc = scaleOf('iphone-69');
+    const look = lookOf('panoramic', slide(0, 'x', 'headline-top', { background: { colors: [colour, '#7C3AED'] } }), undefined);
+    const column = (ornament: boolean, index: number, x: number) => {
+      const canvas = createCanvas(sc.width, sc.height);
+      const ctx = canvas.getContext('2d');
+      drawBackground(ctx, sc, ornament ? look : { ...look, ornament: null }, { index, count: 3 });
+      const px = ctx.getImageData(x, 0, 1, sc.height).data;
+      return Array.from({ length: sc.height }, (_, y) => 0.3 * px[y * 4] + 0.59 * px[y * 4 + 1] + 0.11 * px[y * 4 + 2]);
+    };
+    for (const i of [0, 1]) {
+      const [drawn, bare, next] = [column(true, i, sc.width - 1), column(false, i, sc.width - 1), column(true, i + 1, 0)];
+      const covered = drawn.filter((l, y) => Math.abs(l - bare[y]) >= 10).length / sc.height;
+      expect(covered).toBeGreaterThanOrEqual(0.25);
+      // The shape goes on across the seam: the next slide's first column shows it too.
+      expect(drawn.reduce((s, l, y) => s + Math.abs(l - next[y]), 0) / sc.height).toBeLessThan(3);
+    }
   });
 
   it('rejects with the abort reason when the signal fires', async () => {

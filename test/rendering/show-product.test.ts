@@ -1,22 +1,28 @@
 /**
  * Every slide with a screen shows it (issue 30, item 1): an older iPhone's 9:16 screen in a phone
  * with a Home button, a phone's screen on a Play tablet slot in a phone, a marketing picture whole
- * and unframed, a landscape device on a portrait slide across the slide's width, and a portrait
+ * and unframed, a landscape device on a portrait slide stood upright with its screen turned, and a portrait
  * one on a landscape slide beside its caption; landscape slides are the device's size turned.
  */
 import sharp from 'sharp';
 import { createCanvas } from '@napi-rs/canvas';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RenderPool } from '../../src/rendering/pool.ts';
 import { displayFor } from '../../src/core/displays.ts';
-import { fitSet, scaleOf, textBlock } from '../../src/rendering/layout.ts';
-import { sideGeometry, widePlacement } from '../../src/rendering/unframed.ts';
+import { fitSet, scaleOf } from '../../src/rendering/layout.ts';
+import { sideGeometry } from '../../src/rendering/unframed.ts';
+import { arrange } from '../../src/rendering/compose.ts';
+import { registerFonts } from '../../src/rendering/fonts.ts';
+import { ratingRoom } from '../../src/rendering/rating.ts';
+import { THEME_IDS, themeFor } from '../../src/core/themes.ts';
+import type { SlideTask } from '../../src/rendering/types.ts';
 import { checkStoreRules } from '../../src/rendering/store-rules.ts';
 import { CORNER_MARKS, markedScreen, marketingPicture } from './golden-cases.ts';
 import { slide } from './support.ts';
 
 const pool = new RenderPool({ threads: 1 });
 afterAll(() => pool.close());
+beforeAll(() => registerFonts());
 
 /** How many pixels of each corner mark the slide shows: all four, or the screen is cut. */
 async function marks(png: Buffer): Promise<number[]> {
@@ -73,6 +79,39 @@ describe('turned slides', () => {
     for (const n of await marks(r.bytes)) expect(n).toBeGreaterThan(5);
   });
 
+  // The hero of a landscape set was a straight device 10 % larger than the features': it leans too now.
+  it.each(THEME_IDS)('a landscape hero on a landscape slide leans, clear of its text and rating and on the slide (%s)', (theme) => {
+    const ctx = createCanvas(1, 1).getContext('2d');
+    const slides = [slide(0, 'Play It Wide', 'hero-centered', { subheadline: 'Every level on the big screen' })];
+    const sc = scaleOf('iphone-69', 'landscape');
+    const metrics = fitSet(ctx, 'iphone-69', slides, theme, 'landscape');
+    const rating = { value: 4.7, count: 1200 };
+    const task: SlideTask = {
+      kind: 'slide',
+      index: 0,
+      device: 'iphone-69',
+      orientation: 'landscape',
+      slide: slides[0],
+      screen: new Uint8Array(1),
+      metrics,
+      panorama: null,
+      theme,
+      rating,
+    };
+    const { block, at, tilt } = arrange(ctx, task, displayFor('iphone-69', { width: 2796, height: 1290 }), false);
+    expect(Math.abs(tilt)).toBeGreaterThanOrEqual((2 * Math.PI) / 180);
+    const b = at.frame ?? at.bleed!;
+    const below = at.textTop + block.height + ratingRoom(ctx, rating, metrics, sc);
+    const [cx, cy] = [b.x + b.width / 2, b.y + b.height / 2];
+    for (const dx of [-b.width / 2, b.width / 2]) {
+      const x = cx + dx * Math.cos(tilt) + (b.height / 2) * Math.sin(tilt);
+      const y = cy + dx * Math.sin(tilt) - (b.height / 2) * Math.cos(tilt);
+      expect(x).toBeGreaterThanOrEqual(0);
+      expect(x).toBeLessThanOrEqual(sc.width);
+      expect(y).toBeGreaterThanOrEqual(below);
+    }
+  });
+
   it('a portrait device on a landscape slide stands beside its caption, as tall as the slide allows', () => {
     const sc = scaleOf('iphone-69', 'landscape');
     const g = sideGeometry('iphone-69', displayFor('iphone-69', { width: 1290, height: 2796 }), sc);
@@ -81,16 +120,50 @@ describe('turned slides', () => {
     expect(g.textCx + g.textWidth / 2).toBeLessThanOrEqual(g.frame!.x);
   });
 
-  it('a landscape device on a portrait slide spans the width, its caption right on it, the pair centred', () => {
-    const ctx = createCanvas(1, 1).getContext('2d');
-    const s = slide(0, 'Play It Wide', 'headline-top');
-    const sc = scaleOf('iphone-69');
-    const m = fitSet(ctx, 'iphone-69', [s]);
-    const own = textBlock(ctx, s, m.headlineSizes[0], m.subSize, sc);
-    const at = widePlacement('iphone-69', displayFor('iphone-69', { width: 2796, height: 1290 }), 'headline-top', m, own, sc);
-    expect(at.frame!.width).toBeGreaterThanOrEqual(sc.width * 0.94);
-    expect(at.frame!.y - (at.textTop + own.height)).toBe(sc.gap);
-    const [above, below] = [at.textTop, sc.height - (at.frame!.y + at.frame!.height)];
-    expect(Math.abs(above - below)).toBeLessThan(sc.height * 0.02);
-  });
+  // The largest band of the slide's height that holds neither text nor product: laid flat across
+  // the width, a landscape phone left a third of an iPhone slide empty above and below its caption.
+  it.each(
+    THEME_IDS.flatMap((theme) => (['hero-centered', 'headline-top', 'headline-bottom'] as const).map((layout) => [theme, layout] as const)),
+  )(
+    'a landscape screen on a portrait slide (%s, %s): its device stood upright, big, no dead band, clear of the rating',
+    (theme, layout) => {
+      const ctx = createCanvas(1, 1).getContext('2d');
+      const slides = [slide(0, 'Play It Wide', layout, { subheadline: 'Every level on the big screen' })];
+      const sc = scaleOf('iphone-69');
+      const metrics = fitSet(ctx, 'iphone-69', slides, theme);
+      const rating = { value: 4.7, count: 1200 };
+      const task: SlideTask = {
+        kind: 'slide',
+        index: 0,
+        device: 'iphone-69',
+        slide: slides[0],
+        screen: new Uint8Array(1),
+        metrics,
+        panorama: null,
+        theme,
+        rating,
+      };
+      const { block, at, turned } = arrange(ctx, task, displayFor('iphone-69', { width: 2796, height: 1290 }), false);
+      expect(turned).toBe(true);
+      const box = at.frame ?? at.bleed!;
+      const frameless = themeFor(theme).screen === 'bleed';
+      expect(box.height).toBeGreaterThan(box.width);
+      expect(box.width / sc.width).toBeGreaterThanOrEqual(frameless ? 0.88 : layout === 'hero-centered' ? 0.78 : 0.7);
+      const textBottom = at.textTop + block.height + (layout === 'hero-centered' ? ratingRoom(ctx, rating, metrics, sc) : 0);
+      // Clear of the text and of the hero's rating line.
+      expect(box.y >= textBottom || box.y + box.height <= at.textTop).toBe(true);
+      const filled = [
+        [at.textTop, textBottom],
+        [box.y, box.y + box.height],
+      ].sort((p, q) => p[0] - q[0]);
+      let band = 0;
+      let edge = 0;
+      for (const [top, bottom] of filled) {
+        band = Math.max(band, top - edge);
+        edge = Math.max(edge, bottom);
+      }
+      band = Math.max(band, sc.height - edge);
+      expect(band / sc.height).toBeLessThan(0.1);
+    },
+  );
 });
