@@ -176,7 +176,8 @@ export const productShare = (layout: string, theme?: ThemeId): number => {
  * Where the text and the product go. `extraTop`: room the hero keeps between its text and its
  * device (the store's rating). A portrait device (and a window on a landscape slide) is
  * productShare of the slide's width, whatever its height: under the text it bleeds off the bottom
- * edge, over a bottom headline off the top edge, never over the text. A landscape device on a
+ * edge; a bottom headline keeps its place only when the device fits above it (else the text goes
+ * on top: a device hanging off the top edge would hide the screen's title), never over the text. A landscape device on a
  * portrait slide comes here stood upright, its screen turned in it (compose.ts `arrange`).
  */
 export function place(
@@ -200,12 +201,14 @@ export function place(
   const w = W * share;
   const h = heightOf(device, d, w);
   if (layout === 'headline-bottom') {
-    // The text sits on the bottom margin; the device hangs above it.
+    // The text sits on the bottom margin; the device stands centred in the room above it. A device
+    // too tall for that room (a 20:9 phone at its share) would hang off the top edge and hide the
+    // screen's title bar, the words that say what the screen is: its text goes on top instead and
+    // the device bleeds off the bottom, as issue 30 asks of tall screens.
     const textTop = H - padTop - own.height;
     const bottom = textTop - gap;
-    // Centred in the room above the text when it fits there, else hanging from the top edge.
-    const y = h <= bottom - bottomPad ? bottomPad + (bottom - bottomPad - h) / 2 : bottom - h;
-    return { textTop, frame: frameBox(device, d, cx, y, w), bleed: null };
+    if (h <= bottom - bottomPad)
+      return { textTop, frame: frameBox(device, d, cx, bottomPad + (bottom - bottomPad - h) / 2, w), bleed: null };
   }
   // headline-top, hero-centered and any layout this renderer does not know yet: under the text,
   // raised from the bottom edge when it fits, else bleeding off it.

@@ -45,6 +45,8 @@ interface Measure {
   /** The hero's lean (radians), and whether its device's upper corners, turned, stay on the slide and clear of its text and rating. */
   heroTilt: number;
   heroCornersClear: boolean;
+  /** The largest share of a slide's product above the slide's top edge: its screen's title lives there. */
+  aboveTop: number;
 }
 
 function measure(theme: ThemeId, device: Device): Measure {
@@ -59,6 +61,7 @@ function measure(theme: ThemeId, device: Device): Measure {
   let clear = true;
   let heroTilt = 0;
   let heroCornersClear = true;
+  let aboveTop = 0;
   const rating = { value: 4.8, count: 5000 };
   SET.forEach((s, index) => {
     const task: SlideTask = { kind: 'slide', index, device, slide: s, screen: new Uint8Array(1), metrics, panorama: null, theme, rating };
@@ -79,11 +82,12 @@ function measure(theme: ThemeId, device: Device): Measure {
     const box = at.frame ?? at.bleed!;
     shares.push(box.width / W);
     bleed = Math.max(bleed, 1 - (Math.min(box.y + box.height, H) - Math.max(box.y, 0)) / box.height);
+    aboveTop = Math.max(aboveTop, Math.max(0, -box.y) / box.height);
     const textBottom = at.textTop + block.height;
     // Under the text, or over a bottom headline: never across it.
     clear &&= box.y >= textBottom || box.y + box.height <= at.textTop;
   });
-  return { hero: shares[0], feature: Math.min(shares[1], shares[2]), bleed, clear, heroTilt, heroCornersClear };
+  return { hero: shares[0], feature: Math.min(shares[1], shares[2]), bleed, clear, heroTilt, heroCornersClear, aboveTop };
 }
 
 const pct = (n: number) => `${Math.round(n * 100)} %`;
@@ -106,6 +110,9 @@ describe('the product is big', () => {
     // as a 9:16 slide is taller than the slide: full bleed on an Android phone hides the most, 49 %
     // of its hero, whose screen sits under the rating and is lowered to lean; its top half shows).
     expect(r.bleed).toBeLessThan(0.5);
+    // A device bleeds off the bottom edge, never the top: a 20:9 phone hung over a bottom headline
+    // hid 15-25 % of its screen's top, its title bar (issue 30: tall screens bleed off the bottom).
+    expect(r.aboveTop).toBe(0);
   });
 
   // The hero was the features' composition, 10 % larger (4 % in full bleed): side by side in the
