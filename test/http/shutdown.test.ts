@@ -51,7 +51,14 @@ describe('graceful shutdown', () => {
     await until(async () => store.count('app-store') > 0, 5_000);
     const closed = service.close();
     // The listener closes after the drain has begun (preClose): only then may the store answer.
-    await until(async () => fetch(`${service.address}/healthz`).then(() => false, () => true), 60_000);
+    await until(
+      async () =>
+        fetch(`${service.address}/healthz`).then(
+          () => false,
+          () => true,
+        ),
+      60_000,
+    );
     release();
     const res = await inFlight;
     expect(res.status).toBe(200);
