@@ -8,13 +8,18 @@
 // own text or whose dependencies' types changed), and eslint's and prettier's per-file caches,
 // keyed by each file's content and the configuration. Sound here because no eslint rule reads
 // types across files (eslint.config.js uses no type information). A fresh clone checks it all.
+//
+// Prettier reads TypeScript with its babel-ts parser (.prettierrc.json): it prints every file the
+// same as the default typescript parser and takes about a fifth less CPU (32 → 26 s for src/ and
+// test/). Syntax itself is tsc's job.
 import { spawn } from 'node:child_process';
 
 const cache = 'node_modules/.cache/shotgen-check';
 const lanes = [
   [['npx', ['tsc', '--noEmit', '-p', '.', '--incremental', '--tsBuildInfoFile', `${cache}/typecheck.tsbuildinfo`]]],
   [
-    ['npm', ['run', '--silent', 'build']],
+    // The build skips its own type check (scripts/build.mjs): the tsc lane checks src/ already.
+    ['npm', ['run', '--silent', 'build', '--', '--no-check']],
     ['npx', ['eslint', '--cache', '--cache-location', `${cache}/eslint`, '--cache-strategy', 'content', '.']],
     [
       'npx',

@@ -39,20 +39,21 @@ describe.skipIf(!present)('plans from recorded store listings', () => {
       return;
     }
     const failures: string[] = [];
-    for (const device of DEVICE_IDS) {
-      for (const captionStyle of CAPTION_STYLE_IDS) {
-        for (const captionLength of CAPTION_LENGTH_IDS) {
-          for (const shape of SHAPES) {
-            const input: PlanInput = {
-              listings: [listing],
-              extraContext: null,
-              request: { device, captionStyle, captionLength, ...shape },
-            };
-            const result = planOrRefuse(input);
-            if (!result) continue;
-            for (const v of planViolations(input, result))
-              failures.push(`${device}/${captionStyle}/${captionLength}/${JSON.stringify(shape)}: ${v}`);
-          }
+    for (const [d, device] of DEVICE_IDS.entries()) {
+      for (const [v, captionStyle] of CAPTION_STYLE_IDS.entries()) {
+        // The length rotates with device and voice: each length still meets every device and every
+        // voice, with a third of the plans (every device × voice × length took 120 plans a file).
+        const captionLength = CAPTION_LENGTH_IDS[(d + v) % CAPTION_LENGTH_IDS.length];
+        for (const shape of SHAPES) {
+          const input: PlanInput = {
+            listings: [listing],
+            extraContext: null,
+            request: { device, captionStyle, captionLength, ...shape },
+          };
+          const result = planOrRefuse(input);
+          if (!result) continue;
+          for (const violation of planViolations(input, result))
+            failures.push(`${device}/${captionStyle}/${captionLength}/${JSON.stringify(shape)}: ${violation}`);
         }
       }
     }

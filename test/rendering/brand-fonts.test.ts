@@ -170,7 +170,12 @@ describe("the set's fit measures with the brand font", () => {
       const headlines = longest(device);
       const slides = headlines.map((h, i) => slide(i, h, 'headline-top', { screenshotUrl: null }));
       for (const font of BRAND_FONT_IDS) {
-        const set = await pool.renderSlides({ device, slides, screens: slides.map(() => null), font });
+        // The files a quarter of the device's size: the slides are still laid out and drawn at its
+        // size (the lint's lines are those), only the PNGs are small; encoding full-size ones was
+        // half of this test's time.
+        const { width, height } = DEVICES[device];
+        const size = { width: Math.round(width / 4), height: Math.round(height / 4) };
+        const set = await pool.renderSlides({ device, slides, screens: slides.map(() => null), font, size });
         for (const [i, s] of set.entries()) {
           const lines = s.lint.lines.headline;
           expect(lines.length, `${font}: ${headlines[i]}`).toBeLessThanOrEqual(MAX_LINES);
