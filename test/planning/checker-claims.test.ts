@@ -141,6 +141,9 @@ describe('false positives a copywriter would ship', () => {
         'Streakly helps you build good habits and keep them, one day at a time.\nCollect digital coupons and use them at checkout.',
     };
     expect(cut('Habits that last', 'Build good habits and keep them, one day at a time', habits, long)).toEqual([]);
+    // "Get | reminders before bills are due": what the app gives, a noun phrase to the sentence's end.
+    const bills = { ...habitly, name: 'Penny Wise', description: '• Get reminders before bills are due' };
+    expect(cut('Reminders Before Bills Are Due', null, bills)).toEqual([]);
     // Still cut: a pronoun with nothing before it; a later part of a sentence that is not what the app is.
     expect(cut('Save at checkout', 'Use them at checkout', habits, long)).not.toEqual([]);
     expect(cut('A Mess Without a Plan', null, tasks)).not.toEqual([]);

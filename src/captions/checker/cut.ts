@@ -184,14 +184,14 @@ export function cutPhrase(text: string, sentences: Sentence[], frame: Set<string
     const joined =
       (/^(and|or|&)$/.test(prev) && NOUN(terms?.[at - 2])) ||
       (s.pause[at - 1] && NOUN(terms?.[at - 1]) && !run.some((w) => /^(and|or)$/.test(w)));
-    // "Routely gives you | turn-by-turn navigation": what the app gives is the feature.
-    const given =
-      /^(you|offers|provides|includes|features|brings|gives|has|get|enjoy|with|using|via)$/.test(prev) &&
-      NOUN(terms?.[at + run.length - 1]);
+    // "Routely gives you | turn-by-turn navigation": what the app gives is the feature; so is a
+    // noun phrase to the sentence's end ("Get | reminders before bills are due").
+    const gives = /^(you|offers|provides|includes|features|brings|gives|has|get|enjoy|with|using|via)$/.test(prev);
+    const given = gives && (NOUN(terms?.[at + run.length - 1]) || (NOUN(first) && end === sw.length));
     // "TaskForge is | a to-do list and planner for busy people": what the app is, a noun phrase of its own.
     const described =
       /^(is|are)$/.test(prev) && at >= 2 && sw.slice(0, at - 1).every((w) => frame.has(w)) && /^(a|an|the|your)$/.test(run[0]);
-    const secondThing = (joined || given || described) && !ACTION(first) && NOUN(terms?.[at + run.length - 1]);
+    const secondThing = !ACTION(first) && (((joined || described) && NOUN(terms?.[at + run.length - 1])) || given);
     const opener = rest && (STANDALONE.has(run[0]) || ACTION(first) || aside);
     // "Home screen | widgets for quick check-ins": what is left out is a modifier of the noun the
     // caption opens on, and the noun phrase stands whole without it.
