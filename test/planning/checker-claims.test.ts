@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkCaptions, type CaptionToCheck, type CheckContext } from '../../src/captions/checker/check.ts';
+import { leansOnPronoun } from '../../src/captions/checker/cut.ts';
 import { habitly } from './listings.ts';
 
 const ctx = (over: Partial<CheckContext> = {}): CheckContext => ({
@@ -146,6 +147,9 @@ describe('false positives a copywriter would ship', () => {
     expect(cut('Reminders Before Bills Are Due', null, bills)).toEqual([]);
     // Still cut: a pronoun with nothing before it; a later part of a sentence that is not what the app is.
     expect(cut('Save at checkout', 'Use them at checkout', habits, long)).not.toEqual([]);
+    // A name before a colon is a label, not what the pronoun points at.
+    expect(leansOnPronoun('Lumen Darkroom: Apply Them')).not.toBeNull();
+    expect(leansOnPronoun('Create a jar and watch it fill up')).toBeNull();
     expect(cut('A Mess Without a Plan', null, tasks)).not.toEqual([]);
   });
 

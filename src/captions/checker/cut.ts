@@ -35,7 +35,7 @@ const timeAdverbial = (sw: string[], i: number): boolean =>
 /** Contractions and modals that always need their verb: "First you'll", "You can". */
 const NEEDS_VERB = /^(\S+['’](ll|d|re|ve)|can|will|would|should|could|must|may|might|shall|is|are|was|were|be|been)$/i;
 
-type Term = { text: string; tags: string[] };
+type Term = { text: string; tags: string[]; post?: string };
 const termsOf = (text: string): Term[] => (nlp(text.toLowerCase()).json() as { terms: Term[] }[]).flatMap((s) => s.terms);
 
 /** A listing sentence: its words, which of them a comma or dash follows, and the tagger's reading in context. */
@@ -221,9 +221,12 @@ export function leansOnPronoun(headline: string): string | null {
   // Most headlines hold no pronoun: the tagger is asked only about those that do.
   if (!/\b(it|them|they|these|those)\b/i.test(headline)) return null;
   const terms = termsOf(headline);
+  // A label before a colon or dash ("Lumen Darkroom: Apply them") is no antecedent.
+  const clause = terms.reduce((k, x, i) => (/[:—–]|\s-\s*$/.test(x.post ?? '') ? i + 1 : k), 0);
   for (const [i, t] of terms.entries()) {
     const w = t.text.toLowerCase().replace(/[^\p{L}]/gu, '');
-    if (terms.slice(0, i).some((x) => NOUN(x))) return null;
+    const before = terms.slice(clause, i);
+    if (/^(them|they|these|those)$/.test(w) ? before.some((x) => NOUN(x) && x.tags.includes('Plural')) : before.some(NOUN)) return null;
     if (/^(them|they|these|those)$/.test(w)) return `says "${w}" with nothing before it to point at`;
     const next = terms[i + 1];
     if (
