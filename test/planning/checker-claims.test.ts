@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkCaptions, type CaptionToCheck, type CheckContext } from '../../src/captions/checker/check.ts';
+import { leansOnPronoun } from '../../src/captions/checker/cut.ts';
 import { habitly } from './listings.ts';
 
 const ctx = (over: Partial<CheckContext> = {}): CheckContext => ({
@@ -109,6 +110,47 @@ describe('false positives a copywriter would ship', () => {
       )[1].map((f) => f.id);
     expect(two('One tap, one habit', 'Widgets make a check-in one tap away')).not.toContain('repeat');
     expect(ids('Swipe to learn')).toContain('complete');
+  });
+
+  it('reads the whole-phrase refusals of the recorded answers (2026-11-28 replay) as a copywriter does', () => {
+    const long = { captionLength: 'long' as const, captionStyle: 'minimal' as const };
+    const cut = (headline: string, subheadline: string | null, listing: typeof habitly, x: Partial<CheckContext> = {}) =>
+      checkCaptions([{ headline, subheadline, role: 'benefit' }], ctx({ listings: [listing], ...x }))[0]
+        .filter((f) => f.id === 'cut')
+        .map((f) => f.message);
+    // The sentence goes on "week by week": an adverb of time the phrase is whole without.
+    const budget = {
+      ...habitly,
+      name: 'Pennywise Budget',
+      description: '3. Watch your savings grow week by week\nTrack bills every month.',
+    };
+    expect(cut('Watch Your Savings Grow', null, budget)).toEqual([]);
+    expect(cut('WATCH YOUR SAVINGS GROW.', 'Week by week, see the plan pay off.', budget, { ...long, captionStyle: 'bold' })).toEqual([]);
+    expect(cut('Track Bills', null, budget)).toEqual([]);
+    // "TaskForge is | a to-do list and planner…": what the app is, said as a noun phrase, stands.
+    const tasks = {
+      ...habitly,
+      name: 'TaskForge: To-Do & Planner',
+      description: 'TaskForge is a to-do list and planner for busy people.\nYour week is a mess without a plan.',
+    };
+    expect(cut('To-do lists that keep up with you', 'A to-do list and planner for busy people', tasks, long)).toEqual([]);
+    // "Build good habits and keep them": the pronoun points at the habits the same line names.
+    const habits = {
+      ...habitly,
+      name: 'Streakly: Habit Tracker',
+      description:
+        'Streakly helps you build good habits and keep them, one day at a time.\nCollect digital coupons and use them at checkout.',
+    };
+    expect(cut('Habits that last', 'Build good habits and keep them, one day at a time', habits, long)).toEqual([]);
+    // "Get | reminders before bills are due": what the app gives, a noun phrase to the sentence's end.
+    const bills = { ...habitly, name: 'Penny Wise', description: '• Get reminders before bills are due' };
+    expect(cut('Reminders Before Bills Are Due', null, bills)).toEqual([]);
+    // Still cut: a pronoun with nothing before it; a later part of a sentence that is not what the app is.
+    expect(cut('Save at checkout', 'Use them at checkout', habits, long)).not.toEqual([]);
+    // A name before a colon is a label, not what the pronoun points at.
+    expect(leansOnPronoun('Lumen Darkroom: Apply Them')).not.toBeNull();
+    expect(leansOnPronoun('Create a jar and watch it fill up')).toBeNull();
+    expect(cut('A Mess Without a Plan', null, tasks)).not.toEqual([]);
   });
 
   it('lets Korean join words with a middle dot; a spaced dot in Latin script is still a bullet', () => {

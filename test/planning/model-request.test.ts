@@ -8,7 +8,7 @@ import { newStats } from '../../src/captions/model/writer.ts';
 import { planWithModel } from '../../src/planning/pipeline.ts';
 import type { PlanInput } from '../../src/core/set.ts';
 import { GOOD_HABITLY, one } from './good-captions.ts';
-import { captionModel, startFakeLlm, userText, type FakeLlm } from '../support/fake-llm.ts';
+import { captionModel, captionRequest, startFakeLlm, userText, type FakeLlm } from '../support/fake-llm.ts';
 import { emptyDescription, habitly } from './listings.ts';
 import { loadImage } from '@napi-rs/canvas';
 import { appScreenPng } from '../support/app-screens.ts';
@@ -94,6 +94,42 @@ describe('the model’s request', () => {
     );
     const user = JSON.parse(userText((fake.requests[0].body.messages as { content: unknown }[])[1].content));
     expect(user.storeRating).toBeNull();
+  });
+});
+
+describe('the repair turn', () => {
+  it('names each failing candidate’s findings in plain words, and the slides already kept', async () => {
+    const first = {
+      ...GOOD,
+      3: [
+        { headline: 'Smart Reminders That Adapt To', subheadline: null },
+        { headline: 'Rated 4.9 by 2M Users', subheadline: null },
+      ],
+    };
+    fake = await startFakeLlm(captionModel(first, { 3: one('Reminders for Your Schedule') }));
+    await planWithModel(
+      { listings: [habitly], extraContext: null, request: { device: 'iphone-69', count: 5, captionLength: 'short' } },
+      settings(),
+    );
+    const sent = captionRequest(fake.requests[1].body)!;
+    expect(sent.repair!.map((s) => s.index)).toEqual([3]);
+    // Both candidates, each with its own problems, said as a reader would (which line, what is wrong).
+    expect(sent.repair![0].candidates).toEqual([
+      {
+        headline: 'Smart Reminders That Adapt To',
+        subheadline: null,
+        problems: expect.arrayContaining([expect.stringMatching(/^Headline: .*ends on "to"/)]),
+      },
+      {
+        headline: 'Rated 4.9 by 2M Users',
+        subheadline: null,
+        problems: expect.arrayContaining([expect.stringMatching(/^Headline: .*claims "4\.9", which the listing does not say/)]),
+      },
+    ]);
+    // No checker ids: the problems are sentences, not "grounded" or "complete".
+    for (const c of sent.repair![0].candidates) for (const p of c.problems) expect(p).toMatch(/^(Headline|Subheadline): ".+/);
+    expect(sent.kept!.map((k) => k.index)).toEqual([1, 2, 4, 5]);
+    expect(sent.kept![0]).toMatchObject({ headline: GOOD[1][0].headline });
   });
 });
 

@@ -25,10 +25,17 @@ const STANDALONE = new Set(
 /** How many framing words a voice adds before or after the listing's words ("Now you can…", "…with Planny"). */
 const FRAME_HEAD = 3;
 const FRAME_TAIL = 4;
+/** "Grow | week by week", "Track bills | every month", "Practise them | later": an adverb of time or frequency the phrase is whole without. */
+const TIME_NOUN = /^(day|days|week|weeks|month|months|year|years|morning|night|evening|time|season)$/;
+const WHEN_ADVERB = /^(daily|weekly|monthly|yearly|today|tonight|tomorrow|anytime|again|later|together|instantly|faster)$/;
+const timeAdverbial = (sw: string[], i: number): boolean =>
+  WHEN_ADVERB.test(sw[i]) ||
+  (sw[i + 1] === 'by' && sw[i + 2] === sw[i]) ||
+  (/^(every|each|all|this|next)$/.test(sw[i]) && TIME_NOUN.test(sw[i + 1] ?? ''));
 /** Contractions and modals that always need their verb: "First you'll", "You can". */
 const NEEDS_VERB = /^(\S+['’](ll|d|re|ve)|can|will|would|should|could|must|may|might|shall|is|are|was|were|be|been)$/i;
 
-type Term = { text: string; tags: string[] };
+type Term = { text: string; tags: string[]; post?: string };
 const termsOf = (text: string): Term[] => (nlp(text.toLowerCase()).json() as { terms: Term[] }[]).flatMap((s) => s.terms);
 
 /** A listing sentence: its words, which of them a comma or dash follows, and the tagger's reading in context. */
@@ -137,7 +144,14 @@ export function cutPhrase(text: string, sentences: Sentence[], frame: Set<string
     const idiom = sw[end + 1] === run[run.length - 1];
     // A feature named as its sentence's subject stands before the verb: "Lane guidance | keeps you on track".
     const subject = !!terms && NOUN(terms[end - 1]) && terms[end].tags.includes('Verb') && !terms[end].tags.includes('Gerund');
-    const aside = !idiom && (NEXT_OPENS.has(next) || /^\p{L}{3,}(ed|ly)$/u.test(next) || /^\d/.test(next) || s.pause[end - 1] || subject);
+    const aside =
+      !idiom &&
+      (NEXT_OPENS.has(next) ||
+        timeAdverbial(sw, end) ||
+        /^\p{L}{3,}(ed|ly)$/u.test(next) ||
+        /^\d/.test(next) ||
+        s.pause[end - 1] ||
+        subject);
     if (!aside) return `stops before "${next}": the listing's sentence goes on "${run.slice(-3).join(' ')} ${next}…"`;
     // "Find, clean | and share your files": a list stopped before its last item.
     if (/^(and|or|&)$/.test(next) && s.pause.slice(at, end - 1).some(Boolean))
@@ -170,11 +184,14 @@ export function cutPhrase(text: string, sentences: Sentence[], frame: Set<string
     const joined =
       (/^(and|or|&)$/.test(prev) && NOUN(terms?.[at - 2])) ||
       (s.pause[at - 1] && NOUN(terms?.[at - 1]) && !run.some((w) => /^(and|or)$/.test(w)));
-    // "Routely gives you | turn-by-turn navigation": what the app gives is the feature.
-    const given =
-      /^(you|offers|provides|includes|features|brings|gives|has|get|enjoy|with|using|via)$/.test(prev) &&
-      NOUN(terms?.[at + run.length - 1]);
-    const secondThing = (joined || given) && !ACTION(first) && NOUN(terms?.[at + run.length - 1]);
+    // "Routely gives you | turn-by-turn navigation": what the app gives is the feature; so is a
+    // noun phrase to the sentence's end ("Get | reminders before bills are due").
+    const gives = /^(you|offers|provides|includes|features|brings|gives|has|get|enjoy|with|using|via)$/.test(prev);
+    const given = gives && (NOUN(terms?.[at + run.length - 1]) || (NOUN(first) && end === sw.length));
+    // "TaskForge is | a to-do list and planner for busy people": what the app is, a noun phrase of its own.
+    const described =
+      /^(is|are)$/.test(prev) && at >= 2 && sw.slice(0, at - 1).every((w) => frame.has(w)) && /^(a|an|the|your)$/.test(run[0]);
+    const secondThing = !ACTION(first) && (((joined || described) && NOUN(terms?.[at + run.length - 1])) || given);
     const opener = rest && (STANDALONE.has(run[0]) || ACTION(first) || aside);
     // "Home screen | widgets for quick check-ins": what is left out is a modifier of the noun the
     // caption opens on, and the noun phrase stands whole without it.
@@ -196,13 +213,20 @@ export function cutPhrase(text: string, sentences: Sentence[], frame: Set<string
   return null;
 }
 
-/** "Watch it fill up", "Use them at checkout": a headline whose pronoun points at a noun of a sentence it was cut from. */
+/**
+ * "Watch it fill up", "Use them at checkout": a headline whose pronoun points at a noun of a sentence
+ * it was cut from. A pronoun after a noun of the line itself points there: "Build good habits and keep them".
+ */
 export function leansOnPronoun(headline: string): string | null {
   // Most headlines hold no pronoun: the tagger is asked only about those that do.
   if (!/\b(it|them|they|these|those)\b/i.test(headline)) return null;
   const terms = termsOf(headline);
+  // A label before a colon or dash ("Lumen Darkroom: Apply them") is no antecedent.
+  const clause = terms.reduce((k, x, i) => (/[:—–]|\s-\s*$/.test(x.post ?? '') ? i + 1 : k), 0);
   for (const [i, t] of terms.entries()) {
     const w = t.text.toLowerCase().replace(/[^\p{L}]/gu, '');
+    const before = terms.slice(clause, i);
+    if (/^(them|they|these|those)$/.test(w) ? before.some((x) => NOUN(x) && x.tags.includes('Plural')) : before.some(NOUN)) return null;
     if (/^(them|they|these|those)$/.test(w)) return `says "${w}" with nothing before it to point at`;
     const next = terms[i + 1];
     if (
