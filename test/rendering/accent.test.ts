@@ -51,7 +51,9 @@ describe('the accent per theme', () => {
     expect(derived.style).toBe('word');
     expect(Math.min(contrastRatio(derived.color, '#0C835B'), contrastRatio(derived.color, '#1E429F'))).toBeGreaterThanOrEqual(3);
     // On the brighter green no vivid hue reads as text: an underline, not a pale word.
-    expect(accentOf('full-bleed', { primary: '#0E9F6E', secondary: '#1E429F' }, '#FFFFFF', ['#0E9F6E', '#1E429F'])!.style).toBe('underline');
+    expect(accentOf('full-bleed', { primary: '#0E9F6E', secondary: '#1E429F' }, '#FFFFFF', ['#0E9F6E', '#1E429F'])!.style).toBe(
+      'underline',
+    );
     expect(accentOf('soft', undefined, '#111827', ['#FFFFFF', '#EEEEEE'])).toBeNull();
   });
 
