@@ -8,7 +8,7 @@ import { layoutFor, paletteFor } from './look.ts';
 import { defaultRoles, findNarrative } from '../core/narratives.ts';
 import { assignScreens, orientationFor, screensFor } from './screens.ts';
 import { groundingOf, listingSentences, matchScreens } from './screen-match.ts';
-import { adaptRoles, missingSubheadlinesWarning } from './story.ts';
+import { adaptRoles, missingSubheadlinesWarning, nearMissWarning } from './story.ts';
 import { localesErrors } from '../core/locales.ts';
 import { planOwnSlides } from './own-slides.ts';
 import {
@@ -24,7 +24,14 @@ import { DEVICES } from '../core/devices.ts';
 import { askedOrientation, orientationError, slideSize, slideSizeFor } from '../core/orientation.ts';
 import { understand, type Understanding } from '../captions/understand.ts';
 import { CaptionWriter, FEATURE_ROLES, slideKeywords, type Caption } from '../captions/rules/writer.ts';
-import { CaptionChecker, checkCaptions, type CheckContext } from '../captions/checker/check.ts';
+import {
+  CaptionChecker,
+  checkCaptions,
+  nearMiss,
+  type CaptionToCheck,
+  type CheckContext,
+  type Finding,
+} from '../captions/checker/check.ts';
 import { nothingToFrame } from '../core/refusal.ts';
 import { refusalOf } from './refuse.ts';
 import type { Role } from '../core/narratives.ts';
@@ -128,23 +135,46 @@ function writeRules(
 ): (Caption | null)[] {
   const writer = new CaptionWriter(u, style, length, !roles.includes('how-it-works'), subheadlines);
   const checker = new CaptionChecker(ctx);
+  // A set is mostly whole captions: near misses on fewer than half of the slides after the hero.
+  let nearLeft = Math.max(1, Math.floor((roles.length - 1) / 2));
   return roles.map((role, i) => {
     const featuresAfter = roles.slice(i + 1).filter((r) => FEATURE_ROLES.has(r)).length;
+    // What the slide falls back to when no idea passes whole: its headline alone, where only the
+    // subheadline failed (a long slide may stand on its headline); else a near miss, a caption
+    // whose every finding is soft (checker/check.ts, `softFinding`), shipped with its weakness named.
+    let alone: { caption: Caption; candidate: CaptionToCheck; restore: () => void } | null = null;
+    let near: { caption: Caption; candidate: CaptionToCheck; restore: () => void } | null = null;
     // The writer moves on to its next idea each time it is asked: a failed caption spends its phrase.
     for (let attempt = 0; attempt < RULE_ATTEMPTS; attempt++) {
       const c = writer.caption(role, i + 1, featuresAfter);
-      if (!c) return null;
+      if (!c) break;
       const candidate = { headline: c.headline, subheadline: c.subheadline, role, index: i + 1 };
       const found = checker.check(candidate);
-
       if (found.length === 0) {
         checker.accept(candidate);
         return c;
       }
+      if (!alone && c.subheadline !== null && role !== 'hero' && found.every((f) => f.field === 'subheadline')) {
+        const bare = { ...candidate, subheadline: null };
+        if (checker.check(bare).length === 0) alone = { caption: { ...c, subheadline: null }, candidate: bare, restore: writer.snapshot() };
+      }
+      if (!near && nearLeft > 0 && nearMiss(found, candidate))
+        near = { caption: { ...c, weak: weakness(found) }, candidate, restore: writer.snapshot() };
     }
-    return null;
+    const fallback = alone ?? near;
+    if (!fallback) return null;
+    if (fallback === near) nearLeft--;
+    // The ideas tried after the one kept are not spent: a later slide may still say them.
+    fallback.restore();
+    checker.accept(fallback.candidate);
+    return fallback.caption;
   });
 }
+
+/** A near miss's findings as the warning names them: a narrowed hero says what "feature again" would. */
+const weakness = (found: Finding[]): string[] => [
+  ...new Set(found.filter((f) => !(f.id === 'one-feature' && found.some((g) => g.soft))).map((f) => f.message)),
+];
 
 const filledCount = (rs: (Caption | null)[]) => rs.filter((c) => c !== null).length;
 
@@ -159,11 +189,16 @@ function ruleCaptions(u: Understanding, roles: Role[], style: CaptionStyle, leng
   if (length !== 'long' || filledCount(full) === roles.length) return full;
   const lean = writeRules(u, roles, style, length, ctx, 'hero');
   if (filledCount(lean) <= filledCount(full)) return full;
-  const passes = (set: (Caption | null)[]) =>
-    checkCaptions(
-      set.flatMap((c, i) => (c ? [{ headline: c.headline, subheadline: c.subheadline, role: roles[i], index: i + 1 }] : [])),
+  // Every slide passes, or, where the slide is a near miss already, misses only soft rules.
+  const passes = (set: (Caption | null)[]) => {
+    const slides = set.flatMap((c, i) =>
+      c ? [{ c, at: { headline: c.headline, subheadline: c.subheadline, role: roles[i], index: i + 1 } }] : [],
+    );
+    return checkCaptions(
+      slides.map((s) => s.at),
       ctx,
-    ).every((f) => f.length === 0);
+    ).every((f, k) => f.length === 0 || (slides[k].c.weak !== undefined && nearMiss(f, slides[k].at)));
+  };
   const out = [...lean];
   out.forEach((c, i) => {
     const first = full[i];
@@ -222,19 +257,37 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   const filled = (rs: (Caption | null)[]) => rs.filter((c) => c !== null).length;
   const whole = (rs: (Caption | null)[]) => rs.filter((c) => !bare(c)).length;
   const spare = roles.map((r, i) => (FEATURE_ROLES.has(r) && bare(rules[i]) ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
+  let proofSwapped = false;
   if (!narrative && spare >= 0 && u.rating && !roles.includes('social-proof')) {
     const proofRoles = roles.filter((_, i) => i !== spare);
     const cta = proofRoles.indexOf('call-to-action');
     proofRoles.splice(cta < 0 ? proofRoles.length : cta, 0, 'social-proof');
     const proofRules = ruleCaptions(u, proofRoles, captionStyle, captionLength, check);
     if (filled(proofRules) > filled(rules) || (filled(proofRules) === filled(rules) && whole(proofRules) > whole(rules))) {
-      warnings.push(
-        `Slide ${proofRoles.indexOf('social-proof') + 1} shows the app's rating instead of another feature: the listing names fewer features than the set has slides for.`,
-      );
+      proofSwapped = true;
       roles = proofRoles;
       rules = proofRules;
     }
   }
+  // Still a feature slide the listing has nothing for, and no ask yet: the set ends on one, as a
+  // copywriter ends a short listing's set ("Download Framewise Today"), instead of being refused.
+  // Only where that fills a slide that was empty: a feature standing on its headline stays.
+  const empty = roles.map((r, i) => (FEATURE_ROLES.has(r) && rules[i] === null ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
+  if (!narrative && empty >= 0 && !roles.includes('call-to-action')) {
+    const askRoles: Role[] = [...roles.filter((_, i) => i !== empty), 'call-to-action'];
+    const askRules = ruleCaptions(u, askRoles, captionStyle, captionLength, check);
+    if (filled(askRules) > filled(rules)) {
+      warnings.push(
+        `Slide ${askRoles.length} asks for the download instead of showing another feature: the listing names fewer features than the set has slides for.`,
+      );
+      roles = askRoles;
+      rules = askRules;
+    }
+  }
+  if (proofSwapped)
+    warnings.push(
+      `Slide ${roles.indexOf('social-proof') + 1} shows the app's rating instead of another feature: the listing names fewer features than the set has slides for.`,
+    );
   const turn = askedOrientation(device, request.orientation, request.size);
   const screens = otherPlatform
     ? { urls: [], warnings: [], orientation: orientationFor(device, turn, false) }
@@ -272,6 +325,10 @@ export function draftScreenshotSet(input: PlanInput): Draft {
         `The listing is in "${u.language}", not English: captions reuse the listing's own phrases, and the ${captionStyle} voice only sets their case and punctuation (its English wording is not used). Have a fluent speaker review them.`,
       );
     }
+    captions.forEach((c, i) => {
+      const r = rules[i];
+      if (c.source === 'rules' && r?.weak && r.headline === c.headline) out.push(nearMissWarning(i + 1, r.weak));
+    });
     const bare = captionLength === 'long' ? captions.flatMap((c, i) => (c.subheadline?.trim() ? [] : [i + 1])) : [];
     if (bare.length > 0) out.push(missingSubheadlinesWarning(bare));
     const palette = paletteFor(input.brand, primary.name);
