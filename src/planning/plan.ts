@@ -296,16 +296,33 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   const orientation = input.uploadedScreens ? orientationFor(device, turn, !!input.uploadedLandscape) : screens.orientation;
   if (input.uploadedScreens === 0 && screens.urls.length === 0)
     throw nothingToFrame(device, spec.family, otherPlatform ? 'mac-listing' : input.listings.every((l) => l.own) ? 'own-listing' : null);
-  const finish = (captions: Written[]): ScreenshotSetResult => {
+  const finish = (written: Written[]): ScreenshotSetResult => {
     const out = [...warnings, ...screens.warnings];
     const urls = assignScreens(roles, screens.urls);
     // Uploaded screens whose text is known go each under the caption that speaks of them.
     const texts = input.screenTexts?.some((s) => s.text !== null) ? input.screenTexts! : null;
-    const captionText = captions.map((c) => `${c.headline} ${c.subheadline ?? ''}`);
     const listingText = [primary.subtitle ?? '', primary.description].join('\n');
-    const matched = texts ? matchScreens(roles, captionText, texts, listingText, u.language, !!input.screensInOrder) : null;
+    const matched = texts
+      ? matchScreens(
+          roles,
+          written.map((c) => `${c.headline} ${c.subheadline ?? ''}`),
+          texts,
+          listingText,
+          u.language,
+          !!input.screensInOrder,
+        )
+      : null;
     if (matched) out.push(...matched.warnings);
     const textOf = new Map((texts ?? []).map((s) => [s.screenId, s.text]));
+    const captions = matched
+      ? screenSubheadlines(
+          written,
+          roles,
+          matched.screenIds.map((id) => textOf.get(id) ?? null),
+          check,
+        )
+      : written;
+    const captionText = captions.map((c) => `${c.headline} ${c.subheadline ?? ''}`);
     const sentences = listingSentences(listingText);
     if (screens.urls.length > 0 && screens.urls.length < roles.length) {
       out.push(
@@ -367,6 +384,39 @@ export function draftScreenshotSet(input: PlanInput): Draft {
     };
   };
   return { input, roles, rules, check, u, warnings, screenCount: screens.urls.length, finish };
+}
+
+/**
+ * A long slide of the rule writer standing on its headline alone takes, as its subheadline, a line
+ * its own screen shows (OCR) when that line says something whole: four words or more, in lower case
+ * somewhere (a label or heading in capitals is not a line about the app), and passing every check in
+ * the set without adding a finding to any slide (no cut, no echo, no repeat, nothing it claims
+ * beyond the listing and the screens). The screen's own words, never cut: the line as it reads.
+ */
+function screenSubheadlines(captions: Written[], roles: Role[], screenLines: (string[] | null)[], ctx: CheckContext): Written[] {
+  if (ctx.captionLength !== 'long' || !captions.some((c) => c.source === 'rules' && c.subheadline === null)) return captions;
+  const out = [...captions];
+  const judge = (set: Written[]) =>
+    checkCaptions(
+      set.map((c, i) => ({ headline: c.headline, subheadline: c.subheadline, role: roles[i], index: i + 1 })),
+      ctx,
+    ).map((f) => f.length);
+  let before = judge(out);
+  out.forEach((c, i) => {
+    if (c.source !== 'rules' || c.subheadline !== null || roles[i] === 'hero') return;
+    for (const line of screenLines[i] ?? []) {
+      const text = line.replace(/\s+/g, ' ').trim();
+      if (text.split(' ').length < 4 || !/\p{Ll}/u.test(text) || /:$/.test(text)) continue;
+      const trial = out.map((x, j) => (j === i ? { ...x, subheadline: text } : x));
+      const after = judge(trial);
+      if (after.every((n, j) => n <= before[j])) {
+        out[i] = trial[i];
+        before = after;
+        break;
+      }
+    }
+  });
+  return out;
 }
 
 /**

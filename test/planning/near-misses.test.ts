@@ -100,3 +100,33 @@ describe('a short listing at the defaults', () => {
     expect(isProblem(refused) && refused.code).toBe('cannot_fill_set');
   });
 });
+
+describe('a long slide standing on its headline alone', () => {
+  const screens = [
+    { screenId: 'scr_a', text: ['9:41', 'Music', 'Pick a song from your library', 'Fade in', 'Fade out'] },
+    { screenId: 'scr_b', text: ['9:41', 'Trim', 'Drag the handles to trim each clip', 'Done'] },
+    { screenId: 'scr_c', text: ['9:41', 'Export', 'Share'] },
+    { screenId: 'scr_d', text: ['9:41', 'RATINGS'] },
+    { screenId: 'scr_e', text: ['9:41', 'Cutwise', 'Trim clips and add music in seconds'] },
+  ];
+  const long = (screenTexts?: typeof screens) =>
+    planScreenshotSet({
+      listings: [oneSentence],
+      extraContext: null,
+      uploadedScreens: 5,
+      screenTexts,
+      request: { device: 'iphone-69', captionLength: 'long', captionStyle: 'minimal' },
+    });
+
+  it('takes a whole line its own screen shows as its subheadline, never a label', () => {
+    const bare = long().slides.filter((s) => s.role === 'feature' && s.subheadline === null);
+    expect(bare.length).toBeGreaterThan(0);
+    const set = long(screens);
+    const trim = set.slides.find((s) => /^trim clips$/i.test(s.headline))!;
+    expect(trim.screenId).toBe('scr_b');
+    expect(trim.subheadline).toBe('Drag the handles to trim each clip');
+    const music = set.slides.find((s) => /^add music/i.test(s.headline))!;
+    expect(music.subheadline).toBe('Pick a song from your library');
+    for (const s of set.slides) expect(['Music', 'Trim', 'Export', 'Fade in', 'RATINGS']).not.toContain(s.subheadline);
+  });
+});
