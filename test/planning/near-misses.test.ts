@@ -63,6 +63,19 @@ describe('soft and hard findings', () => {
     expect(nearMiss(again, { role: 'feature', index: 2 })).toBe(false);
   });
 
+  it('calls a narrowing hard when another slide already showed it', () => {
+    const [, , third] = checkCaptions(
+      [
+        { headline: 'Trim Clips and Add Music', subheadline: null, role: 'hero' },
+        { headline: 'Trim Clips in Seconds', subheadline: null, role: 'feature' },
+        { headline: 'Trim Clips', subheadline: null, role: 'feature' },
+      ],
+      ctx,
+    );
+    expect(third.map((f) => f.id)).toContain('repeat');
+    expect(nearMiss(third, { role: 'feature', index: 3 })).toBe(false);
+  });
+
   it('never lets the hero ship a soft finding, and keeps cut, frame, echo, rating and invented claims hard', () => {
     const generic = { id: 'generic' as const, field: 'headline' as const, message: '' };
     expect(softFinding(generic, { role: 'feature', index: 3 })).toBe(true);

@@ -360,7 +360,9 @@ export class CaptionChecker {
       // habits daily"), not when it is one word of a line about something else ("One tap, one habit"
       // / "Widgets make a check-in one tap away").
       const alike = (a: Set<string>, b: Set<string>) => sameTopic(a, b) && (Math.min(a.size, b.size) > 1 || Math.max(a.size, b.size) <= 2);
-      const twin = this.seen.find((s) => s.key === t.key || (f.native && alike(s.topic, t.topic)));
+      const twins = this.seen.filter((s) => s.key === t.key || (f.native && alike(s.topic, t.topic)));
+      // Another slide's twin is named first: only the hero's alone may be a narrowing.
+      const twin = twins.find((s) => s.slide !== this.hero?.slide) ?? twins[0];
       if (!twin) continue;
       // A feature headline naming one of the things the hero's line named ("Trim clips" after "Trim
       // clips and add music") narrows it rather than saying it again: soft (`softFinding`).
@@ -431,7 +433,8 @@ export class CaptionChecker {
     // keeps its source's distinct slides and may share the language's common words.
     if (!this.f.native) return out;
     const topic = this.topic(c);
-    const same = this.features.find((s) => sameTopic(s.topic, topic, SAME_FEATURE, 2) && s.slide !== this.position(c));
+    const alike = this.features.filter((s) => sameTopic(s.topic, topic, SAME_FEATURE, 2) && s.slide !== this.position(c));
+    const same = alike.find((s) => s.slide !== this.hero?.slide) ?? alike[0];
     if (same) {
       const narrows = same.slide === this.hero?.slide && this.narrowsHero(c, substance(c.headline, language, this.f.nameWords));
       out.push({
