@@ -177,6 +177,8 @@ const weakness = (found: Finding[]): string[] => [
 ];
 
 const filledCount = (rs: (Caption | null)[]) => rs.filter((c) => c !== null).length;
+/** Slides with a caption that passes whole: a near miss fills a slide, but a whole caption beats it. */
+const strongCount = (rs: (Caption | null)[]) => rs.filter((c) => c !== null && !c.weak).length;
 
 /**
  * The rule writer's set. A long set's subheadlines may say what a later slide would have headlined
@@ -186,9 +188,11 @@ const filledCount = (rs: (Caption | null)[]) => rs.filter((c) => c !== null).len
  */
 function ruleCaptions(u: Understanding, roles: Role[], style: CaptionStyle, length: CaptionLength, ctx: CheckContext): (Caption | null)[] {
   const full = writeRules(u, roles, style, length, ctx, 'all');
-  if (length !== 'long' || filledCount(full) === roles.length) return full;
+  if (length !== 'long' || strongCount(full) === roles.length) return full;
   const lean = writeRules(u, roles, style, length, ctx, 'hero');
-  if (filledCount(lean) <= filledCount(full)) return full;
+  // The lean pass when it fills more slides, or as many with fewer near misses.
+  const more = filledCount(lean) - filledCount(full);
+  if (more < 0 || (more === 0 && strongCount(lean) <= strongCount(full))) return full;
   // Every slide passes, or, where the slide is a near miss already, misses only soft rules.
   const passes = (set: (Caption | null)[]) => {
     const slides = set.flatMap((c, i) =>
@@ -202,7 +206,8 @@ function ruleCaptions(u: Understanding, roles: Role[], style: CaptionStyle, leng
   const out = [...lean];
   out.forEach((c, i) => {
     const first = full[i];
-    if (!c || c.subheadline !== null || !first?.subheadline) return;
+    // A near miss of the first pass never replaces a whole caption of this one.
+    if (!c || c.subheadline !== null || !first?.subheadline || (first.weak && !c.weak)) return;
     // The first pass's whole caption where the set still passes with it, else its subheadline under this headline.
     for (const slide of [first, { ...c, subheadline: first.subheadline }]) {
       const trial = out.map((x, j) => (j === i ? slide : x));
@@ -263,7 +268,8 @@ export function draftScreenshotSet(input: PlanInput): Draft {
     const cta = proofRoles.indexOf('call-to-action');
     proofRoles.splice(cta < 0 ? proofRoles.length : cta, 0, 'social-proof');
     const proofRules = ruleCaptions(u, proofRoles, captionStyle, captionLength, check);
-    if (filled(proofRules) > filled(rules) || (filled(proofRules) === filled(rules) && whole(proofRules) > whole(rules))) {
+    const [a, b] = [proofRules, rules].map((rs) => [filled(rs), strongCount(rs), whole(rs)]);
+    if (a[0] > b[0] || (a[0] === b[0] && (a[1] > b[1] || (a[1] === b[1] && a[2] > b[2])))) {
       proofSwapped = true;
       roles = proofRoles;
       rules = proofRules;
