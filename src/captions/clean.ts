@@ -55,7 +55,7 @@ export const NON_FEATURE_SECTION =
  * apps, review requests, upsells, social links, keyword stuffing, store boilerplate.
  */
 const NOT_A_FEATURE: [string, RegExp][] = [
-  ['other apps', /\b(also from|also by|our other apps?|more apps|from our studio|from the makers of|check out our|included\.?$)/i],
+  ['other apps', /\b(also from|also by|our other apps?|more apps|from our studio|from the makers of|check out our)|,\s*included\.?$/i],
   ['review request', /\b(review|rate us|rating|5 stars|five stars|appreciate|feedback|love \S+\?|enjoying \S+\?|if you (like|enjoy))\b/i],
   // "No subscription" sells the app, and a game's "cars to unlock" is play, not a sale.
   [

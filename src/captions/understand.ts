@@ -328,8 +328,12 @@ function splitActions(r: Raw): Raw[] {
     .split(/,\s*(?:and\s+|or\s+)?|\s+and\s+/i)
     .map((p) => p.trim());
   if (parts.length < 2 || parts.length > 4) return [];
+  // The tagger reads some copy verbs as nouns out of context ("add music in seconds"): the word decides too.
   const actions = parts.filter(
-    (p) => p.split(SPACES).length >= 2 && nlp(p.toLowerCase()).has('^#Verb') && !nlp(p.toLowerCase()).has('^#Gerund'),
+    (p) =>
+      p.split(SPACES).length >= 2 &&
+      (COPY_VERBS.has(words(p)[0] ?? '') || nlp(p.toLowerCase()).has('^#Verb')) &&
+      !nlp(p.toLowerCase()).has('^#Gerund'),
   );
   if (actions.length !== parts.length) return [];
   return actions.map((p) => ({

@@ -8,7 +8,7 @@ import { layoutFor, paletteFor } from './look.ts';
 import { defaultRoles, findNarrative } from '../core/narratives.ts';
 import { assignScreens, orientationFor, screensFor } from './screens.ts';
 import { groundingOf, listingSentences, matchScreens, type ScreenWithText } from './screen-match.ts';
-import { adaptRoles, missingSubheadlinesWarning } from './story.ts';
+import { adaptRoles, missingSubheadlinesWarning, nearMissWarning } from './story.ts';
 import { localesErrors } from '../core/locales.ts';
 import { planOwnSlides } from './own-slides.ts';
 import {
@@ -24,7 +24,14 @@ import { DEVICES } from '../core/devices.ts';
 import { askedOrientation, orientationError, slideSize, slideSizeFor } from '../core/orientation.ts';
 import { understand, type Understanding } from '../captions/understand.ts';
 import { CaptionWriter, FEATURE_ROLES, slideKeywords, type Caption } from '../captions/rules/writer.ts';
-import { CaptionChecker, checkCaptions, type CheckContext } from '../captions/checker/check.ts';
+import {
+  CaptionChecker,
+  checkCaptions,
+  nearMiss,
+  type CaptionToCheck,
+  type CheckContext,
+  type Finding,
+} from '../captions/checker/check.ts';
 import { nothingToFrame } from '../core/refusal.ts';
 import { refusalOf } from './refuse.ts';
 import type { Role } from '../core/narratives.ts';
@@ -134,25 +141,50 @@ function writeRules(
 ): (Caption | null)[] {
   const writer = new CaptionWriter(u, style, length, !roles.includes('how-it-works'), subheadlines);
   const checker = new CaptionChecker(ctx);
+  // A set is mostly whole captions: near misses on fewer than half of the slides after the hero.
+  let nearLeft = Math.max(1, Math.floor((roles.length - 1) / 2));
   return roles.map((role, i) => {
     const featuresAfter = roles.slice(i + 1).filter((r) => FEATURE_ROLES.has(r)).length;
+    // What the slide falls back to when no idea passes whole: its headline alone, where only the
+    // subheadline failed (a long slide may stand on its headline); else a near miss, a caption
+    // whose every finding is soft (checker/check.ts, `softFinding`), shipped with its weakness named.
+    let alone: { caption: Caption; candidate: CaptionToCheck; restore: () => void } | null = null;
+    let near: { caption: Caption; candidate: CaptionToCheck; restore: () => void } | null = null;
     // The writer moves on to its next idea each time it is asked: a failed caption spends its phrase.
     for (let attempt = 0; attempt < RULE_ATTEMPTS; attempt++) {
       const c = writer.caption(role, i + 1, featuresAfter);
-      if (!c) return null;
+      if (!c) break;
       const candidate = { headline: c.headline, subheadline: c.subheadline, role, index: i + 1 };
       const found = checker.check(candidate);
-
       if (found.length === 0) {
         checker.accept(candidate);
         return c;
       }
+      if (!alone && c.subheadline !== null && role !== 'hero' && found.every((f) => f.field === 'subheadline')) {
+        const bare = { ...candidate, subheadline: null };
+        if (checker.check(bare).length === 0) alone = { caption: { ...c, subheadline: null }, candidate: bare, restore: writer.snapshot() };
+      }
+      if (!near && nearLeft > 0 && nearMiss(found, candidate))
+        near = { caption: { ...c, weak: weakness(found) }, candidate, restore: writer.snapshot() };
     }
-    return null;
+    const fallback = alone ?? near;
+    if (!fallback) return null;
+    if (fallback === near) nearLeft--;
+    // The ideas tried after the one kept are not spent: a later slide may still say them.
+    fallback.restore();
+    checker.accept(fallback.candidate);
+    return fallback.caption;
   });
 }
 
+/** A near miss's findings as the warning names them: a narrowed hero says what "feature again" would. */
+const weakness = (found: Finding[]): string[] => [
+  ...new Set(found.filter((f) => !(f.id === 'one-feature' && found.some((g) => g.soft))).map((f) => f.message)),
+];
+
 const filledCount = (rs: (Caption | null)[]) => rs.filter((c) => c !== null).length;
+/** Slides with a caption that passes whole: a near miss fills a slide, but a whole caption beats it. */
+const strongCount = (rs: (Caption | null)[]) => rs.filter((c) => c !== null && !c.weak).length;
 
 /**
  * The rule writer's set. A long set's subheadlines may say what a later slide would have headlined
@@ -162,18 +194,26 @@ const filledCount = (rs: (Caption | null)[]) => rs.filter((c) => c !== null).len
  */
 function ruleCaptions(u: Understanding, roles: Role[], style: CaptionStyle, length: CaptionLength, ctx: CheckContext): (Caption | null)[] {
   const full = writeRules(u, roles, style, length, ctx, 'all');
-  if (length !== 'long' || filledCount(full) === roles.length) return full;
+  if (length !== 'long' || strongCount(full) === roles.length) return full;
   const lean = writeRules(u, roles, style, length, ctx, 'hero');
-  if (filledCount(lean) <= filledCount(full)) return full;
-  const passes = (set: (Caption | null)[]) =>
-    checkCaptions(
-      set.flatMap((c, i) => (c ? [{ headline: c.headline, subheadline: c.subheadline, role: roles[i], index: i + 1 }] : [])),
+  // The lean pass when it fills more slides, or as many with fewer near misses.
+  const more = filledCount(lean) - filledCount(full);
+  if (more < 0 || (more === 0 && strongCount(lean) <= strongCount(full))) return full;
+  // Every slide passes, or, where the slide is a near miss already, misses only soft rules.
+  const passes = (set: (Caption | null)[]) => {
+    const slides = set.flatMap((c, i) =>
+      c ? [{ c, at: { headline: c.headline, subheadline: c.subheadline, role: roles[i], index: i + 1 } }] : [],
+    );
+    return checkCaptions(
+      slides.map((s) => s.at),
       ctx,
-    ).every((f) => f.length === 0);
+    ).every((f, k) => f.length === 0 || (slides[k].c.weak !== undefined && nearMiss(f, slides[k].at)));
+  };
   const out = [...lean];
   out.forEach((c, i) => {
     const first = full[i];
-    if (!c || c.subheadline !== null || !first?.subheadline) return;
+    // A near miss of the first pass never replaces a whole caption of this one.
+    if (!c || c.subheadline !== null || !first?.subheadline || (first.weak && !c.weak)) return;
     // The first pass's whole caption where the set still passes with it, else its subheadline under this headline.
     for (const slide of [first, { ...c, subheadline: first.subheadline }]) {
       const trial = out.map((x, j) => (j === i ? slide : x));
@@ -210,7 +250,8 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   }
   let roles = adaptRoles(asked, u, warnings, captionLength);
   // A caption may claim what a screen shows: the screens' text grounds it as the listing's does.
-  const screenText = (input.screenTexts ?? []).flatMap((s) => s.text ?? []);
+  // The listing's own screenshots (their text, once read) are the app maker's words as its description is.
+  const screenText = [...(input.screenTexts ?? []).flatMap((s) => s.text ?? []), ...Object.values(input.storeScreenTexts ?? {}).flat()];
   const check: CheckContext = {
     listings: input.listings,
     extraContext: input.extraContext,
@@ -228,19 +269,38 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   const filled = (rs: (Caption | null)[]) => rs.filter((c) => c !== null).length;
   const whole = (rs: (Caption | null)[]) => rs.filter((c) => !bare(c)).length;
   const spare = roles.map((r, i) => (FEATURE_ROLES.has(r) && bare(rules[i]) ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
+  let proofSwapped = false;
   if (!narrative && spare >= 0 && u.rating && !roles.includes('social-proof')) {
     const proofRoles = roles.filter((_, i) => i !== spare);
     const cta = proofRoles.indexOf('call-to-action');
     proofRoles.splice(cta < 0 ? proofRoles.length : cta, 0, 'social-proof');
     const proofRules = ruleCaptions(u, proofRoles, captionStyle, captionLength, check);
-    if (filled(proofRules) > filled(rules) || (filled(proofRules) === filled(rules) && whole(proofRules) > whole(rules))) {
-      warnings.push(
-        `Slide ${proofRoles.indexOf('social-proof') + 1} shows the app's rating instead of another feature: the listing names fewer features than the set has slides for.`,
-      );
+    const [a, b] = [proofRules, rules].map((rs) => [filled(rs), strongCount(rs), whole(rs)]);
+    if (a[0] > b[0] || (a[0] === b[0] && (a[1] > b[1] || (a[1] === b[1] && a[2] > b[2])))) {
+      proofSwapped = true;
       roles = proofRoles;
       rules = proofRules;
     }
   }
+  // Still a feature slide the listing has nothing for, and no ask yet: the set ends on one, as a
+  // copywriter ends a short listing's set ("Download Framewise Today"), instead of being refused.
+  // Only where that fills a slide that was empty: a feature standing on its headline stays.
+  const empty = roles.map((r, i) => (FEATURE_ROLES.has(r) && rules[i] === null ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
+  if (!narrative && empty >= 0 && !roles.includes('call-to-action')) {
+    const askRoles: Role[] = [...roles.filter((_, i) => i !== empty), 'call-to-action'];
+    const askRules = ruleCaptions(u, askRoles, captionStyle, captionLength, check);
+    if (filled(askRules) > filled(rules)) {
+      warnings.push(
+        `Slide ${askRoles.length} asks for the download instead of showing another feature: the listing names fewer features than the set has slides for.`,
+      );
+      roles = askRoles;
+      rules = askRules;
+    }
+  }
+  if (proofSwapped)
+    warnings.push(
+      `Slide ${roles.indexOf('social-proof') + 1} shows the app's rating instead of another feature: the listing names fewer features than the set has slides for.`,
+    );
   const turn = askedOrientation(device, request.orientation, request.size);
   const screens = otherPlatform
     ? { urls: [], warnings: [], orientation: orientationFor(device, turn, false) }
@@ -249,20 +309,48 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   const orientation = input.uploadedScreens ? orientationFor(device, turn, !!input.uploadedLandscape) : screens.orientation;
   if (input.uploadedScreens === 0 && screens.urls.length === 0)
     throw nothingToFrame(device, spec.family, otherPlatform ? 'mac-listing' : input.listings.every((l) => l.own) ? 'own-listing' : null);
-  const finish = (captions: Written[]): ScreenshotSetResult => {
+  const finish = (written: Written[]): ScreenshotSetResult => {
     const out = [...warnings, ...screens.warnings];
     // Uploaded screens whose text is known go each under the caption that speaks of them.
     const texts = input.screenTexts?.some((s) => s.text !== null) ? input.screenTexts! : null;
-    const captionText = captions.map((c) => `${c.headline} ${c.subheadline ?? ''}`);
     const listingText = [primary.subtitle ?? '', primary.description].join('\n');
-    const matched = texts ? matchScreens(roles, captionText, texts, listingText, u.language, !!input.screensInOrder) : null;
+    const matched = texts
+      ? matchScreens(
+          roles,
+          written.map((c) => `${c.headline} ${c.subheadline ?? ''}`),
+          texts,
+          listingText,
+          u.language,
+          !!input.screensInOrder,
+        )
+      : null;
     if (matched) out.push(...matched.warnings);
     // So do the listing's screenshots, when no upload replaces them and some have been read.
     const shots = matched ? null : storeShots(screens.urls, input.storeScreenTexts);
-    const shotMatch = shots ? matchScreens(roles, captionText, shots, listingText, u.language, false, 'listing') : null;
+    const shotMatch = shots
+      ? matchScreens(
+          roles,
+          written.map((c) => `${c.headline} ${c.subheadline ?? ''}`),
+          shots,
+          listingText,
+          u.language,
+          false,
+          'listing',
+        )
+      : null;
     if (shotMatch) out.push(...shotMatch.warnings);
     const urls = shotMatch ? shotMatch.screenIds : assignScreens(roles, screens.urls);
     const textOf = new Map([...(texts ?? []), ...(shots ?? [])].map((s) => [s.screenId, s.text]));
+    const framed = matched?.screenIds ?? shotMatch?.screenIds ?? null;
+    const captions = framed
+      ? screenSubheadlines(
+          written,
+          roles,
+          framed.map((id) => textOf.get(id) ?? null),
+          check,
+        )
+      : written;
+    const captionText = captions.map((c) => `${c.headline} ${c.subheadline ?? ''}`);
     const sentences = listingSentences(listingText);
     if (screens.urls.length > 0 && screens.urls.length < roles.length) {
       out.push(
@@ -282,6 +370,10 @@ export function draftScreenshotSet(input: PlanInput): Draft {
         `The listing is in "${u.language}", not English: captions reuse the listing's own phrases, and the ${captionStyle} voice only sets their case and punctuation (its English wording is not used). Have a fluent speaker review them.`,
       );
     }
+    captions.forEach((c, i) => {
+      const r = rules[i];
+      if (c.source === 'rules' && r?.weak && r.headline === c.headline) out.push(nearMissWarning(i + 1, r.weak));
+    });
     const bare = captionLength === 'long' ? captions.flatMap((c, i) => (c.subheadline?.trim() ? [] : [i + 1])) : [];
     if (bare.length > 0) out.push(missingSubheadlinesWarning(bare));
     const palette = paletteFor(input.brand, primary.name);
@@ -320,6 +412,39 @@ export function draftScreenshotSet(input: PlanInput): Draft {
     };
   };
   return { input, roles, rules, check, u, warnings, screenCount: screens.urls.length, finish };
+}
+
+/**
+ * A long slide of the rule writer standing on its headline alone takes, as its subheadline, a line
+ * its own screen shows (OCR) when that line says something whole: four words or more, in lower case
+ * somewhere (a label or heading in capitals is not a line about the app), and passing every check in
+ * the set without adding a finding to any slide (no cut, no echo, no repeat, nothing it claims
+ * beyond the listing and the screens). The screen's own words, never cut: the line as it reads.
+ */
+function screenSubheadlines(captions: Written[], roles: Role[], screenLines: (string[] | null)[], ctx: CheckContext): Written[] {
+  if (ctx.captionLength !== 'long' || !captions.some((c) => c.source === 'rules' && c.subheadline === null)) return captions;
+  const out = [...captions];
+  const judge = (set: Written[]) =>
+    checkCaptions(
+      set.map((c, i) => ({ headline: c.headline, subheadline: c.subheadline, role: roles[i], index: i + 1 })),
+      ctx,
+    ).map((f) => f.length);
+  let before = judge(out);
+  out.forEach((c, i) => {
+    if (c.source !== 'rules' || c.subheadline !== null || roles[i] === 'hero') return;
+    for (const line of screenLines[i] ?? []) {
+      const text = line.replace(/\s+/g, ' ').trim();
+      if (text.split(' ').length < 4 || !/\p{Ll}/u.test(text) || /:$/.test(text)) continue;
+      const trial = out.map((x, j) => (j === i ? { ...x, subheadline: text } : x));
+      const after = judge(trial);
+      if (after.every((n, j) => n <= before[j])) {
+        out[i] = trial[i];
+        before = after;
+        break;
+      }
+    }
+  });
+  return out;
 }
 
 /**

@@ -57,3 +57,11 @@ export function missingSubheadlinesWarning(at: number[]): string {
   const they = at.length === 1 ? 'it' : 'them';
   return `${slideList(at)} ${at.length === 1 ? 'has' : 'have'} a headline but no subheadline: the listing has no line left that adds to ${at.length === 1 ? 'its headline' : 'their headlines'} without repeating another slide. Add a few lines about the app as extraContext (POST /public/v1/apps) and plan the set again, or write ${they} a subheadline in a free revision (POST /public/v1/jobs/{id}/revisions).`;
 }
+
+/**
+ * A slide shipped with a caption that misses only soft rules (captions/checker/check.ts,
+ * `softFinding`): it says which, in the checker's words, and how to do better.
+ */
+export function nearMissWarning(slide: number, weak: string[]): string {
+  return `Slide ${slide} has a weaker caption than the rest: ${weak.join('; ')}. The listing gives nothing better for it. Add a few lines about the app as extraContext (POST /public/v1/apps) and plan the set again, or rewrite it in a free revision (POST /public/v1/jobs/{id}/revisions).`;
+}

@@ -64,6 +64,8 @@ export interface Finding {
   id: FindingId;
   field: 'headline' | 'subheadline' | 'screenshot';
   message: string;
+  /** A case of a hard finding a copywriter lets pass where nothing better exists (`softFinding`). */
+  soft?: true;
 }
 
 export interface CaptionToCheck {
@@ -106,6 +108,7 @@ const LOOKS_CUT = /(\.\.\.|…|\s-)$/u;
 /** Pronouns that need a noun said before them: a headline opening on one has none. */
 const REFERRING = new Set(['it', "it's", 'it’s', 'its', 'they', "they're", 'they’re', 'them', 'their', 'he', 'she']);
 const ASIDE_ROLES = new Set<Role>(['social-proof', 'call-to-action']);
+const FEATURE_SLIDES = new Set<Role>(['feature', 'benefit', 'solution']);
 /** Slides that are not about one feature: the one-feature check leaves them be. */
 const NOT_A_FEATURE = new Set<Role>(['social-proof', 'call-to-action', 'problem']);
 /** Three words or more in capitals in a row: shouting, which only the bold voice may do. */
@@ -283,6 +286,22 @@ function listsSeveral(text: string, english: boolean): boolean {
   return actions >= 2;
 }
 
+/** The first word, past a voice's opener ("Go ahead,", "Now you can"), is a verb: the caption names an action. */
+function opensOnAction(text: string): boolean {
+  const bare = text.replace(/^(go ahead|now you can|yes)[,!]?\s+/i, '').toLowerCase();
+  const first = (nlp(bare).json() as { terms: { tags: string[] }[] }[])[0]?.terms[0]?.tags ?? [];
+  return first.includes('Verb') && !first.includes('Gerund');
+}
+
+/** "Trim clips and add music": a line of two to four parts, one of them an action. */
+function listsActions(text: string): boolean {
+  const parts = text
+    .replace(/[.!]+$/, '')
+    .split(/,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+/i)
+    .filter(Boolean);
+  return parts.length >= 2 && parts.length <= 4 && parts.some(opensOnAction);
+}
+
 /**
  * Checks captions one after another, each against the ones accepted before it: what a writer
  * uses to keep only what passes, and what checkCaptions runs over a whole set.
@@ -295,7 +314,7 @@ export class CaptionChecker {
   private readonly features: { slide: number; topic: Set<string> }[] = [];
   private slides = 0;
   /** The hero's topic: a call to action does not say it again. */
-  private hero: { slide: number; topic: Set<string> } | null = null;
+  private hero: { slide: number; topic: Set<string>; text: string } | null = null;
 
   constructor(private readonly ctx: CheckContext) {
     this.f = factsOf(ctx);
@@ -341,8 +360,23 @@ export class CaptionChecker {
       // habits daily"), not when it is one word of a line about something else ("One tap, one habit"
       // / "Widgets make a check-in one tap away").
       const alike = (a: Set<string>, b: Set<string>) => sameTopic(a, b) && (Math.min(a.size, b.size) > 1 || Math.max(a.size, b.size) <= 2);
-      const twin = this.seen.find((s) => s.key === t.key || (f.native && alike(s.topic, t.topic)));
-      if (twin) out.push({ id: 'repeat', field: t.field, message: `"${t.text}" says again slide ${twin.slide}’s "${twin.text}"` });
+      const twins = this.seen.filter((s) => s.key === t.key || (f.native && alike(s.topic, t.topic)));
+      // Another slide's twin is named first: only the hero's alone may be a narrowing.
+      const twin = twins.find((s) => s.slide !== this.hero?.slide) ?? twins[0];
+      if (!twin) continue;
+      // A feature headline naming one of the things the hero's line named ("Trim clips" after "Trim
+      // clips and add music") narrows it rather than saying it again: soft (`softFinding`).
+      const narrows = t.field === 'headline' && twin.slide === this.hero?.slide && this.narrowsHero(c, t.topic);
+      out.push(
+        narrows
+          ? {
+              id: 'repeat',
+              field: t.field,
+              message: `"${t.text}" shows one part of slide ${twin.slide}’s "${twin.text}" again`,
+              soft: true,
+            }
+          : { id: 'repeat', field: t.field, message: `"${t.text}" says again slide ${twin.slide}’s "${twin.text}"` },
+      );
     }
     if (f.native && c.headline.trim()) {
       // The headline is what is read: a good subheadline under "TommyRun: An App" does not save it.
@@ -370,6 +404,23 @@ export class CaptionChecker {
     return out;
   }
 
+  /**
+   * A feature headline naming one of the things the hero's line named: an action on a slide of its
+   * own, or one part of a hero that lists actions; never the hero's hook said again without it
+   * ("Pro photo editing" after "Pro photo editing, no subscription").
+   */
+  private narrowsHero(c: CaptionToCheck, topic: Set<string>): boolean {
+    const hero = this.hero;
+    return (
+      hero !== null &&
+      FEATURE_SLIDES.has(c.role) &&
+      topic.size > 0 &&
+      topic.size < hero.topic.size &&
+      [...topic].every((w) => hero.topic.has(w)) &&
+      (opensOnAction(c.headline) || listsActions(hero.text))
+    );
+  }
+
   /** A feature slide names one thing, and not the thing of an earlier feature slide. */
   private oneFeature(c: CaptionToCheck): Finding[] {
     if (NOT_A_FEATURE.has(c.role) || !c.headline.trim()) return [];
@@ -377,13 +428,22 @@ export class CaptionChecker {
     const { language } = this.f;
     // The hero sums the app up ("Learn, play and analyse chess"); every other slide shows one thing.
     if (c.role !== 'hero' && memo(`several\0${language}\0${c.headline}`, () => listsSeveral(c.headline, language === 'en')))
-      out.push({ id: 'one-feature', field: 'headline', message: `"${c.headline}" lists several features` });
+      out.push({ id: 'one-feature', field: 'headline', message: `"${c.headline}" lists several features`, soft: true });
     // Alike words are one feature only in the listing's own language, as for repeat: a translation
     // keeps its source's distinct slides and may share the language's common words.
     if (!this.f.native) return out;
     const topic = this.topic(c);
-    const same = this.features.find((s) => sameTopic(s.topic, topic, SAME_FEATURE, 2) && s.slide !== this.position(c));
-    if (same) out.push({ id: 'one-feature', field: 'headline', message: `"${c.headline}" shows slide ${same.slide}’s feature again` });
+    const alike = this.features.filter((s) => sameTopic(s.topic, topic, SAME_FEATURE, 2) && s.slide !== this.position(c));
+    const same = alike.find((s) => s.slide !== this.hero?.slide) ?? alike[0];
+    if (same) {
+      const narrows = same.slide === this.hero?.slide && this.narrowsHero(c, substance(c.headline, language, this.f.nameWords));
+      out.push({
+        id: 'one-feature',
+        field: 'headline',
+        message: `"${c.headline}" shows slide ${same.slide}’s feature again`,
+        ...(narrows ? { soft: true as const } : {}),
+      });
+    }
     return out;
   }
 
@@ -397,7 +457,7 @@ export class CaptionChecker {
     this.slides = Math.max(this.slides, slide);
     this.seen.push(...this.parts(c).map((t) => ({ key: t.key, topic: t.topic, slide, text: t.text })));
     if (!NOT_A_FEATURE.has(c.role)) this.features.push({ slide, topic: this.topic(c) });
-    if (c.role === 'hero') this.hero ??= { slide, topic: substance(c.headline, this.f.language, this.f.nameWords) };
+    if (c.role === 'hero') this.hero ??= { slide, topic: substance(c.headline, this.f.language, this.f.nameWords), text: c.headline };
   }
 }
 
@@ -438,6 +498,27 @@ export function checkCaptions(captions: CaptionToCheck[], ctx: CheckContext): Fi
     return findings;
   });
 }
+
+/**
+ * Findings a senior copywriter lets a slide ship with when the listing gives nothing better for it
+ * (docs/captions.md, "Hard and soft rules"): the caption is whole, true and the slide's own, only
+ * weaker than it should be. A little generic, or standing in a weak role (value-first), on any slide
+ * but the first; a busy headline (a `one-feature` marked `soft`); a feature headline that names one
+ * of the things the hero's line named (a `repeat` marked `soft`). A slide close to an earlier slide's
+ * feature is hard: it says the same thing twice.
+ * The planner delivers such a caption only when no candidate passes, and names the weakness in the
+ * set's warnings. Every other finding is hard and never ships: a cut or unfinished phrase, a broken
+ * frame, an echo or repeat, off-role lines, a contradicted rating, an invented claim, policy,
+ * language, style, tone, shape and fit.
+ */
+export function softFinding(f: Finding, c: Pick<CaptionToCheck, 'role' | 'index'>): boolean {
+  if (c.role === 'hero' || (c.index ?? 1) <= 1) return false;
+  return f.id === 'generic' || f.id === 'value-first' || f.soft === true;
+}
+
+/** A near miss: findings, and every one of them soft. */
+export const nearMiss = (findings: Finding[], c: Pick<CaptionToCheck, 'role' | 'index'>): boolean =>
+  findings.length > 0 && findings.every((f) => softFinding(f, c));
 
 /** The findings as one line each, for logs, warnings and a repair prompt. */
 export const describeFindings = (findings: Finding[]): string[] => findings.map((x) => `${x.id} (${x.field}): ${x.message}`);

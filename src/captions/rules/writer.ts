@@ -32,6 +32,11 @@ export interface Caption {
   headline: string;
   subheadline: string | null;
   keywords: string[];
+  /**
+   * A near miss (checker/check.ts, `softFinding`): what the checker found weak in it, in its own
+   * words. The planner ships it only where no candidate passes, and says so in the set's warnings.
+   */
+  weak?: string[];
 }
 
 const verdicts = new WeakMap<Understanding, Map<string, unknown>>();
@@ -53,6 +58,10 @@ export class CaptionWriter {
   private readonly usedSubs = new Set<string>();
   private readonly headTopics: Set<string>[] = [];
   private step = 0;
+  /** The hero headline's topic (one of `headTopics`): a feature may narrow it to one of its parts. */
+  private heroTopic: Set<string> | null = null;
+  /** A slide with nothing else left may name one of the things the hero's line named (a soft repeat). */
+  private narrowing = false;
   /** A slide quoted the store's rating: the call to action need not. */
   private proofSaid = false;
 
@@ -79,6 +88,25 @@ export class CaptionWriter {
     this.nameWords = new Set([...contentWords(`${u.name} ${u.category}`, u.language)]);
     this.appNameWords = new Set(contentWords(u.name, u.language));
     this.frameWords = new Set([...voiceVocabulary(style), ...(u.name.toLowerCase().match(/[\p{L}\p{N}]+(?:['’.][\p{L}\p{N}]+)*/gu) ?? [])]);
+  }
+
+  /** What the writer has spent so far, to go back to (`restore`) when later ideas are not used. */
+  snapshot(): () => void {
+    const heads = new Set(this.usedHeads);
+    const phrases = new Set(this.usedPhrases);
+    const subs = new Set(this.usedSubs);
+    const topics = this.headTopics.length;
+    const { step, proofSaid, heroTopic } = this;
+    return () => {
+      this.usedHeads.clear();
+      heads.forEach((h) => this.usedHeads.add(h));
+      this.usedPhrases.clear();
+      phrases.forEach((p) => this.usedPhrases.add(p));
+      this.usedSubs.clear();
+      subs.forEach((x) => this.usedSubs.add(x));
+      this.headTopics.length = topics;
+      Object.assign(this, { step, proofSaid, heroTopic });
+    };
   }
 
   /**
@@ -152,7 +180,9 @@ export class CaptionWriter {
       return false;
     // Not a near-repeat of a headline already on the set ("Download maps" after "Offline maps").
     const mine = substance(text, this.u.language, this.nameWords);
-    if (this.headTopics.some((t) => sameTopic(t, mine))) return false;
+    const narrows = (t: Set<string>) =>
+      this.narrowing && t === this.heroTopic && mine.size > 0 && mine.size < t.size && [...mine].every((w) => t.has(w));
+    if (this.headTopics.some((t) => sameTopic(t, mine) && !narrows(t))) return false;
     return this.incomplete(text) === null && this.whole(text, 'headline');
   }
 
@@ -192,9 +222,9 @@ export class CaptionWriter {
     return !this.usedPhrases.has(p);
   }
 
-  private commit(headline: string, p: Phrase | null, sub: string | null): Caption {
+  private commit(headline: string, p: Phrase | null, sub: string | null, topic?: Set<string>): Caption {
     this.usedHeads.add(textKey(headline));
-    this.headTopics.push(substance(headline, this.u.language, this.nameWords));
+    this.headTopics.push(topic ?? substance(headline, this.u.language, this.nameWords));
     if (sub) {
       this.usedSubs.add(textKey(sub));
       this.headTopics.push(substance(sub, this.u.language, this.nameWords));
@@ -215,13 +245,25 @@ export class CaptionWriter {
     // no fresh phrase has any subheadline at all, a long slide keeps its headline alone
     // (subheadline null; the planner warns which slides): one slide without a subheadline beats a
     // set refused.
-    if (this.subMax <= 0) return this.frameIdeaWith(role, index, pool, 'short');
-    if (this.subheadlines === 'hero') return this.frameIdeaWith(role, index, pool, 'headline-only');
-    return (
-      this.frameIdeaWith(role, index, pool, 'adds') ??
-      this.frameIdeaWith(role, index, pool, 'echo') ??
-      this.frameIdeaWith(role, index, pool, 'headline-only')
-    );
+    const once = (): Caption | null => {
+      if (this.subMax <= 0) return this.frameIdeaWith(role, index, pool, 'short');
+      if (this.subheadlines === 'hero') return this.frameIdeaWith(role, index, pool, 'headline-only');
+      return (
+        this.frameIdeaWith(role, index, pool, 'adds') ??
+        this.frameIdeaWith(role, index, pool, 'echo') ??
+        this.frameIdeaWith(role, index, pool, 'headline-only')
+      );
+    };
+    const said = once();
+    if (said || !this.heroTopic || role === 'how-it-works') return said;
+    // Nothing fresh left: one of the things the hero named, on a slide of its own ("Trim clips"
+    // after "Trim clips and add music"); the checker calls it a soft repeat, the planner warns.
+    this.narrowing = true;
+    try {
+      return once();
+    } finally {
+      this.narrowing = false;
+    }
   }
 
   private frameIdeaWith(role: Role, index: number, pool: Phrase[], mode: 'short' | 'adds' | 'echo' | 'headline-only'): Caption | null {
@@ -277,6 +319,7 @@ export class CaptionWriter {
       }
       const headline = said?.text ?? this.say(['{name}'], null, index, false);
       if (!headline) return null;
+      this.heroTopic = substance(headline, u.language, this.nameWords);
       const spare = this.ordered.filter((x) => this.fresh(x) && x !== p).length > featuresAfter;
       const sub = long
         ? (this.sub(headline, p, { form: said?.form, extra: u.subtitle, spare: spare ? 'any' : 'unsayable' }) ??
@@ -284,7 +327,7 @@ export class CaptionWriter {
           this.finishSub(u.category) ??
           u.category.slice(0, this.subMax))
         : null;
-      return this.commit(headline, p, sub);
+      return this.commit(headline, p, sub, this.heroTopic);
     }
     if (role === 'social-proof') {
       const headline = this.say(this.frames.socialProof, null, index, false);
