@@ -295,7 +295,8 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   let praiseOnly: string | null = null;
   // A set whose every caption only praises or names the app ("The Best Free App", its rating, the
   // ask) says nothing a visitor learns: its hero counts as empty, so it is refused, never delivered.
-  if (rules.every((c) => c !== null) && saysNothing(rules as Caption[], input.listings, u.language)) praiseOnly = rules[0]!.headline;
+  const said = rules.filter((c): c is Caption => c !== null);
+  if (said.length > 0 && saysNothing(said, input.listings, u.language)) praiseOnly = said[0].headline;
   if (praiseOnly) rules = rules.map((c, i) => (i === 0 ? null : c));
   if (proofSwapped)
     warnings.push(
