@@ -33,7 +33,7 @@ import {
   type Finding,
 } from '../captions/checker/check.ts';
 import { nothingToFrame } from '../core/refusal.ts';
-import { refusalOf } from './refuse.ts';
+import { refusalOf, saysNothing } from './refuse.ts';
 import type { Role } from '../core/narratives.ts';
 import type { CaptionDraft, Written } from '../captions/draft.ts';
 
@@ -121,6 +121,8 @@ export interface Draft extends CaptionDraft {
   warnings: string[];
   /** The listing's screenshots for the device family (after the landscape filter). */
   screenCount: number;
+  /** The hero's words when every caption only praised or named the app (its slide is then empty). */
+  praiseOnly?: string | null;
   finish(captions: Written[]): ScreenshotSetResult;
 }
 
@@ -297,6 +299,12 @@ export function draftScreenshotSet(input: PlanInput): Draft {
       rules = askRules;
     }
   }
+  let praiseOnly: string | null = null;
+  // A set whose every caption only praises or names the app ("The Best Free App", its rating, the
+  // ask) says nothing a visitor learns: its hero counts as empty, so it is refused, never delivered.
+  const said = rules.filter((c): c is Caption => c !== null);
+  if (said.length > 0 && saysNothing(said, input.listings, u.language)) praiseOnly = said[0].headline;
+  if (praiseOnly) rules = rules.map((c, i) => (i === 0 ? null : c));
   if (proofSwapped)
     warnings.push(
       `Slide ${roles.indexOf('social-proof') + 1} shows the app's rating instead of another feature: the listing names fewer features than the set has slides for.`,
@@ -411,7 +419,7 @@ export function draftScreenshotSet(input: PlanInput): Draft {
       warnings: out,
     };
   };
-  return { input, roles, rules, check, u, warnings, screenCount: screens.urls.length, finish };
+  return { input, roles, rules, check, u, warnings, screenCount: screens.urls.length, praiseOnly, finish };
 }
 
 /**

@@ -36,6 +36,7 @@ export function saysNothing(captions: Caption[], listings: Listing[], language: 
 interface Refusable {
   roles: Role[];
   rules: (Caption | null)[];
+  praiseOnly?: string | null;
   u: { descriptionEmpty: boolean; language: string };
   input: { listings: Listing[] };
 }
@@ -58,5 +59,7 @@ export function refusalOf(draft: Refusable, narrative: Narrative | null, rulesAt
     if (saysNothing(captions, draft.input.listings, draft.u.language)) return cannotFillButGenerically(asked, captions[0].headline, empty);
     return cannotFillSet(asked, count, empty);
   }
+  // Nothing fills, and what the draft did fill only praises or names the app: say so, offer no count.
+  if (draft.praiseOnly) return cannotFillButGenerically(asked, draft.praiseOnly, empty);
   return cannotFillSet(asked, 0, empty);
 }
