@@ -8,9 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { THEME_IDS } from '../../src/core/themes.ts';
 import { solidPng } from '../support/fake-images.ts';
 import { insertApp } from '../support/fixtures.ts';
-import { until } from '../support/jobs.ts';
-import { scaled } from '../support/timing.ts';
-import { closeRenderPool, createPicturesApp, type PicturesApp } from '../sets/support.ts';
+import { closeRenderPool, createPicturesApp, finishedJob, type PicturesApp } from '../sets/support.ts';
 
 let h: PicturesApp;
 let appId: string;
@@ -38,14 +36,7 @@ afterAll(async () => {
   await closeRenderPool();
 });
 
-async function finished(jobId: string) {
-  return until(async () => {
-    const job = (
-      await h.app.inject({ method: 'GET', url: `/api/v1/public/v1/jobs/${jobId}`, headers: { ...h.auth, prefer: 'wait=10' } })
-    ).json();
-    return job.status === 'succeeded' || job.status === 'failed' ? job : null;
-  }, scaled(60_000));
-}
+const finished = (jobId: string) => finishedJob(h, jobId);
 
 /**
  * The commonest colour in the headline's band, the background left out (the colours at the band's

@@ -9,9 +9,8 @@ import { THEME_IDS } from '../../src/core/themes.ts';
 import { emptyScreenshots } from '../../src/core/listing.ts';
 import { startFakeImageHost, type FakeImageHost } from '../support/fake-images.ts';
 import { accountWithKey, insertApp, sampleListing } from '../support/fixtures.ts';
-import { ledger, until } from '../support/jobs.ts';
-import { closeRenderPool, createPicturesApp, type PicturesApp } from '../sets/support.ts';
-import { scaled } from '../support/timing.ts';
+import { ledger } from '../support/jobs.ts';
+import { closeRenderPool, createPicturesApp, finishedJob, type PicturesApp } from '../sets/support.ts';
 
 let images: FakeImageHost;
 let h: PicturesApp;
@@ -40,14 +39,7 @@ async function app(
 const post = (payload: object, auth = h.auth) =>
   h.app.inject({ method: 'POST', url: '/api/v1/public/v1/screenshots', headers: auth, payload });
 
-async function finished(jobId: string) {
-  return until(async () => {
-    const job = (
-      await h.app.inject({ method: 'GET', url: `/api/v1/public/v1/jobs/${jobId}`, headers: { ...h.auth, prefer: 'wait=10' } })
-    ).json();
-    return job.status === 'succeeded' || job.status === 'failed' ? job : null;
-  }, scaled(60_000));
-}
+const finished = (jobId: string) => finishedJob(h, jobId);
 
 const hue = (hex: string) => rgbToHsl(fromHex(hex))[0];
 

@@ -1,11 +1,10 @@
 /** A set in several languages renders every locale: its own slide URLs, and a ZIP folder each. */
 import sharp from 'sharp';
-import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, translator, type FakeLlm } from '../support/fake-llm.ts';
 import { solidPng } from '../support/fake-images.ts';
 import { insertApp } from '../support/fixtures.ts';
-import { closeRenderPool, createPicturesApp, type PicturesApp } from './support.ts';
+import { closeRenderPool, createPicturesApp, zipNames, type PicturesApp } from './support.ts';
 import { scaled } from '../support/timing.ts';
 
 let llm: FakeLlm;
@@ -19,20 +18,6 @@ afterAll(async () => {
   await llm?.close();
   await closeRenderPool();
 });
-
-const zipNames = (zip: Buffer) =>
-  new Promise<string[]>((resolve, reject) => {
-    yauzl.fromBuffer(zip, { lazyEntries: true }, (err, file) => {
-      if (err || !file) return reject(err);
-      const names: string[] = [];
-      file.on('entry', (e: yauzl.Entry) => {
-        names.push(e.fileName);
-        file.readEntry();
-      });
-      file.on('end', () => resolve(names.sort()));
-      file.readEntry();
-    });
-  });
 
 describe('a set in three locales', () => {
   it(

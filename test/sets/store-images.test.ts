@@ -8,9 +8,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { emptyScreenshots } from '../../src/core/listing.ts';
 import { startFakeImageHost, type FakeImageHost } from '../support/fake-images.ts';
 import { insertApp, sampleListing } from '../support/fixtures.ts';
-import { ledger, until } from '../support/jobs.ts';
-import { closeRenderPool, createPicturesApp, type PicturesApp } from './support.ts';
-import { scaled } from '../support/timing.ts';
+import { ledger } from '../support/jobs.ts';
+import { closeRenderPool, createPicturesApp, finishedJob, type PicturesApp } from './support.ts';
 
 let images: FakeImageHost;
 let h: PicturesApp;
@@ -44,14 +43,7 @@ async function createSet(count = 2): Promise<string> {
   return res.json().jobId;
 }
 
-async function finished(jobId: string) {
-  return until(async () => {
-    const job = (
-      await h.app.inject({ method: 'GET', url: `/api/v1/public/v1/jobs/${jobId}`, headers: { ...h.auth, prefer: 'wait=10' } })
-    ).json();
-    return job.status === 'succeeded' || job.status === 'failed' ? job : null;
-  }, scaled(60_000));
-}
+const finished = (jobId: string) => finishedJob(h, jobId);
 
 describe('listing screenshots', () => {
   it('are fetched at full size from the allowed host and framed', async () => {

@@ -3,7 +3,6 @@
  * item 7): an English set of a Korean Play listing goes to android/en-US/, where supply uploads it
  * as the English listing's screenshots instead of over the Korean ones.
  */
-import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captionsLocale } from '../../src/core/locales.ts';
 import { fileLocale } from '../../src/sets/archive.ts';
@@ -11,7 +10,7 @@ import { solidPng } from '../support/fake-images.ts';
 import { insertApp, sampleListing } from '../support/fixtures.ts';
 import { until } from '../support/jobs.ts';
 import { scaled } from '../support/timing.ts';
-import { closeRenderPool, createPicturesApp, type PicturesApp } from './support.ts';
+import { closeRenderPool, createPicturesApp, zipNames, type PicturesApp } from './support.ts';
 
 const korean = () =>
   sampleListing({
@@ -54,20 +53,6 @@ describe('an English set of a Korean Play listing', () => {
     await h?.close();
     await closeRenderPool();
   });
-
-  const zipNames = (zip: Buffer) =>
-    new Promise<string[]>((resolve, reject) => {
-      yauzl.fromBuffer(zip, { lazyEntries: true }, (err, file) => {
-        if (err || !file) return reject(err);
-        const names: string[] = [];
-        file.on('entry', (e: yauzl.Entry) => {
-          names.push(e.fileName);
-          file.readEntry();
-        });
-        file.on('end', () => resolve(names.sort()));
-        file.readEntry();
-      });
-    });
 
   it('is filed under android/en-US/, not android/ko-KR/', async () => {
     const appId = await insertApp(h.t.pool, h.account.id, korean());
