@@ -196,10 +196,10 @@ export function drawWithAccent(
   ctx.beginPath();
   if (accent.style === 'marker')
     ctx.roundRect(at.x - pad, at.mid - at.ascent - pad * 0.8, at.width + 2 * pad, at.ascent + at.descent + pad * 1.6, at.size * 0.14);
-  else if (accent.style === 'swash')
-    // A highlighter's stroke: the lower half of the letters, a little past the word at both ends.
-    ctx.roundRect(at.x - pad * 0.5, at.mid - at.size * 0.1, at.width + pad, at.size * 0.52, at.size * 0.1);
-  else if (accent.style === 'underline') {
+  else if (accent.style === 'swash') {
+    const band = swashBand(at);
+    ctx.roundRect(band.x, band.y, band.w, band.h, at.size * 0.1);
+  } else if (accent.style === 'underline') {
     const h = Math.max(4, at.size * 0.12);
     ctx.roundRect(at.x, at.mid + at.size * 0.42, at.width, h, h / 2);
   }
@@ -217,6 +217,16 @@ export function drawWithAccent(
   drawText();
   ctx.restore();
   drawWord(ctx, accent.ink, slide.headline, block, word, at);
+}
+
+/**
+ * A highlighter's stroke under the lower part of the letters, past the baseline and a little past
+ * the word at both ends. Its top stays below the line's middle: a band whose top crossed the middle
+ * of the lower-case letters read as a strike-through on the store's thumbnails (seen on the sheets).
+ */
+export function swashBand(at: Pick<Placed, 'x' | 'width' | 'mid' | 'size'>): { x: number; y: number; w: number; h: number } {
+  const pad = at.size * 0.14;
+  return { x: at.x - pad * 0.5, y: at.mid + at.size * 0.16, w: at.width + pad, h: at.size * 0.34 };
 }
 
 function drawWord(ctx: SKRSContext2D, color: string, headline: string, block: TextBlock, word: string, at: Placed): void {

@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { contrastRatio } from '../../src/core/colour.ts';
 import { THEME_IDS, THEMES } from '../../src/core/themes.ts';
-import { accentOf, chromaOf, keyWord, MIN_ACCENT_CHROMA } from '../../src/rendering/accent.ts';
+import { createCanvas } from '@napi-rs/canvas';
+import { accentOf, chromaOf, keyWord, MIN_ACCENT_CHROMA, swashBand } from '../../src/rendering/accent.ts';
+import { registerFontsFor, setFont } from '../../src/rendering/fonts.ts';
 import { lookOf } from '../../src/rendering/themes.ts';
 
 const PURPLE_AMBER = { primary: '#6B2FBF', secondary: '#4C1D95', accent: '#FFB300' };
@@ -72,4 +74,23 @@ describe('the accent per theme', () => {
       }
     },
   );
+});
+
+describe('the swash', () => {
+  it('sits under the lower part of the letters, never across their middle (a strike-through at thumbnail size)', () => {
+    registerFontsFor(['Unlimited']);
+    const ctx = createCanvas(10, 10).getContext('2d');
+    for (const size of [60, 140, 220]) {
+      setFont(ctx, 'bold', size, 'Unlimited');
+      ctx.textBaseline = 'middle';
+      const x = ctx.measureText('x');
+      // The x-height's middle, below the line's middle (text is drawn with a middle baseline).
+      const xMiddle = (x.actualBoundingBoxDescent - x.actualBoundingBoxAscent) / 2;
+      const band = swashBand({ x: 0, width: 100, mid: 0, size });
+      expect(band.y, `${size} px`).toBeGreaterThan(xMiddle);
+      // Still a highlight, not a thin underline: it reaches past the baseline and covers letters.
+      expect(band.y + band.h).toBeGreaterThan(x.actualBoundingBoxDescent);
+      expect(band.y).toBeLessThan(x.actualBoundingBoxDescent);
+    }
+  });
 });
