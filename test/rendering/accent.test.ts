@@ -81,7 +81,7 @@ describe('the swash', () => {
     registerFontsFor(['Unlimited']);
     const ctx = createCanvas(10, 10).getContext('2d');
     for (const size of [60, 140, 220]) {
-      setFont(ctx, 'bold', size, 'Unlimited');
+      setFont(ctx, 700, size, 'Unlimited');
       ctx.textBaseline = 'middle';
       const x = ctx.measureText('x');
       // The x-height's middle, below the line's middle (text is drawn with a middle baseline).

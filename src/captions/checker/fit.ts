@@ -4,7 +4,7 @@
  */
 import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { registerFontsFor } from '../../rendering/fonts.ts';
-import { scaleOf } from '../../rendering/layout.ts';
+import { scaleOf, typeScale, type Scale } from '../../rendering/layout.ts';
 import { linesAt } from '../../rendering/text.ts';
 import type { CaptionLength } from '../../core/set.ts';
 import type { Device } from '../../core/devices.ts';
@@ -22,6 +22,16 @@ export const FIT_BUDGET = {
 let context: SKRSContext2D | null = null;
 const ctx = (): SKRSContext2D => (context ??= createCanvas(8, 8).getContext('2d'));
 
+/**
+ * The headline size a caption is measured at: the budget's share of the base, never under the
+ * renderer's least headline size (MIN_HEADLINE_SHARE of the slide's short side). Below that floor the
+ * renderer does not shrink a long headline; it runs on to more lines, so a caption that fits only at
+ * a smaller size does not fit (on iPad the floor is 165 px, the budget's share 108 px).
+ */
+function headlinePx(sc: Scale, length: CaptionLength): number {
+  return Math.max(Math.round(sc.base * FIT_BUDGET[length].headlineScale), typeScale(sc, undefined).min);
+}
+
 export interface Fit {
   lines: number;
   maxLines: number;
@@ -36,7 +46,7 @@ export function fitOf(text: string, part: 'headline' | 'subheadline', device: De
   registerFontsFor([text]);
   const sc = scaleOf(device);
   const b = FIT_BUDGET[length];
-  const sizePx = Math.round(sc.base * (part === 'headline' ? b.headlineScale : b.subScale));
+  const sizePx = part === 'headline' ? headlinePx(sc, length) : Math.round(sc.base * b.subScale);
   const wrapped = linesAt(ctx(), text, part === 'headline' ? 700 : 400, sizePx, sc.textWidth);
   return {
     lines: wrapped.lines.length,
@@ -53,7 +63,7 @@ export function describeBudget(device: Device, length: CaptionLength): { headlin
   const b = FIT_BUDGET[length];
   const at = (scale: number) => Math.round(sc.base * scale);
   return {
-    headline: `at most ${b.headlineLines} lines of ${sc.textWidth} px at ${at(b.headlineScale)} px bold`,
+    headline: `at most ${b.headlineLines} lines of ${sc.textWidth} px at ${headlinePx(sc, length)} px bold`,
     subheadline: length === 'long' ? `at most ${b.subLines} lines of ${sc.textWidth} px at ${at(b.subScale)} px regular` : null,
   };
 }
