@@ -1,7 +1,10 @@
 /**
  * The quality bar: on the caption corpus (test/planning/corpus/), at least 95 % of all slides pass
- * every check of the one checker (src/captions/checker/check.ts), in every voice. `npm run plan:report`
- * prints the same table.
+ * every check of the one checker (src/captions/checker/check.ts), in every voice. `npm test` judges a
+ * fixed fifth of the corpus's sets (one story per listing, device, voice and length, rotated: every
+ * listing in every voice and length, every story in every voice × length; corpus/measure.ts), which
+ * took 27 s of CPU in full; `npm run plan:full` holds the bar on every set, and `npm run plan:report`
+ * prints the same table for every set.
  */
 import { describe, expect, it } from 'vitest';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
@@ -11,6 +14,7 @@ import { CAPTION_STYLE_IDS, type PlanInput } from '../../src/core/set.ts';
 import { scaled } from '../support/timing.ts';
 import { corpus } from './corpus/index.ts';
 import { formatRates, measure, tally } from './corpus/measure.ts';
+import { FULL } from './sample.ts';
 
 const GOAL = 0.95;
 
@@ -27,7 +31,7 @@ describe('the caption corpus', () => {
   });
 
   it(`passes every check on at least ${GOAL * 100} % of slides, per voice`, { timeout: scaled(120_000) }, () => {
-    const rates = tally(measure(planScreenshotSet));
+    const rates = tally(measure(planScreenshotSet, { sample: !FULL }));
     const table = formatRates(rates);
     for (const voice of [...CAPTION_STYLE_IDS, 'all'] as const)
       expect(rates[voice].passAll / rates[voice].slides, table).toBeGreaterThanOrEqual(GOAL);

@@ -1,3 +1,8 @@
+/**
+ * The caption and plan rules on the hand-made listings (./listings.ts), over a rotation of the
+ * listing × device × voice × length × story matrix (`npm run plan:full` plans all of it), the voices'
+ * signatures, and determinism.
+ */
 import { SMALL_WORDS } from 'title-case';
 import { describe, expect, it } from 'vitest';
 import { NARRATIVES } from '../../src/core/narratives.ts';
@@ -8,6 +13,7 @@ import { clearUnderstandingCache } from '../../src/captions/understand.ts';
 import { isProblem } from '../../src/core/problem.ts';
 import type { ScreenshotSetResult } from '../../src/core/set.ts';
 import { planViolations } from './check.ts';
+import { rotated } from './sample.ts';
 
 /** The set, or null when it is refused as the contract says (cannot_fill_set): never a shorter set. */
 function planOrRefuse(input: PlanInput): ScreenshotSetResult | null {
@@ -29,21 +35,29 @@ const SHAPES: Pick<PlanRequest, 'count' | 'narrativeId'>[] = [
 ];
 
 /**
- * The caption length for a device, voice and shape: rotated so that, for each listing, every pair
- * and every triple of device, voice, length and shape that includes the length is planned (each of
- * the three lengths meets every device × voice, every device × shape and every voice × shape), with
- * a third of the plans of the full product. The full product planned 9,240 sets, the slowest part of
- * the suite.
+ * The caption length for a device, voice and shape: rotated with them, so each length meets every
+ * device × voice, every device × shape and every voice × shape of a listing.
  */
 const lengthFor = (d: number, v: number, s: number) => CAPTION_LENGTH_IDS[(d + v + s) % CAPTION_LENGTH_IDS.length];
 
+/**
+ * `npm test` plans a fixed third of the matrix (./sample.ts): a shape is planned for a device and
+ * voice when device + voice + shape falls in the listing's third. Every listing still plans every
+ * device × voice (three or four shapes each), every device × shape and every voice × shape, in both
+ * lengths, and three listings in a row together plan the whole device × voice × shape product:
+ * 1,155 sets instead of 3,465, which took 45 s of a full run. `npm run plan:full` plans them all.
+ */
+const inSample = (listing: number, d: number, v: number, s: number) => rotated(d + v - listing, s, 3);
+
 describe('every listing × device × voice × length × story obeys the caption and plan rules', () => {
-  for (const [name, listing] of Object.entries(LISTINGS)) {
+  for (const [l, [name, listing]] of Object.entries(LISTINGS).entries()) {
     it.each(DEVICE_IDS)(`${name} on %s`, (device) => {
       const failures: string[] = [];
       const d = DEVICE_IDS.indexOf(device);
       for (const [v, captionStyle] of CAPTION_STYLE_IDS.entries()) {
+        let checkedTwice = false;
         for (const [s, shape] of SHAPES.entries()) {
+          if (!inSample(l, d, v, s)) continue;
           const captionLength = lengthFor(d, v, s);
           const input: PlanInput = {
             listings: [listing],
@@ -56,8 +70,10 @@ describe('every listing × device × voice × length × story obeys the caption 
           const where = `${captionStyle}/${captionLength}/${JSON.stringify(shape)}`;
           if (result.slides.length !== expected) failures.push(`${where}: ${result.slides.length} slides`);
           for (const violation of planViolations(input, result)) failures.push(`${where}: ${violation}`);
-          // Planning twice is the determinism check; once per voice keeps the matrix quick.
-          if (shape === SHAPES[3]) expect(planScreenshotSet(input)).toEqual(result);
+          // Planning twice is the determinism check; once per device and voice (its first planned
+          // set) keeps the matrix quick.
+          if (!checkedTwice) expect(planScreenshotSet(input)).toEqual(result);
+          checkedTwice = true;
         }
       }
       expect(failures.slice(0, 20)).toEqual([]);

@@ -6,7 +6,7 @@
  * or repeated run upload nothing it already uploaded. One edit per package at a time: a
  * PostgreSQL advisory lock, held for the whole run, makes a second publication wait.
  */
-import { androidpublisher, type androidpublisher_v3 } from '@googleapis/androidpublisher';
+import type { androidpublisher_v3 } from '@googleapis/androidpublisher';
 import { Readable } from 'node:stream';
 import { AbortError } from 'p-retry';
 import type { Db } from '../../db/pool.ts';
@@ -42,10 +42,19 @@ interface HttpError {
   message: string;
 }
 
+/**
+ * Google's client, loaded by the first call to Play: with googleapis-common and its HTTP stack it
+ * is about 0.25 s of CPU to import, which every API and worker process paid at start although only
+ * a Play publication uses it (the test suite starts well over a hundred processes).
+ */
+let loading: Promise<typeof import('@googleapis/androidpublisher')> | null = null;
+const googleClient = () => (loading ??= import('@googleapis/androidpublisher'));
+
 export class PlayAdapter implements StoreAdapter {
   readonly appendOnly = true;
   readonly checksum = 'sha256' as const;
-  private readonly api: androidpublisher_v3.Androidpublisher;
+  /** Made by the first call() (see googleClient); every use of `api` is inside a call. */
+  private client: androidpublisher_v3.Androidpublisher | null = null;
   private readonly tokens: GoogleTokens;
   private readonly retry: RetryPolicy;
   private readonly pkg: string;
@@ -57,11 +66,15 @@ export class PlayAdapter implements StoreAdapter {
     private readonly pub: Pick<PublicationRow, 'id' | 'store_app_id' | 'edit_id'>,
     private readonly opts: PlayAdapterOptions,
   ) {
-    this.api = androidpublisher({ version: 'v3', rootUrl: `${opts.rootUrl}/`, retry: false });
     this.tokens = new GoogleTokens(account);
     this.retry = opts.retry ?? DEFAULT_RETRY;
     this.pkg = pub.store_app_id;
     this.editId = pub.edit_id;
+  }
+
+  private get api(): androidpublisher_v3.Androidpublisher {
+    if (!this.client) throw new Error('the Play client is made by call(): use api inside a call');
+    return this.client;
   }
 
   /**
@@ -291,6 +304,7 @@ export class PlayAdapter implements StoreAdapter {
     /** A 5xx or no answer is not retried here: the call may have taken effect, and the caller checks first. */
     once = false,
   ): Promise<T> {
+    this.client ??= (await googleClient()).androidpublisher({ version: 'v3', rootUrl: `${this.opts.rootUrl}/`, retry: false });
     let reauthorised = false;
     const send = async (): Promise<T> => {
       const token = await noRetry(this.token());

@@ -14,6 +14,7 @@ import {
 import { type Device } from '../../../src/core/devices.ts';
 import { corpus } from './index.ts';
 import { isProblem } from '../../../src/core/problem.ts';
+import { rotated } from '../sample.ts';
 
 /**
  * The report's rows: the copywriter's eight as before, then the checker's findings they did not
@@ -93,13 +94,21 @@ export function devicesFor(input: PlanInput['listings'][number]): Device[] {
   return input.screenshots.ipad.length > 0 ? ['iphone-69', 'ipad-pro'] : ['iphone-69'];
 }
 
-export function measure(plan: (input: PlanInput) => ScreenshotSetResult): Scored[] {
+/**
+ * Plans and judges the corpus in every voice × length × story (`npm run plan:report`), or, with
+ * `sample`, one story per listing, device, voice and length, rotated with the listing, voice and
+ * length (../sample.ts): every listing is still planned in every voice and length, every voice ×
+ * length meets every story, and five listings in a row together plan the whole product. That is a
+ * fifth of the sets; `npm test`'s quality bar judges it (test/planning/quality.test.ts).
+ */
+export function measure(plan: (input: PlanInput) => ScreenshotSetResult, { sample = false } = {}): Scored[] {
   const out: Scored[] = [];
-  for (const entry of corpus()) {
+  for (const [e, entry] of corpus().entries()) {
     for (const device of devicesFor(entry.listing)) {
-      for (const captionStyle of CAPTION_STYLE_IDS) {
-        for (const captionLength of CAPTION_LENGTH_IDS) {
-          for (const shape of SHAPES) {
+      for (const [v, captionStyle] of CAPTION_STYLE_IDS.entries()) {
+        for (const [l, captionLength] of CAPTION_LENGTH_IDS.entries()) {
+          for (const [s, shape] of SHAPES.entries()) {
+            if (sample && !rotated(e + v + l, s, SHAPES.length)) continue;
             const input: PlanInput = {
               listings: [entry.listing],
               extraContext: null,
