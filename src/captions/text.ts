@@ -432,7 +432,9 @@ export function tidyEnd(text: string, dangling: Set<string>): string {
     const before = out;
     out = out.replace(END_PUNCT, '').replace(TRAILING_JUNK, '').trim();
     const last = out.match(/[\p{L}\p{N}'’]+$/u)?.[0];
-    if (last && dangling.has(last.toLowerCase())) out = out.slice(0, -last.length);
+    // "Le mode pas à pas": a word said again after one between closes an idiom, not a dangling word.
+    const idiom = last && words(out).at(-3) === last.toLowerCase();
+    if (last && dangling.has(last.toLowerCase()) && !idiom) out = out.slice(0, -last.length);
     if (/[\p{L}]['’]$/u.test(out)) out = out.replace(/\s*\S*['’]$/u, '');
     if (out === before) return out.trim();
   }
@@ -444,7 +446,8 @@ export function dangles(text: string, dangling: Set<string>): boolean {
   if (strandedPreposition(t)) return false;
   if (t === '' || TRAILING_JUNK.test(t)) return true;
   const last = t.match(/[\p{L}\p{N}'’]+$/u)?.[0];
-  return last !== undefined && dangling.has(last.toLowerCase());
+  // "Le mode pas à pas": the idiom closes on its word (as `tidyEnd` keeps it).
+  return last !== undefined && dangling.has(last.toLowerCase()) && words(t).at(-3) !== last.toLowerCase();
 }
 
 /** The longest prefix of whole words (at least `minWords`) whose rendering fits `max` characters. */
@@ -527,10 +530,16 @@ export const mentionsFree = (s: string): boolean =>
 /** Without a tagger for the language: cut at punctuation, or just before a preposition or conjunction. */
 export function functionWordCuts(text: string, dangling: Set<string>): number[] {
   const tokens = text.split(' ');
+  const bare = (k: number) => tokens[k]?.toLowerCase().replace(/[^\p{L}'’]/gu, '');
   return tokens.flatMap((w, i) => {
-    const next = tokens[i + 1]?.toLowerCase().replace(/[^\p{L}'’]/gu, '');
-    const here = w.toLowerCase().replace(/[^\p{L}'’]/gu, '');
-    return /[,;:、，]$/.test(w) || (next && dangling.has(next) && !dangling.has(here) && !COMPLEMENT_WORDS.has(next)) ? [i + 1] : [];
+    const next = bare(i + 1);
+    // "pas à pas", "paso a paso": the idiom closes on its word, and nothing cuts inside it.
+    const idiom = (k: number) => k >= 2 && bare(k) === bare(k - 2);
+    const here = idiom(i) ? '' : bare(i);
+    const inIdiom = idiom(i + 2);
+    return /[,;:、，]$/.test(w) || (next && !inIdiom && dangling.has(next) && !dangling.has(here) && !COMPLEMENT_WORDS.has(next))
+      ? [i + 1]
+      : [];
   });
 }
 

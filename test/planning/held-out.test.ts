@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
 import { screensFor } from '../../src/planning/screens.ts';
-import { checkSet } from '../../src/captions/checker/check.ts';
+import { checkSet, softFinding } from '../../src/captions/checker/check.ts';
 import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS, type PlanInput, type ScreenshotSetResult } from '../../src/core/set.ts';
 import { isProblem } from '../../src/core/problem.ts';
 import { scaled } from '../support/timing.ts';
@@ -108,8 +108,15 @@ describe('with no model, judged by the independent oracle', () => {
             }
             made++;
             found.push(...oracle(input, r).map((f) => `${e.id} ${captionStyle}/${captionLength}: ${f.rule} ${f.message}`));
+            // A near miss ships only with its weakness named in the warnings, and only soft findings
+            // (checker/check.ts softFinding): the product's own rule, so not a finding here.
+            const named = (i: number) => r.warnings.some((w) => w.startsWith(`Slide ${i + 1} has a weaker caption than the rest`));
             found.push(
-              ...checkSet(input, r).flatMap((fs, i) => fs.map((f) => `${e.id} ${captionStyle}/${captionLength} #${i + 1}: ${f.id}`)),
+              ...checkSet(input, r).flatMap((fs, i) =>
+                named(i) && fs.every((f) => softFinding(f, r.slides[i]))
+                  ? []
+                  : fs.map((f) => `${e.id} ${captionStyle}/${captionLength} #${i + 1}: ${f.id}`),
+              ),
             );
           }
       expect(found).toEqual([]);

@@ -19,7 +19,7 @@ import { fitOf } from './fit.ts';
 import { captionWidth, languageOf } from '../../core/locales.ts';
 import { type Role } from '../../core/narratives.ts';
 import { languageFinding } from './language.ts';
-import { cutPhrase, leansOnPronoun, sentenceWords, type Sentence } from './cut.ts';
+import { CUT_LANGUAGES, cutPhrase, leansOnPronoun, sentenceWords, type Sentence } from './cut.ts';
 import { brokenFrame } from './frames.ts';
 import { offRole } from './selling.ts';
 import { contradictedProof, MIN_RATINGS } from './proof.ts';
@@ -248,13 +248,16 @@ function textFindings(text: string, field: 'headline' | 'subheadline', c: Captio
   if (off) add('off-role', `"${text}" is ${off}, not a selling point`);
   const contradicted = contradictedProof(text, f.storeFigures);
   if (contradicted) add('rating', `"${text}" ${contradicted}`);
+  // French, Spanish, Portuguese and Italian captions are cut as English ones are ("Le mode" of "Le mode pas à pas").
+  const cut =
+    f.native && (f.language === 'en' || CUT_LANGUAGES.has(f.language))
+      ? memo(`cut\0${f.language}\0${ctx.captionStyle}\0${f.sourceKey}\0${field === 'subheadline' ? c.headline : ''}\0${text}`, () =>
+          cutPhrase(text, f.sentences, f.frameWords, field === 'subheadline' ? c.headline : undefined, f.language),
+        )
+      : null;
+  if (cut) add('cut', `"${text}" ${cut}`);
   if (f.native && f.language === 'en') {
-    const above = field === 'subheadline' ? c.headline : undefined;
-    const cut = memo(`cut\0${ctx.captionStyle}\0${f.sourceKey}\0${above ?? ''}\0${text}`, () =>
-      cutPhrase(text, f.sentences, f.frameWords, above),
-    );
-    if (cut) add('cut', `"${text}" ${cut}`);
-    else if (field === 'headline') {
+    if (!cut && field === 'headline') {
       const leans = leansOnPronoun(text);
       if (leans) add('cut', `"${text}" ${leans}`);
     }

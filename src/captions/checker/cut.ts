@@ -4,11 +4,12 @@
  * sale", "To nearby devices" of "Send files to nearby devices". A shorter form of a sentence is whole
  * only when it stops before a clause or an aside ("Smart reminders | that adapt…") and every clause it
  * opens is finished; a later part of a sentence stands only when it opens as a phrase of its own (a
- * verb, "with…", "for…"). English only: the tagger decides what a verb is.
+ * verb, "with…", "for…"). In English the tagger decides what a verb is; French, Spanish, Portuguese
+ * and Italian are read by their function words (`cutRomance`).
  */
 import nlp from 'compromise';
 import { closedEnding } from './complete.ts';
-import { normalise, words } from '../text.ts';
+import { looksParticiple, normalise, participleBases, words } from '../text.ts';
 
 /** Words a phrase may end before: a clause, an aside, a second action. Never "of": "part | of" is one phrase. */
 const NEXT_OPENS = new Set(
@@ -34,6 +35,15 @@ const timeAdverbial = (sw: string[], i: number): boolean =>
   (/^(every|each|all|this|next)$/.test(sw[i]) && TIME_NOUN.test(sw[i + 1] ?? ''));
 /** Contractions and modals that always need their verb: "First you'll", "You can". */
 const NEEDS_VERB = /^(\S+['’](ll|d|re|ve)|can|will|would|should|could|must|may|might|shall|is|are|was|were|be|been)$/i;
+/** Verbs whose object needs the place it goes: "Point your camera | at a page", "Put your phone | on the stand". */
+export const PLACE_VERBS =
+  /^(point|points|pointing|aim|aims|aiming|put|puts|putting|place|places|placing|hold|holds|holding|position|positions)$/;
+/** Prepositions of place or direction such a verb takes. */
+const PLACE = /^(at|on|in|into|onto|to|toward|towards|over|under|near|inside|against)$/;
+/** "FileBox shows everything | on your phone": a pronoun of everything, whose scope the next phrase gives. */
+export const UNIVERSAL = /^(everything|anything|something|nothing|everyone|anyone|someone|everybody|anybody)$/;
+/** Prepositions that give such a pronoun its scope ("everything on your phone", "anything in your library"). */
+const SCOPE = /^(on|in|at|from|inside|within|of|across)$/;
 
 type Term = { text: string; tags: string[]; post?: string };
 const termsOf = (text: string): Term[] => (nlp(text.toLowerCase()).json() as { terms: Term[] }[]).flatMap((s) => s.terms);
@@ -90,6 +100,130 @@ const ACTION = (t: Term | undefined) =>
 const PARTICIPLE = (t: Term | undefined) => !!t && (t.tags.includes('PastTense') || t.tags.includes('Participle') || /ed$/.test(t.text));
 const NOUN = (t: Term | undefined) => !!t && t.tags.some((g) => /Noun|Acronym/.test(g)) && !t.tags.includes('Pronoun');
 
+/**
+ * A noun and then the verb it is the subject of: "Lane guidance | keeps you on track", "Radar maps |
+ * show storms". A verb's bare form after a singular noun does not agree with it: there the tagger's
+ * "verb" is the head of a noun compound ("The most relaxing block | puzzle on the app store").
+ */
+export function subjectThenVerb(terms: Term[], verbAt: number): boolean {
+  const noun = terms[verbAt - 1];
+  const verb = terms[verbAt];
+  if (!NOUN(noun) || !verb?.tags.includes('Verb') || verb.tags.includes('Gerund')) return false;
+  const bare = verb.tags.includes('Infinitive') && !/s$/i.test(verb.text);
+  // "Speed camera warnings and lane guidance | keep you on track": two things are plural.
+  let k = verbAt - 1;
+  while (k > 0 && !terms[k - 1].tags.includes('Verb')) k--;
+  const coordinated = terms.slice(k, verbAt - 1).some((t) => /^(and|&)$/i.test(t.text));
+  return !(bare && noun.tags.includes('Singular') && !noun.tags.includes('Plural') && !coordinated);
+}
+
+/** Languages read by their function words (`cutRomance`): the words a phrase may stop before, and the rest. */
+const ROMANCE: Record<string, { opens: Set<string>; articles: Set<string>; of: string; participle: RegExp; agent: RegExp; many: RegExp }> =
+  {
+    fr: {
+      opens: new Set(
+        'pour avec sans sur sous dans en par chez contre vers parmi qui que qu et ou mais car afin grâce depuis partout via selon entre avant après comme quand lorsque pendant jusqu chaque'.split(
+          ' ',
+        ),
+      ),
+      articles: new Set('le la les un une vos votre ton ta tes mon ma mes nos notre son sa ses leur leurs'.split(' ')),
+      of: 'de|du|des|d',
+      participle: /^\p{L}{2,}(é|ée|és|ées)$/u,
+      agent: /^par$/,
+      many: /^(milliers|centaines|millions|dizaines|plus|tous|toutes)$/,
+    },
+    es: {
+      opens: new Set(
+        'para con sin sobre en por desde contra hacia tras ante bajo que y e o u pero como cuando donde hasta entre según durante mientras gracias cada'.split(
+          ' ',
+        ),
+      ),
+      articles: new Set('el la los las un una tu tus su sus mi mis nuestro nuestra nuestros nuestras'.split(' ')),
+      of: 'de|del',
+      participle: /^\p{L}{2,}(ado|ada|ados|adas|ido|ida|idos|idas)$/u,
+      agent: /^por$/,
+      many: /^(miles|cientos|millones|decenas|más|todos|todas)$/,
+    },
+    pt: {
+      opens: new Set(
+        'para com sem sobre em no na nos nas por pelo pela desde contra após ante sob que e ou mas como quando onde até entre durante enquanto graças cada'.split(
+          ' ',
+        ),
+      ),
+      articles: new Set('o a os as um uma seu sua seus suas meu minha meus minhas nosso nossa'.split(' ')),
+      of: 'de|do|da|dos|das',
+      participle: /^\p{L}{2,}(ado|ada|ados|adas|ido|ida|idos|idas)$/u,
+      agent: /^(por|pelo|pela|pelos|pelas)$/,
+      many: /^(milhares|centenas|milhões|dezenas|mais|todos|todas)$/,
+    },
+    it: {
+      opens: new Set(
+        'per con senza su sul sulla in nel nella che e o ma come quando dove fino tra fra durante mentre grazie ogni'.split(' '),
+      ),
+      articles: new Set('il lo la i gli le un uno una tuo tua tuoi tue suo sua suoi sue'.split(' ')),
+      of: 'di|del|della|dei|degli|delle',
+      participle: /^\p{L}{2,}(ato|ata|ati|ate|ito|ita|iti|ite|uto|uta|uti|ute)$/u,
+      agent: /^(da|dal|dalla|dai|dagli|dalle)$/,
+      many: /^(migliaia|centinaia|milioni|decine|più|tutti|tutte)$/,
+    },
+  };
+
+/** Languages besides English whose cut phrases `cutPhrase` finds. */
+export const CUT_LANGUAGES: ReadonlySet<string> = new Set(Object.keys(ROMANCE));
+
+/**
+ * "Le mode", "Une liste de courses", "Vos favoris": an article (or possessive) and its noun, perhaps
+ * with a "de" complement, and nothing else: it names the thing and none of what the listing says of it.
+ */
+export function bareThing(run: string[], language: string): boolean {
+  const r = ROMANCE[language];
+  if (!r || run.some((w) => /\d/.test(w) || r.many.test(w))) return false;
+  const elided = (w: string | undefined) => !!w && /^(l|d|un|dell|all)['’]\p{L}/u.test(w);
+  const of = new RegExp(`^(${r.of})$`);
+  let i: number;
+  if (r.articles.has(run[0]) && run.length >= 2 && !elided(run[1])) i = 2;
+  else if (elided(run[0])) i = 1;
+  else return false;
+  if (i === run.length) return true;
+  // "de courses", "de la semaine", "d'erreur".
+  if (of.test(run[i])) i += r.articles.has(run[i + 1] ?? '') ? 3 : 2;
+  else if (/^d['’]\p{L}/u.test(run[i])) i += 1;
+  return i === run.length;
+}
+
+/**
+ * Why a French, Spanish, Portuguese or Italian caption is a listing phrase cut where it does not end,
+ * or null: "Le mode | pas à pas pour cuisiner", "Une liste de courses | générée automatiquement", and
+ * "Par des chefs" said apart from the "recettes testées" it tells of. A phrase may stop before a
+ * preposition, a conjunction or a comma, and a noun phrase that says something of its own before a
+ * participle ("Des milliers de recettes | testées…"). Only the end and the agent are read: with no
+ * tagger, where a later part of a sentence may start is not.
+ */
+function cutRomance(ws: string[], sentences: Sentence[], frame: Set<string>, language: string): string | null {
+  const r = ROMANCE[language];
+  const best = locate(ws, sentences, frame);
+  if (!best || best.run.every((w) => frame.has(w))) return null;
+  const { run, s, at } = best;
+  const sw = s.words;
+  const end = at + run.length;
+  // "Par des chefs." of "recettes testées | par des chefs": by whom, without what was done.
+  if (at > 0 && r.agent.test(run[0]) && r.participle.test(sw[at - 1]) && !s.pause[at - 1])
+    return `starts on "${run[0]}", the rest of "${sw.slice(Math.max(0, at - 2), at).join(' ')} ${run.slice(0, 3).join(' ')}…"`;
+  if (end >= sw.length) return null;
+  const next = sw[end];
+  const goesOn = `"${run.slice(-3).join(' ')} ${sw.slice(end, end + 3).join(' ')}…"`;
+  if (s.pause[end - 1] || /^\d/.test(next) || r.opens.has(next.split(/['’]/)[0])) return null;
+  if (r.participle.test(next) && !bareThing(run, language)) return null;
+  return `stops before "${next}": the listing's sentence goes on ${goesOn}`;
+}
+
+/** "YOUR CAMERA. POINTED.": the bold voice's recast of "Point your camera", as the listing's words. */
+function recastOf(text: string): string[] {
+  const m = /^(.+?)[.!]\s+(\p{L}+)[.!]?$/u.exec(text.trim());
+  if (!m || !looksParticiple(m[2])) return [];
+  return participleBases(m[2]).map((base) => `${base} ${m[1].toLowerCase()}`);
+}
+
 interface Found {
   run: string[];
   s: Sentence;
@@ -124,9 +258,18 @@ function locate(ws: string[], sentences: Sentence[], frame: Set<string>): Found 
  * "with…" ("Step-by-step cooking mode / With built-in timers"); under another headline it may not
  * ("Free up storage / Without mobile data" of "Send files to nearby devices without mobile data").
  */
-export function cutPhrase(text: string, sentences: Sentence[], frame: Set<string>, headline?: string): string | null {
+export function cutPhrase(text: string, sentences: Sentence[], frame: Set<string>, headline?: string, language = 'en'): string | null {
   const ws = words(normalise(text, { fold: true }));
   if (ws.length === 0) return null;
+  if (language !== 'en') return ROMANCE[language] ? cutRomance(ws, sentences, frame, language) : null;
+  // A recast says its phrase whole or not at all: "Unlimited habits. Tracked." of "Track unlimited
+  // habits | with a single tap", but never "Your camera. Pointed." of "Point your camera | at a page".
+  for (const said of recastOf(text)) {
+    const sws = words(normalise(said, { fold: true }));
+    if (locate(sws, sentences, new Set())?.run.length !== sws.length) continue;
+    const why = cutPhrase(said, sentences, frame, headline);
+    return why && `recasts "${said}", which ${why}`;
+  }
   const last = ws[ws.length - 1];
   // "Everywhere you are", "Know where your money is": a clause that closes on its verb.
   if (NEEDS_VERB.test(last) && !closedEnding(text)) return `ends on "${last}", which needs a verb after it`;
@@ -143,7 +286,7 @@ export function cutPhrase(text: string, sentences: Sentence[], frame: Set<string
     const next = sw[end];
     const idiom = sw[end + 1] === run[run.length - 1];
     // A feature named as its sentence's subject stands before the verb: "Lane guidance | keeps you on track".
-    const subject = !!terms && NOUN(terms[end - 1]) && terms[end].tags.includes('Verb') && !terms[end].tags.includes('Gerund');
+    const subject = !!terms && subjectThenVerb(terms, end);
     const aside =
       !idiom &&
       (NEXT_OPENS.has(next) ||
@@ -153,6 +296,13 @@ export function cutPhrase(text: string, sentences: Sentence[], frame: Set<string
         s.pause[end - 1] ||
         subject);
     if (!aside) return `stops before "${next}": the listing's sentence goes on "${run.slice(-3).join(' ')} ${next}…"`;
+    // "Point your camera | at a page": the verb says where its object goes, and that is cut off.
+    const placed = run.findIndex((w, i) => PLACE_VERBS.test(w) && (i === 0 || !terms || ACTION(terms[at + i])));
+    if (placed >= 0 && placed < run.length - 1 && PLACE.test(next))
+      return `stops before "${next}": "${run[placed]}" needs the place the listing gives it ("${run.slice(placed).join(' ')} ${sw.slice(end, end + 3).join(' ')}…")`;
+    // "Shows everything | on your phone": "everything" alone says nothing until its scope follows.
+    if (UNIVERSAL.test(run[run.length - 1]) && SCOPE.test(next))
+      return `stops after "${run[run.length - 1]}", before what it covers ("${sw.slice(end - 1, end + 3).join(' ')}…")`;
     // "Find, clean | and share your files": a list stopped before its last item.
     if (/^(and|or|&)$/.test(next) && s.pause.slice(at, end - 1).some(Boolean))
       return `stops inside a list: the listing's sentence goes on "${run.slice(-2).join(' ')} ${next} ${sw[end + 1] ?? ''}…"`;

@@ -18,6 +18,7 @@ import {
   words,
 } from '../text.ts';
 import { headlineForms, participleForms } from './forms.ts';
+import { cutPhrase, sentenceWords, subjectThenVerb } from '../checker/cut.ts';
 import type { Phrase, PhraseKind, Raw, Shape, Term } from '../understand.ts';
 
 export interface PhraseInput {
@@ -52,6 +53,8 @@ const isNoun = (tags: string[]) =>
 // A cut after these leaves what they need behind: "Browse recipes from thousands", "The fastest way | to capture ideas".
 const QUANTITY = new RegExp(`^(${QUANTITY_WORDS}|more|most|way|ways)$`, 'i');
 
+const NO_FRAME = new Set<string>();
+
 /** Tags all phrases in one parse (much cheaper than one each), falling back when sentences do not line up. */
 function termsOf(texts: string[]): Term[][] {
   const json = nlp(texts.map((t) => (/[.!?]$/.test(t) ? t : `${t}.`)).join('\n')).json() as { terms: Term[] }[];
@@ -71,7 +74,14 @@ function tag(text: string, terms: Term[], copyVerbs: Set<string>, keywordish: Se
       keywordish.add(t.text.toLowerCase().replace(/[^\p{L}\p{N}'’-]/gu, ''));
   }
   const first = words(text)[0] ?? '';
-  const verbAt = terms.findIndex((t) => t.tags.includes('Verb') && !t.tags.includes('Gerund') && !t.tags.includes('Participle'));
+  // Not a "verb" that does not agree with the noun before it: "block | puzzle" is one noun.
+  const verbAt = terms.findIndex(
+    (t, i) =>
+      t.tags.includes('Verb') &&
+      !t.tags.includes('Gerund') &&
+      !t.tags.includes('Participle') &&
+      (i === 0 || !isNoun(terms[i - 1].tags) || subjectThenVerb(terms, i)),
+  );
   const relative = terms.findIndex((t) => /^(that|which|who)$/i.test(t.text));
   let shape: Shape = 'noun';
   if (copyVerbs.has(first) || (verbAt === 0 && terms[0].tags.includes('Infinitive'))) shape = 'imperative';
@@ -205,12 +215,17 @@ export function analysePhrases(p: PhraseInput): Phrases {
     const t = p.english ? tag(r.text, terms[i], p.copyVerbs, keywordish, proper) : { shape: 'noun' as Shape, cuts: null };
     const cuts = t.cuts ?? functionWordCuts(r.text, p.dangling);
     const sentence = p.usable(r.sentence) ? r.sentence.replace(SPACES, ' ').trim() : r.text;
+    // A core ends where the phrase does, by the checker's own rule (checker/cut.ts): never "The
+    // most relaxing block" of "…block puzzle", "Point your camera" of "…at a page", "Le mode" of
+    // "Le mode pas à pas".
+    const own = sentenceWords([r.text]);
+    const whole = (core: string) => cutPhrase(core, own, NO_FRAME, undefined, p.english ? 'en' : p.language) === null;
     return {
       text: r.text,
       cores: longestFirst([
         ...coresOf(r.text, cuts, p.dangling),
         ...(p.english ? headlineForms(r.text) : participleForms(r.text, p.language)),
-      ]),
+      ]).filter(whole),
       sentence,
       keywords,
       kind: r.kind,

@@ -24,7 +24,7 @@ import {
 import { CAPTION_LENGTHS, type CaptionLength, type CaptionStyle } from '../../core/set.ts';
 import type { Role } from '../../core/narratives.ts';
 import { FOREIGN, SLOT, VOICES, voiceVocabulary, type Voice } from './voices.ts';
-import { cutPhrase, leansOnPronoun } from '../checker/cut.ts';
+import { CUT_LANGUAGES, cutPhrase, leansOnPronoun } from '../checker/cut.ts';
 import { brokenFrame } from '../checker/frames.ts';
 import { offRole } from '../checker/selling.ts';
 
@@ -115,7 +115,14 @@ export class CaptionWriter {
    */
   private whole(text: string, field: 'headline' | 'subheadline', headline?: string): boolean {
     if (offRole(text)) return false;
-    if (!this.u.english) return true;
+    if (!this.u.english)
+      return (
+        !CUT_LANGUAGES.has(this.u.language) ||
+        this.memo(
+          `cut\0${field}\0${headline ?? ''}\0${text}`,
+          () => cutPhrase(text, this.u.sentences, this.frameWords, headline, this.u.language) === null,
+        )
+      );
     return this.memo(
       `cut\0${field}\0${headline ?? ''}\0${text}`,
       () =>
