@@ -8,7 +8,7 @@ import { layoutFor, paletteFor } from './look.ts';
 import { defaultRoles, findNarrative } from '../core/narratives.ts';
 import { assignScreens, orientationFor, screensFor } from './screens.ts';
 import { groundingOf, listingSentences, matchScreens, shownPhrases, type ScreenWithText } from './screen-match.ts';
-import { adaptRoles, missingSubheadlinesWarning, nearMissWarning } from './story.ts';
+import { adaptRoles, insteadOfFeatureWarning, missingSubheadlinesWarning, nearMissWarning } from './story.ts';
 import { localesErrors } from '../core/locales.ts';
 import { planOwnSlides } from './own-slides.ts';
 import {
@@ -36,6 +36,9 @@ import { nothingToFrame } from '../core/refusal.ts';
 import { refusalOf, saysNothing } from './refuse.ts';
 import type { Role } from '../core/narratives.ts';
 import type { CaptionDraft, Written } from '../captions/draft.ts';
+import { sameTopic, substance } from '../captions/checker/complete.ts';
+import { contentWords } from '../captions/text.ts';
+import { leansOnPronoun } from '../captions/checker/cut.ts';
 
 /** Google Play shows at most this many screenshots per device type, and needs at least two. */
 const PLAY_MAX_SHOTS = 8;
@@ -236,6 +239,33 @@ function ruleCaptions(
   return out;
 }
 
+/**
+ * The listing's features no caption of the set says, in the listing's words: neither spent as a
+ * slide's phrase nor said by any headline or subheadline (the checker's topic measure). Not
+ * features: the promise, a sentence about the app as a whole ("Scanly turns your phone into…"), a
+ * line leaning on one before it ("Practise them later"), the rest of a sentence a slide already
+ * says ("HEIC or TIFF" after "Export to full-size JPEG"), a line of stock words only.
+ */
+function unsaidFeatures(u: Understanding, rules: (Caption | null)[]): string[] {
+  const nameWords = new Set(contentWords(`${u.name} ${u.category}`, u.language));
+  const said = rules.filter((c): c is Caption => c !== null);
+  const spent = new Set(said.map((c) => c.phrase));
+  const spentSentences = new Set(u.phrases.filter((p) => spent.has(p.text)).map((p) => p.sentence));
+  const topics = said.flatMap((c) => [c.headline, c.subheadline ?? ''].map((t) => substance(t, u.language, nameWords)));
+  const aboutApp = (sentence: string) => {
+    const opening = contentWords(sentence, u.language)[0];
+    return opening !== undefined && contentWords(u.shortName, u.language).includes(opening);
+  };
+  return u.phrases
+    .filter((p) => p !== u.promise && !spent.has(p.text) && !spentSentences.has(p.sentence))
+    .filter((p) => !aboutApp(p.sentence) && leansOnPronoun(p.text) === null)
+    .filter((p) => {
+      const topic = substance(p.text, u.language, nameWords);
+      return topic.size > 0 && !topics.some((t) => sameTopic(topic, t));
+    })
+    .map((p) => p.text);
+}
+
 export function draftScreenshotSet(input: PlanInput): Draft {
   validate(input);
   const { request } = input;
@@ -307,11 +337,9 @@ export function draftScreenshotSet(input: PlanInput): Draft {
     const askRoles: Role[] = [...roles.filter((_, i) => i !== empty), 'call-to-action'];
     const askRules = ruleCaptions(u, askRoles, captionStyle, captionLength, check, shown);
     if (filled(askRules) > filled(rules)) {
-      warnings.push(
-        `Slide ${askRoles.length} asks for the download instead of showing another feature: the listing names fewer features than the set has slides for.`,
-      );
       roles = askRoles;
       rules = askRules;
+      warnings.push(insteadOfFeatureWarning(askRoles.length, 'ask', unsaidFeatures(u, rules)));
     }
   }
   let praiseOnly: string | null = null;
@@ -320,10 +348,7 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   const said = rules.filter((c): c is Caption => c !== null);
   if (said.length > 0 && saysNothing(said, input.listings, u.language)) praiseOnly = said[0].headline;
   if (praiseOnly) rules = rules.map((c, i) => (i === 0 ? null : c));
-  if (proofSwapped)
-    warnings.push(
-      `Slide ${roles.indexOf('social-proof') + 1} shows the app's rating instead of another feature: the listing names fewer features than the set has slides for.`,
-    );
+  if (proofSwapped) warnings.push(insteadOfFeatureWarning(roles.indexOf('social-proof') + 1, 'proof', unsaidFeatures(u, rules)));
   const turn = askedOrientation(device, request.orientation, request.size);
   const screens = otherPlatform
     ? { urls: [], warnings: [], orientation: orientationFor(device, turn, false) }
