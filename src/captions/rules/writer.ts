@@ -49,7 +49,10 @@ const verdicts = new WeakMap<Understanding, Map<string, unknown>>();
 
 export class CaptionWriter {
   private readonly voice: Voice;
-  private readonly frames: Pick<Voice, 'hero' | 'feature' | 'step' | 'problem' | 'socialProof' | 'callToAction'>;
+  private readonly frames: Pick<
+    Voice,
+    'hero' | 'feature' | 'step' | 'problem' | 'socialProof' | 'socialProofLong' | 'socialProofLongSub' | 'callToAction'
+  >;
   private readonly dangling: Set<string>;
   private readonly max: number;
   private readonly subMax: number;
@@ -357,9 +360,10 @@ export class CaptionWriter {
       return this.commit(headline, p, sub, this.heroTopic);
     }
     if (role === 'social-proof') {
-      const headline = this.say(this.frames.socialProof, null, index, false);
+      // Long: the rating in the headline, how many rated under it, each figure said once.
+      const headline = this.say(long ? this.frames.socialProofLong : this.frames.socialProof, null, index, false);
       if (!headline || !u.rating) return null;
-      const proof = (u.english ? this.voice.socialProofSub : '{count} — {rating}/5 ★').replace(SLOT, (_, k: string) => this.vars[k] ?? '');
+      const proof = this.frames.socialProofLongSub.replace(SLOT, (_, k: string) => this.vars[k] ?? '');
       const sub = long ? (this.finishSub(proof) ?? proof) : null;
       this.proofSaid = true;
       return this.commit(headline, null, sub);
