@@ -7,8 +7,8 @@ import { PlanRequestSchema } from '../core/set-schemas.ts';
 import { layoutFor, paletteFor } from './look.ts';
 import { defaultRoles, findNarrative } from '../core/narratives.ts';
 import { assignScreens, orientationFor, screensFor } from './screens.ts';
-import { groundingOf, listingSentences, matchScreens, type ScreenWithText } from './screen-match.ts';
-import { adaptRoles, missingSubheadlinesWarning, nearMissWarning } from './story.ts';
+import { groundingOf, listingSentences, matchScreens, shownPhrases, type ScreenWithText } from './screen-match.ts';
+import { adaptRoles, insteadOfFeatureWarning, missingSubheadlinesWarning, nearMissWarning } from './story.ts';
 import { localesErrors } from '../core/locales.ts';
 import { planOwnSlides } from './own-slides.ts';
 import {
@@ -22,7 +22,7 @@ import {
 } from '../core/set.ts';
 import { DEVICES } from '../core/devices.ts';
 import { askedOrientation, orientationError, slideSize, slideSizeFor } from '../core/orientation.ts';
-import { understand, type Understanding } from '../captions/understand.ts';
+import { understand, type Phrase, type Understanding } from '../captions/understand.ts';
 import { CaptionWriter, FEATURE_ROLES, slideKeywords, type Caption } from '../captions/rules/writer.ts';
 import {
   CaptionChecker,
@@ -36,6 +36,9 @@ import { nothingToFrame } from '../core/refusal.ts';
 import { refusalOf, saysNothing } from './refuse.ts';
 import type { Role } from '../core/narratives.ts';
 import type { CaptionDraft, Written } from '../captions/draft.ts';
+import { sameTopic, substance } from '../captions/checker/complete.ts';
+import { contentWords } from '../captions/text.ts';
+import { leansOnPronoun } from '../captions/checker/cut.ts';
 
 /** Google Play shows at most this many screenshots per device type, and needs at least two. */
 const PLAY_MAX_SHOTS = 8;
@@ -140,8 +143,9 @@ function writeRules(
   length: CaptionLength,
   ctx: CheckContext,
   subheadlines: 'all' | 'hero',
+  shown: ReadonlySet<Phrase>,
 ): (Caption | null)[] {
-  const writer = new CaptionWriter(u, style, length, !roles.includes('how-it-works'), subheadlines);
+  const writer = new CaptionWriter(u, style, length, !roles.includes('how-it-works'), subheadlines, shown);
   const checker = new CaptionChecker(ctx);
   // A set is mostly whole captions: near misses on fewer than half of the slides after the hero.
   let nearLeft = Math.max(1, Math.floor((roles.length - 1) / 2));
@@ -194,10 +198,17 @@ const strongCount = (rs: (Caption | null)[]) => rs.filter((c) => c !== null && !
  * are headlined first, subheadlines only on the hero, and each slide then gets back the first
  * pass's caption, or its subheadline under the new headline, wherever the whole set still passes.
  */
-function ruleCaptions(u: Understanding, roles: Role[], style: CaptionStyle, length: CaptionLength, ctx: CheckContext): (Caption | null)[] {
-  const full = writeRules(u, roles, style, length, ctx, 'all');
+function ruleCaptions(
+  u: Understanding,
+  roles: Role[],
+  style: CaptionStyle,
+  length: CaptionLength,
+  ctx: CheckContext,
+  shown: ReadonlySet<Phrase>,
+): (Caption | null)[] {
+  const full = writeRules(u, roles, style, length, ctx, 'all', shown);
   if (length !== 'long' || strongCount(full) === roles.length) return full;
-  const lean = writeRules(u, roles, style, length, ctx, 'hero');
+  const lean = writeRules(u, roles, style, length, ctx, 'hero', shown);
   // The lean pass when it fills more slides, or as many with fewer near misses.
   const more = filledCount(lean) - filledCount(full);
   if (more < 0 || (more === 0 && strongCount(lean) <= strongCount(full))) return full;
@@ -226,6 +237,33 @@ function ruleCaptions(u: Understanding, roles: Role[], style: CaptionStyle, leng
     }
   });
   return out;
+}
+
+/**
+ * The listing's features no caption of the set says, in the listing's words: neither spent as a
+ * slide's phrase nor said by any headline or subheadline (the checker's topic measure). Not
+ * features: the promise, a sentence about the app as a whole ("Scanly turns your phone into…"), a
+ * line leaning on one before it ("Practise them later"), the rest of a sentence a slide already
+ * says ("HEIC or TIFF" after "Export to full-size JPEG"), a line of stock words only.
+ */
+function unsaidFeatures(u: Understanding, rules: (Caption | null)[]): string[] {
+  const nameWords = new Set(contentWords(`${u.name} ${u.category}`, u.language));
+  const said = rules.filter((c): c is Caption => c !== null);
+  const spent = new Set(said.map((c) => c.phrase));
+  const spentSentences = new Set(u.phrases.filter((p) => spent.has(p.text)).map((p) => p.sentence));
+  const topics = said.flatMap((c) => [c.headline, c.subheadline ?? ''].map((t) => substance(t, u.language, nameWords)));
+  const aboutApp = (sentence: string) => {
+    const opening = contentWords(sentence, u.language)[0];
+    return opening !== undefined && contentWords(u.shortName, u.language).includes(opening);
+  };
+  return u.phrases
+    .filter((p) => p !== u.promise && !spent.has(p.text) && !spentSentences.has(p.sentence))
+    .filter((p) => !aboutApp(p.sentence) && leansOnPronoun(p.text) === null)
+    .filter((p) => {
+      const topic = substance(p.text, u.language, nameWords);
+      return topic.size > 0 && !topics.some((t) => sameTopic(topic, t));
+    })
+    .map((p) => p.text);
 }
 
 export function draftScreenshotSet(input: PlanInput): Draft {
@@ -262,12 +300,19 @@ export function draftScreenshotSet(input: PlanInput): Draft {
     captionStyle,
     screenText,
   };
-  let rules = ruleCaptions(u, roles, captionStyle, captionLength, check);
+  // Uploaded screens already read, framed by what they show (not in the order the request named):
+  // the features they show are the ones the rule writer says first, so each sits over its screen.
+  const readScreens = !input.screensInOrder && input.screenTexts?.some((s) => s.text !== null) ? input.screenTexts : null;
+  const shown = new Set(readScreens ? shownPhrases([...u.phrases, ...u.steps], readScreens, u.language) : []);
+  let rules = ruleCaptions(u, roles, captionStyle, captionLength, check, shown);
   // The default story (no narrative named) may show the listing's rating where it has run out of
   // features: proof a store visitor reads, from the listing itself, instead of a slide refused.
   // In a long set a feature slide standing on its headline alone counts as run out too: the rating
   // slide says something whole where that slide would have said half.
-  const bare = (c: Caption | null) => c === null || (captionLength === 'long' && c.subheadline === null);
+  // Not a feature a screen shows, though: on its headline alone it still speaks of its screen.
+  const shownText = new Set([...shown].map((p) => p.text));
+  const bare = (c: Caption | null) =>
+    c === null || (captionLength === 'long' && c.subheadline === null && !(c.phrase && shownText.has(c.phrase)));
   const filled = (rs: (Caption | null)[]) => rs.filter((c) => c !== null).length;
   const whole = (rs: (Caption | null)[]) => rs.filter((c) => !bare(c)).length;
   const spare = roles.map((r, i) => (FEATURE_ROLES.has(r) && bare(rules[i]) ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
@@ -276,7 +321,7 @@ export function draftScreenshotSet(input: PlanInput): Draft {
     const proofRoles = roles.filter((_, i) => i !== spare);
     const cta = proofRoles.indexOf('call-to-action');
     proofRoles.splice(cta < 0 ? proofRoles.length : cta, 0, 'social-proof');
-    const proofRules = ruleCaptions(u, proofRoles, captionStyle, captionLength, check);
+    const proofRules = ruleCaptions(u, proofRoles, captionStyle, captionLength, check, shown);
     const [a, b] = [proofRules, rules].map((rs) => [filled(rs), strongCount(rs), whole(rs)]);
     if (a[0] > b[0] || (a[0] === b[0] && (a[1] > b[1] || (a[1] === b[1] && a[2] > b[2])))) {
       proofSwapped = true;
@@ -290,13 +335,11 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   const empty = roles.map((r, i) => (FEATURE_ROLES.has(r) && rules[i] === null ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
   if (!narrative && empty >= 0 && !roles.includes('call-to-action')) {
     const askRoles: Role[] = [...roles.filter((_, i) => i !== empty), 'call-to-action'];
-    const askRules = ruleCaptions(u, askRoles, captionStyle, captionLength, check);
+    const askRules = ruleCaptions(u, askRoles, captionStyle, captionLength, check, shown);
     if (filled(askRules) > filled(rules)) {
-      warnings.push(
-        `Slide ${askRoles.length} asks for the download instead of showing another feature: the listing names fewer features than the set has slides for.`,
-      );
       roles = askRoles;
       rules = askRules;
+      warnings.push(insteadOfFeatureWarning(askRoles.length, 'ask', unsaidFeatures(u, rules)));
     }
   }
   let praiseOnly: string | null = null;
@@ -305,10 +348,7 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   const said = rules.filter((c): c is Caption => c !== null);
   if (said.length > 0 && saysNothing(said, input.listings, u.language)) praiseOnly = said[0].headline;
   if (praiseOnly) rules = rules.map((c, i) => (i === 0 ? null : c));
-  if (proofSwapped)
-    warnings.push(
-      `Slide ${roles.indexOf('social-proof') + 1} shows the app's rating instead of another feature: the listing names fewer features than the set has slides for.`,
-    );
+  if (proofSwapped) warnings.push(insteadOfFeatureWarning(roles.indexOf('social-proof') + 1, 'proof', unsaidFeatures(u, rules)));
   const turn = askedOrientation(device, request.orientation, request.size);
   const screens = otherPlatform
     ? { urls: [], warnings: [], orientation: orientationFor(device, turn, false) }
@@ -322,30 +362,17 @@ export function draftScreenshotSet(input: PlanInput): Draft {
     // Uploaded screens whose text is known go each under the caption that speaks of them.
     const texts = input.screenTexts?.some((s) => s.text !== null) ? input.screenTexts! : null;
     const listingText = [primary.subtitle ?? '', primary.description].join('\n');
-    const matched = texts
-      ? matchScreens(
-          roles,
-          written.map((c) => `${c.headline} ${c.subheadline ?? ''}`),
-          texts,
-          listingText,
-          u.language,
-          !!input.screensInOrder,
-        )
-      : null;
+    // A rule caption is matched by the listing's phrase it says too: "Get reminders" is about the
+    // bills screen its phrase names ("Get reminders before bills are due").
+    const matchText = written.map((c, i) => {
+      const phrase = c.source === 'rules' && rules[i]?.headline === c.headline ? rules[i]?.phrase : undefined;
+      return `${c.headline} ${c.subheadline ?? ''}${phrase ? ` ${phrase}` : ''}`;
+    });
+    const matched = texts ? matchScreens(roles, matchText, texts, listingText, u.language, !!input.screensInOrder) : null;
     if (matched) out.push(...matched.warnings);
     // So do the listing's screenshots, when no upload replaces them and some have been read.
     const shots = matched ? null : storeShots(screens.urls, input.storeScreenTexts);
-    const shotMatch = shots
-      ? matchScreens(
-          roles,
-          written.map((c) => `${c.headline} ${c.subheadline ?? ''}`),
-          shots,
-          listingText,
-          u.language,
-          false,
-          'listing',
-        )
-      : null;
+    const shotMatch = shots ? matchScreens(roles, matchText, shots, listingText, u.language, false, 'listing') : null;
     if (shotMatch) out.push(...shotMatch.warnings);
     const urls = shotMatch ? shotMatch.screenIds : assignScreens(roles, screens.urls);
     const textOf = new Map([...(texts ?? []), ...(shots ?? [])].map((s) => [s.screenId, s.text]));

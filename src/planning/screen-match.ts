@@ -53,11 +53,18 @@ export function matchScreens(
   const captionWords = captions.map((c) => stems(c, language));
   const screenWords = screens.map((s) => stems((s.text ?? []).join('\n'), language));
   const weights = screenWeights(screens, screenWords, language);
-  const out = bestPairs(captionWords, weights);
+  const hero = roles.indexOf('hero');
+  // A hero that names the titles of several screens ("Budgets, bills and goals") sums the app up:
+  // it has no one screen, and must not take one a feature slide names alone. It goes over the most
+  // representative screen left (below).
+  const titled = (i: number) => weights.filter((w) => [...captionWords[i]].some((x) => w.get(x) === TITLE_WEIGHT)).length;
+  const out = bestPairs(
+    captionWords.map((words, i) => (i === hero && titled(i) >= 2 ? new Set<string>() : words)),
+    weights,
+  );
   const used = new Set(out.filter((j): j is number => j !== null));
   // The hero shows the app at its most typical: the free screen that shows the most of the listing.
   const listingWords = stems(listingText, language);
-  const hero = roles.indexOf('hero');
   const free = () => screens.map((_, j) => j).filter((j) => !used.has(j));
   let heroRepresents = false;
   if (hero >= 0 && out[hero] === null && free().length > 0) {
@@ -95,6 +102,35 @@ export function matchScreens(
   return { screenIds: out.map((j) => screens[j!].screenId), warnings };
 }
 
+/**
+ * The listing's phrases the screens show, one per screen at most: each screen's best phrase by the
+ * words they share (its title's words weigh most, a tab bar's nothing), pairs taken best first. The
+ * rule writer says these first, so that its feature slides speak of screens the set frames: a
+ * listing that names ten features over five screens of Budgets, Goals, … says those five. A pair
+ * must share a title word or two other words: one word a row shows ("month") is not the feature.
+ */
+export function shownPhrases<P extends { text: string }>(phrases: readonly P[], screens: ScreenWithText[], language: string): P[] {
+  const read = screens.filter((s) => s.text !== null && s.text.length > 0);
+  if (read.length === 0 || phrases.length === 0) return [];
+  const screenWords = read.map((s) => stems((s.text ?? []).join('\n'), language));
+  const weights = screenWeights(read, screenWords, language);
+  const pairs = phrases.flatMap((p, i) => {
+    const words = stems(p.text, language);
+    return weights.map((w, j) => ({ i, j, score: [...words].reduce((sum, x) => sum + (w.get(x) ?? 0), 0) }));
+  });
+  const usedPhrase = new Set<number>();
+  const usedScreen = new Set<number>();
+  for (const { i, j } of pairs.filter((x) => x.score >= 2).sort((a, b) => b.score - a.score || a.i - b.i || a.j - b.j)) {
+    if (usedPhrase.has(i) || usedScreen.has(j)) continue;
+    usedPhrase.add(i);
+    usedScreen.add(j);
+  }
+  return phrases.filter((_, i) => usedPhrase.has(i));
+}
+
+/** A word of a screen's title says three times what a word of its rows does. */
+const TITLE_WEIGHT = 3;
+
 // A status bar's clock ("9:41"), not the app's words.
 const CLOCK = /^\d{1,2}[:.]\d{2}(\s?[AP]M)?$/i;
 
@@ -108,7 +144,7 @@ function screenWeights(screens: ScreenWithText[], screenWords: Set<string>[], la
   const common = (w: string) => screens.length >= 3 && seen.get(w)! > screens.length / 2;
   return screens.map((s, j) => {
     const title = stems((s.text ?? []).find((line) => !CLOCK.test(line.trim())) ?? '', language);
-    return new Map([...screenWords[j]].filter((w) => !common(w)).map((w) => [w, title.has(w) ? 3 : 1]));
+    return new Map([...screenWords[j]].filter((w) => !common(w)).map((w) => [w, title.has(w) ? TITLE_WEIGHT : 1]));
   });
 }
 

@@ -65,3 +65,17 @@ export function missingSubheadlinesWarning(at: number[]): string {
 export function nearMissWarning(slide: number, weak: string[]): string {
   return `Slide ${slide} has a weaker caption than the rest: ${weak.join('; ')}. The listing gives nothing better for it. Add a few lines about the app as extraContext (POST /public/v1/apps) and plan the set again, or rewrite it in a free revision (POST /public/v1/jobs/{id}/revisions).`;
 }
+
+/**
+ * A feature slide of the default story given to the download ask or the store's rating instead. The
+ * reason said is the true one: the listing named no more features, or it named more (`unsaid`, the
+ * first quoted) that the rule writer could not say as a whole caption that passes the checks, which
+ * the user can fix by writing the slide or adding a line (read 2026-11-28: "fewer features" was false
+ * on 5 of 6 sets).
+ */
+export function insteadOfFeatureWarning(slide: number, instead: 'ask' | 'proof', unsaid: string[]): string {
+  const head = `Slide ${slide} ${instead === 'ask' ? 'asks for the download instead of showing' : "shows the app's rating instead of"} another feature`;
+  if (unsaid.length === 0) return `${head}: the listing names fewer features than the set has slides for.`;
+  const more = unsaid.length > 1 ? ` and ${unsaid.length - 1} more` : '';
+  return `${head}: the listing names more ("${unsaid[0]}"${more}), but none could be said as a whole caption that passes the caption checks. Write that slide yourself (slides), or add a line about it as extraContext (POST /public/v1/apps) and plan the set again.`;
+}

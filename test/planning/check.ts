@@ -14,7 +14,18 @@ import { VOICES } from '../../src/captions/rules/voices.ts';
 /** Every word a voice's templates add ("Rated", "Download", "Today"). */
 function voiceVocabulary(style: keyof typeof VOICES): Set<string> {
   const v = VOICES[style];
-  const all = [v.hero, Object.values(v.feature), v.step, v.problem, v.socialProof, v.socialProofSub, v.callToAction, v.callToActionSub]
+  const all = [
+    v.hero,
+    Object.values(v.feature),
+    v.step,
+    v.problem,
+    v.socialProof,
+    v.socialProofSub,
+    v.socialProofLong,
+    v.socialProofLongSub,
+    v.callToAction,
+    v.callToActionSub,
+  ]
     .flat(2)
     .join(' ')
     .replace(/\{\w+\}/g, ' ');

@@ -75,7 +75,9 @@ describe('the model path on recorded answers', () => {
       await fake.close();
     }
     expect(readdirSync(dir), `requests without a recorded answer (written to ${dir})`).toEqual([]);
-    expect(replay.answered).toBe(18);
+    // 19: podnest aso-expert/long's proof slide says "4.4" twice ("Rated 4.4 From 5K+ Ratings / Podcast fans rate
+    // Podnest 4.4 out of 5."), which the checker now refuses as the reader did (D): one repair turn more.
+    expect(replay.answered).toBe(19);
     expect(failed).toEqual([]);
     expect(shippable).toBe(90 - Object.values(NOT_SHIPPED).flat().length);
     expect(shippablePassed / shippable).toBeGreaterThanOrEqual(0.85);

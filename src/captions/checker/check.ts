@@ -22,7 +22,7 @@ import { languageFinding } from './language.ts';
 import { CUT_LANGUAGES, cutPhrase, leansOnPronoun, sentenceWords, type Sentence } from './cut.ts';
 import { brokenFrame } from './frames.ts';
 import { offRole } from './selling.ts';
-import { contradictedProof, MIN_RATINGS } from './proof.ts';
+import { contradictedProof, MIN_RATINGS, ratingTwice } from './proof.ts';
 import { repeatsHero, secondCall } from './echo-pair.ts';
 import { primaryListing } from '../../core/listing.ts';
 import { CASED_WORD, contentWords, dangles, endWords, mentionsFree, normalise, textKey, words as textWords } from '../text.ts';
@@ -54,7 +54,8 @@ export const FINDINGS = {
   frame: 'No voice frame glued to a phrase it does not fit ("Yes, …", "Get <verb> …", "Now you can <noun>").',
   'off-role': 'A selling point: no heading, greeting, note, disclaimer or promo code.',
   rating: 'A rating or count of ratings the store’s own figures do not contradict; proof slides only from 50 ratings up.',
-  'echo-pair': 'A call to action asks once: its subheadline is not a second call, and it does not say the hero’s promise again.',
+  'echo-pair':
+    'A call to action asks once: its subheadline is not a second call, and it does not say the hero’s promise again. A slide states its rating once.',
   screens:
     "Set level: no screenshot framed twice while others go unused, none of the other orientation while ones of the slides' go unused, a Mac listing warned about.",
 } as const;
@@ -398,6 +399,8 @@ export class CaptionChecker {
         field: 'headline',
         message: `"${c.headline}" quotes proof the store does not give: fewer than ${MIN_RATINGS} ratings`,
       });
+    const twice = ratingTwice(c.headline, sub);
+    if (twice) out.push({ id: 'echo-pair', field: 'subheadline', message: twice });
     if (c.role === 'call-to-action') {
       const again = secondCall(c.headline, sub);
       if (again) out.push({ id: 'echo-pair', field: 'subheadline', message: again });

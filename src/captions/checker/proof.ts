@@ -48,3 +48,17 @@ export function contradictedProof(text: string, store: StoreFigures): string | n
   RATING.lastIndex = 0;
   return null;
 }
+
+/**
+ * Why a slide states its rating twice, headline and subheadline ("4.6 STARS." // "4.6 out of 5 from
+ * 91K+ ratings."), or null: the shopper reads the figure once; the second line says something else
+ * (how many rated it). A copywriter rejects the echo (read 2026-11-28-second: 6 of 9 proof slides).
+ */
+export function ratingTwice(headline: string, sub: string | null): string | null {
+  if (!sub) return null;
+  const ratings = (text: string) => new Set([...text.matchAll(RATING)].map((m) => num(m[1] ?? m[2])).filter((n) => n <= 5));
+  const head = ratings(headline);
+  const again = [...ratings(sub)].find((n) => head.has(n));
+  RATING.lastIndex = 0;
+  return again === undefined ? null : `"${sub}" states the rating ${again} that "${headline}" states`;
+}

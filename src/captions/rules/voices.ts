@@ -25,7 +25,14 @@ export interface Voice {
   /** A problem slide whose question is too long for a headline frames it with these; the question becomes the subheadline. */
   problem: string[];
   socialProof: string[];
+  /** Under a call to action, the store's figures in one line (when no proof slide quoted them). */
   socialProofSub: string;
+  /**
+   * A long proof slide says the rating once: its headline the rating, its subheadline how many
+   * rated (a headline and a subheadline both stating "4.6" is an echo a copywriter rejects).
+   */
+  socialProofLong: string[];
+  socialProofLongSub: string;
   callToAction: string[];
   /**
    * The call to action's subheadline when the set has nothing better under it: '' for none. A second
@@ -50,6 +57,8 @@ export const VOICES: Record<CaptionStyle, Voice> = {
     problem: ['Sound Familiar?'],
     socialProof: ['Rated {rating}★ from {count} Ratings', '{rating}★ from {count} Ratings'],
     socialProofSub: 'Rated {rating} out of 5 from {count} ratings',
+    socialProofLong: ['Rated {rating}★ on Average', '{rating}★ Average Rating'],
+    socialProofLongSub: 'From {count} ratings',
     callToAction: ['Download {name} Today', 'Get {name} Today', 'Download {name}'],
     callToActionSub: '',
   },
@@ -65,6 +74,8 @@ export const VOICES: Record<CaptionStyle, Voice> = {
     problem: ['Sound familiar?'],
     socialProof: ['{rating} stars, {count} ratings', 'Rated {rating}'],
     socialProofSub: '{rating} out of 5 from {count} ratings',
+    socialProofLong: ['{rating} stars', 'Rated {rating}'],
+    socialProofLongSub: 'From {count} ratings',
     callToAction: ['Get {name}', 'Try {name}'],
     callToActionSub: '',
   },
@@ -84,6 +95,8 @@ export const VOICES: Record<CaptionStyle, Voice> = {
     problem: ['Sound familiar?', 'Been there?'],
     socialProof: ['{rating} stars and counting', '{rating} stars from {count} ratings'],
     socialProofSub: '{rating} out of 5 from {count} ratings, and we’re blushing',
+    socialProofLong: ['{rating} stars', 'Rated {rating}'],
+    socialProofLongSub: '{count} ratings, and we’re blushing',
     // The last fits a short headline with a three-word name ("Try Wayfarer Trip Planner!").
     callToAction: ['Go on, try {name}', 'Give {name} a whirl', 'Your turn: get {name}', 'Try {name}'],
     callToActionSub: '',
@@ -100,6 +113,8 @@ export const VOICES: Record<CaptionStyle, Voice> = {
     problem: ['Sound familiar?'],
     socialProof: ['{rating} stars', '{count} ratings', 'Rated {rating}'],
     socialProofSub: '{rating} out of 5 from {count} ratings',
+    socialProofLong: ['{rating} stars', 'Rated {rating}'],
+    socialProofLongSub: 'From {count} ratings',
     callToAction: ['Get {name} now', 'Get {name}'],
     callToActionSub: '',
   },
@@ -115,6 +130,8 @@ export const VOICES: Record<CaptionStyle, Voice> = {
     problem: ['A familiar problem?'],
     socialProof: ['Rated {rating} from {count} ratings', 'Average rating of {rating}'],
     socialProofSub: 'An average rating of {rating} out of 5 from {count} ratings',
+    socialProofLong: ['An average rating of {rating} out of 5', 'Rated {rating} out of 5'],
+    socialProofLongSub: 'From {count} ratings',
     // The last two fit a short headline with a two- or three-word name ("Download Skycast Weather.", "Get Wayfarer Trip Planner.").
     callToAction: ['Get started with {name}', 'Start with {name} today', 'Download {name} today', 'Download {name}', 'Get {name}'],
     callToActionSub: '',
@@ -125,12 +142,18 @@ export const VOICES: Record<CaptionStyle, Voice> = {
  * A listing in another language gets no English framing words: captions are its own phrases, and
  * the voices differ only in casing, punctuation and which form of a phrase they pick.
  */
-export const FOREIGN: Pick<Voice, 'hero' | 'feature' | 'step' | 'problem' | 'socialProof' | 'callToAction'> = {
+export const FOREIGN: Pick<
+  Voice,
+  'hero' | 'feature' | 'step' | 'problem' | 'socialProof' | 'socialProofLong' | 'socialProofLongSub' | 'callToAction'
+> = {
   hero: ['{p}', '{name}: {p}'],
   feature: { imperative: ['{p}'], noun: ['{p}'], clause: ['{p}'] },
   step: ['{n}. {p}'],
   problem: [],
   socialProof: ['{rating} ★ · {count}', '{rating} ★'],
+  // No words of the voice's language: the rating over the count of its stars.
+  socialProofLong: ['{rating}/5 ★', '{rating} ★'],
+  socialProofLongSub: '{count} ★',
   callToAction: ['{name}'],
 };
 
@@ -144,6 +167,8 @@ export function voiceVocabulary(style: CaptionStyle): Set<string> {
     ...v.problem,
     ...v.socialProof,
     v.socialProofSub,
+    ...v.socialProofLong,
+    v.socialProofLongSub,
     ...v.callToAction,
     v.callToActionSub,
   ]

@@ -37,13 +37,22 @@ export interface Caption {
    * words. The planner ships it only where no candidate passes, and says so in the set's warnings.
    */
   weak?: string[];
+  /**
+   * The listing's phrase the caption says, whole, when it says one: what its slide is about even
+   * where the caption says it shorter ("Get reminders" for "Get reminders before bills are due"),
+   * so the planner can put it over the screen that shows it.
+   */
+  phrase?: string;
 }
 
 const verdicts = new WeakMap<Understanding, Map<string, unknown>>();
 
 export class CaptionWriter {
   private readonly voice: Voice;
-  private readonly frames: Pick<Voice, 'hero' | 'feature' | 'step' | 'problem' | 'socialProof' | 'callToAction'>;
+  private readonly frames: Pick<
+    Voice,
+    'hero' | 'feature' | 'step' | 'problem' | 'socialProof' | 'socialProofLong' | 'socialProofLongSub' | 'callToAction'
+  >;
   private readonly dangling: Set<string>;
   private readonly max: number;
   private readonly subMax: number;
@@ -73,6 +82,12 @@ export class CaptionWriter {
     stepsAsFeatures = false,
     /** 'hero': a long set's other feature slides stand on their headlines (the planner adds subheadlines back where they pass). */
     private readonly subheadlines: 'all' | 'hero' = 'all',
+    /**
+     * The phrases the set's screens show (planning/screen-match.ts, `shownPhrases`): said first, so
+     * that a feature slide speaks of a screen the set frames, not of the listing's next feature.
+     * Empty (no screen read): the voice's own order, as before.
+     */
+    private readonly shown: ReadonlySet<Phrase> = new Set(),
   ) {
     this.voice = VOICES[style];
     this.frames = u.english ? this.voice : FOREIGN;
@@ -80,11 +95,13 @@ export class CaptionWriter {
     this.max = CAPTION_LENGTHS[length].headline;
     this.subMax = CAPTION_LENGTHS[length].subheadline;
     this.vars = { name: u.shortName, rating: u.rating?.value ?? '', count: u.rating?.count ?? '' };
-    this.ordered = [
+    const ordered = [
       ...(this.voice.order === 'score' ? [...u.phrases].sort((a, b) => b.score - a.score) : u.phrases),
       // A step that leans on the one before ("Share it as a PDF") says nothing on its own slide.
       ...(stepsAsFeatures ? u.steps.filter((p) => !/\b(it|them|they|this)\b/i.test(p.text)) : []),
     ];
+    // What the screens show first, each part in the voice's order.
+    this.ordered = [...ordered.filter((p) => shown.has(p)), ...ordered.filter((p) => !shown.has(p))];
     this.nameWords = new Set([...contentWords(`${u.name} ${u.category}`, u.language)]);
     this.appNameWords = new Set(contentWords(u.name, u.language));
     this.frameWords = new Set([...voiceVocabulary(style), ...(u.name.toLowerCase().match(/[\p{L}\p{N}]+(?:['’.][\p{L}\p{N}]+)*/gu) ?? [])]);
@@ -243,6 +260,7 @@ export class CaptionWriter {
       headline,
       subheadline: sub,
       keywords: slideKeywords(this.u, `${headline} ${sub ?? ''}`, this.voice.order === 'score' ? 5 : 3),
+      ...(p ? { phrase: p.text } : {}),
     };
   }
 
@@ -252,15 +270,27 @@ export class CaptionWriter {
     // no fresh phrase has any subheadline at all, a long slide keeps its headline alone
     // (subheadline null; the planner warns which slides): one slide without a subheadline beats a
     // set refused.
-    const once = (): Caption | null => {
-      if (this.subMax <= 0) return this.frameIdeaWith(role, index, pool, 'short');
-      if (this.subheadlines === 'hero') return this.frameIdeaWith(role, index, pool, 'headline-only');
+    const each = (ideas: Phrase[], echo: boolean): Caption | null => {
+      if (this.subMax <= 0) return this.frameIdeaWith(role, index, ideas, 'short');
+      if (this.subheadlines === 'hero') return this.frameIdeaWith(role, index, ideas, 'headline-only');
       return (
-        this.frameIdeaWith(role, index, pool, 'adds') ??
-        this.frameIdeaWith(role, index, pool, 'echo') ??
-        this.frameIdeaWith(role, index, pool, 'headline-only')
+        this.frameIdeaWith(role, index, ideas, 'adds') ??
+        (echo ? this.frameIdeaWith(role, index, ideas, 'echo') : null) ??
+        this.frameIdeaWith(role, index, ideas, 'headline-only')
       );
     };
+    // A feature a screen shows, even on its headline alone, before one no screen shows with a
+    // subheadline: a caption over a screen of something else is the worse slide (issue 33). Its
+    // screen speaks for it, so it never says its headline twice to fill the subheadline.
+    const shown = pool.filter((p) => this.shown.has(p));
+    const once = (): Caption | null =>
+      shown.length > 0
+        ? (each(shown, false) ??
+          each(
+            pool.filter((p) => !this.shown.has(p)),
+            true,
+          ))
+        : each(pool, true);
     const said = once();
     if (said || !this.heroTopic || role === 'how-it-works') return said;
     // Nothing fresh left: one of the things the hero named, on a slide of its own ("Trim clips"
@@ -337,9 +367,10 @@ export class CaptionWriter {
       return this.commit(headline, p, sub, this.heroTopic);
     }
     if (role === 'social-proof') {
-      const headline = this.say(this.frames.socialProof, null, index, false);
+      // Long: the rating in the headline, how many rated under it, each figure said once.
+      const headline = this.say(long ? this.frames.socialProofLong : this.frames.socialProof, null, index, false);
       if (!headline || !u.rating) return null;
-      const proof = (u.english ? this.voice.socialProofSub : '{count} — {rating}/5 ★').replace(SLOT, (_, k: string) => this.vars[k] ?? '');
+      const proof = this.frames.socialProofLongSub.replace(SLOT, (_, k: string) => this.vars[k] ?? '');
       const sub = long ? (this.finishSub(proof) ?? proof) : null;
       this.proofSaid = true;
       return this.commit(headline, null, sub);
@@ -378,10 +409,9 @@ export class CaptionWriter {
       return this.commit(headline, null, long ? sub : null);
     }
     if (role === 'how-it-works') return this.frameIdea(role, index, u.steps);
-    const pool =
-      role === 'benefit'
-        ? [...this.ordered.filter((p) => p.shape !== 'imperative'), ...this.ordered.filter((p) => p.shape === 'imperative')]
-        : this.ordered;
+    // A benefit is said as one where the listing has it (not an order), but a screen's feature before either.
+    const rank = (p: Phrase) => (this.shown.has(p) ? 0 : 2) + (p.shape === 'imperative' ? 1 : 0);
+    const pool = role === 'benefit' ? [...this.ordered].sort((a, b) => rank(a) - rank(b)) : this.ordered;
     return this.frameIdea(role, index, pool);
   }
 
@@ -429,7 +459,10 @@ export class CaptionWriter {
     // The hero sums the whole app up: an unused sentence about it may stand under it, prose first;
     // when the slides after it need every feature, only one too long to be a headline of its own.
     if (o.spare) {
-      const spare = this.ordered.filter((q) => this.fresh(q) && q !== p && (o.spare === 'any' || !this.sayable(q)));
+      // A screen's feature is kept for the slide over that screen: the hero spends the others first.
+      const spare = [...this.ordered.filter((q) => !this.shown.has(q)), ...this.ordered.filter((q) => this.shown.has(q))].filter(
+        (q) => this.fresh(q) && q !== p && (o.spare === 'any' || !this.sayable(q)),
+      );
       for (const q of [
         ...spare.filter((q) => q.kind === 'sentence' || q.kind === 'action'),
         ...spare.filter((q) => q.kind !== 'sentence' && q.kind !== 'action'),
