@@ -387,7 +387,8 @@ export function draftScreenshotSet(input: PlanInput): Draft {
       : written;
     const captionText = captions.map((c) => `${c.headline} ${c.subheadline ?? ''}`);
     const sentences = listingSentences(listingText);
-    if (screens.urls.length > 0 && screens.urls.length < roles.length) {
+    // Uploaded screens replace the listing's (sets/render.ts): its count says nothing then.
+    if (!input.uploadedScreens && screens.urls.length > 0 && screens.urls.length < roles.length) {
       out.push(
         `The listing has ${screens.urls.length} screenshot${screens.urls.length === 1 ? '' : 's'} for ${roles.length} slides, so some screenshots appear twice.`,
       );

@@ -41,3 +41,19 @@ describe('why a slide shows the rating or the ask instead of a feature', () => {
     for (const w of warnings) expect(w).toMatch(/the listing names fewer features than the set has slides for\.$/);
   });
 });
+
+describe("the listing's screenshot count", () => {
+  it('is said when its screenshots are framed, never when uploaded screens replace them', () => {
+    const listing = sampleListing();
+    const shots = listing.screenshots.iphone.slice(0, 2);
+    const plan = (uploadedScreens?: number) =>
+      planScreenshotSet({
+        listings: [{ ...listing, screenshots: { ...listing.screenshots, iphone: shots } }],
+        extraContext: null,
+        ...(uploadedScreens === undefined ? {} : { uploadedScreens }),
+        request: { device: 'iphone-69', count: 5 },
+      }).warnings.filter((w) => /appear twice/.test(w));
+    expect(plan()).toEqual(['The listing has 2 screenshots for 5 slides, so some screenshots appear twice.']);
+    expect(plan(5)).toEqual([]);
+  });
+});
