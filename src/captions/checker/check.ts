@@ -21,9 +21,9 @@ import { type Role } from '../../core/narratives.ts';
 import { languageFinding } from './language.ts';
 import { CUT_LANGUAGES, cutPhrase, leansOnPronoun, sentenceWords, type Sentence } from './cut.ts';
 import { brokenFrame } from './frames.ts';
-import { offRole } from './selling.ts';
+import { namesOnly, offRole } from './selling.ts';
 import { contradictedProof, MIN_RATINGS, ratingTwice } from './proof.ts';
-import { repeatsHero, secondCall } from './echo-pair.ts';
+import { repeatsHero, saysAgain, secondCall } from './echo-pair.ts';
 import { primaryListing } from '../../core/listing.ts';
 import { CASED_WORD, contentWords, dangles, endWords, mentionsFree, normalise, textKey, words as textWords } from '../text.ts';
 import { CAPTION_LENGTHS, type CaptionLength, type CaptionStyle, type PlanInput, type ScreenshotSetResult } from '../../core/set.ts';
@@ -358,6 +358,16 @@ export class CaptionChecker {
     if (sub) {
       out.push(...textFindings(sub, 'subheadline', c, ctx, f));
       if (echoes(c.headline, sub)) out.push({ id: 'echo', field: 'subheadline', message: `"${sub}" repeats its headline’s words` });
+      // By stem, on a slide showing one thing: the hero sums the app up ("The podcast player for
+      // fans / Podnest is the podcast player that…") and the proof and the ask have their own rules.
+      else if (f.native && c.role !== 'hero' && !ASIDE_ROLES.has(c.role)) {
+        const again = saysAgain(c.headline, sub, f.language, new Set([...f.nameWords, ...f.frameWords]));
+        if (again) out.push({ id: 'echo', field: 'subheadline', message: again });
+      }
+      // "With Forkful.", "Social Networking.": a line of the app's name or category words alone
+      // tells the shopper nothing the store's page does not; it pads the slide, it is no subheadline.
+      if (namesOnly(sub, f.language, f.nameWords))
+        out.push({ id: 'generic', field: 'subheadline', message: `"${sub}" only says the app’s name or category` });
     }
     for (const t of this.parts(c)) {
       // One shared word repeats a slide only when neither says much more ("Track habits" / "Track
@@ -519,7 +529,8 @@ export function checkCaptions(captions: CaptionToCheck[], ctx: CheckContext): Fi
  */
 export function softFinding(f: Finding, c: Pick<CaptionToCheck, 'role' | 'index'>): boolean {
   if (c.role === 'hero' || (c.index ?? 1) <= 1) return false;
-  return f.id === 'generic' || f.id === 'value-first' || f.soft === true;
+  // A subheadline of the name or category alone is padding, never shipped: the slide stands on its headline.
+  return (f.id === 'generic' && f.field === 'headline') || f.id === 'value-first' || f.soft === true;
 }
 
 /** A near miss: findings, and every one of them soft. */

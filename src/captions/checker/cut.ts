@@ -9,7 +9,7 @@
  */
 import nlp from 'compromise';
 import { closedEnding } from './complete.ts';
-import { looksParticiple, normalise, participleBases, words } from '../text.ts';
+import { looksParticiple, normalise, participleBases, WORD, words } from '../text.ts';
 
 /** Words a phrase may end before: a clause, an aside, a second action. Never "of": "part | of" is one phrase. */
 const NEXT_OPENS = new Set(
@@ -169,7 +169,43 @@ const ROMANCE: Record<string, { opens: Set<string>; articles: Set<string>; of: s
   };
 
 /** Languages besides English whose cut phrases `cutPhrase` finds. */
-export const CUT_LANGUAGES: ReadonlySet<string> = new Set(Object.keys(ROMANCE));
+export const CUT_LANGUAGES: ReadonlySet<string> = new Set([...Object.keys(ROMANCE), 'de']);
+
+/** German articles, possessives and object pronouns: a phrase stopped before one lost what its verb takes. */
+const DE_TAKEN =
+  /^(der|die|das|den|dem|des|ein|eine|einen|einem|einer|eines|kein|keine|keinen|keinem|keiner|(?:mein|dein|sein|ihr|unser|euer|eur)(?:e|en|em|er|es)?|dir|dich|mir|mich|uns|euch|ihm|ihn|ihnen|sich)$/;
+/** Object pronouns: a phrase that ends on one ("Kraftwerk erstellt dir") names whom, not what. */
+const DE_OBJECT_PRONOUN = /^(dir|dich|mir|mich|uns|euch|ihm|ihn|ihnen|sich)$/;
+
+/**
+ * Why a German caption is a listing phrase cut where it does not end, or null. With no tagger, German
+ * still shows its structure: nouns are capitalised, and a clause's verb stands last. "Kraftwerk
+ * erstellt dir | einen Trainingsplan": a phrase stopped before an article (or on an object pronoun)
+ * lost the object its verb takes. "Fortschritt und Rekorde | im Blick behalten": a later part of a
+ * sentence that ends on its final verb (a lower-case word) left that verb's object behind; it stands
+ * only under the headline that says the start ("rest", as in English).
+ */
+function cutGerman(ws: string[], sentences: Sentence[], frame: Set<string>, headline?: string): string | null {
+  const best = locate(ws, sentences, frame);
+  if (!best || best.run.every((w) => frame.has(w))) return null;
+  const { run, s, at } = best;
+  const sw = s.words;
+  const end = at + run.length;
+  const last = run[run.length - 1];
+  if (end < sw.length && !s.pause[end - 1]) {
+    if (DE_OBJECT_PRONOUN.test(last) || DE_TAKEN.test(sw[end]))
+      return `stops before "${sw[end]}": the listing's sentence goes on "${run.slice(-3).join(' ')} ${sw.slice(end, end + 3).join(' ')}…"`;
+  }
+  if (at > 0 && end === sw.length) {
+    const spelt = s.text.match(WORD) ?? [];
+    const verbLast = spelt.length === sw.length && /^\p{Ll}+(?:en|ern|eln|t)$/u.test(spelt[sw.length - 1]) && run.length >= 2;
+    const h = headline === undefined ? null : locate(words(normalise(headline, { fold: true })), [s], frame);
+    const rest = h !== null && h.at + h.run.length === at;
+    if (verbLast && !rest)
+      return `starts mid-sentence: "${run.join(' ')}" is the end of "${sw.slice(Math.max(0, at - 3), at).join(' ')} ${run.slice(0, 3).join(' ')}…", whose verb takes what comes before it`;
+  }
+  return null;
+}
 
 /**
  * "Le mode", "Une liste de courses", "Vos favoris": an article (or possessive) and its noun, perhaps
@@ -261,6 +297,7 @@ function locate(ws: string[], sentences: Sentence[], frame: Set<string>): Found 
 export function cutPhrase(text: string, sentences: Sentence[], frame: Set<string>, headline?: string, language = 'en'): string | null {
   const ws = words(normalise(text, { fold: true }));
   if (ws.length === 0) return null;
+  if (language === 'de') return cutGerman(ws, sentences, frame, headline);
   if (language !== 'en') return ROMANCE[language] ? cutRomance(ws, sentences, frame, language) : null;
   // A recast says its phrase whole or not at all: "Unlimited habits. Tracked." of "Track unlimited
   // habits | with a single tap", but never "Your camera. Pointed." of "Point your camera | at a page".
@@ -300,6 +337,15 @@ export function cutPhrase(text: string, sentences: Sentence[], frame: Set<string
     const placed = run.findIndex((w, i) => PLACE_VERBS.test(w) && (i === 0 || !terms || ACTION(terms[at + i])));
     if (placed >= 0 && placed < run.length - 1 && PLACE.test(next))
       return `stops before "${next}": "${run[placed]}" needs the place the listing gives it ("${run.slice(placed).join(' ')} ${sw.slice(end, end + 3).join(' ')}…")`;
+    // "Save your looks | as presets": "as" and a noun say what the action makes of its object; without
+    // them the action means something else ("save" as keep). "As you go", "as well" are asides.
+    if (
+      next === 'as' &&
+      ACTION(terms?.[at]) &&
+      run.length >= 2 &&
+      !/^(you|we|they|it|i|he|she|well|soon|long|much|many|often|needed|usual)$/.test(sw[end + 1] ?? '')
+    )
+      return `stops before "as ${sw[end + 1] ?? ''}": what "${run[0]}" makes of "${run.slice(1).join(' ')}" is cut off`;
     // "Shows everything | on your phone": "everything" alone says nothing until its scope follows.
     if (UNIVERSAL.test(run[run.length - 1]) && SCOPE.test(next))
       return `stops after "${run[run.length - 1]}", before what it covers ("${sw.slice(end - 1, end + 3).join(' ')}…")`;
@@ -341,6 +387,13 @@ export function cutPhrase(text: string, sentences: Sentence[], frame: Set<string
     // "TaskForge is | a to-do list and planner for busy people": what the app is, a noun phrase of its own.
     const described =
       /^(is|are)$/.test(prev) && at >= 2 && sw.slice(0, at - 1).every((w) => frame.has(w)) && /^(a|an|the|your)$/.test(run[0]);
+    // "Speed camera warnings and | lane guidance keep you on track": the verb was said of both; of
+    // the second alone it no longer agrees ("lane guidance keep").
+    if (joined && terms) {
+      const v = run.findIndex((_, j) => j > 0 && terms[at + j].tags.includes('Verb') && NOUN(terms[at + j - 1]));
+      if (v > 0 && subjectThenVerb(terms, at + v) && !subjectThenVerb(terms.slice(at), v))
+        return `drops the first subject of "${run[v]}": "${run.slice(0, v + 1).join(' ')}" no longer agrees`;
+    }
     const secondThing = !ACTION(first) && (((joined || described) && NOUN(terms?.[at + run.length - 1])) || given);
     const opener = rest && (STANDALONE.has(run[0]) || ACTION(first) || aside);
     // "Home screen | widgets for quick check-ins": what is left out is a modifier of the noun the

@@ -4,6 +4,8 @@
  * for its user; these say something else, so neither writer ships them. The listing reader asks the
  * same predicate, so the rule writer never takes such a line as a phrase.
  */
+import { contentWords } from '../text.ts';
+
 const HEADING =
   /^(?:(?:the|our|all|core|key|main|top|great|amazing|awesome|cool|basic|advanced|special|premium|pro|other|more|new|app|game|additional|latest|exclusive|best)\s+)*(?:features?|highlights|functions?|functionality|what'?s new|overview|information|info|details|contact(?: information| us| info)?|about(?: us| the app)?|faq|notes?|support|settings|description|introduction|summary|benefits|updates?|changelog|requirements|permissions|specifications|specs|tips|instructions|help)$/i;
 const KINDS: [string, RegExp][] = [
@@ -30,4 +32,13 @@ export function offRole(text: string): string | null {
     .trim();
   if (HEADING.test(t)) return 'a heading';
   return KINDS.find(([, re]) => re.test(t))?.[0] ?? null;
+}
+
+/**
+ * "With Forkful.", "Social Networking.": a line whose every content word is the app's name or its
+ * category (`names`). Under a headline it pads the slide: the store's page says both already.
+ */
+export function namesOnly(text: string, language: string, names: Set<string>): boolean {
+  const own = contentWords(text, language);
+  return own.length > 0 && own.every((w) => names.has(w));
 }

@@ -26,7 +26,8 @@ import type { Role } from '../../core/narratives.ts';
 import { FOREIGN, SLOT, VOICES, voiceVocabulary, type Voice } from './voices.ts';
 import { CUT_LANGUAGES, cutPhrase, leansOnPronoun } from '../checker/cut.ts';
 import { brokenFrame } from '../checker/frames.ts';
-import { offRole } from '../checker/selling.ts';
+import { namesOnly, offRole } from '../checker/selling.ts';
+import { saysAgain } from '../checker/echo-pair.ts';
 
 export interface Caption {
   headline: string;
@@ -338,32 +339,34 @@ export class CaptionWriter {
     const u = this.u;
     const long = this.subMax > 0;
     if (role === 'hero' || (role === 'solution' && u.promise && !this.usedPhrases.has(u.promise))) {
-      // The promise when it can be said in a headline, else the first feature that can.
+      // The promise when it can be said in a headline, else the first feature that can; on a long
+      // slide, the first of them with a line to say under it. The app's name or category is no
+      // such line ("Social Networking."): with none, the hero keeps its first headline, sub null,
+      // and the checker refuses it, so the planner asks again rather than ship padding.
       let p: Phrase | null = null;
       let said: { text: string; form: string | null } | null = null;
+      let sub: string | null = null;
       for (const q of [
         ...(u.promise && !this.usedPhrases.has(u.promise) ? [u.promise] : []),
         ...this.ordered.filter((x) => this.fresh(x)),
       ]) {
-        for (const s of this.sayings(this.frames.hero, q, index, this.voice.prefer === 'core')) {
-          said = s;
-          break;
-        }
-        if (said) {
-          p = q;
+        const s = this.sayings(this.frames.hero, q, index, this.voice.prefer === 'core').next().value;
+        if (!s) continue;
+        if (!said) [p, said] = [q, s];
+        if (!long) break;
+        const spare = this.ordered.filter((x) => this.fresh(x) && x !== q).length > featuresAfter;
+        const under =
+          this.sub(s.text, q, { form: s.form, extra: u.subtitle, spare: spare ? 'any' : 'unsayable' }) ??
+          this.sub(s.text, q, { form: s.form, spare: 'any' });
+        if (under) {
+          [p, said, sub] = [q, s, under];
           break;
         }
       }
       const headline = said?.text ?? this.say(['{name}'], null, index, false);
       if (!headline) return null;
       this.heroTopic = substance(headline, u.language, this.nameWords);
-      const spare = this.ordered.filter((x) => this.fresh(x) && x !== p).length > featuresAfter;
-      const sub = long
-        ? (this.sub(headline, p, { form: said?.form, extra: u.subtitle, spare: spare ? 'any' : 'unsayable' }) ??
-          this.sub(headline, p, { form: said?.form, spare: 'any' }) ??
-          this.finishSub(u.category) ??
-          u.category.slice(0, this.subMax))
-        : null;
+      if (long && !said) sub = this.sub(headline, null, { extra: u.subtitle, spare: 'any' });
       return this.commit(headline, p, sub, this.heroTopic);
     }
     if (role === 'social-proof') {
@@ -425,6 +428,8 @@ export class CaptionWriter {
       out.length > this.subMax ||
       (this.u.english ? this.incomplete(out) !== null : dangles(out, this.dangling)) ||
       this.usedSubs.has(textKey(out)) ||
+      // "With Forkful.", "Social Networking.": the name or category alone is padding, not a subheadline.
+      namesOnly(out, this.u.language, this.nameWords) ||
       !this.whole(out, 'subheadline', headline)
     )
       return null;
@@ -484,6 +489,10 @@ export class CaptionWriter {
         (k < candidates.length && (echoes(headline, out) || (o.form && echoes(o.form, out))))
       )
         continue;
+      // Never the headline's own words in other forms, even where an echo is allowed: "REPORTS.
+      // EXPORTED." over "Export reports to CSV and PDF" says one thing twice (the checker's echo).
+      // Not under the hero or the ask (`spare`), which sum the app up and may name it the same way.
+      if (!o.spare && saysAgain(headline, out, this.u.language, new Set([...this.nameWords, ...this.frameWords]))) continue;
       // Nor what another slide already says: a sentence spent as a headline is not a subheadline too.
       const said = substance(out, this.u.language, this.nameWords);
       if (this.usedHeads.has(textKey(out)) || this.headTopics.some((t) => sameTopic(said, t))) continue;
