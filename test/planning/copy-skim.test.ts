@@ -192,3 +192,48 @@ describe('a complement or a subject cut off (defect 6)', () => {
     }
   });
 });
+
+describe('one list, one slide; lore is no feature (defects 3 and 4)', () => {
+  it('refuses a second item of a list the listing says sentence by sentence, and a chapter of the story', () => {
+    const [, knights, archers, guild, chapter] = findings('ironvale', 'minimal', 'short', [
+      { headline: 'Raise an army', role: 'hero' },
+      { headline: 'Recruit knights' },
+      { headline: 'Recruit archers' },
+      { headline: 'Join a guild' },
+      { headline: 'Chapter 1 of the saga' },
+    ]);
+    expect(knights).toEqual([]);
+    expect(archers).toContain('one-feature');
+    expect(guild).toEqual([]);
+    expect(chapter).toContain('off-role');
+  });
+
+  it('writes neither', () => {
+    for (const [style, length] of [
+      ['minimal', 'short'],
+      ['aso-expert', 'short'],
+      ['minimal', 'long'],
+    ] as const) {
+      const heads = lines(plan('ironvale', style, length, { count: 8 })).map(([h]) => h!);
+      expect(heads.filter((h) => /^recruit\b/i.test(h)).length, heads.join(' | ')).toBeLessThanOrEqual(1);
+      expect(heads.join(' | ')).not.toMatch(/chapter \d/i);
+    }
+  });
+});
+
+describe('a rating in words of the caption’s language (defect 8)', () => {
+  it('says a long proof slide in German and French words, not symbols only', () => {
+    for (const [id, words] of [
+      ['kraftwerk-de', /^4,6 von 5 Sternen.*\/\/ Aus 5K\+ Bewertungen/],
+      ['cuisine-fr', /sur 5 étoiles.*\/\/ Sur \S+ avis/],
+    ] as const) {
+      const proof = plan(id, 'minimal', 'long', { count: 5 })?.slides.find((s) => s.role === 'social-proof');
+      expect(`${proof?.headline} // ${proof?.subheadline}`).toMatch(words);
+      expect(
+        findings(id, 'minimal', 'long', [
+          { headline: proof!.headline, subheadline: proof!.subheadline, role: 'social-proof', index: 5 },
+        ])[0],
+      ).toEqual([]);
+    }
+  });
+});

@@ -8,7 +8,17 @@ import { contentWords } from '../text.ts';
 
 const HEADING =
   /^(?:(?:the|our|all|core|key|main|top|great|amazing|awesome|cool|basic|advanced|special|premium|pro|other|more|new|app|game|additional|latest|exclusive|best)\s+)*(?:features?|highlights|functions?|functionality|what'?s new|overview|information|info|details|contact(?: information| us| info)?|about(?: us| the app)?|faq|notes?|support|settings|description|introduction|summary|benefits|updates?|changelog|requirements|permissions|specifications|specs|tips|instructions|help)$/i;
+const ORDINAL = '(?:\\d+|[ivx]+|one|two|three|four|five|six|seven|eight|nine|ten|first|second|third|final|last)';
 const KINDS: [string, RegExp][] = [
+  // "Chapter 1 of the saga takes your heroes through…": an installment of the game's story is lore,
+  // what happens in it, not what the app does for its user.
+  [
+    'story lore',
+    new RegExp(
+      `^(?:chapter|act)\\s+${ORDINAL}\\b|\\b(?:chapter|episode|act|book|part|volume)\\s+${ORDINAL}\\s+of\\s+(?:the|this|our|your|its)\\s+(?:saga|story|tale|epic|legend|chronicles?|campaign|adventure|quest)\\b`,
+      'i',
+    ),
+  ],
   [
     'a greeting',
     /\b(merry christmas|happy (?:new year|holidays|easter|halloween|thanksgiving|holiday season)|season'?s greetings|hello there|hi there|thank you|thanks for|welcome to|welcome back)\b/i,
@@ -24,7 +34,7 @@ const KINDS: [string, RegExp][] = [
   ],
 ];
 
-/** What kind of non-selling line `text` is ("a heading", "a greeting"…), or null when it may sell. */
+/** What kind of non-selling line `text` is ("a heading", "a greeting", "story"…), or null when it may sell. */
 export function offRole(text: string): string | null {
   const t = text
     .normalize('NFKC')

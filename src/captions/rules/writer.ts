@@ -23,11 +23,12 @@ import {
 } from '../text.ts';
 import { CAPTION_LENGTHS, type CaptionLength, type CaptionStyle } from '../../core/set.ts';
 import type { Role } from '../../core/narratives.ts';
-import { FOREIGN, SLOT, VOICES, voiceVocabulary, type Voice } from './voices.ts';
+import { foreignFrames, SLOT, VOICES, voiceVocabulary, type Voice } from './voices.ts';
 import { CUT_LANGUAGES, cutPhrase, leansOnPronoun } from '../checker/cut.ts';
 import { brokenFrame } from '../checker/frames.ts';
 import { namesOnly, offRole } from '../checker/selling.ts';
 import { saysAgain } from '../checker/echo-pair.ts';
+import { seriesOf } from '../checker/series.ts';
 
 export interface Caption {
   headline: string;
@@ -66,6 +67,9 @@ export class CaptionWriter {
   private readonly usedHeads = new Set<string>();
   private readonly usedPhrases = new Set<Phrase>();
   private readonly usedSubs = new Set<string>();
+  /** The listing's series (checker/series.ts) by sentence, and those a slide has said an item of: one list, one slide. */
+  private readonly series: Map<string, number>;
+  private readonly usedSeries = new Set<number>();
   private readonly headTopics: Set<string>[] = [];
   private step = 0;
   /** The hero headline's topic (one of `headTopics`): a feature may narrow it to one of its parts. */
@@ -91,11 +95,16 @@ export class CaptionWriter {
     private readonly shown: ReadonlySet<Phrase> = new Set(),
   ) {
     this.voice = VOICES[style];
-    this.frames = u.english ? this.voice : FOREIGN;
+    const foreign = foreignFrames(u.language);
+    this.frames = u.english ? this.voice : foreign.frames;
     this.dangling = endWords(u.language, { withEnglish: true });
     this.max = CAPTION_LENGTHS[length].headline;
     this.subMax = CAPTION_LENGTHS[length].subheadline;
-    this.vars = { name: u.shortName, rating: u.rating?.value ?? '', count: u.rating?.count ?? '' };
+    this.vars = {
+      name: u.shortName,
+      rating: u.english ? (u.rating?.value ?? '') : foreign.rating(u.rating?.value ?? ''),
+      count: u.rating?.count ?? '',
+    };
     const ordered = [
       ...(this.voice.order === 'score' ? [...u.phrases].sort((a, b) => b.score - a.score) : u.phrases),
       // A step that leans on the one before ("Share it as a PDF") says nothing on its own slide.
@@ -103,6 +112,7 @@ export class CaptionWriter {
     ];
     // What the screens show first, each part in the voice's order.
     this.ordered = [...ordered.filter((p) => shown.has(p)), ...ordered.filter((p) => !shown.has(p))];
+    this.series = seriesOf([...u.phrases, ...u.steps].map((p) => p.sentence));
     this.nameWords = new Set([...contentWords(`${u.name} ${u.category}`, u.language)]);
     this.appNameWords = new Set(contentWords(u.name, u.language));
     this.frameWords = new Set([...voiceVocabulary(style), ...(u.name.toLowerCase().match(/[\p{L}\p{N}]+(?:['’.][\p{L}\p{N}]+)*/gu) ?? [])]);
@@ -113,6 +123,7 @@ export class CaptionWriter {
     const heads = new Set(this.usedHeads);
     const phrases = new Set(this.usedPhrases);
     const subs = new Set(this.usedSubs);
+    const series = new Set(this.usedSeries);
     const topics = this.headTopics.length;
     const { step, proofSaid, heroTopic } = this;
     return () => {
@@ -122,6 +133,8 @@ export class CaptionWriter {
       phrases.forEach((p) => this.usedPhrases.add(p));
       this.usedSubs.clear();
       subs.forEach((x) => this.usedSubs.add(x));
+      this.usedSeries.clear();
+      series.forEach((x) => this.usedSeries.add(x));
       this.headTopics.length = topics;
       Object.assign(this, { step, proofSaid, heroTopic });
     };
@@ -244,7 +257,9 @@ export class CaptionWriter {
 
   private fresh(p: Phrase): boolean {
     // Whether it says another slide's idea again is the checker's one overlap measure (./check.ts), asked by the planner.
-    return !this.usedPhrases.has(p);
+    if (this.usedPhrases.has(p)) return false;
+    const series = this.series.get(p.sentence);
+    return series === undefined || !this.usedSeries.has(series);
   }
 
   private commit(headline: string, p: Phrase | null, sub: string | null, topic?: Set<string>): Caption {
@@ -256,6 +271,8 @@ export class CaptionWriter {
     }
     if (p) {
       this.usedPhrases.add(p);
+      const series = this.series.get(p.sentence);
+      if (series !== undefined) this.usedSeries.add(series);
     }
     return {
       headline,
