@@ -13,6 +13,7 @@ import { isProblem } from '../../src/core/problem.ts';
 import type { CaptionLength, CaptionStyle, PlanRequest, ScreenshotSetResult } from '../../src/core/set.ts';
 import { corpus } from './corpus/index.ts';
 import { devicesFor } from './corpus/measure.ts';
+import { french, habitly } from './listings.ts';
 
 const listing = (id: string) => {
   const e = corpus().find((x) => x.id === id);
@@ -235,5 +236,49 @@ describe('a rating in words of the caption’s language (defect 8)', () => {
         ])[0],
       ).toEqual([]);
     }
+  });
+});
+
+describe('the held-out read’s shapes, on listings of our own (hh-findings)', () => {
+  const check = (listing: typeof habitly, set: Partial<CaptionToCheck>[], captionLength: CaptionLength = 'short') =>
+    checkCaptions(
+      set.map((c) => ({ headline: '', subheadline: null, role: 'feature' as const, ...c })),
+      { listings: [listing], extraContext: null, device: 'iphone-69', captionLength, captionStyle: 'professional' },
+    ).map((f) => f.map((x) => x.id));
+  const own = {
+    ...habitly,
+    description: [
+      habitly.description,
+      'Bedtime tales read by calm narrators help you wind down.',
+      'Habitly guides you with short daily check-ins.',
+      'Daily challenges with streak rewards',
+    ].join('\n'),
+  };
+
+  it('refuses a participle cut from its agent, and the app’s name and verb alone (T)', () => {
+    const [tales, guides] = check(own, [{ headline: 'Bedtime tales read.' }, { headline: 'Habitly guides you.' }]);
+    expect(tales).toContain('cut');
+    expect(guides).toContain('cut');
+    expect(check(own, [{ headline: 'Bedtime tales read by calm narrators.' }])[0]).not.toContain('cut');
+  });
+
+  it('refuses a Romance tail under a headline it never finished (T)', () => {
+    const [, tail] = check(
+      french,
+      [
+        {
+          headline: 'Des idées repas chaque jour.',
+          subheadline: 'Recettes Faciles vous aide à cuisiner de bons plats sans stress.',
+          role: 'hero',
+        },
+        { headline: 'Des milliers de recettes.', subheadline: 'Sans erreur.' },
+      ],
+      'long',
+    );
+    expect(tail).toContain('cut');
+  });
+
+  it('refuses "ready when you are" on a thing that runs on a schedule (G)', () => {
+    expect(check(own, [{ headline: 'Daily challenges, ready when you are.' }])[0]).toContain('frame');
   });
 });

@@ -14,7 +14,7 @@ import type { Listing } from '../../core/listing.ts';
 import { hasMarkup, NEGATIVE, notAFeature } from '../clean.ts';
 import { cutFromSource, echoes, hasStraySymbol, incompleteness, sameTopic, substance, URLISH } from './complete.ts';
 import { claimSources, ungroundedClaims, type ClaimSources } from './claims.ts';
-import { voiceVocabulary } from '../rules/voices.ts';
+import { foreignVocabulary, voiceVocabulary } from '../rules/voices.ts';
 import { fitOf } from './fit.ts';
 import { captionWidth, languageOf } from '../../core/locales.ts';
 import { type Role } from '../../core/narratives.ts';
@@ -176,7 +176,7 @@ function factsOf(ctx: CheckContext): Facts {
     sentences,
     series: seriesOf(sentences.map((s) => s.text)),
     sourceKey: createHash('sha1').update(texts.join('\0')).digest('base64'),
-    frameWords: new Set([...voiceVocabulary(ctx.captionStyle), ...textWords(primary.name)]),
+    frameWords: new Set([...voiceVocabulary(ctx.captionStyle), ...foreignVocabulary(language), ...textWords(primary.name)]),
     storeFigures: { rating: primary.rating, ratingCount: primary.ratingCount },
     properKey: [...u.proper].sort().join(' '),
     brands: new Map(
@@ -258,7 +258,7 @@ function textFindings(text: string, field: 'headline' | 'subheadline', c: Captio
   const cut =
     f.native && (f.language === 'en' || CUT_LANGUAGES.has(f.language))
       ? memo(`cut\0${f.language}\0${ctx.captionStyle}\0${f.sourceKey}\0${field === 'subheadline' ? c.headline : ''}\0${text}`, () =>
-          cutPhrase(text, f.sentences, f.frameWords, field === 'subheadline' ? c.headline : undefined, f.language),
+          cutPhrase(text, f.sentences, f.frameWords, field === 'subheadline' ? c.headline : undefined, f.language, f.appNameWords),
         )
       : null;
   if (cut) add('cut', `"${text}" ${cut}`);

@@ -235,7 +235,7 @@ export function bareThing(run: string[], language: string): boolean {
  * participle ("Des milliers de recettes | testées…"). Only the end and the agent are read: with no
  * tagger, where a later part of a sentence may start is not.
  */
-function cutRomance(ws: string[], sentences: Sentence[], frame: Set<string>, language: string): string | null {
+function cutRomance(ws: string[], sentences: Sentence[], frame: Set<string>, language: string, headline?: string): string | null {
   const r = ROMANCE[language];
   const best = locate(ws, sentences, frame);
   if (!best || best.run.every((w) => frame.has(w))) return null;
@@ -245,6 +245,13 @@ function cutRomance(ws: string[], sentences: Sentence[], frame: Set<string>, lan
   // "Par des chefs." of "recettes testées | par des chefs": by whom, without what was done.
   if (at > 0 && r.agent.test(run[0]) && r.participle.test(sw[at - 1]) && !s.pause[at - 1])
     return `starts on "${run[0]}", the rest of "${sw.slice(Math.max(0, at - 2), at).join(' ')} ${run.slice(0, 3).join(' ')}…"`;
+  // "Mais de 5.000 receitas com fotos. / Sem erro.": the end of another sentence ("Modo passo a
+  // passo para cozinhar | sem erro"), opening on its preposition, under a headline it never finished.
+  if (at > 0 && headline !== undefined && r.opens.has(run[0])) {
+    const h = locate(words(normalise(headline, { fold: true })), [s], frame);
+    if (!h || h.at + h.run.length !== at)
+      return `starts mid-sentence: the listing says "${sw.slice(Math.max(0, at - 3), at).join(' ')} ${run.slice(0, 3).join(' ')}…"`;
+  }
   if (end >= sw.length) return null;
   const next = sw[end];
   const goesOn = `"${run.slice(-3).join(' ')} ${sw.slice(end, end + 3).join(' ')}…"`;
@@ -287,6 +294,25 @@ function locate(ws: string[], sentences: Sentence[], frame: Set<string>): Found 
   return best;
 }
 
+/** Object and reflexive pronouns of the languages read here: they say whom, never what. */
+const PRONOUNS =
+  /^(you|me|us|them|it|te|tu|vous|nous|me|se|le|la|les|lo|los|las|nos|os|ti|ci|vi|gli|dir|dich|mir|mich|uns|euch|sich|ihm|ihn|ihnen)$/;
+
+/**
+ * "Calma Diaria te acompaña | con meditaciones guiadas…", "Kraftwerk erstellt dir | einen Plan": a
+ * sentence cut after the app's name and its verb. What is left says only that the app does
+ * something; the feature was in what the cut took. `ws`: the caption's words; `frame`: the voice's
+ * words and the app's name; `name`: the app's name's words, one of which the caption holds.
+ */
+function nameAndVerbOnly(ws: string[], sentences: Sentence[], frame: Set<string>, name: Set<string>): string | null {
+  const own = ws.filter((w) => !frame.has(w) && !PRONOUNS.test(w));
+  if (own.length !== 1 || ws.length < 2 || !ws.some((w) => name.has(w))) return null;
+  const best = locate(ws, sentences, frame);
+  if (!best || best.at + best.run.length >= best.s.words.length || best.s.pause[best.at + best.run.length - 1]) return null;
+  const { run, s, at } = best;
+  return `says only that the app "${own[0]}": the listing's sentence goes on "${run.slice(-2).join(' ')} ${s.words.slice(at + run.length, at + run.length + 3).join(' ')}…"`;
+}
+
 /**
  * Why `text` is a sentence cut where its phrase does not end, or null. `frame`: the voice's own
  * words (and the app's name), which may stand around the listing's words. `headline`: for a
@@ -294,11 +320,20 @@ function locate(ws: string[], sentences: Sentence[], frame: Set<string>): Found 
  * "with…" ("Step-by-step cooking mode / With built-in timers"); under another headline it may not
  * ("Free up storage / Without mobile data" of "Send files to nearby devices without mobile data").
  */
-export function cutPhrase(text: string, sentences: Sentence[], frame: Set<string>, headline?: string, language = 'en'): string | null {
+export function cutPhrase(
+  text: string,
+  sentences: Sentence[],
+  frame: Set<string>,
+  headline?: string,
+  language = 'en',
+  name: Set<string> = new Set(),
+): string | null {
   const ws = words(normalise(text, { fold: true }));
   if (ws.length === 0) return null;
+  const bare = nameAndVerbOnly(ws, sentences, frame, name);
+  if (bare) return bare;
   if (language === 'de') return cutGerman(ws, sentences, frame, headline);
-  if (language !== 'en') return ROMANCE[language] ? cutRomance(ws, sentences, frame, language) : null;
+  if (language !== 'en') return ROMANCE[language] ? cutRomance(ws, sentences, frame, language, headline) : null;
   // A recast says its phrase whole or not at all: "Unlimited habits. Tracked." of "Track unlimited
   // habits | with a single tap", but never "Your camera. Pointed." of "Point your camera | at a page".
   for (const said of recastOf(text)) {
@@ -352,6 +387,10 @@ export function cutPhrase(text: string, sentences: Sentence[], frame: Set<string
     // "Find, clean | and share your files": a list stopped before its last item.
     if (/^(and|or|&)$/.test(next) && s.pause.slice(at, end - 1).some(Boolean))
       return `stops inside a list: the listing's sentence goes on "${run.slice(-2).join(' ')} ${next} ${sw[end + 1] ?? ''}…"`;
+    // "Sleep stories read | by soothing voices": a participle after its noun, cut from its agent
+    // ("read" alone reads as done). "Free up storage | by finding…" ends on a noun, not a verb.
+    if (terms && next === 'by' && run.length >= 2 && terms[end - 1].tags.includes('Verb') && NOUN(terms[end - 2]) && !s.pause[end - 1])
+      return `stops after "${run[run.length - 1]}", before who does it ("${sw.slice(end - 1, end + 3).join(' ')}…")`;
     // "Thousands of recipes tested | in real kitchens": a participle without what it says of them.
     if (terms && run.length >= 2 && PARTICIPLE(terms[end - 1]) && NOUN(terms[end - 2]) && !s.pause[end - 1] && NEXT_OPENS.has(next))
       return `stops after "${run[run.length - 1]}", before what it says ("${next}…")`;

@@ -181,6 +181,13 @@ export function foreignFrames(language: string): { frames: typeof FOREIGN; ratin
   };
 }
 
+/** The words a listing in `language` may get from its frames (the rating's, where the writer knows them). */
+export function foreignVocabulary(language: string): Set<string> {
+  const w = RATING_WORDS[language];
+  const text = w ? [...w.long, w.sub].join(' ').replace(SLOT, ' ') : '';
+  return new Set((text.match(/[\p{L}\p{N}]+/gu) ?? []).map((x) => x.toLowerCase()));
+}
+
 /** Every fixed word the templates can add, per voice: the only words a caption may use that the listing does not. */
 export function voiceVocabulary(style: CaptionStyle): Set<string> {
   const v = VOICES[style];

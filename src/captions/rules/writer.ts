@@ -151,13 +151,13 @@ export class CaptionWriter {
         !CUT_LANGUAGES.has(this.u.language) ||
         this.memo(
           `cut\0${field}\0${headline ?? ''}\0${text}`,
-          () => cutPhrase(text, this.u.sentences, this.frameWords, headline, this.u.language) === null,
+          () => cutPhrase(text, this.u.sentences, this.frameWords, headline, this.u.language, this.appNameWords) === null,
         )
       );
     return this.memo(
       `cut\0${field}\0${headline ?? ''}\0${text}`,
       () =>
-        cutPhrase(text, this.u.sentences, this.frameWords, headline) === null &&
+        cutPhrase(text, this.u.sentences, this.frameWords, headline, 'en', this.appNameWords) === null &&
         brokenFrame(text, this.appNameWords) === null &&
         (field === 'subheadline' || leansOnPronoun(text) === null),
     );
