@@ -481,6 +481,8 @@ export function applyCase(text: string, casing: Casing, language: string, proper
     return language === 'en'
       ? titleCase(text)
       : capitalise(titleCase(text, { locale: language, smallWords: endWords(language, { withEnglish: true }) }));
+  // German capitalises every noun: its sentence case is the text as written ("4,6 von 5 Sternen").
+  if (language === 'de') return capitalise(text);
   let first = true;
   const lowered = text.replace(/[\p{L}][\p{L}'’]*|[.!?]\s/gu, (w) => {
     if (/^[.!?]/u.test(w)) {

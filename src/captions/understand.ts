@@ -164,7 +164,8 @@ function collect(text: string, english: boolean, asKind: PhraseKind | null, acro
       flush();
       const item = dropLabel(body);
       const first = firstSentence(item);
-      if (notAFeature(first) || looksBroken(item)) continue;
+      // looksBroken reads English with the English tagger: "Workouts von 10 bis 45 Minuten" is whole German.
+      if (notAFeature(first) || (english && looksBroken(item))) continue;
       if (PROBLEM.test(first) && !SALES_QUESTION.test(first)) out.problems.push({ text: first, sentence: first, kind: 'sentence' });
       else if (step || stepsSection) out.steps.push({ text: first, sentence: item, kind: 'step' });
       else if (!SALES_QUESTION.test(first)) out.raws.push({ text: first, sentence: item, kind: asKind ?? 'bullet' });
@@ -179,7 +180,7 @@ function sentencesOf(text: string, english: boolean, asKind: PhraseKind | null, 
   const raws: Raw[] = [];
   for (const s of nlp.tokenize(text).sentences().out('array') as string[]) {
     const sentence = s.replace(SPACES, ' ').trim();
-    if (SALES_QUESTION.test(sentence) || notAFeature(sentence) || looksBroken(sentence)) continue;
+    if (SALES_QUESTION.test(sentence) || notAFeature(sentence) || (english && looksBroken(sentence))) continue;
     if (PROBLEM.test(sentence) || NEGATIVE.test(sentence)) {
       out.problems.push({ text: sentence, sentence, kind: 'sentence' });
       continue;

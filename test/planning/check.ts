@@ -6,7 +6,7 @@ import { slideSize } from '../../src/core/orientation.ts';
 import type { Listing } from '../../src/core/listing.ts';
 import { DEVICES } from '../../src/core/devices.ts';
 import { type PlanInput, type ScreenshotSetResult } from '../../src/core/set.ts';
-import { VOICES } from '../../src/captions/rules/voices.ts';
+import { foreignVocabulary, VOICES } from '../../src/captions/rules/voices.ts';
 
 // The oracle's own word rules, written again rather than imported: a planner bug in them must not
 // hide behind a shared helper. Only the voices' templates (data, not predicates) come from src.
@@ -126,7 +126,7 @@ export function planViolations(input: PlanInput, result: ScreenshotSetResult): s
   const english = language === 'en';
   const dangling = DANGLING[language] ?? DANGLING.en;
   const allowed = sourceWords(input);
-  const vocabulary = english ? (VOCABULARY[style] ??= voiceVocabulary(style)) : new Set<string>();
+  const vocabulary = english ? (VOCABULARY[style] ??= voiceVocabulary(style)) : foreignVocabulary(language);
   const free = input.listings.every((l) => l.price === 0);
   const rated = input.listings.some((l) => l.rating !== null && l.ratingCount !== null);
 

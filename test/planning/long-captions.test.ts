@@ -124,12 +124,13 @@ describe('a long set on a listing that runs out of subheadlines', () => {
     const headed = draft.rules.filter((c) => c !== null).length;
     expect(headed).toBeLessThan(6);
     const { supported } = refusal(input)!;
-    // The figure is a count that plans, and the largest: the client asks for it and gets a set.
-    expect(supported).toBeGreaterThan(0);
-    expect(planScreenshotSet(long(supported, { listings: [emptyDescription] })).slides).toHaveLength(supported);
+    // The figure is a count that plans, and the largest: the client asks for it and gets a set. Here
+    // none: the hero's only line under it was the category ("Productivity."), which is padding, not a
+    // subheadline (issue 33), so no long set of this listing has a hero.
+    if (supported > 0) expect(planScreenshotSet(long(supported, { listings: [emptyDescription] })).slides).toHaveLength(supported);
     for (let count = supported + 1; count < 6; count++) expect(refusal(long(count, { listings: [emptyDescription] }))).not.toBeNull();
-    // Every slide the rule writer left empty has no headline at all, not only no subheadline.
-    for (const [k, c] of draft.rules.entries()) if (c === null) expect(k).toBeGreaterThan(0);
+    // The hero is left empty too: a long hero needs a line under it, and the category alone is none.
+    expect(draft.rules[0]).toBeNull();
     // The same listing with lines of its own in extraContext fills all six, some perhaps without subheadline.
     const helpedInput = {
       ...input,

@@ -14,16 +14,17 @@ import type { Listing } from '../../core/listing.ts';
 import { hasMarkup, NEGATIVE, notAFeature } from '../clean.ts';
 import { cutFromSource, echoes, hasStraySymbol, incompleteness, sameTopic, substance, URLISH } from './complete.ts';
 import { claimSources, ungroundedClaims, type ClaimSources } from './claims.ts';
-import { voiceVocabulary } from '../rules/voices.ts';
+import { foreignVocabulary, voiceVocabulary } from '../rules/voices.ts';
 import { fitOf } from './fit.ts';
 import { captionWidth, languageOf } from '../../core/locales.ts';
 import { type Role } from '../../core/narratives.ts';
 import { languageFinding } from './language.ts';
 import { CUT_LANGUAGES, cutPhrase, leansOnPronoun, sentenceWords, type Sentence } from './cut.ts';
 import { brokenFrame } from './frames.ts';
-import { offRole } from './selling.ts';
+import { namesOnly, offRole } from './selling.ts';
 import { contradictedProof, MIN_RATINGS, ratingTwice } from './proof.ts';
-import { repeatsHero, secondCall } from './echo-pair.ts';
+import { repeatsHero, saysAgain, secondCall } from './echo-pair.ts';
+import { seriesOf, seriesOfCaption } from './series.ts';
 import { primaryListing } from '../../core/listing.ts';
 import { CASED_WORD, contentWords, dangles, endWords, mentionsFree, normalise, textKey, words as textWords } from '../text.ts';
 import { CAPTION_LENGTHS, type CaptionLength, type CaptionStyle, type PlanInput, type ScreenshotSetResult } from '../../core/set.ts';
@@ -52,7 +53,7 @@ export const FINDINGS = {
   'value-first': 'Each of the first three slides, proof and problem aside, carries the value, not the name or category alone.',
   cut: 'Not a listing sentence cut where its phrase does not end, nor a pronoun pointing at a sentence it was cut from.',
   frame: 'No voice frame glued to a phrase it does not fit ("Yes, …", "Get <verb> …", "Now you can <noun>").',
-  'off-role': 'A selling point: no heading, greeting, note, disclaimer or promo code.',
+  'off-role': 'A selling point: no heading, greeting, note, disclaimer, promo code or story lore ("Chapter 1 of the saga").',
   rating: 'A rating or count of ratings the store’s own figures do not contradict; proof slides only from 50 ratings up.',
   'echo-pair':
     'A call to action asks once: its subheadline is not a second call, and it does not say the hero’s promise again. A slide states its rating once.',
@@ -142,6 +143,8 @@ interface Facts {
   sourceKey: string;
   /** The voice's own words and the app's name: what may frame the listing's words. */
   frameWords: Set<string>;
+  /** The listing's series of sentences alike but for one slot: one list said item by item (./series.ts). */
+  series: Map<string, number>;
   /** The store's own rating and count of ratings (a Mac listing's for an iPhone set: none). */
   storeFigures: { rating: number | null; ratingCount: number | null };
 }
@@ -159,6 +162,7 @@ function factsOf(ctx: CheckContext): Facts {
     .filter((line) => notAFeature(line) === 'other apps')
     .flatMap((line) => line.replace(/^[^:]*:/, '').match(/\p{Lu}[\p{L}\p{N}]+(?:\s+\p{Lu}[\p{L}\p{N}]+)*/gu) ?? [])
     .filter((n) => !contentWords(n, u.language).every((w) => appName.has(w)) && n.length >= 4);
+  const sentences = sentenceWords(ctx.listings.flatMap((l) => [l.subtitle ?? '', l.description]));
   return {
     u,
     language,
@@ -169,9 +173,10 @@ function factsOf(ctx: CheckContext): Facts {
     ownLines: new Set(ctx.listings.flatMap((l) => [l.subtitle ?? '', ...l.description.split(/\n|(?<=[.!?])\s+/)]).map(textKey)),
     otherApps,
     store: DEVICES[ctx.device].store,
-    sentences: sentenceWords(ctx.listings.flatMap((l) => [l.subtitle ?? '', l.description])),
+    sentences,
+    series: seriesOf(sentences.map((s) => s.text)),
     sourceKey: createHash('sha1').update(texts.join('\0')).digest('base64'),
-    frameWords: new Set([...voiceVocabulary(ctx.captionStyle), ...textWords(primary.name)]),
+    frameWords: new Set([...voiceVocabulary(ctx.captionStyle), ...foreignVocabulary(language), ...textWords(primary.name)]),
     storeFigures: { rating: primary.rating, ratingCount: primary.ratingCount },
     properKey: [...u.proper].sort().join(' '),
     brands: new Map(
@@ -253,7 +258,7 @@ function textFindings(text: string, field: 'headline' | 'subheadline', c: Captio
   const cut =
     f.native && (f.language === 'en' || CUT_LANGUAGES.has(f.language))
       ? memo(`cut\0${f.language}\0${ctx.captionStyle}\0${f.sourceKey}\0${field === 'subheadline' ? c.headline : ''}\0${text}`, () =>
-          cutPhrase(text, f.sentences, f.frameWords, field === 'subheadline' ? c.headline : undefined, f.language),
+          cutPhrase(text, f.sentences, f.frameWords, field === 'subheadline' ? c.headline : undefined, f.language, f.appNameWords),
         )
       : null;
   if (cut) add('cut', `"${text}" ${cut}`);
@@ -315,7 +320,7 @@ export class CaptionChecker {
   private readonly long: boolean;
   private readonly seen: { key: string; topic: Set<string>; slide: number; text: string }[] = [];
   /** The accepted slides' whole topics (headline and subheadline), for the one-feature check. */
-  private readonly features: { slide: number; topic: Set<string> }[] = [];
+  private readonly features: { slide: number; topic: Set<string>; series: number | null }[] = [];
   private slides = 0;
   /** The hero's topic: a call to action does not say it again. */
   private hero: { slide: number; topic: Set<string>; text: string } | null = null;
@@ -358,6 +363,16 @@ export class CaptionChecker {
     if (sub) {
       out.push(...textFindings(sub, 'subheadline', c, ctx, f));
       if (echoes(c.headline, sub)) out.push({ id: 'echo', field: 'subheadline', message: `"${sub}" repeats its headline’s words` });
+      // By stem, on a slide showing one thing: the hero sums the app up ("The podcast player for
+      // fans / Podnest is the podcast player that…") and the proof and the ask have their own rules.
+      else if (f.native && c.role !== 'hero' && !ASIDE_ROLES.has(c.role)) {
+        const again = saysAgain(c.headline, sub, f.language, new Set([...f.nameWords, ...f.frameWords]));
+        if (again) out.push({ id: 'echo', field: 'subheadline', message: again });
+      }
+      // "With Forkful.", "Social Networking.": a line of the app's name or category words alone
+      // tells the shopper nothing the store's page does not; it pads the slide, it is no subheadline.
+      if (namesOnly(sub, f.language, f.nameWords))
+        out.push({ id: 'generic', field: 'subheadline', message: `"${sub}" only says the app’s name or category` });
     }
     for (const t of this.parts(c)) {
       // One shared word repeats a slide only when neither says much more ("Track habits" / "Track
@@ -438,6 +453,15 @@ export class CaptionChecker {
     // Alike words are one feature only in the listing's own language, as for repeat: a translation
     // keeps its source's distinct slides and may share the language's common words.
     if (!this.f.native) return out;
+    // "Recruit archers" after "Recruit knights": two items of one list the listing says item by item.
+    const series = this.seriesOf(c);
+    const listed = series === null ? undefined : this.features.find((s) => s.series === series && s.slide !== this.position(c));
+    if (listed)
+      out.push({
+        id: 'one-feature',
+        field: 'headline',
+        message: `"${c.headline}" names another item of the list slide ${listed.slide} names: one enumeration is one feature`,
+      });
     const topic = this.topic(c);
     const alike = this.features.filter((s) => sameTopic(s.topic, topic, SAME_FEATURE, 2) && s.slide !== this.position(c));
     const same = alike.find((s) => s.slide !== this.hero?.slide) ?? alike[0];
@@ -453,6 +477,11 @@ export class CaptionChecker {
     return out;
   }
 
+  /** The listing's series the headline names an item of (./series.ts), in the listing's own language. */
+  private seriesOf(c: CaptionToCheck): number | null {
+    return this.f.native && this.f.series.size > 0 ? seriesOfCaption(c.headline, this.f.series) : null;
+  }
+
   private topic(c: CaptionToCheck): Set<string> {
     return substance(`${c.headline} ${c.subheadline ?? ''}`, this.f.language, this.f.nameWords);
   }
@@ -462,7 +491,7 @@ export class CaptionChecker {
     const slide = this.position(c);
     this.slides = Math.max(this.slides, slide);
     this.seen.push(...this.parts(c).map((t) => ({ key: t.key, topic: t.topic, slide, text: t.text })));
-    if (!NOT_A_FEATURE.has(c.role)) this.features.push({ slide, topic: this.topic(c) });
+    if (!NOT_A_FEATURE.has(c.role)) this.features.push({ slide, topic: this.topic(c), series: this.seriesOf(c) });
     if (c.role === 'hero') this.hero ??= { slide, topic: substance(c.headline, this.f.language, this.f.nameWords), text: c.headline };
   }
 }
@@ -519,7 +548,8 @@ export function checkCaptions(captions: CaptionToCheck[], ctx: CheckContext): Fi
  */
 export function softFinding(f: Finding, c: Pick<CaptionToCheck, 'role' | 'index'>): boolean {
   if (c.role === 'hero' || (c.index ?? 1) <= 1) return false;
-  return f.id === 'generic' || f.id === 'value-first' || f.soft === true;
+  // A subheadline of the name or category alone is padding, never shipped: the slide stands on its headline.
+  return (f.id === 'generic' && f.field === 'headline') || f.id === 'value-first' || f.soft === true;
 }
 
 /** A near miss: findings, and every one of them soft. */

@@ -201,12 +201,31 @@ export const STOCK = new Set([
   'any',
 ]);
 
+/**
+ * An English word's stem, so that a word and its inflections compare equal: "export", "exports",
+ * "exported" and "exporting" are one; so are "drop" / "dropped" (the doubled consonant undone),
+ * "save" / "saved" / "saving" (a final e dropped) and "category" / "categories". Crude on purpose:
+ * it only has to map the forms of one word together, never to read as a word.
+ */
+export function stem(word: string): string {
+  let w = word.toLowerCase().replace(/['’]s$/u, '');
+  let inflected = false;
+  if (w.length > 4 && /ies$/.test(w)) w = `${w.slice(0, -3)}y`;
+  else if (w.length > 4 && /ied$/.test(w)) w = `${w.slice(0, -3)}y`;
+  else if (w.length > 4 && /(x|ch|sh|ss|z)es$/.test(w)) w = w.slice(0, -2);
+  else if (w.length > 3 && /[^su]s$/.test(w)) w = w.slice(0, -1);
+  else if (w.length > 5 && /ing$/.test(w)) [w, inflected] = [w.slice(0, -3), true];
+  else if (w.length > 4 && /ed$/.test(w)) [w, inflected] = [w.slice(0, -2), true];
+  // "dropp" of "dropped", "plann" of "planning"; "install", "press" and "buzz" keep theirs.
+  if (inflected && /([bdgmnprt])\1$/.test(w)) w = w.slice(0, -1);
+  return w.length > 3 ? w.replace(/e$/, '') : w;
+}
+
 export function substance(text: string, language: string, exclude: Set<string>): Set<string> {
-  const stem = (w: string) => (language === 'en' ? w.replace(/(ies|es|s|ing|ed)$/, '') : w);
   return new Set(
     contentWords(text, language)
       .filter((w) => !exclude.has(w) && !STOCK.has(w))
-      .map(stem),
+      .map((w) => (language === 'en' ? stem(w) : w)),
   );
 }
 

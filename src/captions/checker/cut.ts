@@ -9,7 +9,7 @@
  */
 import nlp from 'compromise';
 import { closedEnding } from './complete.ts';
-import { looksParticiple, normalise, participleBases, words } from '../text.ts';
+import { looksParticiple, normalise, participleBases, WORD, words } from '../text.ts';
 
 /** Words a phrase may end before: a clause, an aside, a second action. Never "of": "part | of" is one phrase. */
 const NEXT_OPENS = new Set(
@@ -169,7 +169,43 @@ const ROMANCE: Record<string, { opens: Set<string>; articles: Set<string>; of: s
   };
 
 /** Languages besides English whose cut phrases `cutPhrase` finds. */
-export const CUT_LANGUAGES: ReadonlySet<string> = new Set(Object.keys(ROMANCE));
+export const CUT_LANGUAGES: ReadonlySet<string> = new Set([...Object.keys(ROMANCE), 'de']);
+
+/** German articles, possessives and object pronouns: a phrase stopped before one lost what its verb takes. */
+const DE_TAKEN =
+  /^(der|die|das|den|dem|des|ein|eine|einen|einem|einer|eines|kein|keine|keinen|keinem|keiner|(?:mein|dein|sein|ihr|unser|euer|eur)(?:e|en|em|er|es)?|dir|dich|mir|mich|uns|euch|ihm|ihn|ihnen|sich)$/;
+/** Object pronouns: a phrase that ends on one ("Kraftwerk erstellt dir") names whom, not what. */
+const DE_OBJECT_PRONOUN = /^(dir|dich|mir|mich|uns|euch|ihm|ihn|ihnen|sich)$/;
+
+/**
+ * Why a German caption is a listing phrase cut where it does not end, or null. With no tagger, German
+ * still shows its structure: nouns are capitalised, and a clause's verb stands last. "Kraftwerk
+ * erstellt dir | einen Trainingsplan": a phrase stopped before an article (or on an object pronoun)
+ * lost the object its verb takes. "Fortschritt und Rekorde | im Blick behalten": a later part of a
+ * sentence that ends on its final verb (a lower-case word) left that verb's object behind; it stands
+ * only under the headline that says the start ("rest", as in English).
+ */
+function cutGerman(ws: string[], sentences: Sentence[], frame: Set<string>, headline?: string): string | null {
+  const best = locate(ws, sentences, frame);
+  if (!best || best.run.every((w) => frame.has(w))) return null;
+  const { run, s, at } = best;
+  const sw = s.words;
+  const end = at + run.length;
+  const last = run[run.length - 1];
+  if (end < sw.length && !s.pause[end - 1]) {
+    if (DE_OBJECT_PRONOUN.test(last) || DE_TAKEN.test(sw[end]))
+      return `stops before "${sw[end]}": the listing's sentence goes on "${run.slice(-3).join(' ')} ${sw.slice(end, end + 3).join(' ')}…"`;
+  }
+  if (at > 0 && end === sw.length) {
+    const spelt = s.text.match(WORD) ?? [];
+    const verbLast = spelt.length === sw.length && /^\p{Ll}+(?:en|ern|eln|t)$/u.test(spelt[sw.length - 1]) && run.length >= 2;
+    const h = headline === undefined ? null : locate(words(normalise(headline, { fold: true })), [s], frame);
+    const rest = h !== null && h.at + h.run.length === at;
+    if (verbLast && !rest)
+      return `starts mid-sentence: "${run.join(' ')}" is the end of "${sw.slice(Math.max(0, at - 3), at).join(' ')} ${run.slice(0, 3).join(' ')}…", whose verb takes what comes before it`;
+  }
+  return null;
+}
 
 /**
  * "Le mode", "Une liste de courses", "Vos favoris": an article (or possessive) and its noun, perhaps
@@ -199,7 +235,7 @@ export function bareThing(run: string[], language: string): boolean {
  * participle ("Des milliers de recettes | testées…"). Only the end and the agent are read: with no
  * tagger, where a later part of a sentence may start is not.
  */
-function cutRomance(ws: string[], sentences: Sentence[], frame: Set<string>, language: string): string | null {
+function cutRomance(ws: string[], sentences: Sentence[], frame: Set<string>, language: string, headline?: string): string | null {
   const r = ROMANCE[language];
   const best = locate(ws, sentences, frame);
   if (!best || best.run.every((w) => frame.has(w))) return null;
@@ -209,6 +245,13 @@ function cutRomance(ws: string[], sentences: Sentence[], frame: Set<string>, lan
   // "Par des chefs." of "recettes testées | par des chefs": by whom, without what was done.
   if (at > 0 && r.agent.test(run[0]) && r.participle.test(sw[at - 1]) && !s.pause[at - 1])
     return `starts on "${run[0]}", the rest of "${sw.slice(Math.max(0, at - 2), at).join(' ')} ${run.slice(0, 3).join(' ')}…"`;
+  // "Mais de 5.000 receitas com fotos. / Sem erro.": the end of another sentence ("Modo passo a
+  // passo para cozinhar | sem erro"), opening on its preposition, under a headline it never finished.
+  if (at > 0 && headline !== undefined && r.opens.has(run[0])) {
+    const h = locate(words(normalise(headline, { fold: true })), [s], frame);
+    if (!h || h.at + h.run.length !== at)
+      return `starts mid-sentence: the listing says "${sw.slice(Math.max(0, at - 3), at).join(' ')} ${run.slice(0, 3).join(' ')}…"`;
+  }
   if (end >= sw.length) return null;
   const next = sw[end];
   const goesOn = `"${run.slice(-3).join(' ')} ${sw.slice(end, end + 3).join(' ')}…"`;
@@ -251,6 +294,25 @@ function locate(ws: string[], sentences: Sentence[], frame: Set<string>): Found 
   return best;
 }
 
+/** Object and reflexive pronouns of the languages read here: they say whom, never what. */
+const PRONOUNS =
+  /^(you|me|us|them|it|te|tu|vous|nous|me|se|le|la|les|lo|los|las|nos|os|ti|ci|vi|gli|dir|dich|mir|mich|uns|euch|sich|ihm|ihn|ihnen)$/;
+
+/**
+ * "Calma Diaria te acompaña | con meditaciones guiadas…", "Kraftwerk erstellt dir | einen Plan": a
+ * sentence cut after the app's name and its verb. What is left says only that the app does
+ * something; the feature was in what the cut took. `ws`: the caption's words; `frame`: the voice's
+ * words and the app's name; `name`: the app's name's words, one of which the caption holds.
+ */
+function nameAndVerbOnly(ws: string[], sentences: Sentence[], frame: Set<string>, name: Set<string>): string | null {
+  const own = ws.filter((w) => !frame.has(w) && !PRONOUNS.test(w));
+  if (own.length !== 1 || ws.length < 2 || !ws.some((w) => name.has(w))) return null;
+  const best = locate(ws, sentences, frame);
+  if (!best || best.at + best.run.length >= best.s.words.length || best.s.pause[best.at + best.run.length - 1]) return null;
+  const { run, s, at } = best;
+  return `says only that the app "${own[0]}": the listing's sentence goes on "${run.slice(-2).join(' ')} ${s.words.slice(at + run.length, at + run.length + 3).join(' ')}…"`;
+}
+
 /**
  * Why `text` is a sentence cut where its phrase does not end, or null. `frame`: the voice's own
  * words (and the app's name), which may stand around the listing's words. `headline`: for a
@@ -258,10 +320,20 @@ function locate(ws: string[], sentences: Sentence[], frame: Set<string>): Found 
  * "with…" ("Step-by-step cooking mode / With built-in timers"); under another headline it may not
  * ("Free up storage / Without mobile data" of "Send files to nearby devices without mobile data").
  */
-export function cutPhrase(text: string, sentences: Sentence[], frame: Set<string>, headline?: string, language = 'en'): string | null {
+export function cutPhrase(
+  text: string,
+  sentences: Sentence[],
+  frame: Set<string>,
+  headline?: string,
+  language = 'en',
+  name: Set<string> = new Set(),
+): string | null {
   const ws = words(normalise(text, { fold: true }));
   if (ws.length === 0) return null;
-  if (language !== 'en') return ROMANCE[language] ? cutRomance(ws, sentences, frame, language) : null;
+  const bare = nameAndVerbOnly(ws, sentences, frame, name);
+  if (bare) return bare;
+  if (language === 'de') return cutGerman(ws, sentences, frame, headline);
+  if (language !== 'en') return ROMANCE[language] ? cutRomance(ws, sentences, frame, language, headline) : null;
   // A recast says its phrase whole or not at all: "Unlimited habits. Tracked." of "Track unlimited
   // habits | with a single tap", but never "Your camera. Pointed." of "Point your camera | at a page".
   for (const said of recastOf(text)) {
@@ -300,12 +372,25 @@ export function cutPhrase(text: string, sentences: Sentence[], frame: Set<string
     const placed = run.findIndex((w, i) => PLACE_VERBS.test(w) && (i === 0 || !terms || ACTION(terms[at + i])));
     if (placed >= 0 && placed < run.length - 1 && PLACE.test(next))
       return `stops before "${next}": "${run[placed]}" needs the place the listing gives it ("${run.slice(placed).join(' ')} ${sw.slice(end, end + 3).join(' ')}…")`;
+    // "Save your looks | as presets": "as" and a noun say what the action makes of its object; without
+    // them the action means something else ("save" as keep). "As you go", "as well" are asides.
+    if (
+      next === 'as' &&
+      ACTION(terms?.[at]) &&
+      run.length >= 2 &&
+      !/^(you|we|they|it|i|he|she|well|soon|long|much|many|often|needed|usual)$/.test(sw[end + 1] ?? '')
+    )
+      return `stops before "as ${sw[end + 1] ?? ''}": what "${run[0]}" makes of "${run.slice(1).join(' ')}" is cut off`;
     // "Shows everything | on your phone": "everything" alone says nothing until its scope follows.
     if (UNIVERSAL.test(run[run.length - 1]) && SCOPE.test(next))
       return `stops after "${run[run.length - 1]}", before what it covers ("${sw.slice(end - 1, end + 3).join(' ')}…")`;
     // "Find, clean | and share your files": a list stopped before its last item.
     if (/^(and|or|&)$/.test(next) && s.pause.slice(at, end - 1).some(Boolean))
       return `stops inside a list: the listing's sentence goes on "${run.slice(-2).join(' ')} ${next} ${sw[end + 1] ?? ''}…"`;
+    // "Sleep stories read | by soothing voices": a participle after its noun, cut from its agent
+    // ("read" alone reads as done). "Free up storage | by finding…" ends on a noun, not a verb.
+    if (terms && next === 'by' && run.length >= 2 && terms[end - 1].tags.includes('Verb') && NOUN(terms[end - 2]) && !s.pause[end - 1])
+      return `stops after "${run[run.length - 1]}", before who does it ("${sw.slice(end - 1, end + 3).join(' ')}…")`;
     // "Thousands of recipes tested | in real kitchens": a participle without what it says of them.
     if (terms && run.length >= 2 && PARTICIPLE(terms[end - 1]) && NOUN(terms[end - 2]) && !s.pause[end - 1] && NEXT_OPENS.has(next))
       return `stops after "${run[run.length - 1]}", before what it says ("${next}…")`;
@@ -341,6 +426,13 @@ export function cutPhrase(text: string, sentences: Sentence[], frame: Set<string
     // "TaskForge is | a to-do list and planner for busy people": what the app is, a noun phrase of its own.
     const described =
       /^(is|are)$/.test(prev) && at >= 2 && sw.slice(0, at - 1).every((w) => frame.has(w)) && /^(a|an|the|your)$/.test(run[0]);
+    // "Speed camera warnings and | lane guidance keep you on track": the verb was said of both; of
+    // the second alone it no longer agrees ("lane guidance keep").
+    if (joined && terms) {
+      const v = run.findIndex((_, j) => j > 0 && terms[at + j].tags.includes('Verb') && NOUN(terms[at + j - 1]));
+      if (v > 0 && subjectThenVerb(terms, at + v) && !subjectThenVerb(terms.slice(at), v))
+        return `drops the first subject of "${run[v]}": "${run.slice(0, v + 1).join(' ')}" no longer agrees`;
+    }
     const secondThing = !ACTION(first) && (((joined || described) && NOUN(terms?.[at + run.length - 1])) || given);
     const opener = rest && (STANDALONE.has(run[0]) || ACTION(first) || aside);
     // "Home screen | widgets for quick check-ins": what is left out is a modifier of the noun the

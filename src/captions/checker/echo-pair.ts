@@ -3,7 +3,8 @@
  * started with BusyCal." / "Start today with BusyCal."), or a call to action that says the hero's
  * promise again. The shopper reads the set once; the last slide asks, it does not repeat.
  */
-import { sameTopic } from './complete.ts';
+import { sameTopic, substance } from './complete.ts';
+import { textKey } from '../text.ts';
 
 const ASKS = /^(?:get|start|download|try|install|join|begin|give|go on|grab|your turn)\b/i;
 
@@ -16,4 +17,25 @@ export function secondCall(headline: string, sub: string | null): string | null 
 /** Why a call to action's words (its topic) say the hero's again, or null. */
 export function repeatsHero(cta: Set<string>, hero: Set<string>): string | null {
   return cta.size > 0 && sameTopic(cta, hero, 0.6) ? 'says the hero’s promise again' : null;
+}
+
+/**
+ * Why `sub` says its headline again in other forms of the same words, or null: every word of a
+ * headline of two words or more (an action and its object, a thing and what it is) is in its
+ * subheadline, compared by stem: "REPORTS. EXPORTED." over "Export reports to CSV and PDF",
+ * "Offline access" over "Access your trips offline". `exclude`: the app's name and category words and
+ * the voice's own ("Go ahead,"), which say nothing. The subheadline adds to the headline, it does not say it twice.
+ */
+export function saysAgain(headline: string, sub: string, language: string, exclude: Set<string>): string | null {
+  const head = substance(headline, language, exclude);
+  const again = `"${sub}" says its headline’s words again`;
+  // One word of substance: its last two words said again inside ("Go ahead, get alerts!" / "Get
+  // alerts when…", "NO PRESSURE." / "No timers, no pressure.").
+  if (head.size === 1) {
+    const tail = textKey(headline).split(' ').slice(-2).join(' ');
+    return tail.includes(' ') && ` ${textKey(sub)} `.includes(` ${tail} `) ? again : null;
+  }
+  if (head.size < 2) return null;
+  const under = substance(sub, language, exclude);
+  return [...head].every((w) => under.has(w)) ? again : null;
 }

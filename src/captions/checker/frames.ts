@@ -33,6 +33,12 @@ export function brokenFrame(text: string, name: Set<string>): string | null {
   if (offered) {
     const first = termsOf(offered[1])[0];
     if (isVerb(first) || first?.tags.includes('Pronoun')) return `"${offered[1]}" is an action, offered as if it were a thing`;
+    // "Weekly events, ready when you are": a thing on a schedule is exactly not ready when you are.
+    if (
+      /^ready/i.test(t.slice(offered[1].length).replace(/^,\s*/, '')) &&
+      /\b(daily|weekly|monthly|yearly|nightly|hourly|scheduled|seasonal|live)\b/i.test(offered[1])
+    )
+      return `"${offered[1]}" runs on a schedule, so it is not "ready when you are"`;
   }
   return null;
 }

@@ -4,9 +4,21 @@
  * for its user; these say something else, so neither writer ships them. The listing reader asks the
  * same predicate, so the rule writer never takes such a line as a phrase.
  */
+import { contentWords } from '../text.ts';
+
 const HEADING =
   /^(?:(?:the|our|all|core|key|main|top|great|amazing|awesome|cool|basic|advanced|special|premium|pro|other|more|new|app|game|additional|latest|exclusive|best)\s+)*(?:features?|highlights|functions?|functionality|what'?s new|overview|information|info|details|contact(?: information| us| info)?|about(?: us| the app)?|faq|notes?|support|settings|description|introduction|summary|benefits|updates?|changelog|requirements|permissions|specifications|specs|tips|instructions|help)$/i;
+const ORDINAL = '(?:\\d+|[ivx]+|one|two|three|four|five|six|seven|eight|nine|ten|first|second|third|final|last)';
 const KINDS: [string, RegExp][] = [
+  // "Chapter 1 of the saga takes your heroes through…": an installment of the game's story is lore,
+  // what happens in it, not what the app does for its user.
+  [
+    'story lore',
+    new RegExp(
+      `^(?:chapter|act)\\s+${ORDINAL}\\b|\\b(?:chapter|episode|act|book|part|volume)\\s+${ORDINAL}\\s+of\\s+(?:the|this|our|your|its)\\s+(?:saga|story|tale|epic|legend|chronicles?|campaign|adventure|quest)\\b`,
+      'i',
+    ),
+  ],
   [
     'a greeting',
     /\b(merry christmas|happy (?:new year|holidays|easter|halloween|thanksgiving|holiday season)|season'?s greetings|hello there|hi there|thank you|thanks for|welcome to|welcome back)\b/i,
@@ -22,7 +34,7 @@ const KINDS: [string, RegExp][] = [
   ],
 ];
 
-/** What kind of non-selling line `text` is ("a heading", "a greeting"…), or null when it may sell. */
+/** What kind of non-selling line `text` is ("a heading", "a greeting", "story"…), or null when it may sell. */
 export function offRole(text: string): string | null {
   const t = text
     .normalize('NFKC')
@@ -30,4 +42,13 @@ export function offRole(text: string): string | null {
     .trim();
   if (HEADING.test(t)) return 'a heading';
   return KINDS.find(([, re]) => re.test(t))?.[0] ?? null;
+}
+
+/**
+ * "With Forkful.", "Social Networking.": a line whose every content word is the app's name or its
+ * category (`names`). Under a headline it pads the slide: the store's page says both already.
+ */
+export function namesOnly(text: string, language: string, names: Set<string>): boolean {
+  const own = contentWords(text, language);
+  return own.length > 0 && own.every((w) => names.has(w));
 }

@@ -157,6 +157,37 @@ export const FOREIGN: Pick<
   callToAction: ['{name}'],
 };
 
+/**
+ * A long proof slide in the listing's language, where the writer knows its words: "4,6 von 5
+ * Sternen / Aus 5K+ Bewertungen" rather than "4.6/5 ★ / 5K+ ★", which a shopper reads as symbols,
+ * not as a reason (issue 33). The rating takes the language's decimal comma. Elsewhere, FOREIGN.
+ */
+const RATING_WORDS: Record<string, { long: string[]; sub: string }> = {
+  de: { long: ['{rating} von 5 Sternen', '{rating} Sterne'], sub: 'Aus {count} Bewertungen' },
+  fr: { long: ['{rating} sur 5 étoiles', '{rating} étoiles'], sub: 'Sur {count} avis' },
+  es: { long: ['{rating} de 5 estrellas', '{rating} estrellas'], sub: 'De {count} valoraciones' },
+  it: { long: ['{rating} su 5 stelle', '{rating} stelle'], sub: 'Da {count} recensioni' },
+  pt: { long: ['{rating} de 5 estrelas', '{rating} estrelas'], sub: 'De {count} avaliações' },
+  nl: { long: ['{rating} van 5 sterren', '{rating} sterren'], sub: 'Uit {count} beoordelingen' },
+};
+
+/** The frames of a listing in `language` (not English), and how it writes a rating ("4,6"). */
+export function foreignFrames(language: string): { frames: typeof FOREIGN; rating: (value: string) => string } {
+  const words = RATING_WORDS[language];
+  if (!words) return { frames: FOREIGN, rating: (v) => v };
+  return {
+    frames: { ...FOREIGN, socialProofLong: words.long, socialProofLongSub: words.sub },
+    rating: (v) => v.replace('.', ','),
+  };
+}
+
+/** The words a listing in `language` may get from its frames (the rating's, where the writer knows them). */
+export function foreignVocabulary(language: string): Set<string> {
+  const w = RATING_WORDS[language];
+  const text = w ? [...w.long, w.sub].join(' ').replace(SLOT, ' ') : '';
+  return new Set((text.match(/[\p{L}\p{N}]+/gu) ?? []).map((x) => x.toLowerCase()));
+}
+
 /** Every fixed word the templates can add, per voice: the only words a caption may use that the listing does not. */
 export function voiceVocabulary(style: CaptionStyle): Set<string> {
   const v = VOICES[style];

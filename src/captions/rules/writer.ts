@@ -23,10 +23,12 @@ import {
 } from '../text.ts';
 import { CAPTION_LENGTHS, type CaptionLength, type CaptionStyle } from '../../core/set.ts';
 import type { Role } from '../../core/narratives.ts';
-import { FOREIGN, SLOT, VOICES, voiceVocabulary, type Voice } from './voices.ts';
+import { foreignFrames, SLOT, VOICES, voiceVocabulary, type Voice } from './voices.ts';
 import { CUT_LANGUAGES, cutPhrase, leansOnPronoun } from '../checker/cut.ts';
 import { brokenFrame } from '../checker/frames.ts';
-import { offRole } from '../checker/selling.ts';
+import { namesOnly, offRole } from '../checker/selling.ts';
+import { saysAgain } from '../checker/echo-pair.ts';
+import { seriesOf } from '../checker/series.ts';
 
 export interface Caption {
   headline: string;
@@ -65,6 +67,9 @@ export class CaptionWriter {
   private readonly usedHeads = new Set<string>();
   private readonly usedPhrases = new Set<Phrase>();
   private readonly usedSubs = new Set<string>();
+  /** The listing's series (checker/series.ts) by sentence, and those a slide has said an item of: one list, one slide. */
+  private readonly series: Map<string, number>;
+  private readonly usedSeries = new Set<number>();
   private readonly headTopics: Set<string>[] = [];
   private step = 0;
   /** The hero headline's topic (one of `headTopics`): a feature may narrow it to one of its parts. */
@@ -90,11 +95,16 @@ export class CaptionWriter {
     private readonly shown: ReadonlySet<Phrase> = new Set(),
   ) {
     this.voice = VOICES[style];
-    this.frames = u.english ? this.voice : FOREIGN;
+    const foreign = foreignFrames(u.language);
+    this.frames = u.english ? this.voice : foreign.frames;
     this.dangling = endWords(u.language, { withEnglish: true });
     this.max = CAPTION_LENGTHS[length].headline;
     this.subMax = CAPTION_LENGTHS[length].subheadline;
-    this.vars = { name: u.shortName, rating: u.rating?.value ?? '', count: u.rating?.count ?? '' };
+    this.vars = {
+      name: u.shortName,
+      rating: u.english ? (u.rating?.value ?? '') : foreign.rating(u.rating?.value ?? ''),
+      count: u.rating?.count ?? '',
+    };
     const ordered = [
       ...(this.voice.order === 'score' ? [...u.phrases].sort((a, b) => b.score - a.score) : u.phrases),
       // A step that leans on the one before ("Share it as a PDF") says nothing on its own slide.
@@ -102,6 +112,7 @@ export class CaptionWriter {
     ];
     // What the screens show first, each part in the voice's order.
     this.ordered = [...ordered.filter((p) => shown.has(p)), ...ordered.filter((p) => !shown.has(p))];
+    this.series = seriesOf([...u.phrases, ...u.steps].map((p) => p.sentence));
     this.nameWords = new Set([...contentWords(`${u.name} ${u.category}`, u.language)]);
     this.appNameWords = new Set(contentWords(u.name, u.language));
     this.frameWords = new Set([...voiceVocabulary(style), ...(u.name.toLowerCase().match(/[\p{L}\p{N}]+(?:['’.][\p{L}\p{N}]+)*/gu) ?? [])]);
@@ -112,6 +123,7 @@ export class CaptionWriter {
     const heads = new Set(this.usedHeads);
     const phrases = new Set(this.usedPhrases);
     const subs = new Set(this.usedSubs);
+    const series = new Set(this.usedSeries);
     const topics = this.headTopics.length;
     const { step, proofSaid, heroTopic } = this;
     return () => {
@@ -121,6 +133,8 @@ export class CaptionWriter {
       phrases.forEach((p) => this.usedPhrases.add(p));
       this.usedSubs.clear();
       subs.forEach((x) => this.usedSubs.add(x));
+      this.usedSeries.clear();
+      series.forEach((x) => this.usedSeries.add(x));
       this.headTopics.length = topics;
       Object.assign(this, { step, proofSaid, heroTopic });
     };
@@ -137,13 +151,13 @@ export class CaptionWriter {
         !CUT_LANGUAGES.has(this.u.language) ||
         this.memo(
           `cut\0${field}\0${headline ?? ''}\0${text}`,
-          () => cutPhrase(text, this.u.sentences, this.frameWords, headline, this.u.language) === null,
+          () => cutPhrase(text, this.u.sentences, this.frameWords, headline, this.u.language, this.appNameWords) === null,
         )
       );
     return this.memo(
       `cut\0${field}\0${headline ?? ''}\0${text}`,
       () =>
-        cutPhrase(text, this.u.sentences, this.frameWords, headline) === null &&
+        cutPhrase(text, this.u.sentences, this.frameWords, headline, 'en', this.appNameWords) === null &&
         brokenFrame(text, this.appNameWords) === null &&
         (field === 'subheadline' || leansOnPronoun(text) === null),
     );
@@ -243,7 +257,9 @@ export class CaptionWriter {
 
   private fresh(p: Phrase): boolean {
     // Whether it says another slide's idea again is the checker's one overlap measure (./check.ts), asked by the planner.
-    return !this.usedPhrases.has(p);
+    if (this.usedPhrases.has(p)) return false;
+    const series = this.series.get(p.sentence);
+    return series === undefined || !this.usedSeries.has(series);
   }
 
   private commit(headline: string, p: Phrase | null, sub: string | null, topic?: Set<string>): Caption {
@@ -255,6 +271,8 @@ export class CaptionWriter {
     }
     if (p) {
       this.usedPhrases.add(p);
+      const series = this.series.get(p.sentence);
+      if (series !== undefined) this.usedSeries.add(series);
     }
     return {
       headline,
@@ -338,32 +356,34 @@ export class CaptionWriter {
     const u = this.u;
     const long = this.subMax > 0;
     if (role === 'hero' || (role === 'solution' && u.promise && !this.usedPhrases.has(u.promise))) {
-      // The promise when it can be said in a headline, else the first feature that can.
+      // The promise when it can be said in a headline, else the first feature that can; on a long
+      // slide, the first of them with a line to say under it. The app's name or category is no
+      // such line ("Social Networking."): with none, the hero keeps its first headline, sub null,
+      // and the checker refuses it, so the planner asks again rather than ship padding.
       let p: Phrase | null = null;
       let said: { text: string; form: string | null } | null = null;
+      let sub: string | null = null;
       for (const q of [
         ...(u.promise && !this.usedPhrases.has(u.promise) ? [u.promise] : []),
         ...this.ordered.filter((x) => this.fresh(x)),
       ]) {
-        for (const s of this.sayings(this.frames.hero, q, index, this.voice.prefer === 'core')) {
-          said = s;
-          break;
-        }
-        if (said) {
-          p = q;
+        const s = this.sayings(this.frames.hero, q, index, this.voice.prefer === 'core').next().value;
+        if (!s) continue;
+        if (!said) [p, said] = [q, s];
+        if (!long) break;
+        const spare = this.ordered.filter((x) => this.fresh(x) && x !== q).length > featuresAfter;
+        const under =
+          this.sub(s.text, q, { form: s.form, extra: u.subtitle, spare: spare ? 'any' : 'unsayable' }) ??
+          this.sub(s.text, q, { form: s.form, spare: 'any' });
+        if (under) {
+          [p, said, sub] = [q, s, under];
           break;
         }
       }
       const headline = said?.text ?? this.say(['{name}'], null, index, false);
       if (!headline) return null;
       this.heroTopic = substance(headline, u.language, this.nameWords);
-      const spare = this.ordered.filter((x) => this.fresh(x) && x !== p).length > featuresAfter;
-      const sub = long
-        ? (this.sub(headline, p, { form: said?.form, extra: u.subtitle, spare: spare ? 'any' : 'unsayable' }) ??
-          this.sub(headline, p, { form: said?.form, spare: 'any' }) ??
-          this.finishSub(u.category) ??
-          u.category.slice(0, this.subMax))
-        : null;
+      if (long && !said) sub = this.sub(headline, null, { extra: u.subtitle, spare: 'any' });
       return this.commit(headline, p, sub, this.heroTopic);
     }
     if (role === 'social-proof') {
@@ -425,6 +445,8 @@ export class CaptionWriter {
       out.length > this.subMax ||
       (this.u.english ? this.incomplete(out) !== null : dangles(out, this.dangling)) ||
       this.usedSubs.has(textKey(out)) ||
+      // "With Forkful.", "Social Networking.": the name or category alone is padding, not a subheadline.
+      namesOnly(out, this.u.language, this.nameWords) ||
       !this.whole(out, 'subheadline', headline)
     )
       return null;
@@ -484,6 +506,10 @@ export class CaptionWriter {
         (k < candidates.length && (echoes(headline, out) || (o.form && echoes(o.form, out))))
       )
         continue;
+      // Never the headline's own words in other forms, even where an echo is allowed: "REPORTS.
+      // EXPORTED." over "Export reports to CSV and PDF" says one thing twice (the checker's echo).
+      // Not under the hero or the ask (`spare`), which sum the app up and may name it the same way.
+      if (!o.spare && saysAgain(headline, out, this.u.language, new Set([...this.nameWords, ...this.frameWords]))) continue;
       // Nor what another slide already says: a sentence spent as a headline is not a subheadline too.
       const said = substance(out, this.u.language, this.nameWords);
       if (this.usedHeads.has(textKey(out)) || this.headTopics.some((t) => sameTopic(said, t))) continue;
