@@ -11,8 +11,6 @@ import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { Notifications } from './db/notifications.ts';
 import { NotifyBatcher } from './db/notify-batcher.ts';
-import { dashboardPlugin } from './dashboard/index.ts';
-import { buildServer } from './http/server.ts';
 import { buildWorkerServer } from './http/worker-server.ts';
 import type { Api } from './http/services.ts';
 import { JobReader } from './sets/reader.ts';
@@ -140,6 +138,9 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
         queue: { perAccount: config.revisions.previewsAtOnce },
       });
       teardown.add('resources', 'the preview renderer', () => previewer.close());
+      // Loaded here, not at the top: a worker never serves the API, and its routes, schemas and
+      // the dashboard are about a hundred modules every worker process loaded for nothing.
+      const [{ buildServer }, { dashboardPlugin }] = await Promise.all([import('./http/server.ts'), import('./dashboard/index.ts')]);
       const api = await buildServer(
         {
           config,

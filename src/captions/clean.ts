@@ -5,7 +5,7 @@
  * recognised so that they never become captions.
  */
 
-import nlp from 'compromise';
+import { nlp } from './nlp.ts';
 import { SPACES } from './text.ts';
 
 const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF\u00AD]/g;

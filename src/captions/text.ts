@@ -1,5 +1,5 @@
 /** Word-level text helpers shared by the planner, its caption checks and the LLM path. */
-import nlp from 'compromise';
+import { nlp } from './nlp.ts';
 import { dan, deu, eng, fin, fra, ita, nld, nob, pol, por, removeStopwords, rus, spa, swe, tur } from 'stopword';
 import { titleCase } from 'title-case';
 

@@ -3,7 +3,7 @@
  * (subtitle or opening line) leads; each feature is one phrase with the shorter whole forms it can
  * be said in; steps and problems only where the listing states them. Nothing is paraphrased.
  */
-import nlp from 'compromise';
+import { nlp } from './nlp.ts';
 import type { Listing } from '../core/listing.ts';
 import { cleanText, looksBroken, NEGATIVE, NON_FEATURE_SECTION, notAFeature, unshoutLine } from './clean.ts';
 import { analysePhrases } from './rules/phrases.ts';

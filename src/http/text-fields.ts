@@ -107,7 +107,25 @@ check.errors = [] as KeywordError[];
 export function wellFormedTextPlugin(ajv: Ajv): Ajv {
   ajv.addKeyword({ keyword: KEYWORD, schemaType: 'boolean', errors: true, validate: check });
   const compile = ajv.compile.bind(ajv);
-  ajv.compile = ((schema: Parameters<Ajv['compile']>[0], meta?: boolean) =>
-    compile(typeof schema === 'object' && !Array.isArray(schema) ? { ...schema, [KEYWORD]: true } : schema, meta)) as Ajv['compile'];
+  const withKeyword = (schema: Parameters<Ajv['compile']>[0], meta?: boolean) =>
+    compile(typeof schema === 'object' && !Array.isArray(schema) ? { ...schema, [KEYWORD]: true } : schema, meta);
+  ajv.compile = ((schema: Parameters<Ajv['compile']>[0], meta?: boolean) => {
+    // A schema with an $id is compiled now: ajv keeps it under that id, and the compiler looks it up
+    // there for the next route that uses it.
+    if (typeof schema === 'object' && schema !== null && '$id' in schema) return withKeyword(schema, meta);
+    // The others on their first request. Compiling every route's schemas up front was most of a
+    // server's start (about 1.3 of an API process's 3.7 CPU seconds, and again for every server a
+    // test builds), and most routes of a process never see a request. Fastify reads the function's
+    // `errors` after a call that returned false, so the wrapper passes them on.
+    let validate: ReturnType<Ajv['compile']> | undefined;
+    const lazy = (data: unknown): boolean => {
+      validate ??= withKeyword(schema, meta);
+      const valid = validate(data) as boolean;
+      lazy.errors = validate.errors;
+      return valid;
+    };
+    lazy.errors = null as ReturnType<Ajv['compile']>['errors'];
+    return lazy;
+  }) as Ajv['compile'];
   return ajv;
 }

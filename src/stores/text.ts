@@ -1,5 +1,13 @@
 /** Turning store-provided markup into the plain text a Listing carries. */
-import { load } from 'cheerio';
+import { createRequire } from 'node:module';
+import type * as Cheerio from 'cheerio';
+
+// cheerio (and parse5, htmlparser2, entities under it: about 80 modules) cost every process 0.35 CPU
+// seconds at start, although only reading a store listing uses it: it is loaded on the first call,
+// from its CommonJS build so that these functions stay synchronous.
+const require = createRequire(import.meta.url);
+let cheerio: typeof Cheerio | undefined;
+const load: typeof Cheerio.load = (...args) => (cheerio ??= require('cheerio') as typeof Cheerio).load(...args);
 
 const BR = /<br\s*\/?>/gi;
 

@@ -6,7 +6,7 @@
  * writes test/rendering/goldens/*.png from these; review the pictures before committing them.
  */
 import sharp from 'sharp';
-import type { BrandColors, ThemeId } from '../../src/core/themes.ts';
+import { THEME_IDS, type BrandColors, type ThemeId } from '../../src/core/themes.ts';
 import { LAYOUTS } from '../../src/planning/look.ts';
 import { DEVICE_IDS, DEVICES, type Device } from '../../src/core/devices.ts';
 import { type Slide } from '../../src/core/set.ts';
@@ -207,29 +207,56 @@ export async function screensFor(c: GoldenCase): Promise<Buffer[]> {
   return Promise.all(c.slides.map((_, i) => (c.marketing ? marketingPicture(w, h) : markedScreen(w, h, colours[i % colours.length]))));
 }
 
-/** Renders each distinct set once: the cases of one family share their set (and its font sizes). */
-export function setRenderer(render: (c: GoldenCase) => Promise<RenderedSlide[]>): (c: GoldenCase) => Promise<RenderedSlide[]> {
+/**
+ * The slides of a set that some case looks at. The others only shape the set's font sizes, and
+ * `renderSome` sizes the slides it draws as in the whole set: a theme's cases look at one slide of
+ * two, the notch and 6.3" families at one of four, and drawing the rest at full size was a third of
+ * this file's renders.
+ */
+function looked(slides: Slide[]): number[] {
+  const cases = [...GOLDEN_CASES, ...THEME_IDS.flatMap((t) => themeCases(t))].filter((c) => c.slides === slides);
+  return [...new Set(cases.map((c) => c.index))].sort((a, b) => a - b);
+}
+
+/**
+ * Renders each distinct set once (the cases of one family share their set and its font sizes):
+ * the slides some case looks at, at their index; the array has no entry at the others.
+ */
+export function setRenderer(
+  render: (c: GoldenCase, indices: number[]) => Promise<RenderedSlide[]>,
+): (c: GoldenCase) => Promise<RenderedSlide[]> {
   const done = new Map<Slide[], Promise<RenderedSlide[]>>();
   return (c) => {
     let p = done.get(c.slides);
-    if (!p) done.set(c.slides, (p = render(c)));
+    if (!p) {
+      const indices = looked(c.slides);
+      // A case built outside the lists (none today) gets its own slide drawn.
+      if (!indices.includes(c.index)) indices.push(c.index);
+      done.set(c.slides, (p = render(c, indices)));
+    }
     return p;
   };
 }
 
 export const renderCase = (pool: RenderPool) =>
-  setRenderer(async (c) =>
-    pool.renderSlides({
-      device: c.device,
-      slides: c.slides,
-      screens: await screensFor(c),
-      panoramic: c.panoramic,
-      theme: c.theme,
-      brand: c.brand,
-      icon: c.icon ? await appIcon() : null,
-      badge: c.badge ? await appIcon() : null,
-    }),
-  );
+  setRenderer(async (c, indices) => {
+    const some = await pool.renderSome(
+      {
+        device: c.device,
+        slides: c.slides,
+        screens: await screensFor(c),
+        panoramic: c.panoramic,
+        theme: c.theme,
+        brand: c.brand,
+        icon: c.icon ? await appIcon() : null,
+        badge: c.badge ? await appIcon() : null,
+      },
+      indices,
+    );
+    const slides: RenderedSlide[] = [];
+    for (const [i, s] of some) slides[i] = s;
+    return slides;
+  });
 
 /** A theme's sheet: its cases' slides, each `height` high (the golden's: THEME_SHEET_HEIGHT), side by side, as raw RGBA. */
 export async function themeSheet(slides: Buffer[], height = THEME_SHEET_HEIGHT): Promise<{ data: Buffer; width: number; height: number }> {

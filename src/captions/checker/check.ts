@@ -9,7 +9,7 @@
  * the planned set shows: its screens.
  */
 import { createHash } from 'node:crypto';
-import nlp from 'compromise';
+import { nlp } from '../nlp.ts';
 import type { Listing } from '../../core/listing.ts';
 import { hasMarkup, NEGATIVE, notAFeature } from '../clean.ts';
 import { cutFromSource, echoes, hasStraySymbol, incompleteness, sameTopic, substance, URLISH } from './complete.ts';

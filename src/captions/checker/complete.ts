@@ -3,7 +3,7 @@
  * predicates of the caption checker (./check.ts). The writer asks them too, but only the checker
  * decides what ships.
  */
-import nlp from 'compromise';
+import { nlp } from '../nlp.ts';
 import type { Listing } from '../../core/listing.ts';
 import { contentWords, endWords, looksParticiple, normalise, QUANTITY_WORDS, strandedPreposition, words } from '../text.ts';
 

@@ -7,7 +7,7 @@
  * verb, "with…", "for…"). In English the tagger decides what a verb is; French, Spanish, Portuguese
  * and Italian are read by their function words (`cutRomance`).
  */
-import nlp from 'compromise';
+import { nlp } from '../nlp.ts';
 import { closedEnding } from './complete.ts';
 import { looksParticiple, normalise, participleBases, WORD, words } from '../text.ts';
 

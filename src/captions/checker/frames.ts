@@ -4,7 +4,7 @@
  * one kind of phrase (an action after "Now you can", a thing after "Get"); the tagger says what the
  * phrase is. English only: the other languages' captions carry no English frame.
  */
-import nlp from 'compromise';
+import { nlp } from '../nlp.ts';
 
 type Term = { text: string; tags: string[] };
 const termsOf = (text: string): Term[] => (nlp(text.toLowerCase()).json() as { terms: Term[] }[]).flatMap((s) => s.terms);

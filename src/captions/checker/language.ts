@@ -3,7 +3,7 @@
  * the script for CJK and Korean, and for the languages with a stop-word list the vote of their
  * function words ("deine", "mit", "dem" make a German caption, whatever its nouns).
  */
-import nlp from 'compromise';
+import { nlp } from '../nlp.ts';
 import { hasWideScript } from '../../core/locales.ts';
 import { STOPWORDS, words } from '../text.ts';
 

@@ -5,7 +5,7 @@
  * paraphrased: each form is a run of the sentence's words. These are only candidates: a form the
  * caption checker does not pass (an unfinished cut, a repeat) is never written.
  */
-import nlp from 'compromise';
+import { nlp } from '../nlp.ts';
 import type { Raw } from '../understand.ts';
 import { endsOnEndWord, endWords, normalise, words } from '../text.ts';
 

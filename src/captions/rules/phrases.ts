@@ -3,7 +3,7 @@
  * (imperative, noun phrase, clause), the shorter forms it can be said in without losing its sense,
  * and its keywords; then the promise is chosen and duplicates of an idea are dropped.
  */
-import nlp from 'compromise';
+import { nlp } from '../nlp.ts';
 import {
   contentWords,
   END_PUNCT,

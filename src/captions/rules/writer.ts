@@ -3,7 +3,7 @@
  * are used whole or in a shorter whole form, never cut to fit; a slide with no fresh idea left is
  * not written (the planner then drops it and says so).
  */
-import nlp from 'compromise';
+import { nlp } from '../nlp.ts';
 import { echoes, incompleteness, sameTopic, substance } from '../checker/complete.ts';
 import { type Phrase, type Understanding } from '../understand.ts';
 import {
