@@ -179,6 +179,9 @@ export const productShare = (layout: string, theme?: ThemeId): number => {
  * edge; a bottom headline keeps its place only when the device fits above it (else the text goes
  * on top: a device hanging off the top edge would hide the screen's title), never over the text. A landscape device on a
  * portrait slide comes here stood upright, its screen turned in it (compose.ts `arrange`).
+ * `grows`: whether a feature's device may grow past its share against a tangent (featureWidth);
+ * a set with the icon badge keeps the share (the badge on a wider device's corner leaves the
+ * slide, and is then not drawn) and is lowered instead.
  */
 export function place(
   device: Device,
@@ -189,6 +192,7 @@ export function place(
   d: Display,
   theme?: ThemeId,
   extraTop = 0,
+  grows = true,
 ): Placement {
   const { width: W, height: H, padTop, gap } = sc;
   const cx = W / 2;
@@ -200,7 +204,7 @@ export function place(
   if (themeFor(theme).screen === 'bleed') return { textTop: padTop, frame: null, bleed: bleedBox(device, d, sc, below, share) };
   const { width: w, drop } = isHero(layout)
     ? { width: W * share, drop: 0 }
-    : featureWidth(device, d, sc, padTop + m.blockHeight + gap, share, themeFor(theme).product.hero);
+    : featureWidth(device, d, sc, padTop + m.blockHeight + gap, share, grows ? themeFor(theme).product.hero : share);
   const h = heightOf(device, d, w);
   if (layout === 'headline-bottom') {
     // The text sits on the bottom margin; the device stands centred in the room above it. A device
@@ -211,7 +215,9 @@ export function place(
     // takes the largest width that does, down to the theme's share, so the set keeps its rhythm.
     const textTop = H - padTop - own.height;
     const bottom = textTop - gap;
-    const fits = Math.max(W * share, Math.min(w, Math.floor((w * (bottom - bottomPad)) / h)));
+    let fits = Math.max(W * share, Math.min(w, Math.floor((w * (bottom - bottomPad)) / h)));
+    // The frame's parts are rounded one by one: a pixel or two over, step down.
+    while (fits > W * share && heightOf(device, d, fits) > bottom - bottomPad) fits = Math.max(W * share, fits - 2);
     const fh = heightOf(device, d, fits);
     if (fh <= bottom - bottomPad)
       return { textTop, frame: frameBox(device, d, cx, bottomPad + (bottom - bottomPad - fh) / 2, fits), bleed: null };

@@ -8,6 +8,7 @@ import { createCanvas } from '@napi-rs/canvas';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEVICES, type Device } from '../../src/core/devices.ts';
 import { THEME_IDS, themeFor, type ThemeId } from '../../src/core/themes.ts';
+import { badgeBox } from '../../src/rendering/badge.ts';
 import { arrange } from '../../src/rendering/compose.ts';
 import { registerFonts } from '../../src/rendering/fonts.ts';
 import { displayFor } from '../../src/rendering/frames.ts';
@@ -149,10 +150,21 @@ describe("the sheets' sets: no device kisses the bottom edge", () => {
       expect(s.share).toBeLessThan(slides[0].share);
     }
   });
+
+  // Grown, a device's top-right corner took the brand kit's icon badge off the slide (a badge that
+  // would leave it is not drawn): a set with the badge keeps the theme's share and is lowered.
+  it.each(rows.map((r) => [r.c.name, r.theme, r] as const))('%s, %s, with the icon badge', (_, theme, { c }) => {
+    for (const s of sheetGeometry(c, theme, true).slice(1)) {
+      expect(s.bottomGap >= BOTTOM_PAD - 0.002 || s.bottomGap <= -MIN_BLEED + 0.002, `slide ${s.index + 1}`).toBe(true);
+      expect(s.share).toBeCloseTo(themeFor(theme).product.feature, 2);
+      // A device standing over a bottom headline is against the top edge: no badge there, as before.
+      if (s.bottomGap < 0) expect(s.badge, `slide ${s.index + 1}`).toBe(true);
+    }
+  });
 });
 
 /** Each slide of a sheet's set: its device's share of the width and its bottom's distance from the slide's bottom edge (a share of the height; negative past it). */
-function sheetGeometry(c: SheetCase, theme: ThemeId): { index: number; share: number; bottomGap: number }[] {
+function sheetGeometry(c: SheetCase, theme: ThemeId, badge = false): { index: number; share: number; bottomGap: number; badge: boolean }[] {
   const ctx = createCanvas(1, 1).getContext('2d');
   const plan = planScreenshotSet({
     listings: [habitly],
@@ -177,8 +189,10 @@ function sheetGeometry(c: SheetCase, theme: ThemeId): { index: number; share: nu
       metrics,
       panorama: null,
       theme,
+      ...(badge ? { badge: new Uint8Array(1) } : {}),
     };
     const box = arrange(ctx, task, display, false).at.frame!;
-    return { index, share: box.width / W, bottomGap: (H - box.y - box.height) / H };
+    const badged = badgeBox(scaleOf(c.device, orientation), box.screen) !== null;
+    return { index, share: box.width / W, bottomGap: (H - box.y - box.height) / H, badge: badged };
   });
 }
