@@ -145,6 +145,10 @@ function place(ctx: SKRSContext2D, headline: string, block: TextBlock, word: str
   const size = block.headlineSize;
   const lineHeight = size * HEADLINE_LINE_HEIGHT;
   setFont(ctx, block.headlineWeight, size, headline);
+  // The word's ascent and descent from the line's middle, where it is drawn: measured from the
+  // context's baseline of the moment (alphabetic on a fresh canvas), the marker sat a third of a
+  // line high, over the line above, and ended at the baseline.
+  ctx.textBaseline = 'middle';
   for (const [i, line] of block.headline.entries()) {
     const at = wordIndex(line, word);
     if (at < 0) continue;

@@ -209,7 +209,7 @@ export function arrange(
       ? unframedPlacement(screen, layout, m, sc)
       : side
         ? sidePlacement(side, block, sc)
-        : place(task.device, layout, m, block, sc, display, task.theme, rating ? ratingRoom(ctx, rating, m, sc) : 0);
+        : place(task.device, layout, m, block, sc, display, task.theme, rating ? ratingRoom(ctx, rating, m, sc) : 0, !task.badge);
   // The hero is the cover: its device leans (HERO_TILT; a landscape one under its caption on a
   // landscape slide, HERO_TILT_WIDE), lowered so that its raised corner stays clear of the text
   // and moved right so that its upper corner stays on the slide. Not a Mac window (a desktop's

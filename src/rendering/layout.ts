@@ -179,6 +179,9 @@ export const productShare = (layout: string, theme?: ThemeId): number => {
  * edge; a bottom headline keeps its place only when the device fits above it (else the text goes
  * on top: a device hanging off the top edge would hide the screen's title), never over the text. A landscape device on a
  * portrait slide comes here stood upright, its screen turned in it (compose.ts `arrange`).
+ * `grows`: whether a feature's device may grow past its share against a tangent (featureWidth);
+ * a set with the icon badge keeps the share (the badge on a wider device's corner leaves the
+ * slide, and is then not drawn) and is lowered instead.
  */
 export function place(
   device: Device,
@@ -189,31 +192,75 @@ export function place(
   d: Display,
   theme?: ThemeId,
   extraTop = 0,
+  grows = true,
 ): Placement {
   const { width: W, height: H, padTop, gap } = sc;
   const cx = W / 2;
-  const bottomPad = Math.round(H * 0.045);
+  const bottomPad = Math.round(H * BOTTOM_PAD);
   if (layout === 'text-only') return { textTop: Math.round((H - own.height) / 2), frame: null, bleed: null };
   const share = productShare(layout, theme);
   // The hero is a composition of its own: its device follows its own text, not the set's tallest.
   const below = padTop + (isHero(layout) ? own.height : m.blockHeight) + gap + extraTop;
   if (themeFor(theme).screen === 'bleed') return { textTop: padTop, frame: null, bleed: bleedBox(device, d, sc, below, share) };
-  const w = W * share;
+  const { width: w, drop } = isHero(layout)
+    ? { width: W * share, drop: 0 }
+    : featureWidth(device, d, sc, padTop + m.blockHeight + gap, share, grows ? themeFor(theme).product.hero : share);
   const h = heightOf(device, d, w);
   if (layout === 'headline-bottom') {
     // The text sits on the bottom margin; the device stands centred in the room above it. A device
     // too tall for that room (a 20:9 phone at its share) would hang off the top edge and hide the
     // screen's title bar, the words that say what the screen is: its text goes on top instead and
     // the device bleeds off the bottom, as issue 30 asks of tall screens.
+    // A feature grown against a tangent under the top text (featureWidth) may not fit here: it
+    // takes the largest width that does, down to the theme's share, so the set keeps its rhythm.
     const textTop = H - padTop - own.height;
     const bottom = textTop - gap;
-    if (h <= bottom - bottomPad)
-      return { textTop, frame: frameBox(device, d, cx, bottomPad + (bottom - bottomPad - h) / 2, w), bleed: null };
+    let fits = Math.max(W * share, Math.min(w, Math.floor((w * (bottom - bottomPad)) / h)));
+    // The frame's parts are rounded one by one: a pixel or two over, step down.
+    while (fits > W * share && heightOf(device, d, fits) > bottom - bottomPad) fits = Math.max(W * share, fits - 2);
+    const fh = heightOf(device, d, fits);
+    if (fh <= bottom - bottomPad)
+      return { textTop, frame: frameBox(device, d, cx, bottomPad + (bottom - bottomPad - fh) / 2, fits), bleed: null };
   }
   // headline-top, hero-centered and any layout this renderer does not know yet: under the text,
   // raised from the bottom edge when it fits, else bleeding off it.
   const room = H - bottomPad - below;
-  return { textTop: padTop, frame: frameBox(device, d, cx, h <= room ? below + (room - h) / 2 : below, w), bleed: null };
+  return { textTop: padTop, frame: frameBox(device, d, cx, h <= room ? below + (room - h) / 2 : below + drop, w), bleed: null };
+}
+
+/** The margin a device that fits keeps from the bottom edge, as a share of the slide's height. */
+export const BOTTOM_PAD = 0.045;
+/** A framed feature's device bleeds off the bottom edge by at least this share of the slide's height, or clears it by the bottom margin. */
+export const MIN_BLEED = 0.06;
+/** A feature's device stays at least this much of the slide's width under the hero's. */
+const HERO_LEAD = 0.02;
+
+/**
+ * A feature's device width, the same on every feature of the set (it is found from the set's
+ * tallest text, as the device's place under it is): the theme's share, unless under that text
+ * its bottom would land between the bottom margin and MIN_BLEED past the edge. There the bezel
+ * kissed the edge or lost a sliver (iPad and Android tablet bold at 0-1 % of the height from the
+ * edge, iPhone bold 2 % past it), which reads as a slip rather than a choice: the device grows
+ * until it bleeds MIN_BLEED, up to HERO_LEAD under the hero's share; what growing leaves short,
+ * `drop` lowers it by. Never smaller: a tall screen bleeds rather than shrinks (issue 30).
+ */
+function featureWidth(
+  device: Device,
+  d: Display,
+  sc: Scale,
+  below: number,
+  share: number,
+  heroShare: number,
+): { width: number; drop: number } {
+  const { width: W, height: H } = sc;
+  const width = W * share;
+  const h = heightOf(device, d, width);
+  const bottom = below + h;
+  const wanted = H * (1 + MIN_BLEED);
+  if (bottom <= H - Math.round(H * BOTTOM_PAD) || bottom >= wanted) return { width, drop: 0 };
+  // The frame's height grows with its width: scale to the wanted height, within the cap.
+  const grown = Math.min(width * ((wanted - below) / h), W * Math.max(share, heroShare - HERO_LEAD));
+  return { width: grown, drop: Math.max(0, Math.ceil(wanted - below - heightOf(device, d, grown))) };
 }
 
 function heightOf(device: Device, d: Display, outerWidth: number): number {

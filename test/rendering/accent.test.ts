@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { contrastRatio } from '../../src/core/colour.ts';
 import { THEME_IDS, THEMES } from '../../src/core/themes.ts';
 import { createCanvas } from '@napi-rs/canvas';
-import { accentOf, chromaOf, keyWord, MIN_ACCENT_CHROMA, swashBand } from '../../src/rendering/accent.ts';
+import { accentOf, chromaOf, drawWithAccent, keyWord, MIN_ACCENT_CHROMA, swashBand } from '../../src/rendering/accent.ts';
+import { drawText } from '../../src/rendering/compose.ts';
 import { registerFontsFor, setFont } from '../../src/rendering/fonts.ts';
 import { lookOf } from '../../src/rendering/themes.ts';
 
@@ -92,5 +93,56 @@ describe('the swash', () => {
       expect(band.y + band.h).toBeGreaterThan(x.actualBoundingBoxDescent);
       expect(band.y).toBeLessThan(x.actualBoundingBoxDescent);
     }
+  });
+});
+
+describe('the marker', () => {
+  // Measured on pixels, drawn as compose.ts draws a headline (drawWithAccent around drawText) on a
+  // fresh canvas: the word's ink, the chip's colour, the line above's ink. The chip was placed with
+  // the word's ascent measured from whatever baseline the context had (alphabetic on a fresh one)
+  // but drawn about the line's middle: it sat a third of a line high, ran into the line above and
+  // ended at the baseline (seen on every bold slide of the sheets).
+  it('sits evenly around its word and clear of the line above', () => {
+    registerFontsFor(['Track Unlimited Habits']);
+    const size = 160;
+    const [W, H] = [1400, 700];
+    const ctx = createCanvas(W, H).getContext('2d');
+    ctx.fillStyle = '#FFFFFF';
+    ctx.fillRect(0, 0, W, H);
+    const block = {
+      headline: ['Track', 'Unlimited', 'Habits'],
+      sub: [],
+      headlineSize: size,
+      headlineWeight: 900 as const,
+      subSize: 60,
+      height: 0,
+    };
+    const accent = { color: '#FF0000', style: 'marker' as const, ink: '#0000FF' };
+    const look = { ...slide, headline: 'Track Unlimited Habits', keywords: ['unlimited'] };
+    drawWithAccent(ctx, accent, look, block, W / 2, 40, () => drawText(ctx, look, block, '#000000', W / 2, 40));
+    const px = ctx.getImageData(0, 0, W, H).data;
+    /** The rows holding a pixel of this colour. */
+    const rows = (is: (r: number, g: number, b: number) => boolean) => {
+      const ys: number[] = [];
+      for (let y = 0; y < H; y++)
+        for (let x = 0; x < W; x++) {
+          const i = (y * W + x) * 4;
+          if (is(px[i], px[i + 1], px[i + 2])) {
+            ys.push(y);
+            break;
+          }
+        }
+      return ys;
+    };
+    const chip = rows((r, g, b) => r > 240 && g < 15 && b < 15);
+    const word = rows((r, g, b) => b > 200 && r < 40 && g < 40);
+    const [chipTop, chipBottom, wordTop, wordBottom] = [chip[0], chip.at(-1)!, word[0], word.at(-1)!];
+    // "Track", the line above (black ink, no descender): its last row is its baseline.
+    const trackBottom = Math.max(...rows((r, g, b) => r < 40 && g < 40 && b < 40).filter((y) => y < wordTop));
+    const [padTop, padBottom] = [wordTop - chipTop, chipBottom - wordBottom];
+    expect(padTop).toBeGreaterThan(size * 0.04);
+    expect(padBottom).toBeGreaterThan(size * 0.04);
+    expect(Math.abs(padTop - padBottom)).toBeLessThan(size * 0.06);
+    expect(chipTop).toBeGreaterThan(trackBottom);
   });
 });

@@ -8,10 +8,16 @@ import { createCanvas } from '@napi-rs/canvas';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEVICES, type Device } from '../../src/core/devices.ts';
 import { THEME_IDS, themeFor, type ThemeId } from '../../src/core/themes.ts';
+import { badgeBox } from '../../src/rendering/badge.ts';
 import { arrange } from '../../src/rendering/compose.ts';
 import { registerFonts } from '../../src/rendering/fonts.ts';
 import { displayFor } from '../../src/rendering/frames.ts';
-import { fitSet, scaleOf } from '../../src/rendering/layout.ts';
+import { BOTTOM_PAD, fitSet, MIN_BLEED, scaleOf } from '../../src/rendering/layout.ts';
+import { slideSize } from '../../src/core/orientation.ts';
+import { layoutFor } from '../../src/planning/look.ts';
+import { planScreenshotSet } from '../../src/planning/plan.ts';
+import { habitly } from '../planning/listings.ts';
+import { SHEET_CASES, type SheetCase } from './make-set-sheets.ts';
 import { ratingRoom } from '../../src/rendering/rating.ts';
 import type { SlideTask } from '../../src/rendering/types.ts';
 import { REAL_SCREENS } from './golden-cases.ts';
@@ -125,3 +131,68 @@ describe('the product is big', () => {
     },
   );
 });
+
+// The Habitly sets of docs/rendering-sets (one per theme × device, planned as a set with uploaded
+// screens is), measured on the layout compose.ts draws. Under a set's tallest text a feature's
+// device at the theme's share ended 0-1 % of the height above the bottom edge (iPad and Android
+// tablet bold) or lost a 2 % sliver past it (iPhone bold): a bezel kissing the edge reads as a
+// slip. Each now clears the edge by the bottom margin or bleeds off it by MIN_BLEED.
+describe("the sheets' sets: no device kisses the bottom edge", () => {
+  const rows = SHEET_CASES.flatMap((c) =>
+    THEME_IDS.filter((t) => themeFor(t).screen === 'framed').map((theme) => ({ c, theme, slides: sheetGeometry(c, theme) })),
+  );
+  it.each(rows.map((r) => [r.c.name, r.theme, r] as const))('%s, %s', (_, theme, { slides }) => {
+    for (const s of slides.slice(1)) {
+      const clears = s.bottomGap >= BOTTOM_PAD - 0.002;
+      const bleeds = s.bottomGap <= -MIN_BLEED + 0.002;
+      expect(clears || bleeds, `slide ${s.index + 1}: ${pct(s.bottomGap)} from the edge`).toBe(true);
+      expect(s.share).toBeGreaterThanOrEqual(themeFor(theme).product.feature - 0.005);
+      expect(s.share).toBeLessThan(slides[0].share);
+    }
+  });
+
+  // Grown, a device's top-right corner took the brand kit's icon badge off the slide (a badge that
+  // would leave it is not drawn): a set with the badge keeps the theme's share and is lowered.
+  it.each(rows.map((r) => [r.c.name, r.theme, r] as const))('%s, %s, with the icon badge', (_, theme, { c }) => {
+    for (const s of sheetGeometry(c, theme, true).slice(1)) {
+      expect(s.bottomGap >= BOTTOM_PAD - 0.002 || s.bottomGap <= -MIN_BLEED + 0.002, `slide ${s.index + 1}`).toBe(true);
+      expect(s.share).toBeCloseTo(themeFor(theme).product.feature, 2);
+      // A device standing over a bottom headline is against the top edge: no badge there, as before.
+      if (s.bottomGap < 0) expect(s.badge, `slide ${s.index + 1}`).toBe(true);
+    }
+  });
+});
+
+/** Each slide of a sheet's set: its device's share of the width and its bottom's distance from the slide's bottom edge (a share of the height; negative past it). */
+function sheetGeometry(c: SheetCase, theme: ThemeId, badge = false): { index: number; share: number; bottomGap: number; badge: boolean }[] {
+  const ctx = createCanvas(1, 1).getContext('2d');
+  const plan = planScreenshotSet({
+    listings: [habitly],
+    extraContext: null,
+    request: { device: c.device, count: 5, ...(c.orientation ? { orientation: c.orientation } : {}) },
+    uploadedScreens: 5,
+    uploadedLandscape: c.screen[0] > c.screen[1],
+  });
+  const slides = plan.slides.map((s, i) => ({ ...s, layout: s.layout === 'text-only' ? layoutFor(s.role, i, true) : s.layout }));
+  const orientation = plan.width > plan.height ? 'landscape' : 'portrait';
+  const metrics = fitSet(ctx, c.device, slides, theme, orientation);
+  const { width: W, height: H } = slideSize(c.device, orientation);
+  const display = displayFor(c.device, { width: c.screen[0], height: c.screen[1] });
+  return slides.map((s, index) => {
+    const task: SlideTask = {
+      kind: 'slide',
+      index,
+      device: c.device,
+      orientation,
+      slide: s,
+      screen: new Uint8Array(1),
+      metrics,
+      panorama: null,
+      theme,
+      ...(badge ? { badge: new Uint8Array(1) } : {}),
+    };
+    const box = arrange(ctx, task, display, false).at.frame!;
+    const badged = badgeBox(scaleOf(c.device, orientation), box.screen) !== null;
+    return { index, share: box.width / W, bottomGap: (H - box.y - box.height) / H, badge: badged };
+  });
+}

@@ -45,7 +45,11 @@ describe('frames for screens of another shape', () => {
     expect(displayFor(device, { width: w, height: h }).frame).toBe(frame);
     const [r] = await pool.renderSlides({ device, slides: [slide(0, 'Shown Whole', 'headline-top')], screens: [await markedScreen(w, h)] });
     expect(r.lint).toMatchObject({ marketingImage: null, screenCroppedPct: 0, problems: [] });
-    for (const n of await marks(r.bytes)) expect(n).toBeGreaterThan(5);
+    // Nothing cut by the display's shape. A 20:9 phone on a 9:16 tablet slide is taller than the
+    // slide: it bleeds off the bottom edge by design (6 % of the height at least, never a sliver:
+    // docs/composition.md), counted apart, and its bottom marks go with it.
+    const shown = await marks(r.bytes);
+    for (const n of (r.lint.screenBleedPct ?? 0) > 0 ? shown.slice(0, 2) : shown) expect(n).toBeGreaterThan(5);
   });
 
   it('a marketing picture is shown whole and unframed, not as a text slide', async () => {
