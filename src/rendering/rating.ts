@@ -1,6 +1,8 @@
 /**
  * The store's rating on the hero slide: "★★★★★ 4.8 · 12K ratings" under the headline, in the text
- * colour, set at the subheadline's size or a little above. Shown only where it sells: 50 ratings
+ * colour, set at the subheadline's size or a little above. The stars are filled to the value, as the
+ * stores draw them (4.7 fills four and seven tenths), over a faint row of five: whole stars for the
+ * rounded value put five full stars beside "4.7", a claim the figure beside it contradicts. Shown only where it sells: 50 ratings
  * or more and 4.0 or better (set by the caller, RenderInput.rating; checked again here).
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
@@ -20,12 +22,15 @@ const compact = new Intl.NumberFormat('en', {
   roundingMode: 'floor',
 } as Intl.NumberFormatOptions);
 
-/** The line as drawn: whole stars for the rounded value, the value with one decimal, the count. */
+const STARS = '★★★★★';
+/** The share of the five stars lit: the value as the line prints it (floored to a tenth), over 5. */
+export const starsFilled = (r: StoreRating): number => Math.floor(r.value * 10) / 50;
+
+/** The line as laid out: five stars (lit to the value when drawn), the value with one decimal, the count. */
 export function ratingLine(r: StoreRating): string {
-  const full = Math.round(r.value);
   const value = (Math.floor(r.value * 10) / 10).toFixed(1);
   const count = r.count < 1000 ? String(r.count) : `${compact.format(r.count)}+`;
-  return `${'★'.repeat(full)}${'☆'.repeat(5 - full)}  ${value} · ${count} ratings`;
+  return `${STARS}  ${value} · ${count} ratings`;
 }
 
 /**
@@ -49,8 +54,22 @@ export function drawRating(ctx: SKRSContext2D, r: StoreRating, m: SetMetrics, sc
   const line = ratingLine(r);
   setFont(ctx, 700, size, line);
   ctx.direction = 'ltr';
-  ctx.textAlign = 'center';
+  ctx.textAlign = 'left';
   ctx.textBaseline = 'middle';
   ctx.fillStyle = color;
-  ctx.fillText(line, sc.width / 2, top + sc.gap * 0.4 + (size * 1.4) / 2);
+  const y = top + sc.gap * 0.4 + (size * 1.4) / 2;
+  const left = (sc.width - ctx.measureText(line).width) / 2;
+  const stars = ctx.measureText(STARS).width;
+  ctx.fillText(line.slice(STARS.length), left + stars, y);
+  // The unlit part faint, then the lit part clipped to the value's share of the row.
+  ctx.save();
+  ctx.globalAlpha = 0.3;
+  ctx.fillText(STARS, left, y);
+  ctx.restore();
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(left, y - size, stars * starsFilled(r), size * 2);
+  ctx.clip();
+  ctx.fillText(STARS, left, y);
+  ctx.restore();
 }

@@ -3,10 +3,10 @@ import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICE_IDS } from '../../src/core/devices.ts';
 import { THEME_IDS } from '../../src/core/themes.ts';
-import { registerFonts } from '../../src/rendering/fonts.ts';
+import { registerFonts, setFont } from '../../src/rendering/fonts.ts';
 import { RenderPool } from '../../src/rendering/index.ts';
 import { fitSet, scaleOf } from '../../src/rendering/layout.ts';
-import { ratingFit, ratingLine, shownRating } from '../../src/rendering/rating.ts';
+import { drawRating, ratingFit, ratingLine, shownRating, starsFilled } from '../../src/rendering/rating.ts';
 import type { StoreRating } from '../../src/rendering/types.ts';
 import { markedScreen } from './golden-cases.ts';
 import { slide } from './support.ts';
@@ -21,7 +21,41 @@ describe("the hero's rating", () => {
     expect(shownRating({ value: 3.9, count: 5000 })).toBeNull();
     expect(shownRating({ value: 4.8, count: 50 })).toEqual({ value: 4.8, count: 50 });
     expect(ratingLine({ value: 4.76, count: 12840 })).toBe('★★★★★  4.7 · 12.8K+ ratings');
-    expect(ratingLine({ value: 4.2, count: 50 })).toBe('★★★★☆  4.2 · 50 ratings');
+    expect(ratingLine({ value: 4.2, count: 50 })).toBe('★★★★★  4.2 · 50 ratings');
+    // Lit to the printed value: five full stars beside "4.7" would claim more than the figure.
+    expect(starsFilled({ value: 4.76, count: 12840 })).toBeCloseTo(0.94);
+    expect(starsFilled({ value: 4.2, count: 50 })).toBeCloseTo(0.84);
+    expect(starsFilled({ value: 5, count: 50 })).toBe(1);
+  });
+
+  it('lights the stars to the value: a 4.2 leaves four fifths of the fifth star faint', () => {
+    const device = 'android-phone';
+    const sc = scaleOf(device);
+    const ctx0 = createCanvas(1, 1).getContext('2d');
+    const m = fitSet(ctx0, device, [slide(0, 'Track Every Habit', 'hero-centered')], 'dark');
+    // The fifth star's ink, white on black, summed: the row's last fifth, found from the line's
+    // own metrics (the line is centred; the stars lead it).
+    const fifth = (value: number) => {
+      const r = { value, count: 5000 };
+      const canvas = createCanvas(sc.width, 400);
+      const ctx = canvas.getContext('2d');
+      ctx.fillStyle = '#000';
+      ctx.fillRect(0, 0, sc.width, 400);
+      drawRating(ctx, r, m, sc, '#fff', 0);
+      const { size } = ratingFit(ctx, r, m, sc);
+      setFont(ctx, 700, size, ratingLine(r));
+      const left = (sc.width - ctx.measureText(ratingLine(r)).width) / 2;
+      const star = ctx.measureText('★★★★★').width / 5;
+      const from = Math.round(left + star * 4.25);
+      const px = ctx.getImageData(from, 0, Math.round(star * 0.75), 400).data;
+      let sum = 0;
+      for (let i = 0; i < px.length; i += 4) sum += px[i];
+      return sum;
+    };
+    const full = fifth(5);
+    expect(full).toBeGreaterThan(0);
+    expect(fifth(4.2) / full).toBeLessThan(0.4);
+    expect(fifth(4.99) / full).toBeGreaterThan(0.9);
   });
 
   // The bold theme's subheadline size (a 1.6th of its Black headline) set the line at 108 px on an
