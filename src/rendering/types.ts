@@ -137,11 +137,22 @@ export type RenderTask = FitTask | SlideTask | PreviewTask | BrandTask;
 /** What the renderer found while drawing a slide: the picture's half of its lint. */
 export type DrawnLint = Omit<SlideLint, 'width' | 'height' | 'alpha' | 'bytes' | 'format' | 'problems'>;
 
+/** A slide's file's SHA-256 (hex) and CRC-32 (its ZIP entry's), taken on the rendering thread. */
+export interface SlideDigest {
+  sha256: string;
+  crc32: number;
+}
+
 /** A slide as delivered: its encoded bytes and its lint. */
 export interface RenderedSlide {
   bytes: Buffer;
   format: 'png' | 'jpeg';
   lint: SlideLint;
+  /**
+   * From the rendering thread (RenderPool), with `lint.problems` the store rules checked on these
+   * very bytes there; absent (a test's renderer), both are taken by whoever stores the slide.
+   */
+  digest?: SlideDigest;
 }
 
 /** The lint of a slide, as the job's result carries it (core/set-schemas.ts SlideLintSchema). */

@@ -73,14 +73,26 @@ export function buildArchive(
   );
 }
 
+/** ~0.3 ms of SHA-256 on this project's VM. */
+const HASH_SLICE = 128 * 1024;
+
 /** Stores the set's ZIP under the attempt's prefix and names it as the job's archive file. */
 export async function storeArchive(objects: ObjectStore, prefix: string, zip: Buffer[]): Promise<JobFile> {
-  // Hashed a part (about a slide) at a time, giving the event loop a turn between parts: the
-  // whole 10 MB at once held the thread that answers polls for ~7 ms.
+  // Hashed in slices of at most HASH_SLICE bytes, giving the event loop a turn between them: the
+  // whole 10 MB at once held the thread that answers polls for ~7 ms, and a part (a ~1 MB slide)
+  // at a time still 2.5-4 ms a turn on this project's VM (no SHA extensions), a poll's p99.
   const hash = createHash('sha256');
+  let since = 0;
   for (const part of zip) {
-    hash.update(part);
-    if (part.length > 64 * 1024) await nextTurn();
+    for (let at = 0; at < part.length; at += HASH_SLICE) {
+      const slice = part.subarray(at, at + HASH_SLICE);
+      hash.update(slice);
+      since += slice.length;
+      if (since >= HASH_SLICE) {
+        since = 0;
+        await nextTurn();
+      }
+    }
   }
   await objects.put(`${prefix}/${ARCHIVE_NAME}`, zip, 'application/zip');
   return {

@@ -13,6 +13,7 @@ import { appNotFound } from '../apps/apps.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { ScreenshotFamily } from '../core/listing.ts';
 import { ChargeBatches } from './charge-batches.ts';
+import { ChargeGather } from './charge-gather.ts';
 import type { StoredPlanRequest } from './jobs.ts';
 
 /** What the check before the charge read of the app, which the charge requires to be still true. */
@@ -69,70 +70,89 @@ const CHARGE_AND_ENQUEUE = `
     coalesce((SELECT fresh FROM app), false) AS fresh`;
 
 /**
- * Several creates of one account and credit period in one statement, in order: all are written,
- * or none (a null remaining: the credits do not cover them all, an app is not the account's, or
- * one no longer says what its check read).
+ * Several accounts' creates in one statement (./charge-gather.ts): items of groups, a group being one
+ * account's creates in one credit period. A group is written whole only if every app of it is the
+ * account's and still says what its check read, and its credits cover them all; the others write
+ * nothing. The credit rows are locked in account order first, so two such statements (of two
+ * processes) do not wait on each other's rows crosswise; a single-row charge locks one row only.
  */
-const CHARGE_AND_ENQUEUE_MANY = `
+const CHARGE_AND_ENQUEUE_GATHERED = `
   WITH items AS (
-    SELECT * FROM unnest($4::text[], $5::text[], $6::text[], $7::int[], $8::text[], $9::text[], $10::boolean[], $11::int[])
-      WITH ORDINALITY AS i(app_id, job_id, request, cost, extra_context, family, has_screens, listings_version, ord)),
-  app AS (
-    SELECT count(*) = cardinality($5::text[]) AS ok FROM items JOIN apps a ON a.id = items.app_id AND a.account_id = $1
-    WHERE a.extra_context IS NOT DISTINCT FROM items.extra_context AND a.listings_version = items.listings_version AND (items.family IS NULL OR items.has_screens = EXISTS (
-      SELECT 1 FROM screens s WHERE s.app_id = items.app_id AND s.account_id = $1 AND s.family = items.family AND s.deleted_at IS NULL))),
-  charged AS (${CHARGE_UPDATE} AND (SELECT ok FROM app) RETURNING allowance + granted - used AS remaining),
+    SELECT * FROM unnest($1::int[], $2::text[], $3::date[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[], $9::text[], $10::boolean[], $11::int[])
+      WITH ORDINALITY AS i(grp, account_id, period, app_id, job_id, request, cost, extra_context, family, has_screens, listings_version, ord)),
+  checked AS (
+    SELECT i.grp, min(i.account_id) AS account_id, min(i.period) AS period, sum(i.cost)::int AS cost,
+      bool_and(a.id IS NOT NULL AND a.extra_context IS NOT DISTINCT FROM i.extra_context AND a.listings_version = i.listings_version
+        AND (i.family IS NULL OR i.has_screens = EXISTS (
+          SELECT 1 FROM screens s WHERE s.app_id = i.app_id AND s.account_id = i.account_id AND s.family = i.family AND s.deleted_at IS NULL))) AS ok
+    FROM items i LEFT JOIN apps a ON a.id = i.app_id AND a.account_id = i.account_id
+    GROUP BY i.grp),
+  locked AS MATERIALIZED (
+    SELECT c.account_id, c.period_start, k.grp, k.cost FROM credit_periods c JOIN checked k ON k.account_id = c.account_id AND k.period = c.period_start
+    WHERE k.ok ORDER BY c.account_id, c.period_start FOR UPDATE OF c),
+  charged AS (
+    UPDATE credit_periods c SET used = c.used + l.cost FROM locked l
+    WHERE c.account_id = l.account_id AND c.period_start = l.period_start AND c.allowance + c.granted - c.used >= l.cost
+    RETURNING l.grp, c.allowance + c.granted - c.used AS remaining),
   ledger AS (
     INSERT INTO credit_ledger (account_id, period_start, kind, amount, job_id)
-    SELECT $1, $2::date, 'charge', items.cost, items.job_id FROM items, charged ORDER BY items.ord),
+    SELECT i.account_id, i.period, 'charge', i.cost, i.job_id FROM items i JOIN charged g ON g.grp = i.grp ORDER BY i.ord),
   job AS (
     INSERT INTO jobs (id, account_id, app_id, request, cost, period_start)
-    SELECT items.job_id, $1, items.app_id, items.request::jsonb, items.cost, $2::date FROM items, charged ORDER BY items.ord)
-  SELECT (SELECT remaining FROM charged) AS remaining`;
+    SELECT i.job_id, i.account_id, i.app_id, i.request::jsonb, i.cost, i.period FROM items i JOIN charged g ON g.grp = i.grp ORDER BY i.ord)
+  SELECT grp, remaining FROM charged`;
 
-/** One set of batches per pool (tests run many databases in one process). */
+/** One account's batches, and the statements they share with other accounts, per pool (tests run many databases in one process). */
 const batchesByDb = new WeakMap<Queryable, ChargeBatches<ChargeItem, Charged>>();
+/** Gathered statements in flight at once: a few of the pool's connections (10 by default), the rest for everything else. */
+const GATHERED_IN_FLIGHT = 3;
 
-/** Charge and queue on `db`, sharing a statement with the account's creates in flight. */
+/** Charge and queue on `db`, sharing a statement with the account's creates in flight, and with other accounts'. */
 export function chargeBatched(db: Queryable, item: ChargeItem): Promise<Charged> {
   let batches = batchesByDb.get(db);
   if (!batches) {
+    const gather = new ChargeGather<ChargeItem[], Charged[]>((groups) => chargeGathered(db, groups), GATHERED_IN_FLIGHT);
     batches = new ChargeBatches<ChargeItem, Charged>({
-      one: (i) => chargeAndEnqueue(db, i),
-      many: (items) => chargeAndEnqueueMany(db, items),
+      // Not charged in the gathered statement: alone, for its own answer (402, 404, a stale check) or the month's first charge.
+      one: async (i) => (await gather.charge([i]))?.[0] ?? chargeAndEnqueue(db, i),
+      // Null: ChargeBatches charges each alone, in order.
+      many: (items) => gather.charge(items),
     });
     batchesByDb.set(db, batches);
   }
   return batches.charge(`${item.accountId} ${periodStart(item.now)}`, item);
 }
 
-/** Items of one account and one credit period (the batches' key). */
-async function chargeAndEnqueueMany(q: Queryable, items: ChargeItem[]): Promise<Charged[] | null> {
-  const total = items.reduce((n, i) => n + i.cost, 0);
-  const { rows } = await q.query<{ remaining: number | null }>({
-    name: 'charge-and-enqueue-many',
-    text: CHARGE_AND_ENQUEUE_MANY,
+/** Groups of one account and one credit period each (the batches' key): their answers, null for a group not charged. */
+async function chargeGathered(q: Queryable, groups: ChargeItem[][]): Promise<(Charged[] | null)[]> {
+  const items = groups.flatMap((g, grp) => g.map((i) => ({ grp, i })));
+  const { rows } = await q.query<{ grp: number; remaining: number }>({
+    name: 'charge-and-enqueue-gathered',
+    text: CHARGE_AND_ENQUEUE_GATHERED,
     values: [
-      items[0].accountId,
-      periodStart(items[0].now),
-      total,
-      items.map((i) => i.appId),
-      items.map((i) => i.jobId),
-      items.map((i) => JSON.stringify(i.request)),
-      items.map((i) => i.cost),
-      items.map((i) => i.checked.extraContext),
-      items.map((i) => i.checked.family),
-      items.map((i) => i.checked.hasScreens),
-      items.map((i) => i.checked.listingsVersion),
+      items.map((x) => x.grp),
+      items.map((x) => x.i.accountId),
+      items.map((x) => periodStart(x.i.now)),
+      items.map((x) => x.i.appId),
+      items.map((x) => x.i.jobId),
+      items.map((x) => JSON.stringify(x.i.request)),
+      items.map((x) => x.i.cost),
+      items.map((x) => x.i.checked.extraContext),
+      items.map((x) => x.i.checked.family),
+      items.map((x) => x.i.checked.hasScreens),
+      items.map((x) => x.i.checked.listingsVersion),
     ],
   });
-  const remaining = rows[0].remaining;
-  if (remaining === null) return null;
-  // Each answers the balance right after its own charge, as if they had run one after another.
-  let after = remaining + total;
-  return items.map((i) => {
-    after -= i.cost;
-    return { jobId: i.jobId, credits: { cost: i.cost, remaining: after } };
+  const remaining = new Map(rows.map((r) => [r.grp, r.remaining]));
+  return groups.map((g, grp) => {
+    const left = remaining.get(grp);
+    if (left === undefined) return null;
+    // Each answers the balance right after its own charge, as if they had run one after another.
+    let after = left + g.reduce((n, i) => n + i.cost, 0);
+    return g.map((i) => {
+      after -= i.cost;
+      return { jobId: i.jobId, credits: { cost: i.cost, remaining: after } };
+    });
   });
 }
 

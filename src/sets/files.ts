@@ -31,7 +31,10 @@ export const slideFileName = (index: number, locale: string | null, ext: 'png' |
 
 export const sha256Hex = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
-/** Writes a picture under the attempt's prefix and names it as one of the job's files. */
+/**
+ * Writes a picture under the attempt's prefix and names it as one of the job's files. `sha256`:
+ * the bytes' digest when the thread that made them took it already.
+ */
 export async function keepPicture(
   objects: ObjectStore,
   prefix: string,
@@ -39,9 +42,10 @@ export async function keepPicture(
   bytes: Buffer,
   contentType: string,
   size: { width: number; height: number },
+  sha256?: string,
 ): Promise<JobFile> {
   await objects.put(`${prefix}/${name}`, bytes, contentType);
-  return { name, objectKey: `${prefix}/${name}`, contentType, bytes: bytes.length, sha256: sha256Hex(bytes), ...size };
+  return { name, objectKey: `${prefix}/${name}`, contentType, bytes: bytes.length, sha256: sha256 ?? sha256Hex(bytes), ...size };
 }
 
 export async function saveJobFiles(tx: Queryable, jobId: string, files: JobFile[]): Promise<void> {

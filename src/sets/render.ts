@@ -242,13 +242,15 @@ export async function renderPictures(
   const lints = new Map<string, SlideLint[]>();
   const io = pLimit(IO_CONCURRENCY);
   for (const set of sets) {
-    const store = (i: number, { bytes, format }: RenderedSlide) =>
+    const store = (i: number, { bytes, format, lint, digest }: RenderedSlide) =>
       io(async () => {
         const slide = set.slides[i];
         // Never deliver a picture a store would refuse (size, alpha, bytes): that is our bug, not the user's.
-        const broken = checkStoreRules(bytes, job.device);
+        // The rendering thread checked these bytes (lint.problems) when it digested them; checking
+        // again here read every chunk's CRC of the file on the thread that answers HTTP.
+        const broken = digest ? lint.problems : checkStoreRules(bytes, job.device);
         if (broken.length) throw new Error(`slide ${slide.index} breaks the store rules: ${broken.join('; ')}`);
-        const kept = await keepSlide(deps.objects, prefix, job.device, set, slide, { bytes, format }, size);
+        const kept = await keepSlide(deps.objects, prefix, job.device, set, slide, { bytes, format, digest }, size);
         files.push(kept.file);
         archived.push(kept.entry);
       });
@@ -352,8 +354,9 @@ function withLint(result: ScreenshotSetResult, first: string, lints: Map<string,
 
 /**
  * One rendered slide stored under the attempt's prefix: its file, and its ZIP entry with the CRC-32
- * taken now, a slide at a time (the whole set's 10 MB in one turn at the end held the thread that
- * answers HTTP for ~5 ms). A set and a revision store their slides the same way.
+ * the rendering thread took (else taken now), a slide at a time (the whole set's 10 MB in one turn
+ * at the end held the thread that answers HTTP for ~5 ms). A set and a revision store their slides
+ * the same way.
  */
 export async function keepSlide(
   objects: ObjectStore,
@@ -361,16 +364,29 @@ export async function keepSlide(
   device: Device,
   set: { locale: string; fileLocale: string | null },
   slide: Pick<Slide, 'index' | 'role'>,
-  { bytes, format }: Pick<RenderedSlide, 'bytes' | 'format'>,
+  { bytes, format, digest }: Pick<RenderedSlide, 'bytes' | 'format' | 'digest'>,
   size: Size = DEVICES[device],
 ): Promise<{ file: JobFile; entry: ArchiveSlide }> {
   const ext = format === 'jpeg' ? 'jpg' : 'png';
   const { width, height } = size;
-  const file = await keepPicture(objects, prefix, slideFileName(slide.index, set.fileLocale, ext), bytes, `image/${format}`, {
-    width,
-    height,
-  });
-  return { file, entry: { locale: set.locale, index: slide.index, role: slide.role, png: bytes, ext, crc32: crc32(bytes) } };
+  const file = await keepPicture(
+    objects,
+    prefix,
+    slideFileName(slide.index, set.fileLocale, ext),
+    bytes,
+    `image/${format}`,
+    { width, height },
+    digest?.sha256,
+  );
+  const entry: ArchiveSlide = {
+    locale: set.locale,
+    index: slide.index,
+    role: slide.role,
+    png: bytes,
+    ext,
+    crc32: digest?.crc32 ?? crc32(bytes),
+  };
+  return { file, entry };
 }
 
 /** The renderer's threads when it can draw brand pictures; else (tests' fakes) this thread. */

@@ -2,6 +2,8 @@
  * A set's slides are handed over one by one as the threads finish them, and renderPictures stores
  * each at once instead of waiting for the whole set to be drawn.
  */
+import { createHash } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
 import { RenderPool, type RenderedSlide, type RenderInput, type RenderOptions } from '../../src/rendering/index.ts';
@@ -23,6 +25,37 @@ describe('slides handed over as they are drawn', () => {
     );
     expect([...got.keys()].sort()).toEqual([0, 1, 2]);
     all.forEach((r, i) => expect(got.get(i)!.bytes.equals(r.bytes)).toBe(true));
+  });
+
+  it("hands over each slide's SHA-256 and CRC-32 taken on its thread, which the stored files and ZIP use", async () => {
+    const shot = await screen();
+    const all = await pool.renderSlides({ device: 'android-phone', slides: [slide(0, 'One', 'headline-top')], screens: [shot] });
+    const [r] = all;
+    expect(r.digest).toEqual({ sha256: createHash('sha256').update(r.bytes).digest('hex'), crc32: crc32(r.bytes) });
+    expect(r.lint.problems).toEqual([]);
+    const planned = planScreenshotSet({
+      listings: [sampleListing({ screenshots: emptyScreenshots() })],
+      extraContext: null,
+      request: { device: 'android-phone', count: 3 },
+    });
+    const stored: string[] = [];
+    // A renderer whose digests are wrong: the stored files must carry them, proving they are not taken again.
+    const renderer = {
+      // No onSlide: the slides are stored as this returns them.
+      async renderSlides(input: RenderInput) {
+        const drawn = await pool.renderSlides(input);
+        return drawn.map((d) => ({ ...d, digest: { sha256: 'f'.repeat(64), crc32: d.digest!.crc32 } }));
+      },
+      renderSome: pool.renderSome.bind(pool),
+    };
+    const done = await renderPlannedSet(
+      planned,
+      keysOnlyStore(stored, () => screen()),
+      renderer,
+    );
+    const slideFiles = done.files.filter((f) => f.name.startsWith('slides/'));
+    expect(slideFiles).toHaveLength(3);
+    for (const f of slideFiles) expect(f.sha256).toBe('f'.repeat(64));
   });
 
   it('stores a slide while the others are still being drawn', async () => {

@@ -5,6 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { grant } from '../../src/accounts/credits.ts';
 import { ChargeBatches } from '../../src/sets/charge-batches.ts';
+import { ChargeGather } from '../../src/sets/charge-gather.ts';
+import { createAccount } from '../../src/accounts/accounts.ts';
+import { createApiKey } from '../../src/accounts/api-keys.ts';
 import { createTestApp } from '../support/app.ts';
 import { insertApp } from '../support/fixtures.ts';
 
@@ -92,6 +95,94 @@ describe('creates of one account, concurrently', () => {
       expect(ids.size).toBe(n);
       // A transaction's jobs share its timestamp: fewer moments than jobs means creates shared commits.
       expect(rows[0].moments).toBeLessThan(n);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('ChargeGather', () => {
+  it('runs groups alone up to its limit, then those arriving meanwhile in one statement; a failed statement answers null to each', async () => {
+    const calls: string[][] = [];
+    const pending: ((fail: boolean) => void)[] = [];
+    const gather = new ChargeGather<string, string>(async (groups) => {
+      calls.push(groups);
+      const fail = await new Promise<boolean>((r) => pending.push(r));
+      if (fail) throw new Error('deadlock detected');
+      return groups.map((g) => (g === 'short' ? null : `ok ${g}`));
+    }, 1);
+    const answers = ['a', 'b', 'short', 'c'].map((g) => gather.charge(g));
+    expect(calls).toEqual([['a']]);
+    pending.shift()!(false);
+    await answers[0];
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+    expect(calls).toEqual([['a'], ['b', 'short', 'c']]);
+    expect(gather.combined).toBe(1);
+    const late = gather.charge('d');
+    pending.shift()!(false);
+    expect(await Promise.all(answers)).toEqual(['ok a', 'ok b', null, 'ok c']);
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+    pending.shift()!(true);
+    expect(await late).toBeNull();
+  });
+});
+
+describe('creates of many accounts, concurrently', () => {
+  it("share statements, and each account's answers, jobs, ledger rows and balance are exact, a short one refused alone", async () => {
+    const h = await createTestApp();
+    try {
+      const accounts: { id: string; key: string; appId: string; short: boolean }[] = [];
+      for (let i = 0; i < 8; i++) {
+        // The last account (free: 50 credits) can pay for only part of what it asks: the rest of its creates are 402.
+        const short = i === 7;
+        const account = await createAccount(h.t.pool, { name: `gathered ${i}`, plan: short ? 'free' : 'scale' });
+        const key = await createApiKey(h.t.pool, account.id, 'test');
+        accounts.push({ id: account.id, key: key.key, appId: await insertApp(h.t.pool, account.id), short });
+      }
+      const create = (a: (typeof accounts)[number]) =>
+        h.app.inject({
+          method: 'POST',
+          url: '/api/v1/public/v1/screenshots',
+          headers: { authorization: `Bearer ${a.key}` },
+          payload: { appId: a.appId, device: 'iphone-69' },
+        });
+      // One create each first: the checks before the charge are then cached, and the rest reach the charge together.
+      for (const a of accounts) expect((await create(a)).statusCode).toBe(201);
+      const { rows: before } = await h.t.pool.query<{ account_id: string; remaining: number }>(
+        'SELECT account_id, allowance + granted - used AS remaining FROM credit_periods WHERE account_id = ANY($1)',
+        [accounts.map((a) => a.id)],
+      );
+      const start = new Map(before.map((r) => [r.account_id, r.remaining]));
+      const n = 12;
+      const results = await Promise.all(accounts.flatMap((a) => Array.from({ length: n }, () => create(a).then((r) => ({ a, r })))));
+      for (const a of accounts) {
+        const mine = results.filter((x) => x.a === a).map((x) => x.r);
+        const ok = mine.filter((r) => r.statusCode === 201);
+        const affordable = Math.min(n, Math.floor(start.get(a.id)! / 5));
+        expect(affordable < n).toBe(a.short);
+        expect(ok).toHaveLength(affordable);
+        expect(mine.filter((r) => r.statusCode === 402)).toHaveLength(n - affordable);
+        // Each 201 tells the balance right after its own charge, as if the creates had run one by one.
+        const remaining = ok.map((r) => r.json().credits.remaining as number).sort((x, y) => y - x);
+        expect(remaining).toEqual(Array.from({ length: affordable }, (_, i) => start.get(a.id)! - 5 * (i + 1)));
+        const { rows } = await h.t.pool.query<{ jobs: number; charges: number; used: number; left: number }>(
+          `SELECT (SELECT count(*) FROM jobs WHERE account_id = $1)::int AS jobs,
+                  (SELECT count(*) FROM credit_ledger WHERE account_id = $1 AND kind = 'charge' AND amount = 5)::int AS charges,
+                  (SELECT allowance + granted - used FROM credit_periods WHERE account_id = $1)::int AS left`,
+          [a.id],
+        );
+        expect(rows[0]).toMatchObject({ jobs: affordable + 1, charges: affordable + 1, left: start.get(a.id)! - 5 * affordable });
+        const { rows: matching } = await h.t.pool.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM jobs WHERE account_id = $1 AND id = ANY($2)',
+          [a.id, ok.map((r) => r.json().jobId as string)],
+        );
+        expect(matching[0].n).toBe(affordable);
+      }
+      // Jobs of different accounts committed in one transaction share its timestamp.
+      const { rows: shared } = await h.t.pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM (SELECT created_at FROM jobs GROUP BY created_at HAVING count(DISTINCT account_id) > 1) x`,
+      );
+      expect(shared[0].n).toBeGreaterThan(0);
     } finally {
       await h.close();
     }

@@ -147,7 +147,8 @@ export async function renderRevision(
       { signal: ctx.signal, onSlide: () => ctx.progress(++done, total) },
     );
     for (const [i, r] of rendered) {
-      const broken = checkStoreRules(r.bytes, plan.device);
+      // Checked on the rendering thread with the digest it took (lint.problems), else here.
+      const broken = r.digest ? r.lint.problems : checkStoreRules(r.bytes, plan.device);
       if (broken.length) throw new Error(`slide ${i + 1} breaks the store rules: ${broken.join('; ')}`);
       w.pictures.set(i, r);
     }
