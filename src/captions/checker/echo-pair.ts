@@ -37,5 +37,13 @@ export function saysAgain(headline: string, sub: string, language: string, exclu
   }
   if (head.size < 2) return null;
   const under = substance(sub, language, exclude);
-  return [...head].every((w) => under.has(w)) ? again : null;
+  if (![...head].every((w) => under.has(w))) return null;
+  // A clause of its own after the restatement says why it matters ("Over 500 hand-made levels, so
+  // there's always another to try." under "500 levels, all made by hand!"): a copywriter ships it.
+  const clause = CLAUSE.exec(sub);
+  if (clause && [...substance(sub.slice(clause.index), language, exclude)].some((w) => !head.has(w))) return null;
+  return again;
 }
+
+/** Where a subheadline goes on to a clause of its own: a comma or dash, then a linking word. */
+const CLAUSE = /[,;:\u2013\u2014]\s*(?:so|because|since|which|while|but|and never|so that)\b/i;
