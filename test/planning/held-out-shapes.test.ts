@@ -135,3 +135,71 @@ describe('a count of ratings in words of languages that count in ten-thousands (
     ).toEqual([]);
   });
 });
+
+/** English, in the shapes the read found cut: a verb of going on, a bullet's tail, a second clause, an adjective of time. */
+const pocket = listingOf({
+  name: 'Pocketcast Radio',
+  category: 'Music',
+  subtitle: 'Radio from every corner of the world',
+  rating: 4.6,
+  ratingCount: 5400,
+  description: [
+    'Pocketcast Radio brings 30,000 live stations to your phone.',
+    '',
+    '• Your station keeps streaming in the background while you use other apps',
+    '• Monthly contests with rare vinyl records',
+    '• Saves your favourites and works without an account',
+    '• Join a fan club and vote daily song picks for the morning show',
+    '• Sort your stations by country and genre',
+    '• Record your friends in the studio',
+  ].join('\n'),
+});
+const ids = (headline: string, x: Partial<CaptionToCheck> = {}, style: CaptionStyle = 'minimal') =>
+  findings(pocket, style, 'short', [
+    { headline: 'Radio from every corner of the world', role: 'hero' },
+    { headline, ...x },
+  ])[1];
+
+describe('a phrase cut before what makes its point (shapes 1, 2 and 7)', () => {
+  it('refuses a verb of going on cut from where or when it goes on', () => {
+    expect(ids('Your station keeps streaming')).toContain('cut');
+    expect(ids('Your station keeps streaming in the background')).not.toContain('cut');
+  });
+
+  it('refuses the tail of a bullet with no verb said as a thing of its own', () => {
+    expect(ids('Rare vinyl records')).toContain('cut');
+    expect(ids('Monthly contests')).not.toContain('cut');
+  });
+
+  it('refuses a second clause said as the thing a verb gives', () => {
+    expect(ids('Favourites and works without an account')).toContain('cut');
+    expect(ids('Saves your favourites and works')).toContain('cut');
+  });
+
+  it('refuses a verb cut before its object that opens on an adjective of time', () => {
+    expect(ids('Join a fan club and vote')).toContain('cut');
+  });
+
+  it('writes none of them', () => {
+    for (const style of ['minimal', 'aso-expert', 'bold', 'playful', 'professional'] as const)
+      for (const length of ['short', 'long'] as const) {
+        const heads = (plan(pocket, style, length, { count: 5 })?.slides ?? []).map((s) => s.headline).join(' | ');
+        expect(heads, `${style}/${length}`).not.toMatch(
+          /keeps streaming[.!]?( \||$)|^rare vinyl|\| rare vinyl|favourites and works|and vote[.!]?( \||$)/i,
+        );
+      }
+  });
+});
+
+describe('the bold recast only of the user’s own thing (shape 3)', () => {
+  it('refuses "X. VERBED." on people or on a lone bare noun, not on the user’s thing', () => {
+    expect(ids('YOUR FRIENDS. RECORDED.', {}, 'bold')).toContain('frame');
+    expect(ids('STATIONS. SORTED.', {}, 'bold')).toContain('frame');
+    expect(ids('YOUR STATIONS. SORTED.', {}, 'bold')).not.toContain('frame');
+  });
+
+  it('the bold voice says such a phrase as the listing does', () => {
+    const heads = (plan(pocket, 'bold', 'short', { count: 6 })?.slides ?? []).map((s) => s.headline).join(' | ');
+    expect(heads).not.toMatch(/FRIENDS\. RECORDED/);
+  });
+});
