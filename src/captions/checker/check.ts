@@ -14,7 +14,7 @@ import type { Listing } from '../../core/listing.ts';
 import { hasMarkup, NEGATIVE, notAFeature } from '../clean.ts';
 import { cutFromSource, echoes, hasStraySymbol, incompleteness, sameTopic, substance, URLISH } from './complete.ts';
 import { claimSources, ungroundedClaims, type ClaimSources } from './claims.ts';
-import { foreignVocabulary, voiceVocabulary } from '../rules/voices.ts';
+import { foreignFrames, foreignVocabulary, voiceVocabulary } from '../rules/voices.ts';
 import { fitOf } from './fit.ts';
 import { captionWidth, languageOf } from '../../core/locales.ts';
 import { type Role } from '../../core/narratives.ts';
@@ -121,6 +121,12 @@ const RELIEVED = /\b(?:without|no|sans|ohne|sin|senza|sem)\s+(?:the\s+|any\s+|le
 /** The slides that must carry the value proposition: what a store visitor sees without scrolling. */
 const VALUE_SLIDES = 3;
 
+/** Whether `text` says the words of `name` and no others ("Receitas da Vovó." of "Receitas da Vovó"). */
+const sameWords = (text: string, name: string) => {
+  const own = new Set(textWords(normalise(name, { fold: true })));
+  return textWords(normalise(text, { fold: true })).every((w) => own.has(w));
+};
+
 interface Facts {
   u: Understanding;
   language: string;
@@ -154,7 +160,19 @@ function factsOf(ctx: CheckContext): Facts {
   const u = understand(ctx.listings, primary, ctx.extraContext);
   const language = ctx.locale ? languageOf(ctx.locale) : u.language;
   const texts = ctx.listings.flatMap((l) => [l.name, l.subtitle ?? '', l.description, l.category]);
-  const claims = claimSources([...texts, ctx.extraContext ?? '', ...(ctx.screenText ?? [])], [u.rating?.value, u.rating?.count]);
+  const claims = claimSources(
+    [...texts, ctx.extraContext ?? '', ...(ctx.screenText ?? [])],
+    [
+      u.rating?.value,
+      u.rating?.count,
+      // "1.2万件以上": the count as a language that counts in ten-thousands writes it (rules/voices.ts).
+      ...(u.rating
+        ? (foreignFrames(u.language)
+            .count(u.rating.count)
+            .match(/\d+(?:[.,]\d+)?/g) ?? [])
+        : []),
+    ],
+  );
   const lines = ctx.listings.flatMap((l) => l.description.split(/\n+/));
   // The developer's other apps, as the listing names them ("Also from us: Sleepwell, Focus Timer").
   const appName = new Set(contentWords(`${primary.name}`, u.language));
@@ -404,6 +422,10 @@ export class CaptionChecker {
       const said = substance(c.headline, f.language, f.nameWords).size > 0 || (f.ownLines.has(textKey(c.headline)) && !nameOnly);
       if (!said && !ASIDE_ROLES.has(c.role))
         out.push({ id: 'generic', field: 'headline', message: `"${c.headline}" only says the app’s name or category` });
+      // "ことば英単語", "Calma Diaria": an ask needs its verb ("Descarga…", "Get…"); the name alone asks nothing.
+      // Every word, not its content words: "Get Framewise now" is an ask whose verb is a stop word.
+      if (c.role === 'call-to-action' && nameOnly && sameWords(c.headline, f.u.name))
+        out.push({ id: 'generic', field: 'headline', message: `"${c.headline}" says only the app’s name: it asks nothing` });
       if (!said && this.position(c) <= VALUE_SLIDES && c.role !== 'social-proof' && c.role !== 'problem')
         out.push({ id: 'value-first', field: 'headline', message: `"${c.headline}" opens the set without a value proposition` });
     }

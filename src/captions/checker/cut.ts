@@ -29,8 +29,8 @@ const FRAME_TAIL = 4;
 /** "Grow | week by week", "Track bills | every month", "Practise them | later": an adverb of time or frequency the phrase is whole without. */
 const TIME_NOUN = /^(day|days|week|weeks|month|months|year|years|morning|night|evening|time|season)$/;
 const WHEN_ADVERB = /^(daily|weekly|monthly|yearly|today|tonight|tomorrow|anytime|again|later|together|instantly|faster)$/;
-const timeAdverbial = (sw: string[], i: number): boolean =>
-  WHEN_ADVERB.test(sw[i]) ||
+const timeAdverbial = (sw: string[], i: number, terms: Term[] | null = null): boolean =>
+  (WHEN_ADVERB.test(sw[i]) && !nounModifier(terms, i)) ||
   (sw[i + 1] === 'by' && sw[i + 2] === sw[i]) ||
   (/^(every|each|all|this|next)$/.test(sw[i]) && TIME_NOUN.test(sw[i + 1] ?? ''));
 /** Contractions and modals that always need their verb: "First you'll", "You can". */
@@ -46,6 +46,19 @@ export const UNIVERSAL = /^(everything|anything|something|nothing|everyone|anyon
 const SCOPE = /^(on|in|at|from|inside|within|of|across)$/;
 
 type Term = { text: string; tags: string[]; post?: string };
+/**
+ * "fight | weekly guild wars", "get | daily goals": a word in -ly (or of WHEN_ADVERB) before a noun is
+ * that noun's adjective, the start of the verb's object, not an adverb the phrase is whole without.
+ */
+const nounModifier = (terms: Term[] | null, i: number): boolean =>
+  !!terms &&
+  !!terms[i]?.tags.includes('Adjective') &&
+  !!terms[i + 1]?.tags.some((g) => /Noun/.test(g)) &&
+  !terms[i + 1].tags.includes('Pronoun');
+/** "Your mix keeps playing | in the background…": verbs of going on, which say nothing until the phrase says where or when. */
+const GOES_ON = /^(keep|keeps|kept|continue|continues|stay|stays|remain|remains|carry|carries)$/;
+/** "…and works | offline", "It just runs | in the background": a verb alone that says only that something happens. */
+const BARE_HAPPENS = /^(works|work|runs|run|happens|happen|goes|plays|play|playing|running|working)$/;
 const termsOf = (text: string): Term[] => (nlp(text.toLowerCase()).json() as { terms: Term[] }[]).flatMap((s) => s.terms);
 
 /** A listing sentence: its words, which of them a comma or dash follows, and the tagger's reading in context. */
@@ -362,12 +375,23 @@ export function cutPhrase(
     const aside =
       !idiom &&
       (NEXT_OPENS.has(next) ||
-        timeAdverbial(sw, end) ||
-        /^\p{L}{3,}(ed|ly)$/u.test(next) ||
+        timeAdverbial(sw, end, terms) ||
+        (/^\p{L}{3,}(ed|ly)$/u.test(next) && !nounModifier(terms, end)) ||
         /^\d/.test(next) ||
         s.pause[end - 1] ||
         subject);
     if (!aside) return `stops before "${next}": the listing's sentence goes on "${run.slice(-3).join(' ')} ${next}…"`;
+    // "Your mix keeps playing | in the background while your screen is off": a verb of going on (or
+    // a bare "works", "runs") ends the phrase and says nothing by itself; the place, time or
+    // condition it is cut from is the whole point. After a comma the verb was said whole.
+    const tail = run[run.length - 1];
+    if (
+      !s.pause[end - 1] &&
+      run.length >= 2 &&
+      ((/ing$/.test(tail) && GOES_ON.test(run[run.length - 2])) ||
+        (BARE_HAPPENS.test(tail) && !!terms?.[end - 1].tags.includes('Verb') && !NOUN(terms[end - 1])))
+    )
+      return `stops after "${run.slice(-2).join(' ')}", which says nothing without what follows ("${sw.slice(end, end + 4).join(' ')}…")`;
     // "Point your camera | at a page": the verb says where its object goes, and that is cut off.
     const placed = run.findIndex((w, i) => PLACE_VERBS.test(w) && (i === 0 || !terms || ACTION(terms[at + i])));
     if (placed >= 0 && placed < run.length - 1 && PLACE.test(next))
@@ -422,7 +446,13 @@ export function cutPhrase(
     // "Routely gives you | turn-by-turn navigation": what the app gives is the feature; so is a
     // noun phrase to the sentence's end ("Get | reminders before bills are due").
     const gives = /^(you|offers|provides|includes|features|brings|gives|has|get|enjoy|with|using|via)$/.test(prev);
-    const given = gives && (NOUN(terms?.[at + run.length - 1]) || (NOUN(first) && end === sw.length));
+    // A thing, not a second clause: "iCloud and | works offline" of "Syncs with iCloud and works
+    // offline" joins another verb. And "with" gives the feature only after an action: in a bullet
+    // with no verb ("Weekly events with | exclusive rewards") what follows "with" is an attribute
+    // of the bullet's thing, and said alone, rewards for what?
+    const clause = !!terms && run.some((_, j) => j > 0 && /^(and|or)$/.test(run[j - 1]) && terms[at + j].tags.includes('Verb'));
+    const verbless = /^(with|using|via)$/.test(prev) && !!terms && !terms.slice(0, at - 1).some((t) => t.tags.includes('Verb'));
+    const given = gives && !clause && !verbless && (NOUN(terms?.[at + run.length - 1]) || (NOUN(first) && end === sw.length));
     // "TaskForge is | a to-do list and planner for busy people": what the app is, a noun phrase of its own.
     const described =
       /^(is|are)$/.test(prev) && at >= 2 && sw.slice(0, at - 1).every((w) => frame.has(w)) && /^(a|an|the|your)$/.test(run[0]);

@@ -5,17 +5,40 @@
  * phrase is. English only: the other languages' captions carry no English frame.
  */
 import { nlp } from '../nlp.ts';
+import { looksParticiple } from '../text.ts';
 
 type Term = { text: string; tags: string[] };
 const termsOf = (text: string): Term[] => (nlp(text.toLowerCase()).json() as { terms: Term[] }[]).flatMap((s) => s.terms);
 const isVerb = (t: Term | undefined) =>
   !!t && t.tags.includes('Verb') && !t.tags.some((g) => g === 'Gerund' || g === 'Participle' || g === 'PastTense');
 
+/** People: "YOUR KIDS. MEASURED." reads as a verdict on them, not as a feature done for the user. */
+const PEOPLE =
+  /^(kids?|child|children|baby|babies|family|families|friends?|team|teams|players?|people|users?|parents?|students?|patients?|clients?|customers?|partners?|guests?|pets?|dogs?|cats?|yourself|you|everyone|anyone)$/;
+
+/**
+ * Why a bold recast "X. VERBED." breaks the grammar, or null: the recast reads as the result of
+ * the user's action on their own thing ("UNLIMITED HABITS. TRACKED."). On people it is a verdict
+ * on them ("YOUR KIDS. MEASURED."); on a lone bare noun it is two fragments ("CLIPS. TRIMMED.").
+ * The phrase as the listing says it ("MEASURE YOUR KIDS.") is the caption then.
+ */
+export function brokenRecast(text: string): string | null {
+  const m = /^(.+?)[.!]\s+(\p{L}+)[.!]?$/u.exec(text.trim());
+  if (!m || !looksParticiple(m[2].toLowerCase())) return null;
+  const object = m[1].toLowerCase().split(/\s+/u);
+  if (object.some((w) => PEOPLE.test(w.replace(/[^\p{L}]/gu, ''))))
+    return `"${m[1]}. ${m[2]}" recasts an action on people as a verdict on them`;
+  if (object.length === 1 && !/\d/.test(object[0])) return `"${m[1]}. ${m[2]}" is two fragments: one bare noun and its participle`;
+  return null;
+}
+
 /** Why `text`'s frame breaks its grammar, or null. `name`: the app's name's words (a name after "Get" is a thing). */
 export function brokenFrame(text: string, name: Set<string>): string | null {
   const t = text.replace(/[.!]+$/u, '').trim();
   // "Yes, …" answers a question nobody asked, whatever follows.
   if (/^yes,\s/i.test(t)) return 'opens on "Yes,", which answers nothing';
+  const recast = brokenRecast(text);
+  if (recast) return recast;
   const get = /^get\s+(\S+)(.*)$/i.exec(t);
   if (get) {
     const word = get[1].toLowerCase().replace(/[^\p{L}']/gu, '');

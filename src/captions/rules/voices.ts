@@ -154,37 +154,127 @@ export const FOREIGN: Pick<
   // No words of the voice's language: the rating over the count of its stars.
   socialProofLong: ['{rating}/5 ★', '{rating} ★'],
   socialProofLongSub: '{count} ★',
-  callToAction: ['{name}'],
+  // A call to action needs the language's words for it (LOCALE_WORDS): the app's name alone asks nothing.
+  callToAction: [],
 };
 
 /**
  * A long proof slide in the listing's language, where the writer knows its words: "4,6 von 5
  * Sternen / Aus 5K+ Bewertungen" rather than "4.6/5 ★ / 5K+ ★", which a shopper reads as symbols,
- * not as a reason (issue 33). The rating takes the language's decimal comma. Elsewhere, FOREIGN.
+ * not as a reason (issue 33). The rating takes the language's decimal comma (`comma`). Japanese,
+ * Chinese and Korean count in their own units ("1.2万件以上の評価", not "12K+ ★"): `count` writes
+ * the store's figure so. Elsewhere, FOREIGN.
+ *
+ * `ask`: the language's own call to action ("Descarga {name}"): a slide that says only the app's
+ * name asks nothing (issue 33, held-out read); where the writer knows no such words the set shows
+ * a feature instead of an ask.
  */
-const RATING_WORDS: Record<string, { long: string[]; sub: string }> = {
-  de: { long: ['{rating} von 5 Sternen', '{rating} Sterne'], sub: 'Aus {count} Bewertungen' },
-  fr: { long: ['{rating} sur 5 étoiles', '{rating} étoiles'], sub: 'Sur {count} avis' },
-  es: { long: ['{rating} de 5 estrellas', '{rating} estrellas'], sub: 'De {count} valoraciones' },
-  it: { long: ['{rating} su 5 stelle', '{rating} stelle'], sub: 'Da {count} recensioni' },
-  pt: { long: ['{rating} de 5 estrelas', '{rating} estrelas'], sub: 'De {count} avaliações' },
-  nl: { long: ['{rating} van 5 sterren', '{rating} sterren'], sub: 'Uit {count} beoordelingen' },
+interface LocaleWords {
+  long: string[];
+  sub: string;
+  ask: string[];
+  comma?: boolean;
+  count?: (figure: string) => string;
+}
+
+/** "12K+" (understand.ts formatCount) back to the store's figure, rounded down as it was written, and whether it was. */
+function figure(count: string): { n: number; more: boolean } | null {
+  const m = /^(\d+(?:\.\d+)?)([KMB])?(\+)?$/.exec(count.trim());
+  if (!m) return null;
+  const unit = m[2] === 'K' ? 1e3 : m[2] === 'M' ? 1e6 : m[2] === 'B' ? 1e9 : 1;
+  return { n: Math.round(Number(m[1]) * unit), more: !!m[3] };
+}
+
+/** A count of ratings in a language that counts in ten-thousands (万/만), with its words for "and more" and its counter. */
+const unitCount =
+  (locale: string, more: string, counter: string) =>
+  (count: string): string => {
+    const f = figure(count);
+    if (!f) return count;
+    const compact = new Intl.NumberFormat(locale, {
+      notation: 'compact',
+      maximumFractionDigits: 1,
+      roundingMode: 'floor',
+    } as Intl.NumberFormatOptions).format(f.n);
+    return f.more ? `${compact}${counter}${more}` : `${f.n}${counter}`;
+  };
+
+const LOCALE_WORDS: Record<string, LocaleWords> = {
+  de: {
+    long: ['{rating} von 5 Sternen', '{rating} Sterne'],
+    sub: 'Aus {count} Bewertungen',
+    ask: ['{name} jetzt laden', 'Hol dir {name}'],
+    comma: true,
+  },
+  fr: {
+    long: ['{rating} sur 5 étoiles', '{rating} étoiles'],
+    sub: 'Sur {count} avis',
+    ask: ['Téléchargez {name}', 'Essayez {name}'],
+    comma: true,
+  },
+  es: {
+    long: ['{rating} de 5 estrellas', '{rating} estrellas'],
+    sub: 'De {count} valoraciones',
+    ask: ['Descarga {name}', 'Prueba {name}'],
+    comma: true,
+  },
+  it: {
+    long: ['{rating} su 5 stelle', '{rating} stelle'],
+    sub: 'Da {count} recensioni',
+    ask: ['Scarica {name}', 'Prova {name}'],
+    comma: true,
+  },
+  pt: {
+    long: ['{rating} de 5 estrelas', '{rating} estrelas'],
+    sub: 'De {count} avaliações',
+    ask: ['Baixe {name}', 'Experimente {name}'],
+    comma: true,
+  },
+  nl: {
+    long: ['{rating} van 5 sterren', '{rating} sterren'],
+    sub: 'Uit {count} beoordelingen',
+    ask: ['Download {name}', 'Probeer {name}'],
+    comma: true,
+  },
+  ja: {
+    long: ['5点満点中{rating}点', '評価{rating}点'],
+    sub: '{count}の評価',
+    ask: ['{name}を今すぐダウンロード', '{name}をダウンロード'],
+    count: unitCount('ja', '以上', '件'),
+  },
+  zh: {
+    long: ['{rating}分（满分5分）', '{rating}分'],
+    sub: '来自{count}评分',
+    ask: ['立即下载{name}', '下载{name}'],
+    count: unitCount('zh', '多', '条'),
+  },
+  ko: {
+    long: ['5점 만점에 {rating}점', '{rating}점'],
+    sub: '{count}의 평가',
+    ask: ['지금 {name} 받기', '{name} 받기'],
+    count: unitCount('ko', ' 이상', '개'),
+  },
 };
 
-/** The frames of a listing in `language` (not English), and how it writes a rating ("4,6"). */
-export function foreignFrames(language: string): { frames: typeof FOREIGN; rating: (value: string) => string } {
-  const words = RATING_WORDS[language];
-  if (!words) return { frames: FOREIGN, rating: (v) => v };
+/** The frames of a listing in `language` (not English), and how it writes a rating ("4,6") and its count ("1.2万件以上"). */
+export function foreignFrames(language: string): {
+  frames: typeof FOREIGN;
+  rating: (value: string) => string;
+  count: (figure: string) => string;
+} {
+  const words = LOCALE_WORDS[language];
+  if (!words) return { frames: { ...FOREIGN, callToAction: [] }, rating: (v) => v, count: (c) => c };
   return {
-    frames: { ...FOREIGN, socialProofLong: words.long, socialProofLongSub: words.sub },
-    rating: (v) => v.replace('.', ','),
+    frames: { ...FOREIGN, socialProofLong: words.long, socialProofLongSub: words.sub, callToAction: words.ask },
+    rating: (v) => (words.comma ? v.replace('.', ',') : v),
+    count: words.count ?? ((c) => c),
   };
 }
 
-/** The words a listing in `language` may get from its frames (the rating's, where the writer knows them). */
+/** The words a listing in `language` may get from its frames (the rating's and the ask's, where the writer knows them). */
 export function foreignVocabulary(language: string): Set<string> {
-  const w = RATING_WORDS[language];
-  const text = w ? [...w.long, w.sub].join(' ').replace(SLOT, ' ') : '';
+  const w = LOCALE_WORDS[language];
+  const text = w ? [...w.long, w.sub, ...w.ask, w.count?.('10K+') ?? ''].join(' ').replace(SLOT, ' ') : '';
   return new Set((text.match(/[\p{L}\p{N}]+/gu) ?? []).map((x) => x.toLowerCase()));
 }
 

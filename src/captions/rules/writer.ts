@@ -103,7 +103,7 @@ export class CaptionWriter {
     this.vars = {
       name: u.shortName,
       rating: u.english ? (u.rating?.value ?? '') : foreign.rating(u.rating?.value ?? ''),
-      count: u.rating?.count ?? '',
+      count: u.english ? (u.rating?.count ?? '') : foreign.count(u.rating?.count ?? ''),
     };
     const ordered = [
       ...(this.voice.order === 'score' ? [...u.phrases].sort((a, b) => b.score - a.score) : u.phrases),
