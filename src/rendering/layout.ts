@@ -233,7 +233,9 @@ export const BOTTOM_PAD = 0.045;
 /** A framed feature's device bleeds off the bottom edge by at least this share of the slide's height, or clears it by the bottom margin. */
 export const MIN_BLEED = 0.06;
 /** A feature's device stays at least this much of the slide's width under the hero's. */
-const HERO_LEAD = 0.02;
+export const HERO_LEAD = 0.02;
+/** A framed hero made smaller to clear the bottom edge (compose.ts `arrange`) stays at least this share of the width. */
+export const MIN_HERO_SHARE = 0.78;
 
 /**
  * A feature's device width, the same on every feature of the set (it is found from the set's
