@@ -71,7 +71,8 @@ export interface Theme {
   product: { hero: number; feature: number };
 }
 
-const REGULAR_TYPE = { size: 0.09, weight: 700 } as const;
+/** The regular themes' headline ladder top (a share of the slide's base) and weight. */
+export const REGULAR_TYPE = { size: 0.09, weight: 700 } as const;
 
 /** A framed device: the hero larger than the features, so slide 1 reads as the cover. */
 const FRAMED_PRODUCT = { hero: 0.86, feature: 0.76 } as const;

@@ -6,7 +6,7 @@ import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { DEVICES } from '../core/devices.ts';
 import { PANORAMA_THEME, themeFor } from '../core/themes.ts';
 import { leadOf, missingGlyphs, setFont, useBrandFont, type Weight } from './fonts.ts';
-import { displayFor, drawCutout, drawFrameBody, frameBox, MAX_CROP, type Display, type FrameBox } from './frames.ts';
+import { displayFor, drawCutout, drawFrameBody, frameBox, hasTitleBar, MAX_CROP, type Display, type FrameBox } from './frames.ts';
 import {
   BOTTOM_PAD,
   HERO_LEAD,
@@ -325,7 +325,10 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
     if (at.frame) {
       ctx.save();
       rotateAbout(ctx, at.frame, tilt);
-      drawn = drawScreen(ctx, at.frame.screen, shown, height, turned);
+      // Under a window's title bar the content's top corners are square.
+      const s = at.frame.screen;
+      const radius = hasTitleBar(at.frame.frame) ? [0, 0, s.radius, s.radius] : s.radius;
+      drawn = drawScreen(ctx, { ...s, radius }, shown, height, turned);
       drawCutout(ctx, task.device, at.frame);
       ctx.restore();
     } else if (at.bleed) {
