@@ -27,7 +27,6 @@ const text = (t: Theme): string =>
   t.text === 'legible' ? "the slide's own when it reaches AA (planned colours only), else white or ink" : code(t.text.fixed);
 
 const ORNAMENTS: Record<NonNullable<Theme['ornament']>, string> = {
-  disc: 'a faint disc of the text colour',
   glow: 'a glow of the primary colour behind the device',
   ribbon: 'a ribbon and a disc on every seam, half on each slide, toned away from the text',
 };

@@ -36,6 +36,12 @@ export interface FrameSpec {
    * displays are landscape. Absent: a device.
    */
   body?: 'window';
+  /**
+   * A window's title bar above its content, per pixel of the screen's short side (macOS: 28 pt on
+   * a 900 pt high window), with the three traffic-light buttons: what makes a frameless rectangle
+   * read as a Mac app's window. Absent: none.
+   */
+  titleBar?: number;
 }
 
 const IPHONE = [2.16, 2.18] as const;
@@ -116,6 +122,7 @@ export const FRAMES = {
     aspects: [1.5, 16 / 9],
     aspect: 16 / 10,
     body: 'window',
+    titleBar: 28 / 900,
   },
 } as const satisfies Record<(typeof DEVICES)[Device]['frame'] | 'iphone-home', FrameSpec>;
 

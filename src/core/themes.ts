@@ -35,10 +35,12 @@ export interface Theme {
    */
   text: 'legible' | { fixed: string };
   /**
-   * What is drawn over the background: a faint disc of the text colour, a glow of the primary
-   * colour behind the device, or a ribbon and a disc on every seam of a panorama, half on each slide.
+   * What is drawn over the background: a glow of the primary colour behind the device, or a
+   * ribbon and a disc on every seam of a panorama, half on each slide. (Bold had a faint disc of
+   * the text colour: mostly hidden by the device, it showed as a darker slab beside it, read as
+   * a misplaced shadow; its flat brand colour is the look.)
    */
-  ornament: 'disc' | 'glow' | 'ribbon' | null;
+  ornament: 'glow' | 'ribbon' | null;
   /**
    * `framed`: the screen in its device's frame, placed by the slide's layout. `bleed`: no frame,
    * the text on top and the screen whole in the room below, rising from the bottom edge (a
@@ -69,7 +71,8 @@ export interface Theme {
   product: { hero: number; feature: number };
 }
 
-const REGULAR_TYPE = { size: 0.09, weight: 700 } as const;
+/** The regular themes' headline ladder top (a share of the slide's base) and weight. */
+export const REGULAR_TYPE = { size: 0.09, weight: 700 } as const;
 
 /** A framed device: the hero larger than the features, so slide 1 reads as the cover. */
 const FRAMED_PRODUCT = { hero: 0.86, feature: 0.76 } as const;
@@ -80,7 +83,7 @@ export const THEMES: Readonly<Record<ThemeId, Theme>> = {
     name: 'Bold: brand colour, big type',
     background: { kind: 'colours', colours: 'primary', planned: false },
     text: 'legible',
-    ornament: 'disc',
+    ornament: null,
     screen: 'framed',
     headline: { size: 0.126, weight: 900 },
     acrossSet: false,

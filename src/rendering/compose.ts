@@ -6,9 +6,13 @@ import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { DEVICES } from '../core/devices.ts';
 import { PANORAMA_THEME, themeFor } from '../core/themes.ts';
 import { leadOf, missingGlyphs, setFont, useBrandFont, type Weight } from './fonts.ts';
-import { displayFor, drawCutout, drawFrameBody, MAX_CROP, type Display, type FrameBox } from './frames.ts';
+import { displayFor, drawCutout, drawFrameBody, frameBox, hasTitleBar, MAX_CROP, type Display, type FrameBox } from './frames.ts';
 import {
+  BOTTOM_PAD,
+  HERO_LEAD,
   isHero,
+  MIN_BLEED,
+  MIN_HERO_SHARE,
   place,
   posterBlock,
   scaleOf,
@@ -217,14 +221,46 @@ export function arrange(
   // callout, which sit on the screen's edges.
   const leans = isHero(layout) && !marketing && !side && display.frame !== 'mac-window' && !task.badge && !task.slide.focus;
   const tilt = !leans ? 0 : height > width ? HERO_TILT : display.landscape ? HERO_TILT_WIDE : 0;
-  if (tilt) {
-    const box = (at.frame ?? at.bleed)!;
-    const [sin, cos] = [Math.abs(Math.sin(tilt)), Math.cos(tilt)];
-    const corner = box.x + box.width / 2 - (box.width / 2) * cos - (box.height / 2) * sin;
-    shift(at, Math.max(0, Math.ceil(sc.margin / 2 - corner)), Math.ceil((box.width / 2) * sin));
+  const upright = at.frame;
+  lean(at, tilt, sc);
+  // The hero's bottom is decided here, after its lean lowered one corner: the features' rule
+  // (layout.ts featureWidth) applies to it too. A lowered corner 1.5 % of the height above the
+  // edge (a one-line headline's hero, soft, dark, panoramic), or a bleed of 3 % (Android
+  // tablet), reads as a crop that slipped. The nearer way out is taken: smaller (about its top,
+  // so it stays under its text; never under MIN_HERO_SHARE, nor the features' width plus
+  // HERO_LEAD) until it clears the bottom margin, else lowered until it bleeds MIN_BLEED.
+  if (upright && at.frame && isHero(layout) && !marketing && !side) {
+    const [clearAt, bleedAt] = [height - Math.round(height * BOTTOM_PAD), Math.ceil(height * (1 + MIN_BLEED))];
+    const low = lowestOf(at.frame, tilt);
+    if (low > clearAt && low < bleedAt) {
+      let cleared = false;
+      if (low - clearAt <= bleedAt - low) {
+        const feature = place(task.device, 'headline-top', m, block, sc, display, task.theme, 0, !task.badge).frame;
+        const floor = Math.max(width * MIN_HERO_SHARE, (feature?.width ?? 0) + width * HERO_LEAD);
+        for (let w = upright.width - 2; w >= floor && !cleared; w -= 2) {
+          const smaller = { ...at, frame: frameBox(task.device, display, upright.x + upright.width / 2, upright.y, w) };
+          lean(smaller, tilt, sc);
+          if (lowestOf(smaller.frame, tilt) <= clearAt) [at.frame, cleared] = [smaller.frame, true];
+        }
+      }
+      if (!cleared) shift(at, 0, bleedAt - Math.floor(low));
+    }
   }
   return { layout, block, at, turned, tilt };
 }
+
+/** Lowers a leaning device so that its raised corner stays clear of the text, and moves it right so that its upper corner stays on the slide. */
+function lean(at: Placement, tilt: number, sc: Scale): void {
+  if (!tilt) return;
+  const box = (at.frame ?? at.bleed)!;
+  const [sin, cos] = [Math.abs(Math.sin(tilt)), Math.cos(tilt)];
+  const corner = box.x + box.width / 2 - (box.width / 2) * cos - (box.height / 2) * sin;
+  shift(at, Math.max(0, Math.ceil(sc.margin / 2 - corner)), Math.ceil((box.width / 2) * sin));
+}
+
+/** The lowest point of a box turned by `tilt` about its centre: its lowered bottom corner. */
+const lowestOf = (box: { y: number; width: number; height: number }, tilt: number): number =>
+  box.y + box.height / 2 + (box.width / 2) * Math.abs(Math.sin(tilt)) + (box.height / 2) * Math.cos(tilt);
 
 /** The hero's device leans this far (radians; negative: its top to the left). */
 export const HERO_TILT = (-5 * Math.PI) / 180;
@@ -289,7 +325,10 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
     if (at.frame) {
       ctx.save();
       rotateAbout(ctx, at.frame, tilt);
-      drawn = drawScreen(ctx, at.frame.screen, shown, height, turned);
+      // Under a window's title bar the content's top corners are square.
+      const s = at.frame.screen;
+      const radius = hasTitleBar(at.frame.frame) ? [0, 0, s.radius, s.radius] : s.radius;
+      drawn = drawScreen(ctx, { ...s, radius }, shown, height, turned);
       drawCutout(ctx, task.device, at.frame);
       ctx.restore();
     } else if (at.bleed) {

@@ -27,12 +27,17 @@ export interface FrameBox {
 
 const specOf = (frame: FrameId): FrameSpec => FRAMES[frame];
 
+/** Whether the frame is a window with a title bar above its content (whose top corners are then square). */
+export const hasTitleBar = (frame: FrameId): boolean => (specOf(frame).titleBar ?? 0) > 0;
+
 /** Outer width and height per pixel of the screen's short side; a Home-button phone's chin lengthens the long side. */
 function outerPerShort(d: Display): { w: number; h: number } {
   const f = specOf(d.frame);
   const edge = 2 * (f.bezel + f.rim);
   const long = d.aspect + edge + 2 * (f.chin ?? 0);
-  return d.landscape ? { w: long, h: 1 + edge } : { w: 1 + edge, h: long };
+  // A window's title bar is along its top, whichever way it is turned.
+  const bar = f.titleBar ?? 0;
+  return d.landscape ? { w: long, h: 1 + edge + bar } : { w: 1 + edge, h: long + bar };
 }
 
 /** The outer width of the frame with the largest screen that fits maxW × maxH. */
@@ -53,6 +58,7 @@ export function frameBox(_device: Device, d: Display, cx: number, top: number, o
   const edge = Math.round(short * (f.bezel + f.rim));
   const chin = Math.round(short * (f.chin ?? 0));
   const [ex, ey] = d.landscape ? [edge + chin, edge] : [edge, edge + chin];
+  const bar = Math.round(short * (f.titleBar ?? 0));
   const width = sw + 2 * ex;
   const x = Math.round(cx - width / 2);
   const y = Math.round(top);
@@ -60,10 +66,10 @@ export function frameBox(_device: Device, d: Display, cx: number, top: number, o
     x,
     y,
     width,
-    height: sh + 2 * ey,
+    height: sh + 2 * ey + bar,
     landscape: d.landscape,
     frame: d.frame,
-    screen: { x: x + ex, y: y + ey, width: sw, height: sh, radius: short * f.radius },
+    screen: { x: x + ex, y: y + ey + bar, width: sw, height: sh, radius: short * f.radius },
   };
 }
 
@@ -149,6 +155,7 @@ export function drawFrameBody(ctx: SKRSContext2D, _device: Device, box: FrameBox
     ctx.fillStyle = 'rgba(0, 0, 0, 0.32)';
     roundRect(ctx, box.x, box.y, box.width, box.height, outerR);
     ctx.fill();
+    if (f.titleBar) drawTitleBar(ctx, box, outerR - sw * f.rim);
     return;
   }
 
@@ -178,6 +185,32 @@ export function drawFrameBody(ctx: SKRSContext2D, _device: Device, box: FrameBox
     ctx.fill();
   }
   if (f.cutout === 'home-button') drawHomeButton(ctx, box);
+}
+
+/** The macOS traffic lights: close, minimise, zoom. */
+export const TRAFFIC_LIGHTS = ['#FF5F57', '#FEBC2E', '#28C840'] as const;
+
+/**
+ * A window's title bar, inside its hairline edge above the content: light grey with a hairline
+ * under it and the three traffic lights at its left, at macOS's proportions (12 pt buttons, 20 pt
+ * apart, the first 20 pt in, on a 28 pt bar). Drawn into the set's plate: once per set.
+ */
+function drawTitleBar(ctx: SKRSContext2D, box: FrameBox, r: number): void {
+  const inset = box.screen.x - box.x;
+  const [x, y, w, h] = [box.x + inset, box.y + inset, box.width - 2 * inset, box.screen.y - box.y - inset];
+  ctx.fillStyle = '#ECECEE';
+  ctx.beginPath();
+  ctx.roundRect(x, y, w, h, [r, r, 0, 0]);
+  ctx.fill();
+  ctx.fillStyle = 'rgba(0, 0, 0, 0.14)';
+  ctx.fillRect(x, y + h - Math.max(1, h / 28), w, Math.max(1, h / 28));
+  const step = (h * 20) / 28;
+  TRAFFIC_LIGHTS.forEach((colour, i) => {
+    ctx.fillStyle = colour;
+    ctx.beginPath();
+    ctx.arc(x + step * (i + 1), y + h / 2, (h * 6) / 28, 0, Math.PI * 2);
+    ctx.fill();
+  });
 }
 
 /**

@@ -4,11 +4,11 @@
  * devices sit at the same height on every slide.
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
-import { themeFor, type ThemeId } from '../core/themes.ts';
-import type { Device } from '../core/devices.ts';
+import { REGULAR_TYPE, themeFor, type ThemeId } from '../core/themes.ts';
+import { DEVICES, type Device } from '../core/devices.ts';
 import { slideSize, type Orientation } from '../core/orientation.ts';
 import { isHero } from '../core/set.ts';
-import { frameBox, FRAMES, type Display, type FrameBox } from './frames.ts';
+import { frameBox, FRAMES, hasTitleBar, type Display, type FrameBox } from './frames.ts';
 import type { Weight } from './font-sources.ts';
 import { drawnLines, fitSize, HEADLINE_LINE_HEIGHT, SUB_LINE_HEIGHT } from './text.ts';
 import type { SetMetrics, SlideLook } from './types.ts';
@@ -22,6 +22,8 @@ export interface Scale {
   textWidth: number;
   padTop: number;
   gap: number;
+  /** The type is set from the headline floor up (a Mac slide: typeScale). */
+  typeFromFloor?: boolean;
 }
 
 export function scaleOf(device: Device, orientation?: Orientation): Scale {
@@ -30,7 +32,16 @@ export function scaleOf(device: Device, orientation?: Orientation): Scale {
   // wide): a third of its width is what a portrait slide's width is there.
   const base = width > height ? Math.max(Math.min(width, height * 0.56), width / 3) : Math.min(width, height * 0.56);
   const margin = Math.round(width * 0.07);
-  return { width, height, base, margin, textWidth: width - 2 * margin, padTop: Math.round(height * 0.055), gap: Math.round(height * 0.03) };
+  const sc = {
+    width,
+    height,
+    base,
+    margin,
+    textWidth: width - 2 * margin,
+    padTop: Math.round(height * 0.055),
+    gap: Math.round(height * 0.03),
+  };
+  return DEVICES[device].family === 'mac' ? { ...sc, typeFromFloor: true } : sc;
 }
 
 /**
@@ -60,7 +71,13 @@ export const headlineWeight = (theme: ThemeId | undefined): Weight => themeFor(t
 
 export function typeScale(sc: Scale, theme: ThemeId | undefined): TypeScale {
   const min = Math.ceil(Math.min(sc.width, sc.height) * MIN_HEADLINE_SHARE);
-  const max = Math.max(min, Math.round(sc.base * themeFor(theme).headline.size));
+  const size = themeFor(theme).headline.size;
+  // A Mac slide (2880 × 1800) has a phone-like base of 1008 px, under which every theme's size
+  // (bold 127, the others 91) fell below the floor (144): every theme set 144, and bold's big type
+  // did not show. There the floor is the regular size and each theme keeps its ratio to it (bold
+  // 1.4 ×: 202 px); fitSet still fits the set's headlines between the floor and that.
+  const own = sc.typeFromFloor ? (min * size) / REGULAR_TYPE.size : sc.base * size;
+  const max = Math.max(min, Math.round(own));
   return { max, min, subMin: minLegiblePx(sc) };
 }
 
@@ -117,12 +134,30 @@ export function fitSet(ctx: SKRSContext2D, device: Device, slides: SlideLook[], 
     t.min,
     t.max,
   );
-  const cap = subCap(size);
   const subs = slides.flatMap((s) => (s.subheadline ? [{ text: s.subheadline, lang: s.lang }] : []));
-  const subSize = fitSize(ctx, subs, 400, sc.textWidth, Math.min(t.subMin, cap), cap);
-  const headlineSizes = slides.map(() => size);
-  const blockHeight = Math.max(0, ...slides.map((s) => textBlock(ctx, s, size, subSize, sc, theme).height));
-  return { headlineSizes, subSize, blockHeight };
+  const fitted = (headline: number) => {
+    const cap = subCap(headline);
+    const subSize = fitSize(ctx, subs, 400, sc.textWidth, Math.min(t.subMin, cap), cap);
+    const blockHeight = Math.max(0, ...slides.map((s) => textBlock(ctx, s, headline, subSize, sc, theme).height));
+    return { headline, subSize, blockHeight };
+  };
+  let f = fitted(size);
+  // On a Mac slide the type above the floor is taken from the window's room: a 16:10 slide is
+  // short, and bold's larger type with a second line or a subheadline left a feature's window
+  // 60 % off the bottom edge. It grows only as far as the set's text leaves a window of
+  // MIN_WINDOW_SHARE whole under it; past that the floor, as before.
+  if (sc.typeFromFloor) {
+    const window = frameBox(
+      device,
+      { frame: 'mac-window', landscape: true, aspect: FRAMES['mac-window'].aspect, crop: 0 },
+      0,
+      0,
+      sc.width * MIN_WINDOW_SHARE,
+    );
+    const room = sc.height - sc.padTop - sc.gap - Math.round(sc.height * BOTTOM_PAD) - window.height;
+    while (f.headline > t.min && f.blockHeight > room) f = fitted(Math.max(t.min, f.headline - 4));
+  }
+  return { headlineSizes: slides.map(() => f.headline), subSize: f.subSize, blockHeight: f.blockHeight };
 }
 
 /** A slide with no screen: the set's type, so the poster reads as one of the set. */
@@ -202,9 +237,12 @@ export function place(
   // The hero is a composition of its own: its device follows its own text, not the set's tallest.
   const below = padTop + (isHero(layout) ? own.height : m.blockHeight) + gap + extraTop;
   if (themeFor(theme).screen === 'bleed') return { textTop: padTop, frame: null, bleed: bleedBox(device, d, sc, below, share) };
+  // A window (a Mac app's) is shown whole where it can be: its bottom edge and rounded corners
+  // are part of it, as its title bar is. It may be narrower than the share, down to MIN_WINDOW_SHARE.
+  const least = hasTitleBar(d.frame) ? Math.min(share, MIN_WINDOW_SHARE) : share;
   const { width: w, drop } = isHero(layout)
     ? { width: W * share, drop: 0 }
-    : featureWidth(device, d, sc, padTop + m.blockHeight + gap, share, grows ? themeFor(theme).product.hero : share);
+    : featureWidth(device, d, sc, padTop + m.blockHeight + gap, share, grows ? themeFor(theme).product.hero : share, least);
   const h = heightOf(device, d, w);
   if (layout === 'headline-bottom') {
     // The text sits on the bottom margin; the device stands centred in the room above it. A device
@@ -215,9 +253,9 @@ export function place(
     // takes the largest width that does, down to the theme's share, so the set keeps its rhythm.
     const textTop = H - padTop - own.height;
     const bottom = textTop - gap;
-    let fits = Math.max(W * share, Math.min(w, Math.floor((w * (bottom - bottomPad)) / h)));
+    let fits = Math.max(W * least, Math.min(w, Math.floor((w * (bottom - bottomPad)) / h)));
     // The frame's parts are rounded one by one: a pixel or two over, step down.
-    while (fits > W * share && heightOf(device, d, fits) > bottom - bottomPad) fits = Math.max(W * share, fits - 2);
+    while (fits > W * least && heightOf(device, d, fits) > bottom - bottomPad) fits = Math.max(W * least, fits - 2);
     const fh = heightOf(device, d, fits);
     if (fh <= bottom - bottomPad)
       return { textTop, frame: frameBox(device, d, cx, bottomPad + (bottom - bottomPad - fh) / 2, fits), bleed: null };
@@ -233,7 +271,11 @@ export const BOTTOM_PAD = 0.045;
 /** A framed feature's device bleeds off the bottom edge by at least this share of the slide's height, or clears it by the bottom margin. */
 export const MIN_BLEED = 0.06;
 /** A feature's device stays at least this much of the slide's width under the hero's. */
-const HERO_LEAD = 0.02;
+export const HERO_LEAD = 0.02;
+/** A framed hero made smaller to clear the bottom edge (compose.ts `arrange`) stays at least this share of the width. */
+export const MIN_HERO_SHARE = 0.78;
+/** A feature's window (a Mac app's) made narrower to be shown whole stays at least this share of the width. */
+export const MIN_WINDOW_SHARE = 0.7;
 
 /**
  * A feature's device width, the same on every feature of the set (it is found from the set's
@@ -251,13 +293,18 @@ function featureWidth(
   below: number,
   share: number,
   heroShare: number,
+  least = share,
 ): { width: number; drop: number } {
   const { width: W, height: H } = sc;
   const width = W * share;
   const h = heightOf(device, d, width);
   const bottom = below + h;
   const wanted = H * (1 + MIN_BLEED);
-  if (bottom <= H - Math.round(H * BOTTOM_PAD) || bottom >= wanted) return { width, drop: 0 };
+  const clearAt = H - Math.round(H * BOTTOM_PAD);
+  if (bottom <= clearAt || (bottom >= wanted && least === share)) return { width, drop: 0 };
+  // A window that may be narrower: the widest, down to `least`, that clears the bottom margin.
+  for (let w = Math.floor(width); w >= W * least; w -= 2) if (below + heightOf(device, d, w) <= clearAt) return { width: w, drop: 0 };
+  if (bottom >= wanted) return { width, drop: 0 };
   // The frame's height grows with its width: scale to the wanted height, within the cap.
   const grown = Math.min(width * ((wanted - below) / h), W * Math.max(share, heroShare - HERO_LEAD));
   return { width: grown, drop: Math.max(0, Math.ceil(wanted - below - heightOf(device, d, grown))) };

@@ -98,12 +98,6 @@ export function drawBackground(ctx: SKRSContext2D, sc: Scale, look: Look, panora
       ctx.arc(i * W, H * (i % 2 ? 0.36 : 0.52), short * 0.3, 0, Math.PI * 2);
       ctx.fill();
     }
-  } else if (look.ornament === 'disc') {
-    // One large disc of the text colour, faint: the flat brand colour gets depth, not noise.
-    ctx.fillStyle = look.text === LIGHT_TEXT ? 'rgba(255, 255, 255, 0.08)' : 'rgba(17, 24, 39, 0.06)';
-    ctx.beginPath();
-    ctx.arc(W * 0.95, H * 0.62, W * 0.75, 0, Math.PI * 2);
-    ctx.fill();
   } else if (look.ornament === 'glow' && look.glow) {
     const r = ctx.createRadialGradient(W / 2, H * 0.62, 0, W / 2, H * 0.62, W * 0.8);
     r.addColorStop(0, `${look.glow}8C`);

@@ -85,6 +85,21 @@ describe('RenderPool.renderSet', () => {
     }
   });
 
+  // Bold's faint disc of the text colour was mostly hidden by the device and showed beside it as a
+  // darker slab, like a misplaced shadow: bold is its flat brand colour, every pixel of it.
+  it.each(['#0EA5E9', '#FDE68A'])("paints bold's background one flat colour (%s)", (colour) => {
+    const sc = scaleOf('iphone-69');
+    const look = lookOf('bold', slide(0, 'x', 'headline-top'), { primary: colour, secondary: '#7C3AED' });
+    const canvas = createCanvas(sc.width, sc.height);
+    const ctx = canvas.getContext('2d');
+    drawBackground(ctx, sc, look, null);
+    const px = ctx.getImageData(0, 0, sc.width, sc.height).data;
+    let off = 0;
+    for (let i = 0; i < px.length; i += 4)
+      off = Math.max(off, Math.abs(px[i] - px[0]), Math.abs(px[i + 1] - px[1]), Math.abs(px[i + 2] - px[2]));
+    expect(off).toBeLessThanOrEqual(1);
+  });
+
   it('rejects with the abort reason when the signal fires', async () => {
     const ctl = new AbortController();
     ctl.abort(new Error('job cancelled'));
