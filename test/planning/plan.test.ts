@@ -134,14 +134,16 @@ describe('listing understanding', () => {
         request: { device: 'iphone-69', count: 6, captionLength: 'long' },
       }),
     ).toThrow(/no description.*extraContext/);
-    const r = plan([emptyDescription], { count: 6, captionLength: 'long' });
+    // A long set needs a line under every headline, and the category alone is none (issue 33's
+    // padding rule): long-captions.test.ts checks that refusal. Short, its subtitle leads the set.
+    const r = plan([emptyDescription], { count: 6, captionLength: 'short' });
     expect(headlines(r)[0]).toMatch(/Count Anything Quickly/);
     expect(
       planViolations(
         {
           listings: [emptyDescription],
           extraContext: null,
-          request: { device: 'iphone-69', count: r.slides.length, captionLength: 'long' },
+          request: { device: 'iphone-69', count: r.slides.length, captionLength: 'short' },
         },
         r,
       ),
