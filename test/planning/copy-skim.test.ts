@@ -8,11 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { checkCaptions, type CaptionToCheck, type CheckContext } from '../../src/captions/checker/check.ts';
 import { saysAgain } from '../../src/captions/checker/echo-pair.ts';
 import { stem } from '../../src/captions/checker/complete.ts';
-import { planScreenshotSet } from '../../src/planning/plan.ts';
-import { isProblem } from '../../src/core/problem.ts';
 import type { CaptionLength, CaptionStyle, PlanRequest, ScreenshotSetResult } from '../../src/core/set.ts';
 import { corpus } from './corpus/index.ts';
 import { devicesFor } from './corpus/measure.ts';
+import { planOrNull } from './plan-or-null.ts';
 import { french, habitly } from './listings.ts';
 
 const listing = (id: string) => {
@@ -34,24 +33,8 @@ const findings = (id: string, style: CaptionStyle, length: CaptionLength, set: P
     ctx(id, style, length),
   ).map((f) => f.map((x) => x.id));
 /** The planned set, or null when refused. */
-function plan(
-  id: string,
-  captionStyle: CaptionStyle,
-  captionLength: CaptionLength,
-  shape: Partial<PlanRequest>,
-): ScreenshotSetResult | null {
-  const l = listing(id);
-  try {
-    return planScreenshotSet({
-      listings: [l],
-      extraContext: null,
-      uploadedScreens: 5,
-      request: { device: devicesFor(l)[0], captionStyle, captionLength, ...shape },
-    });
-  } catch (error) {
-    if (isProblem(error) && error.code === 'cannot_fill_set') return null;
-    throw error;
-  }
+function plan(id: string, captionStyle: CaptionStyle, captionLength: CaptionLength, shape: Partial<PlanRequest>) {
+  return planOrNull(listing(id), captionStyle, captionLength, shape);
 }
 const lines = (r: ScreenshotSetResult | null) => (r ? r.slides.map((s) => [s.headline, s.subheadline]) : []);
 

@@ -6,11 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { checkCaptions, type CaptionToCheck } from '../../src/captions/checker/check.ts';
 import { applyCase } from '../../src/captions/text.ts';
-import { planScreenshotSet } from '../../src/planning/plan.ts';
-import { isProblem } from '../../src/core/problem.ts';
 import type { Listing } from '../../src/core/listing.ts';
-import type { CaptionLength, CaptionStyle, PlanRequest, ScreenshotSetResult } from '../../src/core/set.ts';
+import type { CaptionLength, CaptionStyle } from '../../src/core/set.ts';
 import { devicesFor } from './corpus/measure.ts';
+import { planOrNull } from './plan-or-null.ts';
 import { habitly } from './listings.ts';
 
 const listingOf = (over: Partial<Listing>): Listing => ({ ...habitly, storeId: '1000000777', subtitle: null, ...over });
@@ -51,24 +50,7 @@ const japanese = listingOf({
   ].join('\n'),
 });
 
-function plan(
-  l: Listing,
-  captionStyle: CaptionStyle,
-  captionLength: CaptionLength,
-  shape: Partial<PlanRequest>,
-): ScreenshotSetResult | null {
-  try {
-    return planScreenshotSet({
-      listings: [l],
-      extraContext: null,
-      uploadedScreens: 5,
-      request: { device: devicesFor(l)[0], captionStyle, captionLength, ...shape },
-    });
-  } catch (error) {
-    if (isProblem(error) && error.code === 'cannot_fill_set') return null;
-    throw error;
-  }
-}
+const plan = planOrNull;
 const findings = (l: Listing, style: CaptionStyle, length: CaptionLength, set: Partial<CaptionToCheck>[]) =>
   checkCaptions(
     set.map((c) => ({ headline: '', subheadline: null, role: 'feature' as const, ...c })),
