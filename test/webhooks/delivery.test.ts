@@ -185,7 +185,9 @@ describe('webhook deliveries', () => {
     await endJobs(t.pool, accountId, appId, 1, 'failed');
     expect(await deleteEndpoint(t.pool, accountId, deleted.id)).toBe(true);
     await endpoint(receiver.url.replace('/hooks', '/late')); // after the events: gets none of them
-    await (await start()).d.runOnce();
+    // The sender's own worker may take the delivery before a runOnce here would, so wait for it.
+    await start();
+    await until(async () => (await deliveryRows(t.pool))[0]?.status === 'delivered', 5_000);
     expect(receiver.received).toHaveLength(1);
     expect(JSON.parse(receiver.received[0].body).type).toBe('job.failed');
     expect((await deliveryRows(t.pool)).map((r) => r.status)).toEqual(['delivered']);
@@ -347,8 +349,9 @@ describe('webhook deliveries', () => {
       await endJobs(t.pool, accountId, appId, 1);
       const after = await t.pool.query(`SELECT 1 FROM pgboss.job WHERE name = 'webhook-delivery'`);
       expect(after.rowCount).toBe(4);
-      const { d } = await start();
-      await d.runOnce();
+      // The sender's own worker may take some before a runOnce here would, so wait for all four.
+      await start();
+      await until(async () => (await deliveryRows(t.pool)).filter((r) => r.status === 'delivered').length === 4, 5_000);
       expect(receiver.received).toHaveLength(4);
       expect((await deliveryRows(t.pool)).map((r) => [r.status, r.attempts])).toEqual(Array(4).fill(['delivered', 1]));
     });
