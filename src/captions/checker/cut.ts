@@ -307,6 +307,16 @@ function locate(ws: string[], sentences: Sentence[], frame: Set<string>): Found 
   return best;
 }
 
+/**
+ * The listing sentence `text` was taken from, when it is a part of one and not the whole: the words
+ * of the sentence ("Drift, boost and race to the top" for "Drift, boost and race"), else null.
+ */
+export function sentenceCutFrom(text: string, sentences: Sentence[], frame: Set<string>): string[] | null {
+  const ws = words(normalise(text, { fold: true }));
+  const best = ws.length > 0 ? locate(ws, sentences, frame) : null;
+  return best && best.run.length < best.s.words.length ? best.s.words : null;
+}
+
 /** Object and reflexive pronouns of the languages read here: they say whom, never what. */
 const PRONOUNS =
   /^(you|me|us|them|it|te|tu|vous|nous|me|se|le|la|les|lo|los|las|nos|os|ti|ci|vi|gli|dir|dich|mir|mich|uns|euch|sich|ihm|ihn|ihnen)$/;
