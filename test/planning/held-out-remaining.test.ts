@@ -89,3 +89,22 @@ describe('a later slide that says the hero again (held-out shape 1)', () => {
       }
   });
 });
+
+describe('a thing said before the rivals it is against (finding the whole phrase)', () => {
+  it('lets a noun phrase stop before "against…", and says the rest under it', () => {
+    const [, duels] = findings(kart, 'minimal', 'short', [
+      { headline: 'Slide, jump and sprint', role: 'hero' },
+      { headline: 'Head-to-head duels' },
+    ]);
+    expect(duels).not.toContain('cut');
+    const [, under] = findings(kart, 'minimal', 'long', [
+      {
+        headline: 'Slide, jump and sprint',
+        subheadline: 'Speed through glowing harbours in the quickest street racer around',
+        role: 'hero',
+      },
+      { headline: 'Head-to-head duels', subheadline: 'Against rivals everywhere' },
+    ]);
+    expect(under).toEqual([]);
+  });
+});
