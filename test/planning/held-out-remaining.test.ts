@@ -13,6 +13,8 @@ import { CAPTION_STYLE_IDS } from '../../src/core/set.ts';
 import { devicesFor } from './corpus/measure.ts';
 import { planOrNull as plan } from './plan-or-null.ts';
 import { garden, kart, listingOf } from './remaining-listings.ts';
+import { french } from './listings.ts';
+import { applyCase } from '../../src/captions/text.ts';
 
 const findings = (l: Listing, style: CaptionStyle, length: CaptionLength, set: Partial<CaptionToCheck>[]) =>
   checkCaptions(
@@ -133,5 +135,21 @@ describe('no proof slide from a rating under 4.0 (held-out shape: "3.9 STARS.")'
       expect(r!.slides.map((s) => `${s.headline} ${s.subheadline ?? ''}`).join(' ')).not.toMatch(/3[.,]9/);
       expect(r!.warnings.join(' ')).toMatch(/below 4\.0/);
     }
+  });
+});
+
+describe('sentence case in French, Italian and Dutch (held-out shape: English title case)', () => {
+  it('does not title-case them', () => {
+    expect(applyCase('Suivez vos habitudes chaque jour', 'title', 'fr', new Set())).toBe('Suivez vos habitudes chaque jour');
+    expect(applyCase('Ricette facili da preparare', 'title', 'it', new Set())).toBe('Ricette facili da preparare');
+    expect(applyCase('Plan je week in een oogopslag', 'title', 'nl', new Set())).toBe('Plan je week in een oogopslag');
+    expect(applyCase('plan your week at a glance', 'title', 'en', new Set())).toBe('Plan Your Week at a Glance');
+  });
+
+  it('the aso-expert voice writes French in sentence case', () => {
+    const r = plan(french, 'aso-expert', 'short', { count: 5 });
+    expect(r).not.toBeNull();
+    const heads = r!.slides.filter((s) => s.role !== 'call-to-action').map((s) => s.headline.replace(/^[^:]+: /, ''));
+    for (const h of heads) expect(h, h).not.toMatch(/\p{L}+ \p{Lu}\p{Ll}+/u);
   });
 });
