@@ -474,20 +474,13 @@ export function fitWords(
 
 export type Casing = 'title' | 'sentence' | 'upper';
 
-/** Languages whose headlines are never title-cased: the title voice writes them in sentence case. */
-const SENTENCE_CASED: ReadonlySet<string> = new Set(['es', 'pt', 'de']);
-
 export function applyCase(text: string, casing: Casing, language: string, proper: Set<string>): string {
   if (casing === 'upper') return text.toLocaleUpperCase(language);
-  // Title case is English typography. Spanish and Portuguese headlines are set in sentence case
-  // ("Medita y duerme mejor", not "Medita y Duerme Mejor"), and German capitalises its nouns, not
-  // its prepositions ("Bis"): there the title voice takes the language's sentence case (issue 33,
-  // held-out read). Other languages keep their own function words lower case, as title-case does
-  // for English.
-  if (casing === 'title' && !SENTENCE_CASED.has(language))
-    return language === 'en'
-      ? titleCase(text)
-      : capitalise(titleCase(text, { locale: language, smallWords: endWords(language, { withEnglish: true }) }));
+  // Title case is English typography. Spanish, Portuguese, French, Italian and Dutch headlines are
+  // set in sentence case ("Medita y duerme mejor", "Suivez vos habitudes", not "Medita y Duerme
+  // Mejor"), and German capitalises its nouns, not its prepositions ("Bis"): every other language
+  // takes its sentence case from the title voice (issue 33, held-out read).
+  if (casing === 'title' && language === 'en') return titleCase(text);
   // German capitalises every noun: its sentence case is the text as written ("4,6 von 5 Sternen").
   if (language === 'de') return capitalise(text);
   let first = true;

@@ -107,7 +107,10 @@ describe('voices', () => {
         ? planned.map((hs, i) => hs ?? [CAPTION_STYLE_IDS[i]])
         : CAPTION_STYLE_IDS.map((v) => [v]);
       const exact = new Set(sets.map((hs) => [...hs].sort().join('|')));
-      expect(exact.size, sets.join('\n')).toBe(CAPTION_STYLE_IDS.length);
+      // Outside English the aso-expert voice sets the listing's phrases in sentence case, without end
+      // punctuation, as the minimal voice does (title case is English typography; issue 33): in a
+      // language where the two also pick the same phrases in the same order, they may coincide.
+      expect(exact.size, sets.join('\n')).toBeGreaterThanOrEqual(CAPTION_STYLE_IDS.length - (listing.language === 'en' ? 0 : 1));
       // Voices transform the listing's phrases rather than add stock words, so two voices may pick the
       // same words for a sparse listing; on a listing with material most of them still differ in words.
       // (Two at least: which of a phrase's forms a voice's template takes depends on the slide it lands on.)

@@ -14,16 +14,16 @@ import type { Listing } from '../../core/listing.ts';
 import { hasMarkup, NEGATIVE, notAFeature } from '../clean.ts';
 import { cutFromSource, echoes, hasStraySymbol, incompleteness, sameTopic, substance, URLISH } from './complete.ts';
 import { claimSources, ungroundedClaims, type ClaimSources } from './claims.ts';
-import { foreignFrames, foreignVocabulary, voiceVocabulary } from '../rules/voices.ts';
+import { foreignFrames, foreignVocabulary, openerVocabulary, voiceVocabulary } from '../rules/voices.ts';
 import { fitOf } from './fit.ts';
 import { captionWidth, languageOf } from '../../core/locales.ts';
 import { type Role } from '../../core/narratives.ts';
 import { languageFinding } from './language.ts';
-import { CUT_LANGUAGES, cutPhrase, leansOnPronoun, sentenceWords, type Sentence } from './cut.ts';
+import { CUT_LANGUAGES, cutPhrase, leansOnPronoun, sentenceCutFrom, sentenceWords, type Sentence } from './cut.ts';
 import { brokenFrame } from './frames.ts';
 import { namesOnly, offRole } from './selling.ts';
-import { contradictedProof, MIN_RATINGS, ratingTwice } from './proof.ts';
-import { repeatsHero, saysAgain, secondCall } from './echo-pair.ts';
+import { contradictedProof, MIN_RATING, MIN_RATINGS, ratingTwice } from './proof.ts';
+import { repeatsHero, restatesHero, saysAgain, secondCall, type HeroWords } from './echo-pair.ts';
 import { seriesOf, seriesOfCaption } from './series.ts';
 import { primaryListing } from '../../core/listing.ts';
 import { CASED_WORD, contentWords, dangles, endWords, mentionsFree, normalise, textKey, words as textWords } from '../text.ts';
@@ -54,7 +54,7 @@ export const FINDINGS = {
   cut: 'Not a listing sentence cut where its phrase does not end, nor a pronoun pointing at a sentence it was cut from.',
   frame: 'No voice frame glued to a phrase it does not fit ("Yes, …", "Get <verb> …", "Now you can <noun>").',
   'off-role': 'A selling point: no heading, greeting, note, disclaimer, promo code or story lore ("Chapter 1 of the saga").',
-  rating: 'A rating or count of ratings the store’s own figures do not contradict; proof slides only from 50 ratings up.',
+  rating: 'A rating or count of ratings the store’s own figures do not contradict; proof slides only from 50 ratings and a 4.0 rating up.',
   'echo-pair':
     'A call to action asks once: its subheadline is not a second call, and it does not say the hero’s promise again. A slide states its rating once.',
   screens:
@@ -120,6 +120,8 @@ const SAME_FEATURE = 0.6;
 const RELIEVED = /\b(?:without|no|sans|ohne|sin|senza|sem)\s+(?:the\s+|any\s+|le\s+|de\s+)?(?:stress\w*|hassle|headaches?|worr\w+)/giu;
 /** The slides that must carry the value proposition: what a store visitor sees without scrolling. */
 const VALUE_SLIDES = 3;
+/** The voices' feature openers ("Go ahead,", "Now you can"): no part of what a slide says. */
+const OPENERS = openerVocabulary();
 
 /** Whether `text` says the words of `name` and no others ("Receitas da Vovó." of "Receitas da Vovó"). */
 const sameWords = (text: string, name: string) => {
@@ -340,8 +342,8 @@ export class CaptionChecker {
   /** The accepted slides' whole topics (headline and subheadline), for the one-feature check. */
   private readonly features: { slide: number; topic: Set<string>; series: number | null }[] = [];
   private slides = 0;
-  /** The hero's topic: a call to action does not say it again. */
-  private hero: { slide: number; topic: Set<string>; text: string } | null = null;
+  /** The hero's topic: a call to action does not say it again; its words: a feature slide does not either. */
+  private hero: { slide: number; topic: Set<string>; text: string; words: HeroWords; sub: string | null } | null = null;
 
   constructor(private readonly ctx: CheckContext) {
     this.f = factsOf(ctx);
@@ -430,11 +432,31 @@ export class CaptionChecker {
         out.push({ id: 'value-first', field: 'headline', message: `"${c.headline}" opens the set without a value proposition` });
     }
     out.push(...this.oneFeature(c));
+    // A feature slide that says the hero again, in its words or as the rest of its sentence (hard);
+    // one of the things a hero listing actions named stays the soft narrowing the repeat above calls it.
+    const hero = this.hero;
+    if (f.native && hero && FEATURE_SLIDES.has(c.role) && this.position(c) !== hero.slide && c.headline.trim()) {
+      const mine = substance(`${c.headline} ${sub ?? ''}`, f.language, new Set([...f.appNameWords, ...OPENERS]));
+      const again = restatesHero(mine, hero.words);
+      // A part of the hero's headline on its own slide may be the soft narrowing; a run of its
+      // subheadline ("see every child's growth" of "…and see every child's growth on one clear chart") never.
+      const bare = textKey(c.headline).split(' ');
+      while (bare.length > 1 && OPENERS.has(bare[0])) bare.shift();
+      const ofSub = hero.sub !== null && ` ${hero.sub} `.includes(` ${bare.join(' ')} `);
+      if (again && (ofSub || !this.narrowsHero(c, substance(c.headline, f.language, new Set([...f.nameWords, ...OPENERS])))))
+        out.push({ id: 'echo', field: 'headline', message: `"${c.headline}" ${again} (slide ${hero.slide}: "${hero.text}")` });
+    }
     if (c.role === 'social-proof' && (f.storeFigures.ratingCount ?? 0) < MIN_RATINGS)
       out.push({
         id: 'rating',
         field: 'headline',
         message: `"${c.headline}" quotes proof the store does not give: fewer than ${MIN_RATINGS} ratings`,
+      });
+    if (c.role === 'social-proof' && (f.storeFigures.rating ?? 5) < MIN_RATING)
+      out.push({
+        id: 'rating',
+        field: 'headline',
+        message: `"${c.headline}" quotes a store rating under ${MIN_RATING.toFixed(1)}, which sells nothing`,
       });
     const twice = ratingTwice(c.headline, sub);
     if (twice) out.push({ id: 'echo-pair', field: 'subheadline', message: twice });
@@ -514,7 +536,19 @@ export class CaptionChecker {
     this.slides = Math.max(this.slides, slide);
     this.seen.push(...this.parts(c).map((t) => ({ key: t.key, topic: t.topic, slide, text: t.text })));
     if (!NOT_A_FEATURE.has(c.role)) this.features.push({ slide, topic: this.topic(c), series: this.seriesOf(c) });
-    if (c.role === 'hero') this.hero ??= { slide, topic: substance(c.headline, this.f.language, this.f.nameWords), text: c.headline };
+    if (c.role === 'hero' && !this.hero) {
+      const { language, nameWords, appNameWords, native, sentences, frameWords } = this.f;
+      // The app's name says nothing a slide adds; its category's words may ("Turn-by-turn navigation").
+      const quiet = new Set([...appNameWords, ...OPENERS]);
+      const source = native ? sentenceCutFrom(c.headline, sentences, frameWords) : null;
+      const words: HeroWords = {
+        headline: substance(c.headline, language, quiet),
+        whole: substance(`${c.headline} ${c.subheadline ?? ''}`, language, quiet),
+        sentence: source ? substance(source.join(' '), language, quiet) : new Set(),
+      };
+      const sub = c.subheadline?.trim() ? textKey(c.subheadline) : null;
+      this.hero = { slide, topic: substance(c.headline, language, nameWords), text: c.headline, words, sub };
+    }
   }
 }
 

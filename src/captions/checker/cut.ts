@@ -13,7 +13,7 @@ import { looksParticiple, normalise, participleBases, WORD, words } from '../tex
 
 /** Words a phrase may end before: a clause, an aside, a second action. Never "of": "part | of" is one phrase. */
 const NEXT_OPENS = new Set(
-  'with without for from in on to through over across into via at by before after when while as so that which who where and or but because if until whenever wherever plus like using'.split(
+  'with without for from in on to through over across into via at by before after when while as so that which who where and or but because if until whenever wherever plus like using against among between within'.split(
     ' ',
   ),
 );
@@ -21,7 +21,7 @@ const NEXT_OPENS = new Set(
 const SUBORDINATE = /^(when|while|if|because|where|whenever|until|once|as soon as)$/;
 /** A later part of a sentence may open with these and stand alone. */
 const STANDALONE = new Set(
-  'with without for in on across anywhere everywhere right straight at through over around under while'.split(' '),
+  'with without for in on across anywhere everywhere right straight at through over around under while against'.split(' '),
 );
 /** How many framing words a voice adds before or after the listing's words ("Now you can…", "…with Planny"). */
 const FRAME_HEAD = 3;
@@ -305,6 +305,16 @@ function locate(ws: string[], sentences: Sentence[], frame: Set<string>): Found 
     }
   }
   return best;
+}
+
+/**
+ * The listing sentence `text` was taken from, when it is a part of one and not the whole: the words
+ * of the sentence ("Drift, boost and race to the top" for "Drift, boost and race"), else null.
+ */
+export function sentenceCutFrom(text: string, sentences: Sentence[], frame: Set<string>): string[] | null {
+  const ws = words(normalise(text, { fold: true }));
+  const best = ws.length > 0 ? locate(ws, sentences, frame) : null;
+  return best && best.run.length < best.s.words.length ? best.s.words : null;
 }
 
 /** Object and reflexive pronouns of the languages read here: they say whom, never what. */

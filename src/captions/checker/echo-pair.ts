@@ -47,3 +47,32 @@ export function saysAgain(headline: string, sub: string, language: string, exclu
 
 /** Where a subheadline goes on to a clause of its own: a comma or dash, then a linking word. */
 const CLAUSE = /[,;:\u2013\u2014]\s*(?:so|because|since|which|while|but|and never|so that)\b/i;
+
+/** The hero as a later slide must not say it again: its headline's words, its whole words, and the rest of its sentence. */
+export interface HeroWords {
+  headline: Set<string>;
+  /** Headline and subheadline, by stem. */
+  whole: Set<string>;
+  /** The listing sentence its headline was cut from (empty when it says one whole). */
+  sentence: Set<string>;
+}
+
+/**
+ * Why a feature slide's words (`slide`: headline and subheadline by stem, the name and the voice's
+ * openers aside) say the hero again, or null: every one is the hero's ("Go ahead, see every child's
+ * growth! / On one clear chart." under a hero whose subheadline says "…see every child's growth on
+ * one clear chart"), or they are the rest of the sentence the hero's headline was cut from and share
+ * a word with it ("Race to the top" after "Drift, boost and race" of "Drift, boost and race to the
+ * top"). The shopper read them on the first slide; the slide's screen deserves its own feature.
+ */
+export function restatesHero(slide: Set<string>, hero: HeroWords): string | null {
+  if (slide.size === 0) return null;
+  if ([...slide].every((w) => hero.whole.has(w))) return 'says the hero’s words again';
+  if (
+    hero.sentence.size > 0 &&
+    [...slide].every((w) => hero.sentence.has(w) || hero.whole.has(w)) &&
+    [...slide].some((w) => hero.headline.has(w))
+  )
+    return 'says the rest of the hero’s sentence';
+  return null;
+}

@@ -278,6 +278,18 @@ export function foreignVocabulary(language: string): Set<string> {
   return new Set((text.match(/[\p{L}\p{N}]+/gu) ?? []).map((x) => x.toLowerCase()));
 }
 
+/**
+ * The words every voice's feature frames put around a phrase ("Go ahead,", "Now you can", ", right at
+ * your fingertips"): they say nothing of the feature, so a slide's topic is read without them.
+ */
+export function openerVocabulary(): Set<string> {
+  const text = Object.values(VOICES)
+    .flatMap((v) => Object.values(v.feature).flat())
+    .join(' ')
+    .replace(SLOT, ' ');
+  return new Set((text.match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => w.toLowerCase()));
+}
+
 /** Every fixed word the templates can add, per voice: the only words a caption may use that the listing does not. */
 export function voiceVocabulary(style: CaptionStyle): Set<string> {
   const v = VOICES[style];
