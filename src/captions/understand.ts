@@ -11,7 +11,7 @@ import { ELISION, endWords, mentionsFree, SPACES, words } from './text.ts';
 import { moreIdeas } from './rules/forms.ts';
 import { offRole } from './checker/selling.ts';
 import { sentenceWords, type Sentence } from './checker/cut.ts';
-import { MIN_RATING, MIN_RATINGS } from './checker/proof.ts';
+import { MIN_RATINGS } from './checker/proof.ts';
 
 export type PhraseKind = 'context' | 'subtitle' | 'promise' | 'bullet' | 'action' | 'step' | 'heading' | 'sentence';
 /** What the sentence is, grammatically: it decides how a voice may say it. */
@@ -281,7 +281,7 @@ function analyse(listings: Listing[], primary: Listing, extraContext: string | n
   for (const w of words(name)) proper.add(w);
 
   const hasRating = primary.rating !== null && primary.ratingCount !== null && primary.rating > 0 && primary.ratingCount > 0;
-  const ratingTooLow = hasRating && (primary.rating as number) < MIN_RATING;
+  const ratingTooLow = hasRating && (primary.rating as number) < 3.5;
   const ratingTooFew = hasRating && (primary.ratingCount as number) < MIN_RATINGS;
   const sourceWords = new Set<string>();
   for (const l of listings)

@@ -28,7 +28,7 @@ export function adaptRoles(
       'social-proof',
       'feature',
       u.ratingTooLow
-        ? "the store's rating is below 4.0, and a rating under average sells nothing"
+        ? "the listing's rating is below 3.5, which would not persuade"
         : u.ratingTooFew
           ? 'the store shows fewer than 50 ratings, too few to quote as proof'
           : 'the listing has no rating yet',

@@ -22,7 +22,7 @@ import { languageFinding } from './language.ts';
 import { CUT_LANGUAGES, cutPhrase, leansOnPronoun, sentenceCutFrom, sentenceWords, type Sentence } from './cut.ts';
 import { brokenFrame } from './frames.ts';
 import { namesOnly, offRole } from './selling.ts';
-import { contradictedProof, MIN_RATING, MIN_RATINGS, ratingTwice } from './proof.ts';
+import { contradictedProof, MIN_RATINGS, ratingTwice } from './proof.ts';
 import { repeatsHero, restatesHero, saysAgain, secondCall, type HeroWords } from './echo-pair.ts';
 import { seriesOf, seriesOfCaption } from './series.ts';
 import { primaryListing } from '../../core/listing.ts';
@@ -54,7 +54,7 @@ export const FINDINGS = {
   cut: 'Not a listing sentence cut where its phrase does not end, nor a pronoun pointing at a sentence it was cut from.',
   frame: 'No voice frame glued to a phrase it does not fit ("Yes, …", "Get <verb> …", "Now you can <noun>").',
   'off-role': 'A selling point: no heading, greeting, note, disclaimer, promo code or story lore ("Chapter 1 of the saga").',
-  rating: 'A rating or count of ratings the store’s own figures do not contradict; proof slides only from 50 ratings and a 4.0 rating up.',
+  rating: 'A rating or count of ratings the store’s own figures do not contradict; proof slides only from 50 ratings up.',
   'echo-pair':
     'A call to action asks once: its subheadline is not a second call, and it does not say the hero’s promise again. A slide states its rating once.',
   screens:
@@ -451,12 +451,6 @@ export class CaptionChecker {
         id: 'rating',
         field: 'headline',
         message: `"${c.headline}" quotes proof the store does not give: fewer than ${MIN_RATINGS} ratings`,
-      });
-    if (c.role === 'social-proof' && (f.storeFigures.rating ?? 5) < MIN_RATING)
-      out.push({
-        id: 'rating',
-        field: 'headline',
-        message: `"${c.headline}" quotes a store rating under ${MIN_RATING.toFixed(1)}, which sells nothing`,
       });
     const twice = ratingTwice(c.headline, sub);
     if (twice) out.push({ id: 'echo-pair', field: 'subheadline', message: twice });

@@ -5,8 +5,6 @@
  */
 /** Fewer ratings than this prove nothing to a shopper: the store's figure is not quoted. */
 export const MIN_RATINGS = 50;
-/** A store rating under this sells nothing: a copywriter shows a feature rather than a 3.9 (issue 33). */
-export const MIN_RATING = 4.0;
 
 /** "4.8", "4,8" → 4.8 */
 const num = (s: string) => Number(s.replace(',', '.'));
