@@ -1,8 +1,9 @@
 /**
- * Two scenarios of `npm run bench` alone, without the rest of it and without rewriting README.md:
+ * Scenarios of `npm run bench` alone, without the rest of it and without rewriting README.md:
  *
- *   npx tsx bench/parts.ts sets creates   (after `node scripts/build.mjs`: the service runs dist/)
+ *   npx tsx bench/parts.ts pickup sets creates   (after `node scripts/build.mjs`: the service runs dist/)
  *
+ * `pickup`: bench/pickup.ts, job pickup latency on one-slide sets (role all), as bench/run.ts.
  * `sets`: bench/pictures.ts's 20 ten-slide sets, 201 → every PNG stored, with polls meanwhile
  * (role all), and the service's CPU per set. `creates`: POST /screenshots from 25 accounts over
  * 50 connections (role api), as bench/run.ts's createThroughput, with the service's and the
@@ -18,6 +19,7 @@ import { cpuMs } from './cpu.ts';
 import { postLoad } from './load.ts';
 import { benchAccount, openBenchDatabase, type BenchAccount } from './setup.ts';
 import { benchSets, uploadBenchScreen } from './pictures.ts';
+import { pickupLatency } from './pickup.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const parts = process.argv.slice(2);
@@ -44,6 +46,28 @@ const out: Record<string, unknown> = {};
 try {
   const db = bench.database.pool;
   const dbPid = bench.database.embedded?.pid;
+  if (parts.includes('pickup')) {
+    const [main, warm] = [await benchAccount(db, 'pickup', 1_000_000), await benchAccount(db, 'pickup warm', 1_000_000)];
+    const s = await start('all');
+    for (const a of [main, warm]) await uploadBenchScreen(s.base, a);
+    const c0 = cpuMs(s.process.pid!)!;
+    const t0 = performance.now();
+    const r = await pickupLatency(s.base, db, main, warm, log);
+    out.pickup = {
+      jobs: r.jobs,
+      p50: r.p50.toFixed(1),
+      p95: r.p95.toFixed(1),
+      p99: r.p99.toFixed(1),
+      max: r.max.toFixed(1),
+      offeredPerSec: r.offeredPerSec.toFixed(2),
+      succeeded: r.succeeded,
+      retried: r.retried,
+      stageS: ((performance.now() - t0) / 1000).toFixed(1),
+      serviceCpuMsPerJob: Math.round((cpuMs(s.process.pid!)! - c0) / (r.jobs + 20)),
+      load: os.loadavg()[0].toFixed(2),
+    };
+    await s.stop();
+  }
   if (parts.includes('sets')) {
     const acc = await benchAccount(db, 'sets', 1_000_000);
     const s = await start('all');
