@@ -71,12 +71,26 @@ try {
   if (parts.includes('sets')) {
     const acc = await benchAccount(db, 'sets', 1_000_000);
     const s = await start('all');
+    // The service's own event-loop delay (prom-client's, reset at each scrape) beside the polls'
+    // latency: a poll's p99 above it is the machine's scheduling (other work, the render threads),
+    // not the HTTP thread being busy.
+    const metrics = `${new URL(s.base).origin}/metrics`;
+    const lag = async () => {
+      const text = await (await fetch(metrics)).text();
+      const read = (n: string) =>
+        Number(new RegExp(`^shotgen_nodejs_eventloop_lag_${n}_seconds (\\S+)`, 'm').exec(text)?.[1] ?? NaN) * 1000;
+      return { p50: read('p50').toFixed(2), p99: read('p99').toFixed(2), max: read('max').toFixed(2) };
+    };
+    await lag();
     const c0 = cpuMs(s.process.pid!)!;
     const r = await benchSets(s.base, acc, db, log);
+    const loop = await lag();
     out.sets = {
       p50: Math.round(r.p50),
       p95: Math.round(r.p95),
+      pollP50: r.pollP50.toFixed(2),
       pollP99: r.pollP99.toFixed(2),
+      eventLoopDelayMs: loop,
       serviceCpuMsPerSet: Math.round((cpuMs(s.process.pid!)! - c0) / (r.sets + 1)),
       load: os.loadavg()[0].toFixed(2),
     };
