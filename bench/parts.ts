@@ -3,6 +3,9 @@
  *
  *   npx tsx bench/parts.ts pickup sets creates   (after `node scripts/build.mjs`: the service runs dist/)
  *
+ * `account`: GET /account (role api) against the bare node:http responder, 50 connections each,
+ * as bench/run.ts measures them: req/s, the ratio, and server CPU µs per response (the CPU ratio
+ * is the steadier one on a shared machine).
  * `pickup`: bench/pickup.ts, job pickup latency on one-slide sets (role all), as bench/run.ts.
  * `sets`: bench/pictures.ts's 20 ten-slide sets, 201 → every PNG stored, with polls meanwhile
  * (role all), and the service's CPU per set. `creates`: POST /screenshots from 25 accounts over
@@ -16,7 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { killAllChildren, spawnChild } from './children.ts';
 import { cpuMs } from './cpu.ts';
-import { postLoad } from './load.ts';
+import { cannon, postLoad, type LoadResult } from './load.ts';
 import { benchAccount, openBenchDatabase, type BenchAccount } from './setup.ts';
 import { benchSets, uploadBenchScreen } from './pictures.ts';
 import { pickupLatency } from './pickup.ts';
@@ -46,6 +49,34 @@ const out: Record<string, unknown> = {};
 try {
   const db = bench.database.pool;
   const dbPid = bench.database.embedded?.pid;
+  if (parts.includes('account')) {
+    const acc = await benchAccount(db, 'account', 1_000_000);
+    const measure = async (pid: number, url: string, headers: Record<string, string>) => {
+      await cannon({ url, headers, durationS: 1, connections: 50 });
+      const c0 = cpuMs(pid)!;
+      const r: LoadResult = await cannon({ url, headers, durationS: DURATION_S, connections: 50 });
+      const usPerResponse = (1000 * (cpuMs(pid)! - c0)) / r.responses;
+      return { perSec: Math.round(r.reqPerSec), p99: r.p99Ms, failures: r.failures, usPerResponse: Math.round(usPerResponse) };
+    };
+    const bare = await spawnChild({
+      name: 'bare',
+      args: ['--import', 'tsx', path.join(ROOT, 'bench/bare-child.ts')],
+      env: process.env,
+      isReady: (l) => typeof l.port === 'number',
+    });
+    const b = await measure(bare.process.pid!, `http://127.0.0.1:${bare.ready.port as number}/`, {});
+    await bare.stop();
+    const api = await start('api');
+    const a = await measure(api.process.pid!, `${api.base}/account`, { authorization: `Bearer ${acc.key}` });
+    await api.stop();
+    out.account = {
+      bare: b,
+      account: a,
+      ratio: (a.perSec / b.perSec).toFixed(2),
+      cpuRatio: (b.usPerResponse / a.usPerResponse).toFixed(2),
+      load: os.loadavg()[0].toFixed(2),
+    };
+  }
   if (parts.includes('pickup')) {
     const [main, warm] = [await benchAccount(db, 'pickup', 1_000_000), await benchAccount(db, 'pickup warm', 1_000_000)];
     const s = await start('all');
