@@ -1,8 +1,12 @@
 /**
- * Two scenarios of `npm run bench` alone, without the rest of it and without rewriting README.md:
+ * Scenarios of `npm run bench` alone, without the rest of it and without rewriting README.md:
  *
- *   npx tsx bench/parts.ts sets creates   (after `node scripts/build.mjs`: the service runs dist/)
+ *   npx tsx bench/parts.ts pickup sets creates   (after `node scripts/build.mjs`: the service runs dist/)
  *
+ * `account`: GET /account (role api) against the bare node:http responder, 50 connections each,
+ * as bench/run.ts measures them: req/s, the ratio, and server CPU µs per response (the CPU ratio
+ * is the steadier one on a shared machine).
+ * `pickup`: bench/pickup.ts, job pickup latency on one-slide sets (role all), as bench/run.ts.
  * `sets`: bench/pictures.ts's 20 ten-slide sets, 201 → every PNG stored, with polls meanwhile
  * (role all), and the service's CPU per set. `creates`: POST /screenshots from 25 accounts over
  * 50 connections (role api), as bench/run.ts's createThroughput, with the service's and the
@@ -15,9 +19,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { killAllChildren, spawnChild } from './children.ts';
 import { cpuMs } from './cpu.ts';
-import { postLoad } from './load.ts';
+import { cannon, postLoad, type LoadResult } from './load.ts';
 import { benchAccount, openBenchDatabase, type BenchAccount } from './setup.ts';
 import { benchSets, uploadBenchScreen } from './pictures.ts';
+import { pickupLatency } from './pickup.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const parts = process.argv.slice(2);
@@ -44,15 +49,79 @@ const out: Record<string, unknown> = {};
 try {
   const db = bench.database.pool;
   const dbPid = bench.database.embedded?.pid;
+  if (parts.includes('account')) {
+    const acc = await benchAccount(db, 'account', 1_000_000);
+    const measure = async (pid: number, url: string, headers: Record<string, string>) => {
+      await cannon({ url, headers, durationS: 1, connections: 50 });
+      const c0 = cpuMs(pid)!;
+      const r: LoadResult = await cannon({ url, headers, durationS: DURATION_S, connections: 50 });
+      const usPerResponse = (1000 * (cpuMs(pid)! - c0)) / r.responses;
+      return { perSec: Math.round(r.reqPerSec), p99: r.p99Ms, failures: r.failures, usPerResponse: Math.round(usPerResponse) };
+    };
+    const bare = await spawnChild({
+      name: 'bare',
+      args: ['--import', 'tsx', path.join(ROOT, 'bench/bare-child.ts')],
+      env: process.env,
+      isReady: (l) => typeof l.port === 'number',
+    });
+    const b = await measure(bare.process.pid!, `http://127.0.0.1:${bare.ready.port as number}/`, {});
+    await bare.stop();
+    const api = await start('api');
+    const a = await measure(api.process.pid!, `${api.base}/account`, { authorization: `Bearer ${acc.key}` });
+    await api.stop();
+    out.account = {
+      bare: b,
+      account: a,
+      ratio: (a.perSec / b.perSec).toFixed(2),
+      cpuRatio: (b.usPerResponse / a.usPerResponse).toFixed(2),
+      load: os.loadavg()[0].toFixed(2),
+    };
+  }
+  if (parts.includes('pickup')) {
+    const [main, warm] = [await benchAccount(db, 'pickup', 1_000_000), await benchAccount(db, 'pickup warm', 1_000_000)];
+    const s = await start('all');
+    for (const a of [main, warm]) await uploadBenchScreen(s.base, a);
+    const c0 = cpuMs(s.process.pid!)!;
+    const t0 = performance.now();
+    const r = await pickupLatency(s.base, db, main, warm, log);
+    out.pickup = {
+      jobs: r.jobs,
+      p50: r.p50.toFixed(1),
+      p95: r.p95.toFixed(1),
+      p99: r.p99.toFixed(1),
+      max: r.max.toFixed(1),
+      offeredPerSec: r.offeredPerSec.toFixed(2),
+      succeeded: r.succeeded,
+      retried: r.retried,
+      stageS: ((performance.now() - t0) / 1000).toFixed(1),
+      serviceCpuMsPerJob: Math.round((cpuMs(s.process.pid!)! - c0) / (r.jobs + 20)),
+      load: os.loadavg()[0].toFixed(2),
+    };
+    await s.stop();
+  }
   if (parts.includes('sets')) {
     const acc = await benchAccount(db, 'sets', 1_000_000);
     const s = await start('all');
+    // The service's own event-loop delay (prom-client's, reset at each scrape) beside the polls'
+    // latency: a poll's p99 above it is the machine's scheduling (other work, the render threads),
+    // not the HTTP thread being busy.
+    const metrics = `${new URL(s.base).origin}/metrics`;
+    const lag = async () => {
+      const text = await (await fetch(metrics)).text();
+      const read = (n: string) =>
+        Number(new RegExp(`^shotgen_nodejs_eventloop_lag_${n}_seconds (\\S+)`, 'm').exec(text)?.[1] ?? NaN) * 1000;
+      return { p50: read('p50').toFixed(2), p99: read('p99').toFixed(2), max: read('max').toFixed(2) };
+    };
+    await lag();
     const c0 = cpuMs(s.process.pid!)!;
     const r = await benchSets(s.base, acc, db, log);
+    const loop = await lag();
     out.sets = {
       p50: Math.round(r.p50),
       p95: Math.round(r.p95),
+      pollP50: r.pollP50.toFixed(2),
       pollP99: r.pollP99.toFixed(2),
+      eventLoopDelayMs: loop,
       serviceCpuMsPerSet: Math.round((cpuMs(s.process.pid!)! - c0) / (r.sets + 1)),
       load: os.loadavg()[0].toFixed(2),
     };

@@ -20,13 +20,13 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { killAllChildren, spawnChild, type Child } from './children.ts';
 import { cpuMs, selfCpuMs } from './cpu.ts';
 import { cannon, percentile, postLoad, type LoadResult } from './load.ts';
 import { benchAccount, openBenchDatabase, type BenchAccount, type BenchDatabase } from './setup.ts';
 import { benchPlanning } from './planning.ts';
+import { createOne, pickupLatency } from './pickup.ts';
 import { benchRendering } from './rendering.ts';
 import { benchEditing } from './editing.ts';
 import { benchPreviewFlood } from './preview-flood.ts';
@@ -40,10 +40,6 @@ const DURATION_S = positiveNumber('BENCH_DURATION_S', 8);
 // A short warm-up before each measured run: JIT, connection pools and caches settle first.
 const WARMUP_S = Math.min(1, DURATION_S);
 const CONNECTIONS = 50;
-// Every job now renders its slides: pickup is measured on one-slide sets at a rate the worker
-// keeps up with, so the queue's own latency is what shows, not a backlog of rendering.
-const PICKUP_JOBS = 100;
-const PICKUP_INTERVAL_MS = 200;
 const COST = 5;
 const MANY_ACCOUNTS = 25;
 
@@ -137,17 +133,6 @@ async function stopChild(child: Child): Promise<void> {
 const auth = (account: BenchAccount) => ({ authorization: `Bearer ${account.key}` });
 const createBody = (account: BenchAccount) => JSON.stringify({ appId: account.appId, device: 'iphone-69', count: 10 });
 
-async function createOne(base: string, account: BenchAccount, count = 10): Promise<string> {
-  const res = await fetch(`${base}/screenshots`, {
-    method: 'POST',
-    headers: { ...auth(account), 'content-type': 'application/json' },
-    body: JSON.stringify({ appId: account.appId, device: 'iphone-69', count }),
-  });
-  const text = await res.text();
-  if (res.status !== 201) throw new Error(`POST /screenshots answered ${res.status}: ${text}`);
-  return (JSON.parse(text) as { jobId: string }).jobId;
-}
-
 interface CpuShare {
   /** Busy share of one core during the measured run; null where /proc cannot tell. */
   serverPct: number | null;
@@ -195,73 +180,6 @@ async function measureGet(
   await cannon({ url, headers, durationS: WARMUP_S, connections: CONNECTIONS });
   const result = await withCpu(label, serverPid, () => cannon({ url, headers, durationS: DURATION_S, connections: CONNECTIONS }));
   return { ...result, bodyBytes: body.byteLength };
-}
-
-interface PickupResult {
-  jobs: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  max: number;
-  retried: number;
-  succeeded: number;
-  offeredPerSec: number;
-  succeededJobId: string | null;
-}
-
-/**
- * Jobs created one at a time at a steady rate against a service that also runs the worker; the
- * worker stamps started_at (clock_timestamp()) when it claims a job, created_at is the creating
- * transaction's start, so started_at - created_at is the whole wait, commit and NOTIFY included.
- */
-async function pickupLatency(base: string, main: BenchAccount, warm: BenchAccount): Promise<PickupResult> {
-  const db = bench!.database.pool;
-  progress(`job pickup: 20 warm-up jobs, then ${PICKUP_JOBS} jobs, one every ${PICKUP_INTERVAL_MS} ms`);
-  for (let i = 0; i < 20; i++) {
-    await createOne(base, warm, 1);
-    await sleep(PICKUP_INTERVAL_MS);
-  }
-  const ids: string[] = [];
-  const t0 = performance.now();
-  for (let i = 0; i < PICKUP_JOBS; i++) {
-    ids.push(await createOne(base, main, 1));
-    // A fixed schedule, not a fixed gap: a slow response does not lower the offered rate.
-    const wait = t0 + (i + 1) * PICKUP_INTERVAL_MS - performance.now();
-    if (wait > 0) await sleep(wait);
-  }
-  const offeredPerSec = PICKUP_JOBS / ((performance.now() - t0) / 1000);
-
-  // A stall, not a slow machine, fails the stage: beside a test suite (load 10) the 100 jobs took
-  // longer than a fixed minute while every one was still finishing; 60 s with none finished is a hang.
-  let open = PICKUP_JOBS;
-  let progressed = Date.now();
-  for (;;) {
-    const { rows } = await db.query<{ open: number }>(
-      `SELECT count(*)::int AS open FROM jobs WHERE id = ANY($1) AND status NOT IN ('succeeded', 'failed')`,
-      [ids],
-    );
-    if (rows[0].open === 0) break;
-    if (rows[0].open < open) [open, progressed] = [rows[0].open, Date.now()];
-    if (Date.now() - progressed > 60_000) throw new Error(`${open} pickup jobs unfinished, none finished in the last 60 s`);
-    await sleep(100);
-  }
-  const { rows } = await db.query<{ id: string; ms: number; attempts: number; status: string }>(
-    `SELECT id, (extract(epoch FROM started_at - created_at) * 1000)::float8 AS ms, attempts, status FROM jobs WHERE id = ANY($1)`,
-    [ids],
-  );
-  const ms = rows.map((r) => r.ms).sort((a, b) => a - b);
-  const succeeded = rows.filter((r) => r.status === 'succeeded');
-  return {
-    jobs: rows.length,
-    p50: percentile(ms, 50),
-    p95: percentile(ms, 95),
-    p99: percentile(ms, 99),
-    max: ms[ms.length - 1],
-    retried: rows.filter((r) => r.attempts !== 1).length,
-    succeeded: succeeded.length,
-    offeredPerSec,
-    succeededJobId: succeeded[0]?.id ?? null,
-  };
 }
 
 interface Accounting {
@@ -413,7 +331,7 @@ async function main(): Promise<boolean> {
   progress('service, role all (API + worker)');
   let service = await startService('all');
   for (const a of [main, warm, creates, ...manyAccounts]) await uploadBenchScreen(service.base, a);
-  const pickup = await pickupLatency(service.base, main, warm);
+  const pickup = await pickupLatency(service.base, db, main, warm, progress);
   const sets = await benchSets(service.base, setsAccount, db, progress);
   await stopChild(service);
 
