@@ -101,6 +101,8 @@ export function program(): Command {
       // so the operator's one-off commands stay quick.
       const { startService } = await import('../service.ts');
       const service = await startService(config, { role: opts.role, logger: log });
+      // Before any set's request can need it, not during one (captions/nlp.ts).
+      setImmediate(() => void import('../captions/nlp.ts').then((m) => m.preloadNlp()));
       log.info(
         { address: service.address, role: opts.role, database: service.database.embedded ? 'embedded' : 'external' },
         'shotgen started',
