@@ -125,3 +125,56 @@ describe('sentence case in French, Italian and Dutch (held-out shape: English ti
     for (const h of heads) expect(h, h).not.toMatch(/\p{L}+ \p{Lu}\p{Ll}+/u);
   });
 });
+
+/** A hero whose subtitle and first sentence name the same thing (the receitas-pt shape), in Portuguese. */
+const sopas = listingOf({
+  name: 'Sopas da Avó',
+  category: 'Comidas e bebidas',
+  country: 'br',
+  language: 'pt',
+  currency: 'BRL',
+  subtitle: 'Sopas caseiras fáceis de fazer',
+  rating: 4.6,
+  ratingCount: 31000,
+  description: [
+    'Sopas da Avó reúne as sopas caseiras que você ama.',
+    '• Mais de 800 sopas com fotos',
+    '• Lista de compras automática',
+    '• Modo passo a passo para cozinhar sem erro',
+    '• Salve suas sopas favoritas',
+  ].join('\n'),
+});
+
+describe('a hero whose subheadline says its headline’s noun phrase again (held-out shape: receitas caseiras)', () => {
+  it('refuses a repeated content noun phrase under the hero, not the app’s name', () => {
+    const [again] = findings(sopas, 'minimal', 'long', [
+      { headline: 'Sopas caseiras fáceis de fazer', subheadline: 'Sopas da Avó reúne as sopas caseiras que você ama', role: 'hero' },
+    ]);
+    expect(again).toContain('echo');
+    const [name] = findings(sopas, 'minimal', 'long', [
+      { headline: 'Sopas caseiras fáceis de fazer', subheadline: 'Sopas da Avó tem mais de 800 sopas com fotos', role: 'hero' },
+    ]);
+    expect(name).not.toContain('echo');
+    // In English too, by stem: "home workout" / "home workouts".
+    const fit = listingOf({ name: 'FitNest', category: 'Health & Fitness', description: 'Home workouts for busy people.' });
+    const [en] = findings(fit, 'minimal', 'long', [
+      { headline: 'Home workout for busy people', subheadline: 'FitNest brings home workouts to your living room', role: 'hero' },
+    ]);
+    expect(en).toContain('echo');
+    const named = listingOf({ name: 'Budget Planner', category: 'Finance', description: 'Plan every month.' });
+    const [own] = findings(named, 'minimal', 'long', [
+      { headline: 'Budget planner for couples', subheadline: 'Budget Planner keeps both of you on the same page', role: 'hero' },
+    ]);
+    expect(own).not.toContain('echo');
+  });
+
+  it('puts another sentence under the hero, in every voice', () => {
+    for (const style of STYLES)
+      for (const count of [3, 5]) {
+        const r = plan(sopas, style, 'long', { count });
+        if (!r) continue;
+        const hero = r.slides[0];
+        expect(hero.subheadline, `${style}/${count}`).not.toMatch(/sopas caseiras/i);
+      }
+  });
+});
