@@ -178,3 +178,72 @@ describe('a hero whose subheadline says its headline’s noun phrase again (held
       }
   });
 });
+
+/** A listing in a language the writer has no rating words for (Swedish), and one it has (Spanish). */
+const swedish = listingOf({
+  name: 'Sömnro',
+  category: 'Hälsa och fitness',
+  country: 'se',
+  language: 'sv',
+  currency: 'SEK',
+  subtitle: 'Somna snabbare varje kväll',
+  rating: 4.7,
+  ratingCount: 12400,
+  description: [
+    'Sömnro hjälper dig att varva ner och somna snabbare.',
+    '• Guidade meditationer för kvällen',
+    '• Lugnande ljud för sömn',
+    '• Andningsövningar på fem minuter',
+    '• Mjuka påminnelser vid läggdags',
+  ].join('\n'),
+});
+const spanishRated = listingOf({
+  name: 'Calma Noche',
+  category: 'Salud y forma física',
+  country: 'es',
+  language: 'es',
+  currency: 'EUR',
+  subtitle: 'Duerme mejor cada noche',
+  rating: 4.8,
+  ratingCount: 7600,
+  description: [
+    'Calma Noche te ayuda a relajarte y dormir mejor.',
+    '• Meditaciones guiadas para la noche',
+    '• Sonidos relajantes para dormir',
+    '• Ejercicios de respiración de cinco minutos',
+    '• Recordatorios suaves a la hora de dormir',
+  ].join('\n'),
+});
+
+describe('a count of ratings said as ratings in every language (held-out shape: "12K+ ★")', () => {
+  it('refuses a count written as stars, or with nothing it counts', () => {
+    for (const proof of [
+      { headline: '4.7/5 ★', subheadline: '12K+ ★' },
+      { headline: '4,7 ★ · 12K+', subheadline: null },
+      { headline: '4.7 ★', subheadline: '12,400 ★' },
+    ]) {
+      const [f] = findings(swedish, 'minimal', proof.subheadline ? 'long' : 'short', [{ ...proof, role: 'social-proof', index: 5 }]);
+      expect(f, `${proof.headline} // ${proof.subheadline}`).toContain('rating');
+    }
+    const [ok] = findings(spanishRated, 'minimal', 'short', [{ headline: '4,8 ★ · 7K+ valoraciones', role: 'social-proof', index: 5 }]);
+    expect(ok).not.toContain('rating');
+    const [five] = findings(swedish, 'minimal', 'long', [{ headline: '4.7/5 ★', subheadline: null, role: 'social-proof', index: 5 }]);
+    expect(five).not.toContain('rating');
+  });
+
+  it('writes no count as stars, and names what a count counts', () => {
+    for (const style of STYLES)
+      for (const length of ['short', 'long'] as const)
+        for (const [l, noun] of [
+          [swedish, null],
+          [spanishRated, /valoraciones/],
+        ] as const) {
+          const r = plan(l, style, length, { count: 5 });
+          const proof = r?.slides.find((s) => s.role === 'social-proof');
+          if (!proof) continue;
+          const text = `${proof.headline} // ${proof.subheadline ?? ''}`;
+          expect(text, `${l.name} ${style}/${length}`).not.toMatch(/\d\s*[KM]?\+?\s*★(?!.*\/)|K\+\s*$|K\+ \/\//);
+          if (noun && /K\+/.test(text)) expect(text.toLowerCase(), `${style}/${length}`).toMatch(noun);
+        }
+  });
+});

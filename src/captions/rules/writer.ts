@@ -391,7 +391,8 @@ export class CaptionWriter {
       const headline = this.say(long ? this.frames.socialProofLong : this.frames.socialProof, null, index, false);
       if (!headline || !u.rating) return null;
       const proof = this.frames.socialProofLongSub.replace(SLOT, (_, k: string) => this.vars[k] ?? '');
-      const sub = long ? (this.finishSub(proof) ?? proof) : null;
+      // A language whose words for ratings the writer does not know: the rating stands alone, no count as stars.
+      const sub = long && proof.trim() ? (this.finishSub(proof) ?? proof) : null;
       this.proofSaid = true;
       return this.commit(headline, null, sub);
     }
