@@ -247,3 +247,39 @@ describe('a count of ratings said as ratings in every language (held-out shape: 
         }
   });
 });
+
+/** A map app whose bullets are telegraphic: a verb and a bare singular noun, its point after it. */
+const hikes = listingOf({
+  name: 'Ridgeline Maps',
+  category: 'Navigation',
+  subtitle: 'Trail maps that work offline',
+  rating: 4.5,
+  ratingCount: 41000,
+  description: [
+    'Find 200,000 hiking routes with photos and tips.',
+    '• Share live location with family',
+    '• Record every hike with GPS',
+    '• Add voice note to any waypoint',
+    '• Download offline maps for any region',
+  ].join('\n'),
+});
+
+describe('a spoken frame around a telegraphic bullet (held-out shape: "Go ahead, share live location!")', () => {
+  it('refuses the frame on a bare singular noun, not on a mass noun or a determined one', () => {
+    const heads = (h: string) =>
+      findings(hikes, 'playful', 'short', [{ headline: 'Trail maps that work offline!', role: 'hero' }, { headline: h }])[1];
+    expect(heads('Go ahead, share live location!')).toContain('frame');
+    expect(heads('Now you can add voice note!')).toContain('frame');
+    expect(heads('Go ahead, record every hike!')).not.toContain('frame');
+    expect(heads('Go ahead, download offline maps!')).not.toContain('frame');
+    expect(heads('Share live location!')).not.toContain('frame');
+  });
+
+  it('says such a bullet as the listing said it, in the playful voice', () => {
+    for (const length of ['short', 'long'] as const) {
+      const r = plan(hikes, 'playful', length, { count: 5 });
+      expect(r, length).not.toBeNull();
+      for (const s of r!.slides) expect(s.headline, length).not.toMatch(/^(go ahead,|now you can) (share live location|add voice note)/i);
+    }
+  });
+});
