@@ -283,3 +283,55 @@ describe('a spoken frame around a telegraphic bullet (held-out shape: "Go ahead,
     }
   });
 });
+
+/** A trail app's subtitle that is one noun phrase, and a first sentence that says what the app is, then by whom. */
+const ridge = listingOf({
+  name: 'Summitline',
+  category: 'Navigation',
+  subtitle: 'Offline route maps for climbers and skiers',
+  rating: 4.5,
+  ratingCount: 8800,
+  description: [
+    'Summitline is the alpine companion trusted by mountain guides.',
+    '• Download offline maps for any range',
+    '• Record your climbs with accurate GPS tracking',
+    '• Get a warning before the weather turns',
+    '• Route cards anyone can follow',
+  ].join('\n'),
+});
+
+describe('new cut shapes (held-out read, fourth round)', () => {
+  const cut = (l: Listing, h: string, style: CaptionStyle = 'minimal') =>
+    findings(l, style, 'short', [{ headline: 'Slide, jump and sprint', role: 'hero' }, { headline: h }])[1];
+
+  it('refuses a relative clause without "that" cut after its subject pronoun', () => {
+    expect(cut(kart, 'Tap controls anybody')).toContain('cut');
+    expect(cut(ridge, 'Route cards anyone')).toContain('cut');
+    expect(cut(kart, 'Tap controls anybody can master')).not.toContain('cut');
+  });
+
+  it('refuses a notice cut from when it comes', () => {
+    expect(cut(garden, 'Get a nudge')).toContain('cut');
+    expect(cut(ridge, 'Get a warning')).toContain('cut');
+    expect(cut(garden, 'Get a nudge before the soil dries out')).not.toContain('cut');
+  });
+
+  it('refuses a noun compound cut before its head, and "the" cut from what says which', () => {
+    expect(cut(ridge, 'Offline route')).toContain('cut');
+    expect(cut(ridge, 'Offline route maps')).not.toContain('cut');
+    expect(cut(ridge, 'The alpine companion')).toContain('cut');
+    expect(cut(ridge, 'Download offline maps')).not.toContain('cut');
+  });
+
+  it('writes none of them, in any voice', () => {
+    for (const style of STYLES)
+      for (const length of ['short', 'long'] as const)
+        for (const l of [ridge, kart, garden]) {
+          const r = plan(l, style, length, { count: 5 });
+          for (const s of r?.slides ?? [])
+            expect(`${s.headline} // ${s.subheadline}`, `${l.name} ${style}/${length}`).not.toMatch(
+              /(anybody|anyone)[.!]?( \/\/|$)|\b(nudge|warning)[.!]? \/\/|^(offline route|the alpine companion)[.!]? \/\//i,
+            );
+        }
+  });
+});
