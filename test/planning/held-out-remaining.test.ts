@@ -335,3 +335,29 @@ describe('new cut shapes (held-out read, fourth round)', () => {
         }
   });
 });
+
+describe('warnings that are true (held-out read: false "no problem" and "none could be said")', () => {
+  it('finds a problem asked with Spanish question marks', () => {
+    const noches = listingOf({
+      ...spanishRated,
+      description: ['¿Te cuesta conciliar el sueño?', spanishRated.description].join('\n'),
+    });
+    const r = plan(noches, 'minimal', 'long', { narrativeId: 'problem-solution' });
+    expect(r).not.toBeNull();
+    expect(r!.warnings.join(' ')).not.toMatch(/names no problem/);
+    expect(r!.slides[0]).toMatchObject({ role: 'problem', headline: '¿Te cuesta conciliar el sueño?' });
+  });
+
+  it('does not say a feature could not be said whole when only its subheadline was missing', () => {
+    for (const style of STYLES) {
+      const r = plan(sopas, style, 'long', { count: 3 });
+      if (!r) continue;
+      for (const w of r.warnings.filter((x) => /none could be said/.test(x))) {
+        const quoted = /names more \("([^"]+)"/.exec(w)?.[1] ?? '';
+        const short = plan(sopas, style, 'short', { count: 5 });
+        const said = (short?.slides ?? []).some((s) => s.headline.toLowerCase().includes(quoted.toLowerCase().slice(0, 12)));
+        expect(said, `${style}: ${w}`).toBe(false);
+      }
+    }
+  });
+});
