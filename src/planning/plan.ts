@@ -317,6 +317,8 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   const whole = (rs: (Caption | null)[]) => rs.filter((c) => !bare(c)).length;
   const spare = roles.map((r, i) => (FEATURE_ROLES.has(r) && bare(rules[i]) ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
   let proofSwapped = false;
+  // The feature the rating replaces, when the writer could say it only on a headline alone: the warning says so, not "none could be said".
+  const headlineOnly = spare >= 0 ? (rules[spare]?.phrase ?? rules[spare]?.headline ?? null) : null;
   if (!narrative && spare >= 0 && u.rating && !roles.includes('social-proof')) {
     const proofRoles = roles.filter((_, i) => i !== spare);
     const cta = proofRoles.indexOf('call-to-action');
@@ -348,7 +350,8 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   const said = rules.filter((c): c is Caption => c !== null);
   if (said.length > 0 && saysNothing(said, input.listings, u.language)) praiseOnly = said[0].headline;
   if (praiseOnly) rules = rules.map((c, i) => (i === 0 ? null : c));
-  if (proofSwapped) warnings.push(insteadOfFeatureWarning(roles.indexOf('social-proof') + 1, 'proof', unsaidFeatures(u, rules)));
+  if (proofSwapped)
+    warnings.push(insteadOfFeatureWarning(roles.indexOf('social-proof') + 1, 'proof', unsaidFeatures(u, rules), headlineOnly));
   const turn = askedOrientation(device, request.orientation, request.size);
   const screens = otherPlatform
     ? { urls: [], warnings: [], orientation: orientationFor(device, turn, false) }

@@ -26,7 +26,6 @@ const NOT_SHIPPED: Record<string, number[]> = {
   'blockfall playful/long': [2, 3, 5], // the subheadline says the headline again (500 levels, daily challenge, 4.4): D
   'darkroom aso-expert/short': [2], // "Edit RAW and ProRAW Photos" after the hero's "Pro RAW Editing": D
   'cuisine-fr professional/long': [4, 5], // "pas à pas" twice: D; "2K" and a vague proof line: M
-  'podnest aso-expert/long': [4, 5], // "CarPlay" twice, "4.4" twice: D
 };
 
 const dir = mkdtempSync(path.join(tmpdir(), 'shotgen-replay-'));
@@ -75,9 +74,9 @@ describe('the model path on recorded answers', () => {
       await fake.close();
     }
     expect(readdirSync(dir), `requests without a recorded answer (written to ${dir})`).toEqual([]);
-    // 19: podnest aso-expert/long's proof slide says "4.4" twice ("Rated 4.4 From 5K+ Ratings / Podcast fans rate
-    // Podnest 4.4 out of 5."), which the checker now refuses as the reader did (D): one repair turn more.
-    expect(replay.answered).toBe(19);
+    // 18: since the fourth held-out round's rules podnest aso-expert/long's draft ends on the rating and the ask;
+    // its request was answered anew, and its proof no longer says "4.4" twice, so no repair turn.
+    expect(replay.answered).toBe(18);
     expect(failed).toEqual([]);
     expect(shippable).toBe(90 - Object.values(NOT_SHIPPED).flat().length);
     expect(shippablePassed / shippable).toBeGreaterThanOrEqual(0.85);

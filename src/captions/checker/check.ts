@@ -23,7 +23,7 @@ import { CUT_LANGUAGES, cutPhrase, leansOnPronoun, sentenceCutFrom, sentenceWord
 import { brokenFrame } from './frames.ts';
 import { namesOnly, offRole } from './selling.ts';
 import { contradictedProof, MIN_RATINGS, ratingTwice } from './proof.ts';
-import { repeatsHero, restatesHero, saysAgain, secondCall, type HeroWords } from './echo-pair.ts';
+import { heroSaysAgain, repeatsHero, restatesHero, saysAgain, secondCall, type HeroWords } from './echo-pair.ts';
 import { seriesOf, seriesOfCaption } from './series.ts';
 import { primaryListing } from '../../core/listing.ts';
 import { CASED_WORD, contentWords, dangles, endWords, mentionsFree, normalise, textKey, words as textWords } from '../text.ts';
@@ -387,6 +387,10 @@ export class CaptionChecker {
       // fans / Podnest is the podcast player that…") and the proof and the ask have their own rules.
       else if (f.native && c.role !== 'hero' && !ASIDE_ROLES.has(c.role)) {
         const again = saysAgain(c.headline, sub, f.language, new Set([...f.nameWords, ...f.frameWords]));
+        if (again) out.push({ id: 'echo', field: 'subheadline', message: again });
+      } else if (f.native && c.role === 'hero') {
+        // The hero may name the app as its subtitle does, not say its headline's noun phrase twice.
+        const again = heroSaysAgain(c.headline, sub, f.language, f.appNameWords);
         if (again) out.push({ id: 'echo', field: 'subheadline', message: again });
       }
       // "With Forkful.", "Social Networking.": a line of the app's name or category words alone

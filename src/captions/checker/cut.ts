@@ -45,6 +45,10 @@ export const UNIVERSAL = /^(everything|anything|something|nothing|everyone|anyon
 /** Prepositions that give such a pronoun its scope ("everything on your phone", "anything in your library"). */
 const SCOPE = /^(on|in|at|from|inside|within|of|across)$/;
 
+/** A notice the app sends, and the words that say when it comes: "a nudge | before the soil dries out". */
+const NOTICE = /^(nudges?|reminders?|alerts?|notifications?|pings?|warnings?|notices?|heads-ups?)$/;
+const CONDITION = /^(before|when|whenever|if|until|after|once)$/;
+
 type Term = { text: string; tags: string[]; post?: string };
 /**
  * "fight | weekly guild wars", "get | daily goals": a word in -ly (or of WHEN_ADVERB) before a noun is
@@ -381,7 +385,13 @@ export function cutPhrase(
     const next = sw[end];
     const idiom = sw[end + 1] === run[run.length - 1];
     // A feature named as its sentence's subject stands before the verb: "Lane guidance | keeps you on track".
-    const subject = !!terms && subjectThenVerb(terms, end);
+    // Not a pronoun: "Tap controls anybody | can master" cut a relative clause after its subject. Nor a
+    // noun read as a verb before "for": "Offline trail | maps for hikers" is one noun phrase.
+    const subject =
+      !!terms &&
+      subjectThenVerb(terms, end) &&
+      !UNIVERSAL.test(run[run.length - 1]) &&
+      !(/s$/.test(next) && sw[end + 1] === 'for' && !!terms[end].tags.includes('PresentTense'));
     const aside =
       !idiom &&
       (NEXT_OPENS.has(next) ||
@@ -402,6 +412,15 @@ export function cutPhrase(
         (BARE_HAPPENS.test(tail) && !!terms?.[end - 1].tags.includes('Verb') && !NOUN(terms[end - 1])))
     )
       return `stops after "${run.slice(-2).join(' ')}", which says nothing without what follows ("${sw.slice(end, end + 4).join(' ')}…")`;
+    // "Get a nudge | before the soil dries out": a notice says nothing until it says when it comes.
+    if (NOTICE.test(run[run.length - 1]) && CONDITION.test(next) && !s.pause[end - 1])
+      return `stops after "${run[run.length - 1]}", before when it comes ("${sw.slice(end, end + 4).join(' ')}…")`;
+    // "Trailhead is the hiking companion | trusted by outdoor lovers": "the" points at the modifier cut off.
+    if (terms && run[0] === 'the' && run.length <= 4 && (PARTICIPLE(terms[end]) || /^(that|who|which)$/.test(next))) {
+      const thing = terms.slice(at + 1, end);
+      if (thing.every((t) => (NOUN(t) || t.tags.includes('Adjective')) && !t.tags.includes('Superlative') && !/est$/.test(t.text)))
+        return `stops before "${next}": "${run.join(' ')}" is the one the listing goes on to say ("${sw.slice(end, end + 3).join(' ')}…")`;
+    }
     // "Point your camera | at a page": the verb says where its object goes, and that is cut off.
     const placed = run.findIndex((w, i) => PLACE_VERBS.test(w) && (i === 0 || !terms || ACTION(terms[at + i])));
     if (placed >= 0 && placed < run.length - 1 && PLACE.test(next))

@@ -3,8 +3,8 @@
  * started with BusyCal." / "Start today with BusyCal."), or a call to action that says the hero's
  * promise again. The shopper reads the set once; the last slide asks, it does not repeat.
  */
-import { sameTopic, substance } from './complete.ts';
-import { textKey } from '../text.ts';
+import { sameTopic, stem, substance } from './complete.ts';
+import { contentWords, textKey, words } from '../text.ts';
 
 const ASKS = /^(?:get|start|download|try|install|join|begin|give|go on|grab|your turn)\b/i;
 
@@ -43,6 +43,33 @@ export function saysAgain(headline: string, sub: string, language: string, exclu
   const clause = CLAUSE.exec(sub);
   if (clause && [...substance(sub.slice(clause.index), language, exclude)].some((w) => !head.has(w))) return null;
   return again;
+}
+
+/**
+ * Why a hero's `sub` says again a noun phrase of its headline, or null: two content words side by side
+ * in both, by stem ("Receitas caseiras fáceis de fazer. / Receitas da Vovó reúne as receitas
+ * caseiras que você ama.": "receitas caseiras" twice). The hero may name the app as its subtitle
+ * does, so a run of the app's name's words (`appName`) alone is no echo; a content phrase is: the
+ * reader counts it D, and the sub has the room to say something new.
+ */
+export function heroSaysAgain(headline: string, sub: string, language: string, appName: Set<string>): string | null {
+  const runs = (text: string): string[] => {
+    const key = (w: string) => (language === 'en' ? stem(w) : w);
+    const out: string[] = [];
+    // Side by side within a clause: punctuation between two words parts them.
+    for (const part of text.split(/[,;:.!?()\u2013\u2014]+/u)) {
+      let prev: string | null = null;
+      for (const w of words(part)) {
+        const content = contentWords(w, language).length > 0 ? w : null;
+        if (content && prev && !(appName.has(prev) && appName.has(content))) out.push(`${key(prev)} ${key(content)}`);
+        prev = content;
+      }
+    }
+    return out;
+  };
+  const under = new Set(runs(sub));
+  const twice = runs(headline).find((r) => under.has(r));
+  return twice ? `"${sub}" says its headline’s "${twice}" again` : null;
 }
 
 /** Where a subheadline goes on to a clause of its own: a comma or dash, then a linking word. */

@@ -32,6 +32,38 @@ export function brokenRecast(text: string): string | null {
   return null;
 }
 
+// Nouns said without an article as a whole: what they name is a mass, not one thing ("save time").
+const MASS = new Set(
+  (
+    'time money data storage space progress feedback weight nature muscle traffic music food water sleep energy battery ' +
+    'focus stress health fitness content news weather history information info advice work homework practice research ' +
+    'cash tax fun peace calm control access privacy security support help inspiration motivation clarity balance ' +
+    'growth wealth speed power art video audio media software mail email spending income debt stuff coffee'
+  ).split(' '),
+);
+
+/**
+ * The object of a telegraphic bullet: a singular count noun with no article or possessive ("share live
+ * location", "add voice note"), or null. A bullet may say it so; a spoken frame around it ("Go ahead,
+ * share live location!") reads as a sentence with its article lost (held-out read, G): the phrase is said
+ * as the listing said it instead.
+ */
+function bareObject(terms: Term[]): string | null {
+  let k = 1;
+  while (terms[k]?.tags.includes('Particle')) k++;
+  const run: Term[] = [];
+  for (; k < terms.length; k++) {
+    const t = terms[k];
+    if (t.tags.some((g) => g === 'Determiner' || g === 'Possessive' || g === 'Pronoun' || g === 'Value' || g === 'Plural')) return null;
+    if (!t.tags.some((g) => g === 'Adjective' || g === 'Noun')) break;
+    run.push(t);
+  }
+  const head = run.at(-1);
+  if (!head || !head.tags.includes('Singular') || head.tags.some((g) => /Uncountable|Gerund|ProperNoun|Acronym|Date/.test(g))) return null;
+  if (MASS.has(head.text.replace(/[^\p{L}]/gu, ''))) return null;
+  return run.map((x) => x.text).join(' ');
+}
+
 /** Why `text`'s frame breaks its grammar, or null. `name`: the app's name's words (a name after "Get" is a thing). */
 export function brokenFrame(text: string, name: Set<string>): string | null {
   const t = text.replace(/[.!]+$/u, '').trim();
@@ -49,8 +81,11 @@ export function brokenFrame(text: string, name: Set<string>): string | null {
   }
   const action = /^(?:now you can|go ahead,|you can)\s+(.+)$/i.exec(t);
   if (action) {
-    const first = termsOf(action[1])[0];
+    const terms = termsOf(action[1]);
+    const first = terms[0];
     if (!isVerb(first)) return `"${t.slice(0, t.length - action[1].length).trim()}" needs an action, and "${action[1]}" is not one`;
+    const bare = bareObject(terms);
+    if (bare) return `"${t.slice(0, t.length - action[1].length).trim()}" speaks to a bullet: "${bare}" needs its article`;
   }
   const offered = /^(.+?),\s+(?:ready when you are|right at your fingertips)$/i.exec(t);
   if (offered) {

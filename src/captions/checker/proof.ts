@@ -27,8 +27,24 @@ export interface StoreFigures {
   ratingCount: number | null;
 }
 
+// "12K+ ★", "880 ★": a count of ratings written as a count of stars (a rating is at most 5).
+const COUNT_AS_STARS = /(\d+(?:[.,]\d+)*)\s*([kmb])?(\+)?\s*★/giu;
+// "4,8 ★ · 7K+": a count with no word for what it counts (not "500+ levels", nor a race's "5K").
+const BARE_COUNT = /\d+(?:[.,]\d+)*\s*[kmb]?\+(?!\s*[\p{L}\p{N}★])/iu;
+
+/** Why `text` misreads a count of ratings: written as stars, or with nothing it counts; null when it does not. */
+export function misreadCount(text: string): string | null {
+  for (const m of text.matchAll(COUNT_AS_STARS))
+    if (m[2] || m[3] || (/[.,]\d{3}(?!\d)/.test(m[1]) ? count(m[1]) : num(m[1])) > 5)
+      return `writes the count ${m[0].replace(/\s*★$/u, '')} as stars`;
+  const bare = BARE_COUNT.exec(text);
+  return bare ? `says ${bare[0].trim()} without what it counts` : null;
+}
+
 /** Why the rating or count `text` states is one the store's own figures contradict, or null. */
 export function contradictedProof(text: string, store: StoreFigures): string | null {
+  const misread = misreadCount(text);
+  if (misread) return misread;
   if (store.rating !== null && store.rating > 0)
     for (const m of text.matchAll(RATING)) {
       const said = num(m[1] ?? m[2]);

@@ -150,10 +150,12 @@ export const FOREIGN: Pick<
   feature: { imperative: ['{p}'], noun: ['{p}'], clause: ['{p}'] },
   step: ['{n}. {p}'],
   problem: [],
-  socialProof: ['{rating} ★ · {count}', '{rating} ★'],
-  // No words of the voice's language: the rating over the count of its stars.
+  // No words of the voice's language for ratings: the rating alone. A count needs its noun: "12K+ ★"
+  // reads as twelve thousand stars, "4,8 ★ · 7K+" as seven thousand of something (held-out read, W).
+  socialProof: ['{rating} ★'],
   socialProofLong: ['{rating}/5 ★', '{rating} ★'],
-  socialProofLongSub: '{count} ★',
+  // Empty: the long proof slide stands on its rating (a subheadline may be null).
+  socialProofLongSub: '',
   // A call to action needs the language's words for it (LOCALE_WORDS): the app's name alone asks nothing.
   callToAction: [],
 };
@@ -170,6 +172,8 @@ export const FOREIGN: Pick<
  * a feature instead of an ask.
  */
 interface LocaleWords {
+  /** A short proof slide: the rating, and the count with the language's word for ratings (a spaced "·" is a bullet in Latin script). */
+  short: string[];
   long: string[];
   sub: string;
   ask: string[];
@@ -201,54 +205,63 @@ const unitCount =
 
 const LOCALE_WORDS: Record<string, LocaleWords> = {
   de: {
+    short: ['{rating} ★ aus {count} Bewertungen', '{rating} ★'],
     long: ['{rating} von 5 Sternen', '{rating} Sterne'],
     sub: 'Aus {count} Bewertungen',
     ask: ['{name} jetzt laden', 'Hol dir {name}'],
     comma: true,
   },
   fr: {
+    short: ['{rating} ★ sur {count} avis', '{rating} ★'],
     long: ['{rating} sur 5 étoiles', '{rating} étoiles'],
     sub: 'Sur {count} avis',
     ask: ['Téléchargez {name}', 'Essayez {name}'],
     comma: true,
   },
   es: {
+    short: ['{rating} ★ de {count} valoraciones', '{rating} ★'],
     long: ['{rating} de 5 estrellas', '{rating} estrellas'],
     sub: 'De {count} valoraciones',
     ask: ['Descarga {name}', 'Prueba {name}'],
     comma: true,
   },
   it: {
+    short: ['{rating} ★ da {count} recensioni', '{rating} ★'],
     long: ['{rating} su 5 stelle', '{rating} stelle'],
     sub: 'Da {count} recensioni',
     ask: ['Scarica {name}', 'Prova {name}'],
     comma: true,
   },
   pt: {
+    short: ['{rating} ★ de {count} avaliações', '{rating} ★'],
     long: ['{rating} de 5 estrelas', '{rating} estrelas'],
     sub: 'De {count} avaliações',
     ask: ['Baixe {name}', 'Experimente {name}'],
     comma: true,
   },
   nl: {
+    short: ['{rating} ★ uit {count} beoordelingen', '{rating} ★'],
     long: ['{rating} van 5 sterren', '{rating} sterren'],
     sub: 'Uit {count} beoordelingen',
     ask: ['Download {name}', 'Probeer {name}'],
     comma: true,
   },
   ja: {
+    short: ['{rating} ★ · {count}の評価', '{rating} ★'],
     long: ['5点満点中{rating}点', '評価{rating}点'],
     sub: '{count}の評価',
     ask: ['{name}を今すぐダウンロード', '{name}をダウンロード'],
     count: unitCount('ja', '以上', '件'),
   },
   zh: {
+    short: ['{rating} ★ · {count}评分', '{rating} ★'],
     long: ['{rating}分（满分5分）', '{rating}分'],
     sub: '来自{count}评分',
     ask: ['立即下载{name}', '下载{name}'],
     count: unitCount('zh', '多', '条'),
   },
   ko: {
+    short: ['{rating} ★ · {count}의 평가', '{rating} ★'],
     long: ['5점 만점에 {rating}점', '{rating}점'],
     sub: '{count}의 평가',
     ask: ['지금 {name} 받기', '{name} 받기'],
@@ -265,7 +278,7 @@ export function foreignFrames(language: string): {
   const words = LOCALE_WORDS[language];
   if (!words) return { frames: { ...FOREIGN, callToAction: [] }, rating: (v) => v, count: (c) => c };
   return {
-    frames: { ...FOREIGN, socialProofLong: words.long, socialProofLongSub: words.sub, callToAction: words.ask },
+    frames: { ...FOREIGN, socialProof: words.short, socialProofLong: words.long, socialProofLongSub: words.sub, callToAction: words.ask },
     rating: (v) => (words.comma ? v.replace('.', ',') : v),
     count: words.count ?? ((c) => c),
   };
@@ -274,7 +287,7 @@ export function foreignFrames(language: string): {
 /** The words a listing in `language` may get from its frames (the rating's and the ask's, where the writer knows them). */
 export function foreignVocabulary(language: string): Set<string> {
   const w = LOCALE_WORDS[language];
-  const text = w ? [...w.long, w.sub, ...w.ask, w.count?.('10K+') ?? ''].join(' ').replace(SLOT, ' ') : '';
+  const text = w ? [...w.short, ...w.long, w.sub, ...w.ask, w.count?.('10K+') ?? ''].join(' ').replace(SLOT, ' ') : '';
   return new Set((text.match(/[\p{L}\p{N}]+/gu) ?? []).map((x) => x.toLowerCase()));
 }
 

@@ -27,7 +27,7 @@ import { foreignFrames, SLOT, VOICES, voiceVocabulary, type Voice } from './voic
 import { CUT_LANGUAGES, cutPhrase, leansOnPronoun } from '../checker/cut.ts';
 import { brokenFrame } from '../checker/frames.ts';
 import { namesOnly, offRole } from '../checker/selling.ts';
-import { saysAgain } from '../checker/echo-pair.ts';
+import { heroSaysAgain, saysAgain } from '../checker/echo-pair.ts';
 import { seriesOf } from '../checker/series.ts';
 
 export interface Caption {
@@ -373,8 +373,8 @@ export class CaptionWriter {
         if (!long) break;
         const spare = this.ordered.filter((x) => this.fresh(x) && x !== q).length > featuresAfter;
         const under =
-          this.sub(s.text, q, { form: s.form, extra: u.subtitle, spare: spare ? 'any' : 'unsayable' }) ??
-          this.sub(s.text, q, { form: s.form, spare: 'any' });
+          this.sub(s.text, q, { form: s.form, extra: u.subtitle, spare: spare ? 'any' : 'unsayable', hero: role === 'hero' }) ??
+          this.sub(s.text, q, { form: s.form, spare: 'any', hero: role === 'hero' });
         if (under) {
           [p, said, sub] = [q, s, under];
           break;
@@ -383,7 +383,7 @@ export class CaptionWriter {
       const headline = said?.text ?? this.say(['{name}'], null, index, false);
       if (!headline) return null;
       this.heroTopic = substance(headline, u.language, this.nameWords);
-      if (long && !said) sub = this.sub(headline, null, { extra: u.subtitle, spare: 'any' });
+      if (long && !said) sub = this.sub(headline, null, { extra: u.subtitle, spare: 'any', hero: role === 'hero' });
       return this.commit(headline, p, sub, this.heroTopic);
     }
     if (role === 'social-proof') {
@@ -391,7 +391,8 @@ export class CaptionWriter {
       const headline = this.say(long ? this.frames.socialProofLong : this.frames.socialProof, null, index, false);
       if (!headline || !u.rating) return null;
       const proof = this.frames.socialProofLongSub.replace(SLOT, (_, k: string) => this.vars[k] ?? '');
-      const sub = long ? (this.finishSub(proof) ?? proof) : null;
+      // A language whose words for ratings the writer does not know: the rating stands alone, no count as stars.
+      const sub = long && proof.trim() ? (this.finishSub(proof) ?? proof) : null;
       this.proofSaid = true;
       return this.commit(headline, null, sub);
     }
@@ -463,7 +464,7 @@ export class CaptionWriter {
   private sub(
     headline: string,
     p: Phrase | null,
-    o: { form?: string | null; extra?: string | null; spare?: 'any' | 'unsayable'; allowEcho?: boolean } = {},
+    o: { form?: string | null; extra?: string | null; spare?: 'any' | 'unsayable'; allowEcho?: boolean; hero?: boolean } = {},
   ): string | null {
     const candidates: string[] = [];
     if (p) {
@@ -510,6 +511,8 @@ export class CaptionWriter {
       // EXPORTED." over "Export reports to CSV and PDF" says one thing twice (the checker's echo).
       // Not under the hero or the ask (`spare`), which sum the app up and may name it the same way.
       if (!o.spare && saysAgain(headline, out, this.u.language, new Set([...this.nameWords, ...this.frameWords]))) continue;
+      // Under the hero, not its headline's noun phrase again ("Receitas caseiras… / …reúne as receitas caseiras…").
+      if (o.hero && heroSaysAgain(headline, out, this.u.language, this.appNameWords)) continue;
       // Nor what another slide already says: a sentence spent as a headline is not a subheadline too.
       const said = substance(out, this.u.language, this.nameWords);
       if (this.usedHeads.has(textKey(out)) || this.headTopics.some((t) => sameTopic(said, t))) continue;
