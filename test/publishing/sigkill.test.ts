@@ -8,7 +8,7 @@ import { md5, png, sha256 } from '../fake-stores/helpers.ts';
 import { ASC_APP, connectAppStore, PLAY_PACKAGE, type PublishingHarness, succeededJob, publishingHarness } from './support.ts';
 import { scaled } from '../support/timing.ts';
 
-const CHILD = path.resolve(import.meta.dirname, 'worker-child.ts');
+const CHILD = path.resolve(import.meta.dirname, 'worker-child.mjs');
 
 let p: PublishingHarness;
 let tasks: Tasks;
@@ -37,7 +37,7 @@ afterEach(async () => {
  */
 function startWorker(env: Record<string, string> = {}): { go: () => ChildProcess } {
   const key = (p.keyring as unknown as { current: Buffer }).current.toString('base64');
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
+  const child = spawn(process.execPath, [CHILD], {
     env: {
       ...process.env,
       DB_URL: p.h.t.url,

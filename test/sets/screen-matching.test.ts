@@ -8,6 +8,7 @@ import { closeRenderPool, createPicturesApp, type PicturesApp } from './support.
 import { appScreenPng } from '../support/app-screens.ts';
 import { insertApp, sampleListing } from '../support/fixtures.ts';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm.ts';
+import { ScreenTextCache } from '../../src/screens/reader.ts';
 
 const FEATURES = [
   { title: 'Budgets', rows: ['Groceries $420 of $500', 'Rent $1,200'], line: 'Set monthly budgets for every category' },
@@ -26,6 +27,18 @@ const listing = sampleListing({
 
 let h: PicturesApp;
 let llm: FakeLlm | null = null;
+/**
+ * Both tests upload the same five pictures and neither counts the model's reads (screen-text.test.ts
+ * and listing-screen-matching.test.ts do): whichever runs first reads them, the other gets the same
+ * lines from here. The service keeps reads per account (src/screens/reader.ts) and each test has its
+ * own; this cache keys by the picture alone. Reading them again cost about 3 CPU-s a run.
+ */
+class ByPicture extends ScreenTextCache {
+  override get(key: string, read: () => Promise<string[]>): Promise<string[]> {
+    return super.get(key.slice(key.indexOf(':') + 1), read);
+  }
+}
+const read = new ByPicture();
 afterEach(async () => {
   await h?.close();
   await llm?.close();
@@ -90,7 +103,7 @@ function expectOwnScreens(slides: Slide[], byTitle: Map<string, string>): number
 
 describe('captions over the screens they speak of', () => {
   it('offline: each feature caption frames its own screen, and says what grounded it', async () => {
-    h = await createPicturesApp({ screenReader: true });
+    h = await createPicturesApp({ screenReader: read });
     const { slides, byTitle } = await runSet();
     expect(new Set(slides.map((s) => s.screenId)).size).toBe(5);
     // Every slide naming a feature sits over its screen, and each slide after the hero (whose
@@ -125,7 +138,7 @@ describe('captions over the screens they speak of', () => {
         ],
       },
     }));
-    h = await createPicturesApp({ screenReader: true, llm: { baseUrl: llm.baseUrl, model: 'fake', apiKey: null } });
+    h = await createPicturesApp({ screenReader: read, llm: { baseUrl: llm.baseUrl, model: 'fake', apiKey: null } });
     const { slides, byTitle } = await runSet();
     const user = JSON.parse((llm.requests[0].body.messages as { content: string }[])[1].content);
     const titles = FEATURES.map((f) => f.title);

@@ -58,10 +58,11 @@ export interface TestAppOptions {
   /** Renders POST /previews on this one-thread pool (default: none, and that operation answers 503). */
   previewRenderer?: Pick<RenderPool, 'preview' | 'close'>;
   /**
-   * Reads uploaded screens' text (OCR); default: none, and screens are stored unread. With its own
-   * cache: what another test read never stands in for the model here.
+   * Reads uploaded screens' text (OCR); default: none, and screens are stored unread. `true`: with
+   * its own cache, so that what another test read never stands in for the model here; a cache: the
+   * one a file shares between tests that upload the same pictures and do not count the model's reads.
    */
-  screenReader?: boolean;
+  screenReader?: boolean | ScreenTextCache;
   /** Where pictures and screens go; default: a fresh directory removed on close. */
   objects?: ObjectStore;
   /** The dashboard's settings (PUBLIC_URL, SIGNUP_ENABLED) and WEBHOOK_ALLOW_HTTP/PRIVATE. */
@@ -102,7 +103,10 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     signer: new UrlSigner(await loadSigningSecret(t.pool, null)),
     waiters: new JobWaiters(notifications),
   };
-  if (opts.screenReader) services.screenReader = new ScreenReader(t.pool, undefined, { cache: new ScreenTextCache() });
+  if (opts.screenReader)
+    services.screenReader = new ScreenReader(t.pool, undefined, {
+      cache: opts.screenReader instanceof ScreenTextCache ? opts.screenReader : new ScreenTextCache(),
+    });
   if (opts.previewRenderer)
     services.previews = new Previewer({ db: t.pool, objects: services.objects, renderer: opts.previewRenderer, storeImageOrigins: [] });
   const app = await buildServer(services, { dashboard: opts.dashboard, limits: opts.limits, trustProxy: opts.trustProxy });

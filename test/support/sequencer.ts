@@ -9,28 +9,43 @@
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-/** Longest first: seconds per file in a loaded full run (about four times an idle one), 27 Nov 2026. */
+/**
+ * Longest first: seconds per file in a loaded full run on the slower VM (28 Nov 2026, 672 s for 232
+ * files on 3 workers), every file that took 20 s or more.
+ */
 export const SLOW_FILES = [
-  'test/rendering/goldens.test.ts', // 210
-  'test/client/cli.test.ts', // 208
-  'test/dashboard/editor-browser.test.ts', // 190
-  'test/sets/processes.test.ts', // 150
-  'test/queue/worker-processes.test.ts', // 145
-  'test/dashboard/browser.test.ts', // 127
-  'test/ops/split-deployment.test.ts', // 121
-  'test/cli/cli.test.ts', // 119
-  'test/planning/captions.test.ts', // 95
-  'test/planning/rules.test.ts', // about 85 once it planned a third of its matrix (28 Nov)
-  'test/client/client.test.ts', // 84
-  'test/ops/private-dir.test.ts', // 83
-  'test/sets/store-images.test.ts', // 78
-  'test/rendering/lint.test.ts', // 73
-  'test/ops/outage-embedded.test.ts', // half of outage.test.ts's 121
-  'test/ops/outage-external.test.ts',
-  'test/planning/recordings.test.ts', // about 60 once it planned one voice a device (28 Nov)
-  'test/dashboard/publishing-browser.test.ts', // 59
-  'test/planning/quality.test.ts', // about 55 once it judged a fifth of the corpus's sets (28 Nov)
-  'test/publishing/sigkill.test.ts', // 58
+  'test/cli/demo.test.ts', // 70
+  'test/cli/cli.test.ts', // 60
+  'test/rendering/goldens.test.ts', // 58
+  'test/sets/processes.test.ts', // 55
+  'test/dashboard/editor-browser.test.ts', // 49
+  'test/planning/rules.test.ts', // 49
+  'test/client/cli.test.ts', // 48
+  'test/publishing/sigkill.test.ts', // 46
+  'test/dashboard/browser.test.ts', // 43
+  'test/planning/captions.test.ts', // 38
+  'test/queue/worker-processes.test.ts', // 38
+  'test/db/embedded.test.ts', // 36
+  'test/ops/outage-external.test.ts', // 34
+  'test/planning/quality.test.ts', // 31
+  'test/client/client.test.ts', // 31
+  'test/planning/recordings.test.ts', // 30
+  'test/sets/listing-screen-matching.test.ts', // 30
+  'test/sets/screen-matching.test.ts', // 29
+  'test/rendering/render-set.test.ts', // 28
+  'test/client/mcp.test.ts', // 27
+  'test/ops/split-deployment.test.ts', // 27
+  'test/planning/job-model-failures.test.ts', // 26
+  'test/sets/store-images.test.ts', // 26
+  'test/planning/plan.test.ts', // 25
+  'test/publishing/cli.test.ts', // 25
+  'test/publishing/custom-product-pages.test.ts', // 25
+  'test/publishing/faults-every-call.test.ts', // 24
+  'test/sets/create-screenshot-set.test.ts', // 24
+  'test/rendering/brand-fonts.test.ts', // 23
+  'test/sets/fill-checks.test.ts', // 21
+  'test/publishing/google-play.test.ts', // 21
+  'test/sets/landscape.test.ts', // 20
 ];
 
 export default class SlowFirst extends BaseSequencer {

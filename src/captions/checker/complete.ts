@@ -3,7 +3,7 @@
  * predicates of the caption checker (./check.ts). The writer asks them too, but only the checker
  * decides what ships.
  */
-import { nlp } from '../nlp.ts';
+import { taggedSentences, type TaggedTerm } from '../nlp.ts';
 import type { Listing } from '../../core/listing.ts';
 import { contentWords, endWords, looksParticiple, normalise, QUANTITY_WORDS, strandedPreposition, words } from '../text.ts';
 
@@ -42,13 +42,14 @@ const OPEN_INFINITIVE = /\bto (learn|discover|find|see|get|know|use|explore|make
 export const REPEAT_OVERLAP = 0.8;
 
 /** Term tags for English text, parsed in sentence case so that Title Case does not read as names. */
-function tagsOf(text: string, proper: Set<string>): { text: string; tags: string[] }[][] {
+function tagsOf(text: string, proper: Set<string>): (readonly TaggedTerm[])[] {
   if (text === text.toUpperCase()) text = text.toLowerCase();
   const lowered = text.replace(/\p{L}[\p{L}'’-]*/gu, (w) =>
     proper.has(w.toLowerCase()) || /\p{Ll}\p{Lu}/u.test(w) || (/^\p{Lu}{2,5}$/u.test(w) && w.length <= 4) ? w : w.toLowerCase(),
   );
-  const json = nlp(lowered).json() as { terms: { text: string; tags: string[] }[] }[];
-  return json.map((s) => s.terms.filter((t) => t.text !== '')).filter((s) => s.length > 0);
+  return taggedSentences(lowered)
+    .map((s) => s.terms.filter((t) => t.text !== ''))
+    .filter((s) => s.length > 0);
 }
 
 /**

@@ -7,7 +7,7 @@
  * verb, "with…", "for…"). In English the tagger decides what a verb is; French, Spanish, Portuguese
  * and Italian are read by their function words (`cutRomance`).
  */
-import { nlp } from '../nlp.ts';
+import { taggedSentences, type TaggedTerm } from '../nlp.ts';
 import { closedEnding } from './complete.ts';
 import { looksParticiple, normalise, participleBases, WORD, words } from '../text.ts';
 
@@ -49,7 +49,7 @@ const SCOPE = /^(on|in|at|from|inside|within|of|across)$/;
 const NOTICE = /^(nudges?|reminders?|alerts?|notifications?|pings?|warnings?|notices?|heads-ups?)$/;
 const CONDITION = /^(before|when|whenever|if|until|after|once)$/;
 
-type Term = { text: string; tags: string[]; post?: string };
+type Term = TaggedTerm;
 /**
  * "fight | weekly guild wars", "get | daily goals": a word in -ly (or of WHEN_ADVERB) before a noun is
  * that noun's adjective, the start of the verb's object, not an adverb the phrase is whole without.
@@ -63,7 +63,7 @@ const nounModifier = (terms: Term[] | null, i: number): boolean =>
 const GOES_ON = /^(keep|keeps|kept|continue|continues|stay|stays|remain|remains|carry|carries)$/;
 /** "…and works | offline", "It just runs | in the background": a verb alone that says only that something happens. */
 const BARE_HAPPENS = /^(works|work|runs|run|happens|happen|goes|plays|play|playing|running|working)$/;
-const termsOf = (text: string): Term[] => (nlp(text.toLowerCase()).json() as { terms: Term[] }[]).flatMap((s) => s.terms);
+const termsOf = (text: string): Term[] => taggedSentences(text.toLowerCase()).flatMap((s) => s.terms);
 
 /** A listing sentence: its words, which of them a comma or dash follows, and the tagger's reading in context. */
 export interface Sentence {

@@ -4,11 +4,11 @@
  * one kind of phrase (an action after "Now you can", a thing after "Get"); the tagger says what the
  * phrase is. English only: the other languages' captions carry no English frame.
  */
-import { nlp } from '../nlp.ts';
+import { taggedSentences, type TaggedTerm } from '../nlp.ts';
 import { looksParticiple } from '../text.ts';
 
-type Term = { text: string; tags: string[] };
-const termsOf = (text: string): Term[] => (nlp(text.toLowerCase()).json() as { terms: Term[] }[]).flatMap((s) => s.terms);
+type Term = TaggedTerm;
+const termsOf = (text: string): Term[] => taggedSentences(text.toLowerCase()).flatMap((s) => s.terms);
 const isVerb = (t: Term | undefined) =>
   !!t && t.tags.includes('Verb') && !t.tags.some((g) => g === 'Gerund' || g === 'Participle' || g === 'PastTense');
 

@@ -3,7 +3,7 @@
  * are used whole or in a shorter whole form, never cut to fit; a slide with no fresh idea left is
  * not written (the planner then drops it and says so).
  */
-import { nlp } from '../nlp.ts';
+import { taggedSentences, type TaggedTerm } from '../nlp.ts';
 import { echoes, incompleteness, sameTopic, substance } from '../checker/complete.ts';
 import { type Phrase, type Understanding } from '../understand.ts';
 import {
@@ -556,7 +556,7 @@ export function doneForm(phrase: string, whole: string = phrase): string | null 
   if (after === null || (after !== '' && !opensStandalone(after, 'en') && !/^(to|and)\s/i.test(after))) return null;
   if (LIGHT_VERBS.has(tokens[0]?.toLowerCase() ?? '')) return null;
   if (tokens.length < 2 || tokens.length > 5 || /[,;:]/.test(phrase)) return null;
-  const terms = (nlp(phrase.toLowerCase()).json() as { terms: { text: string; tags: string[] }[] }[])[0]?.terms ?? [];
+  const terms = taggedSentences(phrase.toLowerCase())[0]?.terms ?? [];
   if (
     terms.length !== tokens.length ||
     !terms[0].tags.includes('Verb') ||
@@ -565,7 +565,7 @@ export function doneForm(phrase: string, whole: string = phrase): string | null 
     return null;
   const object = terms.slice(1);
   // "your looks" and "booking emails" are objects; "them", "a photo" and "to friends" are not headlines.
-  const unfit = (t: { text: string; tags: string[] }, last: boolean) =>
+  const unfit = (t: TaggedTerm, last: boolean) =>
     t.tags.some((g) => g === 'Preposition' || g === 'Conjunction') ||
     (t.tags.includes('Pronoun') && !t.tags.includes('Possessive')) ||
     (t.tags.includes('Verb') && (last || !t.tags.includes('Gerund'))) ||
@@ -577,7 +577,7 @@ export function doneForm(phrase: string, whole: string = phrase): string | null 
   return `${capitalise(said)}. ${capitalise(participle)}`;
 }
 
-const isNounEnd = (tags: string[]) => tags.some((g) => /Noun|Acronym/.test(g)) && !tags.includes('Pronoun');
+const isNounEnd = (tags: readonly string[]) => tags.some((g) => /Noun|Acronym/.test(g)) && !tags.includes('Pronoun');
 
 /**
  * "Smart reminders" + "Smart reminders that adapt to your schedule" -> "adapt to your schedule":
@@ -598,7 +598,7 @@ function remainder(headline: string, sentence: string, language: string, action 
     .replace(/^(that|which|who|and)\s+/i, '');
   if (rest.split(SPACES).length < 2) return null;
   if (language !== 'en') return opensStandalone(rest, language) ? rest : null;
-  const terms = (nlp(rest.toLowerCase()).json() as { terms: { tags: string[] }[] }[])[0]?.terms ?? [];
+  const terms = taggedSentences(rest.toLowerCase())[0]?.terms ?? [];
   // "40 cars" + "to unlock and tune": the purpose said as an action, "Unlock and tune".
   if (/^to\b/i.test(rest) && terms[1]?.tags.includes('Infinitive')) return rest.replace(/^to\s+/i, '');
   // After an action, where it goes or how is an aside that stands alone ("Export reports — To CSV
