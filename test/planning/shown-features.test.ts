@@ -15,7 +15,7 @@ const SHOWN = [
   { title: 'Receipts', rows: ['Coffee shop $4.50', 'Hardware store $37'], line: 'Scan receipts with your camera' },
   { title: 'Goals', rows: ['New laptop 60%', 'Holiday fund 25%'], line: 'Save toward goals with progress bars' },
   { title: 'Reports', rows: ['Spending this month', 'Top categories'], line: 'See reports of where your money goes' },
-  { title: 'Bills', rows: ['Phone bill due Friday', 'Internet due in 5 days'], line: 'Get reminders before bills are due' },
+  { title: 'Bills', rows: ['Phone bill due Friday', 'Internet due in 5 days'], line: 'Pay bills before they are due' },
 ];
 const listing = sampleListing({
   name: 'Penny Wise',
