@@ -56,7 +56,8 @@ export const NON_FEATURE_SECTION =
  */
 const NOT_A_FEATURE: [string, RegExp][] = [
   ['other apps', /\b(also from|also by|our other apps?|more apps|from our studio|from the makers of|check out our)|,\s*included\.?$/i],
-  ['review request', /\b(review|rate us|rating|5 stars|five stars|appreciate|feedback|love \S+\?|enjoying \S+\?|if you (like|enjoy))\b/i],
+  // "Enjoying TaskForge?": the question ends the match, so no word boundary may follow it.
+  ['review request', /\b(review|rate us|rating|5 stars|five stars|appreciate|feedback|if you (like|enjoy))\b|\b(love|enjoying) \S+\?/i],
   // "No subscription" sells the app, and a game's "cars to unlock" is play, not a sale.
   [
     'upsell',

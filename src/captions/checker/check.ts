@@ -101,6 +101,18 @@ const OTHER_STORE = {
 };
 const REVIEW_BEGGING =
   /\b(rate us|rate (?:it|the app|this app)|leave (?:us )?a review|review us|give us \S+ stars?|5[- ]stars? (?:please|review)|write a review)\b/iu;
+/**
+ * "Enjoying TaskForge?", "Love Cartwheel?": a question about liking the app itself opens the
+ * listing's review request ("… Leave us a review"), whose ask is in the next sentence; a shopper
+ * has not used the app yet. A question about something else ("Love cooking?") may be a hook.
+ */
+const LIKES_APP = /^(?:enjoying|enjoy|love|loving|like|liking)\s+(.+?)\s*\?+$/iu;
+function asksAboutTheApp(text: string, appName: Set<string>): boolean {
+  const m = LIKES_APP.exec(text.trim());
+  if (!m) return false;
+  const named = textWords(normalise(m[1], { fold: true }));
+  return named.length > 0 && named.every((w) => appName.has(w) || /^(the|this|our|app)$/.test(w));
+}
 /** Invisible, bidi control and Unicode tag characters: text a reader cannot see but a store can. */
 const HIDDEN = /[\u00AD\u061C\u115F\u1160\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0\u{E0000}-\u{E007F}]/u;
 /** A word mixing Latin letters with Cyrillic or Greek ones: a look-alike ("Аpp" with a Cyrillic A). */
@@ -256,6 +268,8 @@ function textFindings(text: string, field: 'headline' | 'subheadline', c: Captio
   if (PRICE.test(text)) add('policy.price', `"${text}" names a price`);
   if (OTHER_STORE[f.store].test(text)) add('policy.platform', `"${text}" names another store’s platform`);
   if (REVIEW_BEGGING.test(text)) add('policy.review', `"${text}" asks for a rating or review`);
+  else if (asksAboutTheApp(text, f.appNameWords))
+    add('policy.review', `"${text}" asks whether the shopper enjoys the app: the opening of a review request, not a selling point`);
   for (const app of f.otherApps)
     if (text.toLowerCase().includes(app.toLowerCase())) add('policy.other-app', `"${text}" names the developer’s other app ${app}`);
   const lang = languageFinding(text, f.language);

@@ -131,6 +131,9 @@ export function subjectThenVerb(terms: Term[], verbAt: number): boolean {
   let k = verbAt - 1;
   while (k > 0 && !terms[k - 1].tags.includes('Verb')) k--;
   const coordinated = terms.slice(k, verbAt - 1).some((t) => /^(and|&)$/i.test(t.text));
+  // "Drag and drop | tasks between days": two things take a verb's bare form, so an "-s" word after
+  // them is no verb of theirs: it is the object of two coordinated verbs ("drag", "drop").
+  if (coordinated && !bare && /[^s]s$/i.test(verb.text)) return false;
   return !(bare && noun.tags.includes('Singular') && !noun.tags.includes('Plural') && !coordinated);
 }
 
@@ -311,6 +314,49 @@ function locate(ws: string[], sentences: Sentence[], frame: Set<string>): Found 
   return best;
 }
 
+/** Verbs that say only that something is done, whatever the app: "add", "get". Their object and what follows make the point. */
+const LIGHT_VERBS = /^(add|adds|get|gets|have|has|make|makes|take|takes|use|uses|receive|receives|see|do|create|creates|enter|view)$/;
+/** Nouns whose point is what they reach: "access | to every document", "compatibility | with…". */
+const RELATIONAL = /^(access|compatibility|integration|connection|connections)$/;
+/** Adverbs that say "only for" and need the for-whom: "Designed exclusively | for macOS". */
+const RESTRICTING = /^(exclusively|specifically|especially|solely|purely|uniquely)$/;
+/** Particles of phrasal verbs that go on with a preposition: "keep up | with you", "look forward | to". */
+const PARTICLE = /^(up|along|forward|out|away|back)$/;
+
+/**
+ * Why a short form stops before the words that make its point, though it parses: the listing goes
+ * on with what the words it keeps only announce (docs/captions.md, "A short headline keeps its
+ * point"). `run`: the caption's words as found in the sentence `sw`, ending at `end` (< sw.length).
+ */
+function pointCut(run: string[], sw: string[], end: number, pause: boolean[]): string | null {
+  if (pause[end - 1]) {
+    // "Works with iCloud | , Google and Exchange calendars": the first item of a list of names.
+    const item = run.length >= 2 && /^(with|for|on|in|from|to|and|across|via)$/.test(run[run.length - 2]);
+    if (item && (/^(and|or|&)$/.test(sw[end + 1] ?? '') || pause[end]))
+      return `stops inside a list: the listing's sentence goes on "${run.slice(-2).join(' ')}, ${sw.slice(end, end + 4).join(' ')}…"`;
+    return null;
+  }
+  const next = sw[end];
+  const tail = run[run.length - 1];
+  const goesOn = `"${run.slice(-2).join(' ')} ${sw.slice(end, end + 4).join(' ')}…"`;
+  // "Add tasks | in plain language…", "Get alerts | when items… drop in price": a light verb and a
+  // bare noun name what every app of its kind does; the rest of the sentence was the point.
+  // "Add music | in seconds" keeps its point: what is left is only how fast.
+  const speed = /^(in|within|with) (seconds|minutes|moments|(a|one|a single|two) (tap|click|swipe)s?)\b/.test(sw.slice(end).join(' '));
+  if (run.length === 2 && LIGHT_VERBS.test(run[0]) && !speed && !/^(and|or|but|so|because)$/.test(next))
+    return `says only "${run.join(' ')}", which any app of its kind does: the listing's point follows (${goesOn})`;
+  // "Offline access | to every document": access to what?
+  if (RELATIONAL.test(tail) && /^(to|with|for|between)$/.test(next)) return `stops before what "${tail}" reaches (${goesOn})`;
+  if (RESTRICTING.test(tail) && /^(for|to|with|on)$/.test(next)) return `stops before what "${tail}" restricts it to (${goesOn})`;
+  // "To-do lists that keep up | with you": a phrasal verb cut from its preposition.
+  if (PARTICLE.test(tail) && run.length >= 2 && /^(with|to|on|of|from)$/.test(next))
+    return `stops inside "${run[run.length - 2]} ${tail} ${next}" (${goesOn})`;
+  // "Plans for beginners | through to athletes", "from 10 | to 45 minutes": a range cut at its start.
+  if ((next === 'through' && /^(to|until)$/.test(sw[end + 1] ?? '')) || (/^(to|through|until)$/.test(next) && run.includes('from')))
+    return `stops inside a range: the listing says ${goesOn}`;
+  return null;
+}
+
 /**
  * The listing sentence `text` was taken from, when it is a part of one and not the whole: the words
  * of the sentence ("Drift, boost and race to the top" for "Drift, boost and race"), else null.
@@ -434,6 +480,8 @@ export function cutPhrase(
       !/^(you|we|they|it|i|he|she|well|soon|long|much|many|often|needed|usual)$/.test(sw[end + 1] ?? '')
     )
       return `stops before "as ${sw[end + 1] ?? ''}": what "${run[0]}" makes of "${run.slice(1).join(' ')}" is cut off`;
+    const point = pointCut(run, sw, end, s.pause);
+    if (point) return point;
     // "Shows everything | on your phone": "everything" alone says nothing until its scope follows.
     if (UNIVERSAL.test(run[run.length - 1]) && SCOPE.test(next))
       return `stops after "${run[run.length - 1]}", before what it covers ("${sw.slice(end - 1, end + 3).join(' ')}…")`;
@@ -448,7 +496,8 @@ export function cutPhrase(
     if (terms && run.length >= 2 && PARTICIPLE(terms[end - 1]) && NOUN(terms[end - 2]) && !s.pause[end - 1] && NEXT_OPENS.has(next))
       return `stops after "${run[run.length - 1]}", before what it says ("${next}…")`;
     // A clause the form opens must be finished inside it: "alerts when items | on your list go on sale".
-    const sub = run.findIndex((w, i) => i > 0 && SUBORDINATE.test(w));
+    // "Reminders before bills | are due": before a subject's verb, "before" and "after" open a clause too.
+    const sub = run.findIndex((w, i) => i > 0 && (SUBORDINATE.test(w) || (subject && /^(before|after)$/.test(w))));
     if (sub > 0 && !termsOf(run.slice(sub + 1).join(' ')).some((t) => t.tags.includes('Verb')))
       return `stops inside its "${run[sub]}" clause ("${run.slice(sub).join(' ')}…")`;
   }
@@ -465,7 +514,11 @@ export function cutPhrase(
         // Right after it, or after the "and" that joins them ("Save your looks as presets | and | apply them…").
         return h !== null && (h.at + h.run.length === at || (h.at + h.run.length === at - 1 && /^(and|or|then)$/.test(prev)));
       })();
-    const action = ACTION(first ?? termsOf(run.join(' '))[0]) && (s.pause[at - 1] || /^(and|or|then|to|you|can|also)$/.test(prev));
+    // After "to", the purpose ("…in store to | compare prices nearby"), read as "you can …": the
+    // tagger takes a bare verb after "to" for a noun.
+    const purpose = prev === 'to' && ACTION(termsOf(`you can ${run.join(' ')}`)[2]);
+    const action =
+      purpose || (ACTION(first ?? termsOf(run.join(' '))[0]) && (s.pause[at - 1] || /^(and|or|then|to|you|can|also)$/.test(prev)));
     const aside = PARTICIPLE(first) && NOUN(terms?.[at - 1]);
     // "Speed camera warnings and | lane guidance": a second thing after a first, not a word of it ("large and | duplicate files").
     // After a comma, the rest of a list is not a thing of its own ("JPEG, | HEIC or TIFF").

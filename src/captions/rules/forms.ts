@@ -78,6 +78,12 @@ export function moreIdeas(r: Raw, appName: string): Raw[] {
     if (GIVING.test(subject[2])) out.push(subject[3].replace(/^(you|users|people)\s+/i, ''));
     else if (!/^(is|was|has)$/i.test(subject[2])) out.push(`${subject[2]} ${subject[3]}`);
   }
+  // "Scan barcodes in store to compare prices nearby": what the action is for is a benefit of its own.
+  const purpose = /^(?:\S+\s+){2,}to\s+(\p{Ll}+(?:\s+[^\s,;]+){1,5})$/u.exec(text);
+  if (purpose && nlp(`you can ${purpose[1]}`).has('^you can #Infinitive')) out.push(purpose[1]);
+  // "Get reminders before bills are due": the light verb dropped leaves the thing and its point.
+  const got = /^(?:get|receive)\s+(\p{Ll}+s\s+(?:when|before|after|for|about|if|whenever)\s.+)$/iu.exec(text);
+  if (got) out.push(got[1]);
   // "Alternate tunings and a metronome are included": what is included.
   const included = /^(.+?)\s+(?:is|are)\s+(?:included|built in|built-in|supported|available)$/i.exec(text);
   if (included) out.push(included[1]);

@@ -107,6 +107,12 @@ function tag(text: string, terms: Term[], copyVerbs: Set<string>, keywordish: Se
   // tagger says ("colour and detail | with curves"; but "budgets and see | where…" is an action).
   const nounAt = (j: number) =>
     isNoun(tokens[j].last.tags) ||
+    // "Drag and drop tasks | between days": an "-s" word after two joined words is their object,
+    // however the tagger reads it (the checker's subjectThenVerb says the same).
+    (j >= 3 &&
+      /^(and|or|&)$/i.test(tokens[j - 2].first.text) &&
+      /[^s]s$/i.test(tokens[j].last.text) &&
+      tokens[j].last.tags.includes('Verb')) ||
     (j >= 2 &&
       /^(and|or|&)$/i.test(tokens[j - 1].first.text) &&
       isNoun(tokens[j - 2].last.tags) &&

@@ -60,6 +60,8 @@ export class CaptionWriter {
   private readonly subMax: number;
   private readonly vars: Record<string, string>;
   private readonly ordered: Phrase[];
+  /** Phrases that are a later part of a line another phrase opens: said after every whole line. */
+  private readonly parts: Set<Phrase>;
   private readonly nameWords: Set<string>;
   /** The voice's words and the app's name: what may frame the listing's words (checker/cut.ts). */
   private readonly frameWords: Set<string>;
@@ -110,8 +112,17 @@ export class CaptionWriter {
       // A step that leans on the one before ("Share it as a PDF") says nothing on its own slide.
       ...(stepsAsFeatures ? u.steps.filter((p) => !/\b(it|them|they|this)\b/i.test(p.text)) : []),
     ];
+    // A later part of a line another phrase opens ("Interactive lessons" of "Learn openings with
+    // interactive lessons") is a last resort: a whole line still unused says more, and the part
+    // spreads one line over two slides (docs/captions.md, "One line, one slide").
+    const opens = new Set(ordered.filter((p) => textKey(p.sentence).startsWith(textKey(p.text))).map((p) => textKey(p.sentence)));
+    // Only a part that leaves words of the line behind: "Reminders before bills are due" drops a bare "Get" and says it all.
+    const part = (p: Phrase) =>
+      opens.has(textKey(p.sentence)) && !textKey(p.sentence).split(' ').slice(1).join(' ').startsWith(textKey(p.text));
+    this.parts = new Set(ordered.filter(part));
+    const wholeFirst = (ps: Phrase[]) => [...ps.filter((p) => !part(p)), ...ps.filter(part)];
     // What the screens show first, each part in the voice's order.
-    this.ordered = [...ordered.filter((p) => shown.has(p)), ...ordered.filter((p) => !shown.has(p))];
+    this.ordered = [...wholeFirst(ordered.filter((p) => shown.has(p))), ...wholeFirst(ordered.filter((p) => !shown.has(p)))];
     this.series = seriesOf([...u.phrases, ...u.steps].map((p) => p.sentence));
     this.nameWords = new Set([...contentWords(`${u.name} ${u.category}`, u.language)]);
     this.appNameWords = new Set(contentWords(u.name, u.language));
@@ -431,7 +442,7 @@ export class CaptionWriter {
     }
     if (role === 'how-it-works') return this.frameIdea(role, index, u.steps);
     // A benefit is said as one where the listing has it (not an order), but a screen's feature before either.
-    const rank = (p: Phrase) => (this.shown.has(p) ? 0 : 2) + (p.shape === 'imperative' ? 1 : 0);
+    const rank = (p: Phrase) => (this.parts.has(p) ? 4 : 0) + (this.shown.has(p) ? 0 : 2) + (p.shape === 'imperative' ? 1 : 0);
     const pool = role === 'benefit' ? [...this.ordered].sort((a, b) => rank(a) - rank(b)) : this.ordered;
     return this.frameIdea(role, index, pool);
   }
