@@ -377,12 +377,21 @@ const PRONOUNS =
  * something; the feature was in what the cut took. `ws`: the caption's words; `frame`: the voice's
  * words and the app's name; `name`: the app's name's words, one of which the caption holds.
  */
-function nameAndVerbOnly(ws: string[], sentences: Sentence[], frame: Set<string>, name: Set<string>): string | null {
+function nameAndVerbOnly(ws: string[], sentences: Sentence[], frame: Set<string>, name: Set<string>, language: string): string | null {
   const own = ws.filter((w) => !frame.has(w) && !PRONOUNS.test(w));
   if (own.length !== 1 || ws.length < 2 || !ws.some((w) => name.has(w))) return null;
   const best = locate(ws, sentences, frame);
   if (!best || best.at + best.run.length >= best.s.words.length || best.s.pause[best.at + best.run.length - 1]) return null;
   const { run, s, at } = best;
+  // "Sleep stories" of "Drift: Sleep Sounds", "Thousands of recipes" of "Forkful Recipes": a word
+  // of the name inside the listing's own noun phrase, not the app doing something. In English the
+  // tagger tells the noun from the verb. Not where the voice adds the name ("Get alerts with Cartwheel
+  // Deals"), nor on the brand itself, the app's own subject ("Lullo blends", however it is tagged).
+  const terms = language === 'en' ? tagged(s) : null;
+  const word = run.includes(own[0]) ? terms?.[at + run.indexOf(own[0])] : undefined;
+  const nameInRun = ws.filter((w) => name.has(w)).every((w) => run.includes(w));
+  const brand = [...name][0];
+  if (word && nameInRun && !ws.includes(brand) && (NOUN(word) || word.tags.includes('Value')) && !word.tags.includes('Verb')) return null;
   return `says only that the app "${own[0]}": the listing's sentence goes on "${run.slice(-2).join(' ')} ${s.words.slice(at + run.length, at + run.length + 3).join(' ')}…"`;
 }
 
@@ -403,7 +412,7 @@ export function cutPhrase(
 ): string | null {
   const ws = words(normalise(text, { fold: true }));
   if (ws.length === 0) return null;
-  const bare = nameAndVerbOnly(ws, sentences, frame, name);
+  const bare = nameAndVerbOnly(ws, sentences, frame, name, language);
   if (bare) return bare;
   if (language === 'de') return cutGerman(ws, sentences, frame, headline);
   if (language !== 'en') return ROMANCE[language] ? cutRomance(ws, sentences, frame, language, headline) : null;

@@ -65,6 +65,10 @@ function termsOf(texts: string[]): Term[][] {
 interface Tagged {
   shape: Shape;
   cuts: number[] | null;
+  /** Where a clause's subject ends before its verb, at any depth: the ends a refused form may be carried to (`extended`). */
+  subjectEnds: number[];
+  /** Those of them after a bare noun phrase ("Sleep stories | read by…"): the thing a refused form may fall back to. */
+  heads: number[];
 }
 
 function tag(text: string, terms: Term[], copyVerbs: Set<string>, keywordish: Set<string>, proper: Set<string>): Tagged {
@@ -100,7 +104,7 @@ function tag(text: string, terms: Term[], copyVerbs: Set<string>, keywordish: Se
       start = null;
     }
   });
-  if (tokens.length !== text.split(SPACES).length) return { shape, cuts: null };
+  if (tokens.length !== text.split(SPACES).length) return { shape, cuts: null, subjectEnds: [], heads: [] };
   const subjectEnd = shape === 'clause' ? tokens.findIndex((tok) => tok.first.tags.includes('Verb')) : -1;
   const cuts: number[] = [];
   // A word joined by "and" to a noun and followed by a preposition is a noun too, whatever the
@@ -146,7 +150,36 @@ function tag(text: string, terms: Term[], copyVerbs: Set<string>, keywordish: Se
   tokens.forEach((tok, j) => {
     if (j >= 2 && /^(who|that|which)$/i.test(tok.first.text)) cuts.push(j);
   });
-  return { shape, cuts: [...new Set(cuts)] };
+  // A verb that agrees with the noun before it ends that noun's phrase: "Sleep stories read by
+  // soothing voices | help your mind…", past the participle and its agent.
+  const subjectEnds = tokens.flatMap((tok, j) => {
+    const at = terms.indexOf(tok.first);
+    return j >= 2 && !/[,;:–—]/.test(tokens[j - 1].last.post) && subjectThenVerb(terms, at) ? [j] : [];
+  });
+  const thing = (tok: { first: Term; last: Term }) => isNoun(tok.first.tags) || tok.first.tags.includes('Adjective');
+  const heads = subjectEnds.filter((j) => tokens.slice(0, j).every(thing));
+  return { shape, cuts: [...new Set(cuts)], subjectEnds, heads };
+}
+
+/** The longest form a refused one is carried to: a headline, not the sentence again. */
+const MAX_FORM_WORDS = 7;
+
+/**
+ * A form the checker refuses because it stops inside a constituent ("Sleep stories read | by
+ * soothing voices", before the participle's agent), said whole as a copywriter would: carried on to
+ * where that constituent ends, the next subject's end after it ("Sleep stories read by soothing
+ * voices"), and, shorter, the bare noun phrase the participle told of ("Sleep stories"). Only forms
+ * whole by the checker's own rule; the length is the writer's to judge (it fits or is not said).
+ */
+function extended(text: string, refused: string[], t: Pick<Tagged, 'subjectEnds' | 'heads'>, whole: (f: string) => boolean): string[] {
+  const tokens = text.split(SPACES);
+  const said = (j: number) => tokens.slice(0, j).join(' ');
+  return refused.flatMap((form) => {
+    const n = form.split(SPACES).length;
+    const on = t.subjectEnds.find((j) => j > n && j < tokens.length && j <= MAX_FORM_WORDS && whole(said(j)));
+    const back = [...t.heads].reverse().find((j) => j < n && whole(said(j)));
+    return [...(on ? [said(on)] : []), ...(back ? [said(back)] : [])];
+  });
 }
 
 function coresOf(text: string, cuts: number[], dangling: Set<string>): string[] {
@@ -218,7 +251,9 @@ export function analysePhrases(p: PhraseInput): Phrases {
   const phrases: Phrase[] = all.map((r, i) => {
     const keywords = [...new Set(contentWords(r.text, p.language))];
     for (const k of keywords) freq.set(k, (freq.get(k) ?? 0) + 1);
-    const t = p.english ? tag(r.text, terms[i], p.copyVerbs, keywordish, proper) : { shape: 'noun' as Shape, cuts: null };
+    const t = p.english
+      ? tag(r.text, terms[i], p.copyVerbs, keywordish, proper)
+      : { shape: 'noun' as Shape, cuts: null, subjectEnds: [] as number[], heads: [] as number[] };
     const cuts = t.cuts ?? functionWordCuts(r.text, p.dangling);
     const sentence = p.usable(r.sentence) ? r.sentence.replace(SPACES, ' ').trim() : r.text;
     // A core ends where the phrase does, by the checker's own rule (checker/cut.ts): never "The
@@ -226,12 +261,14 @@ export function analysePhrases(p: PhraseInput): Phrases {
     // "Le mode pas à pas".
     const own = sentenceWords([r.text]);
     const whole = (core: string) => cutPhrase(core, own, NO_FRAME, undefined, p.english ? 'en' : p.language) === null;
+    const forms = longestFirst([
+      ...coresOf(r.text, cuts, p.dangling),
+      ...(p.english ? headlineForms(r.text) : participleForms(r.text, p.language)),
+    ]);
+    const refused = forms.filter((f) => !whole(f));
     return {
       text: r.text,
-      cores: longestFirst([
-        ...coresOf(r.text, cuts, p.dangling),
-        ...(p.english ? headlineForms(r.text) : participleForms(r.text, p.language)),
-      ]).filter(whole),
+      cores: longestFirst([...forms.filter((f) => !refused.includes(f)), ...extended(r.text, refused, t, whole)]),
       sentence,
       keywords,
       kind: r.kind,
