@@ -113,7 +113,12 @@ describe('captions over the screens they speak of', () => {
     expectOwnScreens(slides, byTitle);
     for (const s of slides.slice(1)) {
       const text = `${s.headline} ${s.subheadline ?? ''}`.toLowerCase();
-      const says = FEATURES.filter((f) => text.includes(f.line.toLowerCase().split(' ').slice(0, 2).join(' ')));
+      // Its line's first two words, or the two after its verb: a short form may drop a light verb
+      // ("Reminders before bills are due" for "Get reminders before bills are due").
+      const says = FEATURES.filter((f) => {
+        const words = f.line.toLowerCase().split(' ');
+        return text.includes(words.slice(0, 2).join(' ')) || text.includes(words.slice(1, 3).join(' '));
+      });
       expect(
         says.map((f) => f.title),
         s.headline,
