@@ -102,7 +102,12 @@ export function program(): Command {
       const { startService } = await import('../service.ts');
       const service = await startService(config, { role: opts.role, logger: log });
       // Before any set's request can need it, not during one (captions/nlp.ts).
-      setImmediate(() => void import('../captions/nlp.ts').then((m) => m.preloadNlp()));
+      // A failure here is logged, not thrown: the first caption would load it again and say why.
+      setImmediate(() =>
+        import('../captions/nlp.ts')
+          .then((m) => m.preloadNlp())
+          .catch((err: unknown) => log.warn({ err }, 'the caption language model did not load at start')),
+      );
       log.info(
         { address: service.address, role: opts.role, database: service.database.embedded ? 'embedded' : 'external' },
         'shotgen started',

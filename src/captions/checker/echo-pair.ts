@@ -47,7 +47,7 @@ export function saysAgain(headline: string, sub: string, language: string, exclu
 
 /**
  * Why a hero's `sub` says again a noun phrase of its headline, or null: two content words side by side
- * in both, by stem ("Receitas caseiras fáceis de fazer. / Receitas da Vovó reúne as receitas
+ * in both, by stem in English and word for word elsewhere ("Receitas caseiras fáceis de fazer. / Receitas da Vovó reúne as receitas
  * caseiras que você ama.": "receitas caseiras" twice). The hero may name the app as its subtitle
  * does, so a run of the app's name's words (`appName`) alone is no echo; a content phrase is: the
  * reader counts it D, and the sub has the room to say something new.
