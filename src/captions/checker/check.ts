@@ -23,6 +23,7 @@ import { CUT_LANGUAGES, cutPhrase, leansOnPronoun, sentenceCutFrom, sentenceWord
 import { brokenFrame } from './frames.ts';
 import { namesOnly, offRole } from './selling.ts';
 import { contradictedProof, MIN_RATINGS, ratingTwice } from './proof.ts';
+import { punctuationFault } from './typography.ts';
 import { heroSaysAgain, repeatsHero, restatesHero, saysAgain, secondCall, type HeroWords } from './echo-pair.ts';
 import { seriesOf, seriesOfCaption } from './series.ts';
 import { primaryListing } from '../../core/listing.ts';
@@ -274,6 +275,8 @@ function textFindings(text: string, field: 'headline' | 'subheadline', c: Captio
     if (text.toLowerCase().includes(app.toLowerCase())) add('policy.other-app', `"${text}" names the developer’s other app ${app}`);
   const lang = languageFinding(text, f.language);
   if (lang) add('language', `"${text}" ${lang}`);
+  const marks = punctuationFault(text, f.language);
+  if (marks) add('language', `"${text}" ${marks}`);
   if (hasStraySymbol(text)) add('style', `"${text}" holds a stray symbol`);
   if (ctx.captionStyle !== 'bold') {
     if (SHOUTING.test(text)) add('style', `"${text}" shouts in capitals`);

@@ -29,6 +29,7 @@ import { brokenFrame } from '../checker/frames.ts';
 import { namesOnly, offRole } from '../checker/selling.ts';
 import { heroSaysAgain, saysAgain } from '../checker/echo-pair.ts';
 import { seriesOf } from '../checker/series.ts';
+import { localePunctuation } from '../checker/typography.ts';
 
 export interface Caption {
   headline: string;
@@ -220,8 +221,8 @@ export class CaptionWriter {
     });
     if (missing) return null;
     const ends = /[.!?]$/.test(filled);
-    const text = this.cased(filled) + (ends ? '' : ending(this.voice.end, filled));
-    return text;
+    // The voice's "!" in the listing's own marks: "¡Duerme mejor!", "Chaque jour !".
+    return localePunctuation(this.cased(filled) + (ends ? '' : ending(this.voice.end, filled)), this.u.language);
   }
 
   private acceptable(text: string | null): text is string {
@@ -286,8 +287,8 @@ export class CaptionWriter {
       if (series !== undefined) this.usedSeries.add(series);
     }
     return {
-      headline,
-      subheadline: sub,
+      headline: localePunctuation(headline, this.u.language),
+      subheadline: sub && localePunctuation(sub, this.u.language),
       keywords: slideKeywords(this.u, `${headline} ${sub ?? ''}`, this.voice.order === 'score' ? 5 : 3),
       ...(p ? { phrase: p.text } : {}),
     };
@@ -430,7 +431,7 @@ export class CaptionWriter {
     if (role === 'problem') {
       const p = u.problems.find((x) => !this.usedPhrases.has(x));
       if (!p) return null;
-      const question = `${p.text}?`;
+      const question = localePunctuation(`${p.text}?`, u.language);
       const direct = this.acceptable(question) ? question : null;
       const headline = direct ?? (long ? this.say(this.frames.problem, null, index, false) : null);
       if (!headline) return null;
@@ -451,8 +452,10 @@ export class CaptionWriter {
     const t = text.replace(SPACES, ' ').trim();
     const body = t.replace(END_PUNCT, '');
     const end = /[!?]$/.test(t) ? t.slice(-1) : ending(this.voice.subEnd, t);
-    const out =
-      capitalise(this.voice.casing === 'upper' ? body : body.replace(CASED_WORD, (w) => this.u.brands.get(w.toLowerCase()) ?? w)) + end;
+    const out = localePunctuation(
+      capitalise(this.voice.casing === 'upper' ? body : body.replace(CASED_WORD, (w) => this.u.brands.get(w.toLowerCase()) ?? w)) + end,
+      this.u.language,
+    );
     if (
       out.length > this.subMax ||
       (this.u.english ? this.incomplete(out) !== null : dangles(out, this.dangling)) ||
