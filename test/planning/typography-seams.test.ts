@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkCaptions, type CaptionToCheck } from '../../src/captions/checker/check.ts';
+import { seamEcho } from '../../src/captions/checker/echo-pair.ts';
 import { localePunctuation, punctuationFault } from '../../src/captions/checker/typography.ts';
 import type { Listing } from '../../src/core/listing.ts';
 import type { CaptionLength, CaptionStyle, ScreenshotSetResult } from '../../src/core/set.ts';
@@ -145,5 +146,65 @@ describe('French spaces its high punctuation (fourth read: "Des idées repas cha
         wrapped.join(' | '),
       ).toBe(false);
     }
+  });
+});
+
+/** An arcade racer whose first sentence is a list of actions, its second opening on the list's last verb. */
+const racer = listingOf({
+  name: 'Neon Rush',
+  category: 'Games',
+  rating: 4.3,
+  ratingCount: 52000,
+  description: [
+    'Drift, boost and race to the top!',
+    'Race through neon cities in the fastest arcade racer on mobile!',
+    '',
+    '• 40 cars to unlock and tune',
+    '• Weekly tournaments against players worldwide',
+    '• One-thumb controls anyone can learn',
+    '• Night and rain tracks with their own grip',
+  ].join('\n'),
+});
+
+describe('the seam echo: a headline’s last word opening its subheadline (held-out read: nitro)', () => {
+  it('the checker refuses it on the hero as on any slide, by stem, the app’s name aside', () => {
+    expect(
+      seamEcho('DRIFT, BOOST AND RACE.', 'Race through neon cities in the fastest arcade racer on mobile!', 'en', new Set()),
+    ).not.toBeNull();
+    expect(seamEcho('Smart reminders', 'Reminder that adapts to your day.', 'en', new Set())).not.toBeNull();
+    expect(seamEcho('Get Neon Rush', 'Neon Rush is free to start.', 'en', new Set(['neon', 'rush']))).toBeNull();
+    expect(seamEcho('Drift, boost and race', 'Through neon cities, fast.', 'en', new Set())).toBeNull();
+    for (const style of ['bold', 'minimal'] as const) {
+      const [hero, feature, fine] = findings(racer, style, 'long', [
+        { headline: 'Drift, boost and race', subheadline: 'Race through neon cities in the fastest arcade racer on mobile', role: 'hero' },
+        { headline: 'Weekly tournaments', subheadline: 'Tournaments against players worldwide' },
+        { headline: 'One-thumb controls', subheadline: 'Anyone can learn them in a minute' },
+      ]);
+      expect(hero, style).toContain('echo');
+      expect(feature, style).toContain('echo');
+      expect(fine, style).not.toContain('echo');
+    }
+  });
+
+  it('the writer chooses another subheadline, in every voice and story', () => {
+    const seams: string[] = [];
+    for (const style of CAPTION_STYLE_IDS)
+      for (const shape of [{ count: 5 }, { narrative: 'benefits-first' as const }, { narrative: 'how-it-works' as const }])
+        for (const s of plan(racer, style, 'long', shape)?.slides ?? [])
+          if (s.subheadline && seamEcho(s.headline, s.subheadline, 'en', new Set(['neon', 'rush', 'games'])))
+            seams.push(`${style}: ${s.headline} // ${s.subheadline}`);
+    expect(seams).toEqual([]);
+  });
+
+  it('a voice that does not exclaim does not keep the listing’s "!"', () => {
+    for (const style of ['professional', 'minimal', 'aso-expert', 'bold'] as const)
+      for (const shape of [{ count: 5 }, { narrative: 'problem-solution' as const }]) {
+        const r = plan(racer, style, 'long', shape);
+        expect(r, style).not.toBeNull();
+        expect(
+          lines(r).filter((t) => t.endsWith('!')),
+          style,
+        ).toEqual([]);
+      }
   });
 });

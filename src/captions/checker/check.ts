@@ -24,7 +24,7 @@ import { brokenFrame } from './frames.ts';
 import { namesOnly, offRole } from './selling.ts';
 import { contradictedProof, MIN_RATINGS, ratingTwice } from './proof.ts';
 import { punctuationFault } from './typography.ts';
-import { heroSaysAgain, repeatsHero, restatesHero, saysAgain, secondCall, type HeroWords } from './echo-pair.ts';
+import { heroSaysAgain, repeatsHero, restatesHero, saysAgain, seamEcho, secondCall, type HeroWords } from './echo-pair.ts';
 import { seriesOf, seriesOfCaption } from './series.ts';
 import { primaryListing } from '../../core/listing.ts';
 import { CASED_WORD, contentWords, dangles, endWords, mentionsFree, normalise, textKey, words as textWords } from '../text.ts';
@@ -399,7 +399,9 @@ export class CaptionChecker {
     const sub = c.subheadline?.trim() ? c.subheadline : null;
     if (sub) {
       out.push(...textFindings(sub, 'subheadline', c, ctx, f));
+      const seam = seamEcho(c.headline, sub, f.language, f.nameWords);
       if (echoes(c.headline, sub)) out.push({ id: 'echo', field: 'subheadline', message: `"${sub}" repeats its headline’s words` });
+      else if (seam) out.push({ id: 'echo', field: 'subheadline', message: seam });
       // By stem, on a slide showing one thing: the hero sums the app up ("The podcast player for
       // fans / Podnest is the podcast player that…") and the proof and the ask have their own rules.
       else if (f.native && c.role !== 'hero' && !ASIDE_ROLES.has(c.role)) {

@@ -103,3 +103,17 @@ export function restatesHero(slide: Set<string>, hero: HeroWords): string | null
     return 'says the rest of the hero’s sentence';
   return null;
 }
+
+/**
+ * Why `sub` opens on the word its headline closes on, or null: "DRIFT, BOOST AND RACE. // Race
+ * through neon cities…", "Smart reminders / Reminders that adapt". Read aloud, the seam stutters,
+ * on the hero as on any slide. By stem in English; the app's name (`exclude`) may close a call to
+ * action and open its line ("Get Podnest / Podnest finds…"): a name is no word said twice.
+ */
+export function seamEcho(headline: string, sub: string, language: string, exclude: Set<string>): string | null {
+  const key = (w: string) => (language === 'en' ? stem(w) : w);
+  const last = contentWords(headline, language).pop();
+  const first = words(sub)[0];
+  if (!last || !first || exclude.has(last) || exclude.has(first) || key(last) !== key(first)) return null;
+  return `"${sub}" opens on "${first}", the word its headline closes on`;
+}

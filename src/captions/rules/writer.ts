@@ -27,7 +27,7 @@ import { foreignFrames, SLOT, VOICES, voiceVocabulary, type Voice } from './voic
 import { CUT_LANGUAGES, cutPhrase, leansOnPronoun } from '../checker/cut.ts';
 import { brokenFrame } from '../checker/frames.ts';
 import { namesOnly, offRole } from '../checker/selling.ts';
-import { heroSaysAgain, saysAgain } from '../checker/echo-pair.ts';
+import { heroSaysAgain, saysAgain, seamEcho } from '../checker/echo-pair.ts';
 import { seriesOf } from '../checker/series.ts';
 import { localePunctuation } from '../checker/typography.ts';
 
@@ -450,8 +450,13 @@ export class CaptionWriter {
 
   private finishSub(text: string, headline?: string): string | null {
     const t = text.replace(SPACES, ' ').trim();
-    const body = t.replace(END_PUNCT, '');
-    const end = /[!?]$/.test(t) ? t.slice(-1) : ending(this.voice.subEnd, t);
+    let body = t.replace(END_PUNCT, '');
+    // The listing's "!" only in a voice that exclaims: the minimal and professional voices say it
+    // as they say every line, with their own end or none.
+    const keep = /\?$/.test(t) || (this.voice.end === '!' && /!$/.test(t));
+    const end = keep ? t.slice(-1) : ending(this.voice.subEnd, t);
+    // A Spanish exclamation said without its "!" loses its "¡" too.
+    if (!keep && /!$/.test(t)) body = body.replace(/¡(?=[^¡]*$)/u, '');
     const out = localePunctuation(
       capitalise(this.voice.casing === 'upper' ? body : body.replace(CASED_WORD, (w) => this.u.brands.get(w.toLowerCase()) ?? w)) + end,
       this.u.language,
@@ -527,6 +532,8 @@ export class CaptionWriter {
       if (!o.spare && saysAgain(headline, out, this.u.language, new Set([...this.nameWords, ...this.frameWords]))) continue;
       // Under the hero, not its headline's noun phrase again ("Receitas caseiras… / …reúne as receitas caseiras…").
       if (o.hero && heroSaysAgain(headline, out, this.u.language, this.appNameWords)) continue;
+      // Nor on the word the headline closes on ("DRIFT, BOOST AND RACE. / Race through…"), hero or not.
+      if (seamEcho(headline, out, this.u.language, this.nameWords)) continue;
       // Nor what another slide already says: a sentence spent as a headline is not a subheadline too.
       const said = substance(out, this.u.language, this.nameWords);
       if (this.usedHeads.has(textKey(out)) || this.headTopics.some((t) => sameTopic(said, t))) continue;
