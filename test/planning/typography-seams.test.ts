@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkCaptions, type CaptionToCheck } from '../../src/captions/checker/check.ts';
-import { seamEcho } from '../../src/captions/checker/echo-pair.ts';
+import { restatesHero, seamEcho } from '../../src/captions/checker/echo-pair.ts';
+import { substance } from '../../src/captions/checker/complete.ts';
 import { localePunctuation, punctuationFault } from '../../src/captions/checker/typography.ts';
 import type { Listing } from '../../src/core/listing.ts';
 import type { CaptionLength, CaptionStyle, ScreenshotSetResult } from '../../src/core/set.ts';
@@ -206,5 +207,56 @@ describe('the seam echo: a headline’s last word opening its subheadline (held-
           style,
         ).toEqual([]);
       }
+  });
+});
+
+/** A growth tracker whose subtitle hero tracks, and whose first bullet measures the same thing. */
+const growth = listingOf({
+  name: 'Little Sprout',
+  category: 'Health & Fitness',
+  subtitle: 'Track how your kids grow',
+  rating: 4.6,
+  ratingCount: 880,
+  description: [
+    'Log height and weight in seconds and see every child’s growth on one clear chart.',
+    '',
+    '• Measure your kids',
+    '• Share charts with your pediatrician',
+    '• Add photos to each measurement',
+    '• Compare with WHO growth curves',
+  ].join('\n'),
+});
+
+describe('a synonym of the hero’s verb (held-out read: sprout, 8 slides)', () => {
+  const words = (t: string) => substance(t, 'en', new Set());
+  const hero = (headline: string, sub: string) => ({
+    headline: words(headline),
+    whole: words(`${headline} ${sub}`),
+    sentence: new Set<string>(),
+  });
+
+  it('counts track, measure, monitor, log and record as one verb against the hero', () => {
+    const h = hero('Track how your kids grow', 'Every child on one clear chart.');
+    expect(restatesHero(words('Measure your kids'), h)).not.toBeNull();
+    expect(restatesHero(words('Monitor your kids'), h)).not.toBeNull();
+    // A copywriter ships these: they name what is logged, or another thing recorded.
+    expect(restatesHero(words('Log height and weight'), hero('Track growth', 'Every child on one clear chart.'))).toBeNull();
+    expect(restatesHero(words('Record bedtime stories'), h)).toBeNull();
+    const [, again, own] = findings(growth, 'minimal', 'short', [
+      { headline: 'Track how your kids grow', role: 'hero' },
+      { headline: 'Measure your kids' },
+      { headline: 'Compare with WHO growth curves' },
+    ]);
+    expect(again).toContain('echo');
+    expect(own).not.toContain('echo');
+  });
+
+  it('the writer puts another feature under the hero', () => {
+    const restated: string[] = [];
+    for (const style of CAPTION_STYLE_IDS)
+      for (const length of ['short', 'long'] as const)
+        for (const s of plan(growth, style, length, { count: 5 })?.slides ?? [])
+          if (/measure your kids/i.test(s.headline)) restated.push(`${style}/${length}: ${s.headline}`);
+    expect(restated).toEqual([]);
   });
 });
