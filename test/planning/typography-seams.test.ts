@@ -197,6 +197,16 @@ describe('the seam echo: a headline’s last word opening its subheadline (held-
     expect(seams).toEqual([]);
   });
 
+  it('the checker refuses a "!" in the minimal and professional voices only', () => {
+    const says = (style: CaptionStyle) =>
+      findings(racer, style, 'long', [
+        { headline: 'Drift, boost and race', subheadline: 'Through neon cities in the fastest arcade racer on mobile!', role: 'hero' },
+      ])[0];
+    expect(says('minimal')).toContain('style');
+    expect(says('professional')).toContain('style');
+    expect(says('playful')).not.toContain('style');
+  });
+
   it('a voice that does not exclaim does not keep the listing’s "!"', () => {
     for (const style of ['professional', 'minimal', 'aso-expert', 'bold'] as const)
       for (const shape of [{ count: 5 }, { narrative: 'problem-solution' as const }]) {

@@ -115,6 +115,8 @@ function asksAboutTheApp(text: string, appName: Set<string>): boolean {
   return named.length > 0 && named.every((w) => appName.has(w) || /^(the|this|our|app)$/.test(w));
 }
 /** Invisible, bidi control and Unicode tag characters: text a reader cannot see but a store can. */
+/** Voices that never exclaim (rules/voices.ts: no "!" in their frames or ends). */
+const CALM_VOICES = new Set<CaptionStyle>(['minimal', 'professional']);
 const HIDDEN = /[\u00AD\u061C\u115F\u1160\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0\u{E0000}-\u{E007F}]/u;
 /** A word mixing Latin letters with Cyrillic or Greek ones: a look-alike ("Аpp" with a Cyrillic A). */
 const MIXED_SCRIPT = /(?=[\p{L}\p{N}]*\p{Script=Latin})(?=[\p{L}\p{N}]*[\p{Script=Cyrillic}\p{Script=Greek}])[\p{L}\p{N}]+/u;
@@ -278,6 +280,8 @@ function textFindings(text: string, field: 'headline' | 'subheadline', c: Captio
   const marks = punctuationFault(text, f.language);
   if (marks) add('language', `"${text}" ${marks}`);
   if (hasStraySymbol(text)) add('style', `"${text}" holds a stray symbol`);
+  // The minimal and professional voices do not exclaim: a listing's "!" kept there is the store's voice, not theirs.
+  if (CALM_VOICES.has(ctx.captionStyle) && /[!！]$/u.test(text.trim())) add('style', `"${text}" exclaims in the ${ctx.captionStyle} voice`);
   if (ctx.captionStyle !== 'bold') {
     if (SHOUTING.test(text)) add('style', `"${text}" shouts in capitals`);
     for (const w of text.match(CASED_WORD) ?? []) {
