@@ -119,8 +119,11 @@ describe('other languages', () => {
         const findings = checkCaptions(set.slides, { listings: [listing], extraContext: null, ...request });
         expect(findings.flat(), app).toEqual([]);
         for (const s of set.slides.filter((s) => s.role !== 'call-to-action' && s.role !== 'social-proof')) {
-          // The listing's own words: a headline is a run of its text (case and end punctuation aside).
-          const bare = s.headline.replace(/[.!?。！]+$/u, '').toLowerCase();
+          // The listing's own words: a headline is a run of its text (case, end punctuation and Spanish opening marks aside).
+          const bare = s.headline
+            .replace(/[.!?。！]+$/u, '')
+            .replace(/^[¡¿]/u, '')
+            .toLowerCase();
           if (app === 'kotoba-ja') expect(/\.$/.test(s.headline), s.headline).toBe(false);
           expect(own.includes(bare.replace(/^[^:]+:\s*/, '')), `${app}: ${s.headline}`).toBe(true);
         }

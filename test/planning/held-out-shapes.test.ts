@@ -76,7 +76,7 @@ describe('a call to action in the listing’s language (shape 4)', () => {
 
   it('writes the language’s own words for the ask', () => {
     for (const [l, ask] of [
-      [spanish, /^(Descarga|Prueba) Sereno/],
+      [spanish, /^¡?(Descarga|Prueba) Sereno/],
       [japanese, /^かんじ帳をダウンロード|^かんじ帳を今すぐダウンロード/],
     ] as const) {
       const asks = (['minimal', 'playful', 'professional'] as const).flatMap((style) =>

@@ -23,7 +23,8 @@ import { CUT_LANGUAGES, cutPhrase, leansOnPronoun, sentenceCutFrom, sentenceWord
 import { brokenFrame } from './frames.ts';
 import { namesOnly, offRole } from './selling.ts';
 import { contradictedProof, MIN_RATINGS, ratingTwice } from './proof.ts';
-import { heroSaysAgain, repeatsHero, restatesHero, saysAgain, secondCall, type HeroWords } from './echo-pair.ts';
+import { punctuationFault } from './typography.ts';
+import { heroSaysAgain, repeatsHero, restatesHero, saysAgain, seamEcho, secondCall, type HeroWords } from './echo-pair.ts';
 import { seriesOf, seriesOfCaption } from './series.ts';
 import { primaryListing } from '../../core/listing.ts';
 import { CASED_WORD, contentWords, dangles, endWords, mentionsFree, normalise, textKey, words as textWords } from '../text.ts';
@@ -114,6 +115,8 @@ function asksAboutTheApp(text: string, appName: Set<string>): boolean {
   return named.length > 0 && named.every((w) => appName.has(w) || /^(the|this|our|app)$/.test(w));
 }
 /** Invisible, bidi control and Unicode tag characters: text a reader cannot see but a store can. */
+/** Voices that never exclaim (rules/voices.ts: no "!" in their frames or ends). */
+const CALM_VOICES = new Set<CaptionStyle>(['minimal', 'professional']);
 const HIDDEN = /[\u00AD\u061C\u115F\u1160\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0\u{E0000}-\u{E007F}]/u;
 /** A word mixing Latin letters with Cyrillic or Greek ones: a look-alike ("Аpp" with a Cyrillic A). */
 const MIXED_SCRIPT = /(?=[\p{L}\p{N}]*\p{Script=Latin})(?=[\p{L}\p{N}]*[\p{Script=Cyrillic}\p{Script=Greek}])[\p{L}\p{N}]+/u;
@@ -274,7 +277,11 @@ function textFindings(text: string, field: 'headline' | 'subheadline', c: Captio
     if (text.toLowerCase().includes(app.toLowerCase())) add('policy.other-app', `"${text}" names the developer’s other app ${app}`);
   const lang = languageFinding(text, f.language);
   if (lang) add('language', `"${text}" ${lang}`);
+  const marks = punctuationFault(text, f.language);
+  if (marks) add('language', `"${text}" ${marks}`);
   if (hasStraySymbol(text)) add('style', `"${text}" holds a stray symbol`);
+  // The minimal and professional voices do not exclaim: a listing's "!" kept there is the store's voice, not theirs.
+  if (CALM_VOICES.has(ctx.captionStyle) && /[!！]$/u.test(text.trim())) add('style', `"${text}" exclaims in the ${ctx.captionStyle} voice`);
   if (ctx.captionStyle !== 'bold') {
     if (SHOUTING.test(text)) add('style', `"${text}" shouts in capitals`);
     for (const w of text.match(CASED_WORD) ?? []) {
@@ -396,7 +403,9 @@ export class CaptionChecker {
     const sub = c.subheadline?.trim() ? c.subheadline : null;
     if (sub) {
       out.push(...textFindings(sub, 'subheadline', c, ctx, f));
+      const seam = seamEcho(c.headline, sub, f.language, f.nameWords);
       if (echoes(c.headline, sub)) out.push({ id: 'echo', field: 'subheadline', message: `"${sub}" repeats its headline’s words` });
+      else if (seam) out.push({ id: 'echo', field: 'subheadline', message: seam });
       // By stem, on a slide showing one thing: the hero sums the app up ("The podcast player for
       // fans / Podnest is the podcast player that…") and the proof and the ask have their own rules.
       else if (f.native && c.role !== 'hero' && !ASIDE_ROLES.has(c.role)) {

@@ -27,8 +27,9 @@ import { foreignFrames, SLOT, VOICES, voiceVocabulary, type Voice } from './voic
 import { CUT_LANGUAGES, cutPhrase, leansOnPronoun } from '../checker/cut.ts';
 import { brokenFrame } from '../checker/frames.ts';
 import { namesOnly, offRole } from '../checker/selling.ts';
-import { heroSaysAgain, saysAgain } from '../checker/echo-pair.ts';
+import { heroSaysAgain, saysAgain, seamEcho } from '../checker/echo-pair.ts';
 import { seriesOf } from '../checker/series.ts';
+import { localePunctuation } from '../checker/typography.ts';
 
 export interface Caption {
   headline: string;
@@ -220,8 +221,8 @@ export class CaptionWriter {
     });
     if (missing) return null;
     const ends = /[.!?]$/.test(filled);
-    const text = this.cased(filled) + (ends ? '' : ending(this.voice.end, filled));
-    return text;
+    // The voice's "!" in the listing's own marks: "¡Duerme mejor!", "Chaque jour !".
+    return localePunctuation(this.cased(filled) + (ends ? '' : ending(this.voice.end, filled)), this.u.language);
   }
 
   private acceptable(text: string | null): text is string {
@@ -286,8 +287,8 @@ export class CaptionWriter {
       if (series !== undefined) this.usedSeries.add(series);
     }
     return {
-      headline,
-      subheadline: sub,
+      headline: localePunctuation(headline, this.u.language),
+      subheadline: sub && localePunctuation(sub, this.u.language),
       keywords: slideKeywords(this.u, `${headline} ${sub ?? ''}`, this.voice.order === 'score' ? 5 : 3),
       ...(p ? { phrase: p.text } : {}),
     };
@@ -430,7 +431,7 @@ export class CaptionWriter {
     if (role === 'problem') {
       const p = u.problems.find((x) => !this.usedPhrases.has(x));
       if (!p) return null;
-      const question = `${p.text}?`;
+      const question = localePunctuation(`${p.text}?`, u.language);
       const direct = this.acceptable(question) ? question : null;
       const headline = direct ?? (long ? this.say(this.frames.problem, null, index, false) : null);
       if (!headline) return null;
@@ -449,10 +450,17 @@ export class CaptionWriter {
 
   private finishSub(text: string, headline?: string): string | null {
     const t = text.replace(SPACES, ' ').trim();
-    const body = t.replace(END_PUNCT, '');
-    const end = /[!?]$/.test(t) ? t.slice(-1) : ending(this.voice.subEnd, t);
-    const out =
-      capitalise(this.voice.casing === 'upper' ? body : body.replace(CASED_WORD, (w) => this.u.brands.get(w.toLowerCase()) ?? w)) + end;
+    let body = t.replace(END_PUNCT, '');
+    // The listing's "!" only in a voice that exclaims: the minimal and professional voices say it
+    // as they say every line, with their own end or none.
+    const keep = /\?$/.test(t) || (this.voice.end === '!' && /!$/.test(t));
+    const end = keep ? t.slice(-1) : ending(this.voice.subEnd, t);
+    // A Spanish exclamation said without its "!" loses its "¡" too.
+    if (!keep && /!$/.test(t)) body = body.replace(/¡(?=[^¡]*$)/u, '');
+    const out = localePunctuation(
+      capitalise(this.voice.casing === 'upper' ? body : body.replace(CASED_WORD, (w) => this.u.brands.get(w.toLowerCase()) ?? w)) + end,
+      this.u.language,
+    );
     if (
       out.length > this.subMax ||
       (this.u.english ? this.incomplete(out) !== null : dangles(out, this.dangling)) ||
@@ -524,6 +532,8 @@ export class CaptionWriter {
       if (!o.spare && saysAgain(headline, out, this.u.language, new Set([...this.nameWords, ...this.frameWords]))) continue;
       // Under the hero, not its headline's noun phrase again ("Receitas caseiras… / …reúne as receitas caseiras…").
       if (o.hero && heroSaysAgain(headline, out, this.u.language, this.appNameWords)) continue;
+      // Nor on the word the headline closes on ("DRIFT, BOOST AND RACE. / Race through…"), hero or not.
+      if (seamEcho(headline, out, this.u.language, this.nameWords)) continue;
       // Nor what another slide already says: a sentence spent as a headline is not a subheadline too.
       const said = substance(out, this.u.language, this.nameWords);
       if (this.usedHeads.has(textKey(out)) || this.headTopics.some((t) => sameTopic(said, t))) continue;
