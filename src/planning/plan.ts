@@ -170,8 +170,13 @@ function writeRules(
         const bare = { ...candidate, subheadline: null };
         if (checker.check(bare).length === 0) alone = { caption: { ...c, subheadline: null }, candidate: bare, restore: writer.snapshot() };
       }
-      if (!near && nearLeft > 0 && nearMiss(found, candidate))
-        near = { caption: { ...c, weak: weakness(found) }, candidate, restore: writer.snapshot() };
+      // One that says the hero again is the last resort: any other near miss first.
+      if ((!near || near.caption.restates) && nearLeft > 0 && nearMiss(found, candidate) && !(near && restates(found)))
+        near = {
+          caption: { ...c, weak: weakness(found), ...(restates(found) ? { restates: true as const } : {}) },
+          candidate,
+          restore: writer.snapshot(),
+        };
     }
     const fallback = alone ?? near;
     if (!fallback) return null;
@@ -183,9 +188,18 @@ function writeRules(
   });
 }
 
+/** A near miss that says the hero again (checker/check.ts: a soft `echo`, a stock verb and the hero's words). */
+const restates = (found: Finding[]): boolean => found.some((f) => f.id === 'echo' && f.soft === true);
+
 /** A near miss's findings as the warning names them: a narrowed hero says what "feature again" would. */
 const weakness = (found: Finding[]): string[] => [
-  ...new Set(found.filter((f) => !(f.id === 'one-feature' && found.some((g) => g.soft))).map((f) => f.message)),
+  ...new Set(
+    found
+      .filter((f) => !(f.id === 'one-feature' && found.some((g) => g.soft)))
+      // The hero said again names the narrowing it is.
+      .filter((f) => !(f.id === 'repeat' && restates(found)))
+      .map((f) => f.message),
+  ),
 ];
 
 const filledCount = (rs: (Caption | null)[]) => rs.filter((c) => c !== null).length;
@@ -311,14 +325,17 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   // slide says something whole where that slide would have said half.
   // Not a feature a screen shows, though: on its headline alone it still speaks of its screen.
   const shownText = new Set([...shown].map((p) => p.text));
+  // A near miss that says the hero again counts as run out as well: the rating says something new.
   const bare = (c: Caption | null) =>
-    c === null || (captionLength === 'long' && c.subheadline === null && !(c.phrase && shownText.has(c.phrase)));
+    c === null || c.restates === true || (captionLength === 'long' && c.subheadline === null && !(c.phrase && shownText.has(c.phrase)));
   const filled = (rs: (Caption | null)[]) => rs.filter((c) => c !== null).length;
   const whole = (rs: (Caption | null)[]) => rs.filter((c) => !bare(c)).length;
   const spare = roles.map((r, i) => (FEATURE_ROLES.has(r) && bare(rules[i]) ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
   let proofSwapped = false;
   // The feature the rating replaces, when the writer could say it only on a headline alone: the warning says so, not "none could be said".
-  const headlineOnly = spare >= 0 ? (rules[spare]?.phrase ?? rules[spare]?.headline ?? null) : null;
+  // Or only as the hero's words again (a stock verb before them): the warning says that.
+  const spareSaid = spare >= 0 ? (rules[spare]?.phrase ?? rules[spare]?.headline ?? null) : null;
+  const whyNot = spareSaid ? { phrase: spareSaid, why: rules[spare]?.restates ? ('hero' as const) : ('sub' as const) } : null;
   if (!narrative && spare >= 0 && u.rating && !roles.includes('social-proof')) {
     const proofRoles = roles.filter((_, i) => i !== spare);
     const cta = proofRoles.indexOf('call-to-action');
@@ -350,8 +367,7 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   const said = rules.filter((c): c is Caption => c !== null);
   if (said.length > 0 && saysNothing(said, input.listings, u.language)) praiseOnly = said[0].headline;
   if (praiseOnly) rules = rules.map((c, i) => (i === 0 ? null : c));
-  if (proofSwapped)
-    warnings.push(insteadOfFeatureWarning(roles.indexOf('social-proof') + 1, 'proof', unsaidFeatures(u, rules), headlineOnly));
+  if (proofSwapped) warnings.push(insteadOfFeatureWarning(roles.indexOf('social-proof') + 1, 'proof', unsaidFeatures(u, rules), whyNot));
   const turn = askedOrientation(device, request.orientation, request.size);
   const screens = otherPlatform
     ? { urls: [], warnings: [], orientation: orientationFor(device, turn, false) }

@@ -27,7 +27,7 @@ import { foreignFrames, SLOT, VOICES, voiceVocabulary, type Voice } from './voic
 import { CUT_LANGUAGES, cutPhrase, leansOnPronoun } from '../checker/cut.ts';
 import { brokenFrame } from '../checker/frames.ts';
 import { namesOnly, offRole } from '../checker/selling.ts';
-import { heroSaysAgain, saysAgain, seamEcho } from '../checker/echo-pair.ts';
+import { heroSaysAgain, saysAgain, seamEcho, stockAction } from '../checker/echo-pair.ts';
 import { seriesOf } from '../checker/series.ts';
 import { localePunctuation } from '../checker/typography.ts';
 
@@ -40,6 +40,8 @@ export interface Caption {
    * words. The planner ships it only where no candidate passes, and says so in the set's warnings.
    */
   weak?: string[];
+  /** A near miss that says the hero again with a stock verb: the planner's last resort (planning/plan.ts). */
+  restates?: true;
   /**
    * The listing's phrase the caption says, whole, when it says one: what its slide is about even
    * where the caption says it shorter ("Get reminders" for "Get reminders before bills are due"),
@@ -77,8 +79,13 @@ export class CaptionWriter {
   private step = 0;
   /** The hero headline's topic (one of `headTopics`): a feature may narrow it to one of its parts. */
   private heroTopic: Set<string> | null = null;
-  /** A slide with nothing else left may name one of the things the hero's line named (a soft repeat). */
-  private narrowing = false;
+  private heroText = '';
+  /**
+   * A slide with nothing else left may name one of the things the hero's line named (a soft repeat);
+   * 'stock' last, one whose only word of its own is a stock verb ("Download offline maps" under
+   * "Offline trail maps": checker/echo-pair.ts, `stockAction`), the planner's last resort.
+   */
+  private narrowing: false | 'own' | 'stock' = false;
   /** A slide quoted the store's rating: the call to action need not. */
   private proofSaid = false;
 
@@ -137,7 +144,7 @@ export class CaptionWriter {
     const subs = new Set(this.usedSubs);
     const series = new Set(this.usedSeries);
     const topics = this.headTopics.length;
-    const { step, proofSaid, heroTopic } = this;
+    const { step, proofSaid, heroTopic, heroText } = this;
     return () => {
       this.usedHeads.clear();
       heads.forEach((h) => this.usedHeads.add(h));
@@ -148,7 +155,7 @@ export class CaptionWriter {
       this.usedSeries.clear();
       series.forEach((x) => this.usedSeries.add(x));
       this.headTopics.length = topics;
-      Object.assign(this, { step, proofSaid, heroTopic });
+      Object.assign(this, { step, proofSaid, heroTopic, heroText });
     };
   }
 
@@ -230,8 +237,15 @@ export class CaptionWriter {
       return false;
     // Not a near-repeat of a headline already on the set ("Download maps" after "Offline maps").
     const mine = substance(text, this.u.language, this.nameWords);
+    // A stock verb before the hero's words, the voice's frame aside ("Go ahead, download maps!" under
+    // "Offline maps and turn-by-turn"), says the hero again: only as the last resort.
+    const hero = this.heroTopic;
+    const own = hero && substance(text, this.u.language, new Set([...this.nameWords, ...this.frameWords]));
+    const restates =
+      !!own && own.size > 0 && own.size < hero.size && [...own].every((w) => hero.has(w)) && stockAction(text, this.heroText);
+    if (restates !== (this.narrowing === 'stock')) return false;
     const narrows = (t: Set<string>) =>
-      this.narrowing && t === this.heroTopic && mine.size > 0 && mine.size < t.size && [...mine].every((w) => t.has(w));
+      t === hero && (restates || (this.narrowing === 'own' && mine.size > 0 && mine.size < t.size && [...mine].every((w) => t.has(w))));
     if (this.headTopics.some((t) => sameTopic(t, mine) && !narrows(t))) return false;
     return this.incomplete(text) === null && this.whole(text, 'headline');
   }
@@ -325,8 +339,11 @@ export class CaptionWriter {
     if (said || !this.heroTopic || role === 'how-it-works') return said;
     // Nothing fresh left: one of the things the hero named, on a slide of its own ("Trim clips"
     // after "Trim clips and add music"); the checker calls it a soft repeat, the planner warns.
-    this.narrowing = true;
     try {
+      this.narrowing = 'own';
+      const own = once();
+      if (own) return own;
+      this.narrowing = 'stock';
       return once();
     } finally {
       this.narrowing = false;
@@ -395,6 +412,7 @@ export class CaptionWriter {
       const headline = said?.text ?? this.say(['{name}'], null, index, false);
       if (!headline) return null;
       this.heroTopic = substance(headline, u.language, this.nameWords);
+      this.heroText = headline;
       if (long && !said) sub = this.sub(headline, null, { extra: u.subtitle, spare: 'any', hero: role === 'hero' });
       return this.commit(headline, p, sub, this.heroTopic);
     }

@@ -1,0 +1,109 @@
+/**
+ * Issue 33, the defects the third held-out read left (docs/reads/2026-11-28-held-out-third.md), each on
+ * the corpus listing the read found it in, in that listing's own sentences, and on a listing written
+ * here in the same shape: the rules go by shape, so both must hold.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkCaptions, type CaptionToCheck } from '../../src/captions/checker/check.ts';
+import type { Listing } from '../../src/core/listing.ts';
+import type { CaptionLength, CaptionStyle, PlanRequest } from '../../src/core/set.ts';
+import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS } from '../../src/core/set.ts';
+import { corpus } from './corpus/index.ts';
+import { devicesFor } from './corpus/measure.ts';
+import { planOrNull as plan } from './plan-or-null.ts';
+import { listingOf } from './remaining-listings.ts';
+
+const held = (id: string): Listing => corpus().find((e) => e.id === id)!.listing;
+const checked = (l: Listing, style: CaptionStyle, length: CaptionLength, set: Partial<CaptionToCheck>[]) =>
+  checkCaptions(
+    set.map((c) => ({ headline: '', subheadline: null, role: 'feature' as const, ...c })),
+    { listings: [l], extraContext: null, device: devicesFor(l)[0], captionLength: length, captionStyle: style },
+  );
+const hard = (l: Listing, style: CaptionStyle, length: CaptionLength, set: Partial<CaptionToCheck>[]) =>
+  checked(l, style, length, set).map((f) => f.filter((x) => !x.soft).map((x) => x.id));
+const SHAPES: Partial<PlanRequest>[] = [
+  {},
+  { count: 3 },
+  { narrativeId: 'benefits-first' },
+  { narrativeId: 'problem-solution' },
+  { narrativeId: 'how-it-works' },
+];
+
+/** A trail app in trailhead's shape: its subtitle names the maps, a bullet downloads them. */
+const summit = listingOf({
+  name: 'Summitline',
+  category: 'Navigation',
+  subtitle: 'Offline route maps for climbers and skiers',
+  rating: 4.5,
+  ratingCount: 8800,
+  description: [
+    'Summitline is the alpine companion trusted by mountain guides.',
+    '• Download offline maps for any range',
+    '• Record your climbs with accurate GPS tracking',
+    '• Discover 20,000 routes with photos and topos',
+    '• Share live location with your rope team',
+  ].join('\n'),
+});
+
+describe('a feature slide whose only word of its own is a stock verb (D: "Download offline maps")', () => {
+  it('is an echo of the hero, not a narrowing of it', () => {
+    for (const [l, hero, again, own] of [
+      [held('trailhead'), 'Offline trail maps', 'Download offline maps', 'Record your hikes'],
+      [summit, 'Offline route maps', 'Download offline maps', 'Record your climbs'],
+    ] as const) {
+      const [, echo, ok, figure] = checked(l, 'minimal', 'short', [
+        { headline: hero, role: 'hero' },
+        { headline: again },
+        { headline: own },
+        // A figure of its own is more than the hero said: not an echo (at most the soft narrowing).
+        { headline: l === summit ? 'Discover 20,000 routes' : 'Discover 500,000 trails' },
+      ]);
+      // Soft: the planner's last resort, where a story has nothing else for the slide.
+      expect(
+        echo.find((f) => f.id === 'echo'),
+        `${l.name}: ${again}`,
+      ).toMatchObject({ soft: true });
+      expect(ok).toEqual([]);
+      expect(figure.filter((f) => f.id === 'echo' || !f.soft)).toEqual([]);
+    }
+  });
+
+  it('still lets one action of a hero that lists actions stand as the soft narrowing', () => {
+    const clips = listingOf({ name: 'Snipcut', category: 'Photo & Video', description: 'Download clips and add voiceovers in minutes.' });
+    const [, part] = hard(clips, 'minimal', 'short', [
+      { headline: 'Download clips and add voiceovers', role: 'hero' },
+      { headline: 'Download clips' },
+    ]);
+    expect(part).toEqual([]);
+  });
+
+  it('the writer says another feature or the rating first, ships it only as a warned last resort, and refuses no set it made before', () => {
+    for (const l of [held('trailhead'), summit])
+      for (const style of CAPTION_STYLE_IDS)
+        for (const length of CAPTION_LENGTH_IDS)
+          for (const shape of SHAPES) {
+            const label = `${l.name} ${style}/${length} ${JSON.stringify(shape)}`;
+            const r = plan(l, style, length, shape);
+            expect(r, label).not.toBeNull();
+            if (!/offline (trail|route) maps/i.test(r!.slides[0].headline)) continue;
+            // Alone: a subheadline that adds a word of its own ("For any range") makes it a slide of its own.
+            const at = r!.slides.findIndex(
+              (s, i) => i > 0 && /^(go ahead, )?download offline maps[.!]?$/i.test(s.headline) && (s.subheadline === null || l !== summit),
+            );
+            if (at < 0) continue;
+            // The default story ends on the store's rating instead; a story ships it last, every other feature said, warned.
+            expect(shape.narrativeId, label).toBeDefined();
+            expect(
+              r!.slides.some((s) => /^(go ahead, )?discover \d/i.test(s.headline)),
+              label,
+            ).toBe(true);
+            expect(r!.warnings.join(' '), label).toMatch(new RegExp(`Slide ${at + 1} .*says slide 1’s .* again`));
+          }
+  });
+
+  it('says so when the rating takes the place of such a feature', () => {
+    const r = plan(held('trailhead'), 'minimal', 'short', {});
+    expect(r!.slides.map((s) => s.role)).toContain('social-proof');
+    expect(r!.warnings.join(' ')).toMatch(/names more \("Download offline maps for any trail"\), but it says the hero's words again/);
+  });
+});
