@@ -107,3 +107,50 @@ describe('a feature slide whose only word of its own is a stock verb (D: "Downlo
     expect(r!.warnings.join(' ')).toMatch(/names more \("Download offline maps for any trail"\), but it says the hero's words again/);
   });
 });
+
+/** A bedtime app in drift's shape: a subject with its participle, then the sentence's plural verb. */
+const hush = listingOf({
+  name: 'Hushwave',
+  category: 'Health & Fitness',
+  subtitle: 'Rest easier every night',
+  rating: 4.7,
+  ratingCount: 9100,
+  description: [
+    'Hushwave blends gentle noise into a mix made for you.',
+    'Bedtime tales told by calm narrators guide your thoughts to rest.',
+    'A soft chime wakes you when your sleep is lightest.',
+  ].join('\n'),
+});
+
+describe('a sentence split at its plural verb (G: "Sleep stories read by soothing voices. // Help your mind slow down.")', () => {
+  it('refuses the verb split from the subject its headline names: alone it reads as an order', () => {
+    for (const [l, head, sub, whole] of [
+      [held('drift'), 'Sleep stories read by soothing voices', 'Help your mind slow down', 'A gentle alarm'],
+      [hush, 'Bedtime tales told by calm narrators', 'Guide your thoughts to rest', 'A soft chime'],
+    ] as const) {
+      const [, split, third] = hard(l, 'professional', 'long', [
+        { headline: 'Fall asleep faster tonight', subheadline: 'Rest easier every night.', role: 'hero' },
+        { headline: `${head}.`, subheadline: `${sub}.` },
+        // A verb in -s keeps its subject: "Wakes you…" reads as said of the headline.
+        {
+          headline: `${whole}.`,
+          subheadline: l === hush ? 'Wakes you when your sleep is lightest.' : 'Wakes you at the lightest point of your sleep.',
+        },
+      ]);
+      expect(split, `${l.name}: ${sub}`).toContain('cut');
+      expect(third).not.toContain('cut');
+    }
+  });
+
+  it('the writer says such a sentence whole or the other way, in every voice', () => {
+    for (const l of [held('drift'), hush])
+      for (const style of CAPTION_STYLE_IDS)
+        for (const shape of SHAPES) {
+          const r = plan(l, style, 'long', shape);
+          for (const s of r?.slides ?? [])
+            expect(`${s.headline} // ${s.subheadline}`, `${l.name} ${style} ${JSON.stringify(shape)}`).not.toMatch(
+              /\/\/ (help your mind|guide your thoughts)/i,
+            );
+        }
+  });
+});

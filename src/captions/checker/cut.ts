@@ -565,6 +565,12 @@ export function cutPhrase(
       !!modifier &&
       (NOUN(modifier) || modifier.tags.includes('Adjective')) &&
       !modifier.tags.includes('Possessive');
+    // "Sleep stories read by soothing voices | help your mind slow down": the sentence's own verb in
+    // its bare form, split from the subject the headline names. Said alone it reads as an order to
+    // the user; "A gentle alarm | wakes you…" keeps its subject in the -s (third held-out read, drift).
+    // A participle before its agent is no verb of the subject: "Sleep stories | read by soothing voices".
+    if (rest && terms && !s.pause[at - 1] && NOUN(terms[at - 1]) && first?.tags.includes('Infinitive') && sw[at + 1] !== 'by')
+      return `starts on "${run[0]}", the verb of the headline's "${prev}": said alone it reads as an order`;
     // "Apply them to a whole album" under any other headline points at nothing.
     if (!rest && headline !== undefined) {
       const leans = leansOnPronoun(run.join(' '));
