@@ -154,3 +154,51 @@ describe('a sentence split at its plural verb (G: "Sleep stories read by soothin
         }
   });
 });
+
+describe('a noun’s infinitive tail as its own slide (T: "UNLOCK AND TUNE." of "40 cars to unlock and tune")', () => {
+  const racer = listingOf({
+    name: 'Turbo Lanes',
+    category: 'Games',
+    subtitle: 'Slide, jump and sprint to the finish',
+    rating: 4.4,
+    ratingCount: 98000,
+    description: [
+      'Speed through glowing harbours in the quickest street racer around!',
+      '- 30 karts to collect and upgrade',
+      '- Head-to-head duels against rivals everywhere',
+      '- Daily missions with bonus coins',
+      '- Tap controls anybody can master',
+    ].join('\n'),
+  });
+
+  it('refuses the tail after a noun, not an action’s purpose', () => {
+    for (const [l, hero, tail, whole] of [
+      [held('nitro'), 'Drift, boost and race', 'Unlock and tune', '40 cars to unlock and tune'],
+      [racer, 'Slide, jump and sprint', 'Collect and upgrade', '30 karts to collect and upgrade'],
+    ] as const) {
+      const [, alone, said] = hard(l, 'bold', 'short', [{ headline: hero, role: 'hero' }, { headline: tail }, { headline: whole }]);
+      expect(alone, `${l.name}: ${tail}`).toContain('cut');
+      expect(said, whole).not.toContain('cut');
+    }
+    // After an action, "to" says what for: that part stands ("…in store to | compare prices nearby").
+    const shop = listingOf({ name: 'Cartly', category: 'Shopping', description: 'Scan barcodes in store to compare prices nearby.' });
+    const [, purpose] = hard(shop, 'minimal', 'short', [
+      { headline: 'Scan barcodes', role: 'hero' },
+      { headline: 'Compare prices nearby' },
+    ]);
+    expect(purpose).not.toContain('cut');
+  });
+
+  it('the writer never says the tail alone', () => {
+    for (const l of [held('nitro'), racer])
+      for (const style of CAPTION_STYLE_IDS)
+        for (const length of CAPTION_LENGTH_IDS)
+          for (const shape of [...SHAPES, { count: 8 }]) {
+            const r = plan(l, style, length, shape);
+            for (const s of r?.slides ?? [])
+              expect(s.headline, `${l.name} ${style}/${length} ${JSON.stringify(shape)}`).not.toMatch(
+                /^(go ahead, |now you can )?(unlock and tune|collect and upgrade)/i,
+              );
+          }
+  });
+});

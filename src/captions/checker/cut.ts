@@ -525,9 +525,13 @@ export function cutPhrase(
       })();
     // After "to", the purpose ("…in store to | compare prices nearby"), read as "you can …": the
     // tagger takes a bare verb after "to" for a noun.
-    const purpose = prev === 'to' && ACTION(termsOf(`you can ${run.join(' ')}`)[2]);
+    // Only after an action: after a bare noun "to" says what the noun is for ("40 cars to | unlock and
+    // tune"), and the verbs alone, unlock and tune what? (third held-out read, nitro).
+    const afterAction = prev !== 'to' || (!!terms && terms.slice(0, at - 1).some((t) => t.tags.includes('Verb') && !PARTICIPLE(t)));
+    const purpose = prev === 'to' && afterAction && ACTION(termsOf(`you can ${run.join(' ')}`)[2]);
     const action =
-      purpose || (ACTION(first ?? termsOf(run.join(' '))[0]) && (s.pause[at - 1] || /^(and|or|then|to|you|can|also)$/.test(prev)));
+      purpose ||
+      (afterAction && ACTION(first ?? termsOf(run.join(' '))[0]) && (s.pause[at - 1] || /^(and|or|then|to|you|can|also)$/.test(prev)));
     const aside = PARTICIPLE(first) && NOUN(terms?.[at - 1]);
     // "Speed camera warnings and | lane guidance": a second thing after a first, not a word of it ("large and | duplicate files").
     // After a comma, the rest of a list is not a thing of its own ("JPEG, | HEIC or TIFF").

