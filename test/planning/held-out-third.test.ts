@@ -12,6 +12,7 @@ import { corpus } from './corpus/index.ts';
 import { devicesFor } from './corpus/measure.ts';
 import { planOrNull as plan } from './plan-or-null.ts';
 import { listingOf } from './remaining-listings.ts';
+import { localePunctuation } from '../../src/captions/checker/typography.ts';
 
 const held = (id: string): Listing => corpus().find((e) => e.id === id)!.listing;
 const checked = (l: Listing, style: CaptionStyle, length: CaptionLength, set: Partial<CaptionToCheck>[]) =>
@@ -200,5 +201,43 @@ describe('a noun’s infinitive tail as its own slide (T: "UNLOCK AND TUNE." of 
                 /^(go ahead, |now you can )?(unlock and tune|collect and upgrade)/i,
               );
           }
+  });
+});
+
+describe('a count of ratings as the listing’s language writes it (L: "De 7K+ valoraciones")', () => {
+  const romance = listingOf({
+    name: 'Cuore Calmo',
+    category: 'Salute e fitness',
+    country: 'it',
+    language: 'it',
+    currency: 'EUR',
+    subtitle: 'Dormi meglio ogni notte',
+    rating: 4.6,
+    ratingCount: 12400,
+    description: ['Cuore Calmo ti aiuta a rilassarti.', '• Meditazioni guidate per la sera', '• Suoni rilassanti per dormire'].join('\n'),
+  });
+
+  it('writes no English "K+" and says "more than" in the language’s words', () => {
+    for (const [l, more, plus] of [
+      [held('calma-es'), /Más de 7000 valoraciones/, /\+7000 valoraciones/i],
+      [held('receitas-pt'), /Mais de 56\.000 avaliações/, /\+56\.000 avaliações/i],
+      [romance, /Oltre 12\.000 recensioni/, /\+12\.000 recensioni/i],
+    ] as const)
+      for (const style of CAPTION_STYLE_IDS)
+        for (const length of CAPTION_LENGTH_IDS) {
+          const r = plan(l, style, length, { narrativeId: 'problem-solution' }) ?? plan(l, style, length, {});
+          const proof = r?.slides.find((s) => s.role === 'social-proof');
+          if (!proof) continue;
+          const text = `${proof.headline} // ${proof.subheadline ?? ''}`;
+          const label = `${l.name} ${style}/${length}: ${text}`;
+          expect(text, label).not.toMatch(/\dK\+/i);
+          if (length === 'long') expect(proof.subheadline ?? '', label).toMatch(more);
+          else if (/\d{3}/.test(proof.headline)) expect(proof.headline, label).toMatch(plus);
+        }
+  });
+
+  it('keeps a French number’s groups on one line', () => {
+    expect(localePunctuation('Plus de 2 000 avis.', 'fr')).toBe('Plus de 2\u202F000 avis.');
+    expect(localePunctuation('Noté 4,7 sur 5 étoiles', 'fr')).toBe('Noté 4,7 sur 5 étoiles');
   });
 });

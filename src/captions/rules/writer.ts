@@ -114,6 +114,7 @@ export class CaptionWriter {
       name: u.shortName,
       rating: u.english ? (u.rating?.value ?? '') : foreign.rating(u.rating?.value ?? ''),
       count: u.english ? (u.rating?.count ?? '') : foreign.count(u.rating?.count ?? ''),
+      plus: u.english ? (u.rating?.count ?? '') : foreign.plus(u.rating?.count ?? ''),
     };
     const ordered = [
       ...(this.voice.order === 'score' ? [...u.phrases].sort((a, b) => b.score - a.score) : u.phrases),
