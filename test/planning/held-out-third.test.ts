@@ -13,6 +13,8 @@ import { devicesFor } from './corpus/measure.ts';
 import { planOrNull as plan } from './plan-or-null.ts';
 import { listingOf } from './remaining-listings.ts';
 import { localePunctuation } from '../../src/captions/checker/typography.ts';
+import { planScreenshotSet } from '../../src/planning/plan.ts';
+import { isProblem } from '../../src/core/problem.ts';
 
 const held = (id: string): Listing => corpus().find((e) => e.id === id)!.listing;
 const checked = (l: Listing, style: CaptionStyle, length: CaptionLength, set: Partial<CaptionToCheck>[]) =>
@@ -239,5 +241,49 @@ describe('a count of ratings as the listing’s language writes it (L: "De 7K+ v
   it('keeps a French number’s groups on one line', () => {
     expect(localePunctuation('Plus de 2 000 avis.', 'fr')).toBe('Plus de 2\u202F000 avis.');
     expect(localePunctuation('Noté 4,7 sur 5 étoiles', 'fr')).toBe('Noté 4,7 sur 5 étoiles');
+  });
+});
+
+describe('refusals and warnings that say the true reason (hh3: "nothing that fits", receitas’ short voices)', () => {
+  const refusal = (l: Listing, captionStyle: CaptionStyle, captionLength: CaptionLength, shape: Partial<PlanRequest>): string => {
+    try {
+      planScreenshotSet({
+        listings: [l],
+        extraContext: null,
+        uploadedScreens: 5,
+        request: { device: devicesFor(l)[0], captionStyle, captionLength, ...shape },
+      });
+    } catch (error) {
+      if (isProblem(error)) return error.detail;
+      throw error;
+    }
+    return '';
+  };
+
+  it('says when a long hero’s subheadline took the feature a later slide needed', () => {
+    const why = refusal(held('receitas-pt'), 'minimal', 'long', { narrativeId: 'benefits-first' });
+    expect(why).toMatch(/slide 5 \(feature\)/);
+    expect(why).not.toMatch(/it says nothing that fits/);
+    expect(why).toMatch(/"Mais de 5\.000 receitas com fotos".*under the hero/);
+  });
+
+  it('makes the sets a voice lost by trying a weak line first (receitas’ short voices)', () => {
+    for (const style of CAPTION_STYLE_IDS)
+      for (const shape of [{ narrativeId: 'how-it-works' }, { narrativeId: 'problem-solution' }] as const) {
+        const r = plan(held('receitas-pt'), style, 'short', shape);
+        expect(r, `${style} ${shape.narrativeId}`).not.toBeNull();
+        expect(r!.slides.map((s) => s.headline).join(' | ')).toMatch(/mais de 5\.000 receitas/i);
+      }
+  });
+
+  it('never says a feature under the hero and again on a slide of its own', () => {
+    for (const style of CAPTION_STYLE_IDS)
+      for (const shape of SHAPES) {
+        const r = plan(held('receitas-pt'), style, 'long', shape);
+        const under = r?.slides[0].subheadline?.replace(/[.!]$/, '').toLowerCase();
+        if (!under) continue;
+        for (const s of r!.slides.slice(1))
+          expect(under.startsWith(s.headline.replace(/[.!]$/, '').toLowerCase()), `${style} ${s.headline}`).toBe(false);
+      }
   });
 });

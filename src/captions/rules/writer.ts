@@ -86,6 +86,8 @@ export class CaptionWriter {
    * "Offline trail maps": checker/echo-pair.ts, `stockAction`), the planner's last resort.
    */
   private narrowing: false | 'own' | 'stock' = false;
+  /** How to give back what each caption spent (`release`). */
+  private readonly spent = new WeakMap<Caption, () => void>();
   /** A slide quoted the store's rating: the call to action need not. */
   private proofSaid = false;
 
@@ -277,8 +279,8 @@ export class CaptionWriter {
     return null;
   }
 
-  /** Whether the phrase could headline a feature slide of its own. */
-  private sayable(p: Phrase): boolean {
+  /** Whether the phrase could headline a feature slide of its own (on a fresh writer: at all, in this voice and length). */
+  sayable(p: Phrase): boolean {
     return this.say(this.frames.feature[p.shape], p, 0, this.voice.prefer === 'core') !== null;
   }
 
@@ -290,23 +292,50 @@ export class CaptionWriter {
   }
 
   private commit(headline: string, p: Phrase | null, sub: string | null, topic?: Set<string>): Caption {
-    this.usedHeads.add(textKey(headline));
-    this.headTopics.push(topic ?? substance(headline, this.u.language, this.nameWords));
+    const undo: (() => void)[] = [];
+    const add = <T>(set: Set<T>, v: T) => {
+      if (set.has(v)) return;
+      set.add(v);
+      undo.push(() => set.delete(v));
+    };
+    add(this.usedHeads, textKey(headline));
+    const topics = [topic ?? substance(headline, this.u.language, this.nameWords)];
     if (sub) {
+      // `sub` marked it used when it chose it: the caption's own.
       this.usedSubs.add(textKey(sub));
-      this.headTopics.push(substance(sub, this.u.language, this.nameWords));
+      undo.push(() => this.usedSubs.delete(textKey(sub)));
+      topics.push(substance(sub, this.u.language, this.nameWords));
     }
+    this.headTopics.push(...topics);
+    undo.push(() =>
+      topics.forEach((t) => {
+        const at = this.headTopics.indexOf(t);
+        if (at >= 0) this.headTopics.splice(at, 1);
+      }),
+    );
     if (p) {
-      this.usedPhrases.add(p);
+      add(this.usedPhrases, p);
       const series = this.series.get(p.sentence);
-      if (series !== undefined) this.usedSeries.add(series);
+      if (series !== undefined) add(this.usedSeries, series);
     }
-    return {
+    const caption: Caption = {
       headline: localePunctuation(headline, this.u.language),
       subheadline: sub && localePunctuation(sub, this.u.language),
       keywords: slideKeywords(this.u, `${headline} ${sub ?? ''}`, this.voice.order === 'score' ? 5 : 3),
       ...(p ? { phrase: p.text } : {}),
     };
+    this.spent.set(caption, () => undo.reverse().forEach((f) => f()));
+    return caption;
+  }
+
+  /**
+   * Gives back what a caption spent, when the planner passed it over for a later idea that passes
+   * whole (a near miss): a later slide may still say it. Trying a near miss first used to spend its
+   * phrase, and a set then ran out a slide short (third held-out read: receitas' short voices).
+   */
+  release(c: Caption): void {
+    this.spent.get(c)?.();
+    this.spent.delete(c);
   }
 
   private frameIdea(role: Role, index: number, pool: Phrase[]): Caption | null {
@@ -393,12 +422,20 @@ export class CaptionWriter {
       let p: Phrase | null = null;
       let said: { text: string; form: string | null } | null = null;
       let sub: string | null = null;
+      let bare: { q: Phrase; s: { text: string; form: string | null } } | null = null;
       for (const q of [
         ...(u.promise && !this.usedPhrases.has(u.promise) ? [u.promise] : []),
         ...this.ordered.filter((x) => this.fresh(x)),
       ]) {
         const s = this.sayings(this.frames.hero, q, index, this.voice.prefer === 'core').next().value;
         if (!s) continue;
+        // A form of the app's name or category words alone ("Mais de 5.000 receitas" of "Receitas da
+        // Vovó") the checker refuses on the hero (generic), and trying it spends a feature a later
+        // slide may say: the voices in the listing's order lost whole sets so (third held-out read).
+        if (substance(s.text, u.language, this.nameWords).size === 0 && textKey(s.text) !== textKey(q.sentence)) {
+          bare ??= { q, s };
+          continue;
+        }
         if (!said) [p, said] = [q, s];
         if (!long) break;
         const spare = this.ordered.filter((x) => this.fresh(x) && x !== q).length > featuresAfter;
@@ -410,6 +447,7 @@ export class CaptionWriter {
           break;
         }
       }
+      if (!said && bare) [p, said] = [bare.q, bare.s];
       const headline = said?.text ?? this.say(['{name}'], null, index, false);
       if (!headline) return null;
       this.heroTopic = substance(headline, u.language, this.nameWords);
@@ -557,6 +595,9 @@ export class CaptionWriter {
       const said = substance(out, this.u.language, this.nameWords);
       if (this.usedHeads.has(textKey(out)) || this.headTopics.some((t) => sameTopic(said, t))) continue;
       this.usedSubs.add(textKey(out));
+      // A feature's sentence said under the hero or the ask is said: no later slide says it again
+      // (receitas: "// Mais de 5.000 receitas com fotos" under the hero, then "Mais de 5.000 receitas").
+      if (o.spare) for (const q of this.ordered) if (q !== p && textKey(q.sentence) === textKey(text)) this.usedPhrases.add(q);
       return out;
     }
     return null;
