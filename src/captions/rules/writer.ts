@@ -123,14 +123,8 @@ export class CaptionWriter {
       // A step that leans on the one before ("Share it as a PDF") says nothing on its own slide.
       ...(stepsAsFeatures ? u.steps.filter((p) => !/\b(it|them|they|this)\b/i.test(p.text)) : []),
     ];
-    // A later part of a line another phrase opens ("Interactive lessons" of "Learn openings with
-    // interactive lessons") is a last resort: a whole line still unused says more, and the part
-    // spreads one line over two slides (docs/captions.md, "One line, one slide").
-    const opens = new Set(ordered.filter((p) => textKey(p.sentence).startsWith(textKey(p.text))).map((p) => textKey(p.sentence)));
-    // Only a part that leaves words of the line behind: "Reminders before bills are due" drops a bare "Get" and says it all.
-    const part = (p: Phrase) =>
-      opens.has(textKey(p.sentence)) && !textKey(p.sentence).split(' ').slice(1).join(' ').startsWith(textKey(p.text));
-    this.parts = new Set(ordered.filter(part));
+    this.parts = laterParts(ordered);
+    const part = (p: Phrase) => this.parts.has(p);
     const wholeFirst = (ps: Phrase[]) => [...ps.filter((p) => !part(p)), ...ps.filter(part)];
     // What the screens show first, each part in the voice's order.
     this.ordered = [...wholeFirst(ordered.filter((p) => shown.has(p))), ...wholeFirst(ordered.filter((p) => !shown.has(p)))];
@@ -423,9 +417,14 @@ export class CaptionWriter {
       let said: { text: string; form: string | null } | null = null;
       let sub: string | null = null;
       let bare: { q: Phrase; s: { text: string; form: string | null } } | null = null;
+      // The promise, then a whole part of its sentence ("Capture ideas" of "…is the fastest way to
+      // capture ideas on iPhone and iPad"), then the features in the voice's order.
+      const promised = (x: Phrase) => !!u.promise && textKey(x.sentence) === textKey(u.promise.sentence);
+      const fresh = this.ordered.filter((x) => this.fresh(x));
       for (const q of [
         ...(u.promise && !this.usedPhrases.has(u.promise) ? [u.promise] : []),
-        ...this.ordered.filter((x) => this.fresh(x)),
+        ...fresh.filter(promised),
+        ...fresh.filter((x) => !promised(x)),
       ]) {
         const s = this.sayings(this.frames.hero, q, index, this.voice.prefer === 'core').next().value;
         if (!s) continue;
@@ -562,11 +561,17 @@ export class CaptionWriter {
       const spare = [...this.ordered.filter((q) => !this.shown.has(q)), ...this.ordered.filter((q) => this.shown.has(q))].filter(
         (q) => this.fresh(q) && q !== p && (o.spare === 'any' || !this.sayable(q)),
       );
-      for (const q of [
-        ...spare.filter((q) => q.kind === 'sentence' || q.kind === 'action'),
-        ...spare.filter((q) => q.kind !== 'sentence' && q.kind !== 'action'),
-      ])
-        candidates.push(q.sentence);
+      // A line no slide could headline, then one about the app as a whole ("TaskForge is a to-do
+      // list and planner…"), before a feature a later slide may need: "Collect digital coupons"
+      // under the hero left Cartwheel's sets a slide short once the voice's order put it first
+      // (the later-parts fix, tuned refusals 504 -> 520).
+      const prose = (q: Phrase) => q.kind === 'sentence' || q.kind === 'action';
+      const name = new Set(contentWords(this.u.shortName, this.u.language));
+      const rank = (q: Phrase) =>
+        (o.spare === 'any' && this.sayable(q) ? 4 : 0) +
+        (name.has(contentWords(q.sentence, this.u.language)[0] ?? '') ? 0 : 2) +
+        (prose(q) ? 0 : 1);
+      for (const q of spare.map((q) => ({ q, r: rank(q) })).sort((a, b) => a.r - b.r)) candidates.push(q.q.sentence);
     }
     // Last, when allowed, the phrase's own sentence even though it repeats the headline's words.
     const echoing = p && o.allowEcho ? [p.sentence, p.text] : [];
@@ -708,6 +713,23 @@ function remainder(headline: string, sentence: string, language: string, action 
     /\b(and|or)\s+\S+/i.test(rest) &&
     terms.some((t, i) => i > 0 && t.tags.includes('Verb') && /^(and|or)$/i.test(rest.toLowerCase().split(SPACES)[i - 1] ?? ''));
   return verbal || (opensStandalone(rest, 'en') && !secondAction) ? rest : null;
+}
+
+/**
+ * The phrases that are a later part of a line another phrase opens ("Interactive lessons" of "Learn
+ * openings with interactive lessons"): a last resort, since a whole line still unused says more and
+ * the part spreads one line over two slides (docs/captions.md, "One line, one slide"). Not a part: a
+ * phrase that opens its own line (it is that line, said whole or in a shorter whole form), nor one
+ * that only drops a bare first verb ("Reminders before bills are due" of "Get reminders…").
+ */
+export function laterParts(phrases: readonly Phrase[]): Set<Phrase> {
+  const opens = (p: Phrase) => textKey(p.sentence).startsWith(textKey(p.text));
+  const opened = new Set(phrases.filter(opens).map((p) => textKey(p.sentence)));
+  return new Set(
+    phrases.filter(
+      (p) => !opens(p) && opened.has(textKey(p.sentence)) && !textKey(p.sentence).split(' ').slice(1).join(' ').startsWith(textKey(p.text)),
+    ),
+  );
 }
 
 /** A slide's keywords: the listing's own nouns and adjectives in its caption, topped up with the app's. */
