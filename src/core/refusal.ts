@@ -53,12 +53,20 @@ export function cannotFillNarrative(
   asked: number,
   missing: { slide: number; role: string }[],
   descriptionEmpty: boolean,
+  /** The feature the listing does name, and where it went: under the hero, or unsaid in this voice. */
+  why: { phrase: string; under: 'hero' | 'voice' } | null = null,
 ): Problem {
   const supported = asked - missing.length;
-  const which = missing.map((m) => `${m.slide} (${m.role.replace(/-/g, ' ')})`).join(', ');
+  const which = `slide${missing.length === 1 ? '' : 's'} ${missing.map((m) => `${m.slide} (${m.role.replace(/-/g, ' ')})`).join(', ')}`;
+  const reason =
+    why?.under === 'hero'
+      ? `it has no line left for ${which}: "${why.phrase}" is said under the hero instead, as a long hero needs a line under it`
+      : why?.under === 'voice'
+        ? `it has no whole caption in this voice for ${which}: the listing names more ("${why.phrase}"), but this voice could not say it as a caption that passes the checks`
+        : `it says nothing that fits ${which}`;
   return new Problem(
     'cannot_fill_set',
-    `The listing${descriptionEmpty ? ' (it has no description)' : ''} supports ${supported} of the ${asked} slides of the "${narrative.name}" story with captions that pass the caption checks: it says nothing that fits slide${missing.length === 1 ? '' : 's'} ${which}. Add a few lines about the app as extraContext (POST /public/v1/apps), or write the captions yourself with "slides".`,
+    `The listing${descriptionEmpty ? ' (it has no description)' : ''} supports ${supported} of the ${asked} slides of the "${narrative.name}" story with captions that pass the caption checks: ${reason}. Add a few lines about the app as extraContext (POST /public/v1/apps), or write the captions yourself with "slides".`,
     { asked, supported, narrativeId: narrative.id, fixes: ['extraContext', 'slides'] },
   );
 }

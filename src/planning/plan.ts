@@ -33,12 +33,9 @@ import {
   type Finding,
 } from '../captions/checker/check.ts';
 import { nothingToFrame } from '../core/refusal.ts';
-import { refusalOf, saysNothing } from './refuse.ts';
+import { refusalOf, saysNothing, unsaidFeatures } from './refuse.ts';
 import type { Role } from '../core/narratives.ts';
 import type { CaptionDraft, Written } from '../captions/draft.ts';
-import { sameTopic, substance } from '../captions/checker/complete.ts';
-import { contentWords } from '../captions/text.ts';
-import { leansOnPronoun } from '../captions/checker/cut.ts';
 
 /** Google Play shows at most this many screenshots per device type, and needs at least two. */
 const PLAY_MAX_SHOTS = 8;
@@ -154,8 +151,9 @@ function writeRules(
     // What the slide falls back to when no idea passes whole: its headline alone, where only the
     // subheadline failed (a long slide may stand on its headline); else a near miss, a caption
     // whose every finding is soft (checker/check.ts, `softFinding`), shipped with its weakness named.
-    let alone: { caption: Caption; candidate: CaptionToCheck; restore: () => void } | null = null;
-    let near: { caption: Caption; candidate: CaptionToCheck; restore: () => void } | null = null;
+    type Kept = { caption: Caption; candidate: CaptionToCheck; restore: () => void; spent: Caption };
+    let alone: Kept | null = null;
+    let near: Kept | null = null;
     // The writer moves on to its next idea each time it is asked: a failed caption spends its phrase.
     for (let attempt = 0; attempt < RULE_ATTEMPTS; attempt++) {
       const c = writer.caption(role, i + 1, featuresAfter);
@@ -163,15 +161,24 @@ function writeRules(
       const candidate = { headline: c.headline, subheadline: c.subheadline, role, index: i + 1 };
       const found = checker.check(candidate);
       if (found.length === 0) {
+        // What the slide's weaker ideas spent is a later slide's to say.
+        for (const kept of [alone, near]) if (kept) writer.release(kept.spent);
         checker.accept(candidate);
         return c;
       }
       if (!alone && c.subheadline !== null && role !== 'hero' && found.every((f) => f.field === 'subheadline')) {
         const bare = { ...candidate, subheadline: null };
-        if (checker.check(bare).length === 0) alone = { caption: { ...c, subheadline: null }, candidate: bare, restore: writer.snapshot() };
+        if (checker.check(bare).length === 0)
+          alone = { caption: { ...c, subheadline: null }, candidate: bare, restore: writer.snapshot(), spent: c };
       }
-      if (!near && nearLeft > 0 && nearMiss(found, candidate))
-        near = { caption: { ...c, weak: weakness(found) }, candidate, restore: writer.snapshot() };
+      // One that says the hero again is the last resort: any other near miss first.
+      if ((!near || near.caption.restates) && nearLeft > 0 && nearMiss(found, candidate) && !(near && restates(found)))
+        near = {
+          caption: { ...c, weak: weakness(found), ...(restates(found) ? { restates: true as const } : {}) },
+          candidate,
+          restore: writer.snapshot(),
+          spent: c,
+        };
     }
     const fallback = alone ?? near;
     if (!fallback) return null;
@@ -183,9 +190,18 @@ function writeRules(
   });
 }
 
+/** A near miss that says the hero again (checker/check.ts: a soft `echo`, a stock verb and the hero's words). */
+const restates = (found: Finding[]): boolean => found.some((f) => f.id === 'echo' && f.soft === true);
+
 /** A near miss's findings as the warning names them: a narrowed hero says what "feature again" would. */
 const weakness = (found: Finding[]): string[] => [
-  ...new Set(found.filter((f) => !(f.id === 'one-feature' && found.some((g) => g.soft))).map((f) => f.message)),
+  ...new Set(
+    found
+      .filter((f) => !(f.id === 'one-feature' && found.some((g) => g.soft)))
+      // The hero said again names the narrowing it is.
+      .filter((f) => !(f.id === 'repeat' && restates(found)))
+      .map((f) => f.message),
+  ),
 ];
 
 const filledCount = (rs: (Caption | null)[]) => rs.filter((c) => c !== null).length;
@@ -239,33 +255,6 @@ function ruleCaptions(
   return out;
 }
 
-/**
- * The listing's features no caption of the set says, in the listing's words: neither spent as a
- * slide's phrase nor said by any headline or subheadline (the checker's topic measure). Not
- * features: the promise, a sentence about the app as a whole ("Scanly turns your phone into…"), a
- * line leaning on one before it ("Practise them later"), the rest of a sentence a slide already
- * says ("HEIC or TIFF" after "Export to full-size JPEG"), a line of stock words only.
- */
-function unsaidFeatures(u: Understanding, rules: (Caption | null)[]): string[] {
-  const nameWords = new Set(contentWords(`${u.name} ${u.category}`, u.language));
-  const said = rules.filter((c): c is Caption => c !== null);
-  const spent = new Set(said.map((c) => c.phrase));
-  const spentSentences = new Set(u.phrases.filter((p) => spent.has(p.text)).map((p) => p.sentence));
-  const topics = said.flatMap((c) => [c.headline, c.subheadline ?? ''].map((t) => substance(t, u.language, nameWords)));
-  const aboutApp = (sentence: string) => {
-    const opening = contentWords(sentence, u.language)[0];
-    return opening !== undefined && contentWords(u.shortName, u.language).includes(opening);
-  };
-  return u.phrases
-    .filter((p) => p !== u.promise && !spent.has(p.text) && !spentSentences.has(p.sentence))
-    .filter((p) => !aboutApp(p.sentence) && leansOnPronoun(p.text) === null)
-    .filter((p) => {
-      const topic = substance(p.text, u.language, nameWords);
-      return topic.size > 0 && !topics.some((t) => sameTopic(topic, t));
-    })
-    .map((p) => p.text);
-}
-
 export function draftScreenshotSet(input: PlanInput): Draft {
   validate(input);
   const { request } = input;
@@ -311,14 +300,17 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   // slide says something whole where that slide would have said half.
   // Not a feature a screen shows, though: on its headline alone it still speaks of its screen.
   const shownText = new Set([...shown].map((p) => p.text));
+  // A near miss that says the hero again counts as run out as well: the rating says something new.
   const bare = (c: Caption | null) =>
-    c === null || (captionLength === 'long' && c.subheadline === null && !(c.phrase && shownText.has(c.phrase)));
+    c === null || c.restates === true || (captionLength === 'long' && c.subheadline === null && !(c.phrase && shownText.has(c.phrase)));
   const filled = (rs: (Caption | null)[]) => rs.filter((c) => c !== null).length;
   const whole = (rs: (Caption | null)[]) => rs.filter((c) => !bare(c)).length;
   const spare = roles.map((r, i) => (FEATURE_ROLES.has(r) && bare(rules[i]) ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
   let proofSwapped = false;
   // The feature the rating replaces, when the writer could say it only on a headline alone: the warning says so, not "none could be said".
-  const headlineOnly = spare >= 0 ? (rules[spare]?.phrase ?? rules[spare]?.headline ?? null) : null;
+  // Or only as the hero's words again (a stock verb before them): the warning says that.
+  const spareSaid = spare >= 0 ? (rules[spare]?.phrase ?? rules[spare]?.headline ?? null) : null;
+  const whyNot = spareSaid ? { phrase: spareSaid, why: rules[spare]?.restates ? ('hero' as const) : ('sub' as const) } : null;
   if (!narrative && spare >= 0 && u.rating && !roles.includes('social-proof')) {
     const proofRoles = roles.filter((_, i) => i !== spare);
     const cta = proofRoles.indexOf('call-to-action');
@@ -350,8 +342,7 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   const said = rules.filter((c): c is Caption => c !== null);
   if (said.length > 0 && saysNothing(said, input.listings, u.language)) praiseOnly = said[0].headline;
   if (praiseOnly) rules = rules.map((c, i) => (i === 0 ? null : c));
-  if (proofSwapped)
-    warnings.push(insteadOfFeatureWarning(roles.indexOf('social-proof') + 1, 'proof', unsaidFeatures(u, rules), headlineOnly));
+  if (proofSwapped) warnings.push(insteadOfFeatureWarning(roles.indexOf('social-proof') + 1, 'proof', unsaidFeatures(u, rules), whyNot));
   const turn = askedOrientation(device, request.orientation, request.size);
   const screens = otherPlatform
     ? { urls: [], warnings: [], orientation: orientationFor(device, turn, false) }

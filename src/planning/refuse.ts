@@ -10,8 +10,12 @@ import { MAX_COUNT, type Narrative } from '../core/set.ts';
 import type { Listing } from '../core/listing.ts';
 import type { Role } from '../core/narratives.ts';
 import type { Caption } from '../captions/rules/writer.ts';
-import { STOCK } from '../captions/checker/complete.ts';
-import { contentWords } from '../captions/text.ts';
+import { sameTopic, STOCK, substance } from '../captions/checker/complete.ts';
+import { leansOnPronoun } from '../captions/checker/cut.ts';
+import { contentWords, textKey } from '../captions/text.ts';
+import type { Understanding } from '../captions/understand.ts';
+import { CaptionWriter, FEATURE_ROLES } from '../captions/rules/writer.ts';
+import type { CaptionLength, CaptionStyle } from '../core/set.ts';
 
 /**
  * Praise and packaging: words that fit any app in a store. With the checker's stock words and the
@@ -33,12 +37,55 @@ export function saysNothing(captions: Caption[], listings: Listing[], language: 
   );
 }
 
+/**
+ * The listing's features no caption of the set says, in the listing's words: neither spent as a
+ * slide's phrase nor said by any headline or subheadline (the checker's topic measure). Not
+ * features: the promise, a sentence about the app as a whole ("Scanly turns your phone into…"), a
+ * line leaning on one before it ("Practise them later"), the rest of a sentence a slide already
+ * says ("HEIC or TIFF" after "Export to full-size JPEG"), a line of stock words only.
+ */
+export function unsaidFeatures(u: Understanding, rules: (Caption | null)[]): string[] {
+  const nameWords = new Set(contentWords(`${u.name} ${u.category}`, u.language));
+  const said = rules.filter((c): c is Caption => c !== null);
+  const spent = new Set(said.map((c) => c.phrase));
+  const spentSentences = new Set(u.phrases.filter((p) => spent.has(p.text)).map((p) => p.sentence));
+  const topics = said.flatMap((c) => [c.headline, c.subheadline ?? ''].map((t) => substance(t, u.language, nameWords)));
+  const aboutApp = (sentence: string) => {
+    const opening = contentWords(sentence, u.language)[0];
+    return opening !== undefined && contentWords(u.shortName, u.language).includes(opening);
+  };
+  return u.phrases
+    .filter((p) => p !== u.promise && !spent.has(p.text) && !spentSentences.has(p.sentence))
+    .filter((p) => !aboutApp(p.sentence) && leansOnPronoun(p.text) === null)
+    .filter((p) => {
+      const topic = substance(p.text, u.language, nameWords);
+      return topic.size > 0 && !topics.some((t) => sameTopic(topic, t));
+    })
+    .map((p) => p.text);
+}
+
 interface Refusable {
   roles: Role[];
   rules: (Caption | null)[];
   praiseOnly?: string | null;
-  u: { descriptionEmpty: boolean; language: string };
+  u: Understanding;
   input: { listings: Listing[] };
+  check: { captionStyle: CaptionStyle; captionLength: CaptionLength };
+}
+
+/**
+ * Why a narrative's feature slides are left empty, when the listing does name more (third held-out
+ * read: "it says nothing that fits" was false): a long hero said the feature as its subheadline
+ * ("Mais de 5.000 receitas com fotos"), or the voice could say none of what is left whole.
+ */
+function whyEmpty(draft: Refusable): { phrase: string; under: 'hero' | 'voice' } | null {
+  const sub = draft.roles[0] === 'hero' ? draft.rules[0]?.subheadline : null;
+  const taken = sub ? draft.u.phrases.find((p) => p !== draft.u.promise && textKey(p.sentence) === textKey(sub)) : undefined;
+  // Only a feature the voice could headline: "MoneyJar helps you save…" under the hero took no slide's line.
+  if (taken && new CaptionWriter(draft.u, draft.check.captionStyle, draft.check.captionLength).sayable(taken))
+    return { phrase: taken.sentence.replace(/[.!]$/, ''), under: 'hero' };
+  const unsaid = unsaidFeatures(draft.u, draft.rules);
+  return unsaid.length > 0 ? { phrase: unsaid[0], under: 'voice' } : null;
 }
 
 /**
@@ -50,7 +97,8 @@ export function refusalOf(draft: Refusable, narrative: Narrative | null, rulesAt
   const empty = draft.u.descriptionEmpty;
   if (narrative) {
     const missing = draft.rules.flatMap((c, i) => (c ? [] : [{ slide: i + 1, role: draft.roles[i] }]));
-    return cannotFillNarrative(narrative, asked, missing, empty);
+    const why = missing.some((m) => FEATURE_ROLES.has(m.role)) ? whyEmpty(draft) : null;
+    return cannotFillNarrative(narrative, asked, missing, empty, why);
   }
   for (let count = Math.min(asked - 1, MAX_COUNT); count >= 1; count--) {
     const rules = rulesAt(count);

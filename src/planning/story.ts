@@ -77,13 +77,17 @@ export function insteadOfFeatureWarning(
   slide: number,
   instead: 'ask' | 'proof',
   unsaid: string[],
-  headlineOnly: string | null = null,
+  /** The feature the rating replaces, and why it was not said: only on a headline alone, or only as the hero again. */
+  spare: { phrase: string; why: 'sub' | 'hero' } | null = null,
 ): string {
   const head = `Slide ${slide} ${instead === 'ask' ? 'asks for the download instead of showing' : "shows the app's rating instead of"} another feature`;
   // A long slide the writer could fill only with a headline alone ("Lista de compras automática"
   // with nothing left to say under it): said so, since another set says that feature whole.
-  if (headlineOnly)
-    return `${head}: the listing names more ("${headlineOnly}"), but has no line left to say under it as a subheadline, and the rating says more than a headline alone. Write that slide yourself (slides), or add a line about it as extraContext (POST /public/v1/apps) and plan the set again.`;
+  if (spare?.why === 'sub')
+    return `${head}: the listing names more ("${spare.phrase}"), but has no line left to say under it as a subheadline, and the rating says more than a headline alone. Write that slide yourself (slides), or add a line about it as extraContext (POST /public/v1/apps) and plan the set again.`;
+  // "Download offline maps" under the hero "Offline trail maps": a feature that would say slide 1 again (third held-out read).
+  if (spare?.why === 'hero')
+    return `${head}: the listing names more ("${spare.phrase}"), but it says the hero's words again. Write that slide yourself (slides), or add a line about it as extraContext (POST /public/v1/apps) and plan the set again.`;
   if (unsaid.length === 0) return `${head}: the listing names fewer features than the set has slides for.`;
   const more = unsaid.length > 1 ? ` and ${unsaid.length - 1} more` : '';
   return `${head}: the listing names more ("${unsaid[0]}"${more}), but none could be said as a whole caption that passes the caption checks. Write that slide yourself (slides), or add a line about it as extraContext (POST /public/v1/apps) and plan the set again.`;

@@ -25,7 +25,8 @@ const pairs = (app: string, style: CaptionStyle) => slides(app, style).map((s) =
 describe('subheadlines that stand alone', () => {
   it('say the rest of a sentence only when it reads as a line of its own', () => {
     expect(pairs('darkroom', 'minimal')).toContain('Save your looks as presets — Apply them to a whole album at once');
-    expect(pairs('darkroom', 'aso-expert')).toContain('Adjust Light, Colour and Detail — With curves and selective masks.');
+    // (The hero is the subtitle now, "Adjust light, colour and detail…" whole under it: the rest stands on the next slide.)
+    expect(pairs('darkroom', 'aso-expert')).toContain('Edit RAW and ProRAW Photos — With full-resolution precision.');
     expect(pairs('wayfarer', 'professional')).toContain('Offline access to every document. — On the road.');
     // "To CSV and PDF" does not stand as a line of its own (checker/cut.ts): the headline says it whole instead.
     expect(pairs('pennywise', 'minimal').some((p) => / — To /.test(p))).toBe(false);

@@ -208,8 +208,9 @@ describe('one list, one slide; lore is no feature (defects 3 and 4)', () => {
 describe('a rating in words of the caption’s language (defect 8)', () => {
   it('says a long proof slide in German and French words, not symbols only', () => {
     for (const [id, words] of [
-      ['kraftwerk-de', /^4,6 von 5 Sternen.*\/\/ Aus 5K\+ Bewertungen/],
-      ['cuisine-fr', /sur 5 étoiles.*\/\/ Sur \S+ avis/],
+      // The count in the language's words, not English "5K+" (third held-out read, L).
+      ['kraftwerk-de', /^4,6 von 5 Sternen.*\/\/ Über 5\.000 Bewertungen/],
+      ['cuisine-fr', /sur 5 étoiles.*\/\/ Plus de \d[\d\u202f]* avis/],
     ] as const) {
       const proof = plan(id, 'minimal', 'long', { count: 5 })?.slides.find((s) => s.role === 'social-proof');
       expect(`${proof?.headline} // ${proof?.subheadline}`).toMatch(words);

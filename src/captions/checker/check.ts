@@ -24,7 +24,17 @@ import { brokenFrame } from './frames.ts';
 import { namesOnly, offRole } from './selling.ts';
 import { contradictedProof, MIN_RATINGS, ratingTwice } from './proof.ts';
 import { punctuationFault } from './typography.ts';
-import { heroSaysAgain, repeatsHero, restatesHero, saysAgain, seamEcho, secondCall, type HeroWords } from './echo-pair.ts';
+import {
+  heroSaysAgain,
+  repeatsHero,
+  restatesHero,
+  saysAgain,
+  seamEcho,
+  secondCall,
+  stockAction,
+  stockVerb,
+  type HeroWords,
+} from './echo-pair.ts';
 import { seriesOf, seriesOfCaption } from './series.ts';
 import { primaryListing } from '../../core/listing.ts';
 import { CASED_WORD, contentWords, dangles, endWords, mentionsFree, normalise, textKey, words as textWords } from '../text.ts';
@@ -470,8 +480,19 @@ export class CaptionChecker {
       const bare = textKey(c.headline).split(' ');
       while (bare.length > 1 && OPENERS.has(bare[0])) bare.shift();
       const ofSub = hero.sub !== null && ` ${hero.sub} `.includes(` ${bare.join(' ')} `);
-      if (again && (ofSub || !this.narrowsHero(c, substance(c.headline, f.language, new Set([...f.nameWords, ...OPENERS])))))
+      const narrows = !ofSub && this.narrowsHero(c, substance(c.headline, f.language, new Set([...f.nameWords, ...OPENERS])));
+      if (again && !narrows)
         out.push({ id: 'echo', field: 'headline', message: `"${c.headline}" ${again} (slide ${hero.slide}: "${hero.text}")` });
+      // "Download offline maps" under "Offline trail maps": a narrowing whose only word of its own is
+      // a stock verb says the hero again. Soft, the planner's last resort: a set of one listing that
+      // says one thing twice ships it, warned, rather than be refused (third held-out read).
+      else if (again && stockAction(c.headline, hero.text))
+        out.push({
+          id: 'echo',
+          field: 'headline',
+          message: `"${c.headline}" says slide ${hero.slide}’s "${hero.text}" again: its only word of its own is "${stockVerb(c.headline)}"`,
+          soft: true,
+        });
     }
     if (c.role === 'social-proof' && (f.storeFigures.ratingCount ?? 0) < MIN_RATINGS)
       out.push({

@@ -525,9 +525,13 @@ export function cutPhrase(
       })();
     // After "to", the purpose ("…in store to | compare prices nearby"), read as "you can …": the
     // tagger takes a bare verb after "to" for a noun.
-    const purpose = prev === 'to' && ACTION(termsOf(`you can ${run.join(' ')}`)[2]);
+    // Only after an action: after a bare noun "to" says what the noun is for ("40 cars to | unlock and
+    // tune"), and the verbs alone, unlock and tune what? (third held-out read, nitro).
+    const afterAction = prev !== 'to' || (!!terms && terms.slice(0, at - 1).some((t) => t.tags.includes('Verb') && !PARTICIPLE(t)));
+    const purpose = prev === 'to' && afterAction && ACTION(termsOf(`you can ${run.join(' ')}`)[2]);
     const action =
-      purpose || (ACTION(first ?? termsOf(run.join(' '))[0]) && (s.pause[at - 1] || /^(and|or|then|to|you|can|also)$/.test(prev)));
+      purpose ||
+      (afterAction && ACTION(first ?? termsOf(run.join(' '))[0]) && (s.pause[at - 1] || /^(and|or|then|to|you|can|also)$/.test(prev)));
     const aside = PARTICIPLE(first) && NOUN(terms?.[at - 1]);
     // "Speed camera warnings and | lane guidance": a second thing after a first, not a word of it ("large and | duplicate files").
     // After a comma, the rest of a list is not a thing of its own ("JPEG, | HEIC or TIFF").
@@ -565,6 +569,12 @@ export function cutPhrase(
       !!modifier &&
       (NOUN(modifier) || modifier.tags.includes('Adjective')) &&
       !modifier.tags.includes('Possessive');
+    // "Sleep stories read by soothing voices | help your mind slow down": the sentence's own verb in
+    // its bare form, split from the subject the headline names. Said alone it reads as an order to
+    // the user; "A gentle alarm | wakes you…" keeps its subject in the -s (third held-out read, drift).
+    // A participle before its agent is no verb of the subject: "Sleep stories | read by soothing voices".
+    if (rest && terms && !s.pause[at - 1] && NOUN(terms[at - 1]) && first?.tags.includes('Infinitive') && sw[at + 1] !== 'by')
+      return `starts on "${run[0]}", the verb of the headline's "${prev}": said alone it reads as an order`;
     // "Apply them to a whole album" under any other headline points at nothing.
     if (!rest && headline !== undefined) {
       const leans = leansOnPronoun(run.join(' '));

@@ -3,7 +3,7 @@
  * started with BusyCal." / "Start today with BusyCal."), or a call to action that says the hero's
  * promise again. The shopper reads the set once; the last slide asks, it does not repeat.
  */
-import { sameTopic, stem, substance } from './complete.ts';
+import { sameTopic, STOCK, stem, substance } from './complete.ts';
 import { contentWords, textKey, words } from '../text.ts';
 
 const ASKS = /^(?:get|start|download|try|install|join|begin|give|go on|grab|your turn)\b/i;
@@ -71,6 +71,23 @@ export function heroSaysAgain(headline: string, sub: string, language: string, a
   const twice = runs(headline).find((r) => under.has(r));
   return twice ? `"${sub}" says its headline’s "${twice}" again` : null;
 }
+
+/**
+ * Whether a feature headline's action is a stock verb (download, get, discover, explore, try: the
+ * words `substance` leaves out) and it names no figure the hero does not: "Download offline maps"
+ * under "Offline trail maps" says nothing of its own beside the hero's words, so it restates the hero
+ * rather than narrowing it to one of its parts (third held-out read, trailhead). "Discover 500,000
+ * trails" names what the hero did not, its figure.
+ */
+export function stockAction(headline: string, heroText: string): boolean {
+  if (!STOCK.has(stockVerb(headline))) return false;
+  const figures = (text: string) => text.match(/\d[\d.,]*/g) ?? [];
+  const hero = new Set(figures(heroText));
+  return figures(headline).every((n) => hero.has(n));
+}
+
+/** A headline's first word, the voice's opener ("Go ahead,") aside. */
+export const stockVerb = (headline: string): string => words(headline.replace(/^(go ahead|now you can|yes)[,!]?\s+/i, ''))[0] ?? '';
 
 /** Where a subheadline goes on to a clause of its own: a comma or dash, then a linking word. */
 const CLAUSE = /[,;:\u2013\u2014]\s*(?:so|because|since|which|while|but|and never|so that)\b/i;

@@ -24,9 +24,14 @@ function openSpanish(text: string): string {
     .join('');
 }
 
-/** French: the high marks after a narrow no-break space, a colon after a no-break one (not "10:30", not "https:"). */
+/**
+ * French: the high marks after a narrow no-break space, a colon after a no-break one (not "10:30",
+ * not "https:"); a number's groups of three joined by the narrow one ("Plus de 2 000 avis"), so a
+ * line never breaks inside the number.
+ */
 function spaceFrench(text: string): string {
   return text
+    .replace(/(\d)[ \u00A0](?=\d{3}(?!\d))/gu, `$1${NNBSP}`)
     .replace(/([^\s\u00A0\u202F!?;])[ \t]?([!?;]+)/gu, `$1${NNBSP}$2`)
     .replace(/([^\s\u00A0\u202F])[ \t]?:(?=\s|$)/gu, `$1${NBSP}:`);
 }

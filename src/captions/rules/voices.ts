@@ -162,7 +162,7 @@ export const FOREIGN: Pick<
 
 /**
  * A long proof slide in the listing's language, where the writer knows its words: "4,6 von 5
- * Sternen / Aus 5K+ Bewertungen" rather than "4.6/5 ★ / 5K+ ★", which a shopper reads as symbols,
+ * Sternen / Über 5.000 Bewertungen" rather than "4.6/5 ★ / 5K+ ★", which a shopper reads as symbols,
  * not as a reason (issue 33). The rating takes the language's decimal comma (`comma`). Japanese,
  * Chinese and Korean count in their own units ("1.2万件以上の評価", not "12K+ ★"): `count` writes
  * the store's figure so. Elsewhere, FOREIGN.
@@ -178,7 +178,9 @@ interface LocaleWords {
   sub: string;
   ask: string[];
   comma?: boolean;
+  /** The store's count ("7K+") in the language's words: "más de 7000" (`count`), "+7000" (`plus`, a short headline's room). */
   count?: (figure: string) => string;
+  plus?: (figure: string) => string;
 }
 
 /** "12K+" (understand.ts formatCount) back to the store's figure, rounded down as it was written, and whether it was. */
@@ -203,48 +205,73 @@ const unitCount =
     return f.more ? `${compact}${counter}${more}` : `${f.n}${counter}`;
   };
 
+/**
+ * A count of ratings in a language that writes numbers whole ("De 7K+ valoraciones" was English
+ * notation in Spanish: third held-out read, L): the store's figure as rounded down, in the locale's
+ * digits, after its words for "more than" ("Más de 7000 valoraciones", as the English line says
+ * "From 7K+ ratings"), or with the "+" where the locale writes it in a short headline ("+7000").
+ */
+const wholeCount = (locale: string, more: string, plusAfter = false): Pick<LocaleWords, 'count' | 'plus'> => {
+  const said = (count: string, form: (n: string) => string): string => {
+    const f = figure(count);
+    if (!f) return count;
+    const n = new Intl.NumberFormat(locale).format(f.n);
+    return f.more ? form(n) : n;
+  };
+  return {
+    count: (c) => said(c, (n) => `${more} ${n}`),
+    plus: (c) => said(c, (n) => (plusAfter ? `${n}+` : `+${n}`)),
+  };
+};
+
 const LOCALE_WORDS: Record<string, LocaleWords> = {
   de: {
-    short: ['{rating} ★ aus {count} Bewertungen', '{rating} ★'],
+    short: ['{rating} ★ aus {plus} Bewertungen', '{rating} ★'],
     long: ['{rating} von 5 Sternen', '{rating} Sterne'],
-    sub: 'Aus {count} Bewertungen',
+    sub: '{count} Bewertungen',
     ask: ['{name} jetzt laden', 'Hol dir {name}'],
     comma: true,
+    ...wholeCount('de', 'über', true),
   },
   fr: {
-    short: ['{rating} ★ sur {count} avis', '{rating} ★'],
+    short: ['{rating} ★ sur {plus} avis', '{rating} ★'],
     long: ['{rating} sur 5 étoiles', '{rating} étoiles'],
-    sub: 'Sur {count} avis',
+    sub: '{count} avis',
     ask: ['Téléchargez {name}', 'Essayez {name}'],
     comma: true,
+    ...wholeCount('fr', 'plus de'),
   },
   es: {
-    short: ['{rating} ★ de {count} valoraciones', '{rating} ★'],
+    short: ['{rating} ★ de {plus} valoraciones', '{rating} ★'],
     long: ['{rating} de 5 estrellas', '{rating} estrellas'],
-    sub: 'De {count} valoraciones',
+    sub: '{count} valoraciones',
     ask: ['Descarga {name}', 'Prueba {name}'],
     comma: true,
+    ...wholeCount('es', 'más de'),
   },
   it: {
-    short: ['{rating} ★ da {count} recensioni', '{rating} ★'],
+    short: ['{rating} ★ da {plus} recensioni', '{rating} ★'],
     long: ['{rating} su 5 stelle', '{rating} stelle'],
-    sub: 'Da {count} recensioni',
+    sub: '{count} recensioni',
     ask: ['Scarica {name}', 'Prova {name}'],
     comma: true,
+    ...wholeCount('it', 'oltre'),
   },
   pt: {
-    short: ['{rating} ★ de {count} avaliações', '{rating} ★'],
+    short: ['{rating} ★ de {plus} avaliações', '{rating} ★'],
     long: ['{rating} de 5 estrelas', '{rating} estrelas'],
-    sub: 'De {count} avaliações',
+    sub: '{count} avaliações',
     ask: ['Baixe {name}', 'Experimente {name}'],
     comma: true,
+    ...wholeCount('pt', 'mais de'),
   },
   nl: {
-    short: ['{rating} ★ uit {count} beoordelingen', '{rating} ★'],
+    short: ['{rating} ★ uit {plus} beoordelingen', '{rating} ★'],
     long: ['{rating} van 5 sterren', '{rating} sterren'],
-    sub: 'Uit {count} beoordelingen',
+    sub: '{count} beoordelingen',
     ask: ['Download {name}', 'Probeer {name}'],
     comma: true,
+    ...wholeCount('nl', 'meer dan', true),
   },
   ja: {
     short: ['{rating} ★ · {count}の評価', '{rating} ★'],
@@ -274,20 +301,26 @@ export function foreignFrames(language: string): {
   frames: typeof FOREIGN;
   rating: (value: string) => string;
   count: (figure: string) => string;
+  plus: (figure: string) => string;
 } {
   const words = LOCALE_WORDS[language];
-  if (!words) return { frames: { ...FOREIGN, callToAction: [] }, rating: (v) => v, count: (c) => c };
+  if (!words) return { frames: { ...FOREIGN, callToAction: [] }, rating: (v) => v, count: (c) => c, plus: (c) => c };
+  const count = words.count ?? ((c: string) => c);
   return {
     frames: { ...FOREIGN, socialProof: words.short, socialProofLong: words.long, socialProofLongSub: words.sub, callToAction: words.ask },
     rating: (v) => (words.comma ? v.replace('.', ',') : v),
-    count: words.count ?? ((c) => c),
+    count,
+    plus: words.plus ?? count,
   };
 }
 
 /** The words a listing in `language` may get from its frames (the rating's and the ask's, where the writer knows them). */
 export function foreignVocabulary(language: string): Set<string> {
   const w = LOCALE_WORDS[language];
-  const text = w ? [...w.short, ...w.long, w.sub, ...w.ask, w.count?.('10K+') ?? ''].join(' ').replace(SLOT, ' ') : '';
+  // A count in units ("1万件以上") is the frame's; "más de", "mais de" before a whole count are the
+  // language's own words, which a listing says too ("Mais de 5.000 receitas" is no frame).
+  const units = w && !w.plus ? (w.count?.('10K+') ?? '') : '';
+  const text = w ? [...w.short, ...w.long, w.sub, ...w.ask, units].join(' ').replace(SLOT, ' ') : '';
   return new Set((text.match(/[\p{L}\p{N}]+/gu) ?? []).map((x) => x.toLowerCase()));
 }
 

@@ -27,7 +27,7 @@ import { foreignFrames, SLOT, VOICES, voiceVocabulary, type Voice } from './voic
 import { CUT_LANGUAGES, cutPhrase, leansOnPronoun } from '../checker/cut.ts';
 import { brokenFrame } from '../checker/frames.ts';
 import { namesOnly, offRole } from '../checker/selling.ts';
-import { heroSaysAgain, saysAgain, seamEcho } from '../checker/echo-pair.ts';
+import { heroSaysAgain, saysAgain, seamEcho, stockAction } from '../checker/echo-pair.ts';
 import { seriesOf } from '../checker/series.ts';
 import { localePunctuation } from '../checker/typography.ts';
 
@@ -40,6 +40,8 @@ export interface Caption {
    * words. The planner ships it only where no candidate passes, and says so in the set's warnings.
    */
   weak?: string[];
+  /** A near miss that says the hero again with a stock verb: the planner's last resort (planning/plan.ts). */
+  restates?: true;
   /**
    * The listing's phrase the caption says, whole, when it says one: what its slide is about even
    * where the caption says it shorter ("Get reminders" for "Get reminders before bills are due"),
@@ -77,8 +79,15 @@ export class CaptionWriter {
   private step = 0;
   /** The hero headline's topic (one of `headTopics`): a feature may narrow it to one of its parts. */
   private heroTopic: Set<string> | null = null;
-  /** A slide with nothing else left may name one of the things the hero's line named (a soft repeat). */
-  private narrowing = false;
+  private heroText = '';
+  /**
+   * A slide with nothing else left may name one of the things the hero's line named (a soft repeat);
+   * 'stock' last, one whose only word of its own is a stock verb ("Download offline maps" under
+   * "Offline trail maps": checker/echo-pair.ts, `stockAction`), the planner's last resort.
+   */
+  private narrowing: false | 'own' | 'stock' = false;
+  /** How to give back what each caption spent (`release`). */
+  private readonly spent = new WeakMap<Caption, () => void>();
   /** A slide quoted the store's rating: the call to action need not. */
   private proofSaid = false;
 
@@ -107,20 +116,15 @@ export class CaptionWriter {
       name: u.shortName,
       rating: u.english ? (u.rating?.value ?? '') : foreign.rating(u.rating?.value ?? ''),
       count: u.english ? (u.rating?.count ?? '') : foreign.count(u.rating?.count ?? ''),
+      plus: u.english ? (u.rating?.count ?? '') : foreign.plus(u.rating?.count ?? ''),
     };
     const ordered = [
       ...(this.voice.order === 'score' ? [...u.phrases].sort((a, b) => b.score - a.score) : u.phrases),
       // A step that leans on the one before ("Share it as a PDF") says nothing on its own slide.
       ...(stepsAsFeatures ? u.steps.filter((p) => !/\b(it|them|they|this)\b/i.test(p.text)) : []),
     ];
-    // A later part of a line another phrase opens ("Interactive lessons" of "Learn openings with
-    // interactive lessons") is a last resort: a whole line still unused says more, and the part
-    // spreads one line over two slides (docs/captions.md, "One line, one slide").
-    const opens = new Set(ordered.filter((p) => textKey(p.sentence).startsWith(textKey(p.text))).map((p) => textKey(p.sentence)));
-    // Only a part that leaves words of the line behind: "Reminders before bills are due" drops a bare "Get" and says it all.
-    const part = (p: Phrase) =>
-      opens.has(textKey(p.sentence)) && !textKey(p.sentence).split(' ').slice(1).join(' ').startsWith(textKey(p.text));
-    this.parts = new Set(ordered.filter(part));
+    this.parts = laterParts(ordered);
+    const part = (p: Phrase) => this.parts.has(p);
     const wholeFirst = (ps: Phrase[]) => [...ps.filter((p) => !part(p)), ...ps.filter(part)];
     // What the screens show first, each part in the voice's order.
     this.ordered = [...wholeFirst(ordered.filter((p) => shown.has(p))), ...wholeFirst(ordered.filter((p) => !shown.has(p)))];
@@ -137,7 +141,7 @@ export class CaptionWriter {
     const subs = new Set(this.usedSubs);
     const series = new Set(this.usedSeries);
     const topics = this.headTopics.length;
-    const { step, proofSaid, heroTopic } = this;
+    const { step, proofSaid, heroTopic, heroText } = this;
     return () => {
       this.usedHeads.clear();
       heads.forEach((h) => this.usedHeads.add(h));
@@ -148,7 +152,7 @@ export class CaptionWriter {
       this.usedSeries.clear();
       series.forEach((x) => this.usedSeries.add(x));
       this.headTopics.length = topics;
-      Object.assign(this, { step, proofSaid, heroTopic });
+      Object.assign(this, { step, proofSaid, heroTopic, heroText });
     };
   }
 
@@ -230,8 +234,15 @@ export class CaptionWriter {
       return false;
     // Not a near-repeat of a headline already on the set ("Download maps" after "Offline maps").
     const mine = substance(text, this.u.language, this.nameWords);
+    // A stock verb before the hero's words, the voice's frame aside ("Go ahead, download maps!" under
+    // "Offline maps and turn-by-turn"), says the hero again: only as the last resort.
+    const hero = this.heroTopic;
+    const own = hero && substance(text, this.u.language, new Set([...this.nameWords, ...this.frameWords]));
+    const restates =
+      !!own && own.size > 0 && own.size < hero.size && [...own].every((w) => hero.has(w)) && stockAction(text, this.heroText);
+    if (restates !== (this.narrowing === 'stock')) return false;
     const narrows = (t: Set<string>) =>
-      this.narrowing && t === this.heroTopic && mine.size > 0 && mine.size < t.size && [...mine].every((w) => t.has(w));
+      t === hero && (restates || (this.narrowing === 'own' && mine.size > 0 && mine.size < t.size && [...mine].every((w) => t.has(w))));
     if (this.headTopics.some((t) => sameTopic(t, mine) && !narrows(t))) return false;
     return this.incomplete(text) === null && this.whole(text, 'headline');
   }
@@ -262,8 +273,8 @@ export class CaptionWriter {
     return null;
   }
 
-  /** Whether the phrase could headline a feature slide of its own. */
-  private sayable(p: Phrase): boolean {
+  /** Whether the phrase could headline a feature slide of its own (on a fresh writer: at all, in this voice and length). */
+  sayable(p: Phrase): boolean {
     return this.say(this.frames.feature[p.shape], p, 0, this.voice.prefer === 'core') !== null;
   }
 
@@ -275,23 +286,50 @@ export class CaptionWriter {
   }
 
   private commit(headline: string, p: Phrase | null, sub: string | null, topic?: Set<string>): Caption {
-    this.usedHeads.add(textKey(headline));
-    this.headTopics.push(topic ?? substance(headline, this.u.language, this.nameWords));
+    const undo: (() => void)[] = [];
+    const add = <T>(set: Set<T>, v: T) => {
+      if (set.has(v)) return;
+      set.add(v);
+      undo.push(() => set.delete(v));
+    };
+    add(this.usedHeads, textKey(headline));
+    const topics = [topic ?? substance(headline, this.u.language, this.nameWords)];
     if (sub) {
+      // `sub` marked it used when it chose it: the caption's own.
       this.usedSubs.add(textKey(sub));
-      this.headTopics.push(substance(sub, this.u.language, this.nameWords));
+      undo.push(() => this.usedSubs.delete(textKey(sub)));
+      topics.push(substance(sub, this.u.language, this.nameWords));
     }
+    this.headTopics.push(...topics);
+    undo.push(() =>
+      topics.forEach((t) => {
+        const at = this.headTopics.indexOf(t);
+        if (at >= 0) this.headTopics.splice(at, 1);
+      }),
+    );
     if (p) {
-      this.usedPhrases.add(p);
+      add(this.usedPhrases, p);
       const series = this.series.get(p.sentence);
-      if (series !== undefined) this.usedSeries.add(series);
+      if (series !== undefined) add(this.usedSeries, series);
     }
-    return {
+    const caption: Caption = {
       headline: localePunctuation(headline, this.u.language),
       subheadline: sub && localePunctuation(sub, this.u.language),
       keywords: slideKeywords(this.u, `${headline} ${sub ?? ''}`, this.voice.order === 'score' ? 5 : 3),
       ...(p ? { phrase: p.text } : {}),
     };
+    this.spent.set(caption, () => undo.reverse().forEach((f) => f()));
+    return caption;
+  }
+
+  /**
+   * Gives back what a caption spent, when the planner passed it over for a later idea that passes
+   * whole (a near miss): a later slide may still say it. Trying a near miss first used to spend its
+   * phrase, and a set then ran out a slide short (third held-out read: receitas' short voices).
+   */
+  release(c: Caption): void {
+    this.spent.get(c)?.();
+    this.spent.delete(c);
   }
 
   private frameIdea(role: Role, index: number, pool: Phrase[]): Caption | null {
@@ -325,8 +363,11 @@ export class CaptionWriter {
     if (said || !this.heroTopic || role === 'how-it-works') return said;
     // Nothing fresh left: one of the things the hero named, on a slide of its own ("Trim clips"
     // after "Trim clips and add music"); the checker calls it a soft repeat, the planner warns.
-    this.narrowing = true;
     try {
+      this.narrowing = 'own';
+      const own = once();
+      if (own) return own;
+      this.narrowing = 'stock';
       return once();
     } finally {
       this.narrowing = false;
@@ -375,12 +416,25 @@ export class CaptionWriter {
       let p: Phrase | null = null;
       let said: { text: string; form: string | null } | null = null;
       let sub: string | null = null;
+      let bare: { q: Phrase; s: { text: string; form: string | null } } | null = null;
+      // The promise, then a whole part of its sentence ("Capture ideas" of "…is the fastest way to
+      // capture ideas on iPhone and iPad"), then the features in the voice's order.
+      const promised = (x: Phrase) => !!u.promise && textKey(x.sentence) === textKey(u.promise.sentence);
+      const fresh = this.ordered.filter((x) => this.fresh(x));
       for (const q of [
         ...(u.promise && !this.usedPhrases.has(u.promise) ? [u.promise] : []),
-        ...this.ordered.filter((x) => this.fresh(x)),
+        ...fresh.filter(promised),
+        ...fresh.filter((x) => !promised(x)),
       ]) {
         const s = this.sayings(this.frames.hero, q, index, this.voice.prefer === 'core').next().value;
         if (!s) continue;
+        // A form of the app's name or category words alone ("Mais de 5.000 receitas" of "Receitas da
+        // Vovó") the checker refuses on the hero (generic), and trying it spends a feature a later
+        // slide may say: the voices in the listing's order lost whole sets so (third held-out read).
+        if (substance(s.text, u.language, this.nameWords).size === 0 && textKey(s.text) !== textKey(q.sentence)) {
+          bare ??= { q, s };
+          continue;
+        }
         if (!said) [p, said] = [q, s];
         if (!long) break;
         const spare = this.ordered.filter((x) => this.fresh(x) && x !== q).length > featuresAfter;
@@ -392,9 +446,11 @@ export class CaptionWriter {
           break;
         }
       }
+      if (!said && bare) [p, said] = [bare.q, bare.s];
       const headline = said?.text ?? this.say(['{name}'], null, index, false);
       if (!headline) return null;
       this.heroTopic = substance(headline, u.language, this.nameWords);
+      this.heroText = headline;
       if (long && !said) sub = this.sub(headline, null, { extra: u.subtitle, spare: 'any', hero: role === 'hero' });
       return this.commit(headline, p, sub, this.heroTopic);
     }
@@ -505,11 +561,17 @@ export class CaptionWriter {
       const spare = [...this.ordered.filter((q) => !this.shown.has(q)), ...this.ordered.filter((q) => this.shown.has(q))].filter(
         (q) => this.fresh(q) && q !== p && (o.spare === 'any' || !this.sayable(q)),
       );
-      for (const q of [
-        ...spare.filter((q) => q.kind === 'sentence' || q.kind === 'action'),
-        ...spare.filter((q) => q.kind !== 'sentence' && q.kind !== 'action'),
-      ])
-        candidates.push(q.sentence);
+      // A line no slide could headline, then one about the app as a whole ("TaskForge is a to-do
+      // list and planner…"), before a feature a later slide may need: "Collect digital coupons"
+      // under the hero left Cartwheel's sets a slide short once the voice's order put it first
+      // (the later-parts fix, tuned refusals 504 -> 520).
+      const prose = (q: Phrase) => q.kind === 'sentence' || q.kind === 'action';
+      const name = new Set(contentWords(this.u.shortName, this.u.language));
+      const rank = (q: Phrase) =>
+        (o.spare === 'any' && this.sayable(q) ? 4 : 0) +
+        (name.has(contentWords(q.sentence, this.u.language)[0] ?? '') ? 0 : 2) +
+        (prose(q) ? 0 : 1);
+      for (const q of spare.map((q) => ({ q, r: rank(q) })).sort((a, b) => a.r - b.r)) candidates.push(q.q.sentence);
     }
     // Last, when allowed, the phrase's own sentence even though it repeats the headline's words.
     const echoing = p && o.allowEcho ? [p.sentence, p.text] : [];
@@ -538,6 +600,9 @@ export class CaptionWriter {
       const said = substance(out, this.u.language, this.nameWords);
       if (this.usedHeads.has(textKey(out)) || this.headTopics.some((t) => sameTopic(said, t))) continue;
       this.usedSubs.add(textKey(out));
+      // A feature's sentence said under the hero or the ask is said: no later slide says it again
+      // (receitas: "// Mais de 5.000 receitas com fotos" under the hero, then "Mais de 5.000 receitas").
+      if (o.spare) for (const q of this.ordered) if (q !== p && textKey(q.sentence) === textKey(text)) this.usedPhrases.add(q);
       return out;
     }
     return null;
@@ -620,8 +685,12 @@ function remainder(headline: string, sentence: string, language: string, action 
   if (rest.split(SPACES).length < 2) return null;
   if (language !== 'en') return opensStandalone(rest, language) ? rest : null;
   const terms = taggedSentences(rest.toLowerCase())[0]?.terms ?? [];
-  // "40 cars" + "to unlock and tune": the purpose said as an action, "Unlock and tune".
-  if (/^to\b/i.test(rest) && terms[1]?.tags.includes('Infinitive')) return rest.replace(/^to\s+/i, '');
+  // "Scan barcodes in store" + "to compare prices nearby": the purpose said as an action. Not after a
+  // noun: "40 cars // Unlock and tune" asks unlock and tune what? (checker/cut.ts, third held-out read).
+  if (/^to\b/i.test(rest) && terms[1]?.tags.includes('Infinitive'))
+    return (taggedSentences(headline.toLowerCase())[0]?.terms ?? []).some((t) => t.tags.includes('Verb'))
+      ? rest.replace(/^to\s+/i, '')
+      : null;
   // After an action, where it goes or how is an aside that stands alone ("Export reports — To CSV
   // and PDF", "Free up storage — By finding large files"); after a noun it only finishes it ("Offline
   // access — To every document"), and "as" never stands alone ("As presets and apply them…").
@@ -644,6 +713,23 @@ function remainder(headline: string, sentence: string, language: string, action 
     /\b(and|or)\s+\S+/i.test(rest) &&
     terms.some((t, i) => i > 0 && t.tags.includes('Verb') && /^(and|or)$/i.test(rest.toLowerCase().split(SPACES)[i - 1] ?? ''));
   return verbal || (opensStandalone(rest, 'en') && !secondAction) ? rest : null;
+}
+
+/**
+ * The phrases that are a later part of a line another phrase opens ("Interactive lessons" of "Learn
+ * openings with interactive lessons"): a last resort, since a whole line still unused says more and
+ * the part spreads one line over two slides (docs/captions.md, "One line, one slide"). Not a part: a
+ * phrase that opens its own line (it is that line, said whole or in a shorter whole form), nor one
+ * that only drops a bare first verb ("Reminders before bills are due" of "Get reminders…").
+ */
+export function laterParts(phrases: readonly Phrase[]): Set<Phrase> {
+  const opens = (p: Phrase) => textKey(p.sentence).startsWith(textKey(p.text));
+  const opened = new Set(phrases.filter(opens).map((p) => textKey(p.sentence)));
+  return new Set(
+    phrases.filter(
+      (p) => !opens(p) && opened.has(textKey(p.sentence)) && !textKey(p.sentence).split(' ').slice(1).join(' ').startsWith(textKey(p.text)),
+    ),
+  );
 }
 
 /** A slide's keywords: the listing's own nouns and adjectives in its caption, topped up with the app's. */
