@@ -3,7 +3,9 @@
  * listings: the rule writer no longer writes them.
  */
 import { describe, expect, it } from 'vitest';
+import { checkCaptions } from '../../src/captions/checker/check.ts';
 import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS } from '../../src/core/set.ts';
+import { devicesFor } from './corpus/measure.ts';
 import { corpus } from './corpus/index.ts';
 import { planOrNull as plan } from './plan-or-null.ts';
 
@@ -15,10 +17,44 @@ describe('a proof line saying "rate" twice (fifth read, D: "Rated 4.5★ From 3K
     for (const id of ['pennywise', 'routely', 'taskforge'])
       for (const style of CAPTION_STYLE_IDS)
         for (const length of CAPTION_LENGTH_IDS)
-          for (const shape of [{ count: 5 }, { narrative: 'problem-solution' as const }])
+          for (const shape of [{ count: 5 }, { narrativeId: 'problem-solution' as const }])
             for (const s of plan(listing(id), style, length, shape)?.slides ?? [])
               for (const line of [s.headline, s.subheadline ?? ''])
                 if (/\brated\b.*\bratings\b/i.test(line)) twice.push(`${id} ${style}/${length}: ${line}`);
     expect(twice).toEqual([]);
+  });
+});
+
+describe('the store’s rating under the ask (fifth read, warnings: writer and checker disagreed)', () => {
+  it('the checker lets the ask’s subheadline quote the store’s rating, not a feature slide', () => {
+    const l = listing('wayfarer');
+    const [, ask] = checkCaptions(
+      [
+        {
+          headline: 'Every trip in one place.',
+          subheadline: 'Wayfarer keeps flights, hotels and plans together in one tidy itinerary.',
+          role: 'hero',
+        },
+        {
+          headline: 'Start with Wayfarer Trip Planner today.',
+          subheadline: 'An average rating of 4.5 out of 5 from 1K+ ratings.',
+          role: 'call-to-action',
+        },
+      ],
+      { listings: [l], extraContext: null, device: devicesFor(l)[0], captionLength: 'long', captionStyle: 'professional' },
+    );
+    expect(ask.map((f) => f.id)).not.toContain('grounded');
+    const [feature] = checkCaptions(
+      [{ headline: 'Share plans.', subheadline: 'An average rating of 4.5 out of 5 from 1K+ ratings.', role: 'feature' }],
+      { listings: [l], extraContext: null, device: devicesFor(l)[0], captionLength: 'long', captionStyle: 'professional' },
+    );
+    expect(feature.map((f) => f.id)).toContain('grounded');
+  });
+
+  it('a long set with no proof slide says the rating under its ask', () => {
+    const r = plan(listing('wayfarer'), 'professional', 'long', { narrativeId: 'benefits-first' });
+    const ask = r?.slides.at(-1);
+    expect(ask?.role).toBe('call-to-action');
+    expect(ask?.subheadline ?? '').toMatch(/4\.5 out of 5/);
   });
 });

@@ -323,7 +323,11 @@ function textFindings(text: string, field: 'headline' | 'subheadline', c: Captio
   }
   // Claims, not words: numbers and platforms read the same in any language (a translation is
   // checked for those), the rest in the listing's own.
-  const proof = c.role === 'social-proof' && f.u.rating !== null;
+  // The ask's subheadline may quote the rating too: the rule writer says it there when no slide
+  // did (./rules/writer.ts, call-to-action), and refusing it left long sets ending on a bare ask
+  // with an untrue "no line left" warning (fifth read, wayfarer and easyplanner).
+  const quotes = c.role === 'social-proof' || (c.role === 'call-to-action' && field === 'subheadline');
+  const proof = quotes && f.u.rating !== null;
   for (const message of ungroundedClaims(text, f.claims, { native: f.native, proof })) add('grounded', message);
   return out;
 }
