@@ -58,3 +58,19 @@ describe('the store’s rating under the ask (fifth read, warnings: writer and c
     expect(ask?.subheadline ?? '').toMatch(/4\.5 out of 5/);
   });
 });
+
+describe('the rating slide’s warning quotes a line the set does not say (fifth read, untrue warning 1)', () => {
+  it('never names as unsaid a line a slide of the delivered set says', () => {
+    const untrue: string[] = [];
+    for (const id of ['wayfarer', 'routely', 'easyplanner'])
+      for (const style of CAPTION_STYLE_IDS) {
+        const r = plan(listing(id), style, 'long', { count: 5 });
+        const lines = (r?.slides ?? []).flatMap((s) => [s.headline, s.subheadline ?? '']).map((t) => t.toLowerCase());
+        for (const w of r?.warnings ?? []) {
+          const quoted = /names more \("([^"]+)"\)/.exec(w)?.[1]?.toLowerCase();
+          if (quoted && lines.some((t) => t.includes(quoted))) untrue.push(`${id} ${style}: ${quoted}`);
+        }
+      }
+    expect(untrue).toEqual([]);
+  });
+});
