@@ -23,6 +23,7 @@ import {
 import { DEVICES } from '../core/devices.ts';
 import { askedOrientation, orientationError, slideSize, slideSizeFor } from '../core/orientation.ts';
 import { understand, type Phrase, type Understanding } from '../captions/understand.ts';
+import { textKey } from '../captions/text.ts';
 import { CaptionWriter, FEATURE_ROLES, slideKeywords, type Caption } from '../captions/rules/writer.ts';
 import {
   CaptionChecker,
@@ -342,7 +343,13 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   const said = rules.filter((c): c is Caption => c !== null);
   if (said.length > 0 && saysNothing(said, input.listings, u.language)) praiseOnly = said[0].headline;
   if (praiseOnly) rules = rules.map((c, i) => (i === 0 ? null : c));
-  if (proofSwapped) warnings.push(insteadOfFeatureWarning(roles.indexOf('social-proof') + 1, 'proof', unsaidFeatures(u, rules), whyNot));
+  // The feature the rating replaced was judged on the draft before the swap: a set written again
+  // may say it on another slide ("Wayfarer builds your itinerary" as slide 2's subheadline), and
+  // then it is no line the set left out (fifth read, untrue warnings).
+  const saysLine = (phrase: string) =>
+    rules.some((c) => c !== null && [c.headline, c.subheadline ?? ''].some((t) => textKey(t).includes(textKey(phrase))));
+  const leftOut = whyNot && !saysLine(whyNot.phrase) ? whyNot : null;
+  if (proofSwapped) warnings.push(insteadOfFeatureWarning(roles.indexOf('social-proof') + 1, 'proof', unsaidFeatures(u, rules), leftOut));
   const turn = askedOrientation(device, request.orientation, request.size);
   const screens = otherPlatform
     ? { urls: [], warnings: [], orientation: orientationFor(device, turn, false) }

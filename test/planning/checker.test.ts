@@ -117,6 +117,13 @@ describe('the caption checker', () => {
     expect(late[3]).toEqual(['generic']);
     expect(late[4]).toEqual([]);
     expect(set([{ headline: 'Get Habitly', subheadline: null, role: 'call-to-action' }])[0]).toEqual(['value-first']);
+    // The ask closing a three-slide set does not open it (fifth read, doodle: "GET DOODLE KIDS NOW." warned so).
+    const three = set([
+      { headline: 'Track Unlimited Habits', subheadline: null, role: 'hero' },
+      { headline: '4.8 Stars on Average', subheadline: null, role: 'social-proof' },
+      { headline: 'Get Habitly', subheadline: null, role: 'call-to-action' },
+    ]);
+    expect(three[2]).toEqual([]);
     // A writer checking slide 5 alone says where it stands.
     expect(ids('Habitly: Habit Tracker', { index: 5 })).toEqual(['generic']);
   });

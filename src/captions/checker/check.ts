@@ -323,7 +323,11 @@ function textFindings(text: string, field: 'headline' | 'subheadline', c: Captio
   }
   // Claims, not words: numbers and platforms read the same in any language (a translation is
   // checked for those), the rest in the listing's own.
-  const proof = c.role === 'social-proof' && f.u.rating !== null;
+  // The ask's subheadline may quote the rating too: the rule writer says it there when no slide
+  // did (./rules/writer.ts, call-to-action), and refusing it left long sets ending on a bare ask
+  // with an untrue "no line left" warning (fifth read, wayfarer and easyplanner).
+  const quotes = c.role === 'social-proof' || (c.role === 'call-to-action' && field === 'subheadline');
+  const proof = quotes && f.u.rating !== null;
   for (const message of ungroundedClaims(text, f.claims, { native: f.native, proof })) add('grounded', message);
   return out;
 }
@@ -465,7 +469,10 @@ export class CaptionChecker {
       // Every word, not its content words: "Get Framewise now" is an ask whose verb is a stop word.
       if (c.role === 'call-to-action' && nameOnly && sameWords(c.headline, f.u.name))
         out.push({ id: 'generic', field: 'headline', message: `"${c.headline}" says only the app’s name: it asks nothing` });
-      if (!said && this.position(c) <= VALUE_SLIDES && c.role !== 'social-proof' && c.role !== 'problem')
+      // Not the ask after the opening slide: it closes a short set, where an ask belongs ("GET DOODLE
+      // KIDS NOW." as slide 3 of 3 was warned as opening it, fifth read); alone it opens one.
+      const closes = c.role === 'call-to-action' && this.position(c) > 1;
+      if (!said && !closes && this.position(c) <= VALUE_SLIDES && c.role !== 'social-proof' && c.role !== 'problem')
         out.push({ id: 'value-first', field: 'headline', message: `"${c.headline}" opens the set without a value proposition` });
     }
     out.push(...this.oneFeature(c));
