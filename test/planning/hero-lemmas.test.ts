@@ -67,3 +67,38 @@ describe('the hero said again in other forms of its words', () => {
     expect(restated).toEqual([]);
   });
 });
+
+/** A hiking app whose bullets are the user's own actions on bare noun phrases. */
+const hike = listingOf({
+  name: 'Ridgeway',
+  category: 'Navigation',
+  subtitle: 'Offline trail guides for walkers',
+  rating: 4.6,
+  ratingCount: 52000,
+  description: [
+    'Ridgeway is the walking companion trusted by ramblers.',
+    '★ Download offline guides for any route',
+    '★ Log your walks with accurate GPS tracking',
+    '★ Find 20,000 routes with photos and reviews',
+    '★ Share live position with family for safety',
+  ].join('\n'),
+});
+
+describe('the bold recast of the user’s own action', () => {
+  it('refuses "X. VERBED." on a noun phrase without "your" or a quantity', () => {
+    const ids = (headline: string) => findings(hike, 'bold', 'short', [{ headline: 'HIKING MAPS.', role: 'hero' }, { headline }])[1];
+    expect(ids('TRAIL GUIDES. DOWNLOADED.')).toContain('frame');
+    expect(ids('LIVE POSITION. SHARED.')).toContain('frame');
+    // The user's own thing, or how much of it the app allows: the result reads as a promise.
+    expect(ids('YOUR HIKES. RECORDED.')).not.toContain('frame');
+    expect(ids('UNLIMITED HIKES. RECORDED.')).not.toContain('frame');
+  });
+
+  it('the bold voice says the phrase as the listing said it', () => {
+    for (const length of ['short', 'long'] as const)
+      for (const count of [3, 5, 8]) {
+        const heads = (plan(hike, 'bold', length, { count })?.slides ?? []).map((s) => s.headline).join(' | ');
+        expect(heads, `${length} ${count}`).not.toMatch(/(GUIDES|POSITION)\. (DOWNLOADED|SHARED)/);
+      }
+  });
+});
