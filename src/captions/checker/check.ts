@@ -488,8 +488,11 @@ export class CaptionChecker {
       while (bare.length > 1 && OPENERS.has(bare[0])) bare.shift();
       const ofSub = hero.sub !== null && ` ${hero.sub} `.includes(` ${bare.join(' ')} `);
       const narrows = !ofSub && this.narrowsHero(c, substance(c.headline, f.language, new Set([...f.nameWords, ...OPENERS])));
-      if (again && !narrows)
-        out.push({ id: 'echo', field: 'headline', message: `"${c.headline}" ${again} (slide ${hero.slide}: "${hero.text}")` });
+      // In other forms of the hero's words only ("See every child's growth" / "…kids grow"): soft, a last resort.
+      if (again && !narrows) {
+        const soft = restatesHero(mine, hero.words, false) ? {} : { soft: true as const };
+        out.push({ id: 'echo', field: 'headline', message: `"${c.headline}" ${again} (slide ${hero.slide}: "${hero.text}")`, ...soft });
+      }
       // "Download offline maps" under "Offline trail maps": a narrowing whose only word of its own is
       // a stock verb says the hero again. Soft, the planner's last resort: a set of one listing that
       // says one thing twice ships it, warned, rather than be refused (third held-out read).
