@@ -1,6 +1,7 @@
 // `npm run build`: compile the typed client (clients/typescript), then src/ to dist/ and copy what
-// tsc does not (SQL migrations and any other non-TypeScript file under src/). Incremental, so a
-// build with nothing changed takes about a second.
+// tsc does not (SQL migrations and any other non-TypeScript file under src/), then bundle
+// dist/main.js into the one file bin/shotgen.js runs (./bundle.mjs). Incremental, so a build with
+// nothing changed takes about a second.
 //
 // `--no-check` emits without type checking (tsc --noCheck, the same output): scripts/check.mjs
 // passes it because its other lane type-checks src/ with the same options (tsconfig.json), and
@@ -10,6 +11,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundle } from './bundle.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -35,6 +37,8 @@ function copyAssets(from, to) {
 // Migrations are copied afresh: one renamed or removed in src/ must not linger in dist/.
 fs.rmSync(path.join(root, 'dist', 'db', 'migrations'), { recursive: true, force: true });
 copyAssets(path.join(root, 'src'), path.join(root, 'dist'));
+// What bin/shotgen.js runs: dist/main.js and its packages as one file (./bundle.mjs).
+await bundle();
 // dist/ is now as new as every source, assets included: tsc leaves its build info alone when no
 // TypeScript changed, and the build test reads that file's time.
 const now = new Date();

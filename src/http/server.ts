@@ -22,6 +22,7 @@ import { metricsRoute } from './metrics-route.ts';
 import { healthRoutes } from './health-routes.ts';
 import { rootRequestHook } from './root-hook.ts';
 import { wellFormedTextPlugin } from './text-fields.ts';
+import { compilersFactory } from './compilers.ts';
 import type { Api, DashboardPlugin, Services } from './services.ts';
 
 export const BODY_LIMIT = 64 * 1024;
@@ -89,6 +90,7 @@ export async function buildServer(services: Services, opts: BuildOptions = {}): 
       // No NUL or lone surrogate in any text of any request (./text-fields.ts).
       plugins: [wellFormedTextPlugin],
     },
+    schemaController: { compilersFactory },
     frameworkErrors: (error, _request, reply) => {
       sendProblem(reply, new Problem('validation_failed', error.message));
     },

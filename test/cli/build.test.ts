@@ -13,6 +13,8 @@ import { distIsFresh } from '../support/dist.ts';
 import { scaled } from '../support/timing.ts';
 
 const DIST_MAIN = path.join(ROOT, 'dist', 'main.js');
+/** What bin/shotgen.js runs: dist/main.js and its packages bundled (scripts/bundle.mjs). */
+const BUNDLE = path.join(ROOT, 'dist', 'bundle', 'main.js');
 
 describe('the built service (dist/)', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shotgen-dist-'));
@@ -20,6 +22,7 @@ describe('the built service (dist/)', () => {
 
   it('exists and is not older than the sources (run `npm run build`)', () => {
     expect(fs.existsSync(DIST_MAIN), 'dist/main.js is missing: run `npm run build`').toBe(true);
+    expect(fs.existsSync(BUNDLE), 'dist/bundle/main.js is missing: run `npm run build`').toBe(true);
     // The build is incremental: tsc rewrites only the outputs whose source changed, so main.js may
     // rightly be older than another source. Its build info is rewritten by every build that saw a change.
     expect(distIsFresh(), 'dist/ is older than src/: run `npm run build`').toBe(true);
@@ -27,7 +30,7 @@ describe('the built service (dist/)', () => {
   });
 
   it(
-    '`shotgen serve` from dist/ runs without tsx and answers /readyz',
+    '`shotgen serve` from dist/bundle/ runs without tsx and answers /readyz, its migrations and dashboard found',
     async () => {
       const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
       delete env.SHOTGEN_FROM_SOURCE;
@@ -48,6 +51,12 @@ describe('the built service (dist/)', () => {
         });
         const res = await fetch(`${address}/readyz`);
         expect(res.status).toBe(200);
+        // Files the bundle reads beside the modules it was made from: the dashboard's assets, and
+        // the OpenAPI document's info from @fastify/swagger's package.json (scripts/bundle.mjs).
+        const css = await fetch(`${address}/assets/dashboard.css`);
+        expect([css.status, (await css.text()).length > 0]).toEqual([200, true]);
+        const doc = await fetch(`${address}/api/v1/public/openapi.json`);
+        expect([doc.status, ((await doc.json()) as { openapi?: string }).openapi]).toMatchObject([200, expect.stringMatching(/^3\./)]);
       } finally {
         proc.kill('SIGTERM');
         await new Promise((r) => proc.once('exit', r));

@@ -87,12 +87,28 @@ export async function startServe(env: Env, args: string[] = []): Promise<Serve> 
   };
 }
 
+/**
+ * Ports the kernel never hands out by itself: below Linux's ephemeral range (32768-60999), from
+ * which it takes both `listen(0)` ports and the local ports of outgoing connections. A port taken
+ * from that range was free when asked, but a connection of the busy run (a pool, a fetch) could
+ * take it before the process meant to listen on it did: serve exited with EADDRINUSE in a full run
+ * under load. Here only another test's freePort could choose the same port, 1 in ~12,000.
+ */
+const CHOSEN_PORTS = { from: 20_000, to: 32_767 };
+
+/** A port nothing listens on now, for a process to listen on (or, for a refused connection, for none to). */
 export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  for (;;) {
+    const port = CHOSEN_PORTS.from + Math.floor(Math.random() * (CHOSEN_PORTS.to - CHOSEN_PORTS.from + 1));
+    const server = net.createServer();
+    const free = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (!free) continue;
+    await new Promise((resolve) => server.close(resolve));
+    return port;
+  }
 }
 
 /** Resolves once the process is gone; throws if it is still alive after `timeoutMs`. */

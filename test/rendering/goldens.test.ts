@@ -26,18 +26,29 @@ function matches(got: { data: Buffer; width: number; height: number }, name: str
   return share;
 }
 
+/**
+ * Per channel value, which corner marks it is within 7 of (one bit per mark): a pixel is a mark's
+ * when all three of its channels carry that mark's bit.
+ */
+const MARK_BITS = [0, 1, 2].map((channel) => {
+  const bits = new Uint8Array(256);
+  CORNER_MARKS.forEach((hex, i) => {
+    const mark = parseInt(hex.slice(1 + 2 * channel, 3 + 2 * channel), 16);
+    for (let v = 0; v < 256; v++) if (Math.abs(v - mark) < 8) bits[v] |= 1 << i;
+  });
+  return bits;
+});
+
 /** How many pixels of each corner mark colour the full-size picture shows. */
 async function markPixels(png: Buffer): Promise<number[]> {
   const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
-  const marks = CORNER_MARKS.map((hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)));
-  const counts = marks.map(() => 0);
-  // Plain loops: a closure per pixel and mark cost seconds over the ~40 full-size pictures scanned.
+  const [red, green, blue] = MARK_BITS;
+  const counts = CORNER_MARKS.map(() => 0);
+  // Plain loops and three table look-ups a pixel: ~40 full-size pictures are scanned (the four
+  // comparisons of each mark per pixel took 2.6 of the file's CPU seconds).
   for (let p = 0; p < data.length; p += info.channels) {
-    const r = data[p];
-    const g = data[p + 1];
-    const b = data[p + 2];
-    for (let i = 0; i < marks.length; i++)
-      if (Math.abs(r - marks[i][0]) < 8 && Math.abs(g - marks[i][1]) < 8 && Math.abs(b - marks[i][2]) < 8) counts[i]++;
+    const hit = red[data[p]] & green[data[p + 1]] & blue[data[p + 2]];
+    if (hit !== 0) for (let i = 0; i < counts.length; i++) if (hit & (1 << i)) counts[i]++;
   }
   return counts;
 }

@@ -27,10 +27,22 @@ const COLORS: Record<string, { r: number; g: number; b: number }> = {
   yellow: { r: 255, g: 220, b: 0 },
 };
 
-export const solidPng = (width: number, height: number, color: string): Promise<Buffer> =>
-  sharp({ create: { width, height, channels: 3, background: COLORS[color] ?? COLORS.red } })
-    .png()
-    .toBuffer();
+// Encoded once per worker and size: an iPhone-sized one costs sharp ~16 ms of CPU, and the suite
+// asks for the same few hundreds of times. Each caller gets its own copy.
+const solids = new Map<string, Promise<Buffer>>();
+
+export const solidPng = async (width: number, height: number, color: string): Promise<Buffer> => {
+  const key = `${width}x${height} ${color}`;
+  let png = solids.get(key);
+  if (!png) {
+    png = sharp({ create: { width, height, channels: 3, background: COLORS[color] ?? COLORS.red } })
+      .png()
+      .toBuffer();
+    solids.set(key, png);
+    png.catch(() => solids.delete(key));
+  }
+  return Buffer.from(await png);
+};
 
 export async function startFakeImageHost(): Promise<FakeImageHost> {
   const cache = new Map<string, Buffer>();
