@@ -6,7 +6,18 @@ import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { DEVICES } from '../core/devices.ts';
 import { PANORAMA_THEME, themeFor } from '../core/themes.ts';
 import { leadOf, missingGlyphs, setFont, useBrandFont, type Weight } from './fonts.ts';
-import { displayFor, drawCutout, drawFrameBody, frameBox, hasTitleBar, MAX_CROP, type Display, type FrameBox } from './frames.ts';
+import {
+  displayFor,
+  drawCutout,
+  drawFrameBody,
+  frameBox,
+  hasTitleBar,
+  MAX_CROP,
+  titleBarTone,
+  type Display,
+  type FrameBox,
+  type TitleBarTone,
+} from './frames.ts';
 import {
   BOTTOM_PAD,
   HERO_LEAD,
@@ -321,7 +332,9 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
   let drawn: { cropped: number; upscaled: number; bled: number } | null = null;
   let data: Buffer;
   try {
-    drawPlate(ctx, task, look, at.frame, at.bleed, tilt);
+    // A window's title bar takes its app's appearance: dark over a dark app (the probe is read anyway, by `composition`).
+    const bar = at.frame && hasTitleBar(at.frame.frame) ? titleBarTone(shown && !marketingImage ? shown.probe() : null) : 'light';
+    drawPlate(ctx, task, look, at.frame, at.bleed, tilt, bar);
     if (at.frame) {
       ctx.save();
       rotateAbout(ctx, at.frame, tilt);
@@ -417,19 +430,27 @@ function drawFocus(
 const plates = new Map<string, Canvas>();
 const MAX_PLATES = 2;
 
-function drawPlate(ctx: SKRSContext2D, task: SlideTask, look: Look, frame: FrameBox | null, bleed: Bleed | null, tilt: number): void {
+function drawPlate(
+  ctx: SKRSContext2D,
+  task: SlideTask,
+  look: Look,
+  frame: FrameBox | null,
+  bleed: Bleed | null,
+  tilt: number,
+  bar: TitleBarTone,
+): void {
   const sc = scaleOf(task.device, task.orientation);
   const paint = (c: SKRSContext2D) => {
     drawBackground(c, sc, look, task.panorama);
     c.save();
     if (frame) rotateAbout(c, frame, tilt);
     else if (bleed) rotateAbout(c, bleed, tilt);
-    if (frame) drawFrameBody(c, task.device, frame);
+    if (frame) drawFrameBody(c, task.device, frame, bar);
     if (bleed) drawBleedShadow(c, bleed);
     c.restore();
   };
   if (task.panorama) return paint(ctx);
-  const key = JSON.stringify([task.device, task.orientation, look, frame, bleed, tilt]);
+  const key = JSON.stringify([task.device, task.orientation, look, frame, bleed, tilt, bar]);
   let plate = plates.get(key);
   if (!plate) {
     plate = createCanvas(sc.width, sc.height);

@@ -3,10 +3,14 @@
  * and the headline sat at the 8 % floor in every theme, so bold's big type did not show on Mac.
  */
 import { createCanvas } from '@napi-rs/canvas';
+import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { contrastRatio, toHex } from '../../src/core/colour.ts';
+import { arrange, composeRaw } from '../../src/rendering/compose.ts';
 import { registerFonts } from '../../src/rendering/fonts.ts';
 import { displayFor, drawFrameBody, frameBox, TRAFFIC_LIGHTS } from '../../src/rendering/frames.ts';
 import { BOTTOM_PAD, fitSet, MIN_WINDOW_SHARE, scaleOf, typeScale } from '../../src/rendering/layout.ts';
+import type { SlideTask } from '../../src/rendering/types.ts';
 import { slide } from './support.ts';
 
 beforeAll(() => registerFonts());
@@ -33,6 +37,61 @@ describe('the Mac window', () => {
     TRAFFIC_LIGHTS.forEach((colour, i) => expect(hex(box.x + inset + ((i + 1) * h * 20) / 28, box.y + inset + h / 2)).toBe(colour));
     // Between the lights and at the bar's far end: the bar's grey, not the background.
     expect(hex(box.x + box.width / 2, box.y + inset + h / 2)).toBe('#ECECEE');
+  });
+});
+
+/** A Mac app's window content, 1440 × 900: a toolbar of `top` over a sidebar and a list on `page`. */
+function macScreen(top: string, page: string): Promise<Buffer> {
+  const rows = [0, 1, 2, 3, 4, 5].map((i) => `<rect x="25%" y="${14 + i * 13}%" width="73%" height="6%" rx="8" fill="#6B7280"/>`);
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1440" height="900">
+    <rect width="100%" height="100%" fill="${page}"/><rect width="100%" height="52" fill="${top}"/>
+    <rect y="52" width="22%" height="100%" fill="${top}"/>${rows.join('')}</svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+describe("the Mac window's title bar", () => {
+  // Design read 2026-11-28, hd2's notes: a light grey bar over a dark app's window looked pasted
+  // on; macOS draws a window's title bar in the app's appearance, dark over a dark app.
+  async function bar(top: string, page: string): Promise<{ bar: string; lights: string[] }> {
+    const ctx = createCanvas(1, 1).getContext('2d');
+    const slides = [slide(0, 'Build Better Habits', 'hero-centered'), slide(1, 'Track Your Habits', 'headline-top')];
+    const metrics = fitSet(ctx, 'mac', slides, 'soft');
+    const bytes = await macScreen(top, page);
+    const task: SlideTask = {
+      kind: 'slide',
+      index: 1,
+      device: 'mac',
+      slide: slides[1],
+      screen: bytes,
+      metrics,
+      panorama: null,
+      theme: 'soft',
+    };
+    const { at } = arrange(ctx, task, displayFor('mac', { width: 1440, height: 900 }), false);
+    const box = at.frame!;
+    const { data, width, lint } = await composeRaw(task);
+    // An app's own window, framed (not taken for a marketing picture and shown as a card).
+    expect(lint.marketingImage).toBeNull();
+    const hex = (x: number, y: number) => {
+      const i = (Math.round(y) * width + Math.round(x)) * 4;
+      return toHex([data[i], data[i + 1], data[i + 2]]);
+    };
+    const inset = box.screen.x - box.x;
+    const [y, h] = [box.y + inset + (box.screen.y - box.y - inset) / 2, box.screen.y - box.y - inset];
+    return { bar: hex(box.x + box.width / 2, y), lights: TRAFFIC_LIGHTS.map((_, i) => hex(box.x + inset + ((i + 1) * h * 20) / 28, y)) };
+  }
+
+  it("is dark over a dark app's window, at one with its toolbar", async () => {
+    const dark = await bar('#1C1C1F', '#111114');
+    // Before: #ECECEE over #1C1C1F, a contrast of 14.
+    expect(contrastRatio(dark.bar, '#1C1C1F')).toBeLessThan(1.6);
+    expect(dark.lights).toEqual([...TRAFFIC_LIGHTS]);
+  });
+
+  it("stays light over a light app's window", async () => {
+    const light = await bar('#F5F5F7', '#FFFFFF');
+    expect(light.bar).toBe('#ECECEE');
+    expect(light.lights).toEqual([...TRAFFIC_LIGHTS]);
   });
 });
 
