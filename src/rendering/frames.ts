@@ -4,7 +4,7 @@
  * Every measure is a fraction of the screen's width, so a frame scales to any size.
  */
 import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
-import { contrastRatio, toHex } from '../core/colour.ts';
+import { luminance, toHex } from '../core/colour.ts';
 import { DEVICES, type Device } from '../core/devices.ts';
 import { FRAMES, type Display, type FrameId, type FrameSpec } from '../core/displays.ts';
 
@@ -198,19 +198,22 @@ export const TITLE_BARS = {
 } as const;
 export type TitleBarTone = keyof typeof TITLE_BARS;
 
+/** A screen's top strip darker than this (WCAG relative luminance; #595959 grey) is a dark app's. */
+export const DARK_TOP = 0.1;
+
 /**
  * The appearance of a window showing `screen` (RGBA pixels, as screen-image.ts `probe` gives them):
- * the bar nearer in contrast to the colour of the screen's top strip, as macOS draws a dark app's
- * title bar dark. A light grey bar over a dark app's toolbar read as pasted on (design read
- * 2026-11-28). Without a screen, the window shows dark glass: dark.
+ * dark when the screen's top strip is dark, as macOS draws a dark app's title bar; a light grey bar
+ * over a dark app's toolbar read as pasted on (design read 2026-11-28). A coloured toolbar (a
+ * brand's blue or purple) keeps the light bar: taken by nearness, a purple window's bar went dark
+ * beside four light ones in the same set. Without a screen, the window shows dark glass: dark.
  */
 export function titleBarTone(screen: { data: Uint8Array | Uint8ClampedArray; width: number; height: number } | null): TitleBarTone {
   if (!screen) return 'dark';
   const rows = Math.max(1, Math.round(screen.height * 0.03));
   const sum = [0, 0, 0];
   for (let i = 0; i < rows * screen.width * 4; i += 4) for (let k = 0; k < 3; k++) sum[k] += screen.data[i + k];
-  const top = toHex(sum.map((v) => v / (rows * screen.width)) as [number, number, number]);
-  return contrastRatio(top, TITLE_BARS.light.fill) <= contrastRatio(top, TITLE_BARS.dark.fill) ? 'light' : 'dark';
+  return luminance(toHex(sum.map((v) => v / (rows * screen.width)) as [number, number, number])) < DARK_TOP ? 'dark' : 'light';
 }
 
 /**

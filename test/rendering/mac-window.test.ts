@@ -88,10 +88,12 @@ describe("the Mac window's title bar", () => {
     expect(dark.lights).toEqual([...TRAFFIC_LIGHTS]);
   });
 
-  it("stays light over a light app's window", async () => {
+  it("stays light over a light app's window, and over a brand's coloured toolbar", async () => {
     const light = await bar('#F5F5F7', '#FFFFFF');
     expect(light.bar).toBe('#ECECEE');
     expect(light.lights).toEqual([...TRAFFIC_LIGHTS]);
+    // A purple toolbar is not a dark app: its bar stays with the set's light ones.
+    expect((await bar('#8B5CF6', '#FFFFFF')).bar).toBe('#ECECEE');
   });
 });
 
