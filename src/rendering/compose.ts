@@ -29,6 +29,7 @@ import {
   scaleOf,
   textBlock,
   THUMBNAIL_PT,
+  WINDOW_MIN_BLEED,
   type Bleed,
   type Placement,
   type Scale,
@@ -240,12 +241,17 @@ export function arrange(
   // tablet), reads as a crop that slipped. The nearer way out is taken: smaller (about its top,
   // so it stays under its text; never under MIN_HERO_SHARE, nor the features' width plus
   // HERO_LEAD) until it clears the bottom margin, else lowered until it bleeds MIN_BLEED.
+  // A window (a Mac app's) is better whole than bleeding: it is made smaller first, however near
+  // the bleed, else lowered until WINDOW_MIN_BLEED of it lies past the edge (layout.ts
+  // featureWidth), taking its text half the way so that the band above it stays balanced.
   if (upright && at.frame && isHero(layout) && !marketing && !side) {
-    const [clearAt, bleedAt] = [height - Math.round(height * BOTTOM_PAD), Math.ceil(height * (1 + MIN_BLEED))];
+    const windowed = hasTitleBar(at.frame.frame);
+    const clearAt = height - Math.round(height * BOTTOM_PAD);
+    const bleedAt = windowed ? Math.ceil(height + WINDOW_MIN_BLEED * upright.height) : Math.ceil(height * (1 + MIN_BLEED));
     const low = lowestOf(at.frame, tilt);
     if (low > clearAt && low < bleedAt) {
       let cleared = false;
-      if (low - clearAt <= bleedAt - low) {
+      if (windowed || low - clearAt <= bleedAt - low) {
         const feature = place(task.device, 'headline-top', m, block, sc, display, task.theme, 0, !task.badge).frame;
         const floor = Math.max(width * MIN_HERO_SHARE, (feature?.width ?? 0) + width * HERO_LEAD);
         for (let w = upright.width - 2; w >= floor && !cleared; w -= 2) {
@@ -254,7 +260,11 @@ export function arrange(
           if (lowestOf(smaller.frame, tilt) <= clearAt) [at.frame, cleared] = [smaller.frame, true];
         }
       }
-      if (!cleared) shift(at, 0, bleedAt - Math.floor(low));
+      if (!cleared) {
+        const dy = bleedAt - Math.floor(low);
+        shift(at, 0, dy);
+        if (windowed) at.textTop += Math.floor(dy / 2);
+      }
     }
   }
   return { layout, block, at, turned, tilt };

@@ -276,6 +276,8 @@ export const HERO_LEAD = 0.02;
 export const MIN_HERO_SHARE = 0.78;
 /** A feature's window (a Mac app's) made narrower to be shown whole stays at least this share of the width. */
 export const MIN_WINDOW_SHARE = 0.7;
+/** A window (a Mac app's) that is not whole has at least this share of its height past the bottom edge. */
+export const WINDOW_MIN_BLEED = 0.25;
 
 /**
  * A feature's device width, the same on every feature of the set (it is found from the set's
@@ -302,9 +304,17 @@ function featureWidth(
   const wanted = H * (1 + MIN_BLEED);
   const clearAt = H - Math.round(H * BOTTOM_PAD);
   if (bottom <= clearAt || (bottom >= wanted && least === share)) return { width, drop: 0 };
-  // A window that may be narrower: the widest, down to `least`, that clears the bottom margin.
-  for (let w = Math.floor(width); w >= W * least; w -= 2) if (below + heightOf(device, d, w) <= clearAt) return { width: w, drop: 0 };
-  if (bottom >= wanted) return { width, drop: 0 };
+  if (least !== share) {
+    // A window: the widest, down to `least`, that clears the bottom margin; else it plainly
+    // bleeds. Under a two-line headline with a subheadline the golden's window at 76 % lost its
+    // bottom fifth past the edge (the hero its bottom 8 %): a window that almost fits reads as a
+    // crop that slipped. As large as a feature may be (grown as a device is against a tangent),
+    // lowered until WINDOW_MIN_BLEED of it lies past the edge.
+    for (let w = Math.floor(width); w >= W * least; w -= 2) if (below + heightOf(device, d, w) <= clearAt) return { width: w, drop: 0 };
+    const grown = W * Math.max(share, heroShare - HERO_LEAD);
+    const gh = heightOf(device, d, grown);
+    return { width: grown, drop: Math.max(0, Math.ceil(H + WINDOW_MIN_BLEED * gh - below - gh)) };
+  }
   // The frame's height grows with its width: scale to the wanted height, within the cap.
   const grown = Math.min(width * ((wanted - below) / h), W * Math.max(share, heroShare - HERO_LEAD));
   return { width: grown, drop: Math.max(0, Math.ceil(wanted - below - heightOf(device, d, grown))) };

@@ -9,7 +9,9 @@ import { contrastRatio, toHex } from '../../src/core/colour.ts';
 import { arrange, composeRaw } from '../../src/rendering/compose.ts';
 import { registerFonts } from '../../src/rendering/fonts.ts';
 import { displayFor, drawFrameBody, frameBox, TRAFFIC_LIGHTS } from '../../src/rendering/frames.ts';
-import { BOTTOM_PAD, fitSet, MIN_WINDOW_SHARE, scaleOf, typeScale } from '../../src/rendering/layout.ts';
+import { BOTTOM_PAD, fitSet, MIN_WINDOW_SHARE, scaleOf, typeScale, WINDOW_MIN_BLEED } from '../../src/rendering/layout.ts';
+import { THEME_IDS, themeFor } from '../../src/core/themes.ts';
+import { GOLDEN_CASES } from './golden-cases.ts';
 import type { SlideTask } from '../../src/rendering/types.ts';
 import { slide } from './support.ts';
 
@@ -131,5 +133,72 @@ describe("the Mac's type", () => {
         expect(sc.padTop + m.blockHeight + sc.gap + window).toBeLessThanOrEqual(sc.height - Math.round(sc.height * BOTTOM_PAD));
     }
     expect(fitSet(ctx, 'mac', long, 'bold').headlineSizes[0]).toBeLessThan(fitSet(ctx, 'mac', short, 'bold').headlineSizes[0]);
+  });
+});
+
+// Design read 2026-11-28 (left by hd2): under a two-line headline with a subheadline the golden's
+// window lost its bottom fifth past the edge, and the hero its bottom 8 %: neither whole nor
+// plainly cropped, a window that almost fits reads as a crop that slipped. A window is whole
+// (clear of the bottom margin) or at least WINDOW_MIN_BLEED of it lies past the bottom edge; its
+// top (the title bar) always shows, under its text.
+describe('the Mac window is whole, or plainly bleeds off the bottom', () => {
+  const golden = GOLDEN_CASES.find((c) => c.name === 'mac-headline-top')!.slides.filter((s) => s.layout !== 'text-only');
+  const long = [
+    slide(0, 'Track Every Habit in One Tap', 'hero-centered'),
+    slide(1, 'Smart Reminders That Adapt to Your Week', 'headline-top', { subheadline: 'Plan your week and see how far you have come' }),
+    slide(2, 'Beautiful Charts & Streaks', 'headline-bottom'),
+  ];
+  const short = [
+    slide(0, 'Build Better Habits', 'hero-centered'),
+    slide(1, 'Track Your Habits', 'headline-top'),
+    slide(2, 'Smart Reminders', 'headline-bottom'),
+  ];
+  const sets = { golden, long, short };
+  const d = displayFor('mac', { width: 1440, height: 900 });
+  const rows = THEME_IDS.filter((t) => themeFor(t).screen === 'framed').flatMap((theme) =>
+    Object.entries(sets).flatMap(([name, slides]) => [false, true].map((badge) => [name, theme, badge, slides] as const)),
+  );
+
+  it.each(rows)('%s set, %s, badge %s', (_, theme, badge, slides) => {
+    const ctx = createCanvas(1, 1).getContext('2d');
+    const sc = scaleOf('mac');
+    const metrics = fitSet(ctx, 'mac', slides, theme);
+    slides.forEach((s, index) => {
+      const task: SlideTask = {
+        kind: 'slide',
+        index,
+        device: 'mac',
+        slide: s,
+        screen: new Uint8Array(1),
+        metrics,
+        panorama: null,
+        theme,
+        // The hero's task carries the store's rating (sets/render.ts), the others none.
+        rating: index === 0 ? { value: 4.8, count: 5000 } : null,
+        ...(badge ? { badge: new Uint8Array(1) } : {}),
+      };
+      const { at, block } = arrange(ctx, task, d, false);
+      const w = at.frame!;
+      const past = (w.y + w.height - sc.height) / w.height;
+      const whole = w.y + w.height <= sc.height - Math.round(sc.height * BOTTOM_PAD);
+      expect(whole || past >= WINDOW_MIN_BLEED - 0.002, `slide ${index + 1}: ${Math.round(past * 100)} % past the edge`).toBe(true);
+      expect(w.y).toBeGreaterThanOrEqual(0);
+      // Under its text, or over a bottom headline: never across it.
+      expect(w.y >= at.textTop + block.height || w.y + w.height <= at.textTop, `slide ${index + 1} crosses its text`).toBe(true);
+    });
+  });
+
+  it("draws the golden's windows so (the screen's share past the edge, read from the drawing)", async () => {
+    const ctx = createCanvas(1, 1).getContext('2d');
+    const metrics = fitSet(ctx, 'mac', golden, 'soft');
+    const screen = await macScreen('#F5F5F7', '#FFFFFF');
+    for (const [index, s] of golden.entries()) {
+      const { lint } = await composeRaw({ kind: 'slide', index, device: 'mac', slide: s, screen, metrics, panorama: null, theme: 'soft' });
+      // Before: 20 % (the feature), 7.7 % (the hero).
+      expect(
+        lint.screenBleedPct === 0 || lint.screenBleedPct! >= 100 * WINDOW_MIN_BLEED,
+        `slide ${index + 1}: ${lint.screenBleedPct} %`,
+      ).toBe(true);
+    }
   });
 });
