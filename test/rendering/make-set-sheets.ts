@@ -37,6 +37,8 @@ export const SHEET_CASES: SheetCase[] = [
   { name: 'iphone-landscape', device: 'iphone-69', screen: [1434, 660], orientation: 'landscape' },
   { name: 'iphone-landscape-screens', device: 'iphone-69', screen: [1434, 660], orientation: 'portrait' },
   { name: 'android-tablet-landscape', device: 'android-tablet', screen: [1280, 800], orientation: 'landscape' },
+  { name: 'ipad-landscape', device: 'ipad-13', screen: [1376, 1032], orientation: 'landscape' },
+  { name: 'android-phone-landscape', device: 'android-phone', screen: [1200, 540], orientation: 'landscape' },
 ];
 
 const COLOURS = ['#3B82F6', '#F97316', '#10B981', '#EC4899', '#8B5CF6'];
