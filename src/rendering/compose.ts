@@ -388,7 +388,7 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
       missingGlyphs: missingGlyphs(`${task.slide.headline} ${task.slide.subheadline ?? ''}`, leadOf(ctx)),
       minFontPx,
       minFontThumbnailPt: Math.round(((minFontPx * THUMBNAIL_PT) / sc.base) * 10) / 10,
-      ...headlineLint(task.device, block.headlineSize),
+      ...headlineLint(task.device, block.headlineSize, { width, height }),
       contrast: look.contrast,
       screenCroppedPct: shown && drawn ? drawn.cropped : null,
       screenUpscaledPct: shown && drawn ? drawn.upscaled : null,
@@ -399,14 +399,18 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
 }
 
 /** The headline as search results show it, and the warning when it is too small to read there. */
-function headlineLint(device: SlideTask['device'], px: number): Pick<DrawnLint, 'headlineSearchPt' | 'warnings'> {
-  const pt = searchPt(device, px);
+function headlineLint(
+  device: SlideTask['device'],
+  px: number,
+  size: { width: number; height: number },
+): Pick<DrawnLint, 'headlineSearchPt' | 'warnings'> {
+  const pt = searchPt(device, px, size);
   return {
     headlineSearchPt: pt,
     warnings:
       pt < MIN_HEADLINE_SEARCH_PT
         ? [
-            `The headline is ${pt} pt in the store's search results (the slide is shown ${searchWidthPt(device)} pt wide there), under ${MIN_HEADLINE_SEARCH_PT} pt: shorten it so it can be set larger.`,
+            `The headline is ${pt} pt in the store's search results (the slide is shown ${searchWidthPt(device, size.width, size.height)} pt wide there), under ${MIN_HEADLINE_SEARCH_PT} pt: shorten it so it can be set larger.`,
           ]
         : [],
   };
