@@ -87,6 +87,9 @@ export function typeScale(sc: Scale, theme: ThemeId | undefined): TypeScale {
 /** The largest subheadline size the headline allows (MIN_HEADLINE_RATIO). */
 export const subCap = (headlineSize: number): number => Math.floor(headlineSize / MIN_HEADLINE_RATIO);
 
+/** Room kept under a headline for its marker's reach below the last line, as a share of the size. */
+export const MARKER_OVERHANG = 0.12;
+
 export interface TextBlock {
   headline: string[];
   sub: string[];
@@ -108,13 +111,18 @@ export function textBlock(
   const headline = drawnLines(ctx, slide.headline, weight, headlineSize, sc.textWidth, slide.lang);
   const sub = slide.subheadline ? drawnLines(ctx, slide.subheadline, 400, subSize, sc.textWidth, slide.lang) : [];
   const subHeight = sub.length ? headlineSize * 0.35 + sub.length * subSize * SUB_LINE_HEIGHT : 0;
+  // The bold theme's marker on a last line reaches below the line's box (the word's descenders,
+  // then its padding: up to 0.11 of the size): on the iPad bold sets it ended 26 px over the
+  // device's rim. The block keeps room for it, so the gap under the text is the layout's own; a
+  // subheadline's spacing already has it.
+  const overhang = !sub.length && themeFor(theme).accent === 'marker' ? headlineSize * MARKER_OVERHANG : 0;
   return {
     headline,
     sub,
     headlineSize,
     headlineWeight: weight,
     subSize,
-    height: Math.ceil(headline.length * headlineSize * HEADLINE_LINE_HEIGHT + subHeight),
+    height: Math.ceil(headline.length * headlineSize * HEADLINE_LINE_HEIGHT + subHeight + overhang),
   };
 }
 
