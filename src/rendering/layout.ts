@@ -96,7 +96,10 @@ export interface TextBlock {
   headlineSize: number;
   headlineWeight: Weight;
   subSize: number;
+  /** Its height, with `reach`. */
   height: number;
+  /** What of `height` lies under the last line's box: the marker's reach (MARKER_OVERHANG), else 0. */
+  reach?: number;
 }
 
 export function textBlock(
@@ -123,6 +126,7 @@ export function textBlock(
     headlineWeight: weight,
     subSize,
     height: Math.ceil(headline.length * headlineSize * HEADLINE_LINE_HEIGHT + subHeight + overhang),
+    reach: Math.ceil(overhang),
   };
 }
 
@@ -264,13 +268,15 @@ export function place(
     : featureWidth(device, d, sc, padTop + m.blockHeight + gap, share, grows ? themeFor(theme).product.hero : share, least);
   const h = heightOf(device, d, w);
   if (layout === 'headline-bottom') {
-    // The text sits on the bottom margin; the device stands centred in the room above it. A device
+    // The text's line box sits on the bottom margin (the marker's reach under it is no matter
+    // there: counted, it sent iPhone bold's bottom headline to the top); the device stands centred
+    // in the room above it. A device
     // too tall for that room (a 20:9 phone at its share) would hang off the top edge and hide the
     // screen's title bar, the words that say what the screen is: its text goes on top instead and
     // the device bleeds off the bottom, as issue 30 asks of tall screens.
     // A feature grown against a tangent under the top text (featureWidth) may not fit here: it
     // takes the largest width that does, down to the theme's share, so the set keeps its rhythm.
-    const textTop = H - padTop - own.height;
+    const textTop = H - padTop - own.height + (own.reach ?? 0);
     const bottom = textTop - gap;
     let fits = Math.max(W * least, Math.min(w, Math.floor((w * (bottom - bottomPad)) / h)));
     // The frame's parts are rounded one by one: a pixel or two over, step down.

@@ -205,3 +205,35 @@ describe('the marker under the last line', () => {
     expect((top - lowest) / height).toBeGreaterThanOrEqual(0.025);
   });
 });
+
+describe("the marker's reach", () => {
+  // Counted under a bottom headline it sent the iPhone bold set's "Smart Reminders" to the top,
+  // its device no longer fitting above: the set lost its alternating rhythm.
+  it("leaves a bottom headline in its place (the iPhone bold set's slide 4)", () => {
+    registerFonts();
+    const plan = planScreenshotSet({
+      listings: [habitly],
+      extraContext: null,
+      request: { device: 'iphone-69', count: 5 },
+      uploadedScreens: 5,
+    });
+    const slides = plan.slides.map((s, i) => ({ ...s, layout: s.layout === 'text-only' ? layoutFor(s.role, i, true) : s.layout }));
+    const c = createCanvas(1, 1).getContext('2d');
+    const metrics = fitSet(c, 'iphone-69', slides, 'bold');
+    // Slide 2's three lines left no room above them before either: its text is on top by design.
+    const index = slides.findIndex((s) => s.headline === 'Smart Reminders');
+    expect(slides[index].layout).toBe('headline-bottom');
+    const task: SlideTask = {
+      kind: 'slide',
+      index,
+      device: 'iphone-69',
+      slide: slides[index],
+      screen: new Uint8Array(1),
+      metrics,
+      panorama: null,
+      theme: 'bold',
+    };
+    const { at } = arrange(c, task, displayFor('iphone-69', { width: 660, height: 1434 }), false);
+    expect(at.textTop).toBeGreaterThan(2868 / 2);
+  });
+});
