@@ -1,9 +1,10 @@
 /**
  * `npx tsx test/rendering/make-set-sheets.ts [out dir] [case...]`: one planned set (the planner tests'
  * Habitly listing: rich, rated 4.78 by 12,840) per theme × device, as a designer looks at them
- * before shipping: a sheet per device (iPhone, iPad, Android phone and tablet, Mac, and the two
- * landscape cases: an iPhone set turned for landscape screens, and landscape screens on upright
- * iPhone slides), a row per theme, written to docs/rendering-sets/<case>.png. The screens are
+ * before shipping: a sheet per device (iPhone, iPad, Android phone and tablet, Mac, and the
+ * landscape cases: an iPhone set turned for landscape screens, landscape screens on upright
+ * iPhone slides, an Android tablet, an iPad and an Android phone turned), a row per theme,
+ * written to docs/rendering-sets/<case>.png. The screens are
  * marked app-like pictures of each family's real display shape, the brand colours the goldens'
  * fixed pair, and the hero shows the listing's rating as a set's result would.
  */
