@@ -6,7 +6,18 @@ import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { DEVICES } from '../core/devices.ts';
 import { PANORAMA_THEME, themeFor } from '../core/themes.ts';
 import { leadOf, missingGlyphs, setFont, useBrandFont, type Weight } from './fonts.ts';
-import { displayFor, drawCutout, drawFrameBody, frameBox, hasTitleBar, MAX_CROP, type Display, type FrameBox } from './frames.ts';
+import {
+  displayFor,
+  drawCutout,
+  drawFrameBody,
+  frameBox,
+  hasTitleBar,
+  MAX_CROP,
+  titleBarTone,
+  type Display,
+  type FrameBox,
+  type TitleBarTone,
+} from './frames.ts';
 import {
   BOTTOM_PAD,
   HERO_LEAD,
@@ -18,6 +29,7 @@ import {
   scaleOf,
   textBlock,
   THUMBNAIL_PT,
+  WINDOW_MIN_BLEED,
   type Bleed,
   type Placement,
   type Scale,
@@ -229,12 +241,17 @@ export function arrange(
   // tablet), reads as a crop that slipped. The nearer way out is taken: smaller (about its top,
   // so it stays under its text; never under MIN_HERO_SHARE, nor the features' width plus
   // HERO_LEAD) until it clears the bottom margin, else lowered until it bleeds MIN_BLEED.
+  // A window (a Mac app's) is better whole than bleeding: it is made smaller first, however near
+  // the bleed, else lowered until WINDOW_MIN_BLEED of it lies past the edge (layout.ts
+  // featureWidth), taking its text half the way so that the band above it stays balanced.
   if (upright && at.frame && isHero(layout) && !marketing && !side) {
-    const [clearAt, bleedAt] = [height - Math.round(height * BOTTOM_PAD), Math.ceil(height * (1 + MIN_BLEED))];
+    const windowed = hasTitleBar(at.frame.frame);
+    const clearAt = height - Math.round(height * BOTTOM_PAD);
+    const bleedAt = windowed ? Math.ceil(height + WINDOW_MIN_BLEED * upright.height) : Math.ceil(height * (1 + MIN_BLEED));
     const low = lowestOf(at.frame, tilt);
     if (low > clearAt && low < bleedAt) {
       let cleared = false;
-      if (low - clearAt <= bleedAt - low) {
+      if (windowed || low - clearAt <= bleedAt - low) {
         const feature = place(task.device, 'headline-top', m, block, sc, display, task.theme, 0, !task.badge).frame;
         const floor = Math.max(width * MIN_HERO_SHARE, (feature?.width ?? 0) + width * HERO_LEAD);
         for (let w = upright.width - 2; w >= floor && !cleared; w -= 2) {
@@ -243,8 +260,18 @@ export function arrange(
           if (lowestOf(smaller.frame, tilt) <= clearAt) [at.frame, cleared] = [smaller.frame, true];
         }
       }
-      if (!cleared) shift(at, 0, bleedAt - Math.floor(low));
+      if (!cleared) {
+        const dy = bleedAt - Math.floor(low);
+        shift(at, 0, dy);
+        if (windowed) at.textTop += Math.floor(dy / 2);
+      }
     }
+    // Its raised bottom corner too: a wide device's lean lifts it a long way (an Android phone's
+    // on a landscape slide sat 2 % of the height over the edge while the other corner bled 6 %),
+    // a sliver of background under one end. Not clear of the bottom margin: lowered until it is
+    // past the edge, so that the whole bottom edge bleeds.
+    const raised = lowestOf(at.frame, tilt) - at.frame.width * Math.abs(Math.sin(tilt));
+    if (tilt && raised > clearAt && raised < height) shift(at, 0, Math.ceil(height - raised));
   }
   return { layout, block, at, turned, tilt };
 }
@@ -321,7 +348,9 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
   let drawn: { cropped: number; upscaled: number; bled: number } | null = null;
   let data: Buffer;
   try {
-    drawPlate(ctx, task, look, at.frame, at.bleed, tilt);
+    // A window's title bar takes its app's appearance: dark over a dark app (the probe is read anyway, by `composition`).
+    const bar = at.frame && hasTitleBar(at.frame.frame) ? titleBarTone(shown && !marketingImage ? shown.probe() : null) : 'light';
+    drawPlate(ctx, task, look, at.frame, at.bleed, tilt, bar);
     if (at.frame) {
       ctx.save();
       rotateAbout(ctx, at.frame, tilt);
@@ -365,7 +394,7 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
       missingGlyphs: missingGlyphs(`${task.slide.headline} ${task.slide.subheadline ?? ''}`, leadOf(ctx)),
       minFontPx,
       minFontThumbnailPt: Math.round(((minFontPx * THUMBNAIL_PT) / sc.base) * 10) / 10,
-      ...headlineLint(task.device, block.headlineSize),
+      ...headlineLint(task.device, block.headlineSize, { width, height }),
       contrast: look.contrast,
       screenCroppedPct: shown && drawn ? drawn.cropped : null,
       screenUpscaledPct: shown && drawn ? drawn.upscaled : null,
@@ -376,14 +405,18 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
 }
 
 /** The headline as search results show it, and the warning when it is too small to read there. */
-function headlineLint(device: SlideTask['device'], px: number): Pick<DrawnLint, 'headlineSearchPt' | 'warnings'> {
-  const pt = searchPt(device, px);
+function headlineLint(
+  device: SlideTask['device'],
+  px: number,
+  size: { width: number; height: number },
+): Pick<DrawnLint, 'headlineSearchPt' | 'warnings'> {
+  const pt = searchPt(device, px, size);
   return {
     headlineSearchPt: pt,
     warnings:
       pt < MIN_HEADLINE_SEARCH_PT
         ? [
-            `The headline is ${pt} pt in the store's search results (the slide is shown ${searchWidthPt(device)} pt wide there), under ${MIN_HEADLINE_SEARCH_PT} pt: shorten it so it can be set larger.`,
+            `The headline is ${pt} pt in the store's search results (the slide is shown ${searchWidthPt(device, size.width, size.height)} pt wide there), under ${MIN_HEADLINE_SEARCH_PT} pt: shorten it so it can be set larger.`,
           ]
         : [],
   };
@@ -417,19 +450,27 @@ function drawFocus(
 const plates = new Map<string, Canvas>();
 const MAX_PLATES = 2;
 
-function drawPlate(ctx: SKRSContext2D, task: SlideTask, look: Look, frame: FrameBox | null, bleed: Bleed | null, tilt: number): void {
+function drawPlate(
+  ctx: SKRSContext2D,
+  task: SlideTask,
+  look: Look,
+  frame: FrameBox | null,
+  bleed: Bleed | null,
+  tilt: number,
+  bar: TitleBarTone,
+): void {
   const sc = scaleOf(task.device, task.orientation);
   const paint = (c: SKRSContext2D) => {
     drawBackground(c, sc, look, task.panorama);
     c.save();
     if (frame) rotateAbout(c, frame, tilt);
     else if (bleed) rotateAbout(c, bleed, tilt);
-    if (frame) drawFrameBody(c, task.device, frame);
+    if (frame) drawFrameBody(c, task.device, frame, bar);
     if (bleed) drawBleedShadow(c, bleed);
     c.restore();
   };
   if (task.panorama) return paint(ctx);
-  const key = JSON.stringify([task.device, task.orientation, look, frame, bleed, tilt]);
+  const key = JSON.stringify([task.device, task.orientation, look, frame, bleed, tilt, bar]);
   let plate = plates.get(key);
   if (!plate) {
     plate = createCanvas(sc.width, sc.height);

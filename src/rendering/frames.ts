@@ -4,6 +4,7 @@
  * Every measure is a fraction of the screen's width, so a frame scales to any size.
  */
 import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
+import { luminance, toHex } from '../core/colour.ts';
 import { DEVICES, type Device } from '../core/devices.ts';
 import { FRAMES, type Display, type FrameId, type FrameSpec } from '../core/displays.ts';
 
@@ -142,8 +143,8 @@ function shadowFor(box: FrameBox, outerR: number): { image: Canvas; pad: number 
   return { image, pad };
 }
 
-/** Shadow, buttons, rim and bezel: everything under the screen. */
-export function drawFrameBody(ctx: SKRSContext2D, _device: Device, box: FrameBox): void {
+/** Shadow, buttons, rim and bezel: everything under the screen; a window's title bar in `bar`'s appearance. */
+export function drawFrameBody(ctx: SKRSContext2D, _device: Device, box: FrameBox, bar: TitleBarTone = 'light'): void {
   const f = specOf(box.frame);
   const sw = shortSide(box);
   const outerR = f.corner !== undefined ? sw * f.corner : box.screen.radius + sw * (f.bezel + f.rim);
@@ -155,7 +156,7 @@ export function drawFrameBody(ctx: SKRSContext2D, _device: Device, box: FrameBox
     ctx.fillStyle = 'rgba(0, 0, 0, 0.32)';
     roundRect(ctx, box.x, box.y, box.width, box.height, outerR);
     ctx.fill();
-    if (f.titleBar) drawTitleBar(ctx, box, outerR - sw * f.rim);
+    if (f.titleBar) drawTitleBar(ctx, box, outerR - sw * f.rim, TITLE_BARS[bar]);
     return;
   }
 
@@ -190,19 +191,44 @@ export function drawFrameBody(ctx: SKRSContext2D, _device: Device, box: FrameBox
 /** The macOS traffic lights: close, minimise, zoom. */
 export const TRAFFIC_LIGHTS = ['#FF5F57', '#FEBC2E', '#28C840'] as const;
 
+/** macOS's two window appearances: the title bar's fill and the hairline under it. */
+export const TITLE_BARS = {
+  light: { fill: '#ECECEE', line: 'rgba(0, 0, 0, 0.14)' },
+  dark: { fill: '#2B2B2E', line: 'rgba(0, 0, 0, 0.6)' },
+} as const;
+export type TitleBarTone = keyof typeof TITLE_BARS;
+
+/** A screen's top strip darker than this (WCAG relative luminance; #595959 grey) is a dark app's. */
+export const DARK_TOP = 0.1;
+
 /**
- * A window's title bar, inside its hairline edge above the content: light grey with a hairline
- * under it and the three traffic lights at its left, at macOS's proportions (12 pt buttons, 20 pt
- * apart, the first 20 pt in, on a 28 pt bar). Drawn into the set's plate: once per set.
+ * The appearance of a window showing `screen` (RGBA pixels, as screen-image.ts `probe` gives them):
+ * dark when the screen's top strip is dark, as macOS draws a dark app's title bar; a light grey bar
+ * over a dark app's toolbar read as pasted on (design read 2026-11-28). A coloured toolbar (a
+ * brand's blue or purple) keeps the light bar: taken by nearness, a purple window's bar went dark
+ * beside four light ones in the same set. Without a screen, the window shows dark glass: dark.
  */
-function drawTitleBar(ctx: SKRSContext2D, box: FrameBox, r: number): void {
+export function titleBarTone(screen: { data: Uint8Array | Uint8ClampedArray; width: number; height: number } | null): TitleBarTone {
+  if (!screen) return 'dark';
+  const rows = Math.max(1, Math.round(screen.height * 0.03));
+  const sum = [0, 0, 0];
+  for (let i = 0; i < rows * screen.width * 4; i += 4) for (let k = 0; k < 3; k++) sum[k] += screen.data[i + k];
+  return luminance(toHex(sum.map((v) => v / (rows * screen.width)) as [number, number, number])) < DARK_TOP ? 'dark' : 'light';
+}
+
+/**
+ * A window's title bar, inside its hairline edge above the content, with a hairline under it and
+ * the three traffic lights at its left, at macOS's proportions (12 pt buttons, 20 pt apart, the
+ * first 20 pt in, on a 28 pt bar). Drawn into the set's plate: once per set and appearance.
+ */
+function drawTitleBar(ctx: SKRSContext2D, box: FrameBox, r: number, look: (typeof TITLE_BARS)[TitleBarTone]): void {
   const inset = box.screen.x - box.x;
   const [x, y, w, h] = [box.x + inset, box.y + inset, box.width - 2 * inset, box.screen.y - box.y - inset];
-  ctx.fillStyle = '#ECECEE';
+  ctx.fillStyle = look.fill;
   ctx.beginPath();
   ctx.roundRect(x, y, w, h, [r, r, 0, 0]);
   ctx.fill();
-  ctx.fillStyle = 'rgba(0, 0, 0, 0.14)';
+  ctx.fillStyle = look.line;
   ctx.fillRect(x, y + h - Math.max(1, h / 28), w, Math.max(1, h / 28));
   const step = (h * 20) / 28;
   TRAFFIC_LIGHTS.forEach((colour, i) => {

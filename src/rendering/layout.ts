@@ -8,7 +8,7 @@ import { REGULAR_TYPE, themeFor, type ThemeId } from '../core/themes.ts';
 import { DEVICES, type Device } from '../core/devices.ts';
 import { slideSize, type Orientation } from '../core/orientation.ts';
 import { isHero } from '../core/set.ts';
-import { frameBox, FRAMES, hasTitleBar, type Display, type FrameBox } from './frames.ts';
+import { displayFor, frameBox, FRAMES, hasTitleBar, type Display, type FrameBox } from './frames.ts';
 import type { Weight } from './font-sources.ts';
 import { drawnLines, fitSize, HEADLINE_LINE_HEIGHT, SUB_LINE_HEIGHT } from './text.ts';
 import type { SetMetrics, SlideLook } from './types.ts';
@@ -22,7 +22,7 @@ export interface Scale {
   textWidth: number;
   padTop: number;
   gap: number;
-  /** The type is set from the headline floor up (a Mac slide: typeScale). */
+  /** The type is set from the headline floor up (a Mac slide, a landscape slide: typeScale). */
   typeFromFloor?: boolean;
 }
 
@@ -41,7 +41,8 @@ export function scaleOf(device: Device, orientation?: Orientation): Scale {
     padTop: Math.round(height * 0.055),
     gap: Math.round(height * 0.03),
   };
-  return DEVICES[device].family === 'mac' ? { ...sc, typeFromFloor: true } : sc;
+  // A Mac slide, and any landscape slide, has its type set from the floor up (typeScale).
+  return DEVICES[device].family === 'mac' || width > height ? { ...sc, typeFromFloor: true } : sc;
 }
 
 /**
@@ -75,7 +76,9 @@ export function typeScale(sc: Scale, theme: ThemeId | undefined): TypeScale {
   // A Mac slide (2880 × 1800) has a phone-like base of 1008 px, under which every theme's size
   // (bold 127, the others 91) fell below the floor (144): every theme set 144, and bold's big type
   // did not show. There the floor is the regular size and each theme keeps its ratio to it (bold
-  // 1.4 ×: 202 px); fitSet still fits the set's headlines between the floor and that.
+  // 1.4 ×: 202 px); fitSet still fits the set's headlines between the floor and that. So on every
+  // landscape slide, whose floor is 8 % of its short side: bold sat at the floor with the regular
+  // themes on iPad, Android phone and tablet landscape slides, 1.13 × above it on the iPhone.
   const own = sc.typeFromFloor ? (min * size) / REGULAR_TYPE.size : sc.base * size;
   const max = Math.max(min, Math.round(own));
   return { max, min, subMin: minLegiblePx(sc) };
@@ -84,13 +87,19 @@ export function typeScale(sc: Scale, theme: ThemeId | undefined): TypeScale {
 /** The largest subheadline size the headline allows (MIN_HEADLINE_RATIO). */
 export const subCap = (headlineSize: number): number => Math.floor(headlineSize / MIN_HEADLINE_RATIO);
 
+/** Room kept under a headline for its marker's reach below the last line, as a share of the size. */
+export const MARKER_OVERHANG = 0.12;
+
 export interface TextBlock {
   headline: string[];
   sub: string[];
   headlineSize: number;
   headlineWeight: Weight;
   subSize: number;
+  /** Its height, with `reach`. */
   height: number;
+  /** What of `height` lies under the last line's box: the marker's reach (MARKER_OVERHANG), else 0. */
+  reach?: number;
 }
 
 export function textBlock(
@@ -105,13 +114,19 @@ export function textBlock(
   const headline = drawnLines(ctx, slide.headline, weight, headlineSize, sc.textWidth, slide.lang);
   const sub = slide.subheadline ? drawnLines(ctx, slide.subheadline, 400, subSize, sc.textWidth, slide.lang) : [];
   const subHeight = sub.length ? headlineSize * 0.35 + sub.length * subSize * SUB_LINE_HEIGHT : 0;
+  // The bold theme's marker on a last line reaches below the line's box (the word's descenders,
+  // then its padding: up to 0.11 of the size): on the iPad bold sets it ended 26 px over the
+  // device's rim. The block keeps room for it, so the gap under the text is the layout's own; a
+  // subheadline's spacing already has it.
+  const overhang = !sub.length && themeFor(theme).accent === 'marker' ? headlineSize * MARKER_OVERHANG : 0;
   return {
     headline,
     sub,
     headlineSize,
     headlineWeight: weight,
     subSize,
-    height: Math.ceil(headline.length * headlineSize * HEADLINE_LINE_HEIGHT + subHeight),
+    height: Math.ceil(headline.length * headlineSize * HEADLINE_LINE_HEIGHT + subHeight + overhang),
+    reach: Math.ceil(overhang),
   };
 }
 
@@ -145,19 +160,27 @@ export function fitSet(ctx: SKRSContext2D, device: Device, slides: SlideLook[], 
   // On a Mac slide the type above the floor is taken from the window's room: a 16:10 slide is
   // short, and bold's larger type with a second line or a subheadline left a feature's window
   // 60 % off the bottom edge. It grows only as far as the set's text leaves a window of
-  // MIN_WINDOW_SHARE whole under it; past that the floor, as before.
+  // MIN_WINDOW_SHARE whole under it; past that the floor, as before. On another landscape slide
+  // (the device's own shape turned), as far as a feature's device at the theme's share keeps all
+  // but MAX_TYPE_BLEED of its height on the slide.
   if (sc.typeFromFloor) {
-    const window = frameBox(
-      device,
-      { frame: 'mac-window', landscape: true, aspect: FRAMES['mac-window'].aspect, crop: 0 },
-      0,
-      0,
-      sc.width * MIN_WINDOW_SHARE,
-    );
-    const room = sc.height - sc.padTop - sc.gap - Math.round(sc.height * BOTTOM_PAD) - window.height;
+    const room = typeRoom(device, sc, theme);
     while (f.headline > t.min && f.blockHeight > room) f = fitted(Math.max(t.min, f.headline - 4));
   }
   return { headlineSizes: slides.map(() => f.headline), subSize: f.subSize, blockHeight: f.blockHeight };
+}
+
+/** The tallest text block a slide whose type is set from the floor up may have above the floor (fitSet). */
+function typeRoom(device: Device, sc: Scale, theme?: ThemeId): number {
+  const above = sc.height - sc.padTop - sc.gap;
+  if (DEVICES[device].family === 'mac') {
+    const d = { frame: 'mac-window' as const, landscape: true, aspect: FRAMES['mac-window'].aspect, crop: 0 };
+    return above - Math.round(sc.height * BOTTOM_PAD) - frameBox(device, d, 0, 0, sc.width * MIN_WINDOW_SHARE).height;
+  }
+  // The device's own display, turned with the slide.
+  const d = displayFor(device, { width: sc.width, height: sc.height });
+  const h = frameBox(device, d, 0, 0, sc.width * themeFor(theme).product.feature).height;
+  return above - h * (1 - MAX_TYPE_BLEED);
 }
 
 /** A slide with no screen: the set's type, so the poster reads as one of the set. */
@@ -245,13 +268,15 @@ export function place(
     : featureWidth(device, d, sc, padTop + m.blockHeight + gap, share, grows ? themeFor(theme).product.hero : share, least);
   const h = heightOf(device, d, w);
   if (layout === 'headline-bottom') {
-    // The text sits on the bottom margin; the device stands centred in the room above it. A device
+    // The text's line box sits on the bottom margin (the marker's reach under it is no matter
+    // there: counted, it sent iPhone bold's bottom headline to the top); the device stands centred
+    // in the room above it. A device
     // too tall for that room (a 20:9 phone at its share) would hang off the top edge and hide the
     // screen's title bar, the words that say what the screen is: its text goes on top instead and
     // the device bleeds off the bottom, as issue 30 asks of tall screens.
     // A feature grown against a tangent under the top text (featureWidth) may not fit here: it
     // takes the largest width that does, down to the theme's share, so the set keeps its rhythm.
-    const textTop = H - padTop - own.height;
+    const textTop = H - padTop - own.height + (own.reach ?? 0);
     const bottom = textTop - gap;
     let fits = Math.max(W * least, Math.min(w, Math.floor((w * (bottom - bottomPad)) / h)));
     // The frame's parts are rounded one by one: a pixel or two over, step down.
@@ -276,6 +301,10 @@ export const HERO_LEAD = 0.02;
 export const MIN_HERO_SHARE = 0.78;
 /** A feature's window (a Mac app's) made narrower to be shown whole stays at least this share of the width. */
 export const MIN_WINDOW_SHARE = 0.7;
+/** Type above the floor on a landscape slide leaves a feature's device at most this share of its height past the bottom edge. */
+export const MAX_TYPE_BLEED = 0.25;
+/** A window (a Mac app's) that is not whole has at least this share of its height past the bottom edge. */
+export const WINDOW_MIN_BLEED = 0.25;
 
 /**
  * A feature's device width, the same on every feature of the set (it is found from the set's
@@ -302,9 +331,17 @@ function featureWidth(
   const wanted = H * (1 + MIN_BLEED);
   const clearAt = H - Math.round(H * BOTTOM_PAD);
   if (bottom <= clearAt || (bottom >= wanted && least === share)) return { width, drop: 0 };
-  // A window that may be narrower: the widest, down to `least`, that clears the bottom margin.
-  for (let w = Math.floor(width); w >= W * least; w -= 2) if (below + heightOf(device, d, w) <= clearAt) return { width: w, drop: 0 };
-  if (bottom >= wanted) return { width, drop: 0 };
+  if (least !== share) {
+    // A window: the widest, down to `least`, that clears the bottom margin; else it plainly
+    // bleeds. Under a two-line headline with a subheadline the golden's window at 76 % lost its
+    // bottom fifth past the edge (the hero its bottom 8 %): a window that almost fits reads as a
+    // crop that slipped. As large as a feature may be (grown as a device is against a tangent),
+    // lowered until WINDOW_MIN_BLEED of it lies past the edge.
+    for (let w = Math.floor(width); w >= W * least; w -= 2) if (below + heightOf(device, d, w) <= clearAt) return { width: w, drop: 0 };
+    const grown = W * Math.max(share, heroShare - HERO_LEAD);
+    const gh = heightOf(device, d, grown);
+    return { width: grown, drop: Math.max(0, Math.ceil(H + WINDOW_MIN_BLEED * gh - below - gh)) };
+  }
   // The frame's height grows with its width: scale to the wanted height, within the cap.
   const grown = Math.min(width * ((wanted - below) / h), W * Math.max(share, heroShare - HERO_LEAD));
   return { width: grown, drop: Math.max(0, Math.ceil(wanted - below - heightOf(device, d, grown))) };

@@ -26,12 +26,12 @@ const PORTRAIT_PT: Record<string, { portrait: number; landscape: number }> = {
 export const MIN_HEADLINE_SEARCH_PT = 7;
 
 /** The slide's width in search results, in points (dp on Android), for a slide `width` × `height`. */
-export function searchWidthPt(device: Device, width = DEVICES[device].width, height = DEVICES[device].height): number {
+export function searchWidthPt(device: Device, width: number = DEVICES[device].width, height: number = DEVICES[device].height): number {
   const sizes = PORTRAIT_PT[DEVICES[device].family] ?? PORTRAIT_PT.iphone;
   return width > height ? sizes.landscape : sizes.portrait;
 }
 
-/** A size in the slide's pixels as points in search results, to a tenth. */
-export function searchPt(device: Device, px: number): number {
-  return Math.round(((px * searchWidthPt(device)) / DEVICES[device].width) * 10) / 10;
+/** A size in the pixels of a `size` slide (the device's own by default; a landscape one is shown wider) as points in search results, to a tenth. */
+export function searchPt(device: Device, px: number, size: { width: number; height: number } = DEVICES[device]): number {
+  return Math.round(((px * searchWidthPt(device, size.width, size.height)) / size.width) * 10) / 10;
 }

@@ -7,9 +7,16 @@ import { contrastRatio } from '../../src/core/colour.ts';
 import { THEME_IDS, THEMES } from '../../src/core/themes.ts';
 import { createCanvas } from '@napi-rs/canvas';
 import { accentOf, chromaOf, drawWithAccent, keyWord, MIN_ACCENT_CHROMA, swashBand } from '../../src/rendering/accent.ts';
-import { drawText } from '../../src/rendering/compose.ts';
-import { registerFontsFor, setFont } from '../../src/rendering/fonts.ts';
 import { lookOf } from '../../src/rendering/themes.ts';
+import { arrange, composeRaw, drawText } from '../../src/rendering/compose.ts';
+import { registerFonts, registerFontsFor, setFont } from '../../src/rendering/fonts.ts';
+import { displayFor } from '../../src/rendering/frames.ts';
+import { fitSet } from '../../src/rendering/layout.ts';
+import type { SlideTask } from '../../src/rendering/types.ts';
+import { layoutFor } from '../../src/planning/look.ts';
+import { planScreenshotSet } from '../../src/planning/plan.ts';
+import { habitly } from '../planning/listings.ts';
+import { markedScreen, THEME_BRAND } from './golden-cases.ts';
 
 const PURPLE_AMBER = { primary: '#6B2FBF', secondary: '#4C1D95', accent: '#FFB300' };
 const slide = { headline: 'Track Unlimited Habits', subheadline: null, layout: 'headline-top', background: { colors: [] }, textColor: '' };
@@ -144,5 +151,89 @@ describe('the marker', () => {
     expect(padBottom).toBeGreaterThan(size * 0.04);
     expect(Math.abs(padTop - padBottom)).toBeLessThan(size * 0.06);
     expect(chipTop).toBeGreaterThan(trackBottom);
+  });
+});
+
+// A marker on a headline's last line reaches below the line's box (the word's descenders, then
+// its padding): on the iPad bold sets ("Share Your / Progress", portrait and landscape) it ended
+// 26 px over the device's rim, 1.3 % of the height, the shadow between them: a sticker touching
+// the device. The block keeps room for it, so the gap under the text is the layout's own.
+describe('the marker under the last line', () => {
+  it.each(['portrait', 'landscape'] as const)('clears the device under it by the gap, iPad %s', async (orientation) => {
+    registerFonts();
+    const plan = planScreenshotSet({
+      listings: [habitly],
+      extraContext: null,
+      request: { device: 'ipad-13', count: 5, orientation },
+      uploadedScreens: 5,
+      uploadedLandscape: orientation === 'landscape',
+    });
+    const slides = plan.slides.map((s, i) => ({ ...s, layout: s.layout === 'text-only' ? layoutFor(s.role, i, true) : s.layout }));
+    const index = slides.findIndex((s) => s.headline === 'Share Your Progress');
+    const c = createCanvas(1, 1).getContext('2d');
+    const metrics = fitSet(c, 'ipad-13', slides, 'bold', orientation);
+    const shot = orientation === 'landscape' ? [1376, 1032] : [1032, 1376];
+    const task: SlideTask = {
+      kind: 'slide',
+      index,
+      device: 'ipad-13',
+      orientation,
+      slide: slides[index],
+      screen: await markedScreen(shot[0], shot[1], '#10B981'),
+      metrics,
+      panorama: null,
+      theme: 'bold',
+      brand: THEME_BRAND,
+    };
+    const { at, block } = arrange(c, task, displayFor('ipad-13', { width: shot[0], height: shot[1] }), false);
+    expect(block.headline.at(-1)).toContain('Progress');
+    const { data, width, height } = await composeRaw(task);
+    const top = at.frame!.y;
+    // The lowest row above the device holding ink or the marker: far from the flat background
+    // (the device's antialiased rim, its top rows, left out).
+    const bg = [data[0], data[1], data[2]];
+    let lowest = -1;
+    for (let y = at.textTop; y < top - 4; y++)
+      for (let x = 0; x < width; x += 2) {
+        const i = (y * width + x) * 4;
+        if (Math.max(...bg.map((v, k) => Math.abs(data[i + k] - v))) > 90) {
+          lowest = y;
+          break;
+        }
+      }
+    // Before: 26 px (1.3 % of the height) in landscape.
+    expect((top - lowest) / height).toBeGreaterThanOrEqual(0.025);
+  });
+});
+
+describe("the marker's reach", () => {
+  // Counted under a bottom headline it sent the iPhone bold set's "Smart Reminders" to the top,
+  // its device no longer fitting above: the set lost its alternating rhythm.
+  it("leaves a bottom headline in its place (the iPhone bold set's slide 4)", () => {
+    registerFonts();
+    const plan = planScreenshotSet({
+      listings: [habitly],
+      extraContext: null,
+      request: { device: 'iphone-69', count: 5 },
+      uploadedScreens: 5,
+    });
+    const slides = plan.slides.map((s, i) => ({ ...s, layout: s.layout === 'text-only' ? layoutFor(s.role, i, true) : s.layout }));
+    const c = createCanvas(1, 1).getContext('2d');
+    const metrics = fitSet(c, 'iphone-69', slides, 'bold');
+    // Slide 2's three lines left no room above them before either: its text is on top by design.
+    const index = slides.findIndex((s) => s.headline === 'Smart Reminders');
+    expect(slides[index].layout).toBe('headline-bottom');
+    const task: SlideTask = {
+      kind: 'slide',
+      index,
+      device: 'iphone-69',
+      slide: slides[index],
+      screen: new Uint8Array(1),
+      metrics,
+      panorama: null,
+      theme: 'bold',
+    };
+    const { at } = arrange(c, task, displayFor('iphone-69', { width: 660, height: 1434 }), false);
+    expect(at.textTop).toBeGreaterThan(2868 / 2);
   });
 });

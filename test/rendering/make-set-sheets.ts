@@ -1,9 +1,10 @@
 /**
  * `npx tsx test/rendering/make-set-sheets.ts [out dir] [case...]`: one planned set (the planner tests'
  * Habitly listing: rich, rated 4.78 by 12,840) per theme × device, as a designer looks at them
- * before shipping: a sheet per device (iPhone, iPad, Android phone and tablet, Mac, and the two
- * landscape cases: an iPhone set turned for landscape screens, and landscape screens on upright
- * iPhone slides), a row per theme, written to docs/rendering-sets/<case>.png. The screens are
+ * before shipping: a sheet per device (iPhone, iPad, Android phone and tablet, Mac, and the
+ * landscape cases: an iPhone set turned for landscape screens, landscape screens on upright
+ * iPhone slides, an Android tablet, an iPad and an Android phone turned), a row per theme,
+ * written to docs/rendering-sets/<case>.png. The screens are
  * marked app-like pictures of each family's real display shape, the brand colours the goldens'
  * fixed pair, and the hero shows the listing's rating as a set's result would.
  */
@@ -37,6 +38,8 @@ export const SHEET_CASES: SheetCase[] = [
   { name: 'iphone-landscape', device: 'iphone-69', screen: [1434, 660], orientation: 'landscape' },
   { name: 'iphone-landscape-screens', device: 'iphone-69', screen: [1434, 660], orientation: 'portrait' },
   { name: 'android-tablet-landscape', device: 'android-tablet', screen: [1280, 800], orientation: 'landscape' },
+  { name: 'ipad-landscape', device: 'ipad-13', screen: [1376, 1032], orientation: 'landscape' },
+  { name: 'android-phone-landscape', device: 'android-phone', screen: [1200, 540], orientation: 'landscape' },
 ];
 
 const COLOURS = ['#3B82F6', '#F97316', '#10B981', '#EC4899', '#8B5CF6'];

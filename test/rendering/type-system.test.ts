@@ -127,6 +127,26 @@ describe("the headline in the store's search results", () => {
     expect(searchWidthPt(device)).toBeGreaterThan(90);
   });
 
+  // A landscape slide is shown alone across the results (an iPhone's 353 pt wide): its lint read
+  // the portrait slide's width and place, 106 px on a 2868 px slide as 9 pt instead of 13.
+  it("measures a landscape slide at the landscape slide's width there", async () => {
+    const look = { ...slide(0, 'Play It Wide', 'headline-top'), lang: 'en' };
+    const { lint } = await composeRaw(
+      {
+        kind: 'slide',
+        index: 0,
+        device: 'iphone-69',
+        orientation: 'landscape',
+        slide: look,
+        screen: null,
+        metrics: { headlineSizes: [106], subSize: 66, blockHeight: 122 },
+        panorama: null,
+      },
+      null,
+    );
+    expect(lint.headlineSearchPt).toBe(Math.round(((106 * 353) / 2868) * 10) / 10);
+  });
+
   it('warns on the slide, and in the set, when a headline would show under 7 pt', async () => {
     const device = 'android-phone';
     const look = { ...slide(0, 'Tiny type', 'headline-top'), lang: 'en' };
