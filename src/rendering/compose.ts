@@ -6,7 +6,8 @@ import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { DEVICES } from '../core/devices.ts';
 import { PANORAMA_THEME, themeFor } from '../core/themes.ts';
 import { leadOf, missingGlyphs, setFont, useBrandFont, type Weight } from './fonts.ts';
-import { displayFor, drawCutout, drawFrameBody, frameBox, hasTitleBar, MAX_CROP, type Display, type FrameBox } from './frames.ts';
+import { displayFor, drawCutout, frameBox, hasTitleBar, MAX_CROP, type Display } from './frames.ts';
+import { drawPlate, rotateAbout } from './plates.ts';
 import {
   BOTTOM_PAD,
   HERO_LEAD,
@@ -18,7 +19,6 @@ import {
   scaleOf,
   textBlock,
   THUMBNAIL_PT,
-  type Bleed,
   type Placement,
   type Scale,
   type TextBlock,
@@ -34,7 +34,7 @@ import { ScreenError, ScreenSlot, type ScreenImage } from './screen-image.ts';
 
 export { ScreenError };
 import { directionOf, HEADLINE_LINE_HEIGHT, SUB_LINE_HEIGHT } from './text.ts';
-import { drawBackground, lookOf, type Look } from './themes.ts';
+import { lookOf } from './themes.ts';
 import { accentOf, drawWithAccent } from './accent.ts';
 import { drawBadge } from './badge.ts';
 import type { DrawnLint, SlideLook, SlideTask } from './types.ts';
@@ -278,15 +278,6 @@ function shift(at: Placement, dx: number, dy: number): void {
   if (at.bleed) at.bleed = { ...at.bleed, x: at.bleed.x + dx, y: at.bleed.y + dy };
 }
 
-/** Turns what is drawn next by `tilt` about the box's centre. */
-function rotateAbout(ctx: SKRSContext2D, box: { x: number; y: number; width: number; height: number }, tilt: number): void {
-  if (!tilt) return;
-  const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
-  ctx.translate(cx, cy);
-  ctx.rotate(tilt);
-  ctx.translate(-cx, -cy);
-}
-
 async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise<Composed> {
   const { width, height } = slideSize(task.device, task.orientation);
   const sc = scaleOf(task.device, task.orientation);
@@ -408,56 +399,6 @@ function drawFocus(
     textTop < sc.height / 2 ? { top: textTop + textHeight + sc.gap, bottom: sc.height - pad } : { top: pad, bottom: textTop - sc.gap };
   const box = calloutBox(regionOnSlide(f, on, screen), sc, free);
   if (box) drawCallout(ctx, screen, f, box);
-}
-
-// The background and the device under the screen are the same on every slide of a set (devices
-// sit at the same height: SetMetrics.blockHeight), so they are drawn once per thread and copied:
-// the gradient, the blurred shadow scaled up and the rim cost ~17 ms a slide, the copy ~1 ms.
-// Two kept: ~15-22 MB each. A panorama's background differs on every slide: drawn directly.
-const plates = new Map<string, Canvas>();
-const MAX_PLATES = 2;
-
-function drawPlate(ctx: SKRSContext2D, task: SlideTask, look: Look, frame: FrameBox | null, bleed: Bleed | null, tilt: number): void {
-  const sc = scaleOf(task.device, task.orientation);
-  const paint = (c: SKRSContext2D) => {
-    drawBackground(c, sc, look, task.panorama);
-    c.save();
-    if (frame) rotateAbout(c, frame, tilt);
-    else if (bleed) rotateAbout(c, bleed, tilt);
-    if (frame) drawFrameBody(c, task.device, frame);
-    if (bleed) drawBleedShadow(c, bleed);
-    c.restore();
-  };
-  if (task.panorama) return paint(ctx);
-  const key = JSON.stringify([task.device, task.orientation, look, frame, bleed, tilt]);
-  let plate = plates.get(key);
-  if (!plate) {
-    plate = createCanvas(sc.width, sc.height);
-    paint(plate.getContext('2d', { alpha: false }));
-    if (plates.size >= MAX_PLATES) plates.delete(plates.keys().next().value!);
-    plates.set(key, plate);
-  }
-  ctx.drawImage(plate, 0, 0);
-}
-
-/**
- * A soft shadow under a frameless screen, so a light screen stands off a light background. Blurred
- * at a quarter of the size and scaled up (a full-size blur costs ~50 ms); drawn into the plate, so
- * once per set.
- */
-function drawBleedShadow(ctx: SKRSContext2D, b: Bleed): void {
-  const k = 4;
-  const pad = Math.ceil(Math.min(b.width, b.height) * 0.12);
-  const small = createCanvas(Math.ceil((b.width + 2 * pad) / k), Math.ceil((b.height + 2 * pad) / k));
-  const s = small.getContext('2d');
-  s.scale(1 / k, 1 / k);
-  s.shadowColor = 'rgba(0, 0, 0, 0.28)';
-  s.shadowBlur = (pad * 0.5) / k;
-  s.fillStyle = '#000000';
-  s.beginPath();
-  s.roundRect(pad, pad, b.width, b.height, b.radii);
-  s.fill();
-  ctx.drawImage(small, b.x - pad, b.y - pad, small.width * k, small.height * k);
 }
 
 /** Why a screen is already a marketing composition, or null when it looks like an app's own screen. */
