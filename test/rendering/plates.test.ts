@@ -24,7 +24,9 @@ describe('PlateCache', () => {
   it("paints a planned set's three plates once across two sets, whatever the slides' order", async () => {
     registerFonts();
     const layouts = ['hero-centered', 'headline-bottom', 'headline-top', 'headline-bottom', 'headline-top', 'headline-bottom'];
-    const slides = layouts.map((l, i) => ({ ...slide(i, `Headline number ${i}`, l), screenshotUrl: null }));
+    // Colours no other test draws: the files of a worker share its module cache, plates included.
+    const background = { colors: ['#2D6A4F', '#1B4332'] };
+    const slides = layouts.map((l, i) => ({ ...slide(i, `Headline number ${i}`, l, { background }), screenshotUrl: null }));
     const metrics = fitSet(createCanvas(1, 1).getContext('2d'), 'iphone-69', slides);
     const shown = await screen(1320, 2868);
     const before = plates.painted;
