@@ -31,6 +31,7 @@ import { drawRating, ratingRoom, shownRating } from './rating.ts';
 import { calloutBox, drawCallout, regionOnSlide, type Rect as CalloutRect } from './callout.ts';
 import { focusError, type Focus } from '../core/set.ts';
 import { ScreenError, ScreenSlot, type ScreenImage } from './screen-image.ts';
+import { ScreenSprite } from './screen-sprite.ts';
 
 export { ScreenError };
 import { directionOf, HEADLINE_LINE_HEIGHT, SUB_LINE_HEIGHT } from './text.ts';
@@ -87,53 +88,66 @@ function drawScreen(
   screen: ScreenImage | null,
   slideHeight: number,
   turned = false,
+  shared = false,
 ): { cropped: number; upscaled: number; bled: number } {
-  ctx.save();
-  ctx.beginPath();
-  ctx.roundRect(s.x, s.y, s.width, s.height, s.radius);
-  ctx.clip();
-  // A landscape screen in an upright device (arrange's `turned`): drawn a quarter turn clockwise,
-  // its top to the right, as a phone held sideways shows it when stood up.
-  const [tw, th] = turned ? [s.height, s.width] : [s.width, s.height];
-  const [tx, ty] = turned ? [-tw / 2, -th / 2] : [s.x, s.y];
-  let out = { cropped: 0, upscaled: 0, bled: 0 };
-  if (screen) {
-    // A transparent screen is drawn over black, as a phone shows it.
-    if (screen.hasAlpha) {
-      ctx.fillStyle = '#000000';
-      ctx.fillRect(s.x, s.y, s.width, s.height);
-    }
-    if (turned) {
-      ctx.translate(s.x + s.width / 2, s.y + s.height / 2);
-      ctx.rotate(Math.PI / 2);
-    }
-    const info = { width: screen.width, height: screen.height };
-    // Cover, anchored at the top (the status bar stays): scale to fill, crop what overflows.
-    const scale = Math.max(tw / info.width, th / info.height);
-    const [cw, ch] = [tw / scale, th / scale];
-    ctx.imageSmoothingEnabled = true;
-    // Skia's 'high' is a bicubic filter: sharpest when a screen is enlarged, but it cost 26 ms of
-    // the bench slide's CPU where 'medium' (bilinear, mipmaps below half size) cost 12. Reduced,
-    // the two differ by ~3 dB PSNR at 0.82 (a 1320-wide screen in the 6.9" frame; text reads
-    // the same at 1:1), and at 0.4 'medium' is the closer to a Lanczos reduction of the two.
-    ctx.imageSmoothingQuality = scale > 1 ? 'high' : 'medium';
-    ctx.drawImage(screen.image, (info.width - cw) / 2, 0, cw, ch, tx, ty, tw, th);
-    const visible = Math.max(0, Math.min(s.y + s.height, slideHeight) - Math.max(s.y, 0));
-    out = {
-      cropped: pct(1 - (cw * ch) / (info.width * info.height)),
-      upscaled: pct(Math.max(0, scale - 1)),
-      bled: pct(1 - visible / s.height),
-    };
-  } else {
+  if (!screen) {
     // No screen for this slide: a dark, lit glass rather than an empty hole.
+    ctx.save();
+    ctx.beginPath();
+    ctx.roundRect(s.x, s.y, s.width, s.height, s.radius);
+    ctx.clip();
     const g = ctx.createLinearGradient(s.x, s.y, s.x + s.width, s.y + s.height);
     g.addColorStop(0, '#23252B');
     g.addColorStop(1, '#0C0D10');
     ctx.fillStyle = g;
     ctx.fillRect(s.x, s.y, s.width, s.height);
+    ctx.restore();
+    return { cropped: 0, upscaled: 0, bled: 0 };
   }
-  ctx.restore();
-  return out;
+  // A landscape screen in an upright device (arrange's `turned`): drawn a quarter turn clockwise,
+  // its top to the right, as a phone held sideways shows it when stood up.
+  const [tw, th] = turned ? [s.height, s.width] : [s.width, s.height];
+  const info = { width: screen.width, height: screen.height };
+  // Cover, anchored at the top (the status bar stays): scale to fill, crop what overflows.
+  const scale = Math.max(tw / info.width, th / info.height);
+  const [cw, ch] = [tw / scale, th / scale];
+  // Skia's 'high' is a bicubic filter: sharpest when a screen is enlarged, but it cost 26 ms of
+  // the bench slide's CPU where 'medium' (bilinear, mipmaps below half size) cost 12. Reduced,
+  // the two differ by ~3 dB PSNR at 0.82 (a 1320-wide screen in the 6.9" frame; text reads
+  // the same at 1:1), and at 0.4 'medium' is the closer to a Lanczos reduction of the two.
+  const quality = scale > 1 ? 'high' : 'medium';
+  const paint = (c: SKRSContext2D, x: number, y: number) => {
+    c.save();
+    c.beginPath();
+    c.roundRect(x, y, s.width, s.height, s.radius);
+    c.clip();
+    // A transparent screen is drawn over black, as a phone shows it.
+    if (screen.hasAlpha) {
+      c.fillStyle = '#000000';
+      c.fillRect(x, y, s.width, s.height);
+    }
+    if (turned) {
+      c.translate(x + s.width / 2, y + s.height / 2);
+      c.rotate(Math.PI / 2);
+    }
+    const [tx, ty] = turned ? [-tw / 2, -th / 2] : [x, y];
+    c.imageSmoothingEnabled = true;
+    c.imageSmoothingQuality = quality;
+    c.drawImage(screen.image, (info.width - cw) / 2, 0, cw, ch, tx, ty, tw, th);
+    c.restore();
+  };
+  // A screen other slides of the set show too is drawn once and copied (screen-sprite.ts); not
+  // under a lean or a preview's scale, where the copy would be resampled.
+  const m = ctx.getTransform();
+  const plain = m.a === 1 && m.b === 0 && m.c === 0 && m.d === 1 && m.e === 0 && m.f === 0;
+  if (shared && plain) screenSprite.draw(ctx, screen, s, JSON.stringify([s.radius, turned]), paint);
+  else paint(ctx, s.x, s.y);
+  const visible = Math.max(0, Math.min(s.y + s.height, slideHeight) - Math.max(s.y, 0));
+  return {
+    cropped: pct(1 - (cw * ch) / (info.width * info.height)),
+    upscaled: pct(Math.max(0, scale - 1)),
+    bled: pct(1 - visible / s.height),
+  };
 }
 
 const pct = (share: number) => Math.round(share * 1000) / 10;
@@ -152,6 +166,8 @@ function take(spare: Map<string, Canvas>, key: string, width: number, height: nu
 // This thread's screen and icon, each decoded into one kept skia Image (see ScreenSlot).
 const screenSlot = new ScreenSlot();
 const iconSlot = new ScreenSlot();
+// This thread's copy of a screen that several slides of a set show.
+export const screenSprite = new ScreenSprite();
 const badgeSlot = new ScreenSlot();
 
 type Composed = { data: Buffer; width: number; height: number; lint: DrawnLint };
@@ -319,13 +335,13 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
       // Under a window's title bar the content's top corners are square.
       const s = at.frame.screen;
       const radius = hasTitleBar(at.frame.frame) ? [0, 0, s.radius, s.radius] : s.radius;
-      drawn = drawScreen(ctx, { ...s, radius }, shown, height, turned);
+      drawn = drawScreen(ctx, { ...s, radius }, shown, height, turned, task.screenShared);
       drawCutout(ctx, task.device, at.frame);
       ctx.restore();
     } else if (at.bleed) {
       ctx.save();
       rotateAbout(ctx, at.bleed, tilt);
-      drawn = drawScreen(ctx, { ...at.bleed, radius: at.bleed.radii }, shown, height, turned);
+      drawn = drawScreen(ctx, { ...at.bleed, radius: at.bleed.radii }, shown, height, turned, task.screenShared);
       ctx.restore();
     } else if (icon) drawIcon(ctx, icon, width / 2, at.textTop - sc.gap - iconSize, iconSize);
     else if (layout === 'text-only') drawAccent(ctx, look.text, width / 2, at.textTop - sc.gap, sc);
