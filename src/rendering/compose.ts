@@ -6,18 +6,8 @@ import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { DEVICES } from '../core/devices.ts';
 import { PANORAMA_THEME, themeFor } from '../core/themes.ts';
 import { leadOf, missingGlyphs, setFont, useBrandFont, type Weight } from './fonts.ts';
-import {
-  displayFor,
-  drawCutout,
-  drawFrameBody,
-  frameBox,
-  hasTitleBar,
-  MAX_CROP,
-  titleBarTone,
-  type Display,
-  type FrameBox,
-  type TitleBarTone,
-} from './frames.ts';
+import { displayFor, drawCutout, frameBox, hasTitleBar, MAX_CROP, titleBarTone, type Display } from './frames.ts';
+import { drawPlate, rotateAbout } from './plates.ts';
 import {
   BOTTOM_PAD,
   HERO_LEAD,
@@ -30,7 +20,6 @@ import {
   textBlock,
   THUMBNAIL_PT,
   WINDOW_MIN_BLEED,
-  type Bleed,
   type Placement,
   type Scale,
   type TextBlock,
@@ -43,10 +32,11 @@ import { drawRating, ratingRoom, shownRating } from './rating.ts';
 import { calloutBox, drawCallout, regionOnSlide, type Rect as CalloutRect } from './callout.ts';
 import { focusError, type Focus } from '../core/set.ts';
 import { ScreenError, ScreenSlot, type ScreenImage } from './screen-image.ts';
+import { ScreenSprite } from './screen-sprite.ts';
 
 export { ScreenError };
 import { directionOf, HEADLINE_LINE_HEIGHT, SUB_LINE_HEIGHT } from './text.ts';
-import { drawBackground, lookOf, type Look } from './themes.ts';
+import { lookOf } from './themes.ts';
 import { accentOf, drawWithAccent } from './accent.ts';
 import { drawBadge } from './badge.ts';
 import type { DrawnLint, SlideLook, SlideTask } from './types.ts';
@@ -99,53 +89,66 @@ function drawScreen(
   screen: ScreenImage | null,
   slideHeight: number,
   turned = false,
+  shared = false,
 ): { cropped: number; upscaled: number; bled: number } {
-  ctx.save();
-  ctx.beginPath();
-  ctx.roundRect(s.x, s.y, s.width, s.height, s.radius);
-  ctx.clip();
-  // A landscape screen in an upright device (arrange's `turned`): drawn a quarter turn clockwise,
-  // its top to the right, as a phone held sideways shows it when stood up.
-  const [tw, th] = turned ? [s.height, s.width] : [s.width, s.height];
-  const [tx, ty] = turned ? [-tw / 2, -th / 2] : [s.x, s.y];
-  let out = { cropped: 0, upscaled: 0, bled: 0 };
-  if (screen) {
-    // A transparent screen is drawn over black, as a phone shows it.
-    if (screen.hasAlpha) {
-      ctx.fillStyle = '#000000';
-      ctx.fillRect(s.x, s.y, s.width, s.height);
-    }
-    if (turned) {
-      ctx.translate(s.x + s.width / 2, s.y + s.height / 2);
-      ctx.rotate(Math.PI / 2);
-    }
-    const info = { width: screen.width, height: screen.height };
-    // Cover, anchored at the top (the status bar stays): scale to fill, crop what overflows.
-    const scale = Math.max(tw / info.width, th / info.height);
-    const [cw, ch] = [tw / scale, th / scale];
-    ctx.imageSmoothingEnabled = true;
-    // Skia's 'high' is a bicubic filter: sharpest when a screen is enlarged, but it cost 26 ms of
-    // the bench slide's CPU where 'medium' (bilinear, mipmaps below half size) cost 12. Reduced,
-    // the two differ by ~3 dB PSNR at 0.82 (a 1320-wide screen in the 6.9" frame; text reads
-    // the same at 1:1), and at 0.4 'medium' is the closer to a Lanczos reduction of the two.
-    ctx.imageSmoothingQuality = scale > 1 ? 'high' : 'medium';
-    ctx.drawImage(screen.image, (info.width - cw) / 2, 0, cw, ch, tx, ty, tw, th);
-    const visible = Math.max(0, Math.min(s.y + s.height, slideHeight) - Math.max(s.y, 0));
-    out = {
-      cropped: pct(1 - (cw * ch) / (info.width * info.height)),
-      upscaled: pct(Math.max(0, scale - 1)),
-      bled: pct(1 - visible / s.height),
-    };
-  } else {
+  if (!screen) {
     // No screen for this slide: a dark, lit glass rather than an empty hole.
+    ctx.save();
+    ctx.beginPath();
+    ctx.roundRect(s.x, s.y, s.width, s.height, s.radius);
+    ctx.clip();
     const g = ctx.createLinearGradient(s.x, s.y, s.x + s.width, s.y + s.height);
     g.addColorStop(0, '#23252B');
     g.addColorStop(1, '#0C0D10');
     ctx.fillStyle = g;
     ctx.fillRect(s.x, s.y, s.width, s.height);
+    ctx.restore();
+    return { cropped: 0, upscaled: 0, bled: 0 };
   }
-  ctx.restore();
-  return out;
+  // A landscape screen in an upright device (arrange's `turned`): drawn a quarter turn clockwise,
+  // its top to the right, as a phone held sideways shows it when stood up.
+  const [tw, th] = turned ? [s.height, s.width] : [s.width, s.height];
+  const info = { width: screen.width, height: screen.height };
+  // Cover, anchored at the top (the status bar stays): scale to fill, crop what overflows.
+  const scale = Math.max(tw / info.width, th / info.height);
+  const [cw, ch] = [tw / scale, th / scale];
+  // Skia's 'high' is a bicubic filter: sharpest when a screen is enlarged, but it cost 26 ms of
+  // the bench slide's CPU where 'medium' (bilinear, mipmaps below half size) cost 12. Reduced,
+  // the two differ by ~3 dB PSNR at 0.82 (a 1320-wide screen in the 6.9" frame; text reads
+  // the same at 1:1), and at 0.4 'medium' is the closer to a Lanczos reduction of the two.
+  const quality = scale > 1 ? 'high' : 'medium';
+  const paint = (c: SKRSContext2D, x: number, y: number) => {
+    c.save();
+    c.beginPath();
+    c.roundRect(x, y, s.width, s.height, s.radius);
+    c.clip();
+    // A transparent screen is drawn over black, as a phone shows it.
+    if (screen.hasAlpha) {
+      c.fillStyle = '#000000';
+      c.fillRect(x, y, s.width, s.height);
+    }
+    if (turned) {
+      c.translate(x + s.width / 2, y + s.height / 2);
+      c.rotate(Math.PI / 2);
+    }
+    const [tx, ty] = turned ? [-tw / 2, -th / 2] : [x, y];
+    c.imageSmoothingEnabled = true;
+    c.imageSmoothingQuality = quality;
+    c.drawImage(screen.image, (info.width - cw) / 2, 0, cw, ch, tx, ty, tw, th);
+    c.restore();
+  };
+  // A screen other slides of the set show too is drawn once and copied (screen-sprite.ts); not
+  // under a lean or a preview's scale, where the copy would be resampled.
+  const m = ctx.getTransform();
+  const plain = m.a === 1 && m.b === 0 && m.c === 0 && m.d === 1 && m.e === 0 && m.f === 0;
+  if (shared && plain) screenSprite.draw(ctx, screen, s, JSON.stringify([s.radius, turned]), paint);
+  else paint(ctx, s.x, s.y);
+  const visible = Math.max(0, Math.min(s.y + s.height, slideHeight) - Math.max(s.y, 0));
+  return {
+    cropped: pct(1 - (cw * ch) / (info.width * info.height)),
+    upscaled: pct(Math.max(0, scale - 1)),
+    bled: pct(1 - visible / s.height),
+  };
 }
 
 const pct = (share: number) => Math.round(share * 1000) / 10;
@@ -164,6 +167,8 @@ function take(spare: Map<string, Canvas>, key: string, width: number, height: nu
 // This thread's screen and icon, each decoded into one kept skia Image (see ScreenSlot).
 const screenSlot = new ScreenSlot();
 const iconSlot = new ScreenSlot();
+// This thread's copy of a screen that several slides of a set show.
+export const screenSprite = new ScreenSprite();
 const badgeSlot = new ScreenSlot();
 
 type Composed = { data: Buffer; width: number; height: number; lint: DrawnLint };
@@ -305,15 +310,6 @@ function shift(at: Placement, dx: number, dy: number): void {
   if (at.bleed) at.bleed = { ...at.bleed, x: at.bleed.x + dx, y: at.bleed.y + dy };
 }
 
-/** Turns what is drawn next by `tilt` about the box's centre. */
-function rotateAbout(ctx: SKRSContext2D, box: { x: number; y: number; width: number; height: number }, tilt: number): void {
-  if (!tilt) return;
-  const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
-  ctx.translate(cx, cy);
-  ctx.rotate(tilt);
-  ctx.translate(-cx, -cy);
-}
-
 async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise<Composed> {
   const { width, height } = slideSize(task.device, task.orientation);
   const sc = scaleOf(task.device, task.orientation);
@@ -357,13 +353,13 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
       // Under a window's title bar the content's top corners are square.
       const s = at.frame.screen;
       const radius = hasTitleBar(at.frame.frame) ? [0, 0, s.radius, s.radius] : s.radius;
-      drawn = drawScreen(ctx, { ...s, radius }, shown, height, turned);
+      drawn = drawScreen(ctx, { ...s, radius }, shown, height, turned, task.screenShared);
       drawCutout(ctx, task.device, at.frame);
       ctx.restore();
     } else if (at.bleed) {
       ctx.save();
       rotateAbout(ctx, at.bleed, tilt);
-      drawn = drawScreen(ctx, { ...at.bleed, radius: at.bleed.radii }, shown, height, turned);
+      drawn = drawScreen(ctx, { ...at.bleed, radius: at.bleed.radii }, shown, height, turned, task.screenShared);
       ctx.restore();
     } else if (icon) drawIcon(ctx, icon, width / 2, at.textTop - sc.gap - iconSize, iconSize);
     else if (layout === 'text-only') drawAccent(ctx, look.text, width / 2, at.textTop - sc.gap, sc);
@@ -441,64 +437,6 @@ function drawFocus(
     textTop < sc.height / 2 ? { top: textTop + textHeight + sc.gap, bottom: sc.height - pad } : { top: pad, bottom: textTop - sc.gap };
   const box = calloutBox(regionOnSlide(f, on, screen), sc, free);
   if (box) drawCallout(ctx, screen, f, box);
-}
-
-// The background and the device under the screen are the same on every slide of a set (devices
-// sit at the same height: SetMetrics.blockHeight), so they are drawn once per thread and copied:
-// the gradient, the blurred shadow scaled up and the rim cost ~17 ms a slide, the copy ~1 ms.
-// Two kept: ~15-22 MB each. A panorama's background differs on every slide: drawn directly.
-const plates = new Map<string, Canvas>();
-const MAX_PLATES = 2;
-
-function drawPlate(
-  ctx: SKRSContext2D,
-  task: SlideTask,
-  look: Look,
-  frame: FrameBox | null,
-  bleed: Bleed | null,
-  tilt: number,
-  bar: TitleBarTone,
-): void {
-  const sc = scaleOf(task.device, task.orientation);
-  const paint = (c: SKRSContext2D) => {
-    drawBackground(c, sc, look, task.panorama);
-    c.save();
-    if (frame) rotateAbout(c, frame, tilt);
-    else if (bleed) rotateAbout(c, bleed, tilt);
-    if (frame) drawFrameBody(c, task.device, frame, bar);
-    if (bleed) drawBleedShadow(c, bleed);
-    c.restore();
-  };
-  if (task.panorama) return paint(ctx);
-  const key = JSON.stringify([task.device, task.orientation, look, frame, bleed, tilt, bar]);
-  let plate = plates.get(key);
-  if (!plate) {
-    plate = createCanvas(sc.width, sc.height);
-    paint(plate.getContext('2d', { alpha: false }));
-    if (plates.size >= MAX_PLATES) plates.delete(plates.keys().next().value!);
-    plates.set(key, plate);
-  }
-  ctx.drawImage(plate, 0, 0);
-}
-
-/**
- * A soft shadow under a frameless screen, so a light screen stands off a light background. Blurred
- * at a quarter of the size and scaled up (a full-size blur costs ~50 ms); drawn into the plate, so
- * once per set.
- */
-function drawBleedShadow(ctx: SKRSContext2D, b: Bleed): void {
-  const k = 4;
-  const pad = Math.ceil(Math.min(b.width, b.height) * 0.12);
-  const small = createCanvas(Math.ceil((b.width + 2 * pad) / k), Math.ceil((b.height + 2 * pad) / k));
-  const s = small.getContext('2d');
-  s.scale(1 / k, 1 / k);
-  s.shadowColor = 'rgba(0, 0, 0, 0.28)';
-  s.shadowBlur = (pad * 0.5) / k;
-  s.fillStyle = '#000000';
-  s.beginPath();
-  s.roundRect(pad, pad, b.width, b.height, b.radii);
-  s.fill();
-  ctx.drawImage(small, b.x - pad, b.y - pad, small.width * k, small.height * k);
 }
 
 /** Why a screen is already a marketing composition, or null when it looks like an app's own screen. */

@@ -19,6 +19,9 @@ import { fontString, useBrandFont } from './fonts.ts';
 
 export type PreviewStore = 'app-store' | 'google-play';
 
+/** The slides a search result shows: the first three portrait ones (a landscape one alone). */
+export const PREVIEW_SLIDES = 3;
+
 export const PREVIEW_SCREENS: Record<
   PreviewStore,
   { widthPt: number; scale: number; margin: number; icon: number; gap: number; radius: number }
@@ -78,7 +81,7 @@ export async function renderStorePreview(input: StorePreviewInput): Promise<Buff
   const margin = s.margin * k;
   const first = await sharp(input.slides[0]).metadata();
   const landscape = (first.width ?? 1) > (first.height ?? 1);
-  const shown = input.slides.slice(0, landscape ? 1 : 3);
+  const shown = input.slides.slice(0, landscape ? 1 : PREVIEW_SLIDES);
   const thumbs = await thumbnails(shown, thumbnailWidth(input.store, landscape));
   const rowHeight = Math.max(...thumbs.map((t) => t.height));
   const headHeight = s.icon * k;

@@ -87,6 +87,8 @@ export interface SlideTask {
   orientation?: Orientation;
   slide: SlideLook;
   screen: Uint8Array | null;
+  /** Other slides of the set show the same screen: it is scaled once per thread and copied (screen-sprite.ts). */
+  screenShared?: boolean;
   metrics: SetMetrics;
   panorama: { index: number; count: number; colors: string[] } | null;
   theme?: ThemeId;

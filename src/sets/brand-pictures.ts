@@ -11,7 +11,7 @@ import type { ObjectStore } from '../objects/index.ts';
 import type { Listing } from '../core/listing.ts';
 import { DEVICES, type Device } from '../core/devices.ts';
 import { FEATURE_GRAPHIC, renderFeatureGraphic } from '../rendering/feature-graphic.ts';
-import { renderStorePreview } from '../rendering/store-preview.ts';
+import { PREVIEW_SLIDES, renderStorePreview } from '../rendering/store-preview.ts';
 import { featureGraphicFileName, keepPicture, STORE_PREVIEW_NAME, type JobFile } from './files.ts';
 import type { BrandTask } from '../rendering/types.ts';
 
@@ -85,7 +85,7 @@ export async function featureGraphics(
 /** Where fastlane supply reads a language's feature graphic (supply's metadata folder, below `android/`). */
 const graphicEntry = (locale: string, png: Buffer) => ({ path: `android/${locale}/images/featureGraphic.png`, png });
 
-/** The store preview from the first locale's slides: drawn while the other locales render. */
+/** The store preview from the first locale's first slides (PREVIEW_SLIDES): drawn while the others render. */
 export async function storePreview(
   objects: ObjectStore,
   prefix: string,
@@ -103,7 +103,7 @@ export async function storePreview(
       icon: await input.brand.icon,
       // The preview shows the first three; posting all ten to the thread copied ~10 MB on the
       // thread that answers HTTP.
-      slides: pngs.slice(0, 3),
+      slides: pngs.slice(0, PREVIEW_SLIDES),
       font: input.brand.kit?.font,
     },
   });

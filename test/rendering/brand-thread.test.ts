@@ -10,7 +10,7 @@ import { DRAW_HERE } from '../../src/sets/brand-pictures.ts';
 import { keysOnlyStore, renderPlannedSet } from './support.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
 import { RenderPool } from '../../src/rendering/index.ts';
-import type { BrandTask } from '../../src/rendering/types.ts';
+import type { BrandTask, RenderInput, RenderOptions } from '../../src/rendering/types.ts';
 import { emptyScreenshots } from '../../src/core/listing.ts';
 import { solidPng } from '../support/fake-images.ts';
 import { sampleListing } from '../support/fixtures.ts';
@@ -64,5 +64,46 @@ describe('brand pictures on a rendering thread', () => {
     const done = await renderPlannedSet(planned, objects, renderer, { brand, appName: 'Pantry', subtitle: 'Pantry Labs' });
     expect(drawn.sort()).toEqual(['feature-graphic', 'store-preview']);
     expect(done.files.map((f) => f.name)).toEqual(expect.arrayContaining(['feature-graphic.png', 'store-preview.png']));
+  });
+
+  it('draws the store preview once the first three slides are drawn, not after the last', async () => {
+    const planned = planScreenshotSet({
+      listings: [sampleListing({ store: 'google-play', storeId: 'com.pantry', screenshots: emptyScreenshots() })],
+      extraContext: null,
+      request: { device: 'android-phone', count: 6 },
+    });
+    const objects = keysOnlyStore([], async () => Buffer.alloc(0));
+    const events: string[] = [];
+    const renderer = {
+      // The pool's slides, handed over one by one in their order: when the preview is asked for
+      // is then the same on every run.
+      renderSlides: async (input: RenderInput, opts: RenderOptions = {}) => {
+        const rendered = await pool.renderSlides(input, { signal: opts.signal });
+        for (const [index, r] of rendered.entries()) {
+          // A turn of the event loop between slides, as the pool's own hand-overs have.
+          await new Promise((resolve) => setImmediate(resolve));
+          events.push(`slide ${index}`);
+          opts.onSlide?.(index + 1, rendered.length, { index, rendered: r });
+        }
+        return rendered;
+      },
+      renderSome: pool.renderSome.bind(pool),
+      drawBrand: (task: BrandTask) => {
+        events.push(task.kind);
+        return pool.drawBrand(task);
+      },
+    };
+    const brand = {
+      theme: 'soft' as const,
+      palette,
+      source: 'icon' as const,
+      kit: DEFAULT_BRAND_KIT,
+      icon: solidPng(64, 64, 'orange'),
+      warning: null,
+    };
+    const done = await renderPlannedSet(planned, objects, renderer, { brand, appName: 'Pantry', subtitle: 'Pantry Labs' });
+    expect(events.filter((e) => e.startsWith('slide'))).toHaveLength(6);
+    expect(events.indexOf('store-preview')).toBe(events.indexOf('slide 2') + 1);
+    expect(done.files.map((f) => f.name)).toContain('store-preview.png');
   });
 });
