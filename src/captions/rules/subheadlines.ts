@@ -48,10 +48,19 @@ export class Subheadlines extends WriterBase {
   protected sub(
     headline: string,
     p: Phrase | null,
-    o: { form?: string | null; extra?: string | null; spare?: 'any' | 'unsayable'; allowEcho?: boolean; hero?: boolean } = {},
+    o: {
+      form?: string | null;
+      extra?: string | null;
+      spare?: 'any' | 'unsayable';
+      allowEcho?: boolean;
+      hero?: boolean;
+      /** The only line that may stand under it: a purpose's own action. */
+      own?: string;
+    } = {},
   ): string | null {
     const candidates: string[] = [];
-    if (p) {
+    if (o.own) candidates.push(o.own);
+    else if (p) {
       for (const own of [p.sentence, p.text]) {
         const form = o.form ?? headline;
         const rest = this.memo(`rest\0${form}\0${own}\0${p.shape}`, () => remainder(form, own, this.u.language, p.shape !== 'noun'));
@@ -84,7 +93,7 @@ export class Subheadlines extends WriterBase {
     }
     // Last, when allowed, the phrase's own sentence even though it repeats the headline's words.
     const echoing = p && o.allowEcho ? [p.sentence, p.text] : [];
-    for (const [k, text] of [...candidates, ...echoing].entries()) {
+    for (const [k, text] of (o.own ? [o.own] : [...candidates, ...echoing]).entries()) {
       if (textKey(text) === textKey(headline)) continue;
       const out = this.finishSub(text, headline);
       // "Track unlimited habits with Streakly. / With a single tap.": two "with"s in a row read as a stutter.

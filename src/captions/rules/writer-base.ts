@@ -110,7 +110,13 @@ export class WriterBase {
     ];
     this.parts = laterParts(ordered);
     const part = (p: Phrase) => this.parts.has(p);
-    const wholeFirst = (ps: Phrase[]) => [...ps.filter((p) => !part(p)), ...ps.filter(part)];
+    // A purpose ("Compare prices nearby" of "Scan barcodes in store to…") after every part: it is why
+    // its action matters, not a feature of its own (./writer.ts says it over its action).
+    const wholeFirst = (ps: Phrase[]) => [
+      ...ps.filter((p) => !part(p) && !p.purposeOf),
+      ...ps.filter((p) => part(p) && !p.purposeOf),
+      ...ps.filter((p) => p.purposeOf),
+    ];
     // What the screens show first, each part in the voice's order.
     this.ordered = [...wholeFirst(ordered.filter((p) => shown.has(p))), ...wholeFirst(ordered.filter((p) => !shown.has(p)))];
     this.series = seriesOf([...u.phrases, ...u.steps].map((p) => p.sentence));

@@ -75,11 +75,15 @@ export class CaptionWriter extends Subheadlines {
       // The first headline with something whole to say under it: "Save your looks as presets —
       // Apply them to a whole album at once" when "Save your looks" leaves only "As presets and…".
       for (const { text: headline, form } of this.sayings(rotated, p, n, preferCore)) {
-        const sub = long ? this.sub(headline, p, { form, allowEcho }) : null;
+        const sub = long ? this.sub(headline, p, p.purposeOf ? { form, own: p.purposeOf } : { form, allowEcho }) : null;
         // A long caption with nothing whole to say under it waits for the headline-only pass: never filler.
         if (long && sub === null) continue;
         if (role === 'how-it-works') this.step = n;
-        return this.commit(headline, p, sub);
+        const c = this.commit(headline, p, sub);
+        // A purpose is said last (writer-base.ts orders it after every other idea), and alone only
+        // where the listing gives nothing else for the slide: a near miss, warned as one.
+        if (p.purposeOf && !sub) c.weak = [`"${headline}" says what "${p.purposeOf}" is for, not a feature of its own`];
+        return c;
       }
     }
     return null;
@@ -111,6 +115,7 @@ export class CaptionWriter extends Subheadlines {
         ...fresh.filter(promised),
         ...fresh.filter((x) => !promised(x)),
       ]) {
+        if (q.purposeOf) continue;
         const s = this.sayings(this.frames.hero, q, index, this.voice.prefer === 'core').next().value;
         if (!s) continue;
         // A form of the app's name or category words alone ("Mais de 5.000 receitas" of "Receitas da
@@ -122,7 +127,8 @@ export class CaptionWriter extends Subheadlines {
         }
         if (!said) [p, said] = [q, s];
         if (!long) break;
-        const spare = this.ordered.filter((x) => this.fresh(x) && x !== q).length > featuresAfter;
+        // A purpose is no feature of its own (`purposeOf`): it fills no later slide.
+        const spare = this.ordered.filter((x) => this.fresh(x) && x !== q && !x.purposeOf).length > featuresAfter;
         const under =
           this.sub(s.text, q, { form: s.form, extra: u.subtitle, spare: spare ? 'any' : 'unsayable', hero: role === 'hero' }) ??
           this.sub(s.text, q, { form: s.form, spare: 'any', hero: role === 'hero' });
@@ -184,7 +190,8 @@ export class CaptionWriter extends Subheadlines {
     }
     if (role === 'how-it-works') return this.frameIdea(role, index, u.steps);
     // A benefit is said as one where the listing has it (not an order), but a screen's feature before either.
-    const rank = (p: Phrase) => (this.parts.has(p) ? 4 : 0) + (this.shown.has(p) ? 0 : 2) + (p.shape === 'imperative' ? 1 : 0);
+    const rank = (p: Phrase) =>
+      (p.purposeOf ? 8 : 0) + (this.parts.has(p) ? 4 : 0) + (this.shown.has(p) ? 0 : 2) + (p.shape === 'imperative' ? 1 : 0);
     const pool = role === 'benefit' ? [...this.ordered].sort((a, b) => rank(a) - rank(b)) : this.ordered;
     return this.frameIdea(role, index, pool);
   }

@@ -1,0 +1,65 @@
+/**
+ * Shapes the fifth read and the fourth held-out read found in the rule writer's sets, each on a
+ * listing written for the test (never a held-out listing's sentence: test/planning/corpus/split.json).
+ */
+import { describe, expect, it } from 'vitest';
+import { understand } from '../../src/captions/understand.ts';
+import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS } from '../../src/core/set.ts';
+import { planOrNull as plan } from './plan-or-null.ts';
+import { listingOf } from './remaining-listings.ts';
+
+const SHAPES = [{}, { count: 3 }, { count: 6 }, { narrativeId: 'benefits-first' }, { narrativeId: 'problem-solution' }] as const;
+
+/** A baby diary whose second line is an action and what it is for. */
+const diary = listingOf({
+  name: 'Nestling Diary',
+  category: 'Health & Fitness',
+  subtitle: null,
+  rating: 4.6,
+  ratingCount: 1200,
+  description: [
+    'Nestling Diary is the easiest way to follow your baby’s first year.',
+    'Log every feed and nap in two taps.',
+    'Add notes to each diary entry to spot patterns early.',
+    'Share weekly reports with your midwife.',
+    'See sleep trends on one clear chart.',
+  ].join('\n'),
+});
+
+describe('a purpose is said with its action, never alone', () => {
+  it('marks the purpose of an action, not what a noun is for', () => {
+    const u = understand([diary], diary, null);
+    const purpose = u.phrases.find((p) => /^spot patterns/i.test(p.text));
+    expect(purpose?.purposeOf).toBe('Add notes to each diary entry');
+    // "the easiest way to follow…": the way is the app; what it is for is what it does.
+    for (const p of [...u.phrases, ...(u.promise ? [u.promise] : [])])
+      if (/^follow your baby/i.test(p.text)) expect(p.purposeOf).toBeUndefined();
+  });
+
+  it('in every voice, length and story: over its action, or last and warned', () => {
+    let said = 0;
+    for (const style of CAPTION_STYLE_IDS)
+      for (const length of CAPTION_LENGTH_IDS)
+        for (const shape of SHAPES) {
+          const r = plan(diary, style, length, shape);
+          for (const s of r?.slides ?? []) {
+            if (!/spot patterns/i.test(s.headline) || /add notes/i.test(s.headline)) continue;
+            said++;
+            const at = `${style}/${length} ${JSON.stringify(shape)}: ${s.headline}`;
+            if (/^add notes to each diary entry/i.test(s.subheadline ?? '')) continue;
+            expect(r!.warnings.join(' '), at).toMatch(new RegExp(`Slide ${s.index} has a weaker caption.*is for, not a feature`));
+          }
+        }
+    // The listing is one idea short in its longer stories: the purpose is said there.
+    expect(said).toBeGreaterThan(0);
+  });
+
+  it('is said only when the listing has nothing else for the slide', () => {
+    for (const style of CAPTION_STYLE_IDS)
+      for (const length of CAPTION_LENGTH_IDS) {
+        const r = plan(diary, style, length, { count: 3 });
+        expect(r, `${style}/${length}`).not.toBeNull();
+        for (const s of r!.slides) expect(s.headline, `${style}/${length}`).not.toMatch(/^(go ahead, |now you can )?spot patterns/i);
+      }
+  });
+});
