@@ -7,6 +7,7 @@ import { understand } from '../../src/captions/understand.ts';
 import { CAPTION_LENGTH_IDS, CAPTION_STYLE_IDS } from '../../src/core/set.ts';
 import { planOrNull as plan } from './plan-or-null.ts';
 import { listingOf } from './remaining-listings.ts';
+import { corpus } from './corpus/index.ts';
 
 const SHAPES = [{}, { count: 3 }, { count: 6 }, { narrativeId: 'benefits-first' }, { narrativeId: 'problem-solution' }] as const;
 
@@ -61,5 +62,24 @@ describe('a purpose is said with its action, never alone', () => {
         expect(r, `${style}/${length}`).not.toBeNull();
         for (const s of r!.slides) expect(s.headline, `${style}/${length}`).not.toMatch(/^(go ahead, |now you can )?spot patterns/i);
       }
+  });
+});
+
+/** A tuned listing whose line about itself names the app ("TaskForge is a to-do list…"). */
+const taskforge = corpus().find((e) => e.id === 'taskforge')!.listing;
+
+describe('the call to action does not say the hero’s line again', () => {
+  it('nor the app’s name it has just asked for, in every voice and story', () => {
+    let asks = 0;
+    for (const style of CAPTION_STYLE_IDS)
+      for (const shape of SHAPES) {
+        const r = plan(taskforge, style, 'long', shape);
+        for (const s of r?.slides ?? []) {
+          if (s.role !== 'call-to-action') continue;
+          asks++;
+          expect(s.subheadline ?? '', `${style} ${JSON.stringify(shape)}`).not.toMatch(/taskforge/i);
+        }
+      }
+    expect(asks).toBeGreaterThan(0);
   });
 });

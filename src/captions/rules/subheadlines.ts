@@ -13,6 +13,12 @@ import { ending, WriterBase } from './writer-base.ts';
 import { remainder } from './sentence-parts.ts';
 
 export class Subheadlines extends WriterBase {
+  /** Whether `text` says the app's short name. */
+  private namesApp(text: string): boolean {
+    const name = textKey(this.u.shortName);
+    return name.length > 0 && ` ${textKey(text)} `.includes(` ${name} `);
+  }
+
   protected finishSub(text: string, headline?: string): string | null {
     const t = text.replace(SPACES, ' ').trim();
     let body = t.replace(END_PUNCT, '');
@@ -54,6 +60,7 @@ export class Subheadlines extends WriterBase {
       spare?: 'any' | 'unsayable';
       allowEcho?: boolean;
       hero?: boolean;
+      ask?: boolean;
       /** The only line that may stand under it: a purpose's own action. */
       own?: string;
     } = {},
@@ -112,6 +119,10 @@ export class Subheadlines extends WriterBase {
       if (!o.spare && saysAgain(headline, out, this.u.language, new Set([...this.nameWords, ...this.frameWords]))) continue;
       // Under the hero, not its headline's noun phrase again ("Receitas caseiras… / …reúne as receitas caseiras…").
       if (o.hero && heroSaysAgain(headline, out, this.u.language, this.appNameWords)) continue;
+      // Under the ask, not the hero's noun phrase either, nor the app's name the ask has just said:
+      // "Get Acme // Acme gathers the homemade recipes you love" under a hero "Homemade recipes…" asks
+      // with the hero's line (fourth held-out read, D).
+      if (o.ask && (heroSaysAgain(this.heroText, out, this.u.language, this.appNameWords) || this.namesApp(out))) continue;
       // Nor on the word the headline closes on ("DRIFT, BOOST AND RACE. / Race through…"), hero or not.
       if (seamEcho(headline, out, this.u.language, this.nameWords)) continue;
       // Nor what another slide already says: a sentence spent as a headline is not a subheadline too.

@@ -172,7 +172,7 @@ export class CaptionWriter extends Subheadlines {
       const sub =
         rating ??
         (own && !echoes(headline, own) ? this.finishSub(own) : null) ??
-        this.sub(headline, null, { extra: u.subtitle, spare: 'any' });
+        this.sub(headline, null, { extra: u.subtitle, spare: 'any', ask: true });
       return this.commit(headline, null, sub ?? null);
     }
     if (role === 'problem') {
