@@ -83,3 +83,18 @@ describe('the call to action does not say the hero’s line again', () => {
     expect(asks).toBeGreaterThan(0);
   });
 });
+
+describe('a hero’s subheadline does not say a headline word again', () => {
+  it('says its line from after that word where the rest stands whole', () => {
+    const routely = corpus().find((e) => e.id === 'routely')!.listing;
+    let heroes = 0;
+    for (const style of CAPTION_STYLE_IDS)
+      for (const shape of SHAPES) {
+        const hero = plan(routely, style, 'long', shape)?.slides[0];
+        if (!hero || !/turn-by-turn/i.test(hero.headline)) continue;
+        heroes++;
+        expect(hero.subheadline, `${style} ${JSON.stringify(shape)}`).toMatch(/^navigation that works without a signal/i);
+      }
+    expect(heroes).toBeGreaterThan(0);
+  });
+});

@@ -3,9 +3,9 @@
  * found"): the rest of the phrase's own sentence, the app's subtitle or promise, and under the hero or
  * the ask a spare sentence about the app.
  */
-import { echoes, sameTopic, substance } from '../checker/complete.ts';
+import { echoes, sameTopic, stem, substance } from '../checker/complete.ts';
 import { type Phrase } from '../understand.ts';
-import { capitalise, CASED_WORD, contentWords, dangles, END_PUNCT, SPACES, textKey } from '../text.ts';
+import { capitalise, CASED_WORD, contentWords, dangles, END_PUNCT, SPACES, textKey, words } from '../text.ts';
 import { namesOnly } from '../checker/selling.ts';
 import { heroSaysAgain, saysAgain, seamEcho } from '../checker/echo-pair.ts';
 import { localePunctuation } from '../checker/typography.ts';
@@ -13,6 +13,16 @@ import { ending, WriterBase } from './writer-base.ts';
 import { remainder } from './sentence-parts.ts';
 
 export class Subheadlines extends WriterBase {
+  /**
+   * Whether `sub` says a content word of `headline` again (by stem), the app's name aside. Not the
+   * voice's words aside: a hero is framed by none but the name, and playful's "Your turn" would hide
+   * "turn-by-turn".
+   */
+  private sharesWord(headline: string, sub: string): boolean {
+    const head = substance(headline, this.u.language, this.nameWords);
+    return [...substance(sub, this.u.language, this.nameWords)].some((w) => head.has(w));
+  }
+
   /** Whether `text` says the app's short name. */
   private namesApp(text: string): boolean {
     const name = textKey(this.u.shortName);
@@ -100,34 +110,53 @@ export class Subheadlines extends WriterBase {
     }
     // Last, when allowed, the phrase's own sentence even though it repeats the headline's words.
     const echoing = p && o.allowEcho ? [p.sentence, p.text] : [];
-    for (const [k, text] of (o.own ? [o.own] : [...candidates, ...echoing]).entries()) {
-      if (textKey(text) === textKey(headline)) continue;
+    // Whether a line passes under this headline (`k`: its place among the candidates), or null.
+    const fit = (text: string, k: number): string | null => {
+      if (textKey(text) === textKey(headline)) return null;
       const out = this.finishSub(text, headline);
       // "Track unlimited habits with Streakly. / With a single tap.": two "with"s in a row read as a stutter.
       const framedBy = /\b(with|for|in|on|to)\b[^,.!?]*[.!?]?$/i.exec(headline)?.[1]?.toLowerCase();
-      if (framedBy && out && out.split(SPACES)[0].toLowerCase() === framedBy) continue;
+      if (framedBy && out && out.split(SPACES)[0].toLowerCase() === framedBy) return null;
       // Echo judged on the phrase as said too: "Go ahead, save your looks!" is echoed by "Save your looks as…".
       if (
         !out ||
         textKey(headline).includes(textKey(out)) ||
         (k < candidates.length && (echoes(headline, out) || (o.form && echoes(o.form, out))))
       )
-        continue;
+        return null;
       // Never the headline's own words in other forms, even where an echo is allowed: "REPORTS.
       // EXPORTED." over "Export reports to CSV and PDF" says one thing twice (the checker's echo).
       // Not under the hero or the ask (`spare`), which sum the app up and may name it the same way.
-      if (!o.spare && saysAgain(headline, out, this.u.language, new Set([...this.nameWords, ...this.frameWords]))) continue;
+      if (!o.spare && saysAgain(headline, out, this.u.language, new Set([...this.nameWords, ...this.frameWords]))) return null;
       // Under the hero, not its headline's noun phrase again ("Receitas caseiras… / …reúne as receitas caseiras…").
-      if (o.hero && heroSaysAgain(headline, out, this.u.language, this.appNameWords)) continue;
+      if (o.hero && heroSaysAgain(headline, out, this.u.language, this.appNameWords)) return null;
       // Under the ask, not the hero's noun phrase either, nor the app's name the ask has just said:
       // "Get Acme // Acme gathers the homemade recipes you love" under a hero "Homemade recipes…" asks
       // with the hero's line (fourth held-out read, D).
-      if (o.ask && (heroSaysAgain(this.heroText, out, this.u.language, this.appNameWords) || this.namesApp(out))) continue;
+      if (o.ask && (heroSaysAgain(this.heroText, out, this.u.language, this.appNameWords) || this.namesApp(out))) return null;
       // Nor on the word the headline closes on ("DRIFT, BOOST AND RACE. / Race through…"), hero or not.
-      if (seamEcho(headline, out, this.u.language, this.nameWords)) continue;
+      if (seamEcho(headline, out, this.u.language, this.nameWords)) return null;
       // Nor what another slide already says: a sentence spent as a headline is not a subheadline too.
       const said = substance(out, this.u.language, this.nameWords);
-      if (this.usedHeads.has(textKey(out)) || this.headTopics.some((t) => sameTopic(said, t))) continue;
+      if (this.usedHeads.has(textKey(out)) || this.headTopics.some((t) => sameTopic(said, t))) return null;
+      return out;
+    };
+    for (const [k, text] of (o.own ? [o.own] : [...candidates, ...echoing]).entries()) {
+      let out = fit(text, k);
+      if (!out) continue;
+      // Under the hero, a line that says one of its headline's words again ("Offline maps and
+      // turn-by-turn // Routely gives you turn-by-turn navigation that works without a signal") is
+      // said from where that word is behind it, when the rest stands whole ("Navigation that works
+      // without a signal"): the same line, so no other slide's feature is spent on the hero.
+      if (o.hero && this.sharesWord(headline, out)) {
+        for (const t of tailsOf(text, headline, this.u.language)) {
+          const tail = fit(t, k);
+          if (tail && !this.sharesWord(headline, tail)) {
+            out = tail;
+            break;
+          }
+        }
+      }
       this.usedSubs.add(textKey(out));
       // A feature's sentence said under the hero or the ask is said: no later slide says it again
       // (receitas: "// Mais de 5.000 receitas com fotos" under the hero, then "Mais de 5.000 receitas").
@@ -136,4 +165,21 @@ export class Subheadlines extends WriterBase {
     }
     return null;
   }
+}
+
+/**
+ * The later runs of a line, longest first, of three words or more, that start right after one of
+ * the headline's words or a clause's end: where the line may be said from without that word.
+ * "Turn-by-turn | navigation that works…" drops the headline's word; "a strong | engine…" would
+ * drop the line's own article and adjective, and the noun alone reads clipped.
+ */
+function tailsOf(text: string, headline: string, language: string): string[] {
+  const tokens = text.trim().split(SPACES);
+  const key = (w: string) => (language === 'en' ? stem(w) : w.toLowerCase());
+  const said = new Set(words(headline).map(key));
+  return tokens
+    .slice(1, -2)
+    .map((_, i) => i + 1)
+    .filter((at) => /[,;:]$/.test(tokens[at - 1]) || words(tokens[at - 1]).some((w) => said.has(key(w))))
+    .map((at) => tokens.slice(at).join(' '));
 }
