@@ -98,3 +98,33 @@ describe('a hero’s subheadline does not say a headline word again', () => {
     expect(heroes).toBeGreaterThan(0);
   });
 });
+
+/** A notes app whose export line names its formats. */
+const jotter = listingOf({
+  name: 'Jotter',
+  category: 'Productivity',
+  subtitle: 'Notes for busy heads',
+  rating: 4.4,
+  ratingCount: 800,
+  description: [
+    'Jot ideas down in a flash.',
+    'Export notes to CSV and PDF.',
+    'Tag notes by project and client.',
+    'Pin the notes you need today.',
+  ].join('\n'),
+});
+
+describe('a short headline keeps what makes its feature concrete', () => {
+  it('says the formats an export names, in the voices that say features short', () => {
+    let exports = 0;
+    for (const style of ['bold', 'minimal'] as const)
+      for (const shape of SHAPES) {
+        for (const s of plan(jotter, style, 'short', shape)?.slides ?? []) {
+          if (!/export notes/i.test(s.headline)) continue;
+          exports++;
+          expect(s.headline, `${style} ${JSON.stringify(shape)}`).toMatch(/csv and pdf/i);
+        }
+      }
+    expect(exports).toBeGreaterThan(0);
+  });
+});

@@ -238,9 +238,17 @@ export class WriterBase {
     return this.incomplete(text) === null && this.whole(text, 'headline');
   }
 
-  protected forms(p: Phrase, preferCore: boolean): string[] {
+  /**
+   * The forms to say `p` in, by preference. `alone`: nothing under the headline says the rest, so a
+   * shorter form that drops what makes the feature concrete ("Export reports" of "Export reports to
+   * CSV and PDF", "Queue episodes" of "…from every show in one Up Next list": a name, a figure or
+   * every/each/all) comes after the whole phrase, and the longest of them first (fifth read, T).
+   */
+  protected forms(p: Phrase, preferCore: boolean, alone = false): string[] {
     const cores = [...p.cores].reverse();
-    return [...new Set(preferCore ? [...cores, p.text] : [p.text, ...p.cores])];
+    if (!preferCore) return [...new Set([p.text, ...p.cores])];
+    const drops = (c: string) => alone && namesPoint(restOf(c, p.text));
+    return [...new Set([...cores.filter((c) => !drops(c)), p.text, ...p.cores.filter(drops)])];
   }
 
   /** Every template × form that fits and reads whole, in the voice's order of preference, with the form it says. */
@@ -249,8 +257,9 @@ export class WriterBase {
     p: Phrase | null,
     index: number,
     preferCore: boolean,
+    alone = false,
   ): Generator<{ text: string; form: string | null }> {
-    for (const form of p ? this.forms(p, preferCore) : [null]) {
+    for (const form of p ? this.forms(p, preferCore, alone) : [null]) {
       for (const t of templates) {
         if (!p && t.includes('{p}')) continue;
         const text = this.fill(t, form, index, p?.text ?? null);
@@ -336,4 +345,14 @@ export function slideKeywords(u: Understanding, text: string, wanted: number): s
 export function ending(end: '' | '.' | '!', text: string): string {
   if (!UNSPACED.test(text)) return end;
   return end === '!' ? '！' : '';
+}
+
+/** What a phrase says after its shorter form `core`, when the form opens it ('' otherwise). */
+function restOf(core: string, text: string): string {
+  return text.toLowerCase().startsWith(core.toLowerCase()) ? text.slice(core.length) : '';
+}
+
+/** Whether a phrase's rest names what makes it concrete: a name or acronym, a figure, or every/each/all. */
+export function namesPoint(rest: string): boolean {
+  return /\d/.test(rest) || /\b(every|each|all|any|unlimited)\b/i.test(rest) || /(^|\s)\p{Lu}|\p{Ll}\p{Lu}/u.test(rest);
 }

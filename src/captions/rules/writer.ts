@@ -74,7 +74,7 @@ export class CaptionWriter extends Subheadlines {
       const n = role === 'how-it-works' ? this.step + 1 : index;
       // The first headline with something whole to say under it: "Save your looks as presets —
       // Apply them to a whole album at once" when "Save your looks" leaves only "As presets and…".
-      for (const { text: headline, form } of this.sayings(rotated, p, n, preferCore)) {
+      for (const { text: headline, form } of this.sayings(rotated, p, n, preferCore, !long)) {
         const sub = long ? this.sub(headline, p, p.purposeOf ? { form, own: p.purposeOf } : { form, allowEcho }) : null;
         // A long caption with nothing whole to say under it waits for the headline-only pass: never filler.
         if (long && sub === null) continue;
@@ -116,7 +116,7 @@ export class CaptionWriter extends Subheadlines {
         ...fresh.filter((x) => !promised(x)),
       ]) {
         if (q.purposeOf) continue;
-        const s = this.sayings(this.frames.hero, q, index, this.voice.prefer === 'core').next().value;
+        const s = this.sayings(this.frames.hero, q, index, this.voice.prefer === 'core', !long).next().value;
         if (!s) continue;
         // A form of the app's name or category words alone ("Mais de 5.000 receitas" of "Receitas da
         // Vovó") the checker refuses on the hero (generic), and trying it spends a feature a later
