@@ -128,3 +128,27 @@ describe('a short headline keeps what makes its feature concrete', () => {
     expect(exports).toBeGreaterThan(0);
   });
 });
+
+/** A kids' drawing app whose one line about itself is its category and whom it is for. */
+const scribbly = listingOf({
+  name: 'Scribbly',
+  category: 'Education',
+  subtitle: null,
+  rating: 4.3,
+  ratingCount: 900,
+  description: [
+    'A sketch app for young artists.',
+    'Draw with bright brushes and stickers.',
+    'Keep every drawing in a gallery.',
+    'Brushes, stamps and a colour wheel are included.',
+  ].join('\n'),
+});
+
+describe('a thing named with its article is no headline alone', () => {
+  it('says the whole line rather than its category', () => {
+    for (const style of CAPTION_STYLE_IDS)
+      for (const shape of SHAPES)
+        for (const s of plan(scribbly, style, 'short', shape)?.slides ?? [])
+          expect(s.headline, `${style} ${JSON.stringify(shape)}`).not.toMatch(/^a sketch app[.!]?$/i);
+  });
+});

@@ -35,6 +35,12 @@ export interface Caption {
   phrase?: string;
 }
 
+/** "A metronome", "An audio editor": an indefinite article and a noun of one or two words. */
+const BARE_ARTICLE = /^(a|an)\s+[\p{L}'’-]+(?:\s+[\p{L}'’-]+)?$/iu;
+
+/** A phrase that only names a thing with its article ("A metronome" of "…and a metronome are included"). */
+export const bareThing = (p: Phrase): boolean => BARE_ARTICLE.test(p.text);
+
 const verdicts = new WeakMap<Understanding, Map<string, unknown>>();
 
 export class WriterBase {
@@ -112,10 +118,12 @@ export class WriterBase {
     const part = (p: Phrase) => this.parts.has(p);
     // A purpose ("Compare prices nearby" of "Scan barcodes in store to…") after every part: it is why
     // its action matters, not a feature of its own (./writer.ts says it over its action).
+    // A bare thing ("A metronome") with them: it names no more than a category.
+    const last = (p: Phrase) => !!p.purposeOf || bareThing(p);
     const wholeFirst = (ps: Phrase[]) => [
-      ...ps.filter((p) => !part(p) && !p.purposeOf),
-      ...ps.filter((p) => part(p) && !p.purposeOf),
-      ...ps.filter((p) => p.purposeOf),
+      ...ps.filter((p) => !part(p) && !last(p)),
+      ...ps.filter((p) => part(p) && !last(p)),
+      ...ps.filter(last),
     ];
     // What the screens show first, each part in the voice's order.
     this.ordered = [...wholeFirst(ordered.filter((p) => shown.has(p))), ...wholeFirst(ordered.filter((p) => !shown.has(p)))];
@@ -260,6 +268,10 @@ export class WriterBase {
     alone = false,
   ): Generator<{ text: string; form: string | null }> {
     for (const form of p ? this.forms(p, preferCore, alone) : [null]) {
+      // "A DRAWING APP." of "A drawing app for kids": a thing named with its article and nothing it
+      // does is a category, not a selling line (fifth read, M): the whole phrase says it. A phrase
+      // that is only such a thing ("A metronome") is said last (`bareThing`), and warned.
+      if (alone && form && p && form !== p.text && BARE_ARTICLE.test(form)) continue;
       for (const t of templates) {
         if (!p && t.includes('{p}')) continue;
         const text = this.fill(t, form, index, p?.text ?? null);

@@ -11,7 +11,7 @@ import type { Role } from '../../core/narratives.ts';
 import { SLOT } from './voices.ts';
 import { localePunctuation } from '../checker/typography.ts';
 import { Subheadlines } from './subheadlines.ts';
-import type { Caption } from './writer-base.ts';
+import { bareThing, type Caption } from './writer-base.ts';
 
 export { slideKeywords, type Caption } from './writer-base.ts';
 export { doneForm, laterParts } from './sentence-parts.ts';
@@ -83,6 +83,7 @@ export class CaptionWriter extends Subheadlines {
         // A purpose is said last (writer-base.ts orders it after every other idea), and alone only
         // where the listing gives nothing else for the slide: a near miss, warned as one.
         if (p.purposeOf && !sub) c.weak = [`"${headline}" says what "${p.purposeOf}" is for, not a feature of its own`];
+        else if (bareThing(p) && !sub) c.weak = [`"${headline}" names a thing, not what it does for the user`];
         return c;
       }
     }
@@ -115,7 +116,7 @@ export class CaptionWriter extends Subheadlines {
         ...fresh.filter(promised),
         ...fresh.filter((x) => !promised(x)),
       ]) {
-        if (q.purposeOf) continue;
+        if (q.purposeOf || (!long && bareThing(q))) continue;
         const s = this.sayings(this.frames.hero, q, index, this.voice.prefer === 'core', !long).next().value;
         if (!s) continue;
         // A form of the app's name or category words alone ("Mais de 5.000 receitas" of "Receitas da
@@ -191,7 +192,10 @@ export class CaptionWriter extends Subheadlines {
     if (role === 'how-it-works') return this.frameIdea(role, index, u.steps);
     // A benefit is said as one where the listing has it (not an order), but a screen's feature before either.
     const rank = (p: Phrase) =>
-      (p.purposeOf ? 8 : 0) + (this.parts.has(p) ? 4 : 0) + (this.shown.has(p) ? 0 : 2) + (p.shape === 'imperative' ? 1 : 0);
+      (p.purposeOf || bareThing(p) ? 8 : 0) +
+      (this.parts.has(p) ? 4 : 0) +
+      (this.shown.has(p) ? 0 : 2) +
+      (p.shape === 'imperative' ? 1 : 0);
     const pool = role === 'benefit' ? [...this.ordered].sort((a, b) => rank(a) - rank(b)) : this.ordered;
     return this.frameIdea(role, index, pool);
   }
