@@ -152,3 +152,42 @@ describe('a thing named with its article is no headline alone', () => {
           expect(s.headline, `${style} ${JSON.stringify(shape)}`).not.toMatch(/^a sketch app[.!]?$/i);
   });
 });
+
+/** A photo editor whose lines each end on a "with" tail (a later part of the line). */
+const darkbox = listingOf({
+  name: 'Darkbox',
+  category: 'Photo & Video',
+  subtitle: null,
+  rating: 4.6,
+  ratingCount: 1800,
+  description: [
+    'Develop RAW photos with true-to-life colour.',
+    'Shape light and detail with tone curves and local masks.',
+    'Export to full-size JPEG or TIFF.',
+  ].join('\n'),
+});
+
+describe('a later part of a line another slide says is warned', () => {
+  it('in every voice and length', () => {
+    let parts = 0;
+    for (const style of CAPTION_STYLE_IDS)
+      for (const length of CAPTION_LENGTH_IDS)
+        for (const shape of SHAPES) {
+          const r = plan(darkbox, style, length, shape);
+          if (!r) continue;
+          const heads = r.slides.map((s) => s.headline.toLowerCase());
+          for (const s of r.slides) {
+            const part = /^(go ahead, )?(true-to-life colour|tone curves and local masks)/i.exec(s.headline);
+            if (!part) continue;
+            // Its line's opening on another slide: the part says that slide again, less.
+            const opener = /true-to-life/i.test(part[2]) ? 'develop raw photos' : 'shape light and detail';
+            if (!heads.some((h, i) => i !== s.index - 1 && h.includes(opener))) continue;
+            parts++;
+            expect(r.warnings.join(' '), `${style}/${length} ${JSON.stringify(shape)}`).toMatch(
+              new RegExp(`Slide ${s.index} has a weaker caption.*rest of a line another slide says`),
+            );
+          }
+        }
+    expect(parts).toBeGreaterThan(0);
+  });
+});

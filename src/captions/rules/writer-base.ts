@@ -290,6 +290,12 @@ export class WriterBase {
     return this.say(this.frames.feature[p.shape], p, 0, this.voice.prefer === 'core') !== null;
   }
 
+  /** Whether a slide said the line `p` is a later part of (a phrase that opens `p`'s sentence). */
+  protected opened(p: Phrase): boolean {
+    for (const q of this.usedPhrases) if (q !== p && !this.parts.has(q) && q.sentence === p.sentence) return true;
+    return false;
+  }
+
   protected fresh(p: Phrase): boolean {
     // Whether it says another slide's idea again is the checker's one overlap measure (./check.ts), asked by the planner.
     if (this.usedPhrases.has(p)) return false;

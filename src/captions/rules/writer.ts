@@ -84,6 +84,12 @@ export class CaptionWriter extends Subheadlines {
         // where the listing gives nothing else for the slide: a near miss, warned as one.
         if (p.purposeOf && !sub) c.weak = [`"${headline}" says what "${p.purposeOf}" is for, not a feature of its own`];
         else if (bareThing(p) && !sub) c.weak = [`"${headline}" names a thing, not what it does for the user`];
+        // A later part of a line a slide already said ("Full-resolution precision" after the hero's "Edit
+        // RAW photos with full-resolution precision") says that slide again, less (fifth read, D): parts
+        // come last already; where one is all the slide has, it is warned as a near miss. Not a second
+        // action of a list ("Chat before you meet" of "Join small groups…, chat before you meet…"):
+        // each action of a list is a feature of its own.
+        else if (this.parts.has(p) && !listed(p) && this.opened(p)) c.weak = [`"${headline}" is the rest of a line another slide says`];
         return c;
       }
     }
@@ -207,4 +213,15 @@ export const FEATURE_ROLES = new Set<string>(['feature', 'benefit', 'solution'])
 export function writeCaptions(u: Understanding, roles: readonly Role[], style: CaptionStyle, length: CaptionLength): (Caption | null)[] {
   const writer = new CaptionWriter(u, style, length);
   return roles.map((role, i) => writer.caption(role, i + 1, roles.slice(i + 1).filter((r) => FEATURE_ROLES.has(r)).length));
+}
+
+/**
+ * Whether a phrase is a later action of its line's list ("…, chat before you meet, and see…",
+ * "Syncs with iCloud and works offline"): a feature of its own, not the rest of its line.
+ */
+function listed(p: Phrase): boolean {
+  const at = p.sentence.toLowerCase().indexOf(p.text.toLowerCase());
+  if (at <= 0) return false;
+  const before = p.sentence.slice(0, at).trim();
+  return /,(\s*(and|or))?$/i.test(before) || (/\b(and|or)$/i.test(before) && p.shape === 'imperative');
 }
