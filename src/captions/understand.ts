@@ -28,6 +28,11 @@ export interface Phrase {
   kind: PhraseKind;
   shape: Shape;
   score: number;
+  /**
+   * The action this phrase is the purpose of ("Add photos to each measurement" for "Remember the
+   * moment"): not a feature, so never a headline alone (rules/writer.ts).
+   */
+  purposeOf?: string;
 }
 
 export interface Understanding {
@@ -121,6 +126,8 @@ interface Raw {
   text: string;
   sentence: string;
   kind: PhraseKind;
+  /** A purpose ("Remember the moment"): the action it is the purpose of, said with it or not at all. */
+  purposeOf?: string;
 }
 
 interface Collected {

@@ -100,7 +100,8 @@ describe('a short listing at the defaults', () => {
     expect(notAFeature('Atlantis 2, included.')).toBe('other apps');
     const set = plan(tuner);
     expect(set.slides.map((s) => s.headline)).toContain('Alternate Tunings');
-    expect(set.warnings.some((w) => /weaker caption/.test(w))).toBe(false);
+    // The metronome alone names a thing, not what it does: a near miss (rules/writer-base.ts, bareThing).
+    expect(set.warnings.some((w) => /weaker caption/.test(w) && !/names a thing/.test(w))).toBe(false);
   });
 
   it('still refuses a listing with nothing to say, with no set worse than the one refused', () => {

@@ -78,8 +78,16 @@ export function moreIdeas(r: Raw, appName: string): Raw[] {
     if (GIVING.test(subject[2])) out.push(subject[3].replace(/^(you|users|people)\s+/i, ''));
     else if (!/^(is|was|has)$/i.test(subject[2])) out.push(`${subject[2]} ${subject[3]}`);
   }
-  // "Scan barcodes in store to compare prices nearby": what the action is for is a benefit of its own.
+  // "Scan barcodes in store to compare prices nearby": what the action is for is why the feature
+  // matters, not a feature: it is marked with its action (`purposeOf`), and the writer says it only
+  // over that action, never alone (fourth held-out read's "REMEMBER THE MOMENT." shape: docs/captions.md).
+  // What a noun is for ("Inkwell is the fastest way to capture ideas") is the thing the app does.
   const purpose = /^(?:\S+\s+){2,}to\s+(\p{Ll}+(?:\s+[^\s,;]+){1,5})$/u.exec(text);
+  const head = purpose ? text.slice(0, text.length - purpose[1].length).replace(/\s+to\s+$/, '') : '';
+  // "…relics and upgrades to discover | along the way": a verb whose object is the noun before "to"
+  // says what that noun is for, not why the action is done.
+  const gapped = !!purpose && /^\S+\s+(along|on|in|at|with|for|from|through|by|during|throughout|over)\b/i.test(purpose[1]);
+  const purposeOf = purpose && !gapped && purposeOfAction(head) ? head : null;
   if (purpose && nlp(`you can ${purpose[1]}`).has('^you can #Infinitive')) out.push(purpose[1]);
   // "Get reminders before bills are due": the light verb dropped leaves the thing and its point.
   const got = /^(?:get|receive)\s+(\p{Ll}+s\s+(?:when|before|after|for|about|if|whenever)\s.+)$/iu.exec(text);
@@ -100,7 +108,20 @@ export function moreIdeas(r: Raw, appName: string): Raw[] {
   return out
     .map((t) => cap(normalise(t)))
     .filter((t) => t.split(' ').length >= 2 && t.split(' ').length <= 12 && !LEANS.test(t) && t !== cap(text))
-    .map((t) => ({ text: t, sentence: r.sentence, kind: r.kind === 'bullet' ? 'bullet' : ('sentence' as const) }));
+    .map((t) => ({
+      text: t,
+      sentence: r.sentence,
+      kind: r.kind === 'bullet' ? 'bullet' : ('sentence' as const),
+      ...(purposeOf && purpose && t === cap(normalise(purpose[1])) ? { purposeOf: cap(normalise(purposeOf)) } : {}),
+    }));
+}
+
+/** Whether the words before a "to …" tail do something ("Scan barcodes in store"), so the tail is their purpose. */
+export function purposeOfAction(head: string): boolean {
+  const h = head.toLowerCase().trim();
+  // "Inkwell is the fastest way to…": a head that says what something is does nothing.
+  if (nlp(h).has('#Copula')) return false;
+  return nlp(`you can ${h}`).has('^you can #Infinitive') || nlp(h).match('#Verb').not('(#Copula|#Modal|#Auxiliary|#Gerund)').found;
 }
 
 /**

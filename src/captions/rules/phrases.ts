@@ -274,6 +274,7 @@ export function analysePhrases(p: PhraseInput): Phrases {
       kind: r.kind,
       shape: t.shape,
       score: p.kindRank[r.kind] - i / 100,
+      ...(r.purposeOf ? { purposeOf: r.purposeOf } : {}),
     };
   });
   const ranked = [...freq.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([w]) => w);
