@@ -107,7 +107,7 @@ describe('a feature slide whose only word of its own is a stock verb (D: "Downlo
   it('says so when the rating takes the place of such a feature', () => {
     const r = plan(held('trailhead'), 'minimal', 'short', {});
     expect(r!.slides.map((s) => s.role)).toContain('social-proof');
-    expect(r!.warnings.join(' ')).toMatch(/names more \("Download offline maps for any trail"\), but it says the hero's words again/);
+    expect(r!.warnings.join(' ')).toMatch(/line left \("Download offline maps for any trail"\) says the hero's words again/);
   });
 });
 

@@ -81,6 +81,15 @@ function listsSeveral(text: string, english: boolean): boolean {
   return actions >= 2;
 }
 
+/** A count of things ("500 levels", "20.000 recetas", "10K+ songs") is how the reader tells them apart. */
+const COUNT = /\d[\d.,\s]*(?:k|m)?\+?\s+[\p{L}-]{3,}/giu;
+/** Whether `text` counts something `other` does not ("Discover 20,000 recipes" against "Recipe box"). */
+function countsMore(text: string, other: string): boolean {
+  const counts = (t: string) => new Set([...t.matchAll(COUNT)].map((m) => m[0].toLowerCase().replace(/[^\p{N}]/gu, '')));
+  const theirs = counts(other);
+  return [...counts(text)].some((n) => !theirs.has(n));
+}
+
 /** The first word, past a voice's opener ("Go ahead,", "Now you can"), is a verb: the caption names an action. */
 function opensOnAction(text: string): boolean {
   const bare = text.replace(/^(go ahead|now you can|yes)[,!]?\s+/i, '').toLowerCase();
@@ -171,7 +180,9 @@ export class CaptionChecker {
       // habits daily"), not when it is one word of a line about something else ("One tap, one habit"
       // / "Widgets make a check-in one tap away").
       const alike = (a: Set<string>, b: Set<string>) => sameTopic(a, b) && (Math.min(a.size, b.size) > 1 || Math.max(a.size, b.size) <= 2);
-      const twins = this.seen.filter((s) => s.key === t.key || (f.native && alike(s.topic, t.topic)));
+      // A count the other line does not give is a thing of its own ("Browse 20,000 recipes" after
+      // "Your recipes, organised"): the topic keeps no numbers, the reader does.
+      const twins = this.seen.filter((s) => s.key === t.key || (f.native && alike(s.topic, t.topic) && !countsMore(t.text, s.text)));
       // Another slide's twin is named first: only the hero's alone may be a narrowing.
       const twin = twins.find((s) => s.slide !== this.hero?.slide) ?? twins[0];
       if (!twin) continue;
@@ -193,7 +204,11 @@ export class CaptionChecker {
       // The headline is what is read: a good subheadline under "TommyRun: An App" does not save it.
       // A line of the listing's own is the developer's words, unless it is only the app's name again ("GeoGuess Game").
       const nameOnly = contentWords(c.headline, f.language).every((w) => f.appNameWords.has(w));
-      const said = substance(c.headline, f.language, f.nameWords).size > 0 || (f.ownLines.has(textKey(c.headline)) && !nameOnly);
+      // A count of things is this app's too ("Over 20,000 recipes"), though the topic keeps no numbers.
+      const said =
+        substance(c.headline, f.language, f.nameWords).size > 0 ||
+        (f.ownLines.has(textKey(c.headline)) && !nameOnly) ||
+        countsMore(c.headline, '');
       if (!said && !ASIDE_ROLES.has(c.role))
         out.push({ id: 'generic', field: 'headline', message: `"${c.headline}" only says the app’s name or category` });
       // "ことば英単語", "Calma Diaria": an ask needs its verb ("Descarga…", "Get…"); the name alone asks nothing.

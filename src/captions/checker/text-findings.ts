@@ -37,11 +37,21 @@ const REVIEW_BEGGING =
  * has not used the app yet. A question about something else ("Love cooking?") may be a hook.
  */
 const LIKES_APP = /^(?:enjoying|enjoy|love|loving|like|liking)\s+(.+?)\s*\?+$/iu;
-function asksAboutTheApp(text: string, appName: Set<string>): boolean {
+/**
+ * About the app: the question names it by a run of its name's words, small words too ("Love My
+ * Day?", "Enjoying To Do?": code review, the name's content words alone missed both), holding one
+ * of its content words or its whole name before any tagline; or it says "the app", "this app".
+ */
+function asksAboutTheApp(text: string, appName: Set<string>, name: string, shortName: string): boolean {
   const m = LIKES_APP.exec(text.trim());
   if (!m) return false;
   const named = textWords(normalise(m[1], { fold: true }));
-  return named.length > 0 && named.every((w) => appName.has(w) || /^(the|this|our|app)$/.test(w));
+  const own = named.filter((w) => !/^(the|this|our|app)$/.test(w));
+  if (own.length === 0) return named.includes('app');
+  const all = textWords(normalise(name, { fold: true }));
+  const run = all.some((_, i) => own.every((w, k) => all[i + k] === w));
+  const brand = textWords(normalise(shortName, { fold: true }));
+  return run && (own.some((w) => appName.has(w)) || own.join(' ') === brand.join(' '));
 }
 /** Voices that never exclaim (rules/voices.ts: no "!" in their frames or ends). */
 const CALM_VOICES = new Set<CaptionStyle>(['minimal', 'professional']);
@@ -94,7 +104,7 @@ export function textFindings(text: string, field: 'headline' | 'subheadline', c:
   if (PRICE.test(text)) add('policy.price', `"${text}" names a price`);
   if (OTHER_STORE[f.store].test(text)) add('policy.platform', `"${text}" names another store’s platform`);
   if (REVIEW_BEGGING.test(text)) add('policy.review', `"${text}" asks for a rating or review`);
-  else if (asksAboutTheApp(text, f.appNameWords))
+  else if (asksAboutTheApp(text, f.appNameWords, f.u.name, f.u.shortName))
     add('policy.review', `"${text}" asks whether the shopper enjoys the app: the opening of a review request, not a selling point`);
   for (const app of f.otherApps)
     if (text.toLowerCase().includes(app.toLowerCase())) add('policy.other-app', `"${text}" names the developer’s other app ${app}`);
@@ -122,7 +132,15 @@ export function textFindings(text: string, field: 'headline' | 'subheadline', c:
   const cut =
     f.native && (f.language === 'en' || CUT_LANGUAGES.has(f.language))
       ? memo(`cut\0${f.language}\0${ctx.captionStyle}\0${f.sourceKey}\0${field === 'subheadline' ? c.headline : ''}\0${text}`, () =>
-          cutPhrase(text, f.sentences, f.frameWords, field === 'subheadline' ? c.headline : undefined, f.language, f.appNameWords),
+          cutPhrase(
+            text,
+            f.sentences,
+            f.frameWords,
+            field === 'subheadline' ? c.headline : undefined,
+            f.language,
+            f.appNameWords,
+            textWords(normalise(f.u.shortName, { fold: true })),
+          ),
         )
       : null;
   if (cut) add('cut', `"${text}" ${cut}`);
