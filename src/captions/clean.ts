@@ -51,13 +51,24 @@ export const NON_FEATURE_SECTION =
   /^(what'?s new|new in (this )?version|release notes|changelog|more apps|other apps|also (from|by)|from (the makers|our studio|the same)|our other|follow us|contact|about us|support|subscription|pricing|terms|privacy|legal|tags|keywords)\b/i;
 
 /**
+ * "Enjoying TaskForge?", "Love Cartwheel Deals?", "Like the app?": a question about liking the app
+ * opens a review request, its ask in the next sentence. Without the app's name here, a name is
+ * read as words in capitals; "Love cooking?" asks about something else and may be a hook, as the
+ * checker says too (checker/text-findings.ts, asksAboutTheApp). Not case-blind for that reason:
+ * "Love Cooking?" in title case is taken for a name. The question ends the match, so no word
+ * boundary may follow it.
+ */
+const LIKES_THE_APP =
+  /(?:^|[^\p{L}])(?:[Ll]ov(?:e|ing)|[Ee]njoy(?:ing)?|[Ll]ik(?:e|ing)) (?:it|the app|this app|\p{Lu}[\p{L}\p{N}'’®-]*(?: \p{Lu}[\p{L}\p{N}'’®-]*)*)\s*\?/u;
+
+/**
  * Lines that are not features, each kind named for the planner's notes: the developer's other
  * apps, review requests, upsells, social links, keyword stuffing, store boilerplate.
  */
 const NOT_A_FEATURE: [string, RegExp][] = [
   ['other apps', /\b(also from|also by|our other apps?|more apps|from our studio|from the makers of|check out our)|,\s*included\.?$/i],
-  // "Enjoying TaskForge?": the question ends the match, so no word boundary may follow it.
-  ['review request', /\b(review|rate us|rating|5 stars|five stars|appreciate|feedback|if you (like|enjoy))\b|\b(love|enjoying) \S+\?/i],
+  ['review request', /\b(review|rate us|rating|5 stars|five stars|appreciate|feedback|if you (like|enjoy))\b/i],
+  ['review request', LIKES_THE_APP],
   // "No subscription" sells the app, and a game's "cars to unlock" is play, not a sale.
   [
     'upsell',

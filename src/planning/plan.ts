@@ -8,7 +8,7 @@ import { layoutFor, paletteFor } from './look.ts';
 import { defaultRoles, findNarrative } from '../core/narratives.ts';
 import { assignScreens, orientationFor, screensFor } from './screens.ts';
 import { groundingOf, listingSentences, matchScreens, shownPhrases, type ScreenWithText } from './screen-match.ts';
-import { adaptRoles, insteadOfFeatureWarning, missingSubheadlinesWarning, nearMissWarning } from './story.ts';
+import { adaptRoles, insteadOfFeatureWarning, nearMissWarning } from './story.ts';
 import { localesErrors } from '../core/locales.ts';
 import { planOwnSlides } from './own-slides.ts';
 import {
@@ -23,7 +23,6 @@ import {
 import { DEVICES } from '../core/devices.ts';
 import { askedOrientation, orientationError, slideSize, slideSizeFor } from '../core/orientation.ts';
 import { understand, type Phrase, type Understanding } from '../captions/understand.ts';
-import { textKey } from '../captions/text.ts';
 import { CaptionWriter, FEATURE_ROLES, slideKeywords, type Caption } from '../captions/rules/writer.ts';
 import {
   CaptionChecker,
@@ -35,6 +34,7 @@ import {
 } from '../captions/checker/check.ts';
 import { nothingToFrame } from '../core/refusal.ts';
 import { refusalOf, saysNothing, unsaidFeatures } from './refuse.ts';
+import { bareWarnings, setSays } from './left-out.ts';
 import type { Role } from '../core/narratives.ts';
 import type { CaptionDraft, Written } from '../captions/draft.ts';
 
@@ -346,9 +346,9 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   // The feature the rating replaced was judged on the draft before the swap: a set written again
   // may say it on another slide ("Wayfarer builds your itinerary" as slide 2's subheadline), and
   // then it is no line the set left out (fifth read, untrue warnings).
-  const saysLine = (phrase: string) =>
-    rules.some((c) => c !== null && [c.headline, c.subheadline ?? ''].some((t) => textKey(t).includes(textKey(phrase))));
-  const leftOut = whyNot && !saysLine(whyNot.phrase) ? whyNot : null;
+  // Nor one a slide says over its two lines ("The fastest way to capture ideas. // On iPhone and iPad.").
+  // Except the hero's words again: the warning says that is why it is not said, and calls it no more.
+  const leftOut = whyNot && (whyNot.why === 'hero' || !setSays(rules, whyNot.phrase, u)) ? whyNot : null;
   if (proofSwapped) warnings.push(insteadOfFeatureWarning(roles.indexOf('social-proof') + 1, 'proof', unsaidFeatures(u, rules), leftOut));
   const turn = askedOrientation(device, request.orientation, request.size);
   const screens = otherPlatform
@@ -411,8 +411,7 @@ export function draftScreenshotSet(input: PlanInput): Draft {
       const r = rules[i];
       if (c.source === 'rules' && r?.weak && r.headline === c.headline) out.push(nearMissWarning(i + 1, r.weak));
     });
-    const bare = captionLength === 'long' ? captions.flatMap((c, i) => (c.subheadline?.trim() ? [] : [i + 1])) : [];
-    if (bare.length > 0) out.push(missingSubheadlinesWarning(bare));
+    if (captionLength === 'long') out.push(...bareWarnings(captions, rules, roles, u));
     const palette = paletteFor(input.brand, primary.name);
     const wanted = captionStyle === 'aso-expert' ? 5 : 3;
     return {

@@ -44,12 +44,15 @@ export function saysNothing(captions: Caption[], listings: Listing[], language: 
  * line leaning on one before it ("Practise them later"), the rest of a sentence a slide already
  * says ("HEIC or TIFF" after "Export to full-size JPEG"), a line of stock words only.
  */
-export function unsaidFeatures(u: Understanding, rules: (Caption | null)[]): string[] {
+export function unsaidFeatures(u: Understanding, rules: (Pick<Caption, 'headline' | 'subheadline' | 'phrase'> | null)[]): string[] {
   const nameWords = new Set(contentWords(`${u.name} ${u.category}`, u.language));
-  const said = rules.filter((c): c is Caption => c !== null);
+  const said = rules.filter((c) => c !== null);
   const spent = new Set(said.map((c) => c.phrase));
   const spentSentences = new Set(u.phrases.filter((p) => spent.has(p.text)).map((p) => p.sentence));
-  const topics = said.flatMap((c) => [c.headline, c.subheadline ?? ''].map((t) => substance(t, u.language, nameWords)));
+  // A slide's two lines together too: "On iPhone and iPad." under "Capture ideas" says "Capture ideas on iPhone and iPad".
+  const topics = said.flatMap((c) =>
+    [c.headline, c.subheadline ?? '', `${c.headline} ${c.subheadline ?? ''}`].map((t) => substance(t, u.language, nameWords)),
+  );
   const aboutApp = (sentence: string) => {
     const opening = contentWords(sentence, u.language)[0];
     return opening !== undefined && contentWords(u.shortName, u.language).includes(opening);

@@ -50,12 +50,23 @@ export function adaptRoles(
 }
 
 /**
- * A long set's slides that stand on their headline alone (1-based), said with how to give them a
- * subheadline: the listing had no line left that adds to their headlines without repeating another slide.
+ * A long set's slides that stand on their headline alone (1-based), with the true reason and how to
+ * give them a subheadline (./left-out.ts, whyBare): the rest of a slide's own sentence the caption
+ * rules did not take as a line of its own; lines left that name other features; or no line left.
  */
-export function missingSubheadlinesWarning(at: number[]): string {
-  const they = at.length === 1 ? 'it' : 'them';
-  return `${slideList(at)} ${at.length === 1 ? 'has' : 'have'} a headline but no subheadline: the listing has no line left that adds to ${at.length === 1 ? 'its headline' : 'their headlines'} without repeating another slide. Add a few lines about the app as extraContext (POST /public/v1/apps) and plan the set again, or write ${they} a subheadline in a free revision (POST /public/v1/jobs/{id}/revisions).`;
+export function missingSubheadlinesWarning(
+  at: number[],
+  why: { why: 'rest'; rest: string } | { why: 'other'; line: string } | { why: 'none' } = { why: 'none' },
+): string {
+  const one = at.length === 1;
+  const they = one ? 'it' : 'them';
+  const head = `${slideList(at)} ${one ? 'has' : 'have'} a headline but no subheadline`;
+  const revise = `write ${they} a subheadline in a free revision (POST /public/v1/jobs/{id}/revisions)`;
+  if (why.why === 'rest')
+    return `${head}: the rest of ${one ? 'its' : 'their'} sentence in the listing ("${why.rest}") did not pass the caption rules as a line of its own. If it reads well to you, ${revise}; or add a line about that feature as extraContext (POST /public/v1/apps) and plan the set again.`;
+  if (why.why === 'other')
+    return `${head}: the listing's lines the set does not say yet ("${why.line}") name another feature, and a slide shows one. Add a line about ${one ? 'that slide’s feature' : 'those slides’ features'} as extraContext (POST /public/v1/apps) and plan the set again, or ${revise}.`;
+  return `${head}: the listing has no line left that adds to ${one ? 'its headline' : 'their headlines'} without repeating another slide. Add a few lines about the app as extraContext (POST /public/v1/apps) and plan the set again, or ${revise}.`;
 }
 
 /**
@@ -87,7 +98,7 @@ export function insteadOfFeatureWarning(
     return `${head}: the listing names more ("${spare.phrase}"), but has no line left to say under it as a subheadline, and the rating says more than a headline alone. Write that slide yourself (slides), or add a line about it as extraContext (POST /public/v1/apps) and plan the set again.`;
   // "Download offline maps" under the hero "Offline trail maps": a feature that would say slide 1 again (third held-out read).
   if (spare?.why === 'hero')
-    return `${head}: the listing names more ("${spare.phrase}"), but it says the hero's words again. Write that slide yourself (slides), or add a line about it as extraContext (POST /public/v1/apps) and plan the set again.`;
+    return `${head}: the listing's line left ("${spare.phrase}") says the hero's words again. Write that slide yourself (slides), or add a line about it as extraContext (POST /public/v1/apps) and plan the set again.`;
   if (unsaid.length === 0) return `${head}: the listing names fewer features than the set has slides for.`;
   const more = unsaid.length > 1 ? ` and ${unsaid.length - 1} more` : '';
   return `${head}: the listing names more ("${unsaid[0]}"${more}), but none could be said as a whole caption that passes the caption checks. Write that slide yourself (slides), or add a line about it as extraContext (POST /public/v1/apps) and plan the set again.`;

@@ -1,7 +1,7 @@
 /**
  * Issue 33, the defects the third held-out read left (docs/reads/2026-11-28-held-out-third.md), each on
- * the corpus listing the read found it in, in that listing's own sentences, and on a listing written
- * here in the same shape: the rules go by shape, so both must hold.
+ * a listing written here in the shape of the one the read found it in: the rules go by shape. No
+ * held-out listing's sentence is quoted or planned here (split.json; hw12 replaced them).
  */
 import { describe, expect, it } from 'vitest';
 import { checkCaptions, type CaptionToCheck } from '../../src/captions/checker/check.ts';
@@ -50,16 +50,13 @@ const summit = listingOf({
 
 describe('a feature slide whose only word of its own is a stock verb (D: "Download offline maps")', () => {
   it('is an echo of the hero, not a narrowing of it', () => {
-    for (const [l, hero, again, own] of [
-      [held('trailhead'), 'Offline trail maps', 'Download offline maps', 'Record your hikes'],
-      [summit, 'Offline route maps', 'Download offline maps', 'Record your climbs'],
-    ] as const) {
+    for (const [l, hero, again, own] of [[summit, 'Offline route maps', 'Download offline maps', 'Record your climbs']] as const) {
       const [, echo, ok, figure] = checked(l, 'minimal', 'short', [
         { headline: hero, role: 'hero' },
         { headline: again },
         { headline: own },
         // A figure of its own is more than the hero said: not an echo (at most the soft narrowing).
-        { headline: l === summit ? 'Discover 20,000 routes' : 'Discover 500,000 trails' },
+        { headline: 'Discover 20,000 routes' },
       ]);
       // Soft: the planner's last resort, where a story has nothing else for the slide.
       expect(
@@ -81,14 +78,14 @@ describe('a feature slide whose only word of its own is a stock verb (D: "Downlo
   });
 
   it('the writer says another feature or the rating first, ships it only as a warned last resort, and refuses no set it made before', () => {
-    for (const l of [held('trailhead'), summit])
+    for (const l of [summit])
       for (const style of CAPTION_STYLE_IDS)
         for (const length of CAPTION_LENGTH_IDS)
           for (const shape of SHAPES) {
             const label = `${l.name} ${style}/${length} ${JSON.stringify(shape)}`;
             const r = plan(l, style, length, shape);
             expect(r, label).not.toBeNull();
-            if (!/offline (trail|route) maps/i.test(r!.slides[0].headline)) continue;
+            if (!/offline route maps/i.test(r!.slides[0].headline)) continue;
             // Alone: a subheadline that adds a word of its own ("For any range") makes it a slide of its own.
             const at = r!.slides.findIndex(
               (s, i) => i > 0 && /^(go ahead, )?download offline maps[.!]?$/i.test(s.headline) && (s.subheadline === null || l !== summit),
@@ -105,9 +102,14 @@ describe('a feature slide whose only word of its own is a stock verb (D: "Downlo
   });
 
   it('says so when the rating takes the place of such a feature', () => {
-    const r = plan(held('trailhead'), 'minimal', 'short', {});
+    // Summitline with its bullets bare, so nothing is left for slide 5 but the maps the hero names.
+    const bare = listingOf({
+      ...summit,
+      description: summit.description.replace(/ with accurate GPS tracking| with photos and topos| with your rope team/g, ''),
+    });
+    const r = plan(bare, 'minimal', 'short', {});
     expect(r!.slides.map((s) => s.role)).toContain('social-proof');
-    expect(r!.warnings.join(' ')).toMatch(/names more \("Download offline maps for any trail"\), but it says the hero's words again/);
+    expect(r!.warnings.join(' ')).toMatch(/line left \("Download offline maps for any range"\) says the hero's words again/);
   });
 });
 
@@ -125,20 +127,16 @@ const hush = listingOf({
   ].join('\n'),
 });
 
-describe('a sentence split at its plural verb (G: "Sleep stories read by soothing voices. // Help your mind slow down.")', () => {
+describe('a sentence split at its plural verb (G: a subject with its participle, then "// <Its verb> …")', () => {
   it('refuses the verb split from the subject its headline names: alone it reads as an order', () => {
     for (const [l, head, sub, whole] of [
-      [held('drift'), 'Sleep stories read by soothing voices', 'Help your mind slow down', 'A gentle alarm'],
       [hush, 'Bedtime tales told by calm narrators', 'Guide your thoughts to rest', 'A soft chime'],
     ] as const) {
       const [, split, third] = hard(l, 'professional', 'long', [
-        { headline: 'Fall asleep faster tonight', subheadline: 'Rest easier every night.', role: 'hero' },
+        { headline: 'Drift off sooner', subheadline: 'Rest easier every night.', role: 'hero' },
         { headline: `${head}.`, subheadline: `${sub}.` },
         // A verb in -s keeps its subject: "Wakes you…" reads as said of the headline.
-        {
-          headline: `${whole}.`,
-          subheadline: l === hush ? 'Wakes you when your sleep is lightest.' : 'Wakes you at the lightest point of your sleep.',
-        },
+        { headline: `${whole}.`, subheadline: 'Wakes you when your sleep is lightest.' },
       ]);
       expect(split, `${l.name}: ${sub}`).toContain('cut');
       expect(third).not.toContain('cut');
@@ -146,19 +144,19 @@ describe('a sentence split at its plural verb (G: "Sleep stories read by soothin
   });
 
   it('the writer says such a sentence whole or the other way, in every voice', () => {
-    for (const l of [held('drift'), hush])
+    for (const l of [hush])
       for (const style of CAPTION_STYLE_IDS)
         for (const shape of SHAPES) {
           const r = plan(l, style, 'long', shape);
           for (const s of r?.slides ?? [])
             expect(`${s.headline} // ${s.subheadline}`, `${l.name} ${style} ${JSON.stringify(shape)}`).not.toMatch(
-              /\/\/ (help your mind|guide your thoughts)/i,
+              /\/\/ guide your thoughts/i,
             );
         }
   });
 });
 
-describe('a noun’s infinitive tail as its own slide (T: "UNLOCK AND TUNE." of "40 cars to unlock and tune")', () => {
+describe('a noun’s infinitive tail as its own slide (T: "COLLECT AND UPGRADE." of "30 karts to collect and upgrade")', () => {
   const racer = listingOf({
     name: 'Turbo Lanes',
     category: 'Games',
@@ -176,7 +174,6 @@ describe('a noun’s infinitive tail as its own slide (T: "UNLOCK AND TUNE." of 
 
   it('refuses the tail after a noun, not an action’s purpose', () => {
     for (const [l, hero, tail, whole] of [
-      [held('nitro'), 'Drift, boost and race', 'Unlock and tune', '40 cars to unlock and tune'],
       [racer, 'Slide, jump and sprint', 'Collect and upgrade', '30 karts to collect and upgrade'],
     ] as const) {
       const [, alone, said] = hard(l, 'bold', 'short', [{ headline: hero, role: 'hero' }, { headline: tail }, { headline: whole }]);
@@ -193,14 +190,14 @@ describe('a noun’s infinitive tail as its own slide (T: "UNLOCK AND TUNE." of 
   });
 
   it('the writer never says the tail alone', () => {
-    for (const l of [held('nitro'), racer])
+    for (const l of [racer])
       for (const style of CAPTION_STYLE_IDS)
         for (const length of CAPTION_LENGTH_IDS)
           for (const shape of [...SHAPES, { count: 8 }]) {
             const r = plan(l, style, length, shape);
             for (const s of r?.slides ?? [])
               expect(s.headline, `${l.name} ${style}/${length} ${JSON.stringify(shape)}`).not.toMatch(
-                /^(go ahead, |now you can )?(unlock and tune|collect and upgrade)/i,
+                /^(go ahead, |now you can )?collect and upgrade/i,
               );
           }
   });
@@ -244,6 +241,25 @@ describe('a count of ratings as the listing’s language writes it (L: "De 7K+ v
   });
 });
 
+/** A home-baking app in receitas-pt's shape: a subtitle, a "reúne" promise, bullets with a count first. */
+const paes = listingOf({
+  name: 'Pães do Vovô',
+  category: 'Comidas e bebidas',
+  country: 'br',
+  language: 'pt',
+  currency: 'BRL',
+  subtitle: 'Pães caseiros fáceis de fazer',
+  rating: 4.6,
+  ratingCount: 41000,
+  description: [
+    'Pães do Vovô reúne os pães caseiros que você ama.',
+    '• Mais de 2.000 pães com fotos',
+    '• Lista de mercado automática',
+    '• Modo passo a passo para assar sem erro',
+    '• Salve seus pães favoritos',
+  ].join('\n'),
+});
+
 describe('refusals and warnings that say the true reason (hh3: "nothing that fits", receitas’ short voices)', () => {
   const refusal = (l: Listing, captionStyle: CaptionStyle, captionLength: CaptionLength, shape: Partial<PlanRequest>): string => {
     try {
@@ -261,25 +277,26 @@ describe('refusals and warnings that say the true reason (hh3: "nothing that fit
   };
 
   it('says when a long hero’s subheadline took the feature a later slide needed', () => {
+    // The refusal is the held-out listing's (no look-alike here is refused so); its line is not quoted.
     const why = refusal(held('receitas-pt'), 'minimal', 'long', { narrativeId: 'benefits-first' });
     expect(why).toMatch(/slide 5 \(feature\)/);
     expect(why).not.toMatch(/it says nothing that fits/);
-    expect(why).toMatch(/"Mais de 5\.000 receitas com fotos".*under the hero/);
+    expect(why).toMatch(/"[^"]+" is said under the hero/);
   });
 
   it('makes the sets a voice lost by trying a weak line first (receitas’ short voices)', () => {
     for (const style of CAPTION_STYLE_IDS)
       for (const shape of [{ narrativeId: 'how-it-works' }, { narrativeId: 'problem-solution' }] as const) {
-        const r = plan(held('receitas-pt'), style, 'short', shape);
+        const r = plan(paes, style, 'short', shape);
         expect(r, `${style} ${shape.narrativeId}`).not.toBeNull();
-        expect(r!.slides.map((s) => s.headline).join(' | ')).toMatch(/mais de 5\.000 receitas/i);
+        expect(r!.slides.map((s) => s.headline).join(' | ')).toMatch(/mais de 2\.000 pães/i);
       }
   });
 
   it('never says a feature under the hero and again on a slide of its own', () => {
     for (const style of CAPTION_STYLE_IDS)
       for (const shape of SHAPES) {
-        const r = plan(held('receitas-pt'), style, 'long', shape);
+        const r = plan(paes, style, 'long', shape);
         const under = r?.slides[0].subheadline?.replace(/[.!]$/, '').toLowerCase();
         if (!under) continue;
         for (const s of r!.slides.slice(1))

@@ -1,6 +1,6 @@
 /**
  * Refuse less, and honestly (issue 33, item 4): where the rules refuse a cut form of a listing
- * sentence ("Sleep stories read" of "Sleep stories read by soothing voices help…"), the rule writer
+ * sentence ("Bedtime tales told" of "Bedtime tales told by calm narrators guide…"), the rule writer
  * says the whole phrase a copywriter would write instead: the constituent carried to its end (the
  * participle's agent, up to the sentence's verb), or the noun phrase it told of. docs/captions.md,
  * "Refuse less: whole phrases for refused cuts".

@@ -8,22 +8,13 @@
  * so far (repeat, one-feature, value-first); and a finished set's (`checkSet`), which adds what only
  * the planned set shows: its screens.
  */
-import { createHash } from 'node:crypto';
 import { nlp } from '../nlp.ts';
-import type { Listing } from '../../core/listing.ts';
-import { hasMarkup, NEGATIVE, notAFeature } from '../clean.ts';
-import { cutFromSource, echoes, hasStraySymbol, incompleteness, sameTopic, substance, URLISH } from './complete.ts';
-import { claimSources, ungroundedClaims, type ClaimSources } from './claims.ts';
-import { foreignFrames, foreignVocabulary, openerVocabulary, voiceVocabulary } from '../rules/voices.ts';
-import { fitOf } from './fit.ts';
-import { captionWidth, languageOf } from '../../core/locales.ts';
+import { echoes, sameTopic, substance } from './complete.ts';
+import { openerVocabulary } from '../rules/voices.ts';
 import { type Role } from '../../core/narratives.ts';
-import { languageFinding } from './language.ts';
-import { CUT_LANGUAGES, cutPhrase, leansOnPronoun, sentenceCutFrom, sentenceWords, type Sentence } from './cut.ts';
-import { brokenFrame } from './frames.ts';
-import { namesOnly, offRole } from './selling.ts';
-import { contradictedProof, MIN_RATINGS, ratingTwice } from './proof.ts';
-import { punctuationFault } from './typography.ts';
+import { sentenceCutFrom } from './cut.ts';
+import { namesOnly } from './selling.ts';
+import { MIN_RATINGS, ratingTwice } from './proof.ts';
 import {
   heroSaysAgain,
   repeatsHero,
@@ -35,114 +26,32 @@ import {
   stockVerb,
   type HeroWords,
 } from './echo-pair.ts';
-import { seriesOf, seriesOfCaption } from './series.ts';
-import { primaryListing } from '../../core/listing.ts';
-import { CASED_WORD, contentWords, dangles, endWords, mentionsFree, normalise, textKey, words as textWords } from '../text.ts';
-import { CAPTION_LENGTHS, type CaptionLength, type CaptionStyle, type PlanInput, type ScreenshotSetResult } from '../../core/set.ts';
-import { DEVICES, type Device } from '../../core/devices.ts';
-import { understand, type Understanding } from '../understand.ts';
+import { seriesOfCaption } from './series.ts';
+import { contentWords, normalise, textKey, words as textWords } from '../text.ts';
+import { CAPTION_LENGTHS, type PlanInput, type ScreenshotSetResult } from '../../core/set.ts';
+import { factsOf, memo, type Facts } from './facts.ts';
+import { textFindings } from './text-findings.ts';
+import { screensFindings } from './screens.ts';
+import type { CaptionToCheck, CheckContext, Finding } from './findings.ts';
 
-export const FINDINGS = {
-  shape:
-    'The caption has the parts its length asks for (no subheadline when short; when long, one on the hero, and elsewhere one or null, never empty).',
-  fits: 'Fits its lines at the set’s type size, measured with the renderer’s fonts, and within the length’s characters.',
-  complete: 'A finished phrase or sentence: no dangling word, no cut, no ellipsis.',
-  echo: 'The subheadline adds to its headline instead of repeating it.',
-  repeat: 'Says something no other slide of the set says.',
-  generic: 'Says something about this app, not only its name or category in a template.',
-  grounded: 'Every number, rating, award, platform and feature it claims is in the listing, extraContext or the screens’ text.',
-  'policy.free': 'Does not call a paid app free.',
-  'policy.price': 'Names no price.',
-  'policy.platform': 'Names no other store’s platform.',
-  'policy.review': 'Does not ask for ratings or reviews.',
-  'policy.other-app': 'Does not advertise the developer’s other apps.',
-  'policy.hidden': 'No hidden tags, invisible or look-alike characters, URLs or markup.',
-  language: 'Written in the language of its locale.',
-  style: 'No stray symbols, no shouting in capitals outside the bold voice, brands spelt as the listing spells them.',
-  tone: 'No complaint or pain question outside a problem slide.',
-  'one-feature': 'A feature slide shows one feature (no list of actions), and not the feature of an earlier slide.',
-  'value-first': 'Each of the first three slides, proof and problem aside, carries the value, not the name or category alone.',
-  cut: 'Not a listing sentence cut where its phrase does not end, nor a pronoun pointing at a sentence it was cut from.',
-  frame: 'No voice frame glued to a phrase it does not fit ("Yes, …", "Get <verb> …", "Now you can <noun>").',
-  'off-role': 'A selling point: no heading, greeting, note, disclaimer, promo code or story lore ("Chapter 1 of the saga").',
-  rating: 'A rating or count of ratings the store’s own figures do not contradict; proof slides only from 50 ratings up.',
-  'echo-pair':
-    'A call to action asks once: its subheadline is not a second call, and it does not say the hero’s promise again. A slide states its rating once.',
-  screens:
-    "Set level: no screenshot framed twice while others go unused, none of the other orientation while ones of the slides' go unused, a Mac listing warned about.",
-} as const;
-export type FindingId = keyof typeof FINDINGS;
+export {
+  describeFindings,
+  FINDINGS,
+  nearMiss,
+  softFinding,
+  tooLongToJudge,
+  type CaptionToCheck,
+  type CheckContext,
+  type Finding,
+  type FindingId,
+} from './findings.ts';
 
-export interface Finding {
-  id: FindingId;
-  field: 'headline' | 'subheadline' | 'screenshot';
-  message: string;
-  /** A case of a hard finding a copywriter lets pass where nothing better exists (`softFinding`). */
-  soft?: true;
-}
-
-export interface CaptionToCheck {
-  headline: string;
-  subheadline: string | null;
-  role: Role;
-  /** Its place in the set, from 1; absent: right after the slides accepted so far. */
-  index?: number;
-}
-
-export interface CheckContext {
-  listings: Listing[];
-  extraContext: string | null;
-  device: Device;
-  captionLength: CaptionLength;
-  captionStyle: CaptionStyle;
-  /** The locale the captions are in; absent: the listing's own language. */
-  locale?: string | null;
-  /** The words read off the set's screens (OCR): a caption may claim what a screen shows. */
-  screenText?: string[] | null;
-}
-
-/**
- * A price is an amount of money ("$4.99", "20 € a year", "50% off"), not the word: "Price shop
- * with friends", "Compare prices" name none.
- */
-const PRICE = /[$€£¥₹]\s?\d|\d\s?(?:[$€£¥₹]|usd|eur|gbp)(?!\p{L})|\b\d+\s?% off\b|\b(?:for only|just) [$€£¥₹]?\d/iu;
-const OTHER_STORE = {
-  'app-store': /\b(android|google play|play store|wear os|chromebook)\b/iu,
-  'google-play': /\b(iphone|ipad|ios|ipados|app store|apple watch|watchos)\b/iu,
-};
-const REVIEW_BEGGING =
-  /\b(rate us|rate (?:it|the app|this app)|leave (?:us )?a review|review us|give us \S+ stars?|5[- ]stars? (?:please|review)|write a review)\b/iu;
-/**
- * "Enjoying TaskForge?", "Love Cartwheel?": a question about liking the app itself opens the
- * listing's review request ("… Leave us a review"), whose ask is in the next sentence; a shopper
- * has not used the app yet. A question about something else ("Love cooking?") may be a hook.
- */
-const LIKES_APP = /^(?:enjoying|enjoy|love|loving|like|liking)\s+(.+?)\s*\?+$/iu;
-function asksAboutTheApp(text: string, appName: Set<string>): boolean {
-  const m = LIKES_APP.exec(text.trim());
-  if (!m) return false;
-  const named = textWords(normalise(m[1], { fold: true }));
-  return named.length > 0 && named.every((w) => appName.has(w) || /^(the|this|our|app)$/.test(w));
-}
-/** Invisible, bidi control and Unicode tag characters: text a reader cannot see but a store can. */
-/** Voices that never exclaim (rules/voices.ts: no "!" in their frames or ends). */
-const CALM_VOICES = new Set<CaptionStyle>(['minimal', 'professional']);
-const HIDDEN = /[\u00AD\u061C\u115F\u1160\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0\u{E0000}-\u{E007F}]/u;
-/** A word mixing Latin letters with Cyrillic or Greek ones: a look-alike ("Аpp" with a Cyrillic A). */
-const MIXED_SCRIPT = /(?=[\p{L}\p{N}]*\p{Script=Latin})(?=[\p{L}\p{N}]*[\p{Script=Cyrillic}\p{Script=Greek}])[\p{L}\p{N}]+/u;
-/** A writer that ran out of room ends on these rather than on a finished word. */
-const LOOKS_CUT = /(\.\.\.|…|\s-)$/u;
-/** Pronouns that need a noun said before them: a headline opening on one has none. */
-const REFERRING = new Set(['it', "it's", 'it’s', 'its', 'they', "they're", 'they’re', 'them', 'their', 'he', 'she']);
 const ASIDE_ROLES = new Set<Role>(['social-proof', 'call-to-action']);
 const FEATURE_SLIDES = new Set<Role>(['feature', 'benefit', 'solution']);
 /** Slides that are not about one feature: the one-feature check leaves them be. */
 const NOT_A_FEATURE = new Set<Role>(['social-proof', 'call-to-action', 'problem']);
-/** Three words or more in capitals in a row: shouting, which only the bold voice may do. */
-const SHOUTING = /\p{Lu}{2,}(\s+\p{Lu}{2,}){2,}/u;
 /** Two topics (a slide's content words) this alike are one feature shown twice. */
 const SAME_FEATURE = 0.6;
-const RELIEVED = /\b(?:without|no|sans|ohne|sin|senza|sem)\s+(?:the\s+|any\s+|le\s+|de\s+)?(?:stress\w*|hassle|headaches?|worr\w+)/giu;
 /** The slides that must carry the value proposition: what a store visitor sees without scrolling. */
 const VALUE_SLIDES = 3;
 /** The voices' feature openers ("Go ahead,", "Now you can"): no part of what a slide says. */
@@ -153,184 +62,6 @@ const sameWords = (text: string, name: string) => {
   const own = new Set(textWords(normalise(name, { fold: true })));
   return textWords(normalise(text, { fold: true })).every((w) => own.has(w));
 };
-
-interface Facts {
-  u: Understanding;
-  language: string;
-  native: boolean;
-  /** What a claim may rest on: the listing, extraContext and the screens' text (./claims.ts). */
-  claims: ClaimSources;
-  nameWords: Set<string>;
-  /** The app's name's own words ("Where Am I? - GeoGuess Game": where, geoguess, game). */
-  appNameWords: Set<string>;
-  ownLines: Set<string>;
-  otherApps: string[];
-  store: 'app-store' | 'google-play';
-  /** The names the tagger is told about, as part of a memo key. */
-  properKey: string;
-  /** Words the listing spells with inner capitals (iCloud, TaskForge), by their lower case. */
-  brands: Map<string, string>;
-  /** The listing's sentences as words, for the cut rule (./cut.ts). */
-  sentences: Sentence[];
-  /** Names the listing's text in a memo key: the cut rule's verdict depends on it. */
-  sourceKey: string;
-  /** The voice's own words and the app's name: what may frame the listing's words. */
-  frameWords: Set<string>;
-  /** The listing's series of sentences alike but for one slot: one list said item by item (./series.ts). */
-  series: Map<string, number>;
-  /** The store's own rating and count of ratings (a Mac listing's for an iPhone set: none). */
-  storeFigures: { rating: number | null; ratingCount: number | null };
-}
-
-function factsOf(ctx: CheckContext): Facts {
-  const primary = primaryListing(ctx.listings, ctx.device);
-  const u = understand(ctx.listings, primary, ctx.extraContext);
-  const language = ctx.locale ? languageOf(ctx.locale) : u.language;
-  const texts = ctx.listings.flatMap((l) => [l.name, l.subtitle ?? '', l.description, l.category]);
-  const claims = claimSources(
-    [...texts, ctx.extraContext ?? '', ...(ctx.screenText ?? [])],
-    [
-      u.rating?.value,
-      u.rating?.count,
-      // "1.2万件以上": the count as a language that counts in ten-thousands writes it (rules/voices.ts).
-      ...(u.rating
-        ? (foreignFrames(u.language)
-            .count(u.rating.count)
-            .match(/\d+(?:[.,]\d+)?/g) ?? [])
-        : []),
-    ],
-  );
-  const lines = ctx.listings.flatMap((l) => l.description.split(/\n+/));
-  // The developer's other apps, as the listing names them ("Also from us: Sleepwell, Focus Timer").
-  const appName = new Set(contentWords(`${primary.name}`, u.language));
-  const otherApps = lines
-    .filter((line) => notAFeature(line) === 'other apps')
-    .flatMap((line) => line.replace(/^[^:]*:/, '').match(/\p{Lu}[\p{L}\p{N}]+(?:\s+\p{Lu}[\p{L}\p{N}]+)*/gu) ?? [])
-    .filter((n) => !contentWords(n, u.language).every((w) => appName.has(w)) && n.length >= 4);
-  const sentences = sentenceWords(ctx.listings.flatMap((l) => [l.subtitle ?? '', l.description]));
-  return {
-    u,
-    language,
-    native: language === u.language,
-    claims,
-    nameWords: new Set([...contentWords(primary.name, u.language), ...contentWords(primary.category, u.language)]),
-    appNameWords: appName,
-    ownLines: new Set(ctx.listings.flatMap((l) => [l.subtitle ?? '', ...l.description.split(/\n|(?<=[.!?])\s+/)]).map(textKey)),
-    otherApps,
-    store: DEVICES[ctx.device].store,
-    sentences,
-    series: seriesOf(sentences.map((s) => s.text)),
-    sourceKey: createHash('sha1').update(texts.join('\0')).digest('base64'),
-    frameWords: new Set([...voiceVocabulary(ctx.captionStyle), ...foreignVocabulary(language), ...textWords(primary.name)]),
-    storeFigures: { rating: primary.rating, ratingCount: primary.ratingCount },
-    properKey: [...u.proper].sort().join(' '),
-    brands: new Map(
-      [...`${texts.join(' ')} ${ctx.extraContext ?? ''}`.matchAll(CASED_WORD)].flatMap((m) =>
-        /\p{Ll}\p{Lu}/u.test(m[0]) ? [[m[0].toLowerCase(), m[0]] as const] : [],
-      ),
-    ),
-  };
-}
-
-/**
- * The tagger's and the font's verdicts by text: a writer asks about the same words for every voice,
- * device and retry of a listing, and both are the slow part of a check. Bounded, oldest out.
- */
-const verdicts = new Map<string, unknown>();
-function memo<T>(key: string, compute: () => T): T {
-  if (verdicts.has(key)) return verdicts.get(key) as T;
-  const value = compute();
-  if (verdicts.size >= 20_000) verdicts.delete(verdicts.keys().next().value as string);
-  verdicts.set(key, value);
-  return value;
-}
-
-function textFindings(text: string, field: 'headline' | 'subheadline', c: CaptionToCheck, ctx: CheckContext, f: Facts): Finding[] {
-  const out: Finding[] = [];
-  const add = (id: FindingId, message: string) => out.push({ id, field, message });
-  const limit = CAPTION_LENGTHS[ctx.captionLength][field];
-  const width = f.native ? [...text].length : captionWidth(text);
-  if (width > limit) add('fits', `"${text}" is ${width} characters; ${ctx.captionLength} ${field}s hold ${limit}`);
-  else {
-    const fit = memo(`fit\0${field}\0${ctx.device}\0${ctx.captionLength}\0${text}`, () =>
-      fitOf(text, field, ctx.device, ctx.captionLength),
-    );
-    if (fit.overflows) add('fits', `"${text}" has a word wider than the slide at ${fit.sizePx} px`);
-    else if (fit.lines > fit.maxLines) add('fits', `"${text}" takes ${fit.lines} lines at ${fit.sizePx} px; it has ${fit.maxLines}`);
-  }
-  const incomplete = f.native
-    ? memo(`complete\0${f.language}\0${f.properKey}\0${text}`, () => incompleteness(text, f.language, f.u.proper))
-    : dangles(text, endWords(f.language))
-      ? 'ends on a word that needs another'
-      : null;
-  if (incomplete)
-    add(
-      'complete',
-      `"${text}" ${incomplete.startsWith('ends') || incomplete.startsWith('starts') ? incomplete : `is unfinished: ${incomplete}`}`,
-    );
-  else if (LOOKS_CUT.test(text.trim())) add('complete', `"${text}" looks cut off`);
-  else if (field === 'subheadline' && f.native && cutFromSource(text, primaryListing(ctx.listings, ctx.device)))
-    add('complete', `"${text}" is a listing sentence cut short`);
-  // "It keeps your notes safe": a headline is read first, so a pronoun opening it points at nothing.
-  if (field === 'headline' && f.native && f.language === 'en' && REFERRING.has(textWords(text)[0] ?? ''))
-    add('complete', `"${text}" opens on "${text.split(' ')[0]}", which refers to nothing said before it`);
-  if (HIDDEN.test(text)) add('policy.hidden', `"${text}" holds invisible or tag characters`);
-  if (MIXED_SCRIPT.test(text)) add('policy.hidden', `"${text}" mixes look-alike letters of two scripts in one word`);
-  if (URLISH.test(text) || hasMarkup(text)) add('policy.hidden', `"${text}" holds a URL, e-mail or markup`);
-  if (!f.u.free && mentionsFree(text)) add('policy.free', `"${text}" says free, but the app is paid`);
-  if (PRICE.test(text)) add('policy.price', `"${text}" names a price`);
-  if (OTHER_STORE[f.store].test(text)) add('policy.platform', `"${text}" names another store’s platform`);
-  if (REVIEW_BEGGING.test(text)) add('policy.review', `"${text}" asks for a rating or review`);
-  else if (asksAboutTheApp(text, f.appNameWords))
-    add('policy.review', `"${text}" asks whether the shopper enjoys the app: the opening of a review request, not a selling point`);
-  for (const app of f.otherApps)
-    if (text.toLowerCase().includes(app.toLowerCase())) add('policy.other-app', `"${text}" names the developer’s other app ${app}`);
-  const lang = languageFinding(text, f.language);
-  if (lang) add('language', `"${text}" ${lang}`);
-  const marks = punctuationFault(text, f.language);
-  if (marks) add('language', `"${text}" ${marks}`);
-  if (hasStraySymbol(text)) add('style', `"${text}" holds a stray symbol`);
-  // The minimal and professional voices do not exclaim: a listing's "!" kept there is the store's voice, not theirs.
-  if (CALM_VOICES.has(ctx.captionStyle) && /[!！]$/u.test(text.trim())) add('style', `"${text}" exclaims in the ${ctx.captionStyle} voice`);
-  if (ctx.captionStyle !== 'bold') {
-    if (SHOUTING.test(text)) add('style', `"${text}" shouts in capitals`);
-    for (const w of text.match(CASED_WORD) ?? []) {
-      const brand = f.brands.get(w.toLowerCase());
-      if (brand && w !== brand) add('style', `"${w}" should be spelt "${brand}"`);
-    }
-  }
-  // "Sans stress", "without the hassle": a pain said as gone is a benefit, not a complaint.
-  if (c.role !== 'problem' && NEGATIVE.test(text.replace(RELIEVED, ''))) add('tone', `"${text}" complains or asks outside a problem slide`);
-  const off = offRole(text);
-  if (off) add('off-role', `"${text}" is ${off}, not a selling point`);
-  const contradicted = contradictedProof(text, f.storeFigures);
-  if (contradicted) add('rating', `"${text}" ${contradicted}`);
-  // French, Spanish, Portuguese and Italian captions are cut as English ones are ("Le mode" of "Le mode pas à pas").
-  const cut =
-    f.native && (f.language === 'en' || CUT_LANGUAGES.has(f.language))
-      ? memo(`cut\0${f.language}\0${ctx.captionStyle}\0${f.sourceKey}\0${field === 'subheadline' ? c.headline : ''}\0${text}`, () =>
-          cutPhrase(text, f.sentences, f.frameWords, field === 'subheadline' ? c.headline : undefined, f.language, f.appNameWords),
-        )
-      : null;
-  if (cut) add('cut', `"${text}" ${cut}`);
-  if (f.native && f.language === 'en') {
-    if (!cut && field === 'headline') {
-      const leans = leansOnPronoun(text);
-      if (leans) add('cut', `"${text}" ${leans}`);
-    }
-    const frame = memo(`frame\0${text}`, () => brokenFrame(text, f.appNameWords));
-    if (frame) add('frame', `"${text}": ${frame}`);
-  }
-  // Claims, not words: numbers and platforms read the same in any language (a translation is
-  // checked for those), the rest in the listing's own.
-  // The ask's subheadline may quote the rating too: the rule writer says it there when no slide
-  // did (./rules/writer.ts, call-to-action), and refusing it left long sets ending on a bare ask
-  // with an untrue "no line left" warning (fifth read, wayfarer and easyplanner).
-  const quotes = c.role === 'social-proof' || (c.role === 'call-to-action' && field === 'subheadline');
-  const proof = quotes && f.u.rating !== null;
-  for (const message of ungroundedClaims(text, f.claims, { native: f.native, proof })) add('grounded', message);
-  return out;
-}
 
 /**
  * "Track habits, set goals and view charts": three coordinated actions are three features. In
@@ -348,6 +79,15 @@ function listsSeveral(text: string, english: boolean): boolean {
     return terms[0]?.tags.includes('Verb') && terms.slice(1).some((t) => t.tags.includes('Noun') && !t.tags.includes('Pronoun'));
   }).length;
   return actions >= 2;
+}
+
+/** A count of things ("500 levels", "20.000 recetas", "10K+ songs") is how the reader tells them apart. */
+const COUNT = /\d[\d.,\s]*(?:k|m)?\+?\s+[\p{L}-]{3,}/giu;
+/** Whether `text` counts something `other` does not ("Discover 20,000 recipes" against "Recipe box"). */
+function countsMore(text: string, other: string): boolean {
+  const counts = (t: string) => new Set([...t.matchAll(COUNT)].map((m) => m[0].toLowerCase().replace(/[^\p{N}]/gu, '')));
+  const theirs = counts(other);
+  return [...counts(text)].some((n) => !theirs.has(n));
 }
 
 /** The first word, past a voice's opener ("Go ahead,", "Now you can"), is a verb: the caption names an action. */
@@ -440,7 +180,9 @@ export class CaptionChecker {
       // habits daily"), not when it is one word of a line about something else ("One tap, one habit"
       // / "Widgets make a check-in one tap away").
       const alike = (a: Set<string>, b: Set<string>) => sameTopic(a, b) && (Math.min(a.size, b.size) > 1 || Math.max(a.size, b.size) <= 2);
-      const twins = this.seen.filter((s) => s.key === t.key || (f.native && alike(s.topic, t.topic)));
+      // A count the other line does not give is a thing of its own ("Browse 20,000 recipes" after
+      // "Your recipes, organised"): the topic keeps no numbers, the reader does.
+      const twins = this.seen.filter((s) => s.key === t.key || (f.native && alike(s.topic, t.topic) && !countsMore(t.text, s.text)));
       // Another slide's twin is named first: only the hero's alone may be a narrowing.
       const twin = twins.find((s) => s.slide !== this.hero?.slide) ?? twins[0];
       if (!twin) continue;
@@ -462,7 +204,11 @@ export class CaptionChecker {
       // The headline is what is read: a good subheadline under "TommyRun: An App" does not save it.
       // A line of the listing's own is the developer's words, unless it is only the app's name again ("GeoGuess Game").
       const nameOnly = contentWords(c.headline, f.language).every((w) => f.appNameWords.has(w));
-      const said = substance(c.headline, f.language, f.nameWords).size > 0 || (f.ownLines.has(textKey(c.headline)) && !nameOnly);
+      // A count of things is this app's too ("Over 20,000 recipes"), though the topic keeps no numbers.
+      const said =
+        substance(c.headline, f.language, f.nameWords).size > 0 ||
+        (f.ownLines.has(textKey(c.headline)) && !nameOnly) ||
+        countsMore(c.headline, '');
       if (!said && !ASIDE_ROLES.has(c.role))
         out.push({ id: 'generic', field: 'headline', message: `"${c.headline}" only says the app’s name or category` });
       // "ことば英単語", "Calma Diaria": an ask needs its verb ("Descarga…", "Get…"); the name alone asks nothing.
@@ -605,30 +351,6 @@ export class CaptionChecker {
 }
 
 /**
- * Refuses, on its characters alone, a caption too long for any set: twice the longest its field
- * holds (80 for a headline, 200 for a subheadline). A writer asks this first and has the checker
- * judge only what passes it: the tagger, fonts and patterns cost time per character (a 10 KB
- * caption of digits and commas took 2.7 s, and a model answer of such captions 55 s to judge).
- * Below that a caption is judged whole, so a slightly long one still hears everything else wrong
- * with it. Code points are counted, never more than the checker counts.
- */
-export function tooLongToJudge(c: Pick<CaptionToCheck, 'headline' | 'subheadline'>, length: CaptionLength): Finding[] {
-  const out: Finding[] = [];
-  for (const field of ['headline', 'subheadline'] as const) {
-    const text = c[field];
-    const cap = 2 * Math.max(...Object.values(CAPTION_LENGTHS).map((l) => l[field]));
-    if (!text || text.length <= cap) continue;
-    const chars = [...text].length;
-    if (chars <= cap) continue;
-    const limit = CAPTION_LENGTHS[length][field];
-    const quoted = `"${text.slice(0, 60)}…"`;
-    if (limit === 0) out.push({ id: 'shape', field, message: `${quoted} is a subheadline; short captions have none` });
-    else out.push({ id: 'fits', field, message: `${quoted} is ${chars} characters; ${length} ${field}s hold ${limit}` });
-  }
-  return out;
-}
-
-/**
  * THE entry point: the findings for each slide of a set, in order; a slide with none passes.
  * Repeats are judged against the earlier slides, so the later of two alike slides carries it.
  */
@@ -639,69 +361,6 @@ export function checkCaptions(captions: CaptionToCheck[], ctx: CheckContext): Fi
     const findings = checker.check(at);
     checker.accept(at);
     return findings;
-  });
-}
-
-/**
- * Findings a senior copywriter lets a slide ship with when the listing gives nothing better for it
- * (docs/captions.md, "Hard and soft rules"): the caption is whole, true and the slide's own, only
- * weaker than it should be. A little generic, or standing in a weak role (value-first), on any slide
- * but the first; a busy headline (a `one-feature` marked `soft`); a feature headline that names one
- * of the things the hero's line named (a `repeat` marked `soft`). A slide close to an earlier slide's
- * feature is hard: it says the same thing twice.
- * The planner delivers such a caption only when no candidate passes, and names the weakness in the
- * set's warnings. Every other finding is hard and never ships: a cut or unfinished phrase, a broken
- * frame, an echo or repeat, off-role lines, a contradicted rating, an invented claim, policy,
- * language, style, tone, shape and fit.
- */
-export function softFinding(f: Finding, c: Pick<CaptionToCheck, 'role' | 'index'>): boolean {
-  if (c.role === 'hero' || (c.index ?? 1) <= 1) return false;
-  // A subheadline of the name or category alone is padding, never shipped: the slide stands on its headline.
-  return (f.id === 'generic' && f.field === 'headline') || f.id === 'value-first' || f.soft === true;
-}
-
-/** A near miss: findings, and every one of them soft. */
-export const nearMiss = (findings: Finding[], c: Pick<CaptionToCheck, 'role' | 'index'>): boolean =>
-  findings.length > 0 && findings.every((f) => softFinding(f, c));
-
-/** The findings as one line each, for logs, warnings and a repair prompt. */
-export const describeFindings = (findings: Finding[]): string[] => findings.map((x) => `${x.id} (${x.field}): ${x.message}`);
-
-// ---------------------------------------------------------------------------------------------
-// Set level: what only a planned set shows. A caption cannot be judged on it, so the writers do not
-// ask it; the corpus report and anything holding a finished set does.
-// ---------------------------------------------------------------------------------------------
-
-/** The screens findings of a planned set, per slide. */
-function screensFindings(input: PlanInput, result: ScreenshotSetResult): Finding[][] {
-  const device = DEVICES[result.device];
-  const primary = primaryListing(input.listings, result.device);
-  // A shot of the slides' orientation (landscape slides: a game's, a Mac's) fits them best; one of the
-  // other orientation is shown (turned device) only once those run out, before any repeats.
-  const wide = result.width > result.height;
-  const fits = (s: { width?: number | null; height?: number | null }) => !(s.width && s.height) || s.width > s.height === wide;
-  const family = input.listings.flatMap((l) => l.screenshots[device.family]);
-  const usable = new Set(family.map((s) => s.url));
-  const fitting = new Set(family.filter(fits).map((s) => s.url));
-  const shots = new Map(input.listings.flatMap((l) => Object.values(l.screenshots).flat()).map((s) => [s.url, s]));
-  const used = new Set(result.slides.map((s) => s.screenshotUrl));
-  const unwarnedMac =
-    primary.platform === 'mac' &&
-    device.store === 'app-store' &&
-    device.family !== 'mac' &&
-    !result.warnings.some((w) => /\bMac\b/.test(w));
-  return result.slides.map((s, i) => {
-    const out: Finding[] = [];
-    const add = (message: string) => out.push({ id: 'screens', field: 'screenshot', message });
-    if (s.screenshotUrl) {
-      const earlier = result.slides.slice(0, i).some((p) => p.screenshotUrl === s.screenshotUrl);
-      if (earlier && [...usable].some((u) => !used.has(u))) add('the screenshot is framed again while others go unused');
-      const shot = shots.get(s.screenshotUrl);
-      if (shot && !fits(shot) && [...fitting].some((u) => !used.has(u)))
-        add(`a ${wide ? 'portrait' : 'landscape'} screenshot on a ${wide ? 'landscape' : 'portrait'} slide while ones that fit go unused`);
-    }
-    if (unwarnedMac) add(`a Mac app planned for ${result.device} without a warning`);
-    return out;
   });
 }
 

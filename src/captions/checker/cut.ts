@@ -377,7 +377,14 @@ const PRONOUNS =
  * something; the feature was in what the cut took. `ws`: the caption's words; `frame`: the voice's
  * words and the app's name; `name`: the app's name's words, one of which the caption holds.
  */
-function nameAndVerbOnly(ws: string[], sentences: Sentence[], frame: Set<string>, name: Set<string>, language: string): string | null {
+function nameAndVerbOnly(
+  ws: string[],
+  sentences: Sentence[],
+  frame: Set<string>,
+  name: Set<string>,
+  language: string,
+  brand: string[],
+): string | null {
   const own = ws.filter((w) => !frame.has(w) && !PRONOUNS.test(w));
   if (own.length !== 1 || ws.length < 2 || !ws.some((w) => name.has(w))) return null;
   const best = locate(ws, sentences, frame);
@@ -390,8 +397,10 @@ function nameAndVerbOnly(ws: string[], sentences: Sentence[], frame: Set<string>
   const terms = language === 'en' ? tagged(s) : null;
   const word = run.includes(own[0]) ? terms?.[at + run.indexOf(own[0])] : undefined;
   const nameInRun = ws.filter((w) => name.has(w)).every((w) => run.includes(w));
-  const brand = [...name][0];
-  if (word && nameInRun && !ws.includes(brand) && (NOUN(word) || word.tags.includes('Value')) && !word.tags.includes('Verb')) return null;
+  // The brand is the name before its tagline, every word of it ("My Day", "Calma Diaria"), said as a
+  // run; without it, the name's first content word (code review: "Day" alone is no brand).
+  const named = brand.length > 0 ? ws.some((_, i) => brand.every((b, k) => ws[i + k] === b)) : ws.includes([...name][0]);
+  if (word && nameInRun && !named && (NOUN(word) || word.tags.includes('Value')) && !word.tags.includes('Verb')) return null;
   return `says only that the app "${own[0]}": the listing's sentence goes on "${run.slice(-2).join(' ')} ${s.words.slice(at + run.length, at + run.length + 3).join(' ')}…"`;
 }
 
@@ -409,10 +418,12 @@ export function cutPhrase(
   headline?: string,
   language = 'en',
   name: Set<string> = new Set(),
+  /** The app's name before its tagline, as words ("my", "day"); absent: its first content word stands for it. */
+  brand: string[] = [],
 ): string | null {
   const ws = words(normalise(text, { fold: true }));
   if (ws.length === 0) return null;
-  const bare = nameAndVerbOnly(ws, sentences, frame, name, language);
+  const bare = nameAndVerbOnly(ws, sentences, frame, name, language, brand);
   if (bare) return bare;
   if (language === 'de') return cutGerman(ws, sentences, frame, headline);
   if (language !== 'en') return ROMANCE[language] ? cutRomance(ws, sentences, frame, language, headline) : null;
@@ -559,7 +570,17 @@ export function cutPhrase(
         return `drops the first subject of "${run[v]}": "${run.slice(0, v + 1).join(' ')}" no longer agrees`;
     }
     const secondThing = !ACTION(first) && (((joined || described) && NOUN(terms?.[at + run.length - 1])) || given);
-    const opener = rest && (STANDALONE.has(run[0]) || ACTION(first) || aside);
+    // "Export reports / To CSV and PDF", "Free up storage / By finding large files": under the
+    // headline that began its sentence with an action, where it goes or how is an aside of its own,
+    // as the rule writer offers it (rules/writer.ts, remainder). After a noun it only finishes it
+    // ("Offline access / To every document"); with a verb of its own it is a second clause.
+    const restAside =
+      rest &&
+      !!terms &&
+      /^(to|into|by)$/.test(run[0]) &&
+      terms.slice(0, at).some((t) => t.tags.includes('Verb') && !PARTICIPLE(t)) &&
+      !terms.slice(at + 1, at + run.length).some((t, j) => t.tags.includes('Verb') && !(j === 0 && t.tags.includes('Gerund')));
+    const opener = rest && (STANDALONE.has(run[0]) || ACTION(first) || aside || restAside);
     // "Home screen | widgets for quick check-ins": what is left out is a modifier of the noun the
     // caption opens on, and the noun phrase stands whole without it.
     const modifier = terms?.[at - 1];
