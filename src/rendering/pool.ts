@@ -6,6 +6,7 @@ import os from 'node:os';
 import { Piscina } from 'piscina';
 import { workerFile } from '../core/worker-file.ts';
 import { configureThreadHeaps } from './thread-heap.ts';
+import { ahead, LaneQueue } from './task-lanes.ts';
 import { renderDuration } from '../metrics/index.ts';
 import { DEVICES } from '../core/devices.ts';
 import { themeFor } from '../core/themes.ts';
@@ -76,6 +77,8 @@ export class RenderPool {
       workerData: { nice: opts.nice ?? 10 },
       // One task per thread at a time: a slide keeps a core busy from start to end.
       concurrentTasksPerWorker: 1,
+      // A brand picture goes before the slides already waiting (task-lanes.ts).
+      taskQueue: new LaneQueue(),
     });
   }
 
@@ -172,7 +175,8 @@ export class RenderPool {
     if (this.closed) throw new Error('RenderPool is closed');
     // The icon may be a slice of a larger buffer (a response body): post its own bytes only.
     const icon = task.input.icon ? (ownBytes(task.input.icon) as Buffer) : null;
-    const own = { ...task, input: { ...task.input, icon } } as BrandTask;
+    // Ahead of the set's waiting slides: the threads then end the set together (task-lanes.ts).
+    const own = ahead({ ...task, input: { ...task.input, icon } } as BrandTask);
     const png = (await this.pool.run(own)) as Uint8Array;
     return Buffer.from(png.buffer, png.byteOffset, png.byteLength);
   }

@@ -308,11 +308,13 @@ export async function renderPictures(
   }
   const linted = withLint(result, sets[0].locale, lints);
   ctx.signal.throwIfAborted();
-  const extras = await Promise.all([graphics, preview]);
-  for (const e of extras) files.push(...(e?.files ?? []));
+  // The ZIP holds the feature graphics (drawn first, long done) but not the store preview: it is
+  // written while the preview may still be drawn, not after it.
+  const drawnGraphics = await graphics;
   archived.sort((a, b) => a.locale.localeCompare(b.locale) || a.index - b.index);
-  const zip = buildArchive(job.device, archived, linted, deps.now(), extras[0]?.archive ?? []);
-  files.push(await storeArchive(deps.objects, prefix, zip));
+  const zip = buildArchive(job.device, archived, linted, deps.now(), drawnGraphics?.archive ?? []);
+  const [archive, drawnPreview] = await Promise.all([storeArchive(deps.objects, prefix, zip), preview as Promise<BrandFiles> | null]);
+  files.push(...(drawnGraphics?.files ?? []), ...(drawnPreview?.files ?? []), archive);
   return { result: linted, files };
 }
 
