@@ -181,6 +181,19 @@ export class RenderPool {
     return Buffer.from(png.buffer, png.byteOffset, png.byteLength);
   }
 
+  /**
+   * The set's type sizes, which every slide's task carries, fitted on a thread: a caller that
+   * has the slides before their screens asks for them meanwhile and passes them on
+   * (RenderOptions.metrics) instead of waiting for the fit after the screens.
+   */
+  fit(input: Omit<RenderInput, 'screens'>, opts: { signal?: AbortSignal } = {}): Promise<SetMetrics> {
+    if (this.closed) return Promise.reject(new Error('RenderPool is closed'));
+    const slides = input.slides.map((s) => look(s, input.locale));
+    const turned = input.orientation ? { orientation: input.orientation } : {};
+    const fit: RenderTask = { kind: 'fit', device: input.device, ...turned, slides, theme: input.theme, font: input.font };
+    return this.pool.run(fit, { signal: opts.signal }) as Promise<SetMetrics>;
+  }
+
   private async run(input: RenderInput, opts: RenderOptions, only?: number[]): Promise<RenderedSlide[]> {
     const { signal } = opts;
     const endTimer = renderDuration.startTimer({ device: input.device });
@@ -189,8 +202,7 @@ export class RenderPool {
     const icon = input.icon ? ownBytes(input.icon) : null;
     const badge = input.badge ? ownBytes(input.badge) : null;
     const turned = input.orientation ? { orientation: input.orientation } : {};
-    const fit: RenderTask = { kind: 'fit', device: input.device, ...turned, slides, theme, font: input.font };
-    const metrics = (await this.pool.run(fit, { signal })) as SetMetrics;
+    const metrics = await (opts.metrics ?? this.fit(input, { signal }));
     const total = slides.length;
     const colors = slides[0]?.background.colors ?? [];
     const wanted = only ?? slides.map((_, i) => i);
