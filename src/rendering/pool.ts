@@ -6,6 +6,7 @@ import os from 'node:os';
 import { Piscina } from 'piscina';
 import { workerFile } from '../core/worker-file.ts';
 import { configureThreadHeaps } from './thread-heap.ts';
+import { ahead, LaneQueue } from './task-lanes.ts';
 import { renderDuration } from '../metrics/index.ts';
 import { DEVICES } from '../core/devices.ts';
 import { themeFor } from '../core/themes.ts';
@@ -76,6 +77,8 @@ export class RenderPool {
       workerData: { nice: opts.nice ?? 10 },
       // One task per thread at a time: a slide keeps a core busy from start to end.
       concurrentTasksPerWorker: 1,
+      // A brand picture goes before the slides already waiting (task-lanes.ts).
+      taskQueue: new LaneQueue(),
     });
   }
 
@@ -172,9 +175,23 @@ export class RenderPool {
     if (this.closed) throw new Error('RenderPool is closed');
     // The icon may be a slice of a larger buffer (a response body): post its own bytes only.
     const icon = task.input.icon ? (ownBytes(task.input.icon) as Buffer) : null;
-    const own = { ...task, input: { ...task.input, icon } } as BrandTask;
+    // Ahead of the set's waiting slides: the threads then end the set together (task-lanes.ts).
+    const own = ahead({ ...task, input: { ...task.input, icon } } as BrandTask);
     const png = (await this.pool.run(own)) as Uint8Array;
     return Buffer.from(png.buffer, png.byteOffset, png.byteLength);
+  }
+
+  /**
+   * The set's type sizes, which every slide's task carries, fitted on a thread: a caller that
+   * has the slides before their screens asks for them meanwhile and passes them on
+   * (RenderOptions.metrics) instead of waiting for the fit after the screens.
+   */
+  fit(input: Omit<RenderInput, 'screens'>, opts: { signal?: AbortSignal } = {}): Promise<SetMetrics> {
+    if (this.closed) return Promise.reject(new Error('RenderPool is closed'));
+    const slides = input.slides.map((s) => look(s, input.locale));
+    const turned = input.orientation ? { orientation: input.orientation } : {};
+    const fit: RenderTask = { kind: 'fit', device: input.device, ...turned, slides, theme: input.theme, font: input.font };
+    return this.pool.run(fit, { signal: opts.signal }) as Promise<SetMetrics>;
   }
 
   private async run(input: RenderInput, opts: RenderOptions, only?: number[]): Promise<RenderedSlide[]> {
@@ -185,8 +202,7 @@ export class RenderPool {
     const icon = input.icon ? ownBytes(input.icon) : null;
     const badge = input.badge ? ownBytes(input.badge) : null;
     const turned = input.orientation ? { orientation: input.orientation } : {};
-    const fit: RenderTask = { kind: 'fit', device: input.device, ...turned, slides, theme, font: input.font };
-    const metrics = (await this.pool.run(fit, { signal })) as SetMetrics;
+    const metrics = await (opts.metrics ?? this.fit(input, { signal }));
     const total = slides.length;
     const colors = slides[0]?.background.colors ?? [];
     const wanted = only ?? slides.map((_, i) => i);

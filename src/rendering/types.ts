@@ -49,6 +49,8 @@ export interface RenderOptions {
    * in the input, so a caller can store it while the others are still being drawn.
    */
   onSlide?(done: number, total: number, slide?: { index: number; rendered: RenderedSlide }): void;
+  /** The set's type sizes already asked for (RenderPool.fit) with the same input; absent: fitted first. */
+  metrics?: Promise<SetMetrics>;
 }
 
 /**

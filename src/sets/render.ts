@@ -52,7 +52,7 @@ export interface PictureDeps {
   db: Queryable;
   objects: ObjectStore;
   /** With drawBrand (a RenderPool), the feature graphic and store preview are drawn on its threads too. */
-  renderer: Pick<RenderPool, 'renderSlides' | 'renderSome'> & Partial<BrandDrawer>;
+  renderer: Pick<RenderPool, 'renderSlides' | 'renderSome'> & Partial<BrandDrawer> & Partial<Pick<RenderPool, 'fit'>>;
   storeImageOrigins: string[];
   /** How long one listing screenshot may take to arrive (default 15 s). */
   storeImageTimeoutMs?: number;
@@ -138,16 +138,30 @@ function shared(bytes: Buffer): Buffer {
   return out;
 }
 
+/** Uploaded screens' bytes being read, by object key. */
+export type EarlyScreens = ReadonlyMap<string, Promise<Buffer>>;
+
+/**
+ * The bytes of `screens`, read now (IO_CONCURRENCY at a time) for loadScreens to take later: the
+ * screens a set will most likely frame, read while it is planned instead of after (~15 ms of a
+ * 10-slide set's wall time on the bench). A failed read fails the set only if it frames that screen.
+ */
+export function readScreensEarly(objects: ObjectStore, screens: readonly ScreenObject[]): EarlyScreens {
+  const io = pLimit(IO_CONCURRENCY);
+  return new Map(screens.map((s) => [s.objectKey, started(io(() => readShared(objects, s.objectKey)))]));
+}
+
 /** Each distinct screen once: an uploaded screen's bytes, or a listing screenshot at full size. */
 export async function loadScreens(
   deps: Omit<PictureDeps, 'renderer' | 'now'>,
   job: PictureJob,
   slides: Slide[],
   signal: AbortSignal,
+  early?: EarlyScreens,
 ): Promise<(Buffer | null)[]> {
   const ids = [...new Set(slides.map((s) => s.screenId).filter((id): id is string => !!id))];
   const keys = new Map((await screenObjects(deps.db, job.accountId, job.appId, ids)).map((s) => [s.screenId, s.objectKey]));
-  const cache = new Map<string, Promise<Buffer>>();
+  const cache = new Map<string, Promise<Buffer>>(early);
   const io = pLimit(IO_CONCURRENCY);
   const once = (k: string, load: () => Promise<Buffer>) => {
     if (!cache.has(k)) cache.set(k, io(load));
@@ -207,6 +221,8 @@ export async function renderPictures(
   defaultLocale: string,
   ctx: { signal: AbortSignal; progress(done: number, total: number): void },
   brandInput: BrandPictureInput | null = null,
+  /** Screens' bytes already being read (readScreensEarly), by object key. */
+  early?: EarlyScreens,
 ): Promise<Rendered> {
   const brandPictures = brandInput && { ...brandInput, drawer: brandDrawer(deps.renderer) };
   const brand = brandPictures?.brand ?? null;
@@ -214,16 +230,32 @@ export async function renderPictures(
   const sets = result.locales
     ? result.locales.map((l, i) => ({ locale: l.locale, slides: l.slides, fileLocale: i === 0 ? null : l.locale }))
     : [{ locale: defaultLocale, slides: result.slides, fileLocale: null }];
+  const look = brand ? await renderLook(brand) : null;
+  const icon = brand ? await brand.icon : null;
+  // The plan's size: the device's own, or the one the request asked for (a Mac's 2560×1600).
+  const size = { width: result.width, height: result.height };
+  const sized = sizingOf(job.device, size);
+  const inputOf = (set: (typeof sets)[number]) => ({
+    device: job.device,
+    slides: set.slides,
+    theme: job.theme,
+    brand: job.brand,
+    icon,
+    locale: set.locale,
+    ...(brand ? look : {}),
+    ...sized,
+    ...(result.rating ? { rating: result.rating } : {}),
+  });
+  // The first locale's type sizes are fitted on a thread while its screens are read: one after
+  // the other, the fit (~10 ms) came between the last screen read and the first slide.
+  const fitted = deps.renderer.fit ? started(deps.renderer.fit(inputOf(sets[0]), { signal: ctx.signal })) : undefined;
   // Every locale has the same screens in the same places: load them once.
-  const screens = await loadScreens(deps, job, sets[0].slides, ctx.signal);
+  const screens = await loadScreens(deps, job, sets[0].slides, ctx.signal, early);
   const total = sets.reduce((n, s) => n + s.slides.length, 0);
   let done = 0;
   ctx.progress(0, total);
 
   const prefix = attemptPrefix(job.id, job.attempt);
-  // The plan's size: the device's own, or the one the request asked for (a Mac's 2560×1600).
-  const size = { width: result.width, height: result.height };
-  const sized = sizingOf(job.device, size);
   const files: JobFile[] = [];
   const archived: ArchiveSlide[] = [];
   const graphics = brandPictures
@@ -238,8 +270,6 @@ export async function renderPictures(
       )
     : null;
   let preview: Promise<BrandFiles> | null = null;
-  const look = brand ? await renderLook(brand) : null;
-  const icon = brand ? await brand.icon : null;
   const lints = new Map<string, SlideLint[]>();
   const io = pLimit(IO_CONCURRENCY);
   for (const set of sets) {
@@ -279,19 +309,8 @@ export async function renderPictures(
     let rendered: RenderedSlide[];
     try {
       rendered = await deps.renderer.renderSlides(
-        {
-          device: job.device,
-          slides: set.slides,
-          screens,
-          theme: job.theme,
-          brand: job.brand,
-          icon,
-          locale: set.locale,
-          ...(brand ? look : {}),
-          ...sized,
-          ...(result.rating ? { rating: result.rating } : {}),
-        },
-        { signal: ctx.signal, onSlide },
+        { ...inputOf(set), screens },
+        { signal: ctx.signal, onSlide, ...(set === sets[0] && fitted ? { metrics: fitted } : {}) },
       );
     } catch (error) {
       await Promise.allSettled(storing.values());
@@ -308,11 +327,13 @@ export async function renderPictures(
   }
   const linted = withLint(result, sets[0].locale, lints);
   ctx.signal.throwIfAborted();
-  const extras = await Promise.all([graphics, preview]);
-  for (const e of extras) files.push(...(e?.files ?? []));
+  // The ZIP holds the feature graphics (drawn first, long done) but not the store preview: it is
+  // written while the preview may still be drawn, not after it.
+  const drawnGraphics = await graphics;
   archived.sort((a, b) => a.locale.localeCompare(b.locale) || a.index - b.index);
-  const zip = buildArchive(job.device, archived, linted, deps.now(), extras[0]?.archive ?? []);
-  files.push(await storeArchive(deps.objects, prefix, zip));
+  const zip = buildArchive(job.device, archived, linted, deps.now(), drawnGraphics?.archive ?? []);
+  const [archive, drawnPreview] = await Promise.all([storeArchive(deps.objects, prefix, zip), preview as Promise<BrandFiles> | null]);
+  files.push(...(drawnGraphics?.files ?? []), ...(drawnPreview?.files ?? []), archive);
   return { result: linted, files };
 }
 

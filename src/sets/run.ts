@@ -13,7 +13,7 @@ import { TranslationFailed } from '../captions/model/errors.ts';
 import { fileLocale } from './archive.ts';
 import { primaryListing } from '../core/listing.ts';
 import { saveJobFiles } from './files.ts';
-import { attemptPrefix, drawnColours, renderPictures, uploadedScreensFor, type PictureDeps } from './render.ts';
+import { attemptPrefix, drawnColours, readScreensEarly, renderPictures, uploadedScreensFor, type PictureDeps } from './render.ts';
 import { fetchStoreImage } from '../screens/store-images.ts';
 import { readOlderScreens, waitForScreenText } from '../screens/screens.ts';
 import type { ScreenReader } from '../screens/reader.ts';
@@ -27,6 +27,7 @@ import { runRevisionJob } from './revisions/revision-job.ts';
 import { previewSubtitle } from './brand-pictures.ts';
 import { outsideFailure } from './picture-failures.ts';
 import { DEVICES } from '../core/devices.ts';
+import { planDefaults } from '../core/set.ts';
 import { FatalJobError, RetryableJobError } from '../queue/runner.ts';
 import type { SetJobRunner } from './job-queue.ts';
 
@@ -68,6 +69,8 @@ export function screenshotSetRunner({
       screenIds: job.request.screenIds ?? null,
     };
     const uploaded = pictures ? await uploadedScreensFor(db, pictureJob) : [];
+    // The screens the set will frame if the planner keeps their order, read while it plans.
+    const early = pictures ? readScreensEarly(pictures.objects, uploaded.slice(0, planDefaults(job.request).count)) : undefined;
     // What each screen shows, so that each caption goes over the screen it speaks of; the reader
     // has ~1 s a screen, and the set is planned without the screens it could not read.
     if (pictures && screenReader && uploaded.length)
@@ -155,11 +158,16 @@ export function screenshotSetRunner({
       );
       if (rating) planned = { ...planned, rating };
       const locale = fileLocale(planned, primary);
-      const { result, files } = await renderPictures(deps, pictureJob, planned, uploaded, locale, ctx, {
-        brand,
-        appName: app.name,
-        subtitle: previewSubtitle(primary, app.category),
-      });
+      const { result, files } = await renderPictures(
+        deps,
+        pictureJob,
+        planned,
+        uploaded,
+        locale,
+        ctx,
+        { brand, appName: app.name, subtitle: previewSubtitle(primary, app.category) },
+        early,
+      );
       return { result, save: (tx) => saveJobFiles(tx, job.id, files) };
     } catch (error) {
       if (signal.aborted) throw error;
