@@ -61,9 +61,17 @@ describe('the hero said again in other forms of its words', () => {
     const restated: string[] = [];
     for (const style of CAPTION_STYLE_IDS)
       for (const length of ['short', 'long'] as const)
-        for (const count of [5, 8])
-          for (const s of plan(pups, style, length, { count })?.slides ?? [])
-            if (/^(?:[\w ,!]*)see each child grow[.!]?$/i.test(s.headline)) restated.push(`${style}/${length}/${count}: ${s.headline}`);
+        for (const count of [5, 8]) {
+          const set = plan(pups, style, length, { count });
+          for (const s of set?.slides ?? [])
+            // A thin listing's count-8 set may need it (hw11: the alternative there was the cut
+            // "HEIGHT IN MINUTES."): then only as a weaker caption its warnings name.
+            if (
+              /^(?:[\w ,!]*)see each child grow[.!]?$/i.test(s.headline) &&
+              !set!.warnings.some((w) => w.includes(`"${s.headline}" says the hero’s words again`))
+            )
+              restated.push(`${style}/${length}/${count}: ${s.headline}`);
+        }
     expect(restated).toEqual([]);
   });
 });
