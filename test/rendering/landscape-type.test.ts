@@ -20,6 +20,7 @@ import type { SlideLook, SlideTask } from '../../src/rendering/types.ts';
 import { habitly } from '../planning/listings.ts';
 import { markedScreen } from './golden-cases.ts';
 import { slide } from './support.ts';
+import { searchPt, searchWidthPt } from '../../src/rendering/thumbnail.ts';
 
 beforeAll(() => registerFonts());
 
@@ -64,7 +65,18 @@ describe("bold's big type shows on landscape slides", () => {
       expect(new Set(m.headlineSizes).size).toBe(1);
       expect(m.headlineSizes[0]).toBeGreaterThanOrEqual(MIN_HEADLINE_SHARE * Math.min(width, height));
       expect(m.headlineSizes[0] / m.subSize).toBeGreaterThanOrEqual(MIN_HEADLINE_RATIO);
+      // The designer's exception to "≥ 8 % of the width" (docs/typography.md): a regular theme's
+      // landscape headline is 3.7-6 % of the width, but the store shows a landscape slide alone
+      // across the row, so in search results it reads at least as large as an 8 %-of-width
+      // headline on the family's portrait slide.
+      const pt = searchPt(device, m.headlineSizes[0], { width, height });
+      expect(pt).toBeGreaterThanOrEqual(MIN_HEADLINE_SHARE * searchWidthPt(device, 1, 2) - 0.05);
     }
+    console.log(
+      `${device} ${width}×${height}: soft ${soft.headlineSizes[0]} px ` +
+        `(${((100 * soft.headlineSizes[0]) / width).toFixed(1)} % of the width, ${searchPt(device, soft.headlineSizes[0], { width, height })} pt in search), ` +
+        `portrait floor ${(MIN_HEADLINE_SHARE * searchWidthPt(device, 1, 2)).toFixed(1)} pt`,
+    );
   });
 
   // Larger type lowers the device under it: above the floor, a feature's device keeps at least

@@ -7,6 +7,7 @@
 import { createCanvas } from '@napi-rs/canvas';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEVICES, type Device } from '../../src/core/devices.ts';
+import { isHero } from '../../src/core/set.ts';
 import { THEME_IDS, themeFor, type ThemeId } from '../../src/core/themes.ts';
 import { badgeBox } from '../../src/rendering/badge.ts';
 import { arrange } from '../../src/rendering/compose.ts';
@@ -74,13 +75,26 @@ function measure(theme: ThemeId, device: Device): Measure {
   let aboveTop = 0;
   const rating = { value: 4.8, count: 5000 };
   SET.forEach((s, index) => {
-    const task: SlideTask = { kind: 'slide', index, device, slide: s, screen: new Uint8Array(1), metrics, panorama: null, theme, rating };
+    // As pool.ts hands it out: the rating goes to the hero's task only, so a feature slide is
+    // measured without the room a rating would take from its device.
+    const shown = isHero(s.layout) ? rating : null;
+    const task: SlideTask = {
+      kind: 'slide',
+      index,
+      device,
+      slide: s,
+      screen: new Uint8Array(1),
+      metrics,
+      panorama: null,
+      theme,
+      rating: shown,
+    };
     const { block, at, tilt } = arrange(ctx, task, display, false);
     if (index === 0) {
       heroTilt = tilt;
       const b = at.frame ?? at.bleed!;
       const [cx, cy] = [b.x + b.width / 2, b.y + b.height / 2];
-      const below = at.textTop + block.height + ratingRoom(ctx, rating, metrics, { ...scaleOf(device), width: W, height: H });
+      const below = at.textTop + block.height + (shown ? ratingRoom(ctx, shown, metrics, { ...scaleOf(device), width: W, height: H }) : 0);
       for (const dx of [-b.width / 2, b.width / 2]) {
         const [x, y] = [
           cx + dx * Math.cos(tilt) - (-b.height / 2) * Math.sin(tilt),

@@ -67,6 +67,12 @@ describe('one type system per set, on every theme and device', () => {
     expect(new Set(m.headlineSizes).size).toBe(1);
     const size = m.headlineSizes[0];
     expect(size).toBeGreaterThanOrEqual(MIN_HEADLINE_SHARE * Math.min(width, height));
+    // Issue 30's "8 % of the slide's width" is a portrait slide's rule; a landscape slide is held to
+    // what it stands for, how large the headline reads in search results: at least as large as an
+    // 8 %-of-the-width headline on a portrait slide of the same store and family (3.7 % of an
+    // iPhone landscape slide's width reads at 13 pt there, the portrait floor at 9 pt).
+    const portraitFloorPt = MIN_HEADLINE_SHARE * searchWidthPt(device, 1, 2);
+    expect(searchPt(device, size)).toBeGreaterThanOrEqual(portraitFloorPt - 0.05);
     expect(size / m.subSize).toBeGreaterThanOrEqual(MIN_HEADLINE_RATIO);
     const sc = scaleOf(device);
     for (const look of looks) {

@@ -1,0 +1,92 @@
+/**
+ * The cover's rule: the hero's device leans, and its bottom is settled after the lean lowered one
+ * corner (smaller until it clears the bottom margin, or lowered until it bleeds). Moved out of
+ * compose.ts unchanged; arrange() decides when it applies.
+ */
+import type { SlideTask } from './types.ts';
+import { frameBox, hasTitleBar, type Display } from './frames.ts';
+import {
+  BOTTOM_PAD,
+  HERO_LEAD,
+  MIN_BLEED,
+  MIN_HERO_SHARE,
+  place,
+  WINDOW_MIN_BLEED,
+  type Placement,
+  type Scale,
+  type TextBlock,
+} from './layout.ts';
+import { slideSize } from '../core/orientation.ts';
+
+type Frame = NonNullable<Placement['frame']>;
+
+/** Settles a leaning hero's bottom: `upright` is its frame before the lean. */
+export function settleCover(
+  task: SlideTask,
+  at: Placement,
+  upright: Frame,
+  tilt: number,
+  block: TextBlock,
+  display: Display,
+  sc: Scale,
+): void {
+  if (!at.frame) return;
+  const { width, height } = slideSize(task.device, task.orientation);
+  const m = task.metrics;
+  const windowed = hasTitleBar(at.frame.frame);
+  const clearAt = height - Math.round(height * BOTTOM_PAD);
+  const bleedAt = windowed ? Math.ceil(height + WINDOW_MIN_BLEED * upright.height) : Math.ceil(height * (1 + MIN_BLEED));
+  const low = lowestOf(at.frame, tilt);
+  if (low > clearAt && low < bleedAt) {
+    let cleared = false;
+    if (windowed || low - clearAt <= bleedAt - low) {
+      const feature = place(task.device, 'headline-top', m, block, sc, display, task.theme, 0, !task.badge).frame;
+      const floor = Math.max(width * MIN_HERO_SHARE, (feature?.width ?? 0) + width * HERO_LEAD);
+      for (let w = upright.width - 2; w >= floor && !cleared; w -= 2) {
+        const smaller = { ...at, frame: frameBox(task.device, display, upright.x + upright.width / 2, upright.y, w) };
+        lean(smaller, tilt, sc);
+        if (lowestOf(smaller.frame, tilt) <= clearAt) [at.frame, cleared] = [smaller.frame, true];
+      }
+    }
+    if (!cleared) {
+      const dy = bleedAt - Math.floor(low);
+      shift(at, 0, dy);
+      if (windowed) at.textTop += Math.floor(dy / 2);
+    }
+  }
+  // Its raised bottom corner too: a wide device's lean lifts it a long way (an Android phone's
+  // on a landscape slide sat 2 % of the height over the edge while the other corner bled 6 %),
+  // a sliver of background under one end. Not clear of the bottom margin: lowered until it is
+  // past the edge, so that the whole bottom edge bleeds.
+  const raised = lowestOf(at.frame, tilt) - at.frame.width * Math.abs(Math.sin(tilt));
+  if (tilt && raised > clearAt && raised < height) shift(at, 0, Math.ceil(height - raised));
+}
+
+/** Lowers a leaning device so that its raised corner stays clear of the text, and moves it right so that its upper corner stays on the slide. */
+export function lean(at: Placement, tilt: number, sc: Scale): void {
+  if (!tilt) return;
+  const box = (at.frame ?? at.bleed)!;
+  const [sin, cos] = [Math.abs(Math.sin(tilt)), Math.cos(tilt)];
+  const corner = box.x + box.width / 2 - (box.width / 2) * cos - (box.height / 2) * sin;
+  shift(at, Math.max(0, Math.ceil(sc.margin / 2 - corner)), Math.ceil((box.width / 2) * sin));
+}
+
+/** The lowest point of a box turned by `tilt` about its centre: its lowered bottom corner. */
+const lowestOf = (box: { y: number; width: number; height: number }, tilt: number): number =>
+  box.y + box.height / 2 + (box.width / 2) * Math.abs(Math.sin(tilt)) + (box.height / 2) * Math.cos(tilt);
+
+/** The hero's device leans this far (radians; negative: its top to the left). */
+export const HERO_TILT = (-5 * Math.PI) / 180;
+/** A landscape device's lean: its long side raises its corner as far at 3° as a phone's at 5°. */
+export const HERO_TILT_WIDE = (-3 * Math.PI) / 180;
+
+export function shift(at: Placement, dx: number, dy: number): void {
+  if (at.frame)
+    at.frame = {
+      ...at.frame,
+      x: at.frame.x + dx,
+      y: at.frame.y + dy,
+      screen: { ...at.frame.screen, x: at.frame.screen.x + dx, y: at.frame.screen.y + dy },
+    };
+  if (at.bleed) at.bleed = { ...at.bleed, x: at.bleed.x + dx, y: at.bleed.y + dy };
+}
