@@ -42,9 +42,16 @@ export function unshoutLine(line: string, acronyms: Set<string>): string {
   if (letters.length < 6 || upper / letters.length < 0.8) return line;
   const lowered = line.replace(/\p{L}[\p{L}'’-]*/gu, (w) => (acronyms.has(w) ? w : w.toLowerCase()));
   return lowered
+    .replace(PROPER, (w: string) => PROPER_FORMS[w.toLowerCase()] ?? w)
     .replace(/^(\P{L}*)(\p{L})/u, (_, pre: string, c: string) => pre + c.toUpperCase())
     .replace(/([.!?]\s+)(\p{Ll})/gu, (_, p: string, c: string) => p + c.toUpperCase());
 }
+
+/** Names a shouting line lowers that a shopper reads as wrong in lower case ("On the app store": sixth tuned read). */
+const PROPER_FORMS: Record<string, string> = Object.fromEntries(
+  ['App Store', 'Google Play', 'Apple Watch', 'iPhone', 'iPad', 'iCloud', 'Android'].map((n) => [n.toLowerCase(), n]),
+);
+const PROPER = new RegExp(`(?<![\\p{L}])(?:${Object.keys(PROPER_FORMS).join('|')})(?![\\p{L}])`, 'gu');
 
 /** Headings that open a section whose lines are not the app's features. */
 export const NON_FEATURE_SECTION =

@@ -22,6 +22,12 @@ describe('unshoutLine', () => {
     expect(unshoutLine('TRACK EVERY WORKOUT WITH GPS. SHARE IT!', new Set(['GPS']))).toBe('Track every workout with GPS. Share it!');
     expect(unshoutLine('Sync with iCloud', new Set())).toBe('Sync with iCloud');
     expect(unshoutLine('NEW!', new Set())).toBe('NEW!');
+    // Store and device names keep their own capitals (not "on the app store").
+    expect(unshoutLine('THE CALMEST WORD GAME ON THE APP STORE AND GOOGLE PLAY', new Set())).toBe(
+      'The calmest word game on the App Store and Google Play',
+    );
+    expect(unshoutLine('SYNCS YOUR IPHONE, IPAD AND ANDROID', new Set())).toBe('Syncs your iPhone, iPad and Android');
+    expect(unshoutLine('IPHONEOGRAPHY TIPS FOR ANDROIDS', new Set())).toBe('Iphoneography tips for androids');
   });
 });
 
