@@ -6,7 +6,8 @@
 import { appRoutes, type AscContext } from './asc-app-routes.ts';
 import { AscKeys } from './asc-auth.ts';
 import { errorDocument } from './asc-json.ts';
-import { AscLibrary, libraryRoutes, type RefData } from './asc-library.ts';
+import { AscLibrary, type RefData } from './asc-library.ts';
+import { libraryRoutes } from './asc-library-routes.ts';
 import { screenshotRoutes } from './asc-screenshot-routes.ts';
 import { AscState } from './asc-state.ts';
 import type { AscPlatform } from './asc-display-types.ts';
