@@ -8,6 +8,7 @@ import { frameBox, hasTitleBar, type Display } from './frames.ts';
 import {
   BOTTOM_PAD,
   HERO_LEAD,
+  MAX_HERO_BLEED,
   MIN_BLEED,
   MIN_HERO_SHARE,
   place,
@@ -36,11 +37,14 @@ export function settleCover(
   const windowed = hasTitleBar(at.frame.frame);
   const clearAt = height - Math.round(height * BOTTOM_PAD);
   const bleedAt = windowed ? Math.ceil(height + WINDOW_MIN_BLEED * upright.height) : Math.ceil(height * (1 + MIN_BLEED));
+  // A Mac window is shown whole (design read 2026-11-29): a window cut at the bottom reads as a
+  // crop. Under the cover's text and rating a 16:10 slide leaves it about 67 % of the width.
+  if (windowed && wholeWindow(task, at, upright, display, clearAt)) return;
   const low = lowestOf(at.frame, tilt);
   if (low > clearAt && low < bleedAt) {
     let cleared = false;
     if (windowed || low - clearAt <= bleedAt - low) {
-      const feature = place(task.device, 'headline-top', m, block, sc, display, task.theme, 0, !task.badge).frame;
+      const feature = featureOf(task, block, display, sc);
       const floor = Math.max(width * MIN_HERO_SHARE, (feature?.width ?? 0) + width * HERO_LEAD);
       for (let w = upright.width - 2; w >= floor && !cleared; w -= 2) {
         const smaller = { ...at, frame: frameBox(task.device, display, upright.x + upright.width / 2, upright.y, w) };
@@ -54,6 +58,19 @@ export function settleCover(
       if (windowed) at.textTop += Math.floor(dy / 2);
     }
   }
+  // At most MAX_HERO_BLEED of it past the edge on a landscape slide: bold's two-line headline and
+  // rating sent the iPad and Android tablet heroes 44-45 % off the bottom, their screens half
+  // gone. Smaller about its top, down to the same floor (fitSet keeps the type such that the
+  // floor is enough).
+  if (width > height && !windowed) {
+    const floor = Math.max(width * MIN_HERO_SHARE, (featureOf(task, block, display, sc)?.width ?? 0) + width * HERO_LEAD);
+    const past = (box: Frame) => (midBottom(box, tilt) - height) / box.height;
+    for (let w = at.frame.width - 2; w >= floor && past(at.frame) > MAX_HERO_BLEED; w -= 2) {
+      const smaller = { ...at, frame: frameBox(task.device, display, upright.x + upright.width / 2, upright.y, w) };
+      lean(smaller, tilt, sc);
+      at.frame = smaller.frame;
+    }
+  }
   // Its raised bottom corner too: a wide device's lean lifts it a long way (an Android phone's
   // on a landscape slide sat 2 % of the height over the edge while the other corner bled 6 %),
   // a sliver of background under one end. Not clear of the bottom margin: lowered until it is
@@ -61,6 +78,29 @@ export function settleCover(
   const raised = lowestOf(at.frame, tilt) - at.frame.width * Math.abs(Math.sin(tilt));
   if (tilt && raised > clearAt && raised < height) shift(at, 0, Math.ceil(height - raised));
 }
+
+/** A feature's device in this set (its width is the hero's floor, with HERO_LEAD). */
+const featureOf = (task: SlideTask, block: TextBlock, display: Display, sc: Scale) =>
+  place(task.device, 'headline-top', task.metrics, block, sc, display, task.theme, 0, !task.badge).frame;
+
+/**
+ * The cover's window made smaller about its top until it is whole (clear of the bottom margin),
+ * never wider than it was; false if even half the slide's width is not (it then bleeds as before).
+ */
+function wholeWindow(task: SlideTask, at: Placement, upright: Frame, display: Display, clearAt: number): boolean {
+  const { width } = slideSize(task.device, task.orientation);
+  for (let w = upright.width; w >= width / 2; w -= 2) {
+    const box = frameBox(task.device, display, upright.x + upright.width / 2, upright.y, w);
+    if (box.y + box.height <= clearAt) {
+      at.frame = box;
+      return true;
+    }
+  }
+  return false;
+}
+
+/** The middle of a turned box's bottom edge: how far it lies past the edge is the share of it that does. */
+const midBottom = (box: { y: number; height: number }, tilt: number): number => box.y + box.height / 2 + (box.height / 2) * Math.cos(tilt);
 
 /** Lowers a leaning device so that its raised corner stays clear of the text, and moves it right so that its upper corner stays on the slide. */
 export function lean(at: Placement, tilt: number, sc: Scale): void {

@@ -11,7 +11,8 @@ import { isHero } from '../core/set.ts';
 import { displayFor, frameBox, FRAMES, hasTitleBar, type Display, type FrameBox } from './frames.ts';
 import type { Weight } from './font-sources.ts';
 import { drawnLines, fitSize, HEADLINE_LINE_HEIGHT, SUB_LINE_HEIGHT } from './text.ts';
-import type { SetMetrics, SlideLook } from './types.ts';
+import type { SetMetrics, SlideLook, StoreRating } from './types.ts';
+import { ratingRoom, shownRating } from './rating.ts';
 
 export interface Scale {
   width: number;
@@ -137,7 +138,14 @@ export function textBlock(
  * width; one subheadline size, at most 1 / MIN_HEADLINE_RATIO of it, never below the legible
  * minimum. A headline that does not fit even at the least size runs on rather than shrinking the set.
  */
-export function fitSet(ctx: SKRSContext2D, device: Device, slides: SlideLook[], theme?: ThemeId, orientation?: Orientation): SetMetrics {
+export function fitSet(
+  ctx: SKRSContext2D,
+  device: Device,
+  slides: SlideLook[],
+  theme?: ThemeId,
+  orientation?: Orientation,
+  rating?: StoreRating | null,
+): SetMetrics {
   const sc = scaleOf(device, orientation);
   const t = typeScale(sc, theme);
   const weight = headlineWeight(theme);
@@ -163,9 +171,20 @@ export function fitSet(ctx: SKRSContext2D, device: Device, slides: SlideLook[], 
   // MIN_WINDOW_SHARE whole under it; past that the floor, as before. On another landscape slide
   // (the device's own shape turned), as far as a feature's device at the theme's share keeps all
   // but MAX_TYPE_BLEED of its height on the slide.
+  // The cover too (design read 2026-11-29): under its own text and the store's rating, bold's
+  // two-line headline left the iPad and Android tablet landscape heroes 44-45 % off the bottom
+  // edge, and the Mac's whole window 60 % of the width.
   if (sc.typeFromFloor) {
     const room = typeRoom(device, sc, theme);
-    while (f.headline > t.min && f.blockHeight > room) f = fitted(Math.max(t.min, f.headline - 4));
+    const hero = slides.find((s) => isHero(s.layout));
+    const shown = shownRating(rating);
+    const coverFits = (g: typeof f) => {
+      if (!hero) return true;
+      const m = { headlineSizes: [g.headline], subSize: g.subSize, blockHeight: g.blockHeight };
+      const own = textBlock(ctx, hero, g.headline, g.subSize, sc, theme).height + (shown ? ratingRoom(ctx, shown, m, sc) : 0);
+      return own <= coverRoom(device, sc, theme);
+    };
+    while (f.headline > t.min && (f.blockHeight > room || !coverFits(f))) f = fitted(Math.max(t.min, f.headline - 4));
   }
   return { headlineSizes: slides.map(() => f.headline), subSize: f.subSize, blockHeight: f.blockHeight };
 }
@@ -181,6 +200,23 @@ function typeRoom(device: Device, sc: Scale, theme?: ThemeId): number {
   const d = displayFor(device, { width: sc.width, height: sc.height });
   const h = frameBox(device, d, 0, 0, sc.width * themeFor(theme).product.feature).height;
   return above - h * (1 - MAX_TYPE_BLEED);
+}
+
+/**
+ * The tallest text (the rating's line included) the cover may have on a slide whose type is set
+ * from the floor up: a Mac's window stays whole at MIN_WINDOW_SHARE under it; another landscape
+ * device, leaning (HERO_TILT_WIDE) at the hero's share, keeps all but
+ * MAX_HERO_BLEED of its height on the slide.
+ */
+function coverRoom(device: Device, sc: Scale, theme?: ThemeId): number {
+  const above = sc.height - sc.padTop - sc.gap;
+  if (DEVICES[device].family === 'mac') return typeRoom(device, sc, theme);
+  const d = displayFor(device, { width: sc.width, height: sc.height });
+  // At the theme's share: a feature grown against a tangent (featureWidth, up to HERO_LEAD under
+  // it) raises the hero's floor to that share.
+  const w = sc.width * themeFor(theme).product.hero;
+  const lean = (w / 2) * Math.sin((3 * Math.PI) / 180);
+  return above - lean - frameBox(device, d, 0, 0, w).height * (1 - MAX_HERO_BLEED);
 }
 
 /** A slide with no screen: the set's type, so the poster reads as one of the set. */
@@ -303,6 +339,8 @@ export const MIN_HERO_SHARE = 0.78;
 export const MIN_WINDOW_SHARE = 0.7;
 /** Type above the floor on a landscape slide leaves a feature's device at most this share of its height past the bottom edge. */
 export const MAX_TYPE_BLEED = 0.25;
+/** A hero on a landscape slide has at most this share of its height past the bottom edge (cover.ts settleCover). */
+export const MAX_HERO_BLEED = 0.25;
 /** A window (a Mac app's) that is not whole has at least this share of its height past the bottom edge. */
 export const WINDOW_MIN_BLEED = 0.25;
 

@@ -10,6 +10,9 @@
  *   app's own coloured header (a title bar, a balance) is followed by content reaching the edges,
  *   and a dark-mode app's black runs past half the height: neither is a caption;
  * - the aspect: no display of the family has it (see frames.ts displayFor; checked by the caller).
+ * A Mac screenshot of a window centred on a desktop has the first sign's shape (the window's edge
+ * at one distance from both sides, flat wallpaper outside): a wide picture whose edge pair holds
+ * the three traffic lights just inside its top-left corner is a window, the app's own screen.
  */
 
 export interface Suspicion {
@@ -59,13 +62,50 @@ const mean = (cs: Rgb[]): Rgb => [0, 1, 2].map((k) => cs.reduce((s, c) => s + c[
 export function suspicion(data: Uint8Array | Uint8ClampedArray, width: number, height: number): Suspicion {
   if (width < 40 || height < 40) return { frameEdges: 0, framed: false, caption: null };
   const p = { data, width, height };
-  const frameEdges = Math.round(edgeRun(p) * 100) / 100;
+  const run = edgeRun(p);
+  const frameEdges = Math.round(run.share * 100) / 100;
   const caption = captioned(p, true) ? 'top' : captioned(p, false) ? 'bottom' : null;
-  return { frameEdges, framed: frameEdges >= FRAMED_SHARE, caption };
+  return { frameEdges, framed: frameEdges >= FRAMED_SHARE && !macWindow(p, run), caption };
 }
 
-/** The longest unbroken share of the height over which both sides show a frame edge at one distance. */
-function edgeRun(p: Pixels): number {
+interface EdgeRun {
+  /** The longest unbroken share of the height. */
+  share: number;
+  /** Its distance from the left border, and its first row. */
+  x: number;
+  top: number;
+}
+
+/** macOS's traffic lights: close, minimise, zoom. */
+const LIGHTS: Rgb[] = [
+  [255, 95, 87],
+  [254, 188, 46],
+  [40, 200, 64],
+];
+
+/**
+ * Whether the edge pair is a window's: on a wide picture, the three traffic lights (in their
+ * order, left to right) within the corner just inside its left edge at its top (a title bar is
+ * 28 pt of a 900 pt window; the lights sit 8-60 pt in). A drawn laptop's bezel keeps its screen,
+ * and any window in it, further in than that.
+ */
+function macWindow(p: Pixels, run: EdgeRun): boolean {
+  if (p.width <= p.height || run.share < FRAMED_SHARE) return false;
+  const [x0, x1] = [run.x, Math.min(p.width, run.x + Math.ceil(p.width * 0.06))];
+  const [y0, y1] = [Math.max(0, run.top - Math.ceil(p.height * 0.02)), Math.min(p.height, run.top + Math.ceil(p.height * 0.06))];
+  const first = LIGHTS.map(() => Infinity);
+  for (let y = y0; y < y1; y++)
+    for (let x = x0; x < x1; x++) {
+      const i = (y * p.width + x) * 4;
+      LIGHTS.forEach((c, k) => {
+        if (distAt(p.data, i, c) < 48) first[k] = Math.min(first[k], x);
+      });
+    }
+  return first.every(Number.isFinite) && first[0] < first[1] && first[1] < first[2];
+}
+
+/** The longest unbroken run of rows over which both sides show a frame edge at one distance. */
+function edgeRun(p: Pixels): EdgeRun {
   const { width, height } = p;
   const { data } = p;
   const luma = (x: number, y: number) => lumaAt(data, (y * width + x) * 4);
@@ -88,15 +128,15 @@ function edgeRun(p: Pixels): number {
       ) > 60
     );
   };
-  let best = 0;
+  const best: EdgeRun = { share: 0, x: 0, top: 0 };
   for (let x = 2 * step; x < reach; x += step) {
     let run = 0;
-    for (const y of rows) {
+    for (const [r, y] of rows.entries()) {
       const right = width - 1 - x;
       const both = edge(x, x - 2 * step, y) && edge(right, right + 2 * step, y);
       if (both && flat(luma, y, 0, x - 2 * step) && flat(luma, y, right + 2 * step, width - 1)) {
         run++;
-        best = Math.max(best, run / ROWS);
+        if (run / ROWS > best.share) Object.assign(best, { share: run / ROWS, x, top: rows[r - run + 1] });
       } else run = 0;
     }
   }

@@ -45,7 +45,7 @@ async function screenOf(bytes: Uint8Array | null, key: string | null, index: num
 export async function renderPreview(task: PreviewTask): Promise<Uint8Array[]> {
   const fitCtx = createCanvas(1, 1).getContext('2d');
   useBrandFont(fitCtx, task.font);
-  const metrics = fitSet(fitCtx, task.device, task.slides, task.theme, task.orientation);
+  const metrics = fitSet(fitCtx, task.device, task.slides, task.theme, task.orientation, task.rating);
   const colors = task.slides[0]?.background.colors ?? [];
   const out: Uint8Array[] = [];
   for (const [k, index] of task.indices.entries()) {

@@ -1,8 +1,9 @@
 /**
  * The store's rating on the hero slide: "★★★★★ 4.8 · 12K ratings" under the headline, in the text
- * colour, set at the subheadline's size or a little above. The stars are filled to the value, as the
- * stores draw them (4.7 fills four and seven tenths), over a faint row of five: whole stars for the
- * rounded value put five full stars beside "4.7", a claim the figure beside it contradicts. Shown only where it sells: 50 ratings
+ * colour, set at the subheadline's size or a little above. The stars are drawn as shapes lit to the
+ * value floored to a half star, as Play draws them (4.78: four and a half), over a faint row of
+ * five: five full stars beside "4.7" claimed more than the figure, and a row of glyphs clipped at
+ * 94 % of its width lit the fifth star's ink almost whole (the glyphs' side bearings). Shown only where it sells: 50 ratings
  * or more and 4.0 or better (set by the caller, RenderInput.rating; checked again here).
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
@@ -23,8 +24,11 @@ const compact = new Intl.NumberFormat('en', {
 } as Intl.NumberFormatOptions);
 
 const STARS = '★★★★★';
-/** The share of the five stars lit: the value as the line prints it (floored to a tenth), over 5. */
-export const starsFilled = (r: StoreRating): number => Math.floor(r.value * 10) / 50;
+/** How many of the five stars are lit: the value floored to a half star, never more than the store's. */
+export const starsLit = (r: StoreRating): number => Math.min(5, Math.floor(r.value * 2) / 2);
+
+/** Each star's lit share (1, ½ or 0), as drawn. */
+export const starFills = (r: StoreRating): number[] => [0, 1, 2, 3, 4].map((i) => Math.max(0, Math.min(1, starsLit(r) - i)));
 
 /** The line as laid out: five stars (lit to the value when drawn), the value with one decimal, the count. */
 export function ratingLine(r: StoreRating): string {
@@ -61,15 +65,38 @@ export function drawRating(ctx: SKRSContext2D, r: StoreRating, m: SetMetrics, sc
   const left = (sc.width - ctx.measureText(line).width) / 2;
   const stars = ctx.measureText(STARS).width;
   ctx.fillText(line.slice(STARS.length), left + stars, y);
-  // The unlit part faint, then the lit part clipped to the value's share of the row.
-  ctx.save();
-  ctx.globalAlpha = 0.3;
-  ctx.fillText(STARS, left, y);
-  ctx.restore();
-  ctx.save();
+  // Each star a shape in its glyph's cell (the line's layout is the glyphs'): faint whole, then
+  // lit to its share, a half star clipped at its own middle.
+  const cell = stars / 5;
+  const radius = Math.min(cell * 0.5, size * 0.46);
+  starFills(r).forEach((fill, i) => {
+    const cx = left + cell * (i + 0.5);
+    ctx.save();
+    ctx.globalAlpha = 0.3;
+    starPath(ctx, cx, y, radius);
+    ctx.fill();
+    ctx.restore();
+    if (!fill) return;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(cx - radius, y - radius, 2 * radius * fill, 2 * radius);
+    ctx.clip();
+    starPath(ctx, cx, y, radius);
+    ctx.fill();
+    ctx.restore();
+  });
+}
+
+/** A five-pointed star about (cx, cy), a point up, its inner radius 0.4 of its outer (a store's star). */
+export function starPath(ctx: SKRSContext2D, cx: number, cy: number, r: number): void {
   ctx.beginPath();
-  ctx.rect(left, y - size, stars * starsFilled(r), size * 2);
-  ctx.clip();
-  ctx.fillText(STARS, left, y);
-  ctx.restore();
+  for (let k = 0; k < 10; k++) {
+    const a = -Math.PI / 2 + (k * Math.PI) / 5;
+    const d = k % 2 ? r * 0.4 : r;
+    // Centred on its box: a star's points reach r above its centre but only cos(36°) r below.
+    const [x, yy] = [cx + d * Math.cos(a), cy + d * Math.sin(a) + (r * (1 - Math.cos(Math.PI / 5))) / 2];
+    if (k) ctx.lineTo(x, yy);
+    else ctx.moveTo(x, yy);
+  }
+  ctx.closePath();
 }

@@ -79,6 +79,8 @@ export interface FitTask {
   slides: SlideLook[];
   theme?: ThemeId;
   font?: BrandFontId;
+  /** The store's rating the hero will show: the cover's room bounds the type on a landscape or Mac slide. */
+  rating?: StoreRating | null;
 }
 
 export interface SlideTask {

@@ -44,7 +44,7 @@ export default async function run(task: RenderTask): Promise<SetMetrics | Worker
   if (task.kind === 'fit') {
     const ctx = createCanvas(1, 1).getContext('2d');
     useBrandFont(ctx, task.font);
-    return fitSet(ctx, task.device, task.slides, task.theme, task.orientation);
+    return fitSet(ctx, task.device, task.slides, task.theme, task.orientation, task.rating);
   }
   const raw = await composeRaw(task).catch((error: unknown) => {
     // The job reports which slide's screen was unreadable; anything else is a renderer fault.

@@ -6,7 +6,7 @@ import { THEME_IDS } from '../../src/core/themes.ts';
 import { registerFonts, setFont } from '../../src/rendering/fonts.ts';
 import { RenderPool } from '../../src/rendering/index.ts';
 import { fitSet, scaleOf } from '../../src/rendering/layout.ts';
-import { drawRating, ratingFit, ratingLine, shownRating, starsFilled } from '../../src/rendering/rating.ts';
+import { drawRating, ratingFit, ratingLine, shownRating, starFills, starsLit } from '../../src/rendering/rating.ts';
 import type { StoreRating } from '../../src/rendering/types.ts';
 import { markedScreen } from './golden-cases.ts';
 import { slide } from './support.ts';
@@ -22,19 +22,22 @@ describe("the hero's rating", () => {
     expect(shownRating({ value: 4.8, count: 50 })).toEqual({ value: 4.8, count: 50 });
     expect(ratingLine({ value: 4.76, count: 12840 })).toBe('★★★★★  4.7 · 12.8K+ ratings');
     expect(ratingLine({ value: 4.2, count: 50 })).toBe('★★★★★  4.2 · 50 ratings');
-    // Lit to the printed value: five full stars beside "4.7" would claim more than the figure.
-    expect(starsFilled({ value: 4.76, count: 12840 })).toBeCloseTo(0.94);
-    expect(starsFilled({ value: 4.2, count: 50 })).toBeCloseTo(0.84);
-    expect(starsFilled({ value: 5, count: 50 })).toBe(1);
+    // Lit to the value floored to a half star, as the stores draw them: five full stars (or four
+    // and 94 % of a row of glyphs) beside "4.7" claimed more than the figure.
+    expect(starsLit({ value: 4.78, count: 12840 })).toBe(4.5);
+    expect(starFills({ value: 4.78, count: 12840 })).toEqual([1, 1, 1, 1, 0.5]);
+    expect(starsLit({ value: 4.49, count: 50 })).toBe(4);
+    expect(starFills({ value: 4.2, count: 50 })).toEqual([1, 1, 1, 1, 0]);
+    expect(starFills({ value: 5, count: 50 })).toEqual([1, 1, 1, 1, 1]);
   });
 
-  it('lights the stars to the value: a 4.2 leaves four fifths of the fifth star faint', () => {
+  it('lights the stars to the floored half star: a 4.78 lights half the fifth star, a 4.2 none of it', () => {
     const device = 'android-phone';
     const sc = scaleOf(device);
     const ctx0 = createCanvas(1, 1).getContext('2d');
     const m = fitSet(ctx0, device, [slide(0, 'Track Every Habit', 'hero-centered')], 'dark');
-    // The fifth star's ink, white on black, summed: the row's last fifth, found from the line's
-    // own metrics (the line is centred; the stars lead it).
+    // The fifth star's ink, white on black, summed over its cell's left and right halves, found
+    // from the line's own metrics (the line is centred; the stars lead it).
     const fifth = (value: number) => {
       const r = { value, count: 5000 };
       const canvas = createCanvas(sc.width, 400);
@@ -46,16 +49,26 @@ describe("the hero's rating", () => {
       setFont(ctx, 700, size, ratingLine(r));
       const left = (sc.width - ctx.measureText(ratingLine(r)).width) / 2;
       const star = ctx.measureText('★★★★★').width / 5;
-      const from = Math.round(left + star * 4.25);
-      const px = ctx.getImageData(from, 0, Math.round(star * 0.75), 400).data;
-      let sum = 0;
-      for (let i = 0; i < px.length; i += 4) sum += px[i];
-      return sum;
+      const ink = (from: number) => {
+        const px = ctx.getImageData(Math.round(from), 0, Math.floor(star / 2), 400).data;
+        let sum = 0;
+        for (let i = 0; i < px.length; i += 4) sum += px[i];
+        return sum;
+      };
+      return [ink(left + star * 4), ink(left + star * 4.5)];
     };
-    const full = fifth(5);
-    expect(full).toBeGreaterThan(0);
-    expect(fifth(4.2) / full).toBeLessThan(0.4);
-    expect(fifth(4.99) / full).toBeGreaterThan(0.9);
+    const [fullLeft, fullRight] = fifth(5);
+    expect(fullLeft).toBeGreaterThan(0);
+    expect(fullRight).toBeGreaterThan(0);
+    // 4.78: the left half lit, the right half faint (Before: 94 % of the row lit the star almost whole.)
+    const [l478, r478] = fifth(4.78);
+    expect(l478 / fullLeft).toBeGreaterThan(0.95);
+    expect(r478 / fullRight).toBeLessThan(0.4);
+    // 4.99 is still four and a half: never more than the store's figure.
+    expect(fifth(4.99)[1] / fullRight).toBeLessThan(0.4);
+    const [l42, r42] = fifth(4.2);
+    expect(l42 / fullLeft).toBeLessThan(0.4);
+    expect(r42 / fullRight).toBeLessThan(0.4);
   });
 
   // The bold theme's subheadline size (a 1.6th of its Black headline) set the line at 108 px on an

@@ -59,8 +59,10 @@ describe("bold's big type shows on landscape slides", () => {
     const { width, height } = slideSize(device, LANDSCAPE);
     const bold = fitSet(c, device, slides, 'bold', LANDSCAPE);
     const soft = fitSet(c, device, slides, 'soft', LANDSCAPE);
-    // Before: 1.13 (iPhone), 1.0 (iPad, Android phone and tablet).
-    expect(bold.headlineSizes[0] / soft.headlineSizes[0]).toBeGreaterThanOrEqual(1.3);
+    // Before: 1.13 (iPhone), 1.0 (iPad, Android phone and tablet). On the iPad the cover binds
+    // (design read 2026-11-29): at 1.4 × the hero's headline took two lines and its device went
+    // 44 % off the bottom edge; bold keeps one line, 1.13 × soft, and the hero at most a quarter off.
+    expect(bold.headlineSizes[0] / soft.headlineSizes[0]).toBeGreaterThanOrEqual(device === 'ipad-13' ? 1.1 : 1.3);
     for (const m of [bold, soft]) {
       expect(new Set(m.headlineSizes).size).toBe(1);
       expect(m.headlineSizes[0]).toBeGreaterThanOrEqual(MIN_HEADLINE_SHARE * Math.min(width, height));

@@ -153,6 +153,89 @@ describe('marketing compositions', () => {
   });
 });
 
+/**
+ * A Mac picture, 2880 × 1800: a window (title bar with the traffic lights, a sidebar, a list)
+ * at `box` (shares of the picture) on a wallpaper gradient under a menu bar; `bezel`: inside a
+ * drawn laptop's black bezel instead, as a listing's marketing picture shows one.
+ */
+function macPicture(box: [number, number, number, number], bezel = false): Buffer {
+  const [MW, MH] = [2880, 1800];
+  const canvas = createCanvas(MW, MH);
+  const ctx = canvas.getContext('2d');
+  const g = ctx.createLinearGradient(0, 0, MW, MH);
+  g.addColorStop(0, bezel ? '#F5F3FF' : '#3A6EA5');
+  g.addColorStop(1, bezel ? '#EDE9FE' : '#8E5BB5');
+  ctx.fillStyle = g;
+  ctx.fillRect(0, 0, MW, MH);
+  let [x, y, w, h] = [box[0] * MW, box[1] * MH, box[2] * MW, box[3] * MH];
+  if (bezel) {
+    ctx.fillStyle = '#111111';
+    ctx.beginPath();
+    ctx.roundRect(x, y, w, h, 40);
+    ctx.fill();
+    [x, y, w, h] = [x + 60, y + 60, w - 120, h - 120];
+    ctx.fillStyle = '#DBEAFE';
+    ctx.fillRect(x, y, w, h);
+    [x, y, w, h] = [x + 160, y + 100, w - 320, h - 200];
+  } else {
+    ctx.fillStyle = 'rgba(255, 255, 255, 0.6)';
+    ctx.fillRect(0, 0, MW, 48);
+  }
+  ctx.fillStyle = '#FFFFFF';
+  ctx.beginPath();
+  ctx.roundRect(x, y, w, h, 20);
+  ctx.fill();
+  ctx.fillStyle = '#ECECEE';
+  ctx.beginPath();
+  ctx.roundRect(x, y, w, 56, [20, 20, 0, 0]);
+  ctx.fill();
+  ['#FF5F57', '#FEBC2E', '#28C840'].forEach((c, i) => {
+    ctx.fillStyle = c;
+    ctx.beginPath();
+    ctx.arc(x + 40 + i * 40, y + 28, 12, 0, 2 * Math.PI);
+    ctx.fill();
+  });
+  ctx.fillStyle = '#F3F4F6';
+  ctx.fillRect(x, y + 56, w * 0.22, h - 56);
+  ctx.fillStyle = '#6B7280';
+  for (let i = 0; i < 6; i++) ctx.fillRect(x + w * 0.26, y + 120 + i * (h / 7), w * 0.68, h / 14);
+  return canvas.toBuffer('image/png');
+}
+
+// Design read 2026-11-29: a Mac screenshot of a window centred on a desktop was taken for a
+// device frame on a background (its edges ran 76 % of the height at one distance from both
+// sides, flat wallpaper outside), and so shown unframed as a marketing picture.
+describe('a Mac window on a desktop', () => {
+  it('is an app screen, centred or not quite', async () => {
+    for (const box of [
+      [0.14, 0.12, 0.72, 0.76],
+      [0.2, 0.2, 0.6, 0.7],
+    ] as [number, number, number, number][]) {
+      const s = await read(macPicture(box));
+      expect(s, JSON.stringify(s)).toMatchObject({ framed: false, caption: null });
+    }
+  });
+
+  it('inside a drawn laptop is still a marketing picture', async () => {
+    const s = await read(macPicture([0.12, 0.1, 0.76, 0.8], true));
+    expect(s.framed, JSON.stringify(s)).toBe(true);
+  });
+
+  it('is framed in a Mac window on its slide, not shown as a card', async () => {
+    const pool = new RenderPool({ threads: 1 });
+    try {
+      const [shot] = await pool.renderSlides({
+        device: 'mac',
+        slides: [slide(0, 'Your Notes, Sorted', 'headline-top')],
+        screens: [macPicture([0.14, 0.12, 0.72, 0.76])],
+      });
+      expect(shot.lint.marketingImage).toBeNull();
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
 describe('in a set', () => {
   const pool = new RenderPool({ threads: 1 });
   afterAll(() => pool.close());

@@ -13,7 +13,7 @@ import { badgeBox } from '../../src/rendering/badge.ts';
 import { arrange } from '../../src/rendering/compose.ts';
 import { registerFonts } from '../../src/rendering/fonts.ts';
 import { displayFor } from '../../src/rendering/frames.ts';
-import { BOTTOM_PAD, fitSet, MIN_BLEED, MIN_WINDOW_SHARE, scaleOf } from '../../src/rendering/layout.ts';
+import { BOTTOM_PAD, fitSet, MAX_HERO_BLEED, MIN_BLEED, MIN_WINDOW_SHARE, scaleOf } from '../../src/rendering/layout.ts';
 import { slideSize } from '../../src/core/orientation.ts';
 import { layoutFor } from '../../src/planning/look.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
@@ -56,6 +56,8 @@ interface Measure {
   /** The hero's lean (radians), and whether its device's upper corners, turned, stay on the slide and clear of its text and rating. */
   heroTilt: number;
   heroCornersClear: boolean;
+  /** The share of the hero's product past the slide's edge. */
+  heroBleed: number;
   /** The largest share of a slide's product above the slide's top edge: its screen's title lives there. */
   aboveTop: number;
 }
@@ -65,7 +67,8 @@ function measure(theme: ThemeId, device: Device): Measure {
   const family = DEVICES[device].family;
   const [w, h] = REAL_SCREENS[family];
   const display = displayFor(device, { width: w, height: h });
-  const metrics = fitSet(ctx, device, SET, theme);
+  const rating = { value: 4.8, count: 5000 };
+  const metrics = fitSet(ctx, device, SET, theme, undefined, rating);
   const { width: W, height: H } = DEVICES[device];
   const shares: number[] = [];
   let bleed = 0;
@@ -73,7 +76,7 @@ function measure(theme: ThemeId, device: Device): Measure {
   let heroTilt = 0;
   let heroCornersClear = true;
   let aboveTop = 0;
-  const rating = { value: 4.8, count: 5000 };
+  let heroBleed = 0;
   SET.forEach((s, index) => {
     // As pool.ts hands it out: the rating goes to the hero's task only, so a feature slide is
     // measured without the room a rating would take from its device.
@@ -105,13 +108,15 @@ function measure(theme: ThemeId, device: Device): Measure {
     }
     const box = at.frame ?? at.bleed!;
     shares.push(box.width / W);
-    bleed = Math.max(bleed, 1 - (Math.min(box.y + box.height, H) - Math.max(box.y, 0)) / box.height);
+    const past = 1 - (Math.min(box.y + box.height, H) - Math.max(box.y, 0)) / box.height;
+    bleed = Math.max(bleed, past);
+    if (index === 0) heroBleed = past;
     aboveTop = Math.max(aboveTop, Math.max(0, -box.y) / box.height);
     const textBottom = at.textTop + block.height;
     // Under the text, or over a bottom headline: never across it.
     clear &&= box.y >= textBottom || box.y + box.height <= at.textTop;
   });
-  return { hero: shares[0], feature: Math.min(shares[1], shares[2]), bleed, clear, heroTilt, heroCornersClear, aboveTop };
+  return { hero: shares[0], feature: Math.min(shares[1], shares[2]), bleed, clear, heroTilt, heroCornersClear, aboveTop, heroBleed };
 }
 
 const pct = (n: number) => `${Math.round(n * 100)} %`;
@@ -126,9 +131,16 @@ describe('the product is big', () => {
 
   it.each(rows.map((r) => [r.theme, r.name, r] as const))('%s on %s: hero ≥ 78 %, features ≥ 70 %, clear of the text', (theme, _, r) => {
     const frameless = themeFor(theme).screen === 'bleed';
-    expect(r.hero).toBeGreaterThanOrEqual(frameless ? 0.88 : 0.78);
     expect(r.feature).toBeGreaterThanOrEqual(frameless ? 0.88 : 0.7);
-    expect(r.hero).toBeGreaterThan(r.feature);
+    if (r.name === 'mac' && !frameless) {
+      // The Mac's cover window is whole (design read 2026-11-29): under its text and rating a
+      // 16:10 slide leaves it about two thirds of the width; it was 86 %, a quarter cut off.
+      expect(r.hero).toBeGreaterThanOrEqual(0.64);
+      expect(r.heroBleed).toBe(0);
+    } else {
+      expect(r.hero).toBeGreaterThanOrEqual(frameless ? 0.88 : 0.78);
+      expect(r.hero).toBeGreaterThan(r.feature);
+    }
     expect(r.clear).toBe(true);
     // Big, but still the app: most of its screen stays on the slide (a 20:9 screen 88 % as wide
     // as a 9:16 slide is taller than the slide: full bleed on an Android phone hides the most, 49 %
@@ -166,7 +178,8 @@ describe("the sheets' sets: no device kisses the bottom edge", () => {
       expect(clears || bleeds, `slide ${s.index + 1}: ${pct(s.bottomGap)} from the edge`).toBe(true);
       // A Mac window may be narrower to be shown whole (layout.ts MIN_WINDOW_SHARE).
       expect(s.share).toBeGreaterThanOrEqual(c.device === 'mac' ? MIN_WINDOW_SHARE : themeFor(theme).product.feature - 0.005);
-      expect(s.share).toBeLessThan(slides[0].share);
+      // The Mac's cover is whole and so narrower than its features (the heroes' test below).
+      if (c.device !== 'mac') expect(s.share).toBeLessThan(slides[0].share);
     }
   });
 
@@ -204,10 +217,10 @@ describe("the sheets' heroes: no hero kisses the bottom edge", () => {
   ];
   const rows = cases.flatMap(([name, c, listing, uploaded]) =>
     THEME_IDS.filter((t) => themeFor(t).screen === 'framed').map(
-      (theme) => [name, theme, sheetGeometry(c, theme, false, listing, uploaded)] as const,
+      (theme) => [name, theme, sheetGeometry(c, theme, false, listing, uploaded), c] as const,
     ),
   );
-  it.each(rows)('%s, %s', (_, __, slides) => {
+  it.each(rows)('%s, %s', (_, __, slides, c) => {
     const hero = slides[0];
     const clears = hero.lowestGap >= BOTTOM_PAD - 0.002;
     const bleeds = hero.lowestGap <= -MIN_BLEED + 0.002;
@@ -218,8 +231,19 @@ describe("the sheets' heroes: no hero kisses the bottom edge", () => {
     expect(hero.raisedGap <= 0 || hero.raisedGap >= BOTTOM_PAD - 0.002, `the raised corner ${pct(hero.raisedGap)} from the edge`).toBe(
       true,
     );
+    if (c.device === 'mac') {
+      // Whole (design read 2026-11-29): a cover window cut at the bottom reads as a crop. Bold's
+      // type is held to what leaves it as wide as the floor type does (fitSet's cover room).
+      expect(hero.bottomGap).toBeGreaterThanOrEqual(BOTTOM_PAD - 0.002);
+      expect(hero.share).toBeGreaterThanOrEqual(0.64);
+      return;
+    }
     expect(hero.share).toBeGreaterThanOrEqual(0.78);
     for (const s of slides.slice(1)) expect(s.share).toBeLessThan(hero.share);
+    // On a landscape slide at most MAX_HERO_BLEED of it lies past the edge, measured at the middle
+    // of its turned bottom edge (the share of the device lost): the iPad and Android tablet bold
+    // heroes lost 44-45 %, the iPhone's 33 %.
+    if (c.orientation === 'landscape') expect(hero.pastShare, `${pct(hero.pastShare)} past the edge`).toBeLessThanOrEqual(MAX_HERO_BLEED + 0.002);
   });
 });
 
@@ -234,7 +258,7 @@ function sheetGeometry(
   badge = false,
   listing: Listing = habitly,
   uploaded = true,
-): { index: number; share: number; bottomGap: number; lowestGap: number; raisedGap: number; badge: boolean }[] {
+): { index: number; share: number; bottomGap: number; lowestGap: number; raisedGap: number; pastShare: number; badge: boolean }[] {
   const ctx = createCanvas(1, 1).getContext('2d');
   const plan = planScreenshotSet({
     listings: [listing],
@@ -244,7 +268,8 @@ function sheetGeometry(
   });
   const slides = plan.slides.map((s, i) => ({ ...s, layout: s.layout === 'text-only' ? layoutFor(s.role, i, true) : s.layout }));
   const orientation = plan.width > plan.height ? 'landscape' : 'portrait';
-  const metrics = fitSet(ctx, c.device, slides, theme, orientation);
+  const rating = listing.rating && listing.ratingCount ? { value: listing.rating, count: listing.ratingCount } : null;
+  const metrics = fitSet(ctx, c.device, slides, theme, orientation, rating);
   const { width: W, height: H } = slideSize(c.device, orientation);
   const display = displayFor(c.device, { width: c.screen[0], height: c.screen[1] });
   return slides.map((s, index) => {
@@ -259,7 +284,7 @@ function sheetGeometry(
       panorama: null,
       theme,
       // As the sheets draw it (make-set-sheets.ts): the listing's rating under the hero's headline.
-      rating: index === 0 && listing.rating && listing.ratingCount ? { value: listing.rating, count: listing.ratingCount } : null,
+      rating: index === 0 ? rating : null,
       ...(badge ? { badge: new Uint8Array(1) } : {}),
     };
     const { at, tilt } = arrange(ctx, task, display, false);
@@ -267,12 +292,14 @@ function sheetGeometry(
     const badged = badgeBox(scaleOf(c.device, orientation), box.screen) !== null;
     const lowest = box.y + box.height / 2 + (box.width / 2) * Math.abs(Math.sin(tilt)) + (box.height / 2) * Math.cos(tilt);
     const raised = lowest - box.width * Math.abs(Math.sin(tilt));
+    const midBottom = box.y + box.height / 2 + (box.height / 2) * Math.cos(tilt);
     return {
       index,
       share: box.width / W,
       bottomGap: (H - box.y - box.height) / H,
       lowestGap: (H - lowest) / H,
       raisedGap: (H - raised) / H,
+      pastShare: Math.max(0, midBottom - H) / box.height,
       badge: badged,
     };
   });
