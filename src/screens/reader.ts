@@ -7,6 +7,11 @@
  * picture uploaded again by one account (to another app, by `shotgen generate --screens` run twice)
  * is read once a process, and never costs the model's ~0.5 s CPU again. Never across accounts: how
  * soon text appears must not tell one account what another uploaded.
+ *
+ * The thread is the process's, shared by its readers: a service has one reader, but a test process
+ * builds a service (and so a reader) per test, and each new thread loaded the worker's modules and
+ * the two ONNX models again. A reader's close() waits for its own reads; the thread then ends
+ * after its idle timeout, and an idle piscina thread is unref'd, so it never holds the process open.
  */
 import { createHash } from 'node:crypto';
 import { Piscina } from 'piscina';
@@ -49,6 +54,19 @@ export class ScreenTextCache {
 /** The process's: every reader in it shares what was read. */
 const processCache = new ScreenTextCache();
 
+/** The process's OCR thread (started on the first read; it exits after `idleTimeout` idle). */
+let processPool: Piscina | null = null;
+function ocrPool(idleTimeout: number): Piscina {
+  processPool ??= new Piscina({
+    ...workerFile(import.meta.url, 'ocr-worker'),
+    minThreads: 0,
+    maxThreads: 1,
+    idleTimeout,
+    concurrentTasksPerWorker: 1,
+  });
+  return processPool;
+}
+
 export class ScreenReader {
   private readonly pool: Piscina;
   private readonly running = new Set<Promise<void>>();
@@ -62,14 +80,8 @@ export class ScreenReader {
     opts: { idleTimeout?: number; cache?: ScreenTextCache } = {},
   ) {
     this.cache = opts.cache ?? processCache;
-    this.pool = new Piscina({
-      ...workerFile(import.meta.url, 'ocr-worker'),
-      minThreads: 0,
-      maxThreads: 1,
-      // The models take ~0.3 s CPU to load: a thread stays a while for the next upload.
-      idleTimeout: opts.idleTimeout ?? 60_000,
-      concurrentTasksPerWorker: 1,
-    });
+    // The models take ~0.3 s CPU to load: a thread stays a while for the next upload.
+    this.pool = ocrPool(opts.idleTimeout ?? 60_000);
   }
 
   /**
@@ -111,9 +123,11 @@ export class ScreenReader {
     ]);
   }
 
-  /** Waits for the reads under way (their rows are written), then ends the thread. */
+  /**
+   * Waits for the reads under way (their rows are written). The process's thread is left to its
+   * idle timeout: another reader in the process may be using it.
+   */
   async close(): Promise<void> {
     await Promise.allSettled([...this.running]);
-    await this.pool.destroy();
   }
 }

@@ -4,6 +4,11 @@ import { createTestApp, type TestApp } from '../support/app.ts';
 import { appScreenPng } from '../support/app-screens.ts';
 import { accountWithKey, insertApp } from '../support/fixtures.ts';
 import { waitForScreenText } from '../../src/screens/screens.ts';
+import { scaled } from '../support/timing.ts';
+
+// The OCR thread's first start loads tsx, its modules and two ONNX models: a fixed 60 s failed on
+// a loaded machine (load 35-48). Scaled like every deadline: it only reports a hung reader.
+const WAIT_MS = scaled(60_000);
 
 let h: TestApp;
 let appId: string;
@@ -24,7 +29,7 @@ describe('screen text', () => {
     const { screenId } = res.json();
     // The upload did not wait: the row is pending and its text null until the thread is done.
     expect(res.json().text).toBeNull();
-    const read = await waitForScreenText(h.t.pool, h.account.id, [screenId], { timeoutMs: 60_000, pollMs: 50 });
+    const read = await waitForScreenText(h.t.pool, h.account.id, [screenId], { timeoutMs: WAIT_MS, pollMs: 50 });
     expect(read.unread).toEqual([]);
     const list = await h.app.inject({ method: 'GET', url: url(), headers: h.auth });
     const [screen] = list.json().screens;
@@ -38,9 +43,9 @@ describe('screen text', () => {
       (await h.app.inject({ method: 'POST', url: url(), headers: { ...h.auth, 'content-type': 'image/png' }, payload: budgets() })).json()
         .screenId as string;
     const ids = await Promise.all([upload(), upload()]);
-    await waitForScreenText(h.t.pool, h.account.id, ids, { timeoutMs: 60_000, pollMs: 50 });
+    await waitForScreenText(h.t.pool, h.account.id, ids, { timeoutMs: WAIT_MS, pollMs: 50 });
     ids.push(await upload());
-    const read = await waitForScreenText(h.t.pool, h.account.id, ids, { timeoutMs: 60_000, pollMs: 50 });
+    const read = await waitForScreenText(h.t.pool, h.account.id, ids, { timeoutMs: WAIT_MS, pollMs: 50 });
     expect(read.unread).toEqual([]);
     expect(read.screens[0].text).toEqual(expect.arrayContaining(['Budgets', 'Rent $1,200']));
     expect(read.screens.map((s) => s.text)).toEqual([read.screens[0].text, read.screens[0].text, read.screens[0].text]);
@@ -54,14 +59,14 @@ describe('screen text', () => {
       headers: { authorization: `Bearer ${other.key}`, 'content-type': 'image/png' },
       payload: budgets(),
     });
-    await waitForScreenText(h.t.pool, other.account.id, [res.json().screenId], { timeoutMs: 60_000, pollMs: 50 });
+    await waitForScreenText(h.t.pool, other.account.id, [res.json().screenId], { timeoutMs: WAIT_MS, pollMs: 50 });
     expect(h.services.screenReader!.modelReads).toBe(2);
   });
 
   it('marks a screen it cannot read as failed: a job waits no more for it', async () => {
     const res = await h.app.inject({ method: 'POST', url: url(), headers: { ...h.auth, 'content-type': 'image/png' }, payload: budgets() });
     const { screenId } = res.json();
-    await waitForScreenText(h.t.pool, h.account.id, [screenId], { timeoutMs: 60_000, pollMs: 50 });
+    await waitForScreenText(h.t.pool, h.account.id, [screenId], { timeoutMs: WAIT_MS, pollMs: 50 });
     await h.t.pool.query("UPDATE screens SET text = NULL, text_status = 'pending' WHERE id = $1", [screenId]);
     await h.services.screenReader!.read(screenId, Buffer.from('not an image'));
     const read = await waitForScreenText(h.t.pool, h.account.id, [screenId], { timeoutMs: 0 });
