@@ -6,6 +6,7 @@ import { planScreenshotSet } from '../../src/planning/plan.ts';
 import { planSet } from '../../src/planning/pipeline.ts';
 import type { PlanInput } from '../../src/core/set.ts';
 import { startFakeLlm, translationRequest, translator, type FakeLlm } from '../support/fake-llm.ts';
+import { scaled } from '../support/timing.ts';
 import { habitly } from './listings.ts';
 
 const input = (locales: string[]): PlanInput => ({
@@ -22,7 +23,14 @@ afterEach(async () => {
   fake = null;
   vi.restoreAllMocks();
 });
-const settings = () => ({ baseUrl: fake!.baseUrl, model: 'm', apiKey: null, timeoutMs: 300 });
+/**
+ * The set's model budget, scaled for a loaded machine: an answer the fake gives at once must come
+ * in within it however busy the machine is (at a fixed 300 ms it ran out at load 30 and a
+ * translation failed). A hang is HANG_MS, far past any scaled budget.
+ */
+const BUDGET_MS = scaled(300);
+const HANG_MS = BUDGET_MS * 20;
+const settings = () => ({ baseUrl: fake!.baseUrl, model: 'm', apiKey: null, timeoutMs: BUDGET_MS });
 
 describe('locales', () => {
   it('validates tags and counts full-width characters twice', () => {
@@ -49,7 +57,7 @@ describe('locales', () => {
   it.each([
     ['a wrong-length answer', { content: { slides: [{ index: 1, headline: 'x', subheadline: null }] } }],
     ['invalid JSON', { content: 'not json at all' }],
-    ['a timeout', { content: { slides: [] }, delayMs: 1000 }],
+    ['a timeout', { content: { slides: [] }, delayMs: HANG_MS }],
     ['an over-long Japanese headline', null],
   ])('retries once, then fails the planning with TranslationFailed on %s', async (_n, reply) => {
     const odd = reply ?? {
@@ -62,10 +70,10 @@ describe('locales', () => {
   });
 
   it('gives all locales and their retries one budget: a hanging model is not asked again and again', async () => {
-    const hang = () => ({ content: { slides: [] }, delayMs: 5_000 });
+    const hang = () => ({ content: { slides: [] }, delayMs: HANG_MS });
     fake = await startFakeLlm(translator({}, { 'de-DE': hang, 'fr-FR': hang, 'ja-JP': hang, 'es-ES': hang, 'it-IT': hang }));
     await expect(planSet(input(['de-DE', 'fr-FR', 'ja-JP', 'es-ES', 'it-IT']), settings())).rejects.toBeInstanceOf(TranslationFailed);
-    // Per-attempt budgets asked 10 times (5 locales × 2 attempts) in four rounds of 300 ms; one budget asks each of
+    // Per-attempt budgets asked 10 times (5 locales × 2 attempts) in four rounds of the budget; one budget asks each of
     // the first three once, and the rest find it spent.
     expect(fake.requests.filter((r) => translationRequest(r.body)).length).toBeLessThanOrEqual(5);
   });

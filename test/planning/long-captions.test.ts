@@ -3,6 +3,7 @@
  * with `subheadline: null` (CONTRACT: nullable) rather than costing the whole set, the set warns
  * which slides and how to add one, and only slides with no passing headline count for the refusal.
  */
+import { scaled } from '../support/timing.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkFillable } from '../../src/planning/fillable.ts';
 import { checkCaptions, checkSet, type CaptionToCheck, type CheckContext } from '../../src/captions/checker/check.ts';
@@ -171,7 +172,12 @@ describe('the model writer on long sets', () => {
         3: [{ headline: 'Smart Reminders', subheadline: null }],
       }),
     );
-    const r = await planWithModel(input, { baseUrl: fake.baseUrl, model: 'm', apiKey: null, timeoutMs: 2_000 }, undefined, newStats());
+    const r = await planWithModel(
+      input,
+      { baseUrl: fake.baseUrl, model: 'm', apiKey: null, timeoutMs: scaled(2_000) },
+      undefined,
+      newStats(),
+    );
     expect(r.slides.map((s) => [s.captionSource, s.subheadline])).toEqual([
       ['model', 'One day at a time, with reminders that adapt to you.'],
       ['model', 'With a single tap.'],

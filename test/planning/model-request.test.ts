@@ -3,6 +3,7 @@
  * screen's text, the audience extraContext names, the checker's rules in plain words), the checker's
  * findings logged at debug per slide, and a set that fails only when a slide has nothing that passes.
  */
+import { scaled } from '../support/timing.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newStats } from '../../src/captions/model/writer.ts';
 import { planWithModel } from '../../src/planning/pipeline.ts';
@@ -19,7 +20,7 @@ afterEach(async () => {
   await fake?.close();
   fake = null;
 });
-const settings = () => ({ baseUrl: fake!.baseUrl, model: 'm', apiKey: null, timeoutMs: 5_000 });
+const settings = () => ({ baseUrl: fake!.baseUrl, model: 'm', apiKey: null, timeoutMs: scaled(5_000) });
 
 describe('the model’s request', () => {
   it('carries the store’s rating and count, each screen’s text, the audience and the rules it is judged by', async () => {

@@ -3,6 +3,7 @@ import type { AnswerCache } from '../../src/captions/model/answer-cache.ts';
 import { PlanningPool } from '../../src/planning/pool.ts';
 import type { PlanInput } from '../../src/core/set.ts';
 import { registry } from '../../src/metrics/index.ts';
+import { scaled } from '../support/timing.ts';
 import { captionModel, startFakeLlm, type FakeLlm } from '../support/fake-llm.ts';
 import { habitly } from './listings.ts';
 
@@ -34,7 +35,7 @@ describe('the planning pool with a caption model', () => {
   it('keeps the answers per account, so a retried job does not ask again; reports the figures to the metrics', async () => {
     fake = await startFakeLlm(captionModel(GOOD));
     const cache = memoryCache();
-    pool = new PlanningPool({ baseUrl: fake.baseUrl, model: 'm', apiKey: null, timeoutMs: 5_000 }, undefined, 1, cache);
+    pool = new PlanningPool({ baseUrl: fake.baseUrl, model: 'm', apiKey: null, timeoutMs: scaled(5_000) }, undefined, 1, cache);
     const first = await pool.plan(input, undefined, 'acc_a');
     expect(first.slides.map((s) => s.captionSource)).toEqual(['model', 'model']);
     const again = await pool.plan(input, undefined, 'acc_a');

@@ -29,7 +29,7 @@ export async function createPicturesApp(
   const h = await createTestApp({ ...opts, previewRenderer });
   const runner = screenshotSetRunner({
     db: h.t.pool,
-    planner: { plan: (input) => planSet(input, opts.llm ? { ...opts.llm, timeoutMs: 2_000 } : null) },
+    planner: { plan: (input) => planSet(input, opts.llm ? { ...opts.llm, timeoutMs: scaled(2_000) } : null) },
     pictures: {
       objects: h.services.objects,
       renderer: renderPool(),

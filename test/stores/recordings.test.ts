@@ -12,6 +12,7 @@ import type { Listing } from '../../src/core/listing.ts';
 import { Problem } from '../../src/core/problem.ts';
 import { startFakeStore, type FakeStore } from '../support/fake-store.ts';
 import { tier } from '../support/tiers.ts';
+import { scaled } from '../support/timing.ts';
 
 const root = path.resolve(process.cwd(), '../shared/fixtures/stores');
 const recordings = tier('store recordings', { available: fs.existsSync(root), missing: `${root} not found` });
@@ -145,7 +146,7 @@ recordings('store recordings', () => {
           const readers = createStoreReaders({
             appStoreLookupUrl: store.appStoreLookupUrl,
             googlePlayUrl: store.googlePlayUrl,
-            timeoutMs: 2000,
+            timeoutMs: scaled(2000),
             cacheTtlMs: 0,
           });
           const error = await readers.readGooglePlay({ id: 'com.example.missing', country: 'us', language: 'en' }).catch((e: unknown) => e);
@@ -163,7 +164,7 @@ recordings('store recordings', () => {
         const readers = createStoreReaders({
           appStoreLookupUrl: store.appStoreLookupUrl,
           googlePlayUrl: store.googlePlayUrl,
-          timeoutMs: 2000,
+          timeoutMs: scaled(2000),
           cacheTtlMs: 0,
         });
         const error = await readers.readAppStore({ id: '42', country: 'us' }).catch((e: unknown) => e);
@@ -176,7 +177,7 @@ recordings('store recordings', () => {
         const readers = createStoreReaders({
           appStoreLookupUrl: store.appStoreLookupUrl,
           googlePlayUrl: store.googlePlayUrl,
-          timeoutMs: 5000,
+          timeoutMs: scaled(5000),
           cacheTtlMs: 0,
         });
         expectUsable(await readers.readGooglePlay({ id, country: 'us', language: 'en' }));
