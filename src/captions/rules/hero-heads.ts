@@ -5,6 +5,7 @@
  * first; where it does not fit, the next line that sells; a head only where no line can be said.
  */
 import { textKey } from '../text.ts';
+import type { Understanding } from '../understand.ts';
 
 /**
  * Whether `form` is the store subtitle cut to a part of it (its opening words, mostly), whichever line it is a form of:
@@ -30,4 +31,14 @@ export function firstWhole<S extends { form: string | null }>(sayings: Iterable<
     head ??= s;
   }
   return { whole: null, head };
+}
+
+/**
+ * The subtitle a hero may not cut, or null: one that names a thing ("Kanban boards for your week"),
+ * whose head is a category. A subtitle that is an action ("Scan documents to PDF in seconds") keeps
+ * a verb and its object in its head, which sells alone: cutting it is the phrase rules' call.
+ */
+export function subtitleHeldWhole(u: Pick<Understanding, 'subtitle' | 'promise' | 'phrases'>): string | null {
+  const own = [u.promise, ...u.phrases].find((p) => p?.kind === 'subtitle');
+  return u.subtitle && own?.shape !== 'imperative' ? u.subtitle : null;
 }

@@ -12,7 +12,7 @@ import { SLOT } from './voices.ts';
 import { localePunctuation } from '../checker/typography.ts';
 import { Subheadlines } from './subheadlines.ts';
 import { bareThing, type Caption } from './writer-base.ts';
-import { firstWhole } from './hero-heads.ts';
+import { firstWhole, subtitleHeldWhole } from './hero-heads.ts';
 
 export { slideKeywords, type Caption } from './writer-base.ts';
 export { doneForm, laterParts } from './sentence-parts.ts';
@@ -117,6 +117,7 @@ export class CaptionWriter extends Subheadlines {
       // The subtitle's head ("Kanban boards" of "Kanban boards for your week") only when no line can
       // be said whole (./hero-heads.ts): said as the headline, its rest is no subheadline either.
       let head: { q: Phrase; s: { text: string; form: string | null } } | null = null;
+      const heldWhole = subtitleHeldWhole(u);
       // The promise, then a whole part of its sentence ("Capture ideas" of "…is the fastest way to
       // capture ideas on iPhone and iPad"), then the features in the voice's order.
       const promised = (x: Phrase) => !!u.promise && textKey(x.sentence) === textKey(u.promise.sentence);
@@ -127,7 +128,7 @@ export class CaptionWriter extends Subheadlines {
         ...fresh.filter((x) => !promised(x)),
       ]) {
         if (q.purposeOf || (!long && bareThing(q))) continue;
-        const { whole: s, head: cut } = firstWhole(this.sayings(this.frames.hero, q, index, this.voice.prefer === 'core', !long), u.subtitle);
+        const { whole: s, head: cut } = firstWhole(this.sayings(this.frames.hero, q, index, this.voice.prefer === 'core', !long), heldWhole);
         if (cut) head ??= { q, s: cut };
         if (!s) continue;
         // A form of the app's name or category words alone ("Mais de 5.000 receitas" of "Receitas da
