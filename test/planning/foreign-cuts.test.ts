@@ -89,3 +89,10 @@ describe('the rule writer no longer writes them', () => {
     expect(cut).toEqual([]);
   });
 });
+
+describe('a participle whose agent its own subheadline names is not cut', () => {
+  it('"… validés. // … par des pâtissiers." passes; the headline alone does not', () => {
+    expect(cutOf(patisserie, 'professional', 'long', 'Des centaines de gâteaux validés.', 'Chacun a été goûté par des pâtissiers.')).toBe('');
+    expect(cutOf(patisserie, 'professional', 'long', 'Des centaines de gâteaux validés.')).toContain('before who does it');
+  });
+});
