@@ -55,12 +55,6 @@ export function cannotFillNarrative(
   descriptionEmpty: boolean,
   /** The feature the listing does name, and where it went: under the hero, or unsaid in this voice. */
   why: { phrase: string; under: 'hero' | 'voice' } | null = null,
-  /**
-   * The most slides, up to `asked`, the default story (no narrative) fills for this listing, as the
-   * planner found by writing it; 0 or null: none. Said so the refusal names a set that IS made
-   * (sixth read: 5 benefits-first refusals whose default story at the same count was made).
-   */
-  otherStory: number | null = null,
 ): Problem {
   const supported = asked - missing.length;
   const which = `slide${missing.length === 1 ? '' : 's'} ${missing.map((m) => `${m.slide} (${m.role.replace(/-/g, ' ')})`).join(', ')}`;
@@ -72,14 +66,8 @@ export function cannotFillNarrative(
         : `it says nothing that fits ${which}`;
   return new Problem(
     'cannot_fill_set',
-    `The listing${descriptionEmpty ? ' (it has no description)' : ''} supports ${supported} of the ${asked} slides of the "${narrative.name}" story with captions that pass the caption checks: ${reason}. Add a few lines about the app as extraContext (POST /public/v1/apps), or write the captions yourself with "slides"${
-      !otherStory
-        ? ''
-        : otherStory >= asked
-          ? `, or ask for the default story (no narrativeId): it fills all ${asked} slides`
-          : `, or ask for the default story (no narrativeId) of ${slides(otherStory)}, which it fills`
-    }.`,
-    { asked, supported, narrativeId: narrative.id, fixes: ['extraContext', 'slides', ...(otherStory ? ['narrative'] : [])] },
+    `The listing${descriptionEmpty ? ' (it has no description)' : ''} supports ${supported} of the ${asked} slides of the "${narrative.name}" story with captions that pass the caption checks: ${reason}. Add a few lines about the app as extraContext (POST /public/v1/apps), or write the captions yourself with "slides".`,
+    { asked, supported, narrativeId: narrative.id, fixes: ['extraContext', 'slides'] },
   );
 }
 

@@ -101,27 +101,16 @@ export function refusalOf(draft: Refusable, narrative: Narrative | null, rulesAt
   if (narrative) {
     const missing = draft.rules.flatMap((c, i) => (c ? [] : [{ slide: i + 1, role: draft.roles[i] }]));
     const why = missing.some((m) => FEATURE_ROLES.has(m.role)) ? whyEmpty(draft) : null;
-    // The default story offered only where it fills and says something of this app.
-    const other = defaultFills(Math.min(asked, MAX_COUNT), rulesAt);
-    const offer = other !== null && !saysNothing(rulesAt(other) as Caption[], draft.input.listings, draft.u.language) ? other : null;
-    return cannotFillNarrative(narrative, asked, missing, empty, why, offer);
+    return cannotFillNarrative(narrative, asked, missing, empty, why);
   }
-  const count = defaultFills(Math.min(asked - 1, MAX_COUNT), rulesAt);
-  if (count !== null) {
-    const captions = rulesAt(count) as Caption[];
+  for (let count = Math.min(asked - 1, MAX_COUNT); count >= 1; count--) {
+    const rules = rulesAt(count);
+    if (!rules.every((c) => c !== null)) continue;
+    const captions = rules as Caption[];
     if (saysNothing(captions, draft.input.listings, draft.u.language)) return cannotFillButGenerically(asked, captions[0].headline, empty);
     return cannotFillSet(asked, count, empty);
   }
   // Nothing fills, and what the draft did fill only praises or names the app: say so, offer no count.
   if (draft.praiseOnly) return cannotFillButGenerically(asked, draft.praiseOnly, empty);
   return cannotFillSet(asked, 0, empty);
-}
-
-/**
- * The most slides, `from` down to 1, the default story fills (every slide captioned by the rule
- * writer, as the planner plans it), or null: the count a refusal may offer as made.
- */
-function defaultFills(from: number, rulesAt: (count: number) => (Caption | null)[]): number | null {
-  for (let count = from; count >= 1; count--) if (rulesAt(count).every((c) => c !== null)) return count;
-  return null;
 }

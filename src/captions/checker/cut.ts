@@ -138,10 +138,7 @@ export function subjectThenVerb(terms: Term[], verbAt: number): boolean {
 }
 
 /** Languages read by their function words (`cutRomance`): the words a phrase may stop before, and the rest. */
-const ROMANCE: Record<
-  string,
-  { opens: Set<string>; articles: Set<string>; of: string; participle: RegExp; agent: RegExp; many: RegExp; definite?: RegExp; purpose?: RegExp }
-> =
+const ROMANCE: Record<string, { opens: Set<string>; articles: Set<string>; of: string; participle: RegExp; agent: RegExp; many: RegExp }> =
   {
     fr: {
       opens: new Set(
@@ -154,8 +151,6 @@ const ROMANCE: Record<
       participle: /^\p{L}{2,}(é|ée|és|ées)$/u,
       agent: /^par$/,
       many: /^(milliers|centaines|millions|dizaines|plus|tous|toutes)$/,
-      definite: /^(le|la|les|l['’]\p{L}+)$/u,
-      purpose: /^pour$/,
     },
     es: {
       opens: new Set(
@@ -226,12 +221,6 @@ function cutGerman(ws: string[], sentences: Sentence[], frame: Set<string>, head
     const verbLast = spelt.length === sw.length && /^\p{Ll}+(?:en|ern|eln|t)$/u.test(spelt[sw.length - 1]) && run.length >= 2;
     const h = headline === undefined ? null : locate(words(normalise(headline, { fold: true })), [s], frame);
     const rest = h !== null && h.at + h.run.length === at;
-    // Under the headline that says the start, a finite verb's clause stands ("… | speichert alles"), an
-    // infinitive's does not: "Fortschritt und Rekorde. // Im Blick behalten." leaves the verb with no
-    // object, its object a line above it (sixth read, T): the phrase is said whole or not split.
-    const infinitive = /^\p{Ll}+(?:en|ern|eln)$/u.test(spelt[sw.length - 1] ?? '');
-    if (verbLast && rest && infinitive)
-      return `splits "${sw.slice(Math.max(0, at - 3), at).join(' ')} ${run.join(' ')}" at its verb: "${run.join(' ')}" alone has no object`;
     if (verbLast && !rest)
       return `starts mid-sentence: "${run.join(' ')}" is the end of "${sw.slice(Math.max(0, at - 3), at).join(' ')} ${run.slice(0, 3).join(' ')}…", whose verb takes what comes before it`;
   }
@@ -286,13 +275,6 @@ function cutRomance(ws: string[], sentences: Sentence[], frame: Set<string>, lan
   if (end >= sw.length) return null;
   const next = sw[end];
   const goesOn = `"${run.slice(-3).join(' ')} ${sw.slice(end, end + 3).join(' ')}…"`;
-  // "Des milliers de recettes testées | par des chefs": the participle said, its agent cut (sixth read, T).
-  if (r.agent.test(next) && r.participle.test(run[run.length - 1]) && !s.pause[end - 1])
-    return `stops after "${run[run.length - 1]}", before who does it (${goesOn})`;
-  // "Le mode pas à pas | pour cuisiner sans erreur": a thing named with the definite article, stopped
-  // before the purpose that says which one it is ("which mode?").
-  if (r.purpose?.test(next) && r.definite?.test(run[0]) && run.length <= 5 && !run.some((w) => /\d/.test(w)) && !s.pause[end - 1])
-    return `stops before "${next}": "${run.join(' ')}" is only known by what it is for (${goesOn})`;
   if (s.pause[end - 1] || /^\d/.test(next) || r.opens.has(next.split(/['’]/)[0])) return null;
   if (r.participle.test(next) && !bareThing(run, language)) return null;
   return `stops before "${next}": the listing's sentence goes on ${goesOn}`;
@@ -528,9 +510,7 @@ export function cutPhrase(
       return `stops inside a list: the listing's sentence goes on "${run.slice(-2).join(' ')} ${next} ${sw[end + 1] ?? ''}…"`;
     // "Sleep stories read | by soothing voices": a participle after its noun, cut from its agent
     // ("read" alone reads as done). "Free up storage | by finding…" ends on a noun, not a verb.
-    // A word counted ("10,000 puzzles | sorted by theme") is a noun whatever the tagger reads it as.
-    const counted = (i: number) => NOUN(terms?.[i]) || (i > 0 && !!terms?.[i - 1]?.tags.some((g) => /Value|Cardinal/.test(g)));
-    if (terms && next === 'by' && run.length >= 2 && terms[end - 1].tags.includes('Verb') && counted(end - 2) && !s.pause[end - 1])
+    if (terms && next === 'by' && run.length >= 2 && terms[end - 1].tags.includes('Verb') && NOUN(terms[end - 2]) && !s.pause[end - 1])
       return `stops after "${run[run.length - 1]}", before who does it ("${sw.slice(end - 1, end + 3).join(' ')}…")`;
     // "Thousands of recipes tested | in real kitchens": a participle without what it says of them.
     if (terms && run.length >= 2 && PARTICIPLE(terms[end - 1]) && NOUN(terms[end - 2]) && !s.pause[end - 1] && NEXT_OPENS.has(next))

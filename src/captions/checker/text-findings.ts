@@ -143,7 +143,7 @@ export function textFindings(text: string, field: 'headline' | 'subheadline', c:
           ),
         )
       : null;
-  if (cut && !(field === 'headline' && agentUnder(cut, c.subheadline))) add('cut', `"${text}" ${cut}`);
+  if (cut) add('cut', `"${text}" ${cut}`);
   if (f.native && f.language === 'en') {
     if (!cut && field === 'headline') {
       const leans = leansOnPronoun(text);
@@ -161,16 +161,4 @@ export function textFindings(text: string, field: 'headline' | 'subheadline', c:
   const proof = quotes && f.u.rating !== null;
   for (const message of ungroundedClaims(text, f.claims, { native: f.native, proof })) add('grounded', message);
   return out;
-}
-
-/**
- * Whether a headline's participle, cut before its agent (`cut`, checker/cut.ts's "before who does
- * it" finding), has that agent said in its own subheadline ("Des milliers de recettes testées. //
- * Chaque recette a été validée par des chefs."): the caption says who, so nothing is cut off.
- */
-function agentUnder(cut: string, sub: string | null | undefined): boolean {
-  const m = /before who does it \("([^"]*)…"\)/.exec(cut);
-  if (!m || !sub) return false;
-  const agent = textWords(normalise(m[1], { fold: true })).at(-1);
-  return !!agent && textWords(normalise(sub, { fold: true })).includes(agent);
 }

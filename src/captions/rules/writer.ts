@@ -12,7 +12,6 @@ import { SLOT } from './voices.ts';
 import { localePunctuation } from '../checker/typography.ts';
 import { Subheadlines } from './subheadlines.ts';
 import { bareThing, type Caption } from './writer-base.ts';
-import { firstWhole, subtitleHeldWhole } from './hero-heads.ts';
 
 export { slideKeywords, type Caption } from './writer-base.ts';
 export { doneForm, laterParts } from './sentence-parts.ts';
@@ -114,10 +113,6 @@ export class CaptionWriter extends Subheadlines {
       let said: { text: string; form: string | null } | null = null;
       let sub: string | null = null;
       let bare: { q: Phrase; s: { text: string; form: string | null } } | null = null;
-      // The subtitle's head ("Kanban boards" of "Kanban boards for your week") only when no line can
-      // be said whole (./hero-heads.ts): said as the headline, its rest is no subheadline either.
-      let head: { q: Phrase; s: { text: string; form: string | null } } | null = null;
-      const heldWhole = subtitleHeldWhole(u);
       // The promise, then a whole part of its sentence ("Capture ideas" of "…is the fastest way to
       // capture ideas on iPhone and iPad"), then the features in the voice's order.
       const promised = (x: Phrase) => !!u.promise && textKey(x.sentence) === textKey(u.promise.sentence);
@@ -128,8 +123,7 @@ export class CaptionWriter extends Subheadlines {
         ...fresh.filter((x) => !promised(x)),
       ]) {
         if (q.purposeOf || (!long && bareThing(q))) continue;
-        const { whole: s, head: cut } = firstWhole(this.sayings(this.frames.hero, q, index, this.voice.prefer === 'core', !long), heldWhole);
-        if (cut) head ??= { q, s: cut };
+        const s = this.sayings(this.frames.hero, q, index, this.voice.prefer === 'core', !long).next().value;
         if (!s) continue;
         // A form of the app's name or category words alone ("Mais de 5.000 receitas" of "Receitas da
         // Vovó") the checker refuses on the hero (generic), and trying it spends a feature a later
@@ -150,12 +144,6 @@ export class CaptionWriter extends Subheadlines {
           break;
         }
       }
-      // The head still beats a slide lost: where the line said instead leaves too few features for
-      // the slides after the hero, the set would run out a slide short and be refused.
-      const left = (q: Phrase | null) =>
-        Math.min(featuresAfter, this.ordered.filter((x) => this.fresh(x) && x !== q && !x.purposeOf && this.sayable(x)).length);
-      if (head && (!said || (p !== head.q && left(head.q) > left(p)))) [p, said, sub] = [head.q, head.s, null];
-      if (long && head && said === head.s) sub = this.sub(said.text, p, { form: said.form, spare: 'any', hero: role === 'hero' });
       if (!said && bare) [p, said] = [bare.q, bare.s];
       const headline = said?.text ?? this.say(['{name}'], null, index, false);
       if (!headline) return null;
