@@ -52,7 +52,8 @@ export function adaptRoles(
 /**
  * A long set's slides that stand on their headline alone (1-based), with the true reason and how to
  * give them a subheadline (./left-out.ts, whyBare): the rest of a slide's own sentence the caption
- * rules did not take as a line of its own; lines left that name other features; or no line left.
+ * writer did not say under it (only that: no check is run on it here, so none is claimed); lines
+ * left that name other features; or no line left.
  */
 export function missingSubheadlinesWarning(
   at: number[],
@@ -63,7 +64,7 @@ export function missingSubheadlinesWarning(
   const head = `${slideList(at)} ${one ? 'has' : 'have'} a headline but no subheadline`;
   const revise = `write ${they} a subheadline in a free revision (POST /public/v1/jobs/{id}/revisions)`;
   if (why.why === 'rest')
-    return `${head}: the rest of ${one ? 'its' : 'their'} sentence in the listing ("${why.rest}") did not pass the caption rules as a line of its own. If it reads well to you, ${revise}; or add a line about that feature as extraContext (POST /public/v1/apps) and plan the set again.`;
+    return `${head}: the rest of ${one ? 'its' : 'their'} sentence in the listing ("${why.rest}") is not said under ${one ? 'it' : 'them'}. If it reads well to you as a subheadline, ${revise}; or add a line about that feature as extraContext (POST /public/v1/apps) and plan the set again.`;
   if (why.why === 'other')
     return `${head}: the listing's lines the set does not say yet ("${why.line}") name another feature, and a slide shows one. Add a line about ${one ? 'that slide’s feature' : 'those slides’ features'} as extraContext (POST /public/v1/apps) and plan the set again, or ${revise}.`;
   return `${head}: the listing has no line left that adds to ${one ? 'its headline' : 'their headlines'} without repeating another slide. Add a few lines about the app as extraContext (POST /public/v1/apps) and plan the set again, or ${revise}.`;
