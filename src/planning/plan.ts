@@ -142,8 +142,10 @@ function writeRules(
   ctx: CheckContext,
   subheadlines: 'all' | 'hero',
   shown: ReadonlySet<Phrase>,
+  tuck: boolean,
 ): (Caption | null)[] {
   const writer = new CaptionWriter(u, style, length, !roles.includes('how-it-works'), subheadlines, shown);
+  writer.tuckPurposes = tuck;
   const checker = new CaptionChecker(ctx);
   // A set is mostly whole captions: near misses on fewer than half of the slides after the hero.
   let nearLeft = Math.max(1, Math.floor((roles.length - 1) / 2));
@@ -215,17 +217,27 @@ const strongCount = (rs: (Caption | null)[]) => rs.filter((c) => c !== null && !
  * are headlined first, subheadlines only on the hero, and each slide then gets back the first
  * pass's caption, or its subheadline under the new headline, wherever the whole set still passes.
  */
-function ruleCaptions(
+function ruleCaptions(...args: [Understanding, Role[], CaptionStyle, CaptionLength, CheckContext, ReadonlySet<Phrase>]): (Caption | null)[] {
+  // A purpose under its action (captions/rules/writer.ts, `tuckPurposes`) unless that leaves a slide
+  // empty the purpose alone would fill: a warned slide beats a set refused (sixth held-out read).
+  const tucked = ruleCaptionsWith(...args, true);
+  if (filledCount(tucked) === args[1].length) return tucked;
+  const alone = ruleCaptionsWith(...args, false);
+  return filledCount(alone) > filledCount(tucked) ? alone : tucked;
+}
+
+function ruleCaptionsWith(
   u: Understanding,
   roles: Role[],
   style: CaptionStyle,
   length: CaptionLength,
   ctx: CheckContext,
   shown: ReadonlySet<Phrase>,
+  tuck: boolean,
 ): (Caption | null)[] {
-  const full = writeRules(u, roles, style, length, ctx, 'all', shown);
+  const full = writeRules(u, roles, style, length, ctx, 'all', shown, tuck);
   if (length !== 'long' || strongCount(full) === roles.length) return full;
-  const lean = writeRules(u, roles, style, length, ctx, 'hero', shown);
+  const lean = writeRules(u, roles, style, length, ctx, 'hero', shown, tuck);
   // The lean pass when it fills more slides, or as many with fewer near misses.
   const more = filledCount(lean) - filledCount(full);
   if (more < 0 || (more === 0 && strongCount(lean) <= strongCount(full))) return full;
@@ -301,9 +313,10 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   // slide says something whole where that slide would have said half.
   // Not a feature a screen shows, though: on its headline alone it still speaks of its screen.
   const shownText = new Set([...shown].map((p) => p.text));
-  // A near miss that says the hero again counts as run out as well: the rating says something new.
+  // A near miss that says the hero again, or only what another line's action is for, counts as run
+  // out as well: the rating says something new.
   const bare = (c: Caption | null) =>
-    c === null || c.restates === true || (captionLength === 'long' && c.subheadline === null && !(c.phrase && shownText.has(c.phrase)));
+    c === null || c.restates === true || c.purpose === true || (captionLength === 'long' && c.subheadline === null && !(c.phrase && shownText.has(c.phrase)));
   const filled = (rs: (Caption | null)[]) => rs.filter((c) => c !== null).length;
   const whole = (rs: (Caption | null)[]) => rs.filter((c) => !bare(c)).length;
   const spare = roles.map((r, i) => (FEATURE_ROLES.has(r) && bare(rules[i]) ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
@@ -311,7 +324,8 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   // The feature the rating replaces, when the writer could say it only on a headline alone: the warning says so, not "none could be said".
   // Or only as the hero's words again (a stock verb before them): the warning says that.
   const spareSaid = spare >= 0 ? (rules[spare]?.phrase ?? rules[spare]?.headline ?? null) : null;
-  const whyNot = spareSaid ? { phrase: spareSaid, why: rules[spare]?.restates ? ('hero' as const) : ('sub' as const) } : null;
+  // A purpose alone is no feature left out: its action's line is (or is not) on a slide already.
+  const whyNot = spareSaid && !rules[spare]?.purpose ? { phrase: spareSaid, why: rules[spare]?.restates ? ('hero' as const) : ('sub' as const) } : null;
   if (!narrative && spare >= 0 && u.rating && !roles.includes('social-proof')) {
     const proofRoles = roles.filter((_, i) => i !== spare);
     const cta = proofRoles.indexOf('call-to-action');

@@ -28,6 +28,12 @@ export interface Caption {
   /** A near miss that says the hero again with a stock verb: the planner's last resort (planning/plan.ts). */
   restates?: true;
   /**
+   * A near miss that says only what another line's action is for ("Remember the moment"): the
+   * planner counts its slide as run out, as it does `restates` (planning/plan.ts), so a default
+   * story shows the rating there instead.
+   */
+  purpose?: true;
+  /**
    * The listing's phrase the caption says, whole, when it says one: what its slide is about even
    * where the caption says it shorter ("Get reminders" for "Get reminders before bills are due"),
    * so the planner can put it over the screen that shows it.
@@ -72,11 +78,12 @@ export class WriterBase {
   protected heroTopic: Set<string> | null = null;
   protected heroText = '';
   /**
-   * A slide with nothing else left may name one of the things the hero's line named (a soft repeat);
-   * 'stock' last, one whose only word of its own is a stock verb ("Download offline maps" under
-   * "Offline trail maps": checker/echo-pair.ts, `stockAction`), the planner's last resort.
+   * A slide with nothing else left may say the hero's words after a stock verb ("Download offline
+   * maps" under "Offline trail maps": checker/echo-pair.ts, `stockAction`), the planner's last
+   * resort. Never one of the things the hero named alone ("Trim clips" after "Trim clips and add
+   * music"): that half is the hero again (sixth held-out read, D).
    */
-  protected narrowing: false | 'own' | 'stock' = false;
+  protected narrowing: false | 'stock' = false;
   /** How to give back what each caption spent (`release`). */
   protected readonly spent = new WeakMap<Caption, () => void>();
   /** A slide quoted the store's rating: the call to action need not. */
@@ -240,8 +247,7 @@ export class WriterBase {
     const restates =
       !!own && own.size > 0 && own.size < hero.size && [...own].every((w) => hero.has(w)) && stockAction(text, this.heroText);
     if (restates !== (this.narrowing === 'stock')) return false;
-    const narrows = (t: Set<string>) =>
-      t === hero && (restates || (this.narrowing === 'own' && mine.size > 0 && mine.size < t.size && [...mine].every((w) => t.has(w))));
+    const narrows = (t: Set<string>) => t === hero && restates;
     if (this.headTopics.some((t) => sameTopic(t, mine) && !narrows(t))) return false;
     return this.incomplete(text) === null && this.whole(text, 'headline');
   }
@@ -303,7 +309,8 @@ export class WriterBase {
     return series === undefined || !this.usedSeries.has(series);
   }
 
-  protected commit(headline: string, p: Phrase | null, sub: string | null, topic?: Set<string>): Caption {
+  /** `also`: a phrase the caption says too (a purpose under its action), spent with it. */
+  protected commit(headline: string, p: Phrase | null, sub: string | null, topic?: Set<string>, also?: Phrase): Caption {
     const undo: (() => void)[] = [];
     const add = <T>(set: Set<T>, v: T) => {
       if (set.has(v)) return;
@@ -325,6 +332,7 @@ export class WriterBase {
         if (at >= 0) this.headTopics.splice(at, 1);
       }),
     );
+    if (also) add(this.usedPhrases, also);
     if (p) {
       add(this.usedPhrases, p);
       const series = this.series.get(p.sentence);
