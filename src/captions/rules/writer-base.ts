@@ -33,6 +33,8 @@ export interface Caption {
    * story shows the rating there instead.
    */
   purpose?: true;
+  /** One of the things the hero named, alone ("Trim clips" after "Trim clips and add music"): run out for the planner too. */
+  narrows?: true;
   /**
    * The listing's phrase the caption says, whole, when it says one: what its slide is about even
    * where the caption says it shorter ("Get reminders" for "Get reminders before bills are due"),
@@ -78,12 +80,11 @@ export class WriterBase {
   protected heroTopic: Set<string> | null = null;
   protected heroText = '';
   /**
-   * A slide with nothing else left may say the hero's words after a stock verb ("Download offline
-   * maps" under "Offline trail maps": checker/echo-pair.ts, `stockAction`), the planner's last
-   * resort. Never one of the things the hero named alone ("Trim clips" after "Trim clips and add
-   * music"): that half is the hero again (sixth held-out read, D).
+   * A slide with nothing else left may name one of the things the hero's line named (a soft repeat);
+   * 'stock' last, one whose only word of its own is a stock verb ("Download offline maps" under
+   * "Offline trail maps": checker/echo-pair.ts, `stockAction`), the planner's last resort.
    */
-  protected narrowing: false | 'stock' = false;
+  protected narrowing: false | 'own' | 'stock' = false;
   /** How to give back what each caption spent (`release`). */
   protected readonly spent = new WeakMap<Caption, () => void>();
   /** A slide quoted the store's rating: the call to action need not. */
@@ -247,7 +248,8 @@ export class WriterBase {
     const restates =
       !!own && own.size > 0 && own.size < hero.size && [...own].every((w) => hero.has(w)) && stockAction(text, this.heroText);
     if (restates !== (this.narrowing === 'stock')) return false;
-    const narrows = (t: Set<string>) => t === hero && restates;
+    const narrows = (t: Set<string>) =>
+      t === hero && (restates || (this.narrowing === 'own' && mine.size > 0 && mine.size < t.size && [...mine].every((w) => t.has(w))));
     if (this.headTopics.some((t) => sameTopic(t, mine) && !narrows(t))) return false;
     return this.incomplete(text) === null && this.whole(text, 'headline');
   }
