@@ -137,7 +137,9 @@ const strongCount = (rs: (Caption | null)[]) => rs.filter((c) => c !== null && !
  * are headlined first, subheadlines only on the hero, and each slide then gets back the first
  * pass's caption, or its subheadline under the new headline, wherever the whole set still passes.
  */
-function ruleCaptions(...args: [Understanding, Role[], CaptionStyle, CaptionLength, CheckContext, ReadonlySet<Phrase>]): (Caption | null)[] {
+function ruleCaptions(
+  ...args: [Understanding, Role[], CaptionStyle, CaptionLength, CheckContext, ReadonlySet<Phrase>]
+): (Caption | null)[] {
   // A purpose under its action (captions/rules/writer.ts, `tuckPurposes`) unless that leaves a slide
   // empty the purpose alone would fill: a warned slide beats a set refused (sixth held-out read).
   const tucked = ruleCaptionsWith(...args, true);
@@ -236,7 +238,11 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   // A near miss that says the hero again, one of its halves, or only what another line's action is
   // for, counts as run out as well: the rating says something new.
   const bare = (c: Caption | null) =>
-    c === null || c.restates === true || c.purpose === true || c.narrows === true || (captionLength === 'long' && c.subheadline === null && !(c.phrase && shownText.has(c.phrase)));
+    c === null ||
+    c.restates === true ||
+    c.purpose === true ||
+    c.narrows === true ||
+    (captionLength === 'long' && c.subheadline === null && !(c.phrase && shownText.has(c.phrase)));
   const filled = (rs: (Caption | null)[]) => rs.filter((c) => c !== null).length;
   const whole = (rs: (Caption | null)[]) => rs.filter((c) => !bare(c)).length;
   const spare = roles.map((r, i) => (FEATURE_ROLES.has(r) && bare(rules[i]) ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
@@ -245,7 +251,10 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   // Or only as the hero's words again (a stock verb before them): the warning says that.
   const spareSaid = spare >= 0 ? (rules[spare]?.phrase ?? rules[spare]?.headline ?? null) : null;
   // A purpose alone is no feature left out: its action's line is (or is not) on a slide already.
-  const whyNot = spareSaid && !rules[spare]?.purpose && !rules[spare]?.narrows ? { phrase: spareSaid, why: rules[spare]?.restates ? ('hero' as const) : ('sub' as const) } : null;
+  const whyNot =
+    spareSaid && !rules[spare]?.purpose && !rules[spare]?.narrows
+      ? { phrase: spareSaid, why: rules[spare]?.restates ? ('hero' as const) : ('sub' as const) }
+      : null;
   if (!narrative && spare >= 0 && u.rating && !roles.includes('social-proof')) {
     const proofRoles = roles.filter((_, i) => i !== spare);
     const cta = proofRoles.indexOf('call-to-action');
@@ -261,7 +270,7 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   // Still a feature slide the listing has nothing for, and no ask yet: the set ends on one, as a
   // copywriter ends a short listing's set ("Download Framewise Today"), instead of being refused.
   // Only where that fills a slide that was empty: a feature standing on its headline stays. A
-  // hero's half said alone ("Trim clips" after "Trim clips and add music", `narrows`) is the hero
+  // hero's half said alone ("Cut videos" after "Cut videos and add stickers", `narrows`) is the hero
   // again (sixth held-out read, D): the ask takes it where the set then has more whole slides.
   const empty = roles
     .map((r, i) => (FEATURE_ROLES.has(r) && (rules[i] === null || rules[i]?.narrows) ? i : -1))

@@ -97,7 +97,7 @@ function opensOnAction(text: string): boolean {
   return first.includes('Verb') && !first.includes('Gerund');
 }
 
-/** "Trim clips and add music": a line of two to four parts, one of them an action. */
+/** "Cut videos and add stickers": a line of two to four parts, one of them an action. */
 function listsActions(text: string): boolean {
   const parts = text
     .replace(/[.!]+$/, '')
@@ -186,8 +186,8 @@ export class CaptionChecker {
       // Another slide's twin is named first: only the hero's alone may be a narrowing.
       const twin = twins.find((s) => s.slide !== this.hero?.slide) ?? twins[0];
       if (!twin) continue;
-      // A feature headline naming one of the things the hero's line named ("Trim clips" after "Trim
-      // clips and add music") narrows it rather than saying it again: soft (`softFinding`).
+      // A feature headline naming one of the things the hero's line named ("Cut videos" after "Cut
+      // videos and add stickers") narrows it rather than saying it again: soft (`softFinding`).
       const narrows = t.field === 'headline' && twin.slide === this.hero?.slide && this.narrowsHero(c, t.topic);
       out.push(
         narrows

@@ -33,7 +33,7 @@ export interface Caption {
    * story shows the rating there instead.
    */
   purpose?: true;
-  /** One of the things the hero named, alone ("Trim clips" after "Trim clips and add music"): run out for the planner too. */
+  /** One of the things the hero named, alone ("Cut videos" after "Cut videos and add stickers"): run out for the planner too. */
   narrows?: true;
   /**
    * The listing's phrase the caption says, whole, when it says one: what its slide is about even

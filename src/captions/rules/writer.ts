@@ -46,8 +46,8 @@ export class CaptionWriter extends Subheadlines {
         : each(pool, true);
     const said = once();
     if (said || !this.heroTopic || role === 'how-it-works') return said;
-    // Nothing fresh left: one of the things the hero named, on a slide of its own ("Trim clips"
-    // after "Trim clips and add music"); the checker calls it a soft repeat, the planner warns.
+    // Nothing fresh left: one of the things the hero named, on a slide of its own ("Cut videos"
+    // after "Cut videos and add stickers"); the checker calls it a soft repeat, the planner warns.
     // It is the hero's half said again (sixth held-out read, D ×7), so it counts as run out
     // (`narrows`): a default story shows the rating there. Never written at all, it cost 9 tuned
     // and 17 held-out sets refused (502 -> 511, 135 -> 152): a warned slide beats a set refused.
@@ -98,8 +98,7 @@ export class CaptionWriter extends Subheadlines {
         if (p.purposeOf && !sub) {
           c.weak = [`"${headline}" says what "${p.purposeOf}" is for, not a feature of its own`];
           c.purpose = true;
-        }
-        else if (bareThing(p) && !sub) c.weak = [`"${headline}" names a thing, not what it does for the user`];
+        } else if (bareThing(p) && !sub) c.weak = [`"${headline}" names a thing, not what it does for the user`];
         // A later part of a line a slide already said ("Full-resolution precision" after the hero's "Edit
         // RAW photos with full-resolution precision") says that slide again, less (fifth read, D): parts
         // come last already; where one is all the slide has, it is warned as a near miss. Not a second
