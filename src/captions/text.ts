@@ -1,7 +1,7 @@
 /** Word-level text helpers shared by the planner, its caption checks and the LLM path. */
 import { nlp } from './nlp.ts';
 import { dan, deu, eng, fin, fra, ita, nld, nob, pol, por, removeStopwords, rus, spa, swe, tur } from 'stopword';
-import { titleCase } from 'title-case';
+import { englishTitleCase } from './title-case.ts';
 
 export const STOPWORDS: Record<string, string[]> = {
   en: eng,
@@ -480,7 +480,7 @@ export function applyCase(text: string, casing: Casing, language: string, proper
   // set in sentence case ("Medita y duerme mejor", "Suivez vos habitudes", not "Medita y Duerme
   // Mejor"), and German capitalises its nouns, not its prepositions ("Bis"): every other language
   // takes its sentence case from the title voice (issue 33, held-out read).
-  if (casing === 'title' && language === 'en') return titleCase(text);
+  if (casing === 'title' && language === 'en') return englishTitleCase(text);
   // German capitalises every noun: its sentence case is the text as written ("4,6 von 5 Sternen").
   if (language === 'de') return capitalise(text);
   let first = true;

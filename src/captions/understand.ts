@@ -85,6 +85,8 @@ const COPY_VERBS = new Set(
 const PROBLEM = /^(tired of|sick of|struggling|struggle|no more|never again|stop |forget about|hate |don't let|fed up|can't)|\?$/i;
 // Questions that sell rather than name a pain ("Why choose X?") are not problems.
 const SALES_QUESTION = /^(why (choose|use|download|pick|try)|what('s| is| are| makes)|how (does|do|to|it)|who('s| is| are))\b/i;
+/** A sentence after a review request that only points back at it ("It helps…", "Every review counts", "Thank you!"). */
+const PLEA_GOES_ON = /^(it|this|that|these|they|each|every|your|thanks|thank you|we|it's|it’s)\b/i;
 const ACTION = /\b(?:lets|helps|allows|enables|empowers)\s+(?:you|users|people)\s+(?:to\s+)?(.+)$|\byou can\s+(.+)$/i;
 const BULLET = /^\s*(?:(?:[-*•·・･‣◦▪■□●○✓✔✅☑★☆►▶→➤⁃–—+]|(?![®©™])\p{Extended_Pictographic}\uFE0F?)\s*)/u;
 const STEP = /^\s*(?:step\s*)?(\d{1,2})\s*[.):]\s+(\S.*)$/i;
@@ -194,8 +196,14 @@ function collect(text: string, english: boolean, asKind: PhraseKind | null, acro
 
 function sentencesOf(text: string, english: boolean, asKind: PhraseKind | null, out: Collected): Raw[] {
   const raws: Raw[] = [];
+  let plea = false;
   for (const s of nlp.tokenize(text).sentences().out('array') as string[]) {
     const sentence = s.replace(SPACES, ' ').trim();
+    // "… we would appreciate a review. It helps a small team a lot!": a sentence that points back at
+    // a review request goes on asking; said alone, its "It" names nothing (seventh read, O).
+    const why = notAFeature(sentence) ?? offRole(sentence);
+    plea = why === 'review request' || why === 'a review plea' || (plea && PLEA_GOES_ON.test(sentence));
+    if (plea) continue;
     if (SALES_QUESTION.test(sentence) || notAFeature(sentence) || (english && looksBroken(sentence))) continue;
     if (PROBLEM.test(sentence) || NEGATIVE.test(sentence)) {
       out.problems.push({ text: sentence, sentence, kind: 'sentence' });

@@ -28,6 +28,14 @@ const KINDS: [string, RegExp][] = [
     'a disclaimer',
     /\b(?:unofficial|not affiliated|not endorsed|no affiliation|(?:registered )?trademarks? of|all rights reserved|for entertainment (?:purposes )?only|not (?:a )?substitute for|medical advice|consult (?:a|your) (?:doctor|physician)|no warranty|at your own risk)\b/i,
   ],
+  // "It helps a small team a lot!", "Your feedback means the world to us", "Please leave a review":
+  // a plea for the store's stars or the makers' support asks something of the reader and says
+  // nothing the app does (seventh read, O: "Download Inkwell® Notes Today // It helps a small team
+  // a lot."). Not "rating" alone: a proof line quotes the store's ratings.
+  [
+    'a review plea',
+    /\b(?:(?:helps?|means?)\s+(?:us|(?:a|our|the)\s+(?:small|tiny|little|indie|independent)\s+(?:team|studio|devs?|developers?|business))\s+(?:a lot|so much|the world|more than you know|enormously|greatly)|means?\s+(?:a lot|so much|the world)\s+to\s+(?:us|me|our)|(?:leave|write|give)\s+(?:us\s+)?(?:a|an|your)\s+(?:(?:quick|short|honest|kind|good|5-star|five-star|positive)\s+)?(?:review|rating)|rate\s+(?:us|the app|this app)|your\s+(?:feedback|support|reviews?|ratings?)\s+(?:means?|helps?|keeps?|matters?|makes?)|(?:support|help)\s+(?:us|our\s+(?:small\s+|tiny\s+|indie\s+|independent\s+)?(?:team|studio|work|development)|(?:an?\s+|the\s+)?(?:indie|independent)\s+(?:developers?|devs?|studios?))|keeps?\s+us\s+going|spread\s+the\s+word)\b/i,
+  ],
   [
     'a promo code',
     /\b(?:promo(?:tion(?:al)?)? ?codes?|coupon codes?|discount codes?|voucher codes?|referral codes?|use (?:the )?code|redeem (?:the )?code)\b/i,

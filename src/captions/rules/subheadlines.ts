@@ -11,6 +11,7 @@ import { heroSaysAgain, saysAgain, seamEcho } from '../checker/echo-pair.ts';
 import { localePunctuation } from '../checker/typography.ts';
 import { ending, WriterBase } from './writer-base.ts';
 import { remainder } from './sentence-parts.ts';
+import { opensOnHeadline, withoutNameLead } from './hero-restated.ts';
 
 export class Subheadlines extends WriterBase {
   /**
@@ -148,14 +149,27 @@ export class Subheadlines extends WriterBase {
       // turn-by-turn // Routely gives you turn-by-turn navigation that works without a signal") is
       // said from where that word is behind it, when the rest stands whole ("Navigation that works
       // without a signal"): the same line, so no other slide's feature is spent on the hero.
-      if (o.hero && this.sharesWord(headline, out)) {
-        for (const t of tailsOf(text, headline, this.u.language)) {
+      // A hero named in its headline ("Kindred: Join Small Groups") is not named again as its sub's
+      // subject ("Kindred helps you make new friends…"): the line is said without the name where it
+      // stands whole so, or from where the headline's word is behind it. A sub that opens on nothing
+      // but the headline's words ("…chess // Play chess against…") is passed over when no such part
+      // stands: the next line says something new (seventh read, D).
+      const named = o.hero && this.u.english && this.namesApp(headline) && this.namesApp(out);
+      const restated = o.hero && opensOnHeadline(headline, out, this.u.language, this.nameWords);
+      if (o.hero && (named || restated || this.sharesWord(headline, out))) {
+        const unnamed = named ? withoutNameLead(text, this.u.shortName) : null;
+        let better: string | null = null;
+        for (const t of [...(unnamed ? [unnamed] : []), ...tailsOf(unnamed ?? text, headline, this.u.language)]) {
           const tail = fit(t, k);
-          if (tail && !this.sharesWord(headline, tail)) {
-            out = tail;
+          if (tail && !this.sharesWord(headline, tail) && !(named && this.namesApp(tail))) {
+            better = tail;
             break;
           }
         }
+        if (better) out = better;
+        // Not for the name alone: a long hero needs a line, and the app's own line about itself may
+        // be the only one no later slide needs (moneyjar's set fell a slide short without it).
+        else if (restated) continue;
       }
       this.usedSubs.add(textKey(out));
       // A feature's sentence said under the hero or the ask is said: no later slide says it again
