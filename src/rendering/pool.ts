@@ -190,7 +190,15 @@ export class RenderPool {
     if (this.closed) return Promise.reject(new Error('RenderPool is closed'));
     const slides = input.slides.map((s) => look(s, input.locale));
     const turned = input.orientation ? { orientation: input.orientation } : {};
-    const fit: RenderTask = { kind: 'fit', device: input.device, ...turned, slides, theme: input.theme, font: input.font, rating: input.rating ?? null };
+    const fit: RenderTask = {
+      kind: 'fit',
+      device: input.device,
+      ...turned,
+      slides,
+      theme: input.theme,
+      font: input.font,
+      rating: input.rating ?? null,
+    };
     return this.pool.run(fit, { signal: opts.signal }) as Promise<SetMetrics>;
   }
 

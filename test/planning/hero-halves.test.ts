@@ -28,9 +28,12 @@ const leaps = listingOf({
   subtitle: 'Jump, spin and climb to the summit',
   rating: 4.2,
   ratingCount: 90000,
-  description: ['Leap across floating islands in the wildest platformer on mobile!', 'FEATURES', '- 30 heroes to unlock and upgrade', '- Daily challenges'].join(
-    '\n',
-  ),
+  description: [
+    'Leap across floating islands in the wildest platformer on mobile!',
+    'FEATURES',
+    '- 30 heroes to unlock and upgrade',
+    '- Daily challenges',
+  ].join('\n'),
 });
 
 /** The hero's headline's actions, each as a headline of its own would say it. */

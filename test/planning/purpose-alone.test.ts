@@ -59,7 +59,10 @@ describe('a purpose said as a slide of its own', () => {
       const set = plan(garden, style, 'short', { count: 5 });
       const heads = (set?.slides ?? []).map((s) => s.headline);
       expect(heads, style).toHaveLength(5);
-      expect(heads.filter((h) => PURPOSE.test(h)), style).toEqual([]);
+      expect(
+        heads.filter((h) => PURPOSE.test(h)),
+        style,
+      ).toEqual([]);
     }
   });
 

@@ -243,7 +243,8 @@ describe("the sheets' heroes: no hero kisses the bottom edge", () => {
     // On a landscape slide at most MAX_HERO_BLEED of it lies past the edge, measured at the middle
     // of its turned bottom edge (the share of the device lost): the iPad and Android tablet bold
     // heroes lost 44-45 %, the iPhone's 33 %.
-    if (c.orientation === 'landscape') expect(hero.pastShare, `${pct(hero.pastShare)} past the edge`).toBeLessThanOrEqual(MAX_HERO_BLEED + 0.002);
+    if (c.orientation === 'landscape')
+      expect(hero.pastShare, `${pct(hero.pastShare)} past the edge`).toBeLessThanOrEqual(MAX_HERO_BLEED + 0.002);
   });
 });
 
