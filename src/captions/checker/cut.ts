@@ -9,7 +9,7 @@
  */
 import { taggedSentences, type TaggedTerm } from '../nlp.ts';
 import { closedEnding } from './complete.ts';
-import { danglingClause, leftBehind } from './dangling.ts';
+import { danglingClause, leftBehind, sharedSubject } from './dangling.ts';
 import { looksParticiple, normalise, participleBases, WORD, words } from '../text.ts';
 
 /** Words a phrase may end before: a clause, an aside, a second action. Never "of": "part | of" is one phrase. */
@@ -607,6 +607,8 @@ export function cutPhrase(
     // A participle before its agent is no verb of the subject: "Sleep stories | read by soothing voices".
     if (rest && terms && !s.pause[at - 1] && NOUN(terms[at - 1]) && first?.tags.includes('Infinitive') && sw[at + 1] !== 'by')
       return `starts on "${run[0]}", the verb of the headline's "${prev}": said alone it reads as an order`;
+    const someoneElse = sharedSubject(sw, at, terms, s.pause);
+    if (someoneElse) return someoneElse;
     // "Apply them to a whole album" under any other headline points at nothing.
     if (!rest && headline !== undefined) {
       const leans = leansOnPronoun(run.join(' '));

@@ -92,3 +92,23 @@ export function leftBehind(run: string[], sw: string[], at: number, terms: Tagge
     return `stops before "${next}": "${run[0]}" needs where it brings its object (${goesOn})`;
   return null;
 }
+
+/** Words that open a clause whose subject then acts: "when friends like and comment…". */
+const CLAUSE_OPENER = /^(when|whenever|if|as|while|after|before|once|until)$/;
+
+/**
+ * "Get notified when friends like and | comment on your posts": the second verb of a clause whose
+ * subject is someone else. Said alone it reads as the reader's action, so who acts has changed.
+ * `at`: where the caption's words start in the listing sentence `sw`; `pause`: a comma after a word.
+ */
+export function sharedSubject(sw: string[], at: number, terms: TaggedTerm[] | null, pause: boolean[]): string | null {
+  if (at < 4 || !/^(and|or)$/.test(sw[at - 1]) || !terms) return null;
+  for (let k = at - 3; k >= 0; k--) {
+    if (pause[k]) return null;
+    if (!CLAUSE_OPENER.test(sw[k])) continue;
+    const who = terms[k + 1];
+    if (!who || /^(you|your)$/.test(who.text) || !who.tags.some((g) => /Noun|Pronoun/.test(g))) return null;
+    return `starts on "${sw[at]}", whose subject is "${sw[k + 1]}" ("${sw.slice(k, at + 1).join(' ')}…"): alone it reads as the reader's action`;
+  }
+  return null;
+}

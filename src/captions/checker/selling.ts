@@ -48,6 +48,8 @@ const KINDS: [string, RegExp][] = [
     'opening hours',
     /^open (?:daily|every day|7 days|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b|\b\d{1,2}(?::\d\d)? ?(?:am|pm) (?:to|[-–]) (?:\d|midnight|noon)/i,
   ],
+  // "This is a beautiful app!": praise any listing could say of itself, no point of this one.
+  ['self-praise', /^(?:this|it)(?: is|['’]s) (?:a|an|the|one) (?:[\p{L}-]+ ){0,3}(?:app|game|tool|application)$/iu],
   [
     'a promo code',
     /\b(?:promo(?:tion(?:al)?)? ?codes?|coupon codes?|discount codes?|voucher codes?|referral codes?|use (?:the )?code|redeem (?:the )?code)\b/i,
