@@ -27,3 +27,12 @@ describe('a verb whose subject is someone else is not the reader’s action', ()
     expect(cut(caption) ?? '').not.toContain('whose subject is');
   });
 });
+
+describe('a preposition’s noun is no subject', () => {
+  const own = sentenceWords(['Save your brushes as presets and apply them to any canvas.', 'Read before bedtime and wake up rested.']);
+  it.each(['Apply them to any canvas', 'Wake up rested'])('"%s" is no one else’s action', (caption) => {
+    expect(cutPhrase(caption, own, new Set(), caption.startsWith('Apply') ? 'Save your brushes as presets' : 'Read before bedtime') ?? '').not.toContain(
+      'whose subject is',
+    );
+  });
+});

@@ -94,7 +94,8 @@ export function leftBehind(run: string[], sw: string[], at: number, terms: Tagge
 }
 
 /** Words that open a clause whose subject then acts: "when friends like and comment…". */
-const CLAUSE_OPENER = /^(when|whenever|if|as|while|after|before|once|until)$/;
+// Not "as": "Save your looks as presets and | apply them…" names what they become, not who acts.
+const CLAUSE_OPENER = /^(when|whenever|if|while|after|before|once|until)$/;
 
 /**
  * "Get notified when friends like and | comment on your posts": the second verb of a clause whose
@@ -108,6 +109,8 @@ export function sharedSubject(sw: string[], at: number, terms: TaggedTerm[] | nu
     if (!CLAUSE_OPENER.test(sw[k])) continue;
     const who = terms[k + 1];
     if (!who || /^(you|your)$/.test(who.text) || !who.tags.some((g) => /Noun|Pronoun/.test(g))) return null;
+    // A subject and its own verb ("when friends like"): a preposition's noun ("before bedtime and") is none.
+    if (!terms[k + 2]?.tags.includes('Verb')) return null;
     return `starts on "${sw[at]}", whose subject is "${sw[k + 1]}" ("${sw.slice(k, at + 1).join(' ')}…"): alone it reads as the reader's action`;
   }
   return null;
