@@ -88,7 +88,8 @@ const SALES_QUESTION = /^(why (choose|use|download|pick|try)|what('s| is| are| m
 /** A sentence after a review request that only points back at it ("It helps…", "Every review counts", "Thank you!"). */
 const PLEA_GOES_ON = /^(it|this|that|these|they|each|every|your|thanks|thank you|we|it's|it’s)\b/i;
 const ACTION = /\b(?:lets|helps|allows|enables|empowers)\s+(?:you|users|people)\s+(?:to\s+)?(.+)$|\byou can\s+(.+)$/i;
-const BULLET = /^\s*(?:(?:[-*•·・･‣◦▪■□●○✓✔✅☑★☆►▶→➤⁃–—+]|(?![®©™])\p{Extended_Pictographic}\uFE0F?)\s*)/u;
+// "2- Full support for parents": a number and a dash mark a list item, not a step (steps end in "." or ")").
+const BULLET = /^\s*(?:(?:[-*•·・･‣◦▪■□●○✓✔✅☑★☆►▶→➤⁃–—+]|\d{1,2}\s*[-–—](?=\s*\p{L})|(?![®©™])\p{Extended_Pictographic}\uFE0F?)\s*)/u;
 const STEP = /^\s*(?:step\s*)?(\d{1,2})\s*[.):]\s+(\S.*)$/i;
 const GENERIC_HEADING =
   /^(key |main |top |new |more |other |app |our |game )?(features?|highlights|what'?s new|about( us)?|how it works|faq|notes?|premium|pro|why .+|follow us|questions|use \S+ to|with \S+ you can)\b/i;
@@ -153,6 +154,12 @@ function collect(text: string, english: boolean, asKind: PhraseKind | null, acro
     if (!line) {
       flush();
       skipping = false;
+      continue;
+    }
+    // 'The Daily Ledger: "A must-have…"': an outlet's quote says what others think of the app, in
+    // their words, and its parts read as cut captions ("The Daily Ledger", "Is a must-have").
+    if (offRole(line) === 'a press quote') {
+      flush();
       continue;
     }
     const step = STEP.exec(line);

@@ -9,6 +9,7 @@
  */
 import { taggedSentences, type TaggedTerm } from '../nlp.ts';
 import { closedEnding } from './complete.ts';
+import { danglingClause, leftBehind, sharedSubject } from './dangling.ts';
 import { looksParticiple, normalise, participleBases, WORD, words } from '../text.ts';
 
 /** Words a phrase may end before: a clause, an aside, a second action. Never "of": "part | of" is one phrase. */
@@ -76,7 +77,7 @@ export interface Sentence {
 export function sentenceWords(texts: string[]): Sentence[] {
   return texts
     .flatMap((t) => t.split(/\n+|(?<=[.!?…])\s+/u))
-    .map((s) => normalise(s.replace(/^\s*(?:[-*•·▪►✓✔]|\d{1,2}[.)])\s*/u, ''), { fold: true }))
+    .map((s) => normalise(s.replace(/^\s*(?:[-*•·▪►✓✔]|\d{1,2}[.)]|\d{1,2}\s*[-–—](?=\s*\p{L}))\s*/u, ''), { fold: true }))
     .map((text) => {
       // "turn-by-turn" is three words, as a caption's words() reads it; a comma after a token pauses its last.
       const tokens = text.split(' ').map((t) => ({ ws: words(t), pause: /[,;:–—]$/u.test(t) }));
@@ -438,6 +439,9 @@ export function cutPhrase(
   const last = ws[ws.length - 1];
   // "Everywhere you are", "Know where your money is": a clause that closes on its verb.
   if (NEEDS_VERB.test(last) && !closedEnding(text)) return `ends on "${last}", which needs a verb after it`;
+  // "We help", "If you are signed": a clause stopped after its verb, or only its condition (./dangling.ts).
+  const dangling = danglingClause(text, headline === undefined);
+  if (dangling) return dangling;
   const best = locate(ws, sentences, frame);
   if (!best) return null;
   const { run, s, at } = best;
@@ -466,6 +470,8 @@ export function cutPhrase(
         /^\d/.test(next) ||
         s.pause[end - 1] ||
         subject);
+    const behind = leftBehind(run, sw, at, terms, subject);
+    if (behind) return behind;
     if (!aside) return `stops before "${next}": the listing's sentence goes on "${run.slice(-3).join(' ')} ${next}…"`;
     // "Your mix keeps playing | in the background while your screen is off": a verb of going on (or
     // a bare "works", "runs") ends the phrase and says nothing by itself; the place, time or
@@ -601,6 +607,8 @@ export function cutPhrase(
     // A participle before its agent is no verb of the subject: "Sleep stories | read by soothing voices".
     if (rest && terms && !s.pause[at - 1] && NOUN(terms[at - 1]) && first?.tags.includes('Infinitive') && sw[at + 1] !== 'by')
       return `starts on "${run[0]}", the verb of the headline's "${prev}": said alone it reads as an order`;
+    const someoneElse = sharedSubject(sw, at, terms, s.pause);
+    if (someoneElse) return someoneElse;
     // "Apply them to a whole album" under any other headline points at nothing.
     if (!rest && headline !== undefined) {
       const leans = leansOnPronoun(run.join(' '));
@@ -618,15 +626,16 @@ export function cutPhrase(
  */
 export function leansOnPronoun(headline: string): string | null {
   // Most headlines hold no pronoun: the tagger is asked only about those that do.
-  if (!/\b(it|them|they|these|those)\b/i.test(headline)) return null;
+  if (!/\b(it|them|they|these|those|their)\b/i.test(headline)) return null;
   const terms = termsOf(headline);
   // A label before a colon or dash ("Lumen Darkroom: Apply them") is no antecedent.
   const clause = terms.reduce((k, x, i) => (/[:—–]|\s-\s*$/.test(x.post ?? '') ? i + 1 : k), 0);
   for (const [i, t] of terms.entries()) {
     const w = t.text.toLowerCase().replace(/[^\p{L}]/gu, '');
     const before = terms.slice(clause, i);
-    if (/^(them|they|these|those)$/.test(w) ? before.some((x) => NOUN(x) && x.tags.includes('Plural')) : before.some(NOUN)) return null;
-    if (/^(them|they|these|those)$/.test(w)) return `says "${w}" with nothing before it to point at`;
+    if (/^(them|they|these|those|their)$/.test(w) ? before.some((x) => NOUN(x) && x.tags.includes('Plural')) : before.some(NOUN))
+      return null;
+    if (/^(them|they|these|those|their)$/.test(w)) return `says "${w}" with nothing before it to point at`;
     const next = terms[i + 1];
     if (
       w === 'it' &&

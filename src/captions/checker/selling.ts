@@ -21,7 +21,7 @@ const KINDS: [string, RegExp][] = [
   ],
   [
     'a greeting',
-    /\b(merry christmas|happy (?:new year|holidays|easter|halloween|thanksgiving|holiday season)|season'?s greetings|hello there|hi there|thank you|thanks for|welcome to|welcome back)\b/i,
+    /\b(merry christmas|happy (?:new year|holidays|easter|halloween|thanksgiving|holiday season)|season'?s greetings|hello there|hi there|thank you|thanks for|welcome to|welcome back|see you (?:soon|there|then))\b/i,
   ],
   ['a note', /^(?:note|nb|n\.b\.|p\.?s\.?|please note|important|attention|disclaimer|warning)\b/i],
   [
@@ -36,6 +36,28 @@ const KINDS: [string, RegExp][] = [
     'a review plea',
     /\b(?:(?:helps?|means?)\s+(?:us|(?:a|our|the)\s+(?:small|tiny|little|indie|independent)\s+(?:team|studio|devs?|developers?|business))\s+(?:a lot|so much|the world|more than you know|enormously|greatly)|means?\s+(?:a lot|so much|the world)\s+to\s+(?:us|me|our)|(?:leave|write|give)\s+(?:us\s+)?(?:a|an|your)\s+(?:(?:quick|short|honest|kind|good|5-star|five-star|positive)\s+)?(?:review|rating)|rate\s+(?:us|the app|this app)|your\s+(?:feedback|support|reviews?|ratings?)\s+(?:means?|helps?|keeps?|matters?|makes?)|(?:support|help)\s+(?:us|our\s+(?:small\s+|tiny\s+|indie\s+|independent\s+)?(?:team|studio|work|development)|(?:an?\s+|the\s+)?(?:indie|independent)\s+(?:developers?|devs?|studios?))|keeps?\s+us\s+going|spread\s+the\s+word)\b/i,
   ],
+  // "This app does not represent any agency", "Continued use of GPS … can decrease battery life": the
+  // store's legal and technical notes, which every real listing carries (recordings read, 2026-11-29).
+  [
+    'a disclaimer',
+    /\b(?:does(?:n['’]t| not) represent|(?:is|are) not (?:an? )?official|not (?:associated|connected|sponsored) (?:with|by)|(?:decrease|reduce|shorten|drain)s?\b.{0,30}\bbattery\b|continued use of gps|data use policy|privacy policy|terms of (?:use|service)|legal section)\b/i,
+  ],
+  // "The Daily Ledger: "A must-have for…"": a press outlet's name before its quote, or after it.
+  ['a press quote', /^[\p{L}\p{N}.&'’ -]{2,40}:\s*["“«]|["”»]\s*[-–—]\s*[\p{L}\p{N}.&'’ ]{2,40}$/u],
+  // "Improved sync", "Bug fixes and performance improvements", "What's new": the release notes, not the app.
+  [
+    'a release note',
+    /^(?:improved|fixed|what['’]?s new)\b|\bbug ?fix(?:es)?\b|\bperformance (?:improvements|enhancements)\b|^(?:new in )?(?:version|ver\.?)\s*\d/i,
+  ],
+  // "[:tag: 2.0]", "tag: 2.0": a template or build tag left in the description.
+  ['a template tag', /\[[^\]]*\]|^[\p{L}]{1,12}:\s*v?\d+(?:\.\d+)+$/u],
+  // "Open Monday through Saturday, 10 AM to midnight": when a venue opens is no feature of its app.
+  [
+    'opening hours',
+    /^open (?:daily|every day|7 days|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b|\b\d{1,2}(?::\d\d)? ?(?:am|pm) (?:to|[-–]) (?:\d|midnight|noon)/i,
+  ],
+  // "This is a beautiful app!": praise any listing could say of itself, no point of this one.
+  ['self-praise', /^(?:this|it)(?: is|['’]s) (?:a|an|the|one) (?:[\p{L}-]+ ){0,3}(?:app|game|tool|application)$/iu],
   [
     'a promo code',
     /\b(?:promo(?:tion(?:al)?)? ?codes?|coupon codes?|discount codes?|voucher codes?|referral codes?|use (?:the )?code|redeem (?:the )?code)\b/i,
@@ -48,7 +70,9 @@ export function offRole(text: string): string | null {
     .normalize('NFKC')
     .replace(/[.!:]+$/u, '')
     .trim();
-  if (HEADING.test(t)) return 'a heading';
+  // "Key features for travellers", "Acme: Key Features": a heading with its audience or the app's name.
+  const bare = t.replace(/^[^:]{1,40}:\s*(?=\S)/u, '').replace(/\s+(?:for|of|in)\s+[\p{L}\p{N}'’ ]{1,40}$/u, '');
+  if (HEADING.test(t) || (bare !== t && /^(?:\S+\s+)?(?:features?|highlights)$/i.test(bare))) return 'a heading';
   return KINDS.find(([, re]) => re.test(t))?.[0] ?? null;
 }
 
