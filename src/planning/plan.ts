@@ -62,10 +62,8 @@ function writeRules(
   ctx: CheckContext,
   subheadlines: 'all' | 'hero',
   shown: ReadonlySet<Phrase>,
-  tuck: boolean,
 ): (Caption | null)[] {
   const writer = new CaptionWriter(u, style, length, !roles.includes('how-it-works'), subheadlines, shown);
-  writer.tuckPurposes = tuck;
   const checker = new CaptionChecker(ctx);
   // A set is mostly whole captions: near misses on fewer than half of the slides after the hero.
   let nearLeft = Math.max(1, Math.floor((roles.length - 1) / 2));
@@ -138,28 +136,16 @@ const strongCount = (rs: (Caption | null)[]) => rs.filter((c) => c !== null && !
  * pass's caption, or its subheadline under the new headline, wherever the whole set still passes.
  */
 function ruleCaptions(
-  ...args: [Understanding, Role[], CaptionStyle, CaptionLength, CheckContext, ReadonlySet<Phrase>]
-): (Caption | null)[] {
-  // A purpose under its action (captions/rules/writer.ts, `tuckPurposes`) unless that leaves a slide
-  // empty the purpose alone would fill: a warned slide beats a set refused (sixth held-out read).
-  const tucked = ruleCaptionsWith(...args, true);
-  if (filledCount(tucked) === args[1].length) return tucked;
-  const alone = ruleCaptionsWith(...args, false);
-  return filledCount(alone) > filledCount(tucked) ? alone : tucked;
-}
-
-function ruleCaptionsWith(
   u: Understanding,
   roles: Role[],
   style: CaptionStyle,
   length: CaptionLength,
   ctx: CheckContext,
   shown: ReadonlySet<Phrase>,
-  tuck: boolean,
 ): (Caption | null)[] {
-  const full = writeRules(u, roles, style, length, ctx, 'all', shown, tuck);
+  const full = writeRules(u, roles, style, length, ctx, 'all', shown);
   if (length !== 'long' || strongCount(full) === roles.length) return full;
-  const lean = writeRules(u, roles, style, length, ctx, 'hero', shown, tuck);
+  const lean = writeRules(u, roles, style, length, ctx, 'hero', shown);
   // The lean pass when it fills more slides, or as many with fewer near misses.
   const more = filledCount(lean) - filledCount(full);
   if (more < 0 || (more === 0 && strongCount(lean) <= strongCount(full))) return full;
@@ -235,14 +221,9 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   // slide says something whole where that slide would have said half.
   // Not a feature a screen shows, though: on its headline alone it still speaks of its screen.
   const shownText = new Set([...shown].map((p) => p.text));
-  // A near miss that says the hero again, one of its halves, or only what another line's action is
-  // for, counts as run out as well: the rating says something new.
+  // A near miss that says the hero again counts as run out as well: the rating says something new.
   const bare = (c: Caption | null) =>
-    c === null ||
-    c.restates === true ||
-    c.purpose === true ||
-    c.narrows === true ||
-    (captionLength === 'long' && c.subheadline === null && !(c.phrase && shownText.has(c.phrase)));
+    c === null || c.restates === true || (captionLength === 'long' && c.subheadline === null && !(c.phrase && shownText.has(c.phrase)));
   const filled = (rs: (Caption | null)[]) => rs.filter((c) => c !== null).length;
   const whole = (rs: (Caption | null)[]) => rs.filter((c) => !bare(c)).length;
   const spare = roles.map((r, i) => (FEATURE_ROLES.has(r) && bare(rules[i]) ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
@@ -250,11 +231,7 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   // The feature the rating replaces, when the writer could say it only on a headline alone: the warning says so, not "none could be said".
   // Or only as the hero's words again (a stock verb before them): the warning says that.
   const spareSaid = spare >= 0 ? (rules[spare]?.phrase ?? rules[spare]?.headline ?? null) : null;
-  // A purpose alone is no feature left out: its action's line is (or is not) on a slide already.
-  const whyNot =
-    spareSaid && !rules[spare]?.purpose && !rules[spare]?.narrows
-      ? { phrase: spareSaid, why: rules[spare]?.restates ? ('hero' as const) : ('sub' as const) }
-      : null;
+  const whyNot = spareSaid ? { phrase: spareSaid, why: rules[spare]?.restates ? ('hero' as const) : ('sub' as const) } : null;
   if (!narrative && spare >= 0 && u.rating && !roles.includes('social-proof')) {
     const proofRoles = roles.filter((_, i) => i !== spare);
     const cta = proofRoles.indexOf('call-to-action');
@@ -269,17 +246,12 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   }
   // Still a feature slide the listing has nothing for, and no ask yet: the set ends on one, as a
   // copywriter ends a short listing's set ("Download Framewise Today"), instead of being refused.
-  // Only where that fills a slide that was empty: a feature standing on its headline stays. A
-  // hero's half said alone ("Cut videos" after "Cut videos and add stickers", `narrows`) is the hero
-  // again (sixth held-out read, D): the ask takes it where the set then has more whole slides.
-  const empty = roles
-    .map((r, i) => (FEATURE_ROLES.has(r) && (rules[i] === null || rules[i]?.narrows) ? i : -1))
-    .reduce((a, b) => Math.max(a, b), -1);
+  // Only where that fills a slide that was empty: a feature standing on its headline stays.
+  const empty = roles.map((r, i) => (FEATURE_ROLES.has(r) && rules[i] === null ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
   if (!narrative && empty >= 0 && !roles.includes('call-to-action')) {
     const askRoles: Role[] = [...roles.filter((_, i) => i !== empty), 'call-to-action'];
     const askRules = ruleCaptions(u, askRoles, captionStyle, captionLength, check, shown);
-    const more = filled(askRules) - filled(rules);
-    if (more > 0 || (more === 0 && rules[empty] !== null && strongCount(askRules) > strongCount(rules))) {
+    if (filled(askRules) > filled(rules)) {
       roles = askRoles;
       rules = askRules;
       warnings.push(insteadOfFeatureWarning(askRoles.length, 'ask', unsaidFeatures(u, rules)));

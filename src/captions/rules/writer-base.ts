@@ -28,14 +28,6 @@ export interface Caption {
   /** A near miss that says the hero again with a stock verb: the planner's last resort (planning/plan.ts). */
   restates?: true;
   /**
-   * A near miss that says only what another line's action is for ("Remember the moment"): the
-   * planner counts its slide as run out, as it does `restates` (planning/plan.ts), so a default
-   * story shows the rating there instead.
-   */
-  purpose?: true;
-  /** One of the things the hero named, alone ("Cut videos" after "Cut videos and add stickers"): run out for the planner too. */
-  narrows?: true;
-  /**
    * The listing's phrase the caption says, whole, when it says one: what its slide is about even
    * where the caption says it shorter ("Get reminders" for "Get reminders before bills are due"),
    * so the planner can put it over the screen that shows it.
@@ -311,8 +303,7 @@ export class WriterBase {
     return series === undefined || !this.usedSeries.has(series);
   }
 
-  /** `also`: a phrase the caption says too (a purpose under its action), spent with it. */
-  protected commit(headline: string, p: Phrase | null, sub: string | null, topic?: Set<string>, also?: Phrase): Caption {
+  protected commit(headline: string, p: Phrase | null, sub: string | null, topic?: Set<string>): Caption {
     const undo: (() => void)[] = [];
     const add = <T>(set: Set<T>, v: T) => {
       if (set.has(v)) return;
@@ -334,7 +325,6 @@ export class WriterBase {
         if (at >= 0) this.headTopics.splice(at, 1);
       }),
     );
-    if (also) add(this.usedPhrases, also);
     if (p) {
       add(this.usedPhrases, p);
       const series = this.series.get(p.sentence);

@@ -46,18 +46,12 @@ export class CaptionWriter extends Subheadlines {
         : each(pool, true);
     const said = once();
     if (said || !this.heroTopic || role === 'how-it-works') return said;
-    // Nothing fresh left: one of the things the hero named, on a slide of its own ("Cut videos"
-    // after "Cut videos and add stickers"); the checker calls it a soft repeat, the planner warns.
-    // It is the hero's half said again (sixth held-out read, D ×7), so it counts as run out
-    // (`narrows`): a default story shows the rating there. Never written at all, it cost 9 tuned
-    // and 17 held-out sets refused (502 -> 511, 135 -> 152): a warned slide beats a set refused.
+    // Nothing fresh left: one of the things the hero named, on a slide of its own ("Trim clips"
+    // after "Trim clips and add music"); the checker calls it a soft repeat, the planner warns.
     try {
       this.narrowing = 'own';
       const own = once();
-      if (own) {
-        own.narrows = true;
-        return own;
-      }
+      if (own) return own;
       this.narrowing = 'stock';
       return once();
     } finally {
@@ -81,24 +75,15 @@ export class CaptionWriter extends Subheadlines {
       // The first headline with something whole to say under it: "Save your looks as presets —
       // Apply them to a whole album at once" when "Save your looks" leaves only "As presets and…".
       for (const { text: headline, form } of this.sayings(rotated, p, n, preferCore, !long)) {
-        // An action whose line goes on to say what it is for ("Add photos to each measurement to
-        // remember the moment"): on a long slide with nothing else under it, its purpose is its
-        // subheadline, and spent with it, so that no later slide says the purpose alone (sixth
-        // held-out read, T; the lean pass of planning/plan.ts stands features on headlines).
-        const purpose = this.tuckPurposes && mode === 'headline-only' && this.subMax > 0 && !p.purposeOf ? this.purposeFor(p) : null;
-        const under = purpose ? this.sub(headline, null, { own: purpose.text }) : null;
-        const sub = long ? this.sub(headline, p, p.purposeOf ? { form, own: p.purposeOf } : { form, allowEcho }) : under;
+        const sub = long ? this.sub(headline, p, p.purposeOf ? { form, own: p.purposeOf } : { form, allowEcho }) : null;
         // A long caption with nothing whole to say under it waits for the headline-only pass: never filler.
         if (long && sub === null) continue;
         if (role === 'how-it-works') this.step = n;
-        const c = this.commit(headline, p, sub, undefined, under && purpose ? purpose : undefined);
+        const c = this.commit(headline, p, sub);
         // A purpose is said last (writer-base.ts orders it after every other idea), and alone only
-        // where the listing gives nothing else for the slide: a near miss, warned as one, and run
-        // out for the planner (`purpose`): a default story shows the rating there instead.
-        if (p.purposeOf && !sub) {
-          c.weak = [`"${headline}" says what "${p.purposeOf}" is for, not a feature of its own`];
-          c.purpose = true;
-        } else if (bareThing(p) && !sub) c.weak = [`"${headline}" names a thing, not what it does for the user`];
+        // where the listing gives nothing else for the slide: a near miss, warned as one.
+        if (p.purposeOf && !sub) c.weak = [`"${headline}" says what "${p.purposeOf}" is for, not a feature of its own`];
+        else if (bareThing(p) && !sub) c.weak = [`"${headline}" names a thing, not what it does for the user`];
         // A later part of a line a slide already said ("Full-resolution precision" after the hero's "Edit
         // RAW photos with full-resolution precision") says that slide again, less (fifth read, D): parts
         // come last already; where one is all the slide has, it is warned as a near miss. Not a second
@@ -110,17 +95,6 @@ export class CaptionWriter extends Subheadlines {
     }
     return null;
   }
-
-  /** The fresh purpose of `p`'s line ("Remember the moment" of "Add photos … to remember the moment"), if any. */
-  private purposeFor(p: Phrase): Phrase | null {
-    return this.ordered.find((x) => x !== p && !!x.purposeOf && x.sentence === p.sentence && this.fresh(x)) ?? null;
-  }
-
-  /**
-   * Whether a long slide's action takes its line's purpose as its subheadline (`purposeFor`). The
-   * planner turns it off where that leaves a later slide empty that the purpose alone would fill.
-   */
-  tuckPurposes = true;
 
   /**
    * A caption for the slide, or null when the listing has no fresh idea left for it. `featuresAfter`
