@@ -27,6 +27,8 @@ export interface Caption {
   weak?: string[];
   /** A near miss that says the hero again with a stock verb: the planner's last resort (planning/plan.ts). */
   restates?: true;
+  /** A near miss that says only what another line's action is for (`purposeOf`): no feature of its own. */
+  aside?: true;
   /**
    * The listing's phrase the caption says, whole, when it says one: what its slide is about even
    * where the caption says it shorter ("Get reminders" for "Get reminders before bills are due"),

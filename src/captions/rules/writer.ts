@@ -17,6 +17,13 @@ export { slideKeywords, type Caption } from './writer-base.ts';
 export { doneForm, laterParts } from './sentence-parts.ts';
 
 export class CaptionWriter extends Subheadlines {
+  /**
+   * Whether a slide standing on an action's headline says the action's purpose under it
+   * (`purposeUnder`). The planner writes a set without it too, and keeps that one where saying the
+   * purpose left a later slide empty: a set refused costs more than a purpose said on its own slide.
+   */
+  purposesUnder = true;
+
   protected frameIdea(role: Role, index: number, pool: Phrase[]): Caption | null {
     // First a phrase whose subheadline adds to its headline; only when none has one, a
     // subheadline that repeats the headline's words: a slide said twice beats no slide. Only when
@@ -75,14 +82,21 @@ export class CaptionWriter extends Subheadlines {
       // The first headline with something whole to say under it: "Save your looks as presets —
       // Apply them to a whole album at once" when "Save your looks" leaves only "As presets and…".
       for (const { text: headline, form } of this.sayings(rotated, p, n, preferCore, !long)) {
-        const sub = long ? this.sub(headline, p, p.purposeOf ? { form, own: p.purposeOf } : { form, allowEcho }) : null;
+        // Where the headline is an action whose purpose is a phrase of its own ("Add photos to each
+        // entry" of "… to keep the memory"), a long slide standing on its headline says that purpose
+        // under it (issue 33, sixth held-out read: the purpose was a slide of its own after it, T).
+        const purpose = !long && this.subMax > 0 && this.purposesUnder ? this.purposeUnder(headline, form, p) : null;
+        const sub = long ? this.sub(headline, p, p.purposeOf ? { form, own: p.purposeOf } : { form, allowEcho }) : purpose;
         // A long caption with nothing whole to say under it waits for the headline-only pass: never filler.
         if (long && sub === null) continue;
         if (role === 'how-it-works') this.step = n;
         const c = this.commit(headline, p, sub);
         // A purpose is said last (writer-base.ts orders it after every other idea), and alone only
         // where the listing gives nothing else for the slide: a near miss, warned as one.
-        if (p.purposeOf && !sub) c.weak = [`"${headline}" says what "${p.purposeOf}" is for, not a feature of its own`];
+        if (p.purposeOf && !sub) {
+          c.weak = [`"${headline}" says what "${p.purposeOf}" is for, not a feature of its own`];
+          c.aside = true;
+        }
         else if (bareThing(p) && !sub) c.weak = [`"${headline}" names a thing, not what it does for the user`];
         // A later part of a line a slide already said ("Full-resolution precision" after the hero's "Edit
         // RAW photos with full-resolution precision") says that slide again, less (fifth read, D): parts
@@ -94,6 +108,18 @@ export class CaptionWriter extends Subheadlines {
       }
     }
     return null;
+  }
+
+  /**
+   * The purpose phrase of the action `form` says (a phrase of `p`'s sentence whose `purposeOf` is that
+   * form), said as a subheadline under `headline`, or null. A purpose is no feature of its own, so a
+   * slide that stands on its headline (the lean pass, planning/plan.ts) spends no later slide's line
+   * by saying it; said here, its words are the set's, and it is never a headline after it.
+   */
+  private purposeUnder(headline: string, form: string | null, p: Phrase): string | null {
+    if (!form) return null;
+    const q = this.u.phrases.find((x) => x.purposeOf && x.sentence === p.sentence && textKey(x.purposeOf) === textKey(form) && this.fresh(x));
+    return q ? this.sub(headline, p, { form, own: q.text }) : null;
   }
 
   /**
