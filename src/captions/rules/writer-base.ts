@@ -73,6 +73,8 @@ export class WriterBase {
   /** The hero headline's topic (one of `headTopics`): a feature may narrow it to one of its parts. */
   protected heroTopic: Set<string> | null = null;
   protected heroText = '';
+  /** The listing line the hero's headline says (its sentence), when it says one. */
+  protected heroLine: string | null = null;
   /**
    * A slide with nothing else left may name one of the things the hero's line named (a soft repeat);
    * 'stock' last, one whose only word of its own is a stock verb ("Download offline maps" under
@@ -142,7 +144,7 @@ export class WriterBase {
     const subs = new Set(this.usedSubs);
     const series = new Set(this.usedSeries);
     const topics = this.headTopics.length;
-    const { step, proofSaid, heroTopic, heroText } = this;
+    const { step, proofSaid, heroTopic, heroText, heroLine } = this;
     return () => {
       this.usedHeads.clear();
       heads.forEach((h) => this.usedHeads.add(h));
@@ -153,7 +155,7 @@ export class WriterBase {
       this.usedSeries.clear();
       series.forEach((x) => this.usedSeries.add(x));
       this.headTopics.length = topics;
-      Object.assign(this, { step, proofSaid, heroTopic, heroText });
+      Object.assign(this, { step, proofSaid, heroTopic, heroText, heroLine });
     };
   }
 
@@ -296,6 +298,16 @@ export class WriterBase {
   protected opened(p: Phrase): boolean {
     for (const q of this.usedPhrases) if (q !== p && !this.parts.has(q) && q.sentence === p.sentence) return true;
     return false;
+  }
+
+  /**
+   * Whether `p` is one of the things a hero's line says ("Add music in seconds" of "Trim clips and
+   * add music in seconds", "Race to the top" of "Drift, boost and race to the top"): on a slide of
+   * its own it says a half of the hero again (sixth held-out read, D).
+   */
+  protected halfOf(line: string | null, p: Phrase): boolean {
+    if (!line || textKey(p.sentence) === textKey(line) && textKey(p.text) === textKey(line)) return false;
+    return textKey(p.sentence) === textKey(line) || ` ${textKey(line)} `.includes(` ${textKey(p.text)} `);
   }
 
   protected fresh(p: Phrase): boolean {

@@ -71,6 +71,9 @@ export class CaptionWriter extends Subheadlines {
     const allowEcho = mode === 'echo';
     for (const p of pool) {
       if (!this.fresh(p)) continue;
+      // A half of the hero's line ("Add music" after "Trim clips and add music") only where nothing
+      // else is left, as the narrowing it is (`frameIdea`: warned as a soft repeat).
+      if (!this.narrowing && this.halfOf(this.heroLine, p)) continue;
       // A feature said whole in the headline leaves its subheadline nothing to add: say it short.
       // Cut at a word list, a phrase in another language may lose its meaning ("Le mode"): whole first.
       const preferCore =
@@ -143,12 +146,22 @@ export class CaptionWriter extends Subheadlines {
       // capture ideas on iPhone and iPad"), then the features in the voice's order.
       const promised = (x: Phrase) => !!u.promise && textKey(x.sentence) === textKey(u.promise.sentence);
       const fresh = this.ordered.filter((x) => this.fresh(x));
-      for (const q of [
+      const candidates = [
         ...(u.promise && !this.usedPhrases.has(u.promise) ? [u.promise] : []),
         ...fresh.filter(promised),
         ...fresh.filter((x) => !promised(x)),
-      ]) {
+      ];
+      // The features a hero on `q` leaves the later slides: none of its own line's halves (a slide
+      // saying "Add music" under a hero "Trim clips and add music" says the hero again).
+      const left = (q: Phrase) => fresh.filter((x) => x !== q && !x.purposeOf && !this.halfOf(q.sentence, x)).length;
+      const halved = (q: Phrase) => fresh.some((x) => x !== q && this.halfOf(q.sentence, x));
+      // A hero whose line coordinates features the later slides would then need one by one gives
+      // way to one that leaves them enough whole lines, where one does (sixth held-out read, D);
+      // where none does, the first stays and its halves are the warned last resort, not a refusal.
+      const enough = featuresAfter > 0 && candidates.some((q) => !q.purposeOf && !halved(q) && left(q) >= featuresAfter);
+      for (const q of candidates) {
         if (q.purposeOf || (!long && bareThing(q))) continue;
+        if (enough && halved(q) && left(q) < featuresAfter) continue;
         const s = this.sayings(this.frames.hero, q, index, this.voice.prefer === 'core', !long).next().value;
         if (!s) continue;
         // A form of the app's name or category words alone ("Mais de 5.000 receitas" of "Receitas da
@@ -161,7 +174,7 @@ export class CaptionWriter extends Subheadlines {
         if (!said) [p, said] = [q, s];
         if (!long) break;
         // A purpose is no feature of its own (`purposeOf`): it fills no later slide.
-        const spare = this.ordered.filter((x) => this.fresh(x) && x !== q && !x.purposeOf).length > featuresAfter;
+        const spare = left(q) > featuresAfter;
         const under =
           this.sub(s.text, q, { form: s.form, extra: u.subtitle, spare: spare ? 'any' : 'unsayable', hero: role === 'hero' }) ??
           this.sub(s.text, q, { form: s.form, spare: 'any', hero: role === 'hero' });
@@ -175,6 +188,7 @@ export class CaptionWriter extends Subheadlines {
       if (!headline) return null;
       this.heroTopic = substance(headline, u.language, this.nameWords);
       this.heroText = headline;
+      this.heroLine = p?.sentence ?? null;
       if (long && !said) sub = this.sub(headline, null, { extra: u.subtitle, spare: 'any', hero: role === 'hero' });
       return this.commit(headline, p, sub, this.heroTopic);
     }
