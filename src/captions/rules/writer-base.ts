@@ -73,7 +73,7 @@ export class WriterBase {
   /** The hero headline's topic (one of `headTopics`): a feature may narrow it to one of its parts. */
   protected heroTopic: Set<string> | null = null;
   protected heroText = '';
-  /** The listing line the hero's headline says (its sentence), when it says one. */
+  /** The words of the listing's line the hero's headline says (the form said), when it says one. */
   protected heroLine: string | null = null;
   /**
    * A slide with nothing else left may name one of the things the hero's line named (a soft repeat);
@@ -306,8 +306,11 @@ export class WriterBase {
    * its own it says a half of the hero again (sixth held-out read, D).
    */
   protected halfOf(line: string | null, p: Phrase): boolean {
-    if (!line || textKey(p.sentence) === textKey(line) && textKey(p.text) === textKey(line)) return false;
-    return textKey(p.sentence) === textKey(line) || ` ${textKey(line)} `.includes(` ${textKey(p.text)} `);
+    if (!line || textKey(p.text) === textKey(line)) return false;
+    // Said by the line, whole or in a shorter form ("Add music" of "Add music in seconds"); a part of
+    // the same sentence the hero did not say ("Live voice translation" under "Have a conversation")
+    // is a feature of its own.
+    return [p.text, ...p.cores].some((t) => ` ${textKey(line)} `.includes(` ${textKey(t)} `));
   }
 
   protected fresh(p: Phrase): boolean {

@@ -153,8 +153,8 @@ export class CaptionWriter extends Subheadlines {
       ];
       // The features a hero on `q` leaves the later slides: none of its own line's halves (a slide
       // saying "Add music" under a hero "Trim clips and add music" says the hero again).
-      const left = (q: Phrase) => fresh.filter((x) => x !== q && !x.purposeOf && !this.halfOf(q.sentence, x)).length;
-      const halved = (q: Phrase) => fresh.some((x) => x !== q && this.halfOf(q.sentence, x));
+      const left = (q: Phrase) => fresh.filter((x) => x !== q && !x.purposeOf && !this.halfOf(q.text, x)).length;
+      const halved = (q: Phrase) => fresh.some((x) => x !== q && this.halfOf(q.text, x));
       // A hero whose line coordinates features the later slides would then need one by one gives
       // way to one that leaves them enough whole lines, where one does (sixth held-out read, D);
       // where none does, the first stays and its halves are the warned last resort, not a refusal.
@@ -188,7 +188,7 @@ export class CaptionWriter extends Subheadlines {
       if (!headline) return null;
       this.heroTopic = substance(headline, u.language, this.nameWords);
       this.heroText = headline;
-      this.heroLine = p?.sentence ?? null;
+      this.heroLine = p ? (said?.form ?? p.text) : null;
       if (long && !said) sub = this.sub(headline, null, { extra: u.subtitle, spare: 'any', hero: role === 'hero' });
       return this.commit(headline, p, sub, this.heroTopic);
     }
