@@ -305,12 +305,12 @@ export class WriterBase {
    * add music in seconds", "Race to the top" of "Drift, boost and race to the top"): on a slide of
    * its own it says a half of the hero again (sixth held-out read, D).
    */
-  protected halfOf(line: string | null, p: Phrase): boolean {
-    if (!line || textKey(p.text) === textKey(line)) return false;
-    // Said by the line, whole or in a shorter form ("Add music" of "Add music in seconds"); a part of
-    // the same sentence the hero did not say ("Live voice translation" under "Have a conversation")
-    // is a feature of its own.
-    return [p.text, ...p.cores].some((t) => ` ${textKey(line)} `.includes(` ${textKey(t)} `));
+  protected halfOf(line: string | null, text: string): boolean {
+    // A form that is the whole line ("7-minute workouts" under a hero "7-Minute Workouts") is no half;
+    // nor one that says more than the line ("7-minute workouts with a coach's voice" under "7-Minute
+    // Workouts, No Equipment"): that adds a fact of its own.
+    if (!line || textKey(text) === textKey(line)) return false;
+    return ` ${textKey(line)} `.includes(` ${textKey(text)} `);
   }
 
   protected fresh(p: Phrase): boolean {

@@ -71,9 +71,6 @@ export class CaptionWriter extends Subheadlines {
     const allowEcho = mode === 'echo';
     for (const p of pool) {
       if (!this.fresh(p)) continue;
-      // A half of the hero's line ("Add music" after "Trim clips and add music") only where nothing
-      // else is left, as the narrowing it is (`frameIdea`: warned as a soft repeat).
-      if (!this.narrowing && this.halfOf(this.heroLine, p)) continue;
       // A feature said whole in the headline leaves its subheadline nothing to add: say it short.
       // Cut at a word list, a phrase in another language may lose its meaning ("Le mode"): whole first.
       const preferCore =
@@ -85,6 +82,9 @@ export class CaptionWriter extends Subheadlines {
       // The first headline with something whole to say under it: "Save your looks as presets —
       // Apply them to a whole album at once" when "Save your looks" leaves only "As presets and…".
       for (const { text: headline, form } of this.sayings(rotated, p, n, preferCore, !long)) {
+        // A half of the hero's line ("Add music" after "Trim clips and add music") only where nothing
+        // else is left, as the narrowing it is (`frameIdea`: warned as a soft repeat).
+        if (!this.narrowing && form && this.halfOf(this.heroLine, form)) continue;
         // Where the headline is an action whose purpose is a phrase of its own ("Add photos to each
         // entry" of "… to keep the memory"), a long slide standing on its headline says that purpose
         // under it (issue 33, sixth held-out read: the purpose was a slide of its own after it, T).
@@ -153,8 +153,8 @@ export class CaptionWriter extends Subheadlines {
       ];
       // The features a hero on `q` leaves the later slides: none of its own line's halves (a slide
       // saying "Add music" under a hero "Trim clips and add music" says the hero again).
-      const left = (q: Phrase) => fresh.filter((x) => x !== q && !x.purposeOf && !this.halfOf(q.text, x)).length;
-      const halved = (q: Phrase) => fresh.some((x) => x !== q && this.halfOf(q.text, x));
+      const left = (q: Phrase) => fresh.filter((x) => x !== q && !x.purposeOf && !this.halfOf(q.text, x.text)).length;
+      const halved = (q: Phrase) => fresh.some((x) => x !== q && this.halfOf(q.text, x.text));
       // A hero whose line coordinates features the later slides would then need one by one gives
       // way to one that leaves them enough whole lines, where one does (sixth held-out read, D);
       // where none does, the first stays and its halves are the warned last resort, not a refusal.
