@@ -62,8 +62,10 @@ function writeRules(
   ctx: CheckContext,
   subheadlines: 'all' | 'hero',
   shown: ReadonlySet<Phrase>,
+  purposesUnder = true,
 ): (Caption | null)[] {
   const writer = new CaptionWriter(u, style, length, !roles.includes('how-it-works'), subheadlines, shown);
+  writer.purposesUnder = purposesUnder;
   const checker = new CaptionChecker(ctx);
   // A set is mostly whole captions: near misses on fewer than half of the slides after the hero.
   let nearLeft = Math.max(1, Math.floor((roles.length - 1) / 2));
@@ -143,9 +145,27 @@ function ruleCaptions(
   ctx: CheckContext,
   shown: ReadonlySet<Phrase>,
 ): (Caption | null)[] {
-  const full = writeRules(u, roles, style, length, ctx, 'all', shown);
+  const said = ruleCaptionsWith(u, roles, style, length, ctx, shown, true);
+  // A purpose said under its action's headline (rules/writer.ts, `purposesUnder`) is not a slide of
+  // its own; where the set then runs a slide short, the set written without it is kept: a purpose
+  // on its own slide, warned, beats a set refused (issue 33: refusing cost more sets than it saved).
+  if (length !== 'long' || !u.phrases.some((p) => p.purposeOf) || filledCount(said) === roles.length) return said;
+  const alone = ruleCaptionsWith(u, roles, style, length, ctx, shown, false);
+  return filledCount(alone) > filledCount(said) ? alone : said;
+}
+
+function ruleCaptionsWith(
+  u: Understanding,
+  roles: Role[],
+  style: CaptionStyle,
+  length: CaptionLength,
+  ctx: CheckContext,
+  shown: ReadonlySet<Phrase>,
+  purposesUnder: boolean,
+): (Caption | null)[] {
+  const full = writeRules(u, roles, style, length, ctx, 'all', shown, purposesUnder);
   if (length !== 'long' || strongCount(full) === roles.length) return full;
-  const lean = writeRules(u, roles, style, length, ctx, 'hero', shown);
+  const lean = writeRules(u, roles, style, length, ctx, 'hero', shown, purposesUnder);
   // The lean pass when it fills more slides, or as many with fewer near misses.
   const more = filledCount(lean) - filledCount(full);
   if (more < 0 || (more === 0 && strongCount(lean) <= strongCount(full))) return full;
@@ -221,9 +241,10 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   // slide says something whole where that slide would have said half.
   // Not a feature a screen shows, though: on its headline alone it still speaks of its screen.
   const shownText = new Set([...shown].map((p) => p.text));
-  // A near miss that says the hero again counts as run out as well: the rating says something new.
+  // A near miss that says the hero again, or only what another line is for, counts as run out as
+  // well: the rating says something new.
   const bare = (c: Caption | null) =>
-    c === null || c.restates === true || (captionLength === 'long' && c.subheadline === null && !(c.phrase && shownText.has(c.phrase)));
+    c === null || c.restates === true || c.aside === true || (captionLength === 'long' && c.subheadline === null && !(c.phrase && shownText.has(c.phrase)));
   const filled = (rs: (Caption | null)[]) => rs.filter((c) => c !== null).length;
   const whole = (rs: (Caption | null)[]) => rs.filter((c) => !bare(c)).length;
   const spare = roles.map((r, i) => (FEATURE_ROLES.has(r) && bare(rules[i]) ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
@@ -232,7 +253,12 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   // Or only as the hero's words again (a stock verb before them): the warning says that.
   const spareSaid = spare >= 0 ? (rules[spare]?.phrase ?? rules[spare]?.headline ?? null) : null;
   const whyNot = spareSaid ? { phrase: spareSaid, why: rules[spare]?.restates ? ('hero' as const) : ('sub' as const) } : null;
-  if (!narrative && spare >= 0 && u.rating && !roles.includes('social-proof')) {
+  // A named story keeps its roles, except where the slide would say the hero again with a stock verb
+  // ("Download offline maps" under "Offline trail maps") or only what another line's action is for
+  // ("Keep the memory" after "Add photos to each walk"): the rating says something true and new there
+  // (issue 33, sixth held-out read: D and T slides a copywriter would not ship).
+  const echoOnly = spare >= 0 && (rules[spare]?.restates === true || rules[spare]?.aside === true);
+  if ((!narrative || echoOnly) && spare >= 0 && u.rating && !roles.includes('social-proof')) {
     const proofRoles = roles.filter((_, i) => i !== spare);
     const cta = proofRoles.indexOf('call-to-action');
     proofRoles.splice(cta < 0 ? proofRoles.length : cta, 0, 'social-proof');

@@ -27,6 +27,8 @@ export interface Caption {
   weak?: string[];
   /** A near miss that says the hero again with a stock verb: the planner's last resort (planning/plan.ts). */
   restates?: true;
+  /** A near miss that says only what another line's action is for (`purposeOf`): no feature of its own. */
+  aside?: true;
   /**
    * The listing's phrase the caption says, whole, when it says one: what its slide is about even
    * where the caption says it shorter ("Get reminders" for "Get reminders before bills are due"),
@@ -71,6 +73,8 @@ export class WriterBase {
   /** The hero headline's topic (one of `headTopics`): a feature may narrow it to one of its parts. */
   protected heroTopic: Set<string> | null = null;
   protected heroText = '';
+  /** The words of the listing's line the hero's headline says (the form said), when it says one. */
+  protected heroLine: string | null = null;
   /**
    * A slide with nothing else left may name one of the things the hero's line named (a soft repeat);
    * 'stock' last, one whose only word of its own is a stock verb ("Download offline maps" under
@@ -140,7 +144,7 @@ export class WriterBase {
     const subs = new Set(this.usedSubs);
     const series = new Set(this.usedSeries);
     const topics = this.headTopics.length;
-    const { step, proofSaid, heroTopic, heroText } = this;
+    const { step, proofSaid, heroTopic, heroText, heroLine } = this;
     return () => {
       this.usedHeads.clear();
       heads.forEach((h) => this.usedHeads.add(h));
@@ -151,7 +155,7 @@ export class WriterBase {
       this.usedSeries.clear();
       series.forEach((x) => this.usedSeries.add(x));
       this.headTopics.length = topics;
-      Object.assign(this, { step, proofSaid, heroTopic, heroText });
+      Object.assign(this, { step, proofSaid, heroTopic, heroText, heroLine });
     };
   }
 
@@ -294,6 +298,19 @@ export class WriterBase {
   protected opened(p: Phrase): boolean {
     for (const q of this.usedPhrases) if (q !== p && !this.parts.has(q) && q.sentence === p.sentence) return true;
     return false;
+  }
+
+  /**
+   * Whether `p` is one of the things a hero's line says ("Add music in seconds" of "Trim clips and
+   * add music in seconds", "Race to the top" of "Drift, boost and race to the top"): on a slide of
+   * its own it says a half of the hero again (sixth held-out read, D).
+   */
+  protected halfOf(line: string | null, text: string): boolean {
+    // A form that is the whole line ("7-minute workouts" under a hero "7-Minute Workouts") is no half;
+    // nor one that says more than the line ("7-minute workouts with a coach's voice" under "7-Minute
+    // Workouts, No Equipment"): that adds a fact of its own.
+    if (!line || textKey(text) === textKey(line)) return false;
+    return ` ${textKey(line)} `.includes(` ${textKey(text)} `);
   }
 
   protected fresh(p: Phrase): boolean {

@@ -17,6 +17,13 @@ export { slideKeywords, type Caption } from './writer-base.ts';
 export { doneForm, laterParts } from './sentence-parts.ts';
 
 export class CaptionWriter extends Subheadlines {
+  /**
+   * Whether a slide standing on an action's headline says the action's purpose under it
+   * (`purposeUnder`). The planner writes a set without it too, and keeps that one where saying the
+   * purpose left a later slide empty: a set refused costs more than a purpose said on its own slide.
+   */
+  purposesUnder = true;
+
   protected frameIdea(role: Role, index: number, pool: Phrase[]): Caption | null {
     // First a phrase whose subheadline adds to its headline; only when none has one, a
     // subheadline that repeats the headline's words: a slide said twice beats no slide. Only when
@@ -75,14 +82,24 @@ export class CaptionWriter extends Subheadlines {
       // The first headline with something whole to say under it: "Save your looks as presets —
       // Apply them to a whole album at once" when "Save your looks" leaves only "As presets and…".
       for (const { text: headline, form } of this.sayings(rotated, p, n, preferCore, !long)) {
-        const sub = long ? this.sub(headline, p, p.purposeOf ? { form, own: p.purposeOf } : { form, allowEcho }) : null;
+        // A half of the hero's line ("Add music" after "Trim clips and add music") only where nothing
+        // else is left, as the narrowing it is (`frameIdea`: warned as a soft repeat).
+        if (!this.narrowing && form && this.halfOf(this.heroLine, form)) continue;
+        // Where the headline is an action whose purpose is a phrase of its own ("Add photos to each
+        // entry" of "… to keep the memory"), a long slide standing on its headline says that purpose
+        // under it (issue 33, sixth held-out read: the purpose was a slide of its own after it, T).
+        const purpose = !long && this.subMax > 0 && this.purposesUnder ? this.purposeUnder(headline, form, p) : null;
+        const sub = long ? this.sub(headline, p, p.purposeOf ? { form, own: p.purposeOf } : { form, allowEcho }) : purpose;
         // A long caption with nothing whole to say under it waits for the headline-only pass: never filler.
         if (long && sub === null) continue;
         if (role === 'how-it-works') this.step = n;
         const c = this.commit(headline, p, sub);
         // A purpose is said last (writer-base.ts orders it after every other idea), and alone only
         // where the listing gives nothing else for the slide: a near miss, warned as one.
-        if (p.purposeOf && !sub) c.weak = [`"${headline}" says what "${p.purposeOf}" is for, not a feature of its own`];
+        if (p.purposeOf && !sub) {
+          c.weak = [`"${headline}" says what "${p.purposeOf}" is for, not a feature of its own`];
+          c.aside = true;
+        }
         else if (bareThing(p) && !sub) c.weak = [`"${headline}" names a thing, not what it does for the user`];
         // A later part of a line a slide already said ("Full-resolution precision" after the hero's "Edit
         // RAW photos with full-resolution precision") says that slide again, less (fifth read, D): parts
@@ -94,6 +111,18 @@ export class CaptionWriter extends Subheadlines {
       }
     }
     return null;
+  }
+
+  /**
+   * The purpose phrase of the action `form` says (a phrase of `p`'s sentence whose `purposeOf` is that
+   * form), said as a subheadline under `headline`, or null. A purpose is no feature of its own, so a
+   * slide that stands on its headline (the lean pass, planning/plan.ts) spends no later slide's line
+   * by saying it; said here, its words are the set's, and it is never a headline after it.
+   */
+  private purposeUnder(headline: string, form: string | null, p: Phrase): string | null {
+    if (!form) return null;
+    const q = this.u.phrases.find((x) => x.purposeOf && x.sentence === p.sentence && textKey(x.purposeOf) === textKey(form) && this.fresh(x));
+    return q ? this.sub(headline, p, { form, own: q.text }) : null;
   }
 
   /**
@@ -117,12 +146,22 @@ export class CaptionWriter extends Subheadlines {
       // capture ideas on iPhone and iPad"), then the features in the voice's order.
       const promised = (x: Phrase) => !!u.promise && textKey(x.sentence) === textKey(u.promise.sentence);
       const fresh = this.ordered.filter((x) => this.fresh(x));
-      for (const q of [
+      const candidates = [
         ...(u.promise && !this.usedPhrases.has(u.promise) ? [u.promise] : []),
         ...fresh.filter(promised),
         ...fresh.filter((x) => !promised(x)),
-      ]) {
+      ];
+      // The features a hero on `q` leaves the later slides: none of its own line's halves (a slide
+      // saying "Add music" under a hero "Trim clips and add music" says the hero again).
+      const left = (q: Phrase) => fresh.filter((x) => x !== q && !x.purposeOf && !this.halfOf(q.text, x.text)).length;
+      const halved = (q: Phrase) => fresh.some((x) => x !== q && this.halfOf(q.text, x.text));
+      // A hero whose line coordinates features the later slides would then need one by one gives
+      // way to one that leaves them enough whole lines, where one does (sixth held-out read, D);
+      // where none does, the first stays and its halves are the warned last resort, not a refusal.
+      const enough = featuresAfter > 0 && candidates.some((q) => !q.purposeOf && !halved(q) && left(q) >= featuresAfter);
+      for (const q of candidates) {
         if (q.purposeOf || (!long && bareThing(q))) continue;
+        if (enough && halved(q) && left(q) < featuresAfter) continue;
         const s = this.sayings(this.frames.hero, q, index, this.voice.prefer === 'core', !long).next().value;
         if (!s) continue;
         // A form of the app's name or category words alone ("Mais de 5.000 receitas" of "Receitas da
@@ -135,7 +174,7 @@ export class CaptionWriter extends Subheadlines {
         if (!said) [p, said] = [q, s];
         if (!long) break;
         // A purpose is no feature of its own (`purposeOf`): it fills no later slide.
-        const spare = this.ordered.filter((x) => this.fresh(x) && x !== q && !x.purposeOf).length > featuresAfter;
+        const spare = left(q) > featuresAfter;
         const under =
           this.sub(s.text, q, { form: s.form, extra: u.subtitle, spare: spare ? 'any' : 'unsayable', hero: role === 'hero' }) ??
           this.sub(s.text, q, { form: s.form, spare: 'any', hero: role === 'hero' });
@@ -149,6 +188,7 @@ export class CaptionWriter extends Subheadlines {
       if (!headline) return null;
       this.heroTopic = substance(headline, u.language, this.nameWords);
       this.heroText = headline;
+      this.heroLine = p ? (said?.form ?? p.text) : null;
       if (long && !said) sub = this.sub(headline, null, { extra: u.subtitle, spare: 'any', hero: role === 'hero' });
       return this.commit(headline, p, sub, this.heroTopic);
     }
