@@ -360,7 +360,7 @@ function splitActions(r: Raw): Raw[] {
     .split(/,\s*(?:and\s+|or\s+)?|\s+and\s+/i)
     .map((p) => p.trim());
   if (parts.length < 2 || parts.length > 4) return [];
-  // The tagger reads some copy verbs as nouns out of context ("add music in seconds"): the word decides too.
+  // The tagger reads some copy verbs as nouns out of context ("add stickers in a tap"): the word decides too.
   const actions = parts.filter(
     (p) =>
       p.split(SPACES).length >= 2 &&

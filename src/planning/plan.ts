@@ -244,7 +244,10 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   // A near miss that says the hero again, or only what another line is for, counts as run out as
   // well: the rating says something new.
   const bare = (c: Caption | null) =>
-    c === null || c.restates === true || c.aside === true || (captionLength === 'long' && c.subheadline === null && !(c.phrase && shownText.has(c.phrase)));
+    c === null ||
+    c.restates === true ||
+    c.aside === true ||
+    (captionLength === 'long' && c.subheadline === null && !(c.phrase && shownText.has(c.phrase)));
   const filled = (rs: (Caption | null)[]) => rs.filter((c) => c !== null).length;
   const whole = (rs: (Caption | null)[]) => rs.filter((c) => !bare(c)).length;
   const spare = roles.map((r, i) => (FEATURE_ROLES.has(r) && bare(rules[i]) ? i : -1)).reduce((a, b) => Math.max(a, b), -1);

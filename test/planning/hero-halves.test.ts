@@ -36,7 +36,8 @@ describe('a hero’s halves', () => {
         expect(r, `${style}/${length}`).not.toBeNull();
         const [hero, ...rest] = r!.slides;
         for (const s of rest)
-          if (s.role === 'feature') expect(halfOfHero(hero.headline, s.headline), `${style}/${length}: ${hero.headline} → ${s.headline}`).toBe(false);
+          if (s.role === 'feature')
+            expect(halfOfHero(hero.headline, s.headline), `${style}/${length}: ${hero.headline} → ${s.headline}`).toBe(false);
       }
   });
 

@@ -37,7 +37,9 @@ describe('the hero said again with a stock verb', () => {
         expect(heads.join(' | '), `${style}/${length}`).not.toMatch(/\b(download|get|use|try) offline maps/i);
         const proof = r.slides.find((s) => s.role === 'social-proof');
         expect(proof, `${style}/${length}: ${heads.join(' | ')}`).toBeDefined();
-        expect(r.warnings.join(' ')).toMatch(new RegExp(`Slide ${proof!.index} shows the app's rating instead of another feature.*hero's words again`));
+        expect(r.warnings.join(' ')).toMatch(
+          new RegExp(`Slide ${proof!.index} shows the app's rating instead of another feature.*hero's words again`),
+        );
       }
     expect(heroes).toBeGreaterThan(0);
   });

@@ -342,7 +342,7 @@ function pointCut(run: string[], sw: string[], end: number, pause: boolean[]): s
   const goesOn = `"${run.slice(-2).join(' ')} ${sw.slice(end, end + 4).join(' ')}…"`;
   // "Add tasks | in plain language…", "Get alerts | when items… drop in price": a light verb and a
   // bare noun name what every app of its kind does; the rest of the sentence was the point.
-  // "Add music | in seconds" keeps its point: what is left is only how fast.
+  // "Add stickers | in a tap" keeps its point: what is left is only how fast.
   const speed = /^(in|within|with) (seconds|minutes|moments|(a|one|a single|two) (tap|click|swipe)s?)\b/.test(sw.slice(end).join(' '));
   if (run.length === 2 && LIGHT_VERBS.test(run[0]) && !speed && !/^(and|or|but|so|because)$/.test(next))
     return `says only "${run.join(' ')}", which any app of its kind does: the listing's point follows (${goesOn})`;
@@ -360,7 +360,7 @@ function pointCut(run: string[], sw: string[], end: number, pause: boolean[]): s
 
 /**
  * The listing sentence `text` was taken from, when it is a part of one and not the whole: the words
- * of the sentence ("Drift, boost and race to the top" for "Drift, boost and race"), else null.
+ * of the sentence ("Jump, spin and climb to the summit" for "Jump, spin and climb"), else null.
  */
 export function sentenceCutFrom(text: string, sentences: Sentence[], frame: Set<string>): string[] | null {
   const ws = words(normalise(text, { fold: true }));
@@ -580,14 +580,14 @@ export function cutPhrase(
     // headline that began its sentence with an action, where it goes or how is an aside of its own,
     // as the rule writer offers it (rules/writer.ts, remainder). After a noun it only finishes it
     // ("Offline access / To every document"); with a verb of its own it is a second clause. Right after
-    // the verb it only finishes that verb, the last of a list at that ("Drift, boost and race / To the
+    // the verb it only finishes that verb, the last of a list at that ("Jump, spin and climb / To the
     // top": sixth held-out read).
     const restAside =
       rest &&
       !!terms &&
       /^(to|into|by)$/.test(run[0]) &&
       !terms[at - 1]?.tags.includes('Verb') &&
-      // The tagger reads the last verb of a list as a noun ("race" of "Drift, boost and race").
+      // The tagger reads the last verb of a list as a noun ("climb" of "Jump, spin and climb").
       !(/^(and|or)$/.test(sw[at - 2] ?? '') && s.pause.slice(0, at - 2).some(Boolean) && terms[0]?.tags.includes('Verb')) &&
       terms.slice(0, at).some((t) => t.tags.includes('Verb') && !PARTICIPLE(t)) &&
       !terms.slice(at + 1, at + run.length).some((t, j) => t.tags.includes('Verb') && !(j === 0 && t.tags.includes('Gerund')));

@@ -127,8 +127,8 @@ export interface HeroWords {
  * openers aside) say the hero again, or null: every one is the hero's ("Go ahead, see every child's
  * growth! / On one clear chart." under a hero whose subheadline says "…see every child's growth on
  * one clear chart"), or they are the rest of the sentence the hero's headline was cut from and share
- * a word with it ("Race to the top" after "Drift, boost and race" of "Drift, boost and race to the
- * top"). The shopper read them on the first slide; the slide's screen deserves its own feature.
+ * a word with it ("Climb to the summit" after "Jump, spin and climb" of "Jump, spin and climb to the
+ * summit"). The shopper read them on the first slide; the slide's screen deserves its own feature.
  */
 export function restatesHero(words: Set<string>, heroWords: HeroWords, otherForms = true): string | null {
   if (words.size === 0) return null;
@@ -150,8 +150,8 @@ export function restatesHero(words: Set<string>, heroWords: HeroWords, otherForm
 }
 
 /**
- * Why `sub` opens on the word its headline closes on, or null: "DRIFT, BOOST AND RACE. // Race
- * through neon cities…", "Smart reminders / Reminders that adapt". Read aloud, the seam stutters,
+ * Why `sub` opens on the word its headline closes on, or null: "JUMP, SPIN AND CLIMB. // Climb
+ * every peak…", "Smart reminders / Reminders that adapt". Read aloud, the seam stutters,
  * on the hero as on any slide. By stem in English; the app's name (`exclude`) may close a call to
  * action and open its line ("Get Podnest / Podnest finds…"): a name is no word said twice.
  */

@@ -135,7 +135,7 @@ export class Subheadlines extends WriterBase {
       // "Get Acme // Acme gathers the homemade recipes you love" under a hero "Homemade recipes…" asks
       // with the hero's line (fourth held-out read, D).
       if (o.ask && (heroSaysAgain(this.heroText, out, this.u.language, this.appNameWords) || this.namesApp(out))) return null;
-      // Nor on the word the headline closes on ("DRIFT, BOOST AND RACE. / Race through…"), hero or not.
+      // Nor on the word the headline closes on ("JUMP, SPIN AND CLIMB. / Climb every peak…"), hero or not.
       if (seamEcho(headline, out, this.u.language, this.nameWords)) return null;
       // Nor what another slide already says: a sentence spent as a headline is not a subheadline too.
       const said = substance(out, this.u.language, this.nameWords);

@@ -301,8 +301,8 @@ export class WriterBase {
   }
 
   /**
-   * Whether `p` is one of the things a hero's line says ("Add music in seconds" of "Trim clips and
-   * add music in seconds", "Race to the top" of "Drift, boost and race to the top"): on a slide of
+   * Whether `p` is one of the things a hero's line says ("Add stickers in a tap" of "Cut videos and
+   * add stickers in a tap", "Climb to the summit" of "Jump, spin and climb to the summit"): on a slide of
    * its own it says a half of the hero again (sixth held-out read, D).
    */
   protected halfOf(line: string | null, text: string): boolean {

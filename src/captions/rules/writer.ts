@@ -53,8 +53,8 @@ export class CaptionWriter extends Subheadlines {
         : each(pool, true);
     const said = once();
     if (said || !this.heroTopic || role === 'how-it-works') return said;
-    // Nothing fresh left: one of the things the hero named, on a slide of its own ("Trim clips"
-    // after "Trim clips and add music"); the checker calls it a soft repeat, the planner warns.
+    // Nothing fresh left: one of the things the hero named, on a slide of its own ("Cut videos"
+    // after "Cut videos and add stickers"); the checker calls it a soft repeat, the planner warns.
     try {
       this.narrowing = 'own';
       const own = once();
@@ -82,7 +82,7 @@ export class CaptionWriter extends Subheadlines {
       // The first headline with something whole to say under it: "Save your looks as presets —
       // Apply them to a whole album at once" when "Save your looks" leaves only "As presets and…".
       for (const { text: headline, form } of this.sayings(rotated, p, n, preferCore, !long)) {
-        // A half of the hero's line ("Add music" after "Trim clips and add music") only where nothing
+        // A half of the hero's line ("Add stickers" after "Cut videos and add stickers") only where nothing
         // else is left, as the narrowing it is (`frameIdea`: warned as a soft repeat).
         if (!this.narrowing && form && this.halfOf(this.heroLine, form)) continue;
         // Where the headline is an action whose purpose is a phrase of its own ("Add photos to each
@@ -99,8 +99,7 @@ export class CaptionWriter extends Subheadlines {
         if (p.purposeOf && !sub) {
           c.weak = [`"${headline}" says what "${p.purposeOf}" is for, not a feature of its own`];
           c.aside = true;
-        }
-        else if (bareThing(p) && !sub) c.weak = [`"${headline}" names a thing, not what it does for the user`];
+        } else if (bareThing(p) && !sub) c.weak = [`"${headline}" names a thing, not what it does for the user`];
         // A later part of a line a slide already said ("Full-resolution precision" after the hero's "Edit
         // RAW photos with full-resolution precision") says that slide again, less (fifth read, D): parts
         // come last already; where one is all the slide has, it is warned as a near miss. Not a second
@@ -121,7 +120,9 @@ export class CaptionWriter extends Subheadlines {
    */
   private purposeUnder(headline: string, form: string | null, p: Phrase): string | null {
     if (!form) return null;
-    const q = this.u.phrases.find((x) => x.purposeOf && x.sentence === p.sentence && textKey(x.purposeOf) === textKey(form) && this.fresh(x));
+    const q = this.u.phrases.find(
+      (x) => x.purposeOf && x.sentence === p.sentence && textKey(x.purposeOf) === textKey(form) && this.fresh(x),
+    );
     return q ? this.sub(headline, p, { form, own: q.text }) : null;
   }
 
@@ -152,7 +153,7 @@ export class CaptionWriter extends Subheadlines {
         ...fresh.filter((x) => !promised(x)),
       ];
       // The features a hero on `q` leaves the later slides: none of its own line's halves (a slide
-      // saying "Add music" under a hero "Trim clips and add music" says the hero again).
+      // saying "Add stickers" under a hero "Cut videos and add stickers" says the hero again).
       const left = (q: Phrase) => fresh.filter((x) => x !== q && !x.purposeOf && !this.halfOf(q.text, x.text)).length;
       const halved = (q: Phrase) => fresh.some((x) => x !== q && this.halfOf(q.text, x.text));
       // A hero whose line coordinates features the later slides would then need one by one gives
