@@ -33,7 +33,6 @@ export function settleCover(
 ): void {
   if (!at.frame) return;
   const { width, height } = slideSize(task.device, task.orientation);
-  const m = task.metrics;
   const windowed = hasTitleBar(at.frame.frame);
   const clearAt = height - Math.round(height * BOTTOM_PAD);
   const bleedAt = windowed ? Math.ceil(height + WINDOW_MIN_BLEED * upright.height) : Math.ceil(height * (1 + MIN_BLEED));
