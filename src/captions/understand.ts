@@ -29,8 +29,8 @@ export interface Phrase {
   shape: Shape;
   score: number;
   /**
-   * The action this phrase is the purpose of ("Add photos to each measurement" for "Remember the
-   * moment"): not a feature, so never a headline alone (rules/writer.ts).
+   * The action this phrase is the purpose of ("Add a note to each entry" for "Remember the
+   * day"): not a feature, so never a headline alone (rules/writer.ts).
    */
   purposeOf?: string;
 }
@@ -166,8 +166,8 @@ function collect(text: string, english: boolean, asKind: PhraseKind | null, acro
     const bullet = BULLET.test(line);
     const body = step ? step[2] : bullet ? line.replace(BULLET, '').trim() : line;
     const nWords = body.split(SPACES).length;
-    // "¿Te cuesta dormir por las noches?", "Can't sleep?": a short line that asks about a pain names a
-    // problem, not a heading (the Spanish opening mark aside; held-out read: calma-es had "no problem").
+    // "¿Te cuesta concentrarte en el trabajo?", "Can't sleep?": a short line that asks about a pain names a
+    // problem, not a heading (the Spanish opening mark aside; a held-out read found one called "no problem").
     const asked = line.replace(/^[¿¡]\s*/u, '');
     if (!step && !bullet && nWords <= 7 && line.endsWith('?') && PROBLEM.test(asked) && !SALES_QUESTION.test(asked)) {
       flush();

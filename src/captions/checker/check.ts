@@ -229,12 +229,12 @@ export class CaptionChecker {
       const mine = substance(`${c.headline} ${sub ?? ''}`, f.language, new Set([...f.appNameWords, ...OPENERS]));
       const again = restatesHero(mine, hero.words);
       // A part of the hero's headline on its own slide may be the soft narrowing; a run of its
-      // subheadline ("see every child's growth" of "…and see every child's growth on one clear chart") never.
+      // subheadline ("see every plant's progress" of "…and see every plant's progress on one simple graph") never.
       const bare = textKey(c.headline).split(' ');
       while (bare.length > 1 && OPENERS.has(bare[0])) bare.shift();
       const ofSub = hero.sub !== null && ` ${hero.sub} `.includes(` ${bare.join(' ')} `);
       const narrows = !ofSub && this.narrowsHero(c, substance(c.headline, f.language, new Set([...f.nameWords, ...OPENERS])));
-      // In other forms of the hero's words only ("See every child's growth" / "…kids grow"): soft, a last resort.
+      // In other forms of the hero's words only ("See every plant's progress" / "…plants thrive"): soft, a last resort.
       if (again && !narrows) {
         const soft = restatesHero(mine, hero.words, false) ? {} : { soft: true as const };
         out.push({ id: 'echo', field: 'headline', message: `"${c.headline}" ${again} (slide ${hero.slide}: "${hero.text}")`, ...soft });

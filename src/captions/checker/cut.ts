@@ -473,7 +473,7 @@ export function cutPhrase(
     const behind = leftBehind(run, sw, at, terms, subject);
     if (behind) return behind;
     if (!aside) return `stops before "${next}": the listing's sentence goes on "${run.slice(-3).join(' ')} ${next}…"`;
-    // "Your mix keeps playing | in the background while your screen is off": a verb of going on (or
+    // "Your playlist keeps going | in the background while the phone is locked": a verb of going on (or
     // a bare "works", "runs") ends the phrase and says nothing by itself; the place, time or
     // condition it is cut from is the whole point. After a comma the verb was said whole.
     const tail = run[run.length - 1];
@@ -487,7 +487,7 @@ export function cutPhrase(
     // "Get a nudge | before the soil dries out": a notice says nothing until it says when it comes.
     if (NOTICE.test(run[run.length - 1]) && CONDITION.test(next) && !s.pause[end - 1])
       return `stops after "${run[run.length - 1]}", before when it comes ("${sw.slice(end, end + 4).join(' ')}…")`;
-    // "Trailhead is the hiking companion | trusted by outdoor lovers": "the" points at the modifier cut off.
+    // "Paddly is the kayaking companion | loved by river paddlers": "the" points at the modifier cut off.
     if (terms && run[0] === 'the' && run.length <= 4 && (PARTICIPLE(terms[end]) || /^(that|who|which)$/.test(next))) {
       const thing = terms.slice(at + 1, end);
       if (thing.every((t) => (NOUN(t) || t.tags.includes('Adjective')) && !t.tags.includes('Superlative') && !/est$/.test(t.text)))
@@ -514,8 +514,8 @@ export function cutPhrase(
     // "Find, clean | and share your files": a list stopped before its last item.
     if (/^(and|or|&)$/.test(next) && s.pause.slice(at, end - 1).some(Boolean))
       return `stops inside a list: the listing's sentence goes on "${run.slice(-2).join(' ')} ${next} ${sw[end + 1] ?? ''}…"`;
-    // "Sleep stories read | by soothing voices": a participle after its noun, cut from its agent
-    // ("read" alone reads as done). "Free up storage | by finding…" ends on a noun, not a verb.
+    // "Bedtime tales told | by gentle narrators": a participle after its noun, cut from its agent
+    // ("told" alone reads as done). "Free up storage | by finding…" ends on a noun, not a verb.
     if (terms && next === 'by' && run.length >= 2 && terms[end - 1].tags.includes('Verb') && NOUN(terms[end - 2]) && !s.pause[end - 1])
       return `stops after "${run[run.length - 1]}", before who does it ("${sw.slice(end - 1, end + 3).join(' ')}…")`;
     // "Thousands of recipes tested | in real kitchens": a participle without what it says of them.
@@ -601,10 +601,10 @@ export function cutPhrase(
       !!modifier &&
       (NOUN(modifier) || modifier.tags.includes('Adjective')) &&
       !modifier.tags.includes('Possessive');
-    // "Sleep stories read by soothing voices | help your mind slow down": the sentence's own verb in
+    // "Bedtime tales told by gentle narrators | help your thoughts settle": the sentence's own verb in
     // its bare form, split from the subject the headline names. Said alone it reads as an order to
-    // the user; "A gentle alarm | wakes you…" keeps its subject in the -s (third held-out read, drift).
-    // A participle before its agent is no verb of the subject: "Sleep stories | read by soothing voices".
+    // the user; "A gentle alarm | wakes you…" keeps its subject in the -s (a held-out read's finding, in other words).
+    // A participle before its agent is no verb of the subject: "Bedtime tales | told by gentle narrators".
     if (rest && terms && !s.pause[at - 1] && NOUN(terms[at - 1]) && first?.tags.includes('Infinitive') && sw[at + 1] !== 'by')
       return `starts on "${run[0]}", the verb of the headline's "${prev}": said alone it reads as an order`;
     const someoneElse = sharedSubject(sw, at, terms, s.pause);

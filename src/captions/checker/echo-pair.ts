@@ -47,8 +47,8 @@ export function saysAgain(headline: string, sub: string, language: string, exclu
 
 /**
  * Why a hero's `sub` says again a noun phrase of its headline, or null: two content words side by side
- * in both, by stem in English and word for word elsewhere ("Receitas caseiras fáceis de fazer. / Receitas da Vovó reúne as receitas
- * caseiras que você ama.": "receitas caseiras" twice). The hero may name the app as its subtitle
+ * in both, by stem in English and word for word elsewhere ("Treinos rápidos para fazer em casa. / Treino Já reúne os treinos
+ * rápidos que você ama.": "treinos rápidos" twice). The hero may name the app as its subtitle
  * does, so a run of the app's name's words (`appName`) alone is no echo; a content phrase is: the
  * reader counts it D, and the sub has the room to say something new.
  */
@@ -99,8 +99,8 @@ const CLAUSE = /[,;:\u2013\u2014]\s*(?:so|because|since|which|while|but|and neve
  */
 const TRACKING = new Set(['track', 'measure', 'monitor', 'log', 'record'].map(stem));
 /**
- * One person named two ways: "See every child's growth" under "Track how your kids grow" (fourth
- * held-out read, sprout). A plural the stemmer cannot undo ("children") and its everyday synonym
+ * One person named two ways: "See every child's progress" under "Follow how your kids learn" (a
+ * held-out read's finding, in other words). A plural the stemmer cannot undo ("children") and its everyday synonym
  * ("kid"); kept this small on purpose, for the hero rule only, like TRACKING.
  */
 const KIN: Record<string, string> = { kid: 'child', children: 'child' };
@@ -124,9 +124,9 @@ export interface HeroWords {
 
 /**
  * Why a feature slide's words (`slide`: headline and subheadline by stem, the name and the voice's
- * openers aside) say the hero again, or null: every one is the hero's ("Go ahead, see every child's
- * growth! / On one clear chart." under a hero whose subheadline says "…see every child's growth on
- * one clear chart"), or they are the rest of the sentence the hero's headline was cut from and share
+ * openers aside) say the hero again, or null: every one is the hero's ("Go ahead, see every plant's
+ * progress! / On one simple graph." under a hero whose subheadline says "…see every plant's progress on
+ * one simple graph"), or they are the rest of the sentence the hero's headline was cut from and share
  * a word with it ("Climb to the summit" after "Jump, spin and climb" of "Jump, spin and climb to the
  * summit"). The shopper read them on the first slide; the slide's screen deserves its own feature.
  */

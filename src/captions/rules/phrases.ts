@@ -150,8 +150,8 @@ function tag(text: string, terms: Term[], copyVerbs: Set<string>, keywordish: Se
   tokens.forEach((tok, j) => {
     if (j >= 2 && /^(who|that|which)$/i.test(tok.first.text)) cuts.push(j);
   });
-  // A verb that agrees with the noun before it ends that noun's phrase: "Sleep stories read by
-  // soothing voices | help your mind…", past the participle and its agent.
+  // A verb that agrees with the noun before it ends that noun's phrase: "Bedtime tales told by
+  // gentle narrators | help your thoughts…", past the participle and its agent.
   const subjectEnds = tokens.flatMap((tok, j) => {
     const at = terms.indexOf(tok.first);
     return j >= 2 && !/[,;:–—]/.test(tokens[j - 1].last.post) && subjectThenVerb(terms, at) ? [j] : [];
@@ -165,10 +165,10 @@ function tag(text: string, terms: Term[], copyVerbs: Set<string>, keywordish: Se
 const MAX_FORM_WORDS = 7;
 
 /**
- * A form the checker refuses because it stops inside a constituent ("Sleep stories read | by
- * soothing voices", before the participle's agent), said whole as a copywriter would: carried on to
- * where that constituent ends, the next subject's end after it ("Sleep stories read by soothing
- * voices"), and, shorter, the bare noun phrase the participle told of ("Sleep stories"). Only forms
+ * A form the checker refuses because it stops inside a constituent ("Bedtime tales told | by
+ * gentle narrators", before the participle's agent), said whole as a copywriter would: carried on to
+ * where that constituent ends, the next subject's end after it ("Bedtime tales told by gentle
+ * narrators"), and, shorter, the bare noun phrase the participle told of ("Bedtime tales"). Only forms
  * whole by the checker's own rule; the length is the writer's to judge (it fits or is not said).
  */
 function extended(text: string, refused: string[], t: Pick<Tagged, 'subjectEnds' | 'heads'>, whole: (f: string) => boolean): string[] {

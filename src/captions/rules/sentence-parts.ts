@@ -98,7 +98,7 @@ export function remainder(headline: string, sentence: string, language: string, 
     !terms.slice(1).some((t, i) => t.tags.includes('Verb') && !(i === 0 && t.tags.includes('Gerund')));
   if (aside) return rest;
   if (/^(to|as|into|by|of)\b/i.test(rest)) return null;
-  // "Read by soothing voices help your mind…" under "Sleep stories": the participle's agent and then
+  // "Told by gentle narrators help your thoughts…" under "Bedtime tales": the participle's agent and then
   // the sentence's own verb, whose subject stayed in the headline. Not a line of its own.
   if (/^\S+\s+by\b/i.test(rest) && terms.slice(3).some((t) => t.tags.includes('Verb') && !t.tags.includes('Gerund'))) return null;
   // A verb phrase ("adapt to your schedule"), a clause ("Wayfarer builds your itinerary") or a

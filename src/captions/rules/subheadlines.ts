@@ -129,7 +129,7 @@ export class Subheadlines extends WriterBase {
       // EXPORTED." over "Export reports to CSV and PDF" says one thing twice (the checker's echo).
       // Not under the hero or the ask (`spare`), which sum the app up and may name it the same way.
       if (!o.spare && saysAgain(headline, out, this.u.language, new Set([...this.nameWords, ...this.frameWords]))) return null;
-      // Under the hero, not its headline's noun phrase again ("Receitas caseiras… / …reúne as receitas caseiras…").
+      // Under the hero, not its headline's noun phrase again ("Treinos rápidos… / …reúne os treinos rápidos…").
       if (o.hero && heroSaysAgain(headline, out, this.u.language, this.appNameWords)) return null;
       // Under the ask, not the hero's noun phrase either, nor the app's name the ask has just said:
       // "Get Acme // Acme gathers the homemade recipes you love" under a hero "Homemade recipes…" asks
