@@ -109,7 +109,7 @@ export const setProblems = {
 };
 
 export const CANNOT_FILL =
-  '(`cannot_fill_set`: the listing supports fewer slides whose captions pass the caption checks and no caption model is configured, or the device family has neither listing screenshots nor uploaded screens, a Mac app’s listing naming the `mac` device); `detail` says how many it supports and what to add (extraContext, your own slides, screens). `supported` is counted on a narrative’s own slides when one is named (fixes: extraContext, slides), and is 0 when fewer slides would only say what any app says. Nothing is charged.';
+  '(`cannot_fill_set`: the listing supports fewer slides whose captions pass the caption checks and no caption model is configured, or the device family has neither listing screenshots nor uploaded screens, a Mac app’s listing naming the `mac` device); `detail` says how many it supports and what to add (extraContext, your own slides, screens). `supported` is counted on a narrative’s own slides when one is named (fixes: extraContext, slides, and narrativeId with `defaultStorySupported` when the default story fills that many slides), and is 0 when fewer slides would only say what any app says. Nothing is charged.';
 export const cannotFillExample = problemExample(
   'cannot_fill_set',
   'The listing supports 3 slides with captions that pass the caption checks, not the 6 asked for. Add a few lines about the app as extraContext (POST /public/v1/apps), write the captions yourself with "slides", or ask for fewer slides.',

@@ -46,7 +46,8 @@ export function nothingToFrame(device: string, family: string, why: 'own-listing
 /**
  * A named narrative the listing cannot fill. `supported` is counted on that narrative's own slides
  * (its order and roles kept), never on the default story a smaller `count` would give: a count does
- * not apply to a narrative, so the fixes are words (extraContext) or the user's own captions.
+ * not apply to a narrative, so the fixes are words (extraContext), the user's own captions, or
+ * leaving the story out when the default story fills (`defaultStorySupported` slides).
  */
 export function cannotFillNarrative(
   narrative: { id: string; name: string },
@@ -55,8 +56,16 @@ export function cannotFillNarrative(
   descriptionEmpty: boolean,
   /** The feature the listing does name, and where it went: under the hero, or unsaid in this voice. */
   why: { phrase: string; under: 'hero' | 'voice' } | null = null,
+  /** Slides the default story fills (≤ asked) with captions that say something of the app; 0 when none. */
+  defaultStorySupported = 0,
 ): Problem {
   const supported = asked - missing.length;
+  const plain =
+    defaultStorySupported >= asked
+      ? ` Or leave out narrativeId: the default story fills all ${asked} slides.`
+      : defaultStorySupported > 0
+        ? ` Or leave out narrativeId and ask for ${slides(defaultStorySupported)}: the default story fills that many.`
+        : '';
   const which = `slide${missing.length === 1 ? '' : 's'} ${missing.map((m) => `${m.slide} (${m.role.replace(/-/g, ' ')})`).join(', ')}`;
   const reason =
     why?.under === 'hero'
@@ -66,8 +75,14 @@ export function cannotFillNarrative(
         : `it says nothing that fits ${which}`;
   return new Problem(
     'cannot_fill_set',
-    `The listing${descriptionEmpty ? ' (it has no description)' : ''} supports ${supported} of the ${asked} slides of the "${narrative.name}" story with captions that pass the caption checks: ${reason}. Add a few lines about the app as extraContext (POST /public/v1/apps), or write the captions yourself with "slides".`,
-    { asked, supported, narrativeId: narrative.id, fixes: ['extraContext', 'slides'] },
+    `The listing${descriptionEmpty ? ' (it has no description)' : ''} supports ${supported} of the ${asked} slides of the "${narrative.name}" story with captions that pass the caption checks: ${reason}. Add a few lines about the app as extraContext (POST /public/v1/apps), or write the captions yourself with "slides".${plain}`,
+    {
+      asked,
+      supported,
+      narrativeId: narrative.id,
+      ...(defaultStorySupported > 0 ? { defaultStorySupported } : {}),
+      fixes: defaultStorySupported > 0 ? ['extraContext', 'slides', 'narrativeId'] : ['extraContext', 'slides'],
+    },
   );
 }
 

@@ -101,16 +101,33 @@ export function refusalOf(draft: Refusable, narrative: Narrative | null, rulesAt
   if (narrative) {
     const missing = draft.rules.flatMap((c, i) => (c ? [] : [{ slide: i + 1, role: draft.roles[i] }]));
     const why = missing.some((m) => FEATURE_ROLES.has(m.role)) ? whyEmpty(draft) : null;
-    return cannotFillNarrative(narrative, asked, missing, empty, why);
+    // The story is the user's choice, not a requirement: when the default story fills as many
+    // slides (or some), say so, as it needs no new words from the user.
+    const plain = defaultStoryFills(draft, Math.min(asked, MAX_COUNT), rulesAt);
+    return cannotFillNarrative(narrative, asked, missing, empty, why, plain && 'count' in plain ? plain.count : 0);
   }
-  for (let count = Math.min(asked - 1, MAX_COUNT); count >= 1; count--) {
-    const rules = rulesAt(count);
-    if (!rules.every((c) => c !== null)) continue;
-    const captions = rules as Caption[];
-    if (saysNothing(captions, draft.input.listings, draft.u.language)) return cannotFillButGenerically(asked, captions[0].headline, empty);
-    return cannotFillSet(asked, count, empty);
-  }
+  const plain = defaultStoryFills(draft, Math.min(asked - 1, MAX_COUNT), rulesAt);
+  if (plain && 'generic' in plain) return cannotFillButGenerically(asked, plain.generic, empty);
+  if (plain) return cannotFillSet(asked, plain.count, empty);
   // Nothing fills, and what the draft did fill only praises or names the app: say so, offer no count.
   if (draft.praiseOnly) return cannotFillButGenerically(asked, draft.praiseOnly, empty);
   return cannotFillSet(asked, 0, empty);
+}
+
+/**
+ * The largest count up to `from` whose default story the rule writer fills, or the headline that
+ * shows its captions would only praise the app (a count not worth offering), or null when none fills.
+ */
+function defaultStoryFills(
+  draft: Refusable,
+  from: number,
+  rulesAt: (count: number) => (Caption | null)[],
+): { count: number } | { generic: string } | null {
+  for (let count = from; count >= 1; count--) {
+    const rules = rulesAt(count);
+    if (!rules.every((c) => c !== null)) continue;
+    const captions = rules as Caption[];
+    return saysNothing(captions, draft.input.listings, draft.u.language) ? { generic: captions[0].headline } : { count };
+  }
+  return null;
 }

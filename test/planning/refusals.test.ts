@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
 import { saysNothing } from '../../src/planning/refuse.ts';
+import { cannotFillNarrative } from '../../src/core/refusal.ts';
 import { isProblem, type Problem } from '../../src/core/problem.ts';
 import type { PlanRequest } from '../../src/core/set.ts';
 import type { Listing } from '../../src/core/listing.ts';
@@ -23,10 +24,55 @@ function refusal(listing: Listing, request: PlanRequest): Problem {
 }
 
 describe('a refusal offers no set worse than the one refused', () => {
-  it("counts a narrative's `supported` on that narrative and offers no count (a count does not apply to it)", () => {
+  it("counts a narrative's `supported` on that narrative and offers no count of it (a count does not apply to it)", () => {
     const p = refusal(sparse, { device: 'iphone-69', narrativeId: 'problem-solution' });
-    expect(p.extensions).toMatchObject({ asked: 6, narrativeId: 'problem-solution', fixes: ['extraContext', 'slides'] });
+    expect(p.extensions).toMatchObject({ asked: 6, narrativeId: 'problem-solution', fixes: ['extraContext', 'slides', 'narrativeId'] });
     expect(p.detail).toMatch(/of the 6 slides of the "Problem → solution" story/);
+  });
+
+  it('offers the default story when it fills the slides the narrative could not', () => {
+    // A listing of plain features: the default story says one a slide; a story that asks for a
+    // problem, steps and social proof cannot be written from it.
+    const features = sampleListing({
+      subtitle: null,
+      description: [
+        'Plan meals for the week in minutes.',
+        'Scan barcodes to add groceries.',
+        'Share shopping lists with your family.',
+        'Get reminders before food expires.',
+        'Import recipes from any website.',
+      ].join('\n'),
+    });
+    const p = refusal(features, { device: 'iphone-69', narrativeId: 'full-tour' });
+    const { asked, supported, defaultStorySupported: offered } = p.extensions as Record<string, number>;
+    expect(asked).toBe(10);
+    expect(offered).toBeGreaterThanOrEqual(supported);
+    expect(offered).toBeLessThan(asked);
+    expect(p.extensions!.fixes).toEqual(['extraContext', 'slides', 'narrativeId']);
+    expect(p.detail).toContain(`Or leave out narrativeId and ask for ${offered} slides: the default story fills that many.`);
+    // Following the offer gives a set: the default story at that count is planned, not refused.
+    const set = planScreenshotSet({
+      listings: [features],
+      extraContext: null,
+      uploadedScreens: 1,
+      request: { device: 'iphone-69', count: offered },
+    });
+    expect(set.slides).toHaveLength(offered);
+  });
+
+  it('says the default story fills them all when it does', () => {
+    const p = cannotFillNarrative({ id: 'how-it-works', name: 'How it works' }, 5, [{ slide: 3, role: 'step' }], false, null, 5);
+    expect(p.detail).toMatch(/Or leave out narrativeId: the default story fills all 5 slides\.$/);
+    expect(p.extensions).toMatchObject({ asked: 5, supported: 4, defaultStorySupported: 5 });
+  });
+
+  it('offers no default story that would only praise the app', () => {
+    const p = refusal(sampleListing({ description: 'The best free app. Download now!', subtitle: null }), {
+      device: 'iphone-69',
+      narrativeId: 'problem-solution',
+    });
+    expect(p.extensions).not.toHaveProperty('defaultStorySupported');
+    expect(p.extensions!.fixes).toEqual(['extraContext', 'slides']);
   });
 
   it('offers no smaller count whose captions would only praise the app', () => {

@@ -79,7 +79,7 @@ describe('POST /screenshots refuses before the charge a set it cannot fill', () 
     expect((await create({ appId: ios, device: 'iphone-69', count: 3 })).json().warnings).toEqual([]);
   });
 
-  it("a narrative's refusal counts `supported` on that narrative, names its slides, and offers no count", async () => {
+  it("a narrative's refusal counts `supported` on that narrative, names its slides, and offers the default story", async () => {
     const appId = await insertApp(h.t.pool, h.account.id, sparse);
     const p = expectProblem(await create({ appId, device: 'iphone-69', narrativeId: 'problem-solution' }), 422, 'cannot_fill_set');
     // The planner's own draft of the narrative: its roles in order, the slides it could write.
@@ -91,11 +91,21 @@ describe('POST /screenshots refuses before the charge a set it cannot fill', () 
     });
     const filled = draft.rules.filter((c) => c !== null).length;
     expect(filled).toBeGreaterThan(0);
-    expect(p).toMatchObject({ asked: 6, supported: filled, narrativeId: 'problem-solution', fixes: ['extraContext', 'slides'] });
+    expect(p).toMatchObject({
+      asked: 6,
+      supported: filled,
+      narrativeId: 'problem-solution',
+      fixes: ['extraContext', 'slides', 'narrativeId'],
+    });
     expect(p.detail).toContain(`supports ${filled} of the 6 slides of the "Problem → solution" story`);
     const missing = draft.rules.flatMap((c, i) => (c ? [] : [`${i + 1} (${draft.roles[i].replace(/-/g, ' ')})`]));
     expect(p.detail).toContain(missing.join(', '));
     expect(await moved()).toEqual({ jobs: 0, ledger: 0, used: 0 });
+    // The offer is one a client can follow: the default story at that count is made and charged once.
+    const offered = (p as { defaultStorySupported: number }).defaultStorySupported;
+    expect(offered).toBeGreaterThan(0);
+    expect((await create({ appId, device: 'iphone-69', count: offered })).statusCode).toBe(201);
+    expect(await moved()).toMatchObject({ jobs: 1, ledger: 1, used: 5 });
   });
 
   it('offers no smaller count whose captions would only say what any app says', async () => {

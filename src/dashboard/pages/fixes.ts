@@ -9,6 +9,7 @@ const FIXES: Record<string, { anchor: string; text: string }> = {
   screens: { anchor: 'screens', text: 'Upload screens of the app for this device' },
   slides: { anchor: 'captions', text: 'Write the captions yourself, one headline a line' },
   count: { anchor: 'count', text: 'Ask for fewer slides' },
+  narrativeId: { anchor: 'narrativeId', text: 'Choose no story: the default story fills the slides' },
 };
 
 /** Every remedy of a set that came out short or failed for it. */
