@@ -150,7 +150,8 @@ chromiumTier('publishing in Chromium', () => {
     await page.getByRole('button', { name: 'Plan the publication' }).click();
     await page.waitForURL(/\/publications\/pub_/);
     const refreshUntil = async (text: string) => {
-      for (let i = 0; i < 100 && !(await page.getByText(text, { exact: true }).count()); i++) {
+      // Until the page says it, bounded by the test's (scaled) timeout, not by a count of tries.
+      while (!(await page.getByText(text, { exact: true }).count())) {
         await new Promise((r) => setTimeout(r, 100));
         if (await page.getByRole('link', { name: 'refresh it' }).count()) await page.getByRole('link', { name: 'refresh it' }).click();
       }

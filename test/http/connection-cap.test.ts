@@ -22,9 +22,10 @@ async function start(max: number, hold: boolean): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
+// No count of tries: on a loaded machine any fixed bound is a timing dependence; the test's own
+// (scaled) timeout reports a condition that never holds.
 const until = async (check: () => boolean) => {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(check()).toBe(true);
+  while (!check()) await new Promise((r) => setTimeout(r, 10));
 };
 
 afterEach(async () => {

@@ -67,21 +67,21 @@ describe('slides handed over as they are drawn', () => {
     const stored: string[] = [];
     const objects = keysOnlyStore(stored, () => screen());
     // The real pool draws every slide; this renderer holds the set back until the first slide
-    // it handed over is stored (or gives up after 5 s), as a slow last slide would.
-    let storedWhileDrawing = false;
+    // it handed over is stored, as a slow last slide would.
     const renderer = {
       async renderSlides(input: RenderInput, opts: RenderOptions = {}) {
         const all = await pool.renderSlides(input);
         opts.onSlide?.(1, all.length, { index: 0, rendered: all[0] });
-        for (let waited = 0; waited < 5000 && stored.length === 0; waited += 10) await new Promise((r) => setTimeout(r, 10));
-        storedWhileDrawing = stored.length > 0;
+        // Until the first slide is stored, however long a loaded machine takes: the test's timeout
+        // reports a store that never happens while the rest are held back.
+        while (stored.length === 0) await new Promise((r) => setTimeout(r, 10));
         all.slice(1).forEach((rendered, i) => opts.onSlide?.(i + 2, all.length, { index: i + 1, rendered }));
         return all;
       },
       renderSome: pool.renderSome.bind(pool),
     };
+    // Reaching here at all shows the first slide was stored while the others were held back.
     const done = await renderPlannedSet(planned, objects, renderer);
-    expect(storedWhileDrawing).toBe(true);
     // Each slide once (none stored again after the set came back), and the ZIP.
     const slidesStored = stored.filter((k) => !k.endsWith('.zip'));
     expect(new Set(slidesStored).size).toBe(slidesStored.length);
