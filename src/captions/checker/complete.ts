@@ -5,7 +5,8 @@
  */
 import { taggedSentences, type TaggedTerm } from '../nlp.ts';
 import type { Listing } from '../../core/listing.ts';
-import { contentWords, endWords, looksParticiple, normalise, QUANTITY_WORDS, strandedPreposition, words } from '../text.ts';
+import { contentWords, looksParticiple, normalise, QUANTITY_WORDS, words } from '../text.ts';
+import { endWords, strandedPreposition } from '../end-words.ts';
 
 export const URLISH = /https?:|www\.|[\w-]+\.(com|net|org|io|app|co|de|fr|example)\b|\S+@\S+\.\w+|@\w{3,}/i;
 // Symbols a caption should not carry: bullets, stars that are not a rating, arrows, checkmarks.

@@ -14,7 +14,8 @@ import { checkCaptions, describeFindings, tooLongToJudge } from '../checker/chec
 import { describeLocale, hasWideScript, languageOf, listingLocale, plannedNatively } from '../../core/locales.ts';
 import { newStats, type ModelStats } from './writer.ts';
 import { primaryListing } from '../../core/listing.ts';
-import { endWords, textKey } from '../text.ts';
+import { textKey } from '../text.ts';
+import { endWords } from '../end-words.ts';
 import { CAPTION_LENGTHS, CAPTION_STYLES, type PlanInput, type ScreenshotSetResult, type Slide } from '../../core/set.ts';
 import { understand, type Understanding } from '../understand.ts';
 import { validationFailed } from '../../core/problem.ts';

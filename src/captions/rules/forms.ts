@@ -7,7 +7,8 @@
  */
 import { nlp } from '../nlp.ts';
 import type { Raw } from '../understand.ts';
-import { endsOnEndWord, endWords, normalise, words } from '../text.ts';
+import { normalise, words } from '../text.ts';
+import { endsOnEndWord, endWords } from '../end-words.ts';
 
 /** Words a clause, an aside or a modifier opens with: a cut before one can leave a whole phrase. */
 const BOUNDARY = new Set(

@@ -4,19 +4,8 @@
  * and its keywords; then the promise is chosen and duplicates of an idea are dropped.
  */
 import { nlp } from '../nlp.ts';
-import {
-  contentWords,
-  END_PUNCT,
-  endWords,
-  functionWordCuts,
-  QUANTITY_WORDS,
-  SPACES,
-  strandedPreposition,
-  textKey,
-  tidyEnd,
-  UNSPACED,
-  words,
-} from '../text.ts';
+import { contentWords, END_PUNCT, QUANTITY_WORDS, SPACES, textKey, UNSPACED, words } from '../text.ts';
+import { endWords, functionWordCuts, strandedPreposition, tidyEnd } from '../end-words.ts';
 import { headlineForms, participleForms } from './forms.ts';
 import { cutPhrase, sentenceWords, subjectThenVerb } from '../checker/cut.ts';
 import type { Phrase, PhraseKind, Raw, Shape, Term } from '../understand.ts';

@@ -5,7 +5,8 @@
  */
 import { taggedSentences, type TaggedTerm } from '../nlp.ts';
 import { type Phrase } from '../understand.ts';
-import { capitalise, normalise, opensStandalone, participleOf, SPACES, textKey } from '../text.ts';
+import { capitalise, normalise, participleOf, SPACES, textKey } from '../text.ts';
+import { opensStandalone } from '../end-words.ts';
 
 // Verbs whose sense needs what follows the object: "Bring your imagination | to life".
 const LIGHT_VERBS = new Set([

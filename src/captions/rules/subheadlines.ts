@@ -5,7 +5,8 @@
  */
 import { echoes, sameTopic, stem, substance } from '../checker/complete.ts';
 import { type Phrase } from '../understand.ts';
-import { capitalise, CASED_WORD, contentWords, dangles, END_PUNCT, SPACES, textKey, words } from '../text.ts';
+import { capitalise, CASED_WORD, contentWords, END_PUNCT, SPACES, textKey, words } from '../text.ts';
+import { dangles } from '../end-words.ts';
 import { namesOnly } from '../checker/selling.ts';
 import { heroSaysAgain, saysAgain, seamEcho } from '../checker/echo-pair.ts';
 import { localePunctuation } from '../checker/typography.ts';

@@ -5,7 +5,8 @@
  */
 import { incompleteness, sameTopic, substance } from '../checker/complete.ts';
 import { type Phrase, type Understanding } from '../understand.ts';
-import { applyCase, CASED_WORD, contentWords, dangles, endWords, textKey, UNSPACED } from '../text.ts';
+import { applyCase, CASED_WORD, contentWords, textKey, UNSPACED } from '../text.ts';
+import { dangles, endWords } from '../end-words.ts';
 import { CAPTION_LENGTHS, type CaptionLength, type CaptionStyle } from '../../core/set.ts';
 import { foreignFrames, SLOT, VOICES, voiceVocabulary, type Voice } from './voices.ts';
 import { CUT_LANGUAGES, cutPhrase, leansOnPronoun } from '../checker/cut.ts';
