@@ -2078,7 +2078,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The Idempotency-Key was used with a different body (`idempotency_key_reused`), or the set cannot have the slides asked for (`cannot_fill_set`: the listing supports fewer slides whose captions pass the caption checks and no caption model is configured, or the device family has neither listing screenshots nor uploaded screens, a Mac app’s listing naming the `mac` device); `detail` says how many it supports and what to add (extraContext, your own slides, screens). `supported` is counted on a narrative’s own slides when one is named (fixes: extraContext, slides), and is 0 when fewer slides would only say what any app says. Nothing is charged. */
+            /** @description The Idempotency-Key was used with a different body (`idempotency_key_reused`), or the set cannot have the slides asked for (`cannot_fill_set`: the listing supports fewer slides whose captions pass the caption checks and no caption model is configured, or the device family has neither listing screenshots nor uploaded screens, a Mac app’s listing naming the `mac` device); `detail` says how many it supports and what to add (extraContext, your own slides, screens). `supported` is counted on a narrative’s own slides when one is named (fixes: extraContext, slides, and narrativeId with `defaultStorySupported` when the default story fills that many slides), and is 0 when fewer slides would only say what any app says. Nothing is charged. */
             422: {
                 headers: {
                     /** @description The request id (req_…); problem bodies repeat it as requestId. */
@@ -2493,7 +2493,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The set cannot have the slides asked for (`cannot_fill_set`: the listing supports fewer slides whose captions pass the caption checks and no caption model is configured, or the device family has neither listing screenshots nor uploaded screens, a Mac app’s listing naming the `mac` device); `detail` says how many it supports and what to add (extraContext, your own slides, screens). `supported` is counted on a narrative’s own slides when one is named (fixes: extraContext, slides), and is 0 when fewer slides would only say what any app says. Nothing is charged. */
+            /** @description The set cannot have the slides asked for (`cannot_fill_set`: the listing supports fewer slides whose captions pass the caption checks and no caption model is configured, or the device family has neither listing screenshots nor uploaded screens, a Mac app’s listing naming the `mac` device); `detail` says how many it supports and what to add (extraContext, your own slides, screens). `supported` is counted on a narrative’s own slides when one is named (fixes: extraContext, slides, and narrativeId with `defaultStorySupported` when the default story fills that many slides), and is 0 when fewer slides would only say what any app says. Nothing is charged. */
             422: {
                 headers: {
                     /** @description The request id (req_…); problem bodies repeat it as requestId. */
