@@ -8,12 +8,23 @@ import { PANORAMA_THEME, themeFor } from '../core/themes.ts';
 import { leadOf, missingGlyphs, setFont, useBrandFont, type Weight } from './fonts.ts';
 import { displayFor, drawCutout, hasTitleBar, MAX_CROP, titleBarTone, type Display } from './frames.ts';
 import { drawPlate, rotateAbout } from './plates.ts';
-import { isHero, place, posterBlock, scaleOf, textBlock, THUMBNAIL_PT, type Placement, type Scale, type TextBlock } from './layout.ts';
+import {
+  coverRatingRow,
+  isHero,
+  place,
+  posterBlock,
+  scaleOf,
+  textBlock,
+  THUMBNAIL_PT,
+  type Placement,
+  type Scale,
+  type TextBlock,
+} from './layout.ts';
 import { suspicion } from './marketing.ts';
 import { MIN_HEADLINE_SEARCH_PT, searchPt, searchWidthPt } from './thumbnail.ts';
 import { sideGeometry, sidePlacement, unframedPlacement } from './unframed.ts';
 import { slideSize } from '../core/orientation.ts';
-import { drawRating, ratingRoom, shownRating } from './rating.ts';
+import { drawRating, drawRatingRow, ratingRoom, shownRating, type RatingRow } from './rating.ts';
 import { calloutBox, drawCallout, regionOnSlide, type Rect as CalloutRect } from './callout.ts';
 import { focusError, type Focus } from '../core/set.ts';
 import { ScreenError, ScreenSlot, type ScreenImage } from './screen-image.ts';
@@ -24,7 +35,7 @@ import { directionOf, HEADLINE_LINE_HEIGHT, SUB_LINE_HEIGHT } from './text.ts';
 import { lookOf } from './themes.ts';
 import { accentOf, drawWithAccent } from './accent.ts';
 import { drawBadge } from './badge.ts';
-import { HERO_TILT, HERO_TILT_WIDE, lean, settleCover } from './cover.ts';
+import { HERO_TILT, HERO_TILT_WIDE, lean, settleCover, settleFramelessCover } from './cover.ts';
 
 export { HERO_TILT, HERO_TILT_WIDE };
 import type { DrawnLint, SlideLook, SlideTask } from './types.ts';
@@ -185,7 +196,7 @@ export function arrange(
   given: Display,
   marketing: boolean,
   screen: ScreenImage | null = null,
-): { layout: string; block: TextBlock; at: Placement & { textCx?: number }; turned: boolean; tilt: number } {
+): { layout: string; block: TextBlock; at: Placement & { textCx?: number }; turned: boolean; tilt: number; row: RatingRow | null } {
   const { width, height } = slideSize(task.device, task.orientation);
   const sc = scaleOf(task.device, task.orientation);
   const bleedTheme = themeFor(task.theme).screen === 'bleed';
@@ -213,32 +224,49 @@ export function arrange(
           task.theme,
         );
   const rating = layout === 'text-only' ? null : shownRating(task.rating);
-  const at: Placement & { textCx?: number } =
-    layout !== 'text-only' && screen && marketing
-      ? unframedPlacement(screen, layout, m, sc)
-      : side
-        ? sidePlacement(side, block, sc)
-        : place(task.device, layout, m, block, sc, display, task.theme, rating ? ratingRoom(ctx, rating, m, sc) : 0, !task.badge);
   // The hero is the cover: its device leans (HERO_TILT; a landscape one under its caption on a
   // landscape slide, HERO_TILT_WIDE), lowered so that its raised corner stays clear of the text
   // and moved right so that its upper corner stays on the slide. Not a Mac window (a desktop's
   // windows stand straight), nor a device beside its caption, nor under a badge or a focus
   // callout, which sit on the screen's edges.
-  const leans = isHero(layout) && !marketing && !side && display.frame !== 'mac-window' && !task.badge && !task.slide.focus;
+  // Nor a frameless screen on a landscape slide: turned, its square bottom corners cut the slide's
+  // edge in a wedge, and it lowered the screen 4-5 % of its height further past the edge.
+  const standing = bleedTheme && width > height;
+  const leans = isHero(layout) && !marketing && !side && !standing && display.frame !== 'mac-window' && !task.badge && !task.slide.focus;
   const tilt = !leans ? 0 : height > width ? HERO_TILT : display.landscape ? HERO_TILT_WIDE : 0;
-  const upright = at.frame;
-  lean(at, tilt, sc);
-  // The hero's bottom is decided here, after its lean lowered one corner: the features' rule
-  // (layout.ts featureWidth) applies to it too. A lowered corner 1.5 % of the height above the
-  // edge (a one-line headline's hero, soft, dark, panoramic), or a bleed of 3 % (Android
-  // tablet), reads as a crop that slipped. The nearer way out is taken: smaller (about its top,
-  // so it stays under its text; never under MIN_HERO_SHARE, nor the features' width plus
-  // HERO_LEAD) until it clears the bottom margin, else lowered until it bleeds MIN_BLEED.
-  // A window (a Mac app's) is better whole than bleeding: it is made smaller first, however near
-  // the bleed, else lowered until WINDOW_MIN_BLEED of it lies past the edge (layout.ts
-  // featureWidth), taking its text half the way so that the band above it stays balanced.
-  if (upright && at.frame && isHero(layout) && !marketing && !side) settleCover(task, at, upright, tilt, block, display, sc);
-  return { layout, block, at, turned, tilt };
+  const settled = (row: RatingRow | null): Placement & { textCx?: number } => {
+    const at: Placement & { textCx?: number } =
+      layout !== 'text-only' && screen && marketing
+        ? unframedPlacement(screen, layout, m, sc)
+        : side
+          ? sidePlacement(side, block, sc)
+          : place(task.device, layout, m, block, sc, display, task.theme, rating && !row ? ratingRoom(ctx, rating, m, sc) : 0, !task.badge);
+    if (row) at.textCx = row.headlineCx;
+    const upright = at.frame;
+    lean(at, tilt, sc);
+    // The hero's bottom is decided here, after its lean lowered one corner: the features' rule
+    // (layout.ts featureWidth) applies to it too. A lowered corner 1.5 % of the height above the
+    // edge (a one-line headline's hero, soft, dark, panoramic), or a bleed of 3 % (Android
+    // tablet), reads as a crop that slipped. The nearer way out is taken: smaller (about its top,
+    // so it stays under its text; never under MIN_HERO_SHARE, nor the features' width plus
+    // HERO_LEAD) until it clears the bottom margin, else lowered until it bleeds MIN_BLEED.
+    // A window (a Mac app's) plainly bleeds: lowered until WINDOW_MIN_BLEED of it lies past the
+    // edge, taking its text half the way so that the band above it stays balanced.
+    if (upright && at.frame && isHero(layout) && !marketing && !side) settleCover(task, at, upright, tilt, block, display, sc);
+    if (at.bleed && isHero(layout) && !marketing && width > height) settleFramelessCover(task, at, display, sc);
+    return at;
+  };
+  const stacked = settled(null);
+  // On a landscape cover the rating stands beside a one-line headline where the pair fits
+  // (layout.ts coverRatingRow) and the product is then no smaller: under it, the Android phone's
+  // cover cleared the edge only made smaller (80 % of the width, was 86 %).
+  const candidate =
+    rating && isHero(layout) && !marketing && !side ? coverRatingRow(ctx, task.device, task.theme, rating, block, sc) : null;
+  const beside = candidate && settled(candidate);
+  const widthOf = (p: Placement) => (p.frame ?? p.bleed)?.width ?? 0;
+  const row = beside && widthOf(beside) >= widthOf(stacked) - 1 ? candidate : null;
+  const at = row && beside ? beside : stacked;
+  return { layout, block, at, turned, tilt, row };
 }
 
 async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise<Composed> {
@@ -264,7 +292,7 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
   useBrandFont(ctx, task.font);
   if (k !== 1) ctx.scale(k, k);
   const look = lookOf(task.panorama ? PANORAMA_THEME : task.theme, task.slide, task.brand, task.panorama?.colors);
-  const { layout, block, at, turned, tilt } = arrange(ctx, task, display, marketingImage !== null, screen);
+  const { layout, block, at, turned, tilt, row } = arrange(ctx, task, display, marketingImage !== null, screen);
   const iconLease = layout === 'text-only' && task.icon ? await iconSlot.take(task.icon).catch(() => null) : null;
   const icon = iconLease?.screen ?? null;
   // A text slide already shows the icon, large: the badge is for the slides with a screen.
@@ -298,7 +326,8 @@ async function composeWith(task: SlideTask, screen: ScreenImage | null): Promise
     const cx = at.textCx ?? width / 2;
     drawWithAccent(ctx, accent, task.slide, block, cx, at.textTop, () => drawText(ctx, task.slide, block, look.text, cx, at.textTop));
     const rating = layout === 'text-only' ? null : shownRating(task.rating);
-    if (rating) drawRating(ctx, rating, task.metrics, sc, look.text, at.textTop + block.height);
+    if (rating && row) drawRatingRow(ctx, rating, row, look.text, at.textTop, block.headlineSize * HEADLINE_LINE_HEIGHT);
+    else if (rating) drawRating(ctx, rating, task.metrics, sc, look.text, at.textTop + block.height);
     const drawnScreen = at.frame?.screen ?? at.bleed;
     if (shown && drawnScreen && task.slide.focus && !turned)
       drawFocus(ctx, task.slide.focus, shown, drawnScreen, at.textTop, block.height, sc);

@@ -6,9 +6,12 @@
 import type { SlideTask } from './types.ts';
 import { frameBox, hasTitleBar, type Display } from './frames.ts';
 import {
+  bleedBox,
   BOTTOM_PAD,
   HERO_LEAD,
+  MAX_FRAMELESS_BLEED,
   MAX_HERO_BLEED,
+  MIN_FRAMELESS_SHARE,
   MIN_BLEED,
   MIN_HERO_SHARE,
   place,
@@ -18,6 +21,7 @@ import {
   type TextBlock,
 } from './layout.ts';
 import { slideSize } from '../core/orientation.ts';
+import { themeFor } from '../core/themes.ts';
 
 type Frame = NonNullable<Placement['frame']>;
 
@@ -36,13 +40,15 @@ export function settleCover(
   const windowed = hasTitleBar(at.frame.frame);
   const clearAt = height - Math.round(height * BOTTOM_PAD);
   const bleedAt = windowed ? Math.ceil(height + WINDOW_MIN_BLEED * upright.height) : Math.ceil(height * (1 + MIN_BLEED));
-  // A Mac window is shown whole (design read 2026-11-29): a window cut at the bottom reads as a
-  // crop. Under the cover's text and rating a 16:10 slide leaves it about 67 % of the width.
-  if (windowed && wholeWindow(task, at, upright, display, clearAt)) return;
+  // A Mac window plainly bleeds (hm1, issue 30): made whole (design read 2026-11-29) under its
+  // text and rating it was 66-67 % of the width, the smallest window of its set, under the 78 %
+  // bar. At the hero's share it is lowered until WINDOW_MIN_BLEED lies past the edge (no share
+  // of the width clears the bottom margin under a headline on a 16:10 slide: 78 % needed the
+  // text in 268 px); under taller text the cap below makes it smaller.
   const low = lowestOf(at.frame, tilt);
   if (low > clearAt && low < bleedAt) {
     let cleared = false;
-    if (windowed || low - clearAt <= bleedAt - low) {
+    if (!windowed && low - clearAt <= bleedAt - low) {
       const feature = featureOf(task, block, display, sc);
       const floor = Math.max(width * MIN_HERO_SHARE, (feature?.width ?? 0) + width * HERO_LEAD);
       for (let w = upright.width - 2; w >= floor && !cleared; w -= 2) {
@@ -61,10 +67,11 @@ export function settleCover(
   // rating sent the iPad and Android tablet heroes 44-45 % off the bottom, their screens half
   // gone. Smaller about its top, down to the same floor (fitSet keeps the type such that the
   // floor is enough).
-  if (width > height && !windowed) {
+  if (width > height) {
     const floor = Math.max(width * MIN_HERO_SHARE, (featureOf(task, block, display, sc)?.width ?? 0) + width * HERO_LEAD);
     const past = (box: Frame) => (midBottom(box, tilt) - height) / box.height;
-    for (let w = at.frame.width - 2; w >= floor && past(at.frame) > MAX_HERO_BLEED; w -= 2) {
+    // Within a pixel: a window lowered to bleed WINDOW_MIN_BLEED (above) lies a quarter past, rounded up.
+    for (let w = at.frame.width - 2; w >= floor && past(at.frame) > MAX_HERO_BLEED + 1 / at.frame.height; w -= 2) {
       const smaller = { ...at, frame: frameBox(task.device, display, upright.x + upright.width / 2, upright.y, w) };
       lean(smaller, tilt, sc);
       at.frame = smaller.frame;
@@ -83,20 +90,25 @@ const featureOf = (task: SlideTask, block: TextBlock, display: Display, sc: Scal
   place(task.device, 'headline-top', task.metrics, block, sc, display, task.theme, 0, !task.badge).frame;
 
 /**
- * The cover's window made smaller about its top until it is whole (clear of the bottom margin),
- * never wider than it was; false if even half the slide's width is not (it then bleeds as before).
+ * A frameless cover (full bleed) on a landscape slide, standing (arrange): at most
+ * MAX_FRAMELESS_BLEED of its screen past the bottom edge. At 94 % of the width under the headline
+ * and the rating, leaning, 22-28 % of it was (design read 2026-11-29). The rating beside the
+ * headline (layout.ts coverRatingRow) and fitSet's type keep it within the cap at the share; a
+ * longer headline makes it narrower about its top, never under the frameless floor (88 %) nor
+ * the features' share plus HERO_LEAD (it stays the largest of its set).
  */
-function wholeWindow(task: SlideTask, at: Placement, upright: Frame, display: Display, clearAt: number): boolean {
-  const { width } = slideSize(task.device, task.orientation);
-  for (let w = upright.width; w >= width / 2; w -= 2) {
-    const box = frameBox(task.device, display, upright.x + upright.width / 2, upright.y, w);
-    if (box.y + box.height <= clearAt) {
-      at.frame = box;
-      return true;
-    }
-  }
-  return false;
+export function settleFramelessCover(task: SlideTask, at: Placement, display: Display, sc: Scale): void {
+  const b = at.bleed;
+  if (!b || b.y + b.height <= sc.height) return;
+  const p = themeFor(task.theme).product;
+  const floor = Math.max(MIN_FRAMELESS_SHARE, p.feature + HERO_LEAD);
+  let box = b;
+  for (let share = b.width / sc.width - 0.005; share >= floor && past(box, sc) > MAX_FRAMELESS_BLEED; share -= 0.005)
+    box = bleedBox(task.device, display, sc, b.y, share);
+  at.bleed = box;
 }
+
+const past = (box: { y: number; height: number }, sc: Scale) => Math.max(0, box.y + box.height - sc.height) / box.height;
 
 /** The middle of a turned box's bottom edge: how far it lies past the edge is the share of it that does. */
 const midBottom = (box: { y: number; height: number }, tilt: number): number => box.y + box.height / 2 + (box.height / 2) * Math.cos(tilt);

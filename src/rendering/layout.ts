@@ -12,7 +12,7 @@ import { displayFor, frameBox, FRAMES, hasTitleBar, type Display, type FrameBox 
 import type { Weight } from './font-sources.ts';
 import { drawnLines, fitSize, HEADLINE_LINE_HEIGHT, SUB_LINE_HEIGHT } from './text.ts';
 import type { SetMetrics, SlideLook, StoreRating } from './types.ts';
-import { ratingRoom, shownRating } from './rating.ts';
+import { ratingRoom, ratingRow, shownRating, type RatingRow } from './rating.ts';
 
 export interface Scale {
   width: number;
@@ -181,8 +181,9 @@ export function fitSet(
     const coverFits = (g: typeof f) => {
       if (!hero) return true;
       const m = { headlineSizes: [g.headline], subSize: g.subSize, blockHeight: g.blockHeight };
-      const own = textBlock(ctx, hero, g.headline, g.subSize, sc, theme).height + (shown ? ratingRoom(ctx, shown, m, sc) : 0);
-      return own <= coverRoom(device, sc, theme);
+      const block = textBlock(ctx, hero, g.headline, g.subSize, sc, theme);
+      const beside = shown && coverRatingRow(ctx, device, theme, shown, block, sc);
+      return block.height + (shown && !beside ? ratingRoom(ctx, shown, m, sc) : 0) <= coverRoom(device, sc, theme);
     };
     while (f.headline > t.min && (f.blockHeight > room || !coverFits(f))) f = fitted(Math.max(t.min, f.headline - 4));
   }
@@ -204,19 +205,43 @@ function typeRoom(device: Device, sc: Scale, theme?: ThemeId): number {
 
 /**
  * The tallest text (the rating's line included) the cover may have on a slide whose type is set
- * from the floor up: a Mac's window stays whole at MIN_WINDOW_SHARE under it; another landscape
- * device, leaning (HERO_TILT_WIDE) at the hero's share, keeps all but
- * MAX_HERO_BLEED of its height on the slide.
+ * from the floor up, with the cover's product at the theme's hero share: a Mac's window bleeding
+ * WINDOW_MIN_BLEED (cover.ts settleCover: a window is whole or plainly bleeds, and whole it was
+ * two thirds of the width); a frameless screen, standing, at most MAX_FRAMELESS_BLEED past the
+ * bottom edge; another landscape device, leaning (HERO_TILT_WIDE), at most MAX_HERO_BLEED.
  */
 function coverRoom(device: Device, sc: Scale, theme?: ThemeId): number {
   const above = sc.height - sc.padTop - sc.gap;
-  if (DEVICES[device].family === 'mac') return typeRoom(device, sc, theme);
-  const d = displayFor(device, { width: sc.width, height: sc.height });
+  const w = sc.width * themeFor(theme).product.hero;
+  const mac = DEVICES[device].family === 'mac';
+  const d = mac
+    ? { frame: 'mac-window' as const, landscape: true, aspect: FRAMES['mac-window'].aspect, crop: 0 }
+    : displayFor(device, { width: sc.width, height: sc.height });
+  if (themeFor(theme).screen === 'bleed') return above - (w / d.aspect) * (1 - MAX_FRAMELESS_BLEED);
+  if (mac) return above - frameBox(device, d, 0, 0, w).height * (1 - WINDOW_MIN_BLEED);
   // At the theme's share: a feature grown against a tangent (featureWidth, up to HERO_LEAD under
   // it) raises the hero's floor to that share.
-  const w = sc.width * themeFor(theme).product.hero;
   const lean = (w / 2) * Math.sin((3 * Math.PI) / 180);
   return above - lean - frameBox(device, d, 0, 0, w).height * (1 - MAX_HERO_BLEED);
+}
+
+/**
+ * The store's rating beside the cover's one-line headline rather than under it (rating.ts
+ * `ratingRow`), on a landscape slide where the pair fits the column: under it, it took 8-9 % of
+ * the short slide's height from the product. Not over a Mac's framed window, which bleeds a
+ * quarter under its text and so has the room (settleCover).
+ */
+export function coverRatingRow(
+  ctx: SKRSContext2D,
+  device: Device,
+  theme: ThemeId | undefined,
+  rating: StoreRating,
+  block: TextBlock,
+  sc: Scale,
+): RatingRow | null {
+  if (sc.width <= sc.height) return null;
+  if (DEVICES[device].family === 'mac' && themeFor(theme).screen === 'framed') return null;
+  return ratingRow(ctx, rating, block, sc, minLegiblePx(sc));
 }
 
 /** A slide with no screen: the set's type, so the poster reads as one of the set. */
@@ -341,6 +366,10 @@ export const MIN_WINDOW_SHARE = 0.7;
 export const MAX_TYPE_BLEED = 0.25;
 /** A hero on a landscape slide has at most this share of its height past the bottom edge (cover.ts settleCover). */
 export const MAX_HERO_BLEED = 0.25;
+/** A frameless screen (full bleed) is at least this share of the width (issue 30). */
+export const MIN_FRAMELESS_SHARE = 0.88;
+/** A frameless hero (full bleed) on a landscape slide has at most this share of its height past the bottom edge. */
+export const MAX_FRAMELESS_BLEED = 0.15;
 /** A window (a Mac app's) that is not whole has at least this share of its height past the bottom edge. */
 export const WINDOW_MIN_BLEED = 0.25;
 

@@ -8,7 +8,8 @@
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import { setFont } from './fonts.ts';
-import type { Scale } from './layout.ts';
+import type { Scale, TextBlock } from './layout.ts';
+import { HEADLINE_LINE_HEIGHT } from './text.ts';
 import type { SetMetrics, StoreRating } from './types.ts';
 
 export const MIN_RATINGS = 50;
@@ -65,10 +66,14 @@ export function drawRating(ctx: SKRSContext2D, r: StoreRating, m: SetMetrics, sc
   const left = (sc.width - ctx.measureText(line).width) / 2;
   const stars = ctx.measureText(STARS).width;
   ctx.fillText(line.slice(STARS.length), left + stars, y);
-  // Each star a shape in its glyph's cell (the line's layout is the glyphs'): faint whole, then
-  // lit to its share, a half star clipped at its own middle.
-  const cell = stars / 5;
-  const radius = Math.min(cell * 0.5, size * 0.46);
+  drawStars(ctx, r, left, y, stars / 5, Math.min(stars / 10, size * 0.46));
+}
+
+/**
+ * Each star a shape in its cell (the line's layout is the glyphs'): faint whole, then lit to its
+ * share, a half star clipped at its own middle.
+ */
+function drawStars(ctx: SKRSContext2D, r: StoreRating, left: number, y: number, cell: number, radius: number): void {
   starFills(r).forEach((fill, i) => {
     const cx = left + cell * (i + 0.5);
     ctx.save();
@@ -85,6 +90,60 @@ export function drawRating(ctx: SKRSContext2D, r: StoreRating, m: SetMetrics, sc
     ctx.fill();
     ctx.restore();
   });
+}
+
+/** The rating set beside a one-line headline: where the headline's centre and the two lines go. */
+export interface RatingRow {
+  /** The two lines' size: the stars over "4.7 · 12.8K+ ratings". */
+  size: number;
+  /** The headline's centre, moved left of the slide's to make room. */
+  headlineCx: number;
+  /** The lines' left edge. */
+  left: number;
+}
+
+/** Line pitch of the two lines beside the headline, per pixel of their size. */
+const ROW_PITCH = 1.25;
+
+/**
+ * The rating beside the headline, as a block of two lines (the stars over the value and the
+ * count) as tall as the headline's line, the pair centred on the slide: on a landscape cover the
+ * line under the headline took 8-9 % of the short slide's height, and the product under it went a
+ * fifth or more past the bottom edge (design read 2026-11-29). Null where the headline has more
+ * than one line, the two lines would be under `least` px, or the pair is wider than the column.
+ */
+export function ratingRow(ctx: SKRSContext2D, r: StoreRating, block: TextBlock, sc: Scale, least: number): RatingRow | null {
+  if (block.headline.length !== 1) return null;
+  const size = Math.floor((block.headlineSize * HEADLINE_LINE_HEIGHT) / (2 * ROW_PITCH));
+  if (size < least) return null;
+  setFont(ctx, block.headlineWeight, block.headlineSize, block.headline[0]);
+  const headline = ctx.measureText(block.headline[0]).width;
+  const text = ratingLine(r).slice(STARS.length).trim();
+  setFont(ctx, 700, size, text);
+  const width = Math.max(ctx.measureText(text).width, 5 * size * STAR_CELL);
+  // Half the headline's size apart: clear of a marker's padding round the last word (0.14 of it).
+  const gap = block.headlineSize * 0.5;
+  const total = headline + gap + width;
+  if (total > sc.textWidth) return null;
+  const left = (sc.width - total) / 2;
+  return { size, headlineCx: left + headline / 2, left: left + headline + gap };
+}
+
+/** A star's cell in the row beside the headline, per pixel of the lines' size. */
+const STAR_CELL = 1.1;
+
+/** Draws the rating beside the headline (ratingRow), `top` the headline's top and `lineBox` its line's height. */
+export function drawRatingRow(ctx: SKRSContext2D, r: StoreRating, row: RatingRow, color: string, top: number, lineBox: number): void {
+  const mid = top + lineBox / 2;
+  const pitch = row.size * ROW_PITCH;
+  const text = ratingLine(r).slice(STARS.length).trim();
+  ctx.fillStyle = color;
+  drawStars(ctx, r, row.left, mid - pitch / 2, row.size * STAR_CELL, row.size * 0.46);
+  setFont(ctx, 700, row.size, text);
+  ctx.direction = 'ltr';
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'middle';
+  ctx.fillText(text, row.left, mid + pitch / 2);
 }
 
 /** A five-pointed star about (cx, cy), a point up, its inner radius 0.4 of its outer (a store's star). */

@@ -81,6 +81,22 @@ describe("bold's big type shows on landscape slides", () => {
     );
   });
 
+  // With the store's rating on the cover (as the sheets and a rated listing's sets have it) the
+  // line under the headline took 8-9 % of the height from the cover, and bold fell to soft's
+  // size on the iPhone (106 px) and the Mac (144). The rating now stands beside a one-line
+  // headline where the pair fits, and a Mac's cover window bleeds a quarter under its text.
+  it.each([
+    ['iPhone', 'iphone-69'],
+    ['Mac', 'mac'],
+  ] as const)('%s: with the rating on the cover, bold is still at least 1.3 × soft', (_, device) => {
+    const slides = habitlySet(device);
+    const c = ctx();
+    const rating = { value: habitly.rating!, count: habitly.ratingCount! };
+    const bold = fitSet(c, device, slides, 'bold', LANDSCAPE, rating);
+    const soft = fitSet(c, device, slides, 'soft', LANDSCAPE, rating);
+    expect(bold.headlineSizes[0] / soft.headlineSizes[0]).toBeGreaterThanOrEqual(1.3);
+  });
+
   // Larger type lowers the device under it: above the floor, a feature's device keeps at least
   // 1 − MAX_TYPE_BLEED of its height on the slide (the Mac's window: whole at 70 %, mac-window.test.ts).
   const rows = CASES.filter(([, device]) => device !== 'mac').flatMap(([name, device, screen]) =>
