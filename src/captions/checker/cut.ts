@@ -10,7 +10,8 @@
 import { taggedSentences, type TaggedTerm } from '../nlp.ts';
 import { closedEnding } from './complete.ts';
 import { danglingClause, leftBehind, sharedSubject } from './dangling.ts';
-import { looksParticiple, normalise, participleBases, WORD, words } from '../text.ts';
+import { looksParticiple, MANNER, normalise, participleBases, WORD, words } from '../text.ts';
+import { activityCut, comparisonCut, complementCut, gestureOnly, objectListCut, settingOnly, sharedObjectCut } from './whole-phrase.ts';
 
 /** Words a phrase may end before: a clause, an aside, a second action. Never "of": "part | of" is one phrase. */
 const NEXT_OPENS = new Set(
@@ -472,6 +473,18 @@ export function cutPhrase(
         subject);
     const behind = leftBehind(run, sw, at, terms, subject);
     if (behind) return behind;
+    // More shapes of a phrase cut where it does not end (./whole-phrase.ts): an activity before its
+    // verb, a gesture before its purpose, a comparison before its "as", a sentence's opening setting
+    // said as a headline, a verb before the object it shares, a list of objects cut to its first.
+    const more =
+      activityCut(run, sw, at, terms, subject) ??
+      gestureOnly(run, sw, at, s.pause) ??
+      comparisonCut(run, sw, at) ??
+      (headline === undefined ? settingOnly(run, sw, at, terms, s.text) : null) ??
+      sharedObjectCut(run, sw, at, terms, s.pause) ??
+      objectListCut(run, sw, at, terms, s.pause) ??
+      (s.pause[end - 1] ? null : complementCut(sw, end));
+    if (more) return more;
     if (!aside) return `stops before "${next}": the listing's sentence goes on "${run.slice(-3).join(' ')} ${next}…"`;
     // "Your mix keeps playing | in the background while your screen is off": a verb of going on (or
     // a bare "works", "runs") ends the phrase and says nothing by itself; the place, time or
@@ -546,9 +559,13 @@ export function cutPhrase(
     // tune"), and the verbs alone, unlock and tune what? (third held-out read, nitro).
     const afterAction = prev !== 'to' || (!!terms && terms.slice(0, at - 1).some((t) => t.tags.includes('Verb') && !PARTICIPLE(t)));
     const purpose = prev === 'to' && afterAction && ACTION(termsOf(`you can ${run.join(' ')}`)[2]);
+    // "…so you can | easily schedule meetings": a manner adverb before the action is the action's own.
+    const manner = MANNER.test(run[0]) && run.length >= 3 && ACTION(terms?.[at + 1]);
     const action =
       purpose ||
-      (afterAction && ACTION(first ?? termsOf(run.join(' '))[0]) && (s.pause[at - 1] || /^(and|or|then|to|you|can|also)$/.test(prev)));
+      (afterAction &&
+        (ACTION(first ?? termsOf(run.join(' '))[0]) || manner) &&
+        (s.pause[at - 1] || /^(and|or|then|to|you|can|also)$/.test(prev)));
     const aside = PARTICIPLE(first) && NOUN(terms?.[at - 1]);
     // "Speed camera warnings and | lane guidance": a second thing after a first, not a word of it ("large and | duplicate files").
     // After a comma, the rest of a list is not a thing of its own ("JPEG, | HEIC or TIFF").
@@ -564,7 +581,10 @@ export function cutPhrase(
     // of the bullet's thing, and said alone, rewards for what?
     const clause = !!terms && run.some((_, j) => j > 0 && /^(and|or)$/.test(run[j - 1]) && terms[at + j].tags.includes('Verb'));
     const verbless = /^(with|using|via)$/.test(prev) && !!terms && !terms.slice(0, at - 1).some((t) => t.tags.includes('Verb'));
-    const given = gives && !clause && !verbless && (NOUN(terms?.[at + run.length - 1]) || (NOUN(first) && end === sw.length));
+    // A noun phrase, not a clause: "Keeping up with | friends is faster than ever" names a subject
+    // and says something of it, and its subject was "keeping up with friends".
+    const ownClause = !!terms && run.some((_, j) => j > 0 && subjectThenVerb(terms, at + j));
+    const given = gives && !clause && !verbless && !ownClause && (NOUN(terms?.[at + run.length - 1]) || (NOUN(first) && end === sw.length));
     // "TaskForge is | a to-do list and planner for busy people": what the app is, a noun phrase of its own.
     const described =
       /^(is|are)$/.test(prev) && at >= 2 && sw.slice(0, at - 1).every((w) => frame.has(w)) && /^(a|an|the|your)$/.test(run[0]);
@@ -591,6 +611,9 @@ export function cutPhrase(
       !(/^(and|or)$/.test(sw[at - 2] ?? '') && s.pause.slice(0, at - 2).some(Boolean) && terms[0]?.tags.includes('Verb')) &&
       terms.slice(0, at).some((t) => t.tags.includes('Verb') && !PARTICIPLE(t)) &&
       !terms.slice(at + 1, at + run.length).some((t, j) => t.tags.includes('Verb') && !(j === 0 && t.tags.includes('Gerund')));
+    // "Your ticket / To a night out": the rest of the sentence is the headline's obligatory complement.
+    const complement = rest && !s.pause[at - 1] ? complementCut(sw, at) : null;
+    if (complement) return complement;
     const opener = rest && (STANDALONE.has(run[0]) || ACTION(first) || aside || restAside);
     // "Home screen | widgets for quick check-ins": what is left out is a modifier of the noun the
     // caption opens on, and the noun phrase stands whole without it.
