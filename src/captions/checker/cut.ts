@@ -11,7 +11,16 @@ import { taggedSentences, type TaggedTerm } from '../nlp.ts';
 import { closedEnding } from './complete.ts';
 import { danglingClause, leftBehind, sharedSubject } from './dangling.ts';
 import { looksParticiple, MANNER, normalise, participleBases, WORD, words } from '../text.ts';
-import { activityCut, comparisonCut, complementCut, gestureOnly, objectListCut, settingOnly, sharedObjectCut } from './whole-phrase.ts';
+import {
+  activityCut,
+  comparisonCut,
+  complementCut,
+  gestureOnly,
+  modifierCut,
+  objectListCut,
+  settingOnly,
+  sharedObjectCut,
+} from './whole-phrase.ts';
 
 /** Words a phrase may end before: a clause, an aside, a second action. Never "of": "part | of" is one phrase. */
 const NEXT_OPENS = new Set(
@@ -483,6 +492,7 @@ export function cutPhrase(
       (headline === undefined ? settingOnly(run, sw, at, terms, s.text) : null) ??
       sharedObjectCut(run, sw, at, terms, s.pause) ??
       objectListCut(run, sw, at, terms, s.pause) ??
+      modifierCut(run, sw, at, terms) ??
       (s.pause[end - 1] ? null : complementCut(sw, end));
     if (more) return more;
     if (!aside) return `stops before "${next}": the listing's sentence goes on "${run.slice(-3).join(' ')} ${next}…"`;

@@ -136,3 +136,23 @@ export function complementCut(sw: string[], at: number): string | null {
     return `splits "${sw[at - 2]} ${prev}" from the "${next}" it needs ("${sw.slice(at - 2, at + 3).join(' ')}…")`;
   return null;
 }
+
+/**
+ * "Open your recently | added files": an adverb that modifies the next word, a participle or an
+ * adjective before its noun, split from it. A manner adverb that ends its verb phrase stands
+ * ("Round up purchases automatically | into savings").
+ */
+export function modifierCut(run: string[], sw: string[], at: number, terms: Term[] | null): string | null {
+  const end = at + run.length;
+  const tail = terms?.[end - 1];
+  const next = terms?.[end];
+  if (!tail || !next || !/ly$/.test(run[run.length - 1]) || !tail.tags.includes('Adverb')) return null;
+  // Before the noun it modifies: the tagger reads some plurals after a participle as verbs ("added files").
+  const after = terms?.[end + 1];
+  const modifies =
+    (/ed$/.test(sw[end]) || next.tags.includes('Adjective')) &&
+    !!after &&
+    !after.tags.some((g) => /Preposition|Conjunction|Determiner|Adverb/.test(g)) &&
+    !/^(to|and|or|by|than)$/.test(sw[end + 1]);
+  return modifies ? `stops inside "${sw.slice(end - 1, end + 2).join(' ')}": "${run[run.length - 1]}" says how "${sw[end]}" is` : null;
+}
