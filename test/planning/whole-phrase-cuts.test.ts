@@ -32,6 +32,8 @@ const PROSE = [
   'Same for your warranties and manuals.',
   'Plan your week so you can easily share meals with family.',
   'Riding with friends is more fun than ever.',
+  'Gardenly helps you connect with neighbours across town.',
+  'Retouch portraits with smart brushes and layer masks.',
 ];
 const sentences = sentenceWords(PROSE);
 const cut = (text: string, headline?: string) => cutPhrase(text, sentences, new Set(), headline);
@@ -50,6 +52,7 @@ describe('a phrase cut where it does not end is a cut', () => {
     ['Immerse yourself', 'splits "immerse yourself"'],
     ['Friends is more fun than ever', 'starts mid-sentence'],
     ['Your membership card', 'names the subject'],
+    ['Neighbours across town', 'starts mid-sentence'],
   ])('"%s"', (caption, why) => {
     expect(cut(caption) ?? '').toContain(why);
   });
@@ -78,6 +81,7 @@ describe('a phrase cut where it does not end is a cut', () => {
     'Immerse yourself in calm forest sounds',
     'Easily share meals with family',
     'Riding with friends is more fun than ever',
+    'Smart brushes and layer masks',
   ])('keeps "%s" whole', (caption) => {
     expect(cut(caption)).toBeNull();
   });
@@ -121,5 +125,19 @@ describe('the rule writer leaves such phrases out on a prose listing', () => {
     });
     const said = isProblem(r) ? [] : r.slides.map((s) => `${s.headline} ${s.subheadline ?? ''}`);
     expect(said.join('\n')).toMatch(/easily share meals with family/i);
+  });
+});
+
+describe('the professional voice says a feature as the listing does', () => {
+  it('never pads it with the app name', () => {
+    const prose = { ...habitly, name: 'Gardenly: Home Organiser', subtitle: null, description: PROSE.join(' ') };
+    const r = planScreenshotSet({
+      listings: [prose],
+      extraContext: null,
+      request: { device: 'iphone-69', captionStyle: 'professional', captionLength: 'short', count: 4 },
+    });
+    const features = r.slides.filter((s) => s.role !== 'call-to-action' && s.role !== 'hero').map((s) => s.headline);
+    expect(features.length).toBeGreaterThan(0);
+    expect(features.filter((h) => / with Gardenly/i.test(h))).toEqual([]);
   });
 });

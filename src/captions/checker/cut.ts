@@ -331,6 +331,9 @@ const LIGHT_VERBS = /^(add|adds|get|gets|have|has|make|makes|take|takes|use|uses
 const RELATIONAL = /^(access|compatibility|integration|connection|connections)$/;
 /** Adverbs that say "only for" and need the for-whom: "Designed exclusively | for macOS". */
 const RESTRICTING = /^(exclusively|specifically|especially|solely|purely|uniquely)$/;
+/** Words for people: after "connect with", "chat with", whom the action is with. */
+const PEOPLE =
+  /^(people|friends|family|families|others|everyone|anyone|colleagues|coworkers|teammates|players|users|neighbours|neighbors|kids|parents)$/;
 /** Particles of phrasal verbs that go on with a preposition: "keep up | with you", "look forward | to". */
 const PARTICLE = /^(up|along|forward|out|away|back)$/;
 
@@ -593,8 +596,21 @@ export function cutPhrase(
     const verbless = /^(with|using|via)$/.test(prev) && !!terms && !terms.slice(0, at - 1).some((t) => t.tags.includes('Verb'));
     // A noun phrase, not a clause: "Keeping up with | friends is faster than ever" names a subject
     // and says something of it, and its subject was "keeping up with friends".
-    const ownClause = !!terms && run.some((_, j) => j > 0 && subjectThenVerb(terms, at + j));
-    const given = gives && !clause && !verbless && !ownClause && (NOUN(terms?.[at + run.length - 1]) || (NOUN(first) && end === sw.length));
+    // Not inside a clause of the phrase's own ("Get | reminders before bills are due" gives a thing).
+    const inner = run.findIndex(
+      (w, j) => j > 0 && /^(when|while|if|because|where|whenever|until|once|before|after|that|which|who|as)$/.test(w),
+    );
+    const ownClause = !!terms && run.some((_, j) => j > 0 && (inner < 0 || j < inner) && subjectThenVerb(terms, at + j));
+    // "Connect with | people around the world": after a verb's own "with" the noun is whom it acts
+    // with, not a thing the app gives ("Learn openings with | interactive lessons" gives one).
+    // Only people: "…detail with | curves and selective masks" names the tools, which stand.
+    const partner =
+      prev === 'with' &&
+      !!terms &&
+      (ACTION(terms[at - 2]) || PARTICLE.test(sw[at - 2] ?? '')) &&
+      run.slice(0, 3).some((w, j) => terms[at + j]?.tags.includes('Actor') || PEOPLE.test(w));
+    const given =
+      gives && !clause && !verbless && !ownClause && !partner && (NOUN(terms?.[at + run.length - 1]) || (NOUN(first) && end === sw.length));
     // "TaskForge is | a to-do list and planner for busy people": what the app is, a noun phrase of its own.
     const described =
       /^(is|are)$/.test(prev) && at >= 2 && sw.slice(0, at - 1).every((w) => frame.has(w)) && /^(a|an|the|your)$/.test(run[0]);
