@@ -34,6 +34,8 @@ const PROSE = [
   'Riding with friends is more fun than ever.',
   'Gardenly helps you connect with neighbours across town.',
   'Retouch portraits with smart brushes and layer masks.',
+  'On weekdays, yoga classes start every hour and last 45 minutes.',
+  'Gardenly helps you plan your beds and share your harvest.',
 ];
 const sentences = sentenceWords(PROSE);
 const cut = (text: string, headline?: string) => cutPhrase(text, sentences, new Set(), headline);
@@ -53,6 +55,7 @@ describe('a phrase cut where it does not end is a cut', () => {
     ['Friends is more fun than ever', 'starts mid-sentence'],
     ['Your membership card', 'names the subject'],
     ['Neighbours across town', 'starts mid-sentence'],
+    ['Last 45 minutes', 'whose subject is "classes"'],
   ])('"%s"', (caption, why) => {
     expect(cut(caption) ?? '').toContain(why);
   });
@@ -82,6 +85,7 @@ describe('a phrase cut where it does not end is a cut', () => {
     'Easily share meals with family',
     'Riding with friends is more fun than ever',
     'Smart brushes and layer masks',
+    'Share your harvest',
   ])('keeps "%s" whole', (caption) => {
     expect(cut(caption)).toBeNull();
   });

@@ -20,6 +20,7 @@ import {
   objectListCut,
   settingOnly,
   sharedObjectCut,
+  subjectDropped,
 } from './whole-phrase.ts';
 
 /** Words a phrase may end before: a clause, an aside, a second action. Never "of": "part | of" is one phrase. */
@@ -656,7 +657,7 @@ export function cutPhrase(
     // A participle before its agent is no verb of the subject: "Sleep stories | read by soothing voices".
     if (rest && terms && !s.pause[at - 1] && NOUN(terms[at - 1]) && first?.tags.includes('Infinitive') && sw[at + 1] !== 'by')
       return `starts on "${run[0]}", the verb of the headline's "${prev}": said alone it reads as an order`;
-    const someoneElse = sharedSubject(sw, at, terms, s.pause);
+    const someoneElse = sharedSubject(sw, at, terms, s.pause) ?? (rest ? null : subjectDropped(run, sw, at, terms, s.pause));
     if (someoneElse) return someoneElse;
     // "Apply them to a whole album" under any other headline points at nothing.
     if (!rest && headline !== undefined) {

@@ -156,3 +156,25 @@ export function modifierCut(run: string[], sw: string[], at: number, terms: Term
     !/^(to|and|or|by|than)$/.test(sw[end + 1]);
   return modifies ? `stops inside "${sw.slice(end - 1, end + 2).join(' ')}": "${run[run.length - 1]}" says how "${sw[end]}" is` : null;
 }
+
+/**
+ * "Classes start every hour and | last 45 minutes", "The app will sort your receipts and | email you
+ * a summary": the second verb of a clause whose subject is a thing, not the reader. Said alone it
+ * reads as an order to the reader, and what it says of its subject is lost. "Gardenly helps you
+ * plan and | share…" keeps its subject: the reader is who shares.
+ */
+export function subjectDropped(run: string[], sw: string[], at: number, terms: Term[] | null, pause: boolean[]): string | null {
+  if (at < 3 || !terms || !/^(and|or)$/.test(sw[at - 1]) || pause[at - 2]) return null;
+  const first = terms[at];
+  if (!verb(first) || noun(first) || first.tags.some((g) => g === 'Gerund' || g === 'PastTense')) return null;
+  // The clause before the "and": back to the last comma.
+  let k = at - 2;
+  while (k > 0 && !pause[k - 1]) k--;
+  const v = terms.slice(k, at - 1).findIndex((t) => verb(t) && !noun(t));
+  if (v <= 0) return null;
+  const subject = terms[k + v - 1];
+  if (!subject.tags.includes('Noun') || /^(you|your|i)$/.test(sw[k + v - 1])) return null;
+  // "…helps you plan and | share": the reader is the one who acts.
+  if (sw.slice(k + v, at - 1).some((w) => /^(you|users|people)$/.test(w))) return null;
+  return `starts on "${run[0]}", whose subject is "${sw[k + v - 1]}" ("${sw.slice(k + v - 1, at + 1).join(' ')}…"): alone it reads as an order`;
+}
