@@ -39,12 +39,28 @@ export function cleanText(text: string): string {
 export function unshoutLine(line: string, acronyms: Set<string>): string {
   const letters = line.match(/\p{L}/gu) ?? [];
   const upper = letters.filter((c) => c !== c.toLowerCase()).length;
-  if (letters.length < 6 || upper / letters.length < 0.8) return line;
+  if (letters.length < 6 || upper / letters.length < 0.8) return unshoutLabel(line, acronyms);
   const lowered = line.replace(/\p{L}[\p{L}'’-]*/gu, (w) => (acronyms.has(w) ? w : w.toLowerCase()));
   return lowered
     .replace(PROPER, (w: string) => PROPER_FORMS[w.toLowerCase()] ?? w)
     .replace(/^(\P{L}*)(\p{L})/u, (_, pre: string, c: string) => pre + c.toUpperCase())
     .replace(/([.!?]\s+)(\p{Ll})/gu, (_, p: string, c: string) => p + c.toUpperCase());
+}
+
+/** A line's opening run of words in capitals: "SMART GROUPING. Group your…", "AUTO SYNC in background: …". */
+const LABEL = /^(\P{L}*)((?:\p{Lu}[\p{Lu}'’-]*\s+)+\p{Lu}[\p{Lu}'’-]*)(?![\p{L}\p{N}])/u;
+
+/**
+ * A bullet that opens with a label in capitals and goes on in sentence case: the label is shouted
+ * too, and a voice that cases its own lines read it as a name ("AUTOMATIC SYNCHRONIZATION" in title
+ * case, recordings re-read, V). Two words of four letters or more: "GPS TRACKING" keeps its acronym.
+ */
+function unshoutLabel(line: string, acronyms: Set<string>): string {
+  const m = LABEL.exec(line);
+  if (!m || m[2].split(/\s+/).filter((w) => w.length >= 4 && !acronyms.has(w)).length < 2) return line;
+  const label = m[2].replace(/\p{L}[\p{L}'’-]*/gu, (w) => (acronyms.has(w) ? w : w.toLowerCase()));
+  const cased = label.replace(PROPER, (w: string) => PROPER_FORMS[w.toLowerCase()] ?? w).replace(/^\p{L}/u, (c) => c.toUpperCase());
+  return m[1] + cased + line.slice(m[0].length);
 }
 
 /** Names a shouting line lowers that a shopper reads as wrong in lower case ("On the app store": sixth tuned read). */

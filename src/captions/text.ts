@@ -46,6 +46,13 @@ export function contentWords(text: string, language: string): string[] {
 /** Scripts written without spaces between words (and without a Latin full stop). */
 export const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 
+/**
+ * Adverbs of manner an action may open with ("easily schedule meetings", "securely pay"): said
+ * with its verb they are the action's own. Not "actually", "really": those lean on a sentence.
+ */
+export const MANNER =
+  /^(easily|quickly|instantly|simply|securely|safely|automatically|effortlessly|seamlessly|smoothly|accurately|privately|directly)$/;
+
 /** Quantity words a phrase's object follows: a cut after them leaves it behind ("Browse recipes from thousands"). */
 export const QUANTITY_WORDS = 'thousands|hundreds|millions|dozens|lots|tons|plenty|variety|range|number|kinds|types';
 

@@ -7,7 +7,7 @@ import { nlp } from './nlp.ts';
 import type { Listing } from '../core/listing.ts';
 import { cleanText, looksBroken, NEGATIVE, NON_FEATURE_SECTION, notAFeature, unshoutLine } from './clean.ts';
 import { analysePhrases } from './rules/phrases.ts';
-import { ELISION, mentionsFree, SPACES, words } from './text.ts';
+import { ELISION, MANNER, mentionsFree, SPACES, words } from './text.ts';
 import { endWords } from './end-words.ts';
 import { moreIdeas } from './rules/forms.ts';
 import { offRole } from './checker/selling.ts';
@@ -219,7 +219,10 @@ function sentencesOf(text: string, english: boolean, asKind: PhraseKind | null, 
     }
     const action = english ? ACTION.exec(sentence) : null;
     const actionText = action ? (action[1] ?? action[2]).trim() : null;
-    if (actionText && COPY_VERBS.has(words(actionText)[0] ?? '')) raws.push({ text: actionText, sentence, kind: asKind ?? 'action' });
+    // "…so you can easily schedule meetings": a manner adverb before the verb and its object is the action's own.
+    const said = words(actionText ?? '');
+    const verb = MANNER.test(said[0] ?? '') && said.length >= 3 ? said[1] : said[0];
+    if (actionText && COPY_VERBS.has(verb ?? '')) raws.push({ text: actionText, sentence, kind: asKind ?? 'action' });
     else raws.push({ text: sentence, sentence, kind: asKind ?? 'sentence' });
   }
   return raws;

@@ -12,6 +12,8 @@ import type { Role } from '../core/narratives.ts';
 import type { Caption } from '../captions/rules/writer.ts';
 import { sameTopic, STOCK, substance } from '../captions/checker/complete.ts';
 import { leansOnPronoun } from '../captions/checker/cut.ts';
+import { fillerOnly } from '../captions/checker/filler.ts';
+import { askOf } from '../captions/checker/selling.ts';
 import { contentWords, textKey } from '../captions/text.ts';
 import type { Understanding } from '../captions/understand.ts';
 import { CaptionWriter, FEATURE_ROLES } from '../captions/rules/writer.ts';
@@ -57,14 +59,19 @@ export function unsaidFeatures(u: Understanding, rules: (Pick<Caption, 'headline
     const opening = contentWords(sentence, u.language)[0];
     return opening !== undefined && contentWords(u.shortName, u.language).includes(opening);
   };
-  return u.phrases
-    .filter((p) => p !== u.promise && !spent.has(p.text) && !spentSentences.has(p.sentence))
-    .filter((p) => !aboutApp(p.sentence) && leansOnPronoun(p.text) === null)
-    .filter((p) => {
-      const topic = substance(p.text, u.language, nameWords);
-      return topic.size > 0 && !topics.some((t) => sameTopic(topic, t));
-    })
-    .map((p) => p.text);
+  return (
+    u.phrases
+      .filter((p) => p !== u.promise && !spent.has(p.text) && !spentSentences.has(p.sentence))
+      .filter((p) => !aboutApp(p.sentence) && leansOnPronoun(p.text) === null)
+      // Filler and a bare ask ("Fun for all ages", "Download the app") are no feature left unsaid:
+      // the checker refuses them on any slide, so a refusal naming one as "more" would not be true.
+      .filter((p) => u.language !== 'en' || (!fillerOnly(substance(p.text, u.language, new Set())) && askOf(p.text) === null))
+      .filter((p) => {
+        const topic = substance(p.text, u.language, nameWords);
+        return topic.size > 0 && !topics.some((t) => sameTopic(topic, t));
+      })
+      .map((p) => p.text)
+  );
 }
 
 interface Refusable {

@@ -29,6 +29,16 @@ describe('unshoutLine', () => {
     expect(unshoutLine('SYNCS YOUR IPHONE, IPAD AND ANDROID', new Set())).toBe('Syncs your iPhone, iPad and Android');
     expect(unshoutLine('IPHONEOGRAPHY TIPS FOR ANDROIDS', new Set())).toBe('Iphoneography tips for androids');
   });
+
+  // Recordings re-read (hc1): a bullet's label in capitals kept them in a title-case voice (V).
+  it('reads a label in capitals that opens a sentence-case line in sentence case', () => {
+    expect(unshoutLine('• QUICK CAPTURE. Jot a note from any screen', new Set())).toBe('• Quick capture. Jot a note from any screen');
+    expect(unshoutLine('OFFLINE MAPS for every trail you save', new Set())).toBe('Offline maps for every trail you save');
+    expect(unshoutLine('CLOUD BACKUP TO ICLOUD: every night', new Set())).toBe('Cloud backup to iCloud: every night');
+    // One long word, or an acronym, is no shouted label.
+    expect(unshoutLine('GPS TRACK on every run', new Set(['GPS']))).toBe('GPS TRACK on every run');
+    expect(unshoutLine('NEW: widgets for your home screen', new Set())).toBe('NEW: widgets for your home screen');
+  });
 });
 
 describe('notAFeature', () => {

@@ -14,6 +14,7 @@ import { openerVocabulary } from '../rules/voices.ts';
 import { type Role } from '../../core/narratives.ts';
 import { sentenceCutFrom } from './cut.ts';
 import { namesOnly } from './selling.ts';
+import { fillerOnly } from './filler.ts';
 import { MIN_RATINGS, ratingTwice } from './proof.ts';
 import {
   heroSaysAgain,
@@ -220,6 +221,19 @@ export class CaptionChecker {
       const closes = c.role === 'call-to-action' && this.position(c) > 1;
       if (!said && !closes && this.position(c) <= VALUE_SLIDES && c.role !== 'social-proof' && c.role !== 'problem')
         out.push({ id: 'value-first', field: 'headline', message: `"${c.headline}" opens the set without a value proposition` });
+    }
+    // "Innovative solutions", "Fun for all ages": words any app says of itself, headline and
+    // subheadline together ("Get more done / With keyboard shortcuts" says what). Hard on every
+    // slide: a set refused, and told why, is better than filler (issue 33).
+    if (f.native && f.language === 'en' && c.headline.trim() && !ASIDE_ROLES.has(c.role)) {
+      const own = substance(`${c.headline} ${sub ?? ''}`, f.language, OPENERS);
+      if (fillerOnly(own))
+        out.push({
+          id: 'generic',
+          field: 'headline',
+          message: `"${c.headline}" says only what any app says of itself (${[...own].join(', ')})`,
+          soft: false,
+        });
     }
     out.push(...this.oneFeature(c));
     // A feature slide that says the hero again, in its words or as the rest of its sentence (hard);

@@ -10,7 +10,18 @@
 import { taggedSentences, type TaggedTerm } from '../nlp.ts';
 import { closedEnding } from './complete.ts';
 import { danglingClause, leftBehind, sharedSubject } from './dangling.ts';
-import { looksParticiple, normalise, participleBases, WORD, words } from '../text.ts';
+import { looksParticiple, MANNER, normalise, participleBases, WORD, words } from '../text.ts';
+import {
+  activityCut,
+  comparisonCut,
+  complementCut,
+  gestureOnly,
+  modifierCut,
+  objectListCut,
+  settingOnly,
+  sharedObjectCut,
+  subjectDropped,
+} from './whole-phrase.ts';
 
 /** Words a phrase may end before: a clause, an aside, a second action. Never "of": "part | of" is one phrase. */
 const NEXT_OPENS = new Set(
@@ -321,6 +332,9 @@ const LIGHT_VERBS = /^(add|adds|get|gets|have|has|make|makes|take|takes|use|uses
 const RELATIONAL = /^(access|compatibility|integration|connection|connections)$/;
 /** Adverbs that say "only for" and need the for-whom: "Designed exclusively | for macOS". */
 const RESTRICTING = /^(exclusively|specifically|especially|solely|purely|uniquely)$/;
+/** Words for people: after "connect with", "chat with", whom the action is with. */
+const PEOPLE =
+  /^(people|friends|family|families|others|everyone|anyone|colleagues|coworkers|teammates|players|users|neighbours|neighbors|kids|parents)$/;
 /** Particles of phrasal verbs that go on with a preposition: "keep up | with you", "look forward | to". */
 const PARTICLE = /^(up|along|forward|out|away|back)$/;
 
@@ -472,6 +486,19 @@ export function cutPhrase(
         subject);
     const behind = leftBehind(run, sw, at, terms, subject);
     if (behind) return behind;
+    // More shapes of a phrase cut where it does not end (./whole-phrase.ts): an activity before its
+    // verb, a gesture before its purpose, a comparison before its "as", a sentence's opening setting
+    // said as a headline, a verb before the object it shares, a list of objects cut to its first.
+    const more =
+      activityCut(run, sw, at, terms, subject) ??
+      gestureOnly(run, sw, at, s.pause) ??
+      comparisonCut(run, sw, at) ??
+      (headline === undefined ? settingOnly(run, sw, at, terms, s.text) : null) ??
+      sharedObjectCut(run, sw, at, terms, s.pause) ??
+      objectListCut(run, sw, at, terms, s.pause) ??
+      modifierCut(run, sw, at, terms) ??
+      (s.pause[end - 1] ? null : complementCut(sw, end));
+    if (more) return more;
     if (!aside) return `stops before "${next}": the listing's sentence goes on "${run.slice(-3).join(' ')} ${next}…"`;
     // "Your playlist keeps going | in the background while the phone is locked": a verb of going on (or
     // a bare "works", "runs") ends the phrase and says nothing by itself; the place, time or
@@ -546,9 +573,13 @@ export function cutPhrase(
     // tune"), and the verbs alone, unlock and tune what? (third held-out read, nitro).
     const afterAction = prev !== 'to' || (!!terms && terms.slice(0, at - 1).some((t) => t.tags.includes('Verb') && !PARTICIPLE(t)));
     const purpose = prev === 'to' && afterAction && ACTION(termsOf(`you can ${run.join(' ')}`)[2]);
+    // "…so you can | easily schedule meetings": a manner adverb before the action is the action's own.
+    const manner = MANNER.test(run[0]) && run.length >= 3 && ACTION(terms?.[at + 1]);
     const action =
       purpose ||
-      (afterAction && ACTION(first ?? termsOf(run.join(' '))[0]) && (s.pause[at - 1] || /^(and|or|then|to|you|can|also)$/.test(prev)));
+      (afterAction &&
+        (ACTION(first ?? termsOf(run.join(' '))[0]) || manner) &&
+        (s.pause[at - 1] || /^(and|or|then|to|you|can|also)$/.test(prev)));
     const aside = PARTICIPLE(first) && NOUN(terms?.[at - 1]);
     // "Speed camera warnings and | lane guidance": a second thing after a first, not a word of it ("large and | duplicate files").
     // After a comma, the rest of a list is not a thing of its own ("JPEG, | HEIC or TIFF").
@@ -564,7 +595,23 @@ export function cutPhrase(
     // of the bullet's thing, and said alone, rewards for what?
     const clause = !!terms && run.some((_, j) => j > 0 && /^(and|or)$/.test(run[j - 1]) && terms[at + j].tags.includes('Verb'));
     const verbless = /^(with|using|via)$/.test(prev) && !!terms && !terms.slice(0, at - 1).some((t) => t.tags.includes('Verb'));
-    const given = gives && !clause && !verbless && (NOUN(terms?.[at + run.length - 1]) || (NOUN(first) && end === sw.length));
+    // A noun phrase, not a clause: "Keeping up with | friends is faster than ever" names a subject
+    // and says something of it, and its subject was "keeping up with friends".
+    // Not inside a clause of the phrase's own ("Get | reminders before bills are due" gives a thing).
+    const inner = run.findIndex(
+      (w, j) => j > 0 && /^(when|while|if|because|where|whenever|until|once|before|after|that|which|who|as)$/.test(w),
+    );
+    const ownClause = !!terms && run.some((_, j) => j > 0 && (inner < 0 || j < inner) && subjectThenVerb(terms, at + j));
+    // "Connect with | people around the world": after a verb's own "with" the noun is whom it acts
+    // with, not a thing the app gives ("Learn openings with | interactive lessons" gives one).
+    // Only people: "…detail with | curves and selective masks" names the tools, which stand.
+    const partner =
+      prev === 'with' &&
+      !!terms &&
+      (ACTION(terms[at - 2]) || PARTICLE.test(sw[at - 2] ?? '')) &&
+      run.slice(0, 3).some((w, j) => terms[at + j]?.tags.includes('Actor') || PEOPLE.test(w));
+    const given =
+      gives && !clause && !verbless && !ownClause && !partner && (NOUN(terms?.[at + run.length - 1]) || (NOUN(first) && end === sw.length));
     // "TaskForge is | a to-do list and planner for busy people": what the app is, a noun phrase of its own.
     const described =
       /^(is|are)$/.test(prev) && at >= 2 && sw.slice(0, at - 1).every((w) => frame.has(w)) && /^(a|an|the|your)$/.test(run[0]);
@@ -591,6 +638,9 @@ export function cutPhrase(
       !(/^(and|or)$/.test(sw[at - 2] ?? '') && s.pause.slice(0, at - 2).some(Boolean) && terms[0]?.tags.includes('Verb')) &&
       terms.slice(0, at).some((t) => t.tags.includes('Verb') && !PARTICIPLE(t)) &&
       !terms.slice(at + 1, at + run.length).some((t, j) => t.tags.includes('Verb') && !(j === 0 && t.tags.includes('Gerund')));
+    // "Your ticket / To a night out": the rest of the sentence is the headline's obligatory complement.
+    const complement = rest && !s.pause[at - 1] ? complementCut(sw, at) : null;
+    if (complement) return complement;
     const opener = rest && (STANDALONE.has(run[0]) || ACTION(first) || aside || restAside);
     // "Home screen | widgets for quick check-ins": what is left out is a modifier of the noun the
     // caption opens on, and the noun phrase stands whole without it.
@@ -607,7 +657,7 @@ export function cutPhrase(
     // A participle before its agent is no verb of the subject: "Bedtime tales | told by gentle narrators".
     if (rest && terms && !s.pause[at - 1] && NOUN(terms[at - 1]) && first?.tags.includes('Infinitive') && sw[at + 1] !== 'by')
       return `starts on "${run[0]}", the verb of the headline's "${prev}": said alone it reads as an order`;
-    const someoneElse = sharedSubject(sw, at, terms, s.pause);
+    const someoneElse = sharedSubject(sw, at, terms, s.pause) ?? (rest ? null : subjectDropped(run, sw, at, terms, s.pause));
     if (someoneElse) return someoneElse;
     // "Apply them to a whole album" under any other headline points at nothing.
     if (!rest && headline !== undefined) {

@@ -36,7 +36,7 @@ const COMPLEMENT_VERB =
   /^(divided|split|logged|signed|based|composed|located|tailored|tailor-made|geared|aimed|suited|dedicated|devoted|comes|come|belongs|belong|consists|consist|depends|depend|relies|rely|refers|refer)$/;
 const PREPOSITION = /^(in|into|on|onto|to|with|for|of|from|at|by|as|about|towards?|up)$/;
 /** Words that open a subject naming one particular thing, which the sentence then says something of. */
-const DETERMINER = /^(the|every|each)$/;
+const DETERMINER = /^(the|every|each|your|our)$/;
 const TIME_ADVERB = /^(today|now|currently|tonight)$/;
 
 /** Why the English caption `text`, read alone, stops after its verb or opens only a condition; or null. */
@@ -50,6 +50,11 @@ export function danglingClause(text: string, alone: boolean): string | null {
   if (alone && SUBORDINATOR.test(ws[0]) && !/[,;:–—]/u.test(text)) return `opens on "${ws[0]}": a condition with no main clause`;
   // "Is built for teams": a verb whose subject stayed in the sentence before (a quote split at a "!").
   if (alone && BE.test(ws[0]) && ws.length >= 2 && !/\?$/.test(text.trim())) return `opens on "${ws[0]}": its subject is left out`;
+  // "The app will then sort your photos", "Same for your albums": a step or a list's next item that
+  // points back at a line said before it; on a slide of its own that line is not there.
+  // Under a headline too: the line a "same for" points at is the listing's sentence before, not the headline.
+  const pointsBack = pointsBackAt(ws, alone);
+  if (pointsBack) return pointsBack;
   if (ws.length <= 4 && SUBJECT.test(ws[0]) && NEEDS_OBJECT.test(last) && prev !== 'to')
     return `ends on "${last}", whose object is left out`;
   if (GIVES.test(prev) && RECEIVER.test(last) && ws[ws.length - 3] !== 'to' && ws.length <= 5)
@@ -57,6 +62,28 @@ export function danglingClause(text: string, alone: boolean): string | null {
   if (AUXILIARY.test(last) && ws.length >= 2 && !RELATIVE_SUBJECT.test(prev)) return `ends on "${last}", which needs its verb`;
   if (BE.test(prev) && BE_ADVERB.test(last)) return `ends on "${prev} ${last}", which needs what it is`;
   if (BE.test(prev) && COMPLEMENT_VERB.test(last)) return `ends on "${prev} ${last}", which needs what follows it`;
+  return null;
+}
+
+/** Words before "then" that make it a step of the line itself: "and then", "first…, then", "since then". */
+const THEN_OWN = /^(and|or|first|since|until|till|just|back|even|by|from|but)$/;
+/** Openers that name a step before "then" in the same line: "When you land, then…" is rare; "If…, then" is its own. */
+const OWN_STEP = /^(if|when|once|first|after|whenever)$/;
+
+/**
+ * "The app will then sort your photos", "Then share it", "Same for your albums", "Likewise for
+ * videos": "then" as the next step, or "same for" as the next item, points at what the listing said
+ * just before. On a slide of its own that line is not there, so the slide starts in the middle.
+ */
+function pointsBackAt(ws: string[], alone: boolean): string | null {
+  if (/^(same|likewise)$/.test(ws[0]) || (ws[0] === 'the' && ws[1] === 'same' && /^(for|goes|with|applies)$/.test(ws[2] ?? '')))
+    return `opens on "${ws.slice(0, ws[0] === 'the' ? 2 : 1).join(' ')}", pointing at a line said before it`;
+  // Under a headline "then" may be the headline's next step ("Scan the page / Then share it").
+  const i = alone ? ws.indexOf('then') : -1;
+  if (i < 0 || ws.slice(0, i).some((w) => OWN_STEP.test(w)) || (i > 0 && THEN_OWN.test(ws[i - 1]))) return null;
+  // "Then" after a verb is its object's time ("back then"); after the subject or a modal it is the next step.
+  if (i === 0 || /^(will|can|would|could|may|might|should|must|'ll|you|we|it|they|app|then)$/.test(ws[i - 1]))
+    return `says "then", the next step after one said before it`;
   return null;
 }
 

@@ -43,8 +43,11 @@ export interface Finding {
   id: FindingId;
   field: 'headline' | 'subheadline' | 'screenshot';
   message: string;
-  /** A case of a hard finding a copywriter lets pass where nothing better exists (`softFinding`). */
-  soft?: true;
+  /**
+   * A case of a hard finding a copywriter lets pass where nothing better exists (`softFinding`);
+   * false: a case of a soft kind that never passes (filler is `generic`, and never ships).
+   */
+  soft?: boolean;
 }
 
 export interface CaptionToCheck {
@@ -106,6 +109,7 @@ export function tooLongToJudge(c: Pick<CaptionToCheck, 'headline' | 'subheadline
 export function softFinding(f: Finding, c: Pick<CaptionToCheck, 'role' | 'index'>): boolean {
   if (c.role === 'hero' || (c.index ?? 1) <= 1) return false;
   // A subheadline of the name or category alone is padding, never shipped: the slide stands on its headline.
+  if (f.soft === false) return false;
   return (f.id === 'generic' && f.field === 'headline') || f.id === 'value-first' || f.soft === true;
 }
 

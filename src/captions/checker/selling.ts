@@ -7,7 +7,7 @@
 import { contentWords } from '../text.ts';
 
 const HEADING =
-  /^(?:(?:the|our|all|core|key|main|top|great|amazing|awesome|cool|basic|advanced|special|premium|pro|other|more|new|app|game|additional|latest|exclusive|best)\s+)*(?:features?|highlights|functions?|functionality|what'?s new|overview|information|info|details|contact(?: information| us| info)?|about(?: us| the app)?|faq|notes?|support|settings|description|introduction|summary|benefits|updates?|changelog|requirements|permissions|specifications|specs|tips|instructions|help)$/i;
+  /^(?:(?:the|our|all|core|key|main|top|great|amazing|awesome|cool|basic|advanced|special|premium|pro|other|more|new|app|game|additional|latest|exclusive|best|essential|important|useful|powerful)\s+)*(?:features?|highlights|functions?|functionality|what'?s new|overview|information|info|details|contact(?: information| us| info)?|about(?: us| the app)?|faq|notes?|support|settings|description|introduction|summary|benefits|updates?|changelog|requirements|permissions|specifications|specs|tips|instructions|help)$/i;
 const ORDINAL = '(?:\\d+|[ivx]+|one|two|three|four|five|six|seven|eight|nine|ten|first|second|third|final|last)';
 const KINDS: [string, RegExp][] = [
   // "Chapter 1 of the saga takes your heroes through…": an installment of the game's story is lore,
@@ -74,6 +74,24 @@ export function offRole(text: string): string | null {
   const bare = t.replace(/^[^:]{1,40}:\s*(?=\S)/u, '').replace(/\s+(?:for|of|in)\s+[\p{L}\p{N}'’ ]{1,40}$/u, '');
   if (HEADING.test(t) || (bare !== t && /^(?:\S+\s+)?(?:features?|highlights)$/i.test(bare))) return 'a heading';
   return KINDS.find(([, re]) => re.test(t))?.[0] ?? null;
+}
+
+/**
+ * "Download the app.", "Come visit!": the listing's own ask, the store's button's job. On the ask's
+ * slide the voice says it with the app's name; anywhere else it spends a feature's slide asking
+ * (recordings read: an ask and "Come play" as feature slides, O). Only the bare ask: "Download the
+ * app to earn points" goes on to say what it gives.
+ */
+const ASK =
+  /^(?:(?:download|dowload|get|install|grab|try)\s+(?:the|our|this)\s+app(?:\s+(?:now|today|for free))?|come\s+(?:play|visit|see us|join us|on in))$/i;
+export function askOf(text: string): string | null {
+  // Past a voice's opener: "Go ahead, download the app!" is the same ask.
+  const bare = text
+    .normalize('NFKC')
+    .replace(/[.!]+$/u, '')
+    .trim()
+    .replace(/^(?:go ahead|now you can|yes)[,!]?\s+/i, '');
+  return ASK.test(bare) ? 'an ask' : null;
 }
 
 /**

@@ -11,7 +11,7 @@ import { captionWidth } from '../../core/locales.ts';
 import { languageFinding } from './language.ts';
 import { CUT_LANGUAGES, cutPhrase, leansOnPronoun } from './cut.ts';
 import { brokenFrame } from './frames.ts';
-import { offRole } from './selling.ts';
+import { askOf, offRole } from './selling.ts';
 import { contradictedProof } from './proof.ts';
 import { punctuationFault } from './typography.ts';
 import { primaryListing } from '../../core/listing.ts';
@@ -125,7 +125,7 @@ export function textFindings(text: string, field: 'headline' | 'subheadline', c:
   }
   // "Sans stress", "without the hassle": a pain said as gone is a benefit, not a complaint.
   if (c.role !== 'problem' && NEGATIVE.test(text.replace(RELIEVED, ''))) add('tone', `"${text}" complains or asks outside a problem slide`);
-  const off = offRole(text);
+  const off = offRole(text) ?? (c.role === 'call-to-action' ? null : askOf(text));
   if (off) add('off-role', `"${text}" is ${off}, not a selling point`);
   const contradicted = contradictedProof(text, f.storeFigures);
   if (contradicted) add('rating', `"${text}" ${contradicted}`);

@@ -46,7 +46,9 @@ export function cutForms(text: string): string[] {
       .replace(/[,;:–—]+$/u, '');
     const openList = /,\s/.test(part) && !/\b(and|or|&)\s+[^,]+$/i.test(part);
     // Inside a clause the form has opened ("Get alerts when items | on your list…") a cut leaves it half said.
-    const openClause = /\s(when|while|as|so|that|which|who|where|whenever|before|after)\s/i.test(` ${part} `);
+    // A comparison's two "as" ("as many cities as you want") open no clause: the second closes the first.
+    const compared = part.replace(/\bas\s+(?:many|much|few|little|often|far|long)\b(.*)\bas\b/i, '$1');
+    const openClause = /\s(when|while|as|so|that|which|who|where|whenever|before|after)\s/i.test(` ${compared} `);
     // "Plan monthly budgets and see | where…": a second verb cut from what it sees.
     const bareVerb = /\b(and|or)\s+\S+$/i.test(part) && /^(that|which|who|when|as)$/.test(next);
     if (!openList && !openClause && !bareVerb && !endsOnEndWord(part, endWords('en'))) out.push(part);

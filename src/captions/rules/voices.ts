@@ -126,7 +126,9 @@ export const VOICES: Record<CaptionStyle, Voice> = {
     order: 'source',
     prefer: 'whole',
     hero: ['{p}'],
-    feature: { imperative: ['{p} with {name}', '{p}'], noun: ['{p}'], clause: ['{p}'] },
+    // The phrase as the listing says it: "Recruit knights with Ironvale." pads a feature with the name
+    // the store's page shows beside it (M in every read), and padded a hero's line said again.
+    feature: { imperative: ['{p}'], noun: ['{p}'], clause: ['{p}'] },
     step: ['Step {n}: {p}', '{n}. {p}'],
     problem: ['A familiar problem?'],
     socialProof: ['{rating} out of 5 from {count} ratings', 'Average rating of {rating}'],
