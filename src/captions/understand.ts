@@ -11,7 +11,7 @@ import { ELISION, MANNER, mentionsFree, SPACES, words } from './text.ts';
 import { endWords } from './end-words.ts';
 import { moreIdeas } from './rules/forms.ts';
 import { offRole } from './checker/selling.ts';
-import { sentenceWords, type Sentence } from './checker/cut.ts';
+import { sentenceWords, type Sentence } from './checker/sentences.ts';
 import { MIN_RATINGS } from './checker/proof.ts';
 
 export type PhraseKind = 'context' | 'subtitle' | 'promise' | 'bullet' | 'action' | 'step' | 'heading' | 'sentence';

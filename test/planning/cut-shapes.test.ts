@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkCaptions, type CaptionToCheck } from '../../src/captions/checker/check.ts';
-import { cutPhrase, sentenceWords } from '../../src/captions/checker/cut.ts';
+import { cutPhrase } from '../../src/captions/checker/cut.ts';
+import { sentenceWords } from '../../src/captions/checker/sentences.ts';
 import { understand } from '../../src/captions/understand.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
 import type { CaptionLength, CaptionStyle, PlanRequest } from '../../src/core/set.ts';

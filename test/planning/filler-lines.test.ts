@@ -11,7 +11,8 @@ import { checkCaptions, type CaptionToCheck } from '../../src/captions/checker/c
 import { substance } from '../../src/captions/checker/complete.ts';
 import { fillerOnly } from '../../src/captions/checker/filler.ts';
 import { askOf, offRole } from '../../src/captions/checker/selling.ts';
-import { cutPhrase, sentenceWords } from '../../src/captions/checker/cut.ts';
+import { cutPhrase } from '../../src/captions/checker/cut.ts';
+import { sentenceWords } from '../../src/captions/checker/sentences.ts';
 import { nearMiss } from '../../src/captions/checker/findings.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
 import { isProblem } from '../../src/core/problem.ts';

@@ -4,7 +4,8 @@
  * photos" said alone tells the reader to share. Look-alike sentences written for this test.
  */
 import { describe, expect, it } from 'vitest';
-import { cutPhrase, sentenceWords } from '../../src/captions/checker/cut.ts';
+import { cutPhrase } from '../../src/captions/checker/cut.ts';
+import { sentenceWords } from '../../src/captions/checker/sentences.ts';
 
 const sentences = sentenceWords([
   'Get a ping when neighbours like and share your garden photos.',

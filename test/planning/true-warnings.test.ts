@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkCaptions, type CaptionToCheck, type CheckContext } from '../../src/captions/checker/check.ts';
-import { cutPhrase, sentenceWords } from '../../src/captions/checker/cut.ts';
+import { cutPhrase } from '../../src/captions/checker/cut.ts';
+import { sentenceWords } from '../../src/captions/checker/sentences.ts';
 import { notAFeature } from '../../src/captions/clean.ts';
 import { setSays, whyBare } from '../../src/planning/left-out.ts';
 import { missingSubheadlinesWarning } from '../../src/planning/story.ts';

@@ -5,7 +5,8 @@
  * written for this test, not a recording's.
  */
 import { describe, expect, it } from 'vitest';
-import { cutPhrase, sentenceWords } from '../../src/captions/checker/cut.ts';
+import { cutPhrase } from '../../src/captions/checker/cut.ts';
+import { sentenceWords } from '../../src/captions/checker/sentences.ts';
 import { danglingClause } from '../../src/captions/checker/dangling.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
 import { isProblem } from '../../src/core/problem.ts';

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkCaptions, type CheckContext } from '../../src/captions/checker/check.ts';
-import { cutPhrase, leansOnPronoun, sentenceWords } from '../../src/captions/checker/cut.ts';
+import { cutPhrase, leansOnPronoun } from '../../src/captions/checker/cut.ts';
+import { sentenceWords } from '../../src/captions/checker/sentences.ts';
 import { brokenFrame } from '../../src/captions/checker/frames.ts';
 import { offRole } from '../../src/captions/checker/selling.ts';
 import { contradictedProof } from '../../src/captions/checker/proof.ts';

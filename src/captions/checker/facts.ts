@@ -8,7 +8,7 @@ import { notAFeature } from '../clean.ts';
 import { claimSources, type ClaimSources } from './claims.ts';
 import { foreignFrames, foreignVocabulary, voiceVocabulary } from '../rules/voices.ts';
 import { languageOf } from '../../core/locales.ts';
-import { sentenceWords, type Sentence } from './cut.ts';
+import { sentenceWords, type Sentence } from './sentences.ts';
 import { seriesOf } from './series.ts';
 import { primaryListing } from '../../core/listing.ts';
 import { CASED_WORD, contentWords, textKey, words as textWords } from '../text.ts';

@@ -7,7 +7,8 @@ import { nlp } from '../nlp.ts';
 import { contentWords, END_PUNCT, QUANTITY_WORDS, SPACES, textKey, UNSPACED, words } from '../text.ts';
 import { endWords, functionWordCuts, strandedPreposition, tidyEnd } from '../end-words.ts';
 import { headlineForms, participleForms } from './forms.ts';
-import { cutPhrase, sentenceWords, subjectThenVerb } from '../checker/cut.ts';
+import { cutPhrase } from '../checker/cut.ts';
+import { sentenceWords, subjectThenVerb } from '../checker/sentences.ts';
 import type { Phrase, PhraseKind, Raw, Shape, Term } from '../understand.ts';
 
 export interface PhraseInput {

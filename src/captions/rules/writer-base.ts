@@ -9,7 +9,8 @@ import { applyCase, CASED_WORD, contentWords, textKey, UNSPACED } from '../text.
 import { dangles, endWords } from '../end-words.ts';
 import { CAPTION_LENGTHS, type CaptionLength, type CaptionStyle } from '../../core/set.ts';
 import { foreignFrames, SLOT, VOICES, voiceVocabulary, type Voice } from './voices.ts';
-import { CUT_LANGUAGES, cutPhrase, leansOnPronoun } from '../checker/cut.ts';
+import { CUT_LANGUAGES } from '../checker/cut-languages.ts';
+import { cutPhrase, leansOnPronoun } from '../checker/cut.ts';
 import { brokenFrame } from '../checker/frames.ts';
 import { offRole } from '../checker/selling.ts';
 import { stockAction } from '../checker/echo-pair.ts';
