@@ -25,26 +25,38 @@ import { habitly } from './listings.ts';
  */
 const MODEL_BUDGET_MS = scaled(1_500);
 
-let fake: FakeLlm | null = null;
+// One fake model and one planning thread for the file, each test setting the model's answer: a
+// planning pool's thread loads the planner again (about a second of CPU) and keeps nothing between
+// tasks but its caches of the listing's analysis. Each test still has its own app, database and worker.
+let answer: (body: Record<string, unknown>) => FakeReply = () => ({ status: 500, raw: '{}' });
+let fake: FakeLlm;
+let planner: PlanningPool;
 let h: TestApp | null = null;
 let worker: SetWorker | null = null;
-let planner: PlanningPool | null = null;
 
-beforeAll(() => void renderPool());
+beforeAll(async () => {
+  renderPool();
+  fake = await startFakeLlm((body) => answer(body));
+  planner = new PlanningPool({ ...llm(), timeoutMs: MODEL_BUDGET_MS });
+});
 afterEach(async () => {
   await worker?.stop(5_000);
-  await planner?.close();
   await h?.close();
-  await fake?.close();
-  fake = h = worker = planner = null;
+  h = worker = null;
 });
-afterAll(() => closeRenderPool());
+afterAll(async () => {
+  await planner.close();
+  // Ends the hang's open answer too.
+  await fake.close();
+  await closeRenderPool();
+});
+
+const llm = () => ({ baseUrl: fake.baseUrl, model: 'm', apiKey: null });
 
 async function jobWith(reply: (body: Record<string, unknown>) => FakeReply) {
-  fake = await startFakeLlm(reply);
-  const llm = { baseUrl: fake.baseUrl, model: 'm', apiKey: null };
-  h = await createTestApp({ llm });
-  planner = new PlanningPool({ ...llm, timeoutMs: MODEL_BUDGET_MS });
+  answer = reply;
+  fake.requests.length = 0;
+  h = await createTestApp({ llm: llm() });
   worker = new Worker(
     h.t.pool,
     h.notifications,
@@ -105,7 +117,7 @@ describe('a job whose caption model fails', () => {
         expect(job.status, JSON.stringify(job.error)).toBe('succeeded');
         expect(slides).toHaveLength(5);
         expect(slides.map((s) => s.captionSource)).toEqual(Array(5).fill('rules'));
-        expect(fake!.requests.length).toBeGreaterThan(0);
+        expect(fake.requests.length).toBeGreaterThan(0);
         // A hang of two minutes never reaches the job: the budget, then rules and rendering.
         expect(ms).toBeLessThan(MODEL_BUDGET_MS + scaled(20_000));
         expect(credits.used).toBe(5);
