@@ -47,3 +47,25 @@ export function selfCpuMs(): number {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
 }
+
+export interface ThreadSched {
+  /** ms the thread ran on a core. */
+  runMs: number;
+  /** ms it was ready to run but waited for a core (other threads, other processes). */
+  waitMs: number;
+}
+
+/**
+ * The scheduler's account of one thread (Linux schedstat), by default a process' main thread: the
+ * service's HTTP thread. Its wait for a core is what a poll's latency holds besides the thread's
+ * own work, and what a shared machine's other work adds, which no change inside the service removes.
+ */
+export function threadSched(pid: number, tid = pid): ThreadSched | null {
+  if (os.platform() !== 'linux') return null;
+  try {
+    const [run, wait] = fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
+    return { runMs: run / 1e6, waitMs: wait / 1e6 };
+  } catch {
+    return null;
+  }
+}

@@ -8,7 +8,8 @@
  * is the steadier one on a shared machine).
  * `pickup`: bench/pickup.ts, job pickup latency on one-slide sets (role all), as bench/run.ts.
  * `sets`: bench/pictures.ts's 20 ten-slide sets, 201 → every PNG stored, with polls meanwhile
- * (role all), and the service's CPU per set. `creates`: POST /screenshots from 25 accounts over
+ * (role all), and the service's CPU per set; the same polls for 4 s before, nothing rendering, and
+ * the HTTP thread's time on a core and waiting for one (ms a second) in both stretches. `creates`: POST /screenshots from 25 accounts over
  * 50 connections (role api), as bench/run.ts's createThroughput, with the service's and the
  * database's CPU per create and the credit accounting checked. On a machine other work shares,
  * compare the CPU figures: req/s and wall times there measure the other work too.
@@ -114,16 +115,24 @@ try {
     };
     await lag();
     const c0 = cpuMs(s.process.pid!)!;
-    const r = await benchSets(s.base, acc, db, log);
+    const load0 = os.loadavg()[0].toFixed(2);
+    const r = await benchSets(s.base, acc, db, log, s.process.pid);
     const loop = await lag();
     out.sets = {
       p50: Math.round(r.p50),
       p95: Math.round(r.p95),
       pollP50: r.pollP50.toFixed(2),
       pollP99: r.pollP99.toFixed(2),
+      // Nothing rendering, same clients, just before: what the machine alone gives the polls.
+      quietPollP50: r.quietPollP50.toFixed(2),
+      quietPollP99: r.quietPollP99.toFixed(2),
+      httpThreadMsPerS: r.httpThread && {
+        quiet: { run: Math.round(r.httpThread.quiet.runMsPerS), waitForCore: Math.round(r.httpThread.quiet.waitMsPerS) },
+        sets: { run: Math.round(r.httpThread.sets.runMsPerS), waitForCore: Math.round(r.httpThread.sets.waitMsPerS) },
+      },
       eventLoopDelayMs: loop,
       serviceCpuMsPerSet: Math.round((cpuMs(s.process.pid!)! - c0) / (r.sets + 1)),
-      load: os.loadavg()[0].toFixed(2),
+      load: `${load0} → ${os.loadavg()[0].toFixed(2)}`,
     };
     await s.stop();
   }

@@ -3,10 +3,17 @@
  * 201 to the job's completion (every PNG and the ZIP stored, the job succeeded in the same
  * transaction), one set at a time, 20 sets. Meanwhile clients poll a finished job, to show what
  * rendering costs the API's latency in the same process.
+ *
+ * The same clients poll for QUIET_MS before the first set, with nothing rendering: on a machine
+ * other work shares, the polls' p99 there is what the machine alone costs, and the difference is
+ * the sets'. With the service's pid, the HTTP thread's time on a core and its wait for one
+ * (schedstat) are reported for both stretches: a poll's tail is mostly that wait, not the thread's
+ * own work.
  */
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Queryable } from '../src/db/pool.ts';
+import { threadSched, type ThreadSched } from './cpu.ts';
 import { percentile } from './load.ts';
 import { fakeScreen } from './rendering.ts';
 import type { BenchAccount } from './setup.ts';
@@ -22,6 +29,16 @@ const POLLERS = 8;
 const POLL_GAP_MS = 10;
 // Issue 20: a 10-slide set from the 201 to the last PNG stored, p50 under 1 s on 2 cores.
 export const GOALS = { setP50Ms: 1000, pollP99Ms: 10 };
+/** How long the clients poll before the first set, nothing rendering. */
+const QUIET_MS = 4000;
+
+/** The HTTP thread over a stretch, per second of it (Linux; null elsewhere). */
+export interface HttpThread {
+  /** ms a second it ran on a core. */
+  runMsPerS: number;
+  /** ms a second it was ready to run but waited for a core. */
+  waitMsPerS: number;
+}
 
 export interface SetsResult {
   sets: number;
@@ -32,7 +49,17 @@ export interface SetsResult {
   polls: number;
   pollP50: number;
   pollP99: number;
+  /** The same polls before the first set, with nothing rendering. */
+  quietPolls: number;
+  quietPollP50: number;
+  quietPollP99: number;
+  httpThread: { quiet: HttpThread; sets: HttpThread } | null;
   pngBytesMean: number;
+}
+
+function perSecond(a: ThreadSched | null, b: ThreadSched | null, ms: number): HttpThread | null {
+  if (!a || !b) return null;
+  return { runMsPerS: (1000 * (b.runMs - a.runMs)) / ms, waitMsPerS: (1000 * (b.waitMs - a.waitMs)) / ms };
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: POLLERS });
@@ -64,7 +91,14 @@ export async function uploadBenchScreen(base: string, account: BenchAccount): Pr
   if (upload.status !== 201) throw new Error(`screen upload answered ${upload.status}: ${await upload.text()}`);
 }
 
-export async function benchSets(base: string, account: BenchAccount, db: Queryable, progress: (m: string) => void): Promise<SetsResult> {
+export async function benchSets(
+  base: string,
+  account: BenchAccount,
+  db: Queryable,
+  progress: (m: string) => void,
+  /** The service's pid, for its HTTP thread's schedstat. */
+  servicePid?: number,
+): Promise<SetsResult> {
   const headers = { authorization: `Bearer ${account.key}` };
   await uploadBenchScreen(base, account);
   const create = async () => {
@@ -92,13 +126,26 @@ export async function benchSets(base: string, account: BenchAccount, db: Queryab
   await waitFor(warm);
 
   let polling = true;
+  const quiet: number[] = [];
   const latencies: number[] = [];
+  // A poll counts in the stretch it started in.
+  let into = quiet;
   const pollers = Array.from({ length: POLLERS }, async () => {
     while (polling) {
-      latencies.push(await get(`${base}/jobs/${warm}`, headers));
+      const bucket = into;
+      bucket.push(await get(`${base}/jobs/${warm}`, headers));
       await sleep(POLL_GAP_MS);
     }
   });
+  const sched = () => (servicePid ? threadSched(servicePid) : null);
+  progress(`sets: ${POLLERS} clients poll a finished job for ${QUIET_MS / 1000} s, nothing rendering`);
+  const q0 = sched();
+  let t = performance.now();
+  await sleep(QUIET_MS);
+  const quietThread = perSecond(q0, sched(), performance.now() - t);
+  into = latencies;
+  const s0 = sched();
+  t = performance.now();
   progress(
     `sets: ${SETS} sets of ${SLIDES} slides, one at a time, while ${POLLERS} clients poll a finished job (${POLL_GAP_MS} ms between polls)`,
   );
@@ -112,6 +159,7 @@ export async function benchSets(base: string, account: BenchAccount, db: Queryab
       throw new Error(`set ${id} has ${job.result.slides.length} slides, not the ${SLIDES} measured`);
     for (const s of job.result.slides) bytes.push(s.image?.bytes ?? 0);
   }
+  const setsThread = perSecond(s0, sched(), performance.now() - t);
   polling = false;
   await Promise.all(pollers);
   // created_at is the creating transaction's start, updated_at the completing one's: the whole
@@ -122,6 +170,7 @@ export async function benchSets(base: string, account: BenchAccount, db: Queryab
   );
   const ms = rows.map((r) => r.ms).sort((a, b) => a - b);
   latencies.sort((a, b) => a - b);
+  quiet.sort((a, b) => a - b);
   return {
     sets: rows.length,
     slides: rows.reduce((n, r) => n + r.slides, 0),
@@ -131,6 +180,10 @@ export async function benchSets(base: string, account: BenchAccount, db: Queryab
     polls: latencies.length,
     pollP50: percentile(latencies, 50),
     pollP99: percentile(latencies, 99),
+    quietPolls: quiet.length,
+    quietPollP50: percentile(quiet, 50),
+    quietPollP99: percentile(quiet, 99),
+    httpThread: quietThread && setsThread ? { quiet: quietThread, sets: setsThread } : null,
     pngBytesMean: bytes.reduce((a, b) => a + b, 0) / Math.max(1, bytes.length),
   };
 }

@@ -14,6 +14,9 @@ import { isHero } from '../core/set.ts';
 import type { BrandTask, RenderedSlide, RenderInput, RenderOptions, RenderTask, SetMetrics, SlideLook } from './types.ts';
 import type { WorkerSlide } from './worker.ts';
 
+/** The render threads' nice value unless a pool is given another (RenderPoolOptions.nice). */
+export const RENDER_NICE = 19;
+
 export interface RenderPoolOptions {
   /** Rendering threads; default: the machine's cores, at most 4. */
   threads?: number;
@@ -21,7 +24,13 @@ export interface RenderPoolOptions {
   warm?: number;
   /** How long an idle thread lives (ms); default 60 s. */
   idleTimeout?: number;
-  /** Nice value of the render threads (Linux, per thread): 10 by default, so HTTP goes first. */
+  /**
+   * Nice value of the render threads (Linux, per thread): 19 by default, so HTTP goes first. At 10
+   * the HTTP thread, woken onto a core a render thread held, waited for it p90 1.5-4 ms (the
+   * scheduler lets the running thread finish its slice, and checks at the next 4 ms tick); at 19
+   * p90 0.25-0.65 ms in most runs, with sets as fast (docs/reads/2026-11-29-polls.md). On an
+   * idle machine the threads still take every core HTTP leaves.
+   */
   nice?: number;
 }
 
@@ -74,7 +83,7 @@ export class RenderPool {
       minThreads: Math.min(threads, opts.warm ?? 0),
       maxThreads: threads,
       idleTimeout: opts.idleTimeout ?? 60_000,
-      workerData: { nice: opts.nice ?? 10 },
+      workerData: { nice: opts.nice ?? RENDER_NICE },
       // One task per thread at a time: a slide keeps a core busy from start to end.
       concurrentTasksPerWorker: 1,
       // A brand picture goes before the slides already waiting (task-lanes.ts).

@@ -1,8 +1,10 @@
 /**
  * Lowers the priority of a render thread. Linux keeps a nice value per thread and setpriority with
- * pid 0 sets the calling thread's; threads it starts later (libvips, canvas) inherit it. So the
- * render threads yield the CPU to the event loop that serves HTTP in the same process whenever
- * both want it, and use it all when it is idle.
+ * pid 0 sets the calling thread's; threads it starts later inherit it. So the render threads yield
+ * the CPU to the event loop that serves HTTP in the same process whenever both want it, and use it
+ * all when it is idle. sharp's and skia's asynchronous work (decoding a screen, the store
+ * preview's thumbnails) runs on libuv's threads, which the HTTP thread started, and libvips' on
+ * threads those start: that part of a set (~0.1 core while sets render) keeps the normal priority.
  */
 import os from 'node:os';
 import { workerData } from 'node:worker_threads';
