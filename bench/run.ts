@@ -11,13 +11,15 @@
  *
  * `npm run bench -- rendering` runs only the rendering part (bench/rendering.ts) and the editor's
  * (bench/editing.ts: preview p50/p95 and its CPU, a revision of 1 of 10 slides) and previews while
- * another account floods them (bench/preview-flood.ts).
+ * another account floods them (bench/preview-flood.ts). Both end with OCR's CPU per screen
+ * (bench/ocr.ts, in a child process).
  *
  * Settings: BENCH_DURATION_S (seconds per scenario, default 8), BENCH_DATABASE_URL (an external
  * PostgreSQL instead of a fresh embedded one), BENCH_CPU_PROF_DIR (write .cpuprofile files of the
  * service children there, for looking into a slow path), BENCH_REDIS_URL (rate-limit counters in
  * that Redis instead of in memory).
  */
+import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -550,6 +552,12 @@ try {
     process.stdout.write((await benchEditing()).text);
     progress('previews while another account floods');
     process.stdout.write((await benchPreviewFlood()).text);
+    // OCR in a process of its own: its figure is that process's CPU, the ONNX threads included,
+    // so nothing else this bench started may share it (issue 33: ≤ 1 s CPU a screen).
+    progress('OCR: one screen on the reading thread');
+    const ocr = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/ocr.ts')], { cwd: ROOT, encoding: 'utf8' });
+    process.stdout.write(`\n${ocr.stdout.trim() || `OCR bench failed: ${ocr.stderr.trim().split('\n').at(-1)}`}\n`);
+    ok = ok && ocr.status === 0 && /\bok$/.test(ocr.stdout.trim());
   }
 } catch (error) {
   console.error('bench failed:', error);
