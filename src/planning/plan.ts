@@ -7,7 +7,14 @@ import { groundingOf, listingSentences, matchScreens, shownPhrases, type ScreenW
 import { adaptRoles, insteadOfFeatureWarning, nearMissWarning } from './story.ts';
 import { validate } from './validate.ts';
 import { planOwnSlides } from './own-slides.ts';
-import { type CaptionLength, type CaptionStyle, planDefaults, type PlanInput, type ScreenshotSetResult } from '../core/set.ts';
+import {
+  CAPTION_LENGTHS,
+  type CaptionLength,
+  type CaptionStyle,
+  planDefaults,
+  type PlanInput,
+  type ScreenshotSetResult,
+} from '../core/set.ts';
 import { DEVICES } from '../core/devices.ts';
 import { askedOrientation, slideSize, slideSizeFor } from '../core/orientation.ts';
 import { understand, type Phrase, type Understanding } from '../captions/understand.ts';
@@ -255,7 +262,12 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   // The feature the rating replaces, when the writer could say it only on a headline alone: the warning says so, not "none could be said".
   // Or only as the hero's words again (a stock verb before them): the warning says that.
   const spareSaid = spare >= 0 ? (rules[spare]?.phrase ?? rules[spare]?.headline ?? null) : null;
-  const whyNot = spareSaid ? { phrase: spareSaid, why: rules[spare]?.restates ? ('hero' as const) : ('sub' as const) } : null;
+  // Where the line was said shorter ("Download Maps" of a line too long for the headline), the warning
+  // names that form too: length stopped the line, the form's echo stopped the form (ninth read).
+  const spareHead = spare >= 0 ? rules[spare]?.headline : undefined;
+  const shorter =
+    spareSaid && spareHead && spareSaid.length > CAPTION_LENGTHS[captionLength].headline ? { form: spareHead, tooLong: captionLength } : {};
+  const whyNot = spareSaid ? { phrase: spareSaid, why: rules[spare]?.restates ? ('hero' as const) : ('sub' as const), ...shorter } : null;
   // A named story keeps its roles, except where the slide would say the hero again with a stock verb
   // ("Download offline maps" under "Offline trail maps") or only what another line's action is for
   // ("Keep the memory" after "Add photos to each walk"): the rating says something true and new there
@@ -356,9 +368,10 @@ export function draftScreenshotSet(input: PlanInput): Draft {
         `The listing is in "${u.language}", not English: captions reuse the listing's own phrases, and the ${captionStyle} voice only sets their case and punctuation (its English wording is not used). Have a fluent speaker review them.`,
       );
     }
+    const weakUnsaid = captions.some((c, i) => c.source === 'rules' && rules[i]?.weak) ? unsaidFeatures(u, rules) : [];
     captions.forEach((c, i) => {
       const r = rules[i];
-      if (c.source === 'rules' && r?.weak && r.headline === c.headline) out.push(nearMissWarning(i + 1, r.weak));
+      if (c.source === 'rules' && r?.weak && r.headline === c.headline) out.push(nearMissWarning(i + 1, r.weak, weakUnsaid));
     });
     if (captionLength === 'long') out.push(...bareWarnings(captions, rules, roles, u));
     const palette = paletteFor(input.brand, primary.name);

@@ -13,7 +13,7 @@ import type { Caption } from '../captions/rules/writer.ts';
 import { sameTopic, STOCK, substance } from '../captions/checker/complete.ts';
 import { leansOnPronoun } from '../captions/checker/cut.ts';
 import { contentWords, textKey } from '../captions/text.ts';
-import type { Understanding } from '../captions/understand.ts';
+import type { Phrase, Understanding } from '../captions/understand.ts';
 import { CaptionWriter, FEATURE_ROLES } from '../captions/rules/writer.ts';
 import type { CaptionLength, CaptionStyle } from '../core/set.ts';
 
@@ -49,6 +49,7 @@ export function unsaidFeatures(u: Understanding, rules: (Pick<Caption, 'headline
   const said = rules.filter((c) => c !== null);
   const spent = new Set(said.map((c) => c.phrase));
   const spentSentences = new Set(u.phrases.filter((p) => spent.has(p.text)).map((p) => p.sentence));
+  const restOfSpent = inSpentLine(u, spent);
   // A slide's two lines together too: "On iPhone and iPad." under "Capture ideas" says "Capture ideas on iPhone and iPad".
   const topics = said.flatMap((c) =>
     [c.headline, c.subheadline ?? '', `${c.headline} ${c.subheadline ?? ''}`].map((t) => substance(t, u.language, nameWords)),
@@ -58,13 +59,27 @@ export function unsaidFeatures(u: Understanding, rules: (Pick<Caption, 'headline
     return opening !== undefined && contentWords(u.shortName, u.language).includes(opening);
   };
   return u.phrases
-    .filter((p) => p !== u.promise && !spent.has(p.text) && !spentSentences.has(p.sentence))
+    .filter((p) => p !== u.promise && !spent.has(p.text) && !spentSentences.has(p.sentence) && !restOfSpent(p))
     .filter((p) => !aboutApp(p.sentence) && leansOnPronoun(p.text) === null)
     .filter((p) => {
       const topic = substance(p.text, u.language, nameWords);
       return topic.size > 0 && !topics.some((t) => sameTopic(topic, t));
     })
     .map((p) => p.text);
+}
+
+/**
+ * Whether a phrase is the rest of a listing line a slide spent an action of (`spent`: the slides'
+ * phrases), not a feature of its own, even where the reading split the line into pieces with no
+ * sentence in common: a thing with no verb ("Duplicate files") inside the line of a spent action
+ * ("Free up storage by finding large | and duplicate files") is that action's object (the ninth
+ * read's untrue "another feature" warning). Another action of the line ("Check the air quality"
+ * beside a spent "See rain minute by minute") stays a feature of its own.
+ */
+export function inSpentLine(u: Pick<Understanding, 'phrases'>, spent: ReadonlySet<string | undefined>): (p: Phrase) => boolean {
+  const actions = u.phrases.filter((p) => spent.has(p.text) && p.shape === 'imperative').map((p) => ` ${textKey(p.text)} `);
+  const lines = [...new Set(u.phrases.map((p) => ` ${textKey(p.sentence)} `))].filter((line) => actions.some((t) => line.includes(t)));
+  return (p) => p.shape === 'noun' && lines.some((line) => line.includes(` ${textKey(p.text)} `));
 }
 
 interface Refusable {

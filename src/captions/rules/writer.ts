@@ -112,6 +112,18 @@ export class CaptionWriter extends Subheadlines {
     return null;
   }
 
+  /** Whether `text` opens on the app's short name ("Acme turns your week…"). */
+  private opensOnName(text: string): boolean {
+    const name = textKey(this.u.shortName);
+    return name.length > 0 && `${textKey(text)} `.startsWith(`${name} `);
+  }
+
+  /** The first way the hero's frames say `q` without the app's name, or null. */
+  private unnamedHero(q: Phrase, index: number, long: boolean): { text: string; form: string | null } | null {
+    for (const s of this.sayings(this.frames.hero, q, index, this.voice.prefer === 'core', !long)) if (!this.namesApp(s.text)) return s;
+    return null;
+  }
+
   /**
    * The purpose phrase of the action `form` says (a phrase of `p`'s sentence whose `purposeOf` is that
    * form), said as a subheadline under `headline`, or null. A purpose is no feature of its own, so a
@@ -176,11 +188,26 @@ export class CaptionWriter extends Subheadlines {
         if (!long) break;
         // A purpose is no feature of its own (`purposeOf`): it fills no later slide.
         const spare = left(q) > featuresAfter;
-        const under =
-          this.sub(s.text, q, { form: s.form, extra: u.subtitle, spare: spare ? 'any' : 'unsayable', hero: role === 'hero' }) ??
-          this.sub(s.text, q, { form: s.form, spare: 'any', hero: role === 'hero' });
+        const underOf = (t: string, form: string | null) =>
+          this.sub(t, q, { form, extra: u.subtitle, spare: spare ? 'any' : 'unsayable', hero: role === 'hero' }) ??
+          this.sub(t, q, { form, spare: 'any', hero: role === 'hero' });
+        const undo = this.snapshot();
+        let head = s;
+        let under = underOf(s.text, s.form);
+        // "Acme: Kanban boards for your week // Acme turns your week into…" says the app's name twice
+        // (ninth read, D): where the subheadline opens on the name, the headline drops its "Acme:".
+        const plain = under && this.opensOnName(under) && this.namesApp(s.text) ? this.unnamedHero(q, index, long) : null;
+        if (plain) {
+          undo();
+          const other = underOf(plain.text, plain.form);
+          if (other) [head, under] = [plain, other];
+          else {
+            undo();
+            under = underOf(s.text, s.form);
+          }
+        }
         if (under) {
-          [p, said, sub] = [q, s, under];
+          [p, said, sub] = [q, head, under];
           break;
         }
       }
