@@ -122,7 +122,7 @@ export function leftUnsaid(
   const spent = new Set(slides.map((c) => c.phrase));
   const spentSentences = new Set(u.phrases.filter((p) => spent.has(p.text)).map((p) => p.sentence));
   const rest = inSpentLine(u, spent);
-  // Nor a line a slide said a piece of ("Free up storage | by finding…"): its rest is that slide's.
+  // Nor a line a slide said a piece of ("Clear space | by removing…"): its rest is that slide's.
   const pieces = [...spent].filter((t): t is string => !!t).map((t) => ` ${textKey(t)} `);
   const holdsSpent = (p: Phrase) => pieces.some((t) => ` ${textKey(p.sentence)} `.includes(t));
   const line = u.phrases.find(

@@ -262,12 +262,13 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   // The feature the rating replaces, when the writer could say it only on a headline alone: the warning says so, not "none could be said".
   // Or only as the hero's words again (a stock verb before them): the warning says that.
   const spareSaid = spare >= 0 ? (rules[spare]?.phrase ?? rules[spare]?.headline ?? null) : null;
-  // Where the line was said shorter ("Download Maps" of a line too long for the headline), the warning
+  // Where the line was said shorter ("Download Charts" of a line too long for the headline), the warning
   // names that form too: length stopped the line, the form's echo stopped the form (ninth read).
   const spareHead = spare >= 0 ? rules[spare]?.headline : undefined;
   const shorter =
     spareSaid && spareHead && spareSaid.length > CAPTION_LENGTHS[captionLength].headline ? { form: spareHead, tooLong: captionLength } : {};
-  const whyNot = spareSaid ? { phrase: spareSaid, why: rules[spare]?.restates ? ('hero' as const) : ('sub' as const), ...shorter } : null;
+  const why = rules[spare]?.restates ? ('hero' as const) : rules[spare]?.aside ? ('aside' as const) : ('sub' as const);
+  const whyNot = spareSaid ? { phrase: spareSaid, why, ...shorter } : null;
   // A named story keeps its roles, except where the slide would say the hero again with a stock verb
   // ("Download offline maps" under "Offline trail maps") or only what another line's action is for
   // ("Keep the memory" after "Add photos to each walk"): the rating says something true and new there
@@ -309,7 +310,7 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   // then it is no line the set left out (fifth read, untrue warnings).
   // Nor one a slide says over its two lines ("The fastest way to capture ideas. // On iPhone and iPad.").
   // Except the hero's words again: the warning says that is why it is not said, and calls it no more.
-  const leftOut = whyNot && (whyNot.why === 'hero' || !setSays(rules, whyNot.phrase, u)) ? whyNot : null;
+  const leftOut = whyNot && (whyNot.why !== 'sub' || !setSays(rules, whyNot.phrase, u)) ? whyNot : null;
   if (proofSwapped) warnings.push(insteadOfFeatureWarning(roles.indexOf('social-proof') + 1, 'proof', unsaidFeatures(u, rules), leftOut));
   const turn = askedOrientation(device, request.orientation, request.size);
   const screens = otherPlatform

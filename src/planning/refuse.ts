@@ -71,10 +71,10 @@ export function unsaidFeatures(u: Understanding, rules: (Pick<Caption, 'headline
 /**
  * Whether a phrase is the rest of a listing line a slide spent an action of (`spent`: the slides'
  * phrases), not a feature of its own, even where the reading split the line into pieces with no
- * sentence in common: a thing with no verb ("Duplicate files") inside the line of a spent action
- * ("Free up storage by finding large | and duplicate files") is that action's object (the ninth
- * read's untrue "another feature" warning). Another action of the line ("Check the air quality"
- * beside a spent "See rain minute by minute") stays a feature of its own.
+ * sentence in common: a thing with no verb ("Blurry photos") inside the line of a spent action
+ * ("Clear space by removing old | and blurry photos") is that action's object (the ninth
+ * read's untrue "another feature" warning). Another action of the line ("Check the wind" beside
+ * a spent "See tides hour by hour") stays a feature of its own.
  */
 export function inSpentLine(u: Pick<Understanding, 'phrases'>, spent: ReadonlySet<string | undefined>): (p: Phrase) => boolean {
   const actions = u.phrases.filter((p) => spent.has(p.text) && p.shape === 'imperative').map((p) => ` ${textKey(p.text)} `);

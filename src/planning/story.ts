@@ -102,7 +102,7 @@ export function insteadOfFeatureWarning(
   instead: 'ask' | 'proof',
   unsaid: string[],
   /** The feature the rating replaces, and why it was not said: only on a headline alone, or only as the hero again. */
-  spare: { phrase: string; why: 'sub' | 'hero'; form?: string; tooLong?: CaptionLength } | null = null,
+  spare: { phrase: string; why: 'sub' | 'hero' | 'aside'; form?: string; tooLong?: CaptionLength } | null = null,
 ): string {
   const head = `Slide ${slide} ${instead === 'ask' ? 'asks for the download instead of showing' : "shows the app's rating instead of"} another feature`;
   // A long slide the writer could fill only with a headline alone ("Lista de compras automática"
@@ -110,6 +110,9 @@ export function insteadOfFeatureWarning(
   if (spare?.why === 'sub')
     return `${head}: the listing names more ("${spare.phrase}"), but has no line left to say under it as a subheadline, and the rating says more than a headline alone. Write that slide yourself (slides), or add a line about it as extraContext (POST /public/v1/apps) and plan the set again.`;
   // "Download offline maps" under the hero "Offline trail maps": a feature that would say slide 1 again (third held-out read).
+  // "Hear the first word again" of "Add recordings to each entry to hear…": what another line is for.
+  if (spare?.why === 'aside')
+    return `${head}: the listing's line left ("${spare.phrase}") says only what another of its lines is for, not a feature of its own. Write that slide yourself (slides), or add a line about another feature as extraContext (POST /public/v1/apps) and plan the set again.`;
   if (spare?.why === 'hero' && spare.form && spare.tooLong)
     return `${head}: the listing's line left ("${spare.phrase}") is too long for a ${spare.tooLong} headline, and its shorter form ("${spare.form}") says the hero's words again. Write that slide yourself (slides), or add a line about it as extraContext (POST /public/v1/apps) and plan the set again.`;
   if (spare?.why === 'hero')

@@ -105,8 +105,8 @@ export class Subheadlines extends WriterBase {
     // when the slides after it need every feature, only one too long to be a headline of its own.
     if (o.spare) {
       // A screen's feature is kept for the slide over that screen: the hero spends the others first.
-      // Under the hero, never one action cut from a longer line ("Save favourites" of "Save favourites
-      // and plan the week"): half a bullet under the promise reads as a feature of any app (ninth
+      // Under the hero, never one action cut from a longer line ("Save bakes" of "Save bakes and
+      // share the tray"): half a bullet under the promise reads as a feature of any app (ninth
       // read, call g, M); the whole line, another line or none stands there instead.
       const spare = [...this.ordered.filter((q) => !this.shown.has(q)), ...this.ordered.filter((q) => this.shown.has(q))].filter(
         (q) => this.fresh(q) && q !== p && (o.spare === 'any' || !this.sayable(q)) && !(o.hero && this.pieceOfLine(q)),

@@ -51,7 +51,29 @@ export class CaptionWriter extends Subheadlines {
             true,
           ))
         : each(pool, true);
-    const said = once();
+    // A line said only without the voice's closing mark (`sayings`) comes after every line that
+    // fits with it, so it takes no other line's place ("A tide chart for weekend sailors" before
+    // the listing's features), but before a near miss (`weak`: what another line is for, a
+    // half of the hero): it keeps a slide from going empty or weak. Never a step: a step that fits
+    // only so would be said after the steps that follow it.
+    const marked = (): Caption | null => {
+      this.bareMarks = false;
+      try {
+        return once();
+      } finally {
+        this.bareMarks = true;
+      }
+    };
+    let said = marked();
+    if (role !== 'how-it-works' && (!said || said.weak)) {
+      if (said) this.release(said);
+      const bare = once();
+      if (bare && !bare.weak) said = bare;
+      else {
+        if (bare) this.release(bare);
+        said = said ? marked() : null;
+      }
+    }
     if (said || !this.heroTopic || role === 'how-it-works') return said;
     // Nothing fresh left: one of the things the hero named, on a slide of its own ("Cut videos"
     // after "Cut videos and add stickers"); the checker calls it a soft repeat, the planner warns.
@@ -194,7 +216,7 @@ export class CaptionWriter extends Subheadlines {
         const undo = this.snapshot();
         let head = s;
         let under = underOf(s.text, s.form);
-        // "Acme: Kanban boards for your week // Acme turns your week into…" says the app's name twice
+        // "Acme: Meal plans for your month // Acme turns your month into…" says the app's name twice
         // (ninth read, D): where the subheadline opens on the name, the headline drops its "Acme:".
         const plain = under && this.opensOnName(under) && this.namesApp(s.text) ? this.unnamedHero(q, index, long) : null;
         if (plain) {
