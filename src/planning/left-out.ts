@@ -4,10 +4,11 @@
  */
 import { sameTopic, substance } from '../captions/checker/complete.ts';
 import { contentWords, textKey } from '../captions/text.ts';
-import type { Understanding } from '../captions/understand.ts';
+import type { Phrase, Understanding } from '../captions/understand.ts';
 import type { Caption } from '../captions/rules/writer.ts';
 import type { Role } from '../core/narratives.ts';
-import { unsaidFeatures } from './refuse.ts';
+import { inSpentLine, unsaidFeatures } from './refuse.ts';
+import { leansOnPronoun } from '../captions/checker/cut.ts';
 import { missingSubheadlinesWarning } from './story.ts';
 
 type Said = Pick<Caption, 'headline' | 'subheadline'> & { phrase?: string };
@@ -30,8 +31,13 @@ export function setSays(slides: (Said | null)[], phrase: string, u: Pick<Underst
   });
 }
 
-/** Why a long slide has no subheadline, as its warning says it (./story.ts, missingSubheadlinesWarning). */
-export type BareWhy = { why: 'rest'; rest: string } | { why: 'other'; line: string } | { why: 'none' };
+/**
+ * Why a long slide has no subheadline, as its warning says it (./story.ts, missingSubheadlinesWarning).
+ * `none` with `line` or `rating`: no feature is left, but the listing still has a line no slide says
+ * (one about the app as a whole, "Acme is a planner for busy people") or the store's rating is on no
+ * slide, so "no line left" would be untrue (ninth read): the warning names what is left instead.
+ */
+export type BareWhy = { why: 'rest'; rest: string } | { why: 'other'; line: string } | { why: 'none'; line?: string; rating?: string };
 
 /**
  * Why slide `c` stands on its headline alone. `rest`: its own sentence goes on past its headline
@@ -100,5 +106,40 @@ export function bareWarnings(captions: Said[], rules: (Caption | null)[], roles:
     group.at.push(i + 1);
     groups.set(key, group);
   });
-  return [...groups.values()].map((g) => missingSubheadlinesWarning(g.at, g.why));
+  const left = leftUnsaid(said, u);
+  return [...groups.values()].map((g) => missingSubheadlinesWarning(g.at, g.why.why === 'none' ? { ...g.why, ...left } : g.why));
+}
+
+/**
+ * What the set leaves unsaid that is no feature: the listing's first line no slide says (nor spends a
+ * piece of), and the store's rating where no slide quotes it. A line leaning on the one before it
+ * ("Practise them later") says nothing alone and is not named.
+ */
+export function leftUnsaid(
+  slides: Said[],
+  u: Pick<Understanding, 'phrases' | 'rating' | 'name' | 'category' | 'language'>,
+): { line?: string; rating?: string } {
+  const spent = new Set(slides.map((c) => c.phrase));
+  const spentSentences = new Set(u.phrases.filter((p) => spent.has(p.text)).map((p) => p.sentence));
+  const rest = inSpentLine(u, spent);
+  // Nor a line a slide said a piece of ("Clear space | by removing…"): its rest is that slide's.
+  const pieces = [...spent].filter((t): t is string => !!t).map((t) => ` ${textKey(t)} `);
+  const holdsSpent = (p: Phrase) => pieces.some((t) => ` ${textKey(p.sentence)} `.includes(t));
+  const line = u.phrases.find(
+    (p) =>
+      !spent.has(p.text) &&
+      !spentSentences.has(p.sentence) &&
+      !rest(p) &&
+      !holdsSpent(p) &&
+      leansOnPronoun(p.text) === null &&
+      !setSays(slides, p.text, u),
+  );
+  const r = u.rating;
+  // "4.7" or "4,7": as the listing's language writes it.
+  const quoted =
+    r && slides.some((c) => [r.value, r.value.replace('.', ',')].some((v) => `${c.headline} ${c.subheadline ?? ''}`.includes(v)));
+  return {
+    ...(line ? { line: line.sentence.replace(/[.!]+$/, '') } : {}),
+    ...(r && !quoted ? { rating: `${r.value} from ${r.count} ratings` } : {}),
+  };
 }

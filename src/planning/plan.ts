@@ -7,7 +7,14 @@ import { groundingOf, listingSentences, matchScreens, shownPhrases, type ScreenW
 import { adaptRoles, insteadOfFeatureWarning, nearMissWarning } from './story.ts';
 import { validate } from './validate.ts';
 import { planOwnSlides } from './own-slides.ts';
-import { type CaptionLength, type CaptionStyle, planDefaults, type PlanInput, type ScreenshotSetResult } from '../core/set.ts';
+import {
+  CAPTION_LENGTHS,
+  type CaptionLength,
+  type CaptionStyle,
+  planDefaults,
+  type PlanInput,
+  type ScreenshotSetResult,
+} from '../core/set.ts';
 import { DEVICES } from '../core/devices.ts';
 import { askedOrientation, slideSize, slideSizeFor } from '../core/orientation.ts';
 import { understand, type Phrase, type Understanding } from '../captions/understand.ts';
@@ -255,7 +262,13 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   // The feature the rating replaces, when the writer could say it only on a headline alone: the warning says so, not "none could be said".
   // Or only as the hero's words again (a stock verb before them): the warning says that.
   const spareSaid = spare >= 0 ? (rules[spare]?.phrase ?? rules[spare]?.headline ?? null) : null;
-  const whyNot = spareSaid ? { phrase: spareSaid, why: rules[spare]?.restates ? ('hero' as const) : ('sub' as const) } : null;
+  // Where the line was said shorter ("Download Charts" of a line too long for the headline), the warning
+  // names that form too: length stopped the line, the form's echo stopped the form (ninth read).
+  const spareHead = spare >= 0 ? rules[spare]?.headline : undefined;
+  const shorter =
+    spareSaid && spareHead && spareSaid.length > CAPTION_LENGTHS[captionLength].headline ? { form: spareHead, tooLong: captionLength } : {};
+  const why = rules[spare]?.restates ? ('hero' as const) : rules[spare]?.aside ? ('aside' as const) : ('sub' as const);
+  const whyNot = spareSaid ? { phrase: spareSaid, why, ...shorter } : null;
   // A named story keeps its roles, except where the slide would say the hero again with a stock verb
   // ("Download offline maps" under "Offline trail maps") or only what another line's action is for
   // ("Keep the memory" after "Add photos to each walk"): the rating says something true and new there
@@ -297,7 +310,7 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   // then it is no line the set left out (fifth read, untrue warnings).
   // Nor one a slide says over its two lines ("The fastest way to capture ideas. // On iPhone and iPad.").
   // Except the hero's words again: the warning says that is why it is not said, and calls it no more.
-  const leftOut = whyNot && (whyNot.why === 'hero' || !setSays(rules, whyNot.phrase, u)) ? whyNot : null;
+  const leftOut = whyNot && (whyNot.why !== 'sub' || !setSays(rules, whyNot.phrase, u)) ? whyNot : null;
   if (proofSwapped) warnings.push(insteadOfFeatureWarning(roles.indexOf('social-proof') + 1, 'proof', unsaidFeatures(u, rules), leftOut));
   const turn = askedOrientation(device, request.orientation, request.size);
   const screens = otherPlatform
@@ -356,9 +369,10 @@ export function draftScreenshotSet(input: PlanInput): Draft {
         `The listing is in "${u.language}", not English: captions reuse the listing's own phrases, and the ${captionStyle} voice only sets their case and punctuation (its English wording is not used). Have a fluent speaker review them.`,
       );
     }
+    const weakUnsaid = captions.some((c, i) => c.source === 'rules' && rules[i]?.weak) ? unsaidFeatures(u, rules) : [];
     captions.forEach((c, i) => {
       const r = rules[i];
-      if (c.source === 'rules' && r?.weak && r.headline === c.headline) out.push(nearMissWarning(i + 1, r.weak));
+      if (c.source === 'rules' && r?.weak && r.headline === c.headline) out.push(nearMissWarning(i + 1, r.weak, weakUnsaid));
     });
     if (captionLength === 'long') out.push(...bareWarnings(captions, rules, roles, u));
     const palette = paletteFor(input.brand, primary.name);

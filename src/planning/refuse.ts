@@ -15,7 +15,7 @@ import { leansOnPronoun } from '../captions/checker/cut.ts';
 import { fillerOnly } from '../captions/checker/filler.ts';
 import { askOf } from '../captions/checker/selling.ts';
 import { contentWords, textKey } from '../captions/text.ts';
-import type { Understanding } from '../captions/understand.ts';
+import type { Phrase, Understanding } from '../captions/understand.ts';
 import { CaptionWriter, FEATURE_ROLES } from '../captions/rules/writer.ts';
 import type { CaptionLength, CaptionStyle } from '../core/set.ts';
 
@@ -51,6 +51,7 @@ export function unsaidFeatures(u: Understanding, rules: (Pick<Caption, 'headline
   const said = rules.filter((c) => c !== null);
   const spent = new Set(said.map((c) => c.phrase));
   const spentSentences = new Set(u.phrases.filter((p) => spent.has(p.text)).map((p) => p.sentence));
+  const restOfSpent = inSpentLine(u, spent);
   // A slide's two lines together too: "On iPhone and iPad." under "Capture ideas" says "Capture ideas on iPhone and iPad".
   const topics = said.flatMap((c) =>
     [c.headline, c.subheadline ?? '', `${c.headline} ${c.subheadline ?? ''}`].map((t) => substance(t, u.language, nameWords)),
@@ -61,7 +62,7 @@ export function unsaidFeatures(u: Understanding, rules: (Pick<Caption, 'headline
   };
   return (
     u.phrases
-      .filter((p) => p !== u.promise && !spent.has(p.text) && !spentSentences.has(p.sentence))
+      .filter((p) => p !== u.promise && !spent.has(p.text) && !spentSentences.has(p.sentence) && !restOfSpent(p))
       .filter((p) => !aboutApp(p.sentence) && leansOnPronoun(p.text) === null)
       // Filler and a bare ask ("Fun for all ages", "Download the app") are no feature left unsaid:
       // the checker refuses them on any slide, so a refusal naming one as "more" would not be true.
@@ -72,6 +73,20 @@ export function unsaidFeatures(u: Understanding, rules: (Pick<Caption, 'headline
       })
       .map((p) => p.text)
   );
+}
+
+/**
+ * Whether a phrase is the rest of a listing line a slide spent an action of (`spent`: the slides'
+ * phrases), not a feature of its own, even where the reading split the line into pieces with no
+ * sentence in common: a thing with no verb ("Blurry photos") inside the line of a spent action
+ * ("Clear space by removing old | and blurry photos") is that action's object (the ninth
+ * read's untrue "another feature" warning). Another action of the line ("Check the wind" beside
+ * a spent "See tides hour by hour") stays a feature of its own.
+ */
+export function inSpentLine(u: Pick<Understanding, 'phrases'>, spent: ReadonlySet<string | undefined>): (p: Phrase) => boolean {
+  const actions = u.phrases.filter((p) => spent.has(p.text) && p.shape === 'imperative').map((p) => ` ${textKey(p.text)} `);
+  const lines = [...new Set(u.phrases.map((p) => ` ${textKey(p.sentence)} `))].filter((line) => actions.some((t) => line.includes(t)));
+  return (p) => p.shape === 'noun' && lines.some((line) => line.includes(` ${textKey(p.text)} `));
 }
 
 interface Refusable {

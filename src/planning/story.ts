@@ -57,7 +57,7 @@ export function adaptRoles(
  */
 export function missingSubheadlinesWarning(
   at: number[],
-  why: { why: 'rest'; rest: string } | { why: 'other'; line: string } | { why: 'none' } = { why: 'none' },
+  why: { why: 'rest'; rest: string } | { why: 'other'; line: string } | { why: 'none'; line?: string; rating?: string } = { why: 'none' },
 ): string {
   const one = at.length === 1;
   const they = one ? 'it' : 'them';
@@ -67,6 +67,13 @@ export function missingSubheadlinesWarning(
     return `${head}: the rest of ${one ? 'its' : 'their'} sentence in the listing ("${why.rest}") is not said under ${one ? 'it' : 'them'}. If it reads well to you as a subheadline, ${revise}; or add a line about that feature as extraContext (POST /public/v1/apps) and plan the set again.`;
   if (why.why === 'other')
     return `${head}: the listing's lines the set does not say yet ("${why.line}") name another feature, and a slide shows one. Add a line about ${one ? 'that slide’s feature' : 'those slides’ features'} as extraContext (POST /public/v1/apps) and plan the set again, or ${revise}.`;
+  // Something is left, but no feature: say what, and that the writer found no subheadline in it.
+  // "No line left" with the rating or a line about the app unused was untrue (ninth read, t30, t50).
+  if (why.why === 'none' && (why.line || why.rating)) {
+    const left = [...(why.line ? [`the listing's line "${why.line}"`] : []), ...(why.rating ? [`the store's rating (${why.rating})`] : [])];
+    const both = left.length > 1;
+    return `${head}: ${left.join(' and ')} ${both ? 'are' : 'is'} said on no slide, but the caption writer found no subheadline in ${both ? 'them' : 'it'} for ${one ? 'this slide' : 'these slides'} that passes the caption checks. If ${both ? 'one' : 'it'} reads well to you under ${they}, ${revise}; or add a few lines about the app as extraContext (POST /public/v1/apps) and plan the set again.`;
+  }
   return `${head}: the listing has no line left that adds to ${one ? 'its headline' : 'their headlines'} without repeating another slide. Add a few lines about the app as extraContext (POST /public/v1/apps) and plan the set again, or ${revise}.`;
 }
 
@@ -74,8 +81,13 @@ export function missingSubheadlinesWarning(
  * A slide shipped with a caption that misses only soft rules (captions/checker/check.ts,
  * `softFinding`): it says which, in the checker's words, and how to do better.
  */
-export function nearMissWarning(slide: number, weak: string[]): string {
-  return `Slide ${slide} has a weaker caption than the rest: ${weak.join('; ')}. The listing gives nothing better for it. Add a few lines about the app as extraContext (POST /public/v1/apps) and plan the set again, or rewrite it in a free revision (POST /public/v1/jobs/{id}/revisions).`;
+export function nearMissWarning(slide: number, weak: string[], unsaid: string[] = []): string {
+  // "Nothing better" only where the listing has no feature left; else the one left, and that it did
+  // not pass whole (ninth read: a line too long for the length is not "nothing").
+  const why = unsaid.length
+    ? `The listing's line left ("${unsaid[0]}") could not be said on it as a whole caption that passes the caption checks.`
+    : 'The listing gives nothing better for it.';
+  return `Slide ${slide} has a weaker caption than the rest: ${weak.join('; ')}. ${why} Add a few lines about the app as extraContext (POST /public/v1/apps) and plan the set again, or rewrite it in a free revision (POST /public/v1/jobs/{id}/revisions).`;
 }
 
 /**
@@ -90,7 +102,7 @@ export function insteadOfFeatureWarning(
   instead: 'ask' | 'proof',
   unsaid: string[],
   /** The feature the rating replaces, and why it was not said: only on a headline alone, or only as the hero again. */
-  spare: { phrase: string; why: 'sub' | 'hero' } | null = null,
+  spare: { phrase: string; why: 'sub' | 'hero' | 'aside'; form?: string; tooLong?: CaptionLength } | null = null,
 ): string {
   const head = `Slide ${slide} ${instead === 'ask' ? 'asks for the download instead of showing' : "shows the app's rating instead of"} another feature`;
   // A long slide the writer could fill only with a headline alone ("Lista de compras automática"
@@ -98,6 +110,11 @@ export function insteadOfFeatureWarning(
   if (spare?.why === 'sub')
     return `${head}: the listing names more ("${spare.phrase}"), but has no line left to say under it as a subheadline, and the rating says more than a headline alone. Write that slide yourself (slides), or add a line about it as extraContext (POST /public/v1/apps) and plan the set again.`;
   // "Download offline maps" under the hero "Offline trail maps": a feature that would say slide 1 again (third held-out read).
+  // "Hear the first word again" of "Add recordings to each entry to hear…": what another line is for.
+  if (spare?.why === 'aside')
+    return `${head}: the listing's line left ("${spare.phrase}") says only what another of its lines is for, not a feature of its own. Write that slide yourself (slides), or add a line about another feature as extraContext (POST /public/v1/apps) and plan the set again.`;
+  if (spare?.why === 'hero' && spare.form && spare.tooLong)
+    return `${head}: the listing's line left ("${spare.phrase}") is too long for a ${spare.tooLong} headline, and its shorter form ("${spare.form}") says the hero's words again. Write that slide yourself (slides), or add a line about it as extraContext (POST /public/v1/apps) and plan the set again.`;
   if (spare?.why === 'hero')
     return `${head}: the listing's line left ("${spare.phrase}") says the hero's words again. Write that slide yourself (slides), or add a line about it as extraContext (POST /public/v1/apps) and plan the set again.`;
   if (unsaid.length === 0) return `${head}: the listing names fewer features than the set has slides for.`;

@@ -26,9 +26,19 @@ export class Subheadlines extends WriterBase {
   }
 
   /** Whether `text` says the app's short name. */
-  private namesApp(text: string): boolean {
+  protected namesApp(text: string): boolean {
     const name = textKey(this.u.shortName);
     return name.length > 0 && ` ${textKey(text)} `.includes(` ${name} `);
+  }
+
+  /** Whether `q` is a piece the reading cut from a longer line of the listing, not a line of its own. */
+  private pieceOfLine(q: Phrase): boolean {
+    const own = ` ${textKey(q.text)} `;
+    const line = textKey(q.sentence);
+    return this.u.phrases.some((r) => {
+      const other = textKey(r.sentence);
+      return other !== line && other.length > own.length && ` ${other} `.includes(own);
+    });
   }
 
   protected finishSub(text: string, headline?: string): string | null {
@@ -95,8 +105,11 @@ export class Subheadlines extends WriterBase {
     // when the slides after it need every feature, only one too long to be a headline of its own.
     if (o.spare) {
       // A screen's feature is kept for the slide over that screen: the hero spends the others first.
+      // Under the hero, never one action cut from a longer line ("Save bakes" of "Save bakes and
+      // share the tray"): half a bullet under the promise reads as a feature of any app (ninth
+      // read, call g, M); the whole line, another line or none stands there instead.
       const spare = [...this.ordered.filter((q) => !this.shown.has(q)), ...this.ordered.filter((q) => this.shown.has(q))].filter(
-        (q) => this.fresh(q) && q !== p && (o.spare === 'any' || !this.sayable(q)),
+        (q) => this.fresh(q) && q !== p && (o.spare === 'any' || !this.sayable(q)) && !(o.hero && this.pieceOfLine(q)),
       );
       // A line no slide could headline, then one about the app as a whole ("TaskForge is a to-do
       // list and planner…"), before a feature a later slide may need: "Collect digital coupons"

@@ -87,6 +87,12 @@ export class WriterBase {
   protected readonly spent = new WeakMap<Caption, () => void>();
   /** A slide quoted the store's rating: the call to action need not. */
   protected proofSaid = false;
+  /**
+   * Whether `sayings` may say a line without the voice's closing mark where no form of it fits with
+   * the mark (off while a slide looks for a line that fits with it); before a shorter form that drops
+   * the line's point it always may.
+   */
+  protected bareMarks = true;
 
   constructor(
     protected readonly u: Understanding,
@@ -208,7 +214,11 @@ export class WriterBase {
     return out.replace(CASED_WORD, (w) => this.u.brands.get(w.toLowerCase()) ?? w);
   }
 
-  protected fill(template: string, part: string | null, index: number, whole: string | null = part): string | null {
+  /**
+   * `template` with its slots filled, cased, and ended in the voice's mark where the template has no
+   * ending of its own. `bare`: without that mark (`sayings`: a line the mark alone takes over the limit).
+   */
+  protected fill(template: string, part: string | null, index: number, whole: string | null = part, bare = false): string | null {
     let missing = false;
     const at = template.indexOf('{p}');
     // A phrase inside a sentence loses its capital, unless it opens with a name.
@@ -231,7 +241,7 @@ export class WriterBase {
     if (missing) return null;
     const ends = /[.!?]$/.test(filled);
     // The voice's "!" in the listing's own marks: "¡Duerme mejor!", "Chaque jour !".
-    return localePunctuation(this.cased(filled) + (ends ? '' : ending(this.voice.end, filled)), this.u.language);
+    return localePunctuation(this.cased(filled) + (ends || bare ? '' : ending(this.voice.end, filled)), this.u.language);
   }
 
   protected acceptable(text: string | null): text is string {
@@ -261,8 +271,13 @@ export class WriterBase {
   protected forms(p: Phrase, preferCore: boolean, alone = false): string[] {
     const cores = [...p.cores].reverse();
     if (!preferCore) return [...new Set([p.text, ...p.cores])];
-    const drops = (c: string) => alone && namesPoint(restOf(c, p.text));
+    const drops = (c: string) => this.dropsPoint(p, c, alone);
     return [...new Set([...cores.filter((c) => !drops(c)), p.text, ...p.cores.filter(drops)])];
+  }
+
+  /** Whether a shorter form of `p` drops what makes it concrete, with nothing under it to say that (`forms`). */
+  protected dropsPoint(p: Phrase, form: string, alone: boolean): boolean {
+    return alone && form !== p.text && namesPoint(restOf(form, p.text));
   }
 
   /** Every template × form that fits and reads whole, in the voice's order of preference, with the form it says. */
@@ -273,7 +288,23 @@ export class WriterBase {
     preferCore: boolean,
     alone = false,
   ): Generator<{ text: string; form: string | null }> {
+    // A line the voice's closing mark alone takes over the limit ("Pick a colour for every drawer!",
+    // 31 for a short headline's 30) is said without the mark rather than lost (ninth read: playful
+    // refused a story its calmer voices made of the same line). Only after every form and template
+    // that fits with the mark: a shorter whole form in the voice's tone comes first ("Save on
+    // weekly groceries." before the line with the app's name on), and a longer form that only the
+    // missing mark let in is never preferred to it. The checker asks no voice for a mark.
+    const over: { t: string; form: string | null }[] = [];
+    const bare = function* (this: WriterBase, last: boolean): Generator<{ text: string; form: string | null }> {
+      for (const { t, form } of !last || this.bareMarks ? over.splice(0) : []) {
+        const text = this.fill(t, form, index, p?.text ?? null, true);
+        if (text && text.length <= this.max && this.acceptable(text)) yield { text, form };
+      }
+    };
     for (const form of p ? this.forms(p, preferCore, alone) : [null]) {
+      // Before a form that drops what makes the line concrete ("Pick a colour" of "Pick a colour for
+      // every drawer"), the line itself without the mark: the mark is worth less than the point.
+      if (p && form && this.dropsPoint(p, form, alone)) yield* bare.call(this, false);
       // "A DRAWING APP." of "A drawing app for kids": a thing named with its article and nothing it
       // does is a category, not a selling line (fifth read, M): the whole phrase says it. A phrase
       // that is only such a thing ("A metronome") is said last (`bareThing`), and warned.
@@ -281,9 +312,12 @@ export class WriterBase {
       for (const t of templates) {
         if (!p && t.includes('{p}')) continue;
         const text = this.fill(t, form, index, p?.text ?? null);
+        const long = (text?.length ?? 0) > this.max;
         if (this.acceptable(text)) yield { text, form };
+        else if (long) over.push({ t, form });
       }
     }
+    yield* bare.call(this, true);
   }
 
   protected say(templates: string[], p: Phrase | null, index: number, preferCore: boolean): string | null {

@@ -51,7 +51,29 @@ export class CaptionWriter extends Subheadlines {
             true,
           ))
         : each(pool, true);
-    const said = once();
+    // A line said only without the voice's closing mark (`sayings`) comes after every line that
+    // fits with it, so it takes no other line's place ("A tide chart for weekend sailors" before
+    // the listing's features), but before a near miss (`weak`: what another line is for, a
+    // half of the hero): it keeps a slide from going empty or weak. Never a step: a step that fits
+    // only so would be said after the steps that follow it.
+    const marked = (): Caption | null => {
+      this.bareMarks = false;
+      try {
+        return once();
+      } finally {
+        this.bareMarks = true;
+      }
+    };
+    let said = marked();
+    if (role !== 'how-it-works' && (!said || said.weak)) {
+      if (said) this.release(said);
+      const bare = once();
+      if (bare && !bare.weak) said = bare;
+      else {
+        if (bare) this.release(bare);
+        said = said ? marked() : null;
+      }
+    }
     if (said || !this.heroTopic || role === 'how-it-works') return said;
     // Nothing fresh left: one of the things the hero named, on a slide of its own ("Cut videos"
     // after "Cut videos and add stickers"); the checker calls it a soft repeat, the planner warns.
@@ -109,6 +131,18 @@ export class CaptionWriter extends Subheadlines {
         return c;
       }
     }
+    return null;
+  }
+
+  /** Whether `text` opens on the app's short name ("Acme turns your week…"). */
+  private opensOnName(text: string): boolean {
+    const name = textKey(this.u.shortName);
+    return name.length > 0 && `${textKey(text)} `.startsWith(`${name} `);
+  }
+
+  /** The first way the hero's frames say `q` without the app's name, or null. */
+  private unnamedHero(q: Phrase, index: number, long: boolean): { text: string; form: string | null } | null {
+    for (const s of this.sayings(this.frames.hero, q, index, this.voice.prefer === 'core', !long)) if (!this.namesApp(s.text)) return s;
     return null;
   }
 
@@ -176,11 +210,26 @@ export class CaptionWriter extends Subheadlines {
         if (!long) break;
         // A purpose is no feature of its own (`purposeOf`): it fills no later slide.
         const spare = left(q) > featuresAfter;
-        const under =
-          this.sub(s.text, q, { form: s.form, extra: u.subtitle, spare: spare ? 'any' : 'unsayable', hero: role === 'hero' }) ??
-          this.sub(s.text, q, { form: s.form, spare: 'any', hero: role === 'hero' });
+        const underOf = (t: string, form: string | null) =>
+          this.sub(t, q, { form, extra: u.subtitle, spare: spare ? 'any' : 'unsayable', hero: role === 'hero' }) ??
+          this.sub(t, q, { form, spare: 'any', hero: role === 'hero' });
+        const undo = this.snapshot();
+        let head = s;
+        let under = underOf(s.text, s.form);
+        // "Acme: Meal plans for your month // Acme turns your month into…" says the app's name twice
+        // (ninth read, D): where the subheadline opens on the name, the headline drops its "Acme:".
+        const plain = under && this.opensOnName(under) && this.namesApp(s.text) ? this.unnamedHero(q, index, long) : null;
+        if (plain) {
+          undo();
+          const other = underOf(plain.text, plain.form);
+          if (other) [head, under] = [plain, other];
+          else {
+            undo();
+            under = underOf(s.text, s.form);
+          }
+        }
         if (under) {
-          [p, said, sub] = [q, s, under];
+          [p, said, sub] = [q, head, under];
           break;
         }
       }
