@@ -68,8 +68,9 @@ export function applyCase(text: string, casing: Casing, language: string, proper
   // German capitalises every noun: its sentence case is the text as written ("4,6 von 5 Sternen").
   if (language === 'de') return capitalise(text);
   let first = true;
-  const lowered = text.replace(/[\p{L}][\p{L}'’]*|[.!?]\s/gu, (w) => {
-    if (/^[.!?]/u.test(w)) {
+  // A sentence opens after ".", "!" or "?", and after a step's number ("Step 2: Send the report").
+  const lowered = text.replace(/[\p{L}][\p{L}'’]*|[.!?]\s|\d:\s/gu, (w) => {
+    if (/^[.!?\d]/u.test(w)) {
       first = true;
       return w;
     }

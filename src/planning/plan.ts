@@ -85,7 +85,8 @@ function writeRules(
     let alone: Kept | null = null;
     let near: Kept | null = null;
     // The writer moves on to its next idea each time it is asked: a failed caption spends its phrase.
-    for (let attempt = 0; attempt < RULE_ATTEMPTS; attempt++) {
+    // A step the checker refuses is not passed over for the next one: "Step 2:" would say step 3.
+    for (let attempt = 0; attempt < (role === 'how-it-works' ? 1 : RULE_ATTEMPTS); attempt++) {
       const c = writer.caption(role, i + 1, featuresAfter);
       if (!c) break;
       const candidate = { headline: c.headline, subheadline: c.subheadline, role, index: i + 1 };

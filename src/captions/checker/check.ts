@@ -12,7 +12,7 @@ import { nlp } from '../nlp.ts';
 import { echoes, sameTopic, substance } from './complete.ts';
 import { openerVocabulary } from '../rules/voices.ts';
 import { type Role } from '../../core/narratives.ts';
-import { sentenceCutFrom } from './cut.ts';
+import { pronounTail, sentenceCutFrom } from './cut.ts';
 import { namesOnly } from './selling.ts';
 import { fillerOnly } from './filler.ts';
 import { MIN_RATINGS, ratingTwice } from './proof.ts';
@@ -175,6 +175,8 @@ export class CaptionChecker {
       // tells the shopper nothing the store's page does not; it pads the slide, it is no subheadline.
       if (namesOnly(sub, f.language, f.nameWords))
         out.push({ id: 'generic', field: 'subheadline', message: `"${sub}" only says the app’s name or category` });
+      const tail = f.language === 'en' ? pronounTail(sub) : null;
+      if (tail) out.push({ id: 'cut', field: 'subheadline', message: tail });
     }
     for (const t of this.parts(c)) {
       // One shared word repeats a slide only when neither says much more ("Track habits" / "Track

@@ -86,6 +86,9 @@ const PEOPLE =
 /** Particles of phrasal verbs that go on with a preposition: "keep up | with you", "look forward | to". */
 const PARTICLE = /^(up|along|forward|out|away|back)$/;
 
+/** Where a listing's step label ends: 2 after "Step 2", 1 after "2", else 0. */
+const stepLabelEnd = (sw: string[]): number => (sw[0] === 'step' && /^\d+$/.test(sw[1] ?? '') ? 2 : /^\d+$/.test(sw[0] ?? '') ? 1 : 0);
+
 /**
  * Why a short form stops before the words that make its point, though it parses: the listing goes
  * on with what the words it keeps only announce (docs/captions.md, "A short headline keeps its
@@ -287,7 +290,8 @@ export function cutPhrase(
     if (UNIVERSAL.test(run[run.length - 1]) && SCOPE.test(next))
       return `stops after "${run[run.length - 1]}", before what it covers ("${sw.slice(end - 1, end + 3).join(' ')}…")`;
     // "Find, clean | and share your files": a list stopped before its last item.
-    if (/^(and|or|&)$/.test(next) && s.pause.slice(at, end - 1).some(Boolean))
+    // The pause after a step's label ("Step 2: Acme finds…") is no list's comma.
+    if (/^(and|or|&)$/.test(next) && s.pause.slice(Math.max(at, stepLabelEnd(sw)), end - 1).some(Boolean))
       return `stops inside a list: the listing's sentence goes on "${run.slice(-2).join(' ')} ${next} ${sw[end + 1] ?? ''}…"`;
     // "Bedtime tales told | by gentle narrators": a participle after its noun, cut from its agent
     // ("told" alone reads as done). "Free up storage | by finding…" ends on a noun, not a verb.
@@ -412,7 +416,10 @@ export function cutPhrase(
       const leans = leansOnPronoun(run.join(' '));
       if (leans) return leans;
     }
-    if (!action && !aside && !opener && !secondThing && !headNoun)
+    // "2. Slipwise reads the totals" of "Step 2: Slipwise reads…": the step's own number, said in
+    // another frame; the word left out is the listing's label, not the sentence's start.
+    const stepLabel = at > 0 && at < stepLabelEnd(sw) && /^\d+$/.test(run[0]);
+    if (!action && !aside && !opener && !secondThing && !headNoun && !stepLabel)
       return `starts mid-sentence: the listing says "${sw.slice(Math.max(0, at - 3), at).join(' ')} ${run.slice(0, 3).join(' ')}…"`;
   }
   return null;
@@ -422,6 +429,15 @@ export function cutPhrase(
  * "Watch it fill up", "Use them at checkout": a headline whose pronoun points at a noun of a sentence
  * it was cut from. A pronoun after a noun of the line itself points there: "Build good habits and keep them".
  */
+/**
+ * "Straightens it." of "…finds the edges and straightens it": a subheadline that is a second verb and
+ * its pronoun, the tail of the listing's line, says nothing a shopper can read on its own (tenth read, T).
+ */
+export function pronounTail(sub: string): string | null {
+  const m = /^[\p{L}-]+ (it|them)[.!]?$/iu.exec(sub.trim());
+  return m ? `"${sub.trim()}" is a verb and "${m[1].toLowerCase()}" alone: the tail of a line, with nothing of its own` : null;
+}
+
 export function leansOnPronoun(headline: string): string | null {
   // Most headlines hold no pronoun: the tagger is asked only about those that do.
   if (!/\b(it|them|they|these|those|their)\b/i.test(headline)) return null;

@@ -10,7 +10,7 @@ import { dangles, endWords } from '../end-words.ts';
 import { CAPTION_LENGTHS, type CaptionLength, type CaptionStyle } from '../../core/set.ts';
 import { foreignFrames, SLOT, VOICES, voiceVocabulary, type Voice } from './voices.ts';
 import { CUT_LANGUAGES } from '../checker/cut-languages.ts';
-import { cutPhrase, leansOnPronoun } from '../checker/cut.ts';
+import { cutPhrase, leansOnPronoun, pronounTail } from '../checker/cut.ts';
 import { brokenFrame } from '../checker/frames.ts';
 import { offRole } from '../checker/selling.ts';
 import { stockAction } from '../checker/echo-pair.ts';
@@ -186,7 +186,7 @@ export class WriterBase {
       () =>
         cutPhrase(text, this.u.sentences, this.frameWords, headline, 'en', this.appNameWords) === null &&
         brokenFrame(text, this.appNameWords) === null &&
-        (field === 'subheadline' || leansOnPronoun(text) === null),
+        (field === 'subheadline' ? pronounTail(text) === null : leansOnPronoun(text) === null),
     );
   }
 
@@ -221,9 +221,14 @@ export class WriterBase {
   protected fill(template: string, part: string | null, index: number, whole: string | null = part, bare = false): string | null {
     let missing = false;
     const at = template.indexOf('{p}');
-    // A phrase inside a sentence loses its capital, unless it opens with a name.
+    // A phrase inside a sentence loses its capital, unless it opens with a name; after a step's number
+    // ("2. ", "Step 2: ") it opens a sentence of its own and keeps it.
     const inner =
-      part && at > 0 && !this.u.proper.has((part.split(' ')[0] ?? '').toLowerCase()) && !/^\p{Lu}{2}/u.test(part)
+      part &&
+      at > 0 &&
+      !/\{n\}[.:] $/.test(template.slice(0, at)) &&
+      !this.u.proper.has((part.split(' ')[0] ?? '').toLowerCase()) &&
+      !/^\p{Lu}{2}/u.test(part)
         ? part.charAt(0).toLowerCase() + part.slice(1)
         : part;
     const filled = template.replace(SLOT, (_, k: string) => {

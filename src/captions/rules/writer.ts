@@ -97,8 +97,8 @@ export class CaptionWriter extends Subheadlines {
       // Cut at a word list, a phrase in another language may lose its meaning ("Le mode"): whole first.
       const preferCore =
         this.u.english && (this.voice.prefer === 'core' || (long && p.cores.length > 0 && textKey(p.sentence) === textKey(p.text)));
-      const frames = role === 'how-it-works' ? this.frames.step : this.frames.feature[p.shape];
-      const rotated = frames.map((_, i) => frames[(i + index) % frames.length]);
+      const frames = role === 'how-it-works' ? this.stepFrames(long) : this.frames.feature[p.shape];
+      const rotated = role === 'how-it-works' ? frames : frames.map((_, i) => frames[(i + index) % frames.length]);
       // A step's number is taken only by the step that is written: steps stay 1, 2, 3.
       const n = role === 'how-it-works' ? this.step + 1 : index;
       // The first headline with something whole to say under it: "Save your looks as presets —
@@ -132,6 +132,28 @@ export class CaptionWriter extends Subheadlines {
       }
     }
     return null;
+  }
+
+  private stepFrame: { long: boolean; frames: string[] } | null = null;
+
+  /**
+   * The step frames in the order a set tries them: first the one frame every step the listing states
+   * can be said in ("Step 1:", "Step 2:", "Step 3:", or "1.", "2.", "3." where one step is too long
+   * for "Step"), so a set numbers its steps one way (tenth read: "Step 1:" beside "2."); all of
+   * them, in the voice's order, where no frame fits every step.
+   */
+  private stepFrames(long: boolean): string[] {
+    if (this.stepFrame?.long === long) return this.stepFrame.frames;
+    const all = this.frames.step;
+    const fits = (t: string) =>
+      this.u.steps.every((p, i) => {
+        const preferCore =
+          this.u.english && (this.voice.prefer === 'core' || (long && p.cores.length > 0 && textKey(p.sentence) === textKey(p.text)));
+        return !this.sayings([t], p, i + 1, preferCore, !long).next().done;
+      });
+    const one = all.find(fits);
+    this.stepFrame = { long, frames: one ? [one, ...all.filter((t) => t !== one)] : all };
+    return this.stepFrame.frames;
   }
 
   /** Whether `text` opens on the app's short name ("Acme turns your week…"). */
@@ -285,7 +307,14 @@ export class CaptionWriter extends Subheadlines {
       const sub = own && echoes(headline, own) ? (this.sub(headline, null) ?? own) : own;
       return this.commit(headline, null, long ? sub : null);
     }
-    if (role === 'how-it-works') return this.frameIdea(role, index, u.steps);
+    if (role === 'how-it-works') {
+      // Each step in its turn: the next step the listing states, with a subheadline where one is
+      // whole and on its headline where not. Offered all steps at once, the long pass took the
+      // first step that had a subheadline and numbered it 1 (tenth read: step 2 as "Step 1"); a
+      // step that cannot be said is not skipped either, or the next would take its number.
+      const next = u.steps.find((s) => this.fresh(s));
+      return next ? this.frameIdea(role, index, [next]) : null;
+    }
     // A benefit is said as one where the listing has it (not an order), but a screen's feature before either.
     const rank = (p: Phrase) =>
       (p.purposeOf || bareThing(p) ? 8 : 0) +
