@@ -2,7 +2,8 @@
  * The caption model's failures seen from a real job: the API charges, the worker plans in the
  * planning thread (PlanningPool) with the fake model, renders, and the job says where each
  * slide's words came from. A model that answers 500 or hangs costs the job at most its model
- * budget: the set succeeds on the rule writer, charged once. A flawed slide is mended alone.
+ * budget: the set succeeds on the rule writer, charged once, while a hung answer is still owed
+ * (a condition, not a clock: no test here times the job). A flawed slide is mended alone.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Worker } from '../../src/queue/worker.ts';
@@ -21,7 +22,8 @@ import { habitly } from './listings.ts';
 /**
  * The model's whole budget per set: small, so a hang shows as a fallback, not a slow test; scaled,
  * so that a prompt answer still comes in on a loaded machine (at a fixed 1.5 s the set that mends
- * one slide got 'rules' for all of them at load 30). The hang below lasts 120 s, past any scaling.
+ * one slide got 'rules' for all of them at load 30). The hang below lasts ten minutes, past any
+ * scaling and any test's timeout: the job that ends has not waited for it.
  */
 const MODEL_BUDGET_MS = scaled(1_500);
 
@@ -56,6 +58,7 @@ const llm = () => ({ baseUrl: fake.baseUrl, model: 'm', apiKey: null });
 async function jobWith(reply: (body: Record<string, unknown>) => FakeReply) {
   answer = reply;
   fake.requests.length = 0;
+  const answeredBefore = fake.answered;
   h = await createTestApp({ llm: llm() });
   worker = new Worker(
     h.t.pool,
@@ -77,7 +80,6 @@ async function jobWith(reply: (body: Record<string, unknown>) => FakeReply) {
     payload: await solidPng(1290, 2796, 'green'),
   });
   expect(uploaded.statusCode).toBe(201);
-  const started = Date.now();
   const created = await h.app.inject({
     method: 'POST',
     url: '/api/v1/public/v1/screenshots',
@@ -95,11 +97,11 @@ async function jobWith(reply: (body: Record<string, unknown>) => FakeReply) {
       })
     ).json();
   while (job.status === 'queued' || job.status === 'running');
-  const ms = Date.now() - started;
+  const answered = fake.answered - answeredBefore;
   const { rows } = await h.t.pool.query<{ used: number; entries: number }>(
     `SELECT (SELECT coalesce(sum(used), 0) FROM credit_periods)::int AS used, (SELECT count(*) FROM credit_ledger)::int AS entries`,
   );
-  return { job, ms, credits: rows[0], slides: job.result?.slides as { headline: string; captionSource: string }[] };
+  return { job, answered, credits: rows[0], slides: job.result?.slides as { headline: string; captionSource: string }[] };
 }
 
 const one = (headline: string) => [{ headline, subheadline: null }];
@@ -107,19 +109,20 @@ const one = (headline: string) => [{ headline, subheadline: null }];
 describe('a job whose caption model fails', () => {
   for (const [what, reply] of [
     ['answers 500', (): FakeReply => ({ status: 500, raw: '{"error":{"message":"boom"}}' })],
-    ['hangs', (): FakeReply => ({ content: { slides: [] }, delayMs: 120_000 })],
+    ['hangs', (): FakeReply => ({ content: { slides: [] }, delayMs: 600_000 })],
   ] as const) {
     it(
-      `succeeds on the rule writer when the model ${what}, within the model budget plus rendering, charged once`,
+      `succeeds on the rule writer when the model ${what}, without waiting for it, charged once`,
       { timeout: scaled(60_000) },
       async () => {
-        const { job, ms, credits, slides } = await jobWith(reply);
+        const { job, answered, credits, slides } = await jobWith(reply);
         expect(job.status, JSON.stringify(job.error)).toBe('succeeded');
         expect(slides).toHaveLength(5);
         expect(slides.map((s) => s.captionSource)).toEqual(Array(5).fill('rules'));
         expect(fake.requests.length).toBeGreaterThan(0);
-        // A hang of two minutes never reaches the job: the budget, then rules and rendering.
-        expect(ms).toBeLessThan(MODEL_BUDGET_MS + scaled(20_000));
+        // The 500s were each answered; the hang's answer was never sent, yet the job ended: it
+        // stopped waiting at its budget and wrote the set by rules.
+        expect(answered).toBe(what === 'hangs' ? 0 : fake.requests.length);
         expect(credits.used).toBe(5);
       },
     );

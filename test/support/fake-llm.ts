@@ -14,11 +14,14 @@ export interface FakeReply {
 export interface FakeLlm {
   baseUrl: string;
   requests: { path: string; headers: IncomingHttpHeaders; body: Record<string, unknown> }[];
+  /** Answers sent so far: a test sees that a job ended while a hung answer was still owed. */
+  readonly answered: number;
   close(): Promise<void>;
 }
 
 export async function startFakeLlm(reply: (body: Record<string, unknown>) => FakeReply): Promise<FakeLlm> {
   const requests: FakeLlm['requests'] = [];
+  let answered = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -43,9 +46,11 @@ export async function startFakeLlm(reply: (body: Record<string, unknown>) => Fak
             model: body.model,
             choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content, refusal: null } }],
           });
+        answered++;
         res.writeHead(r.status ?? 200, { 'content-type': 'application/json' }).end(payload);
       };
-      if (r.delayMs) setTimeout(send, r.delayMs);
+      // A long delay must not keep the test process alive once the server is closed.
+      if (r.delayMs) setTimeout(send, r.delayMs).unref();
       else send();
     });
   });
@@ -54,6 +59,9 @@ export async function startFakeLlm(reply: (body: Record<string, unknown>) => Fak
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    get answered() {
+      return answered;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
