@@ -187,7 +187,9 @@ export function fitSet(
     };
     while (f.headline > t.min && (f.blockHeight > room || !coverFits(f))) f = fitted(Math.max(t.min, f.headline - 4));
   }
-  return { headlineSizes: slides.map(() => f.headline), subSize: f.subSize, blockHeight: f.blockHeight };
+  const index = slides.findIndex((s) => isHero(s.layout));
+  const cover = index < 0 ? {} : { cover: { index, slide: slides[index], rating: rating ?? null } };
+  return { headlineSizes: slides.map(() => f.headline), subSize: f.subSize, blockHeight: f.blockHeight, ...cover };
 }
 
 /** The tallest text block a slide whose type is set from the floor up may have above the floor (fitSet). */
