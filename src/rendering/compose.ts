@@ -36,6 +36,7 @@ import { lookOf } from './themes.ts';
 import { accentOf, drawWithAccent } from './accent.ts';
 import { drawBadge } from './badge.ts';
 import { HERO_TILT, HERO_TILT_WIDE, lean, settleCover, settleFramelessCover } from './cover.ts';
+import { shownProduct, yieldToCover } from './cover-lead.ts';
 
 export { HERO_TILT, HERO_TILT_WIDE };
 import type { DrawnLint, SlideLook, SlideTask } from './types.ts';
@@ -266,6 +267,14 @@ export function arrange(
   const widthOf = (p: Placement) => (p.frame ?? p.bleed)?.width ?? 0;
   const row = beside && widthOf(beside) >= widthOf(stacked) - 1 ? candidate : null;
   const at = row && beside ? beside : stacked;
+  // A feature lays out its set's cover as the cover's own slide does, and its product yields to
+  // the cover's (cover-lead.ts): the tablets' covers showed 0.87-0.92 of their features' product.
+  const cover = m.cover;
+  if (cover && layout !== 'text-only' && !isHero(layout) && !marketing && !side) {
+    const c = arrange(ctx, { ...task, index: cover.index, slide: cover.slide, rating: cover.rating }, given, false);
+    const box = c.at.frame ?? c.at.bleed;
+    if (box && isHero(c.layout)) yieldToCover(task, at, shownProduct(box, c.tilt, height), display, sc);
+  }
   return { layout, block, at, turned, tilt, row };
 }
 

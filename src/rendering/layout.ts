@@ -54,6 +54,8 @@ export function scaleOf(device: Device, orientation?: Orientation): Scale {
 export const THUMBNAIL_PT = 110;
 export const MIN_LEGIBLE_PT = 5;
 export const minLegiblePx = (sc: Scale): number => Math.ceil((sc.base * MIN_LEGIBLE_PT) / THUMBNAIL_PT);
+/** The rating beside a landscape cover's headline is brought up to this (the portrait sets' 6.4 pt) where it fits (rating.ts ROW_REACH). */
+export const RATING_ROW_PT = 6.4;
 
 /** The least headline size, as a share of the slide's width (its short side when landscape). */
 export const MIN_HEADLINE_SHARE = 0.08;
@@ -187,7 +189,9 @@ export function fitSet(
     };
     while (f.headline > t.min && (f.blockHeight > room || !coverFits(f))) f = fitted(Math.max(t.min, f.headline - 4));
   }
-  return { headlineSizes: slides.map(() => f.headline), subSize: f.subSize, blockHeight: f.blockHeight };
+  const index = slides.findIndex((s) => isHero(s.layout));
+  const cover = index < 0 ? {} : { cover: { index, slide: slides[index], rating: rating ?? null } };
+  return { headlineSizes: slides.map(() => f.headline), subSize: f.subSize, blockHeight: f.blockHeight, ...cover };
 }
 
 /** The tallest text block a slide whose type is set from the floor up may have above the floor (fitSet). */
@@ -241,7 +245,7 @@ export function coverRatingRow(
 ): RatingRow | null {
   if (sc.width <= sc.height) return null;
   if (DEVICES[device].family === 'mac' && themeFor(theme).screen === 'framed') return null;
-  return ratingRow(ctx, rating, block, sc, minLegiblePx(sc));
+  return ratingRow(ctx, rating, block, sc, minLegiblePx(sc), Math.ceil((sc.base * RATING_ROW_PT) / THUMBNAIL_PT));
 }
 
 /** A slide with no screen: the set's type, so the poster reads as one of the set. */

@@ -104,6 +104,14 @@ export interface RatingRow {
 
 /** Line pitch of the two lines beside the headline, per pixel of their size. */
 const ROW_PITCH = 1.25;
+/**
+ * The two lines may stand up to this many times the headline's line box, centred on it, to reach
+ * the size the caller wants: bound to the line box they were 5.8 pt at store size on iPhone
+ * landscape's regular themes (50 px on a 2868 px slide), the smallest rating of any set (design
+ * read 2026-11-29-design-second). Their reach past the line (at most 9 % of the line box each
+ * way) lies in the top padding and the gap under the text: the product keeps its height.
+ */
+export const ROW_REACH = 1.18;
 
 /**
  * The rating beside the headline, as a block of two lines (the stars over the value and the
@@ -112,21 +120,33 @@ const ROW_PITCH = 1.25;
  * fifth or more past the bottom edge (design read 2026-11-29). Null where the headline has more
  * than one line, the two lines would be under `least` px, or the pair is wider than the column.
  */
-export function ratingRow(ctx: SKRSContext2D, r: StoreRating, block: TextBlock, sc: Scale, least: number): RatingRow | null {
+export function ratingRow(
+  ctx: SKRSContext2D,
+  r: StoreRating,
+  block: TextBlock,
+  sc: Scale,
+  least: number,
+  wanted = least,
+): RatingRow | null {
   if (block.headline.length !== 1) return null;
-  const size = Math.floor((block.headlineSize * HEADLINE_LINE_HEIGHT) / (2 * ROW_PITCH));
-  if (size < least) return null;
+  const line = block.headlineSize * HEADLINE_LINE_HEIGHT;
+  const own = Math.floor(line / (2 * ROW_PITCH));
+  if (own < least) return null;
   setFont(ctx, block.headlineWeight, block.headlineSize, block.headline[0]);
   const headline = ctx.measureText(block.headline[0]).width;
   const text = ratingLine(r).slice(STARS.length).trim();
-  setFont(ctx, 700, size, text);
-  const width = Math.max(ctx.measureText(text).width, 5 * size * STAR_CELL);
   // Half the headline's size apart: clear of a marker's padding round the last word (0.14 of it).
   const gap = block.headlineSize * 0.5;
-  const total = headline + gap + width;
-  if (total > sc.textWidth) return null;
-  const left = (sc.width - total) / 2;
-  return { size, headlineCx: left + headline / 2, left: left + headline + gap };
+  const placed = (size: number): RatingRow | null => {
+    setFont(ctx, 700, size, text);
+    const total = headline + gap + Math.max(ctx.measureText(text).width, 5 * size * STAR_CELL);
+    if (total > sc.textWidth) return null;
+    const left = (sc.width - total) / 2;
+    return { size, headlineCx: left + headline / 2, left: left + headline + gap };
+  };
+  // Taller than the line box only where that makes the pair no narrower than the column allows.
+  const tall = Math.min(Math.floor((line * ROW_REACH) / (2 * ROW_PITCH)), Math.max(own, wanted));
+  return (tall > own && placed(tall)) || placed(own);
 }
 
 /** A star's cell in the row beside the headline, per pixel of the lines' size. */

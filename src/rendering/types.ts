@@ -70,6 +70,11 @@ export interface SetMetrics {
   subSize: number;
   /** The tallest text block of the set (px): devices sit at the same height on every slide. */
   blockHeight: number;
+  /**
+   * The set's cover (its hero slide, at `index`) and the rating it shows: a feature slide lays
+   * the cover out too, and its product yields to the cover's (cover-lead.ts). Absent: no hero.
+   */
+  cover?: { index: number; slide: SlideLook; rating: StoreRating | null };
 }
 
 export interface FitTask {

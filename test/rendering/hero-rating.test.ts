@@ -5,8 +5,9 @@ import { DEVICE_IDS } from '../../src/core/devices.ts';
 import { THEME_IDS } from '../../src/core/themes.ts';
 import { registerFonts, setFont } from '../../src/rendering/fonts.ts';
 import { RenderPool } from '../../src/rendering/index.ts';
-import { fitSet, scaleOf } from '../../src/rendering/layout.ts';
-import { drawRating, ratingFit, ratingLine, shownRating, starFills, starsLit } from '../../src/rendering/rating.ts';
+import { fitSet, RATING_ROW_PT, scaleOf, textBlock, THUMBNAIL_PT } from '../../src/rendering/layout.ts';
+import { drawRating, ratingFit, ratingLine, ratingRow, ROW_REACH, shownRating, starFills, starsLit } from '../../src/rendering/rating.ts';
+import { HEADLINE_LINE_HEIGHT } from '../../src/rendering/text.ts';
 import type { StoreRating } from '../../src/rendering/types.ts';
 import { markedScreen } from './golden-cases.ts';
 import { slide } from './support.ts';
@@ -88,14 +89,33 @@ describe("the hero's rating", () => {
 
   it('is drawn on the hero slide only', async () => {
     const slides = [slide(0, 'Track Every Habit', 'hero-centered'), slide(1, 'Smart Reminders', 'headline-top')];
-    const screen = await markedScreen(660, 1434);
+    // An Android tablet: its cover leads its features by more than COVER_LEAD with or without
+    // the rating, so the feature's device does not move either (on an Android phone the rating
+    // lowers the cover, and the features yield to it: cover-lead.ts).
+    const screen = await markedScreen(800, 1280);
     const draw = async (rating?: StoreRating) =>
-      (await pool.renderSlides({ device: 'android-phone', slides, screens: [screen, screen], ...(rating ? { rating } : {}) })).map(
+      (await pool.renderSlides({ device: 'android-tablet', slides, screens: [screen, screen], ...(rating ? { rating } : {}) })).map(
         (s) => s.bytes,
       );
     const [none, few, enough] = await Promise.all([draw(), draw({ value: 4.8, count: 49 }), draw({ value: 4.8, count: 50 })]);
     expect(few[0].equals(none[0])).toBe(true);
     expect(enough[0].equals(none[0])).toBe(false);
     expect(enough[1].equals(none[1])).toBe(true);
+  });
+
+  // Beside a landscape cover's one-line headline, bound to its line box, the rating was 5.8 pt at
+  // store size on iPhone landscape's regular themes (50 px), the smallest of any set (design read
+  // 2026-11-29-design-second). Its two lines may stand up to ROW_REACH × the line box, centred on
+  // it, to reach the portrait sets' 6.4 pt.
+  it.each(['soft', 'dark', 'panoramic', 'full-bleed'] as const)('beside the headline on iPhone landscape, %s: at least 6.4 pt', (theme) => {
+    const ctx = createCanvas(1, 1).getContext('2d');
+    const sc = scaleOf('iphone-69', 'landscape');
+    const cover = slide(0, 'Build Better Habits Daily', 'hero-centered');
+    const m = fitSet(ctx, 'iphone-69', [cover], theme, 'landscape');
+    const block = textBlock(ctx, cover, m.headlineSizes[0], m.subSize, sc, theme);
+    const wanted = Math.ceil((sc.base * RATING_ROW_PT) / THUMBNAIL_PT);
+    const row = ratingRow(ctx, { value: 4.78, count: 12840 }, block, sc, 0, wanted)!;
+    expect((row.size * THUMBNAIL_PT) / sc.base).toBeGreaterThanOrEqual(RATING_ROW_PT);
+    expect(row.size * 2 * 1.25).toBeLessThanOrEqual(block.headlineSize * HEADLINE_LINE_HEIGHT * ROW_REACH);
   });
 });

@@ -46,6 +46,11 @@ export function slidesToRender(
   const is = setMetrics(device, after, font, locale);
   if (was.headlineSizes.join() !== is.headlineSizes.join() || was.subSize !== is.subSize || was.blockHeight !== is.blockHeight)
     return { indices: all, wholeSet: "the set's type size changed (every slide shares it)" };
+  // A feature's product yields to the cover's (rendering/cover-lead.ts): a cover with other
+  // text, or another cover, may move every feature's device.
+  const cover = (m: typeof was) =>
+    m.cover && [m.cover.index, m.cover.slide.headline, m.cover.slide.subheadline, m.cover.slide.layout].join('\n');
+  if (cover(was) !== cover(is)) return { indices: all, wholeSet: 'the cover changed (every feature yields to it)' };
   const panorama = themeFor(rev.theme).acrossSet;
   const indices = all.filter((i) => {
     const from = rev.sources[i];

@@ -32,3 +32,16 @@ describe('slidesToRender', () => {
     expect(moved(theme, [1, 3, 2])).toEqual({ indices: [], wholeSet: null });
   });
 });
+
+describe('slidesToRender, the cover', () => {
+  // Every feature's product yields to the cover's (src/rendering/cover-lead.ts).
+  it('redraws the whole set when the cover says something else', () => {
+    const after = [{ ...before[0], headline: 'Track Each Habit' }, before[1], before[2]];
+    expect(slidesToRender('iphone-69', before, after, rev('soft', [1, 2, 3])).wholeSet).toMatch(/cover/);
+  });
+
+  it('not when only a feature does', () => {
+    const after = [before[0], { ...before[1], headline: 'Smart Alerts' }, before[2]];
+    expect(slidesToRender('iphone-69', before, after, rev('soft', [1, 2, 3]))).toEqual({ indices: [1], wholeSet: null });
+  });
+});
