@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { THEME_IDS, THEMES } from '../../src/core/themes.ts';
 import { solidPng } from '../support/fake-images.ts';
 import { insertApp } from '../support/fixtures.ts';
-import { closeRenderPool, createPicturesApp, finishedJob, type PicturesApp } from '../sets/support.ts';
+import { createPicturesApp, finishedJob, type PicturesApp } from '../sets/support.ts';
 
 let h: PicturesApp;
 let appId: string;
@@ -28,7 +28,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await h?.close();
-  await closeRenderPool();
 });
 
 const finished = (jobId: string) => finishedJob(h, jobId);

@@ -12,7 +12,7 @@ import { thumbnailWidth } from '../../src/rendering/store-preview.ts';
 import { startFakeImageHost, type FakeImageHost } from '../support/fake-images.ts';
 import { accountWithKey, insertApp, sampleListing } from '../support/fixtures.ts';
 import { until } from '../support/jobs.ts';
-import { closeRenderPool, createPicturesApp, type PicturesApp } from '../sets/support.ts';
+import { createPicturesApp, type PicturesApp } from '../sets/support.ts';
 import { scaled } from '../support/timing.ts';
 
 let images: FakeImageHost;
@@ -25,7 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
   await images?.close();
-  await closeRenderPool();
 });
 
 const artworkUrl = () => `${images.origin}/image/thumb/green/icon/512x512bb.png`;

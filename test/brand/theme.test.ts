@@ -10,7 +10,7 @@ import { emptyScreenshots } from '../../src/core/listing.ts';
 import { startFakeImageHost, type FakeImageHost } from '../support/fake-images.ts';
 import { accountWithKey, insertApp, sampleListing } from '../support/fixtures.ts';
 import { ledger } from '../support/jobs.ts';
-import { closeRenderPool, createPicturesApp, finishedJob, type PicturesApp } from '../sets/support.ts';
+import { createPicturesApp, finishedJob, type PicturesApp } from '../sets/support.ts';
 
 let images: FakeImageHost;
 let h: PicturesApp;
@@ -22,7 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
   await images?.close();
-  await closeRenderPool();
 });
 
 /** An app whose icon and screenshots are on the fake store image host; the icon is of `iconColor`. */

@@ -16,7 +16,7 @@ import { solidPng } from '../support/fake-images.ts';
 import { captionModel, startFakeLlm, type FakeLlm, type FakeReply } from '../support/fake-llm.ts';
 import { insertApp } from '../support/fixtures.ts';
 import { scaled } from '../support/timing.ts';
-import { closeRenderPool, renderPool } from '../sets/support.ts';
+import { renderPool } from '../sets/support.ts';
 import { habitly } from './listings.ts';
 
 /**
@@ -50,7 +50,6 @@ afterAll(async () => {
   await planner.close();
   // Ends the hang's open answer too.
   await fake.close();
-  await closeRenderPool();
 });
 
 const llm = () => ({ baseUrl: fake.baseUrl, model: 'm', apiKey: null });

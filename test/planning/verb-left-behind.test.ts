@@ -5,13 +5,8 @@
  * written for this test, not a recording's.
  */
 import { describe, expect, it } from 'vitest';
-import { cutPhrase } from '../../src/captions/checker/cut.ts';
-import { sentenceWords } from '../../src/captions/checker/sentences.ts';
 import { danglingClause } from '../../src/captions/checker/dangling.ts';
-import { planScreenshotSet } from '../../src/planning/plan.ts';
-import { isProblem } from '../../src/core/problem.ts';
-import { CAPTION_STYLE_IDS, type CaptionLength } from '../../src/core/set.ts';
-import { habitly } from './listings.ts';
+import { cutAgainst, proseListing, slidesInEveryVoice } from './support/cut-prose.ts';
 
 const PROSE = [
   'We help over 2 million home cooks plan their meals with ease.',
@@ -26,8 +21,7 @@ const PROSE = [
   'Bring your sketches to life with layers and brushes.',
   'Everything you need for the garden.',
 ];
-const sentences = sentenceWords(PROSE);
-const cut = (text: string, headline?: string) => cutPhrase(text, sentences, new Set(), headline);
+const cut = cutAgainst(PROSE);
 
 describe('a clause stopped after its verb is a cut', () => {
   it.each([
@@ -71,20 +65,10 @@ describe('a clause stopped after its verb is a cut', () => {
 });
 
 describe('the rule writer leaves such clauses out on a prose listing', () => {
-  const prose = { ...habitly, name: 'Seedling: Garden Planner', subtitle: null, description: PROSE.join(' ') };
   const DANGLING =
     /^(if|when|because|while|although)\b|\b(we help|provide you|gardeners have|are now|is split|recipe comes|the saved songs|every right answer|bring your sketches)[.!]?$/i;
   it('in every voice and length', () => {
-    const headlines: string[] = [];
-    for (const captionStyle of CAPTION_STYLE_IDS)
-      for (const captionLength of ['short', 'long'] as CaptionLength[]) {
-        const r = planScreenshotSet({
-          listings: [prose],
-          extraContext: null,
-          request: { device: 'iphone-69', captionStyle, captionLength, count: 4 },
-        });
-        if (!isProblem(r)) headlines.push(...r.slides.map((s) => s.headline));
-      }
+    const headlines = slidesInEveryVoice(proseListing('Seedling: Garden Planner', PROSE)).map((s) => s.headline);
     // The listing is long enough to plan most sets: the read is not of refusals.
     expect(headlines.length).toBeGreaterThanOrEqual(20);
     expect(headlines.filter((h) => DANGLING.test(h))).toEqual([]);

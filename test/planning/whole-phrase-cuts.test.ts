@@ -8,13 +8,10 @@
  * out. Every sentence here is a look-alike written for this test, not a listing's.
  */
 import { describe, expect, it } from 'vitest';
-import { cutPhrase } from '../../src/captions/checker/cut.ts';
-import { sentenceWords } from '../../src/captions/checker/sentences.ts';
 import { danglingClause } from '../../src/captions/checker/dangling.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
 import { isProblem } from '../../src/core/problem.ts';
-import { CAPTION_STYLE_IDS, type CaptionLength } from '../../src/core/set.ts';
-import { habitly } from './listings.ts';
+import { cutAgainst, proseListing, slidesInEveryVoice } from './support/cut-prose.ts';
 
 const PROSE = [
   'Staying on top of your bills has never been easier.',
@@ -38,8 +35,7 @@ const PROSE = [
   'On weekdays, yoga classes start every hour and last 45 minutes.',
   'Gardenly helps you plan your beds and share your harvest.',
 ];
-const sentences = sentenceWords(PROSE);
-const cut = (text: string, headline?: string) => cutPhrase(text, sentences, new Set(), headline);
+const cut = cutAgainst(PROSE);
 
 describe('a phrase cut where it does not end is a cut', () => {
   it.each([
@@ -100,23 +96,13 @@ describe('a phrase cut where it does not end is a cut', () => {
 });
 
 describe('the rule writer leaves such phrases out on a prose listing', () => {
-  const prose = { ...habitly, name: 'Gardenly: Home Organiser', subtitle: null, description: PROSE.join(' ') };
+  const prose = proseListing('Gardenly: Home Organiser', PROSE);
   const CUT =
     /^(staying on top of your bills|swipe a card left|add as many plants|in the winter league|to have a recipe saved|get a ping when neighbours like|post photos|every finished puzzle brings you closer|your membership card( is your ticket)?|immerse yourself|friends is more fun than ever|same for\b|.*\bwill then\b)[.!]?$/i;
   it('in every voice and length', () => {
-    const headlines: string[] = [];
-    const subs: string[] = [];
-    for (const captionStyle of CAPTION_STYLE_IDS)
-      for (const captionLength of ['short', 'long'] as CaptionLength[]) {
-        const r = planScreenshotSet({
-          listings: [prose],
-          extraContext: null,
-          request: { device: 'iphone-69', captionStyle, captionLength, count: 4 },
-        });
-        if (isProblem(r)) continue;
-        headlines.push(...r.slides.map((s) => s.headline.replace(/^(go ahead|now you can),?\s+/i, '')));
-        subs.push(...r.slides.map((s) => s.subheadline ?? ''));
-      }
+    const slides = slidesInEveryVoice(prose);
+    const headlines = slides.map((s) => s.headline.replace(/^(go ahead|now you can),?\s+/i, ''));
+    const subs = slides.map((s) => s.subheadline ?? '');
     expect(headlines.length).toBeGreaterThanOrEqual(20);
     expect(headlines.filter((h) => CUT.test(h))).toEqual([]);
     expect(subs.filter((s) => /^(same for|to the grand prize|in calm forest sounds)/i.test(s))).toEqual([]);
@@ -135,7 +121,7 @@ describe('the rule writer leaves such phrases out on a prose listing', () => {
 
 describe('the professional voice says a feature as the listing does', () => {
   it('never pads it with the app name', () => {
-    const prose = { ...habitly, name: 'Gardenly: Home Organiser', subtitle: null, description: PROSE.join(' ') };
+    const prose = proseListing('Gardenly: Home Organiser', PROSE);
     const r = planScreenshotSet({
       listings: [prose],
       extraContext: null,

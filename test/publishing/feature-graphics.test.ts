@@ -11,7 +11,7 @@ import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listJobFiles } from '../../src/sets/files.ts';
 import { emptyScreenshots } from '../../src/core/listing.ts';
-import { closeRenderPool, createPicturesApp, type PicturesApp } from '../sets/support.ts';
+import { createPicturesApp, type PicturesApp } from '../sets/support.ts';
 import { startFakeImageHost, type FakeImageHost } from '../support/fake-images.ts';
 import { startFakeLlm, translator, type FakeLlm } from '../support/fake-llm.ts';
 import { insertApp, sampleListing } from '../support/fixtures.ts';
@@ -33,7 +33,6 @@ afterAll(async () => {
   await h?.close();
   await llm?.close();
   await images?.close();
-  await closeRenderPool();
 });
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');

@@ -1,14 +1,13 @@
 /** A slide's focus drawn as a callout: enlarged, inside the band the text leaves free, and left out when it does not fit the screen. */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Focus } from '../../src/core/set.ts';
 import { calloutBox, regionOnSlide } from '../../src/rendering/callout.ts';
-import { RenderPool } from '../../src/rendering/index.ts';
+import { renderPool } from '../support/render-pool.ts';
 import { scaleOf } from '../../src/rendering/layout.ts';
 import { markedScreen } from './golden-cases.ts';
 import { slide } from './support.ts';
 
-const pool = new RenderPool({ threads: 1 });
-afterAll(() => pool.close());
+const pool = renderPool();
 
 describe('focus callout', () => {
   it('enlarges the region where it is, within the free band and the slide', () => {

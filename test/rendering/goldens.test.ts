@@ -1,18 +1,18 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { THEME_IDS } from '../../src/core/themes.ts';
 import { DEVICES } from '../../src/core/devices.ts';
-import { checkStoreRules, RenderPool } from '../../src/rendering/index.ts';
+import { checkStoreRules } from '../../src/rendering/index.ts';
+import { renderPool } from '../support/render-pool.ts';
 import { CORNER_MARKS, GOLDEN_CASES, GOLDEN_DIR, renderCase, small, themeCases, themeSheet } from './golden-cases.ts';
 import { compareWithGolden } from './golden-diff.ts';
 
 // Anti-aliasing may shift between skia builds; a changed layout, frame or colour moves far more.
 const MAX_DIFF_SHARE = 0.01;
 
-const pool = new RenderPool({ threads: 2 });
-afterAll(() => pool.close());
+const pool = renderPool();
 const render = renderCase(pool);
 
 function matches(got: { data: Buffer; width: number; height: number }, name: string): number {

@@ -1,10 +1,10 @@
 /** The hero's store rating: drawn under its headline from 50 ratings at 4.0 or better, on the hero only. */
 import { createCanvas } from '@napi-rs/canvas';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEVICE_IDS } from '../../src/core/devices.ts';
 import { THEME_IDS } from '../../src/core/themes.ts';
 import { registerFonts, setFont } from '../../src/rendering/fonts.ts';
-import { RenderPool } from '../../src/rendering/index.ts';
+import { renderPool } from '../support/render-pool.ts';
 import { fitSet, RATING_ROW_PT, scaleOf, textBlock, THUMBNAIL_PT } from '../../src/rendering/layout.ts';
 import { drawRating, ratingFit, ratingLine, ratingRow, ROW_REACH, shownRating, starFills, starsLit } from '../../src/rendering/rating.ts';
 import { HEADLINE_LINE_HEIGHT } from '../../src/rendering/text.ts';
@@ -12,8 +12,7 @@ import type { StoreRating } from '../../src/rendering/types.ts';
 import { markedScreen } from './golden-cases.ts';
 import { slide } from './support.ts';
 
-const pool = new RenderPool({ threads: 1 });
-afterAll(() => pool.close());
+const pool = renderPool();
 beforeAll(() => registerFonts());
 
 describe("the hero's rating", () => {

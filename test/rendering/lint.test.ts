@@ -6,10 +6,11 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import sharp from 'sharp';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FOREIGN, VOICES } from '../../src/captions/rules/voices.ts';
 import { DEVICE_IDS, DEVICES } from '../../src/core/devices.ts';
-import { checkStoreRules, RenderPool } from '../../src/rendering/index.ts';
+import { checkStoreRules } from '../../src/rendering/index.ts';
+import { renderPool } from '../support/render-pool.ts';
 import { missingGlyphs, registerFontsFor } from '../../src/rendering/fonts.ts';
 import { MAX_BYTES } from '../../src/rendering/store-rules.ts';
 import { encodeSlide } from '../../src/rendering/encode.ts';
@@ -20,8 +21,7 @@ import { THEME_IDS } from '../../src/core/themes.ts';
 import { marketingPicture, markedScreen } from './golden-cases.ts';
 import { slide } from './support.ts';
 
-const pool = new RenderPool({ threads: 2 });
-afterAll(() => pool.close());
+const pool = renderPool();
 
 const lines = async (headline: string, subheadline: string) => {
   const [r] = await pool.renderSlides({

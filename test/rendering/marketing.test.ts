@@ -5,10 +5,10 @@
  * coloured header with big figures, dark mode, inset cards) are not.
  */
 import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerFonts } from '../../src/rendering/fonts.ts';
 import { suspicion } from '../../src/rendering/marketing.ts';
-import { RenderPool } from '../../src/rendering/index.ts';
+import { renderPool } from '../support/render-pool.ts';
 import { decodeScreen } from '../../src/rendering/screen-image.ts';
 import { markedScreen, marketingPicture } from './golden-cases.ts';
 import { slide } from './support.ts';
@@ -222,23 +222,17 @@ describe('a Mac window on a desktop', () => {
   });
 
   it('is framed in a Mac window on its slide, not shown as a card', async () => {
-    const pool = new RenderPool({ threads: 1 });
-    try {
-      const [shot] = await pool.renderSlides({
-        device: 'mac',
-        slides: [slide(0, 'Your Notes, Sorted', 'headline-top')],
-        screens: [macPicture([0.14, 0.12, 0.72, 0.76])],
-      });
-      expect(shot.lint.marketingImage).toBeNull();
-    } finally {
-      await pool.close();
-    }
+    const [shot] = await renderPool().renderSlides({
+      device: 'mac',
+      slides: [slide(0, 'Your Notes, Sorted', 'headline-top')],
+      screens: [macPicture([0.14, 0.12, 0.72, 0.76])],
+    });
+    expect(shot.lint.marketingImage).toBeNull();
   });
 });
 
 describe('in a set', () => {
-  const pool = new RenderPool({ threads: 1 });
-  afterAll(() => pool.close());
+  const pool = renderPool();
 
   it('a captioned listing picture is shown whole and unframed, with a warning; an app screen with a dark header is framed', async () => {
     const [captioned, app] = await pool.renderSlides({

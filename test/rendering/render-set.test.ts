@@ -1,14 +1,14 @@
 import sharp from 'sharp';
 import { createCanvas } from '@napi-rs/canvas';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scaleOf } from '../../src/rendering/layout.ts';
 import { drawBackground, lookOf } from '../../src/rendering/themes.ts';
 import { DEVICE_IDS } from '../../src/core/devices.ts';
-import { checkStoreRules, RenderPool } from '../../src/rendering/index.ts';
+import { checkStoreRules } from '../../src/rendering/index.ts';
+import { renderPool } from '../support/render-pool.ts';
 import { screen, slide } from './support.ts';
 
-const pool = new RenderPool({ threads: 2 });
-afterAll(() => pool.close());
+const pool = renderPool();
 
 describe('RenderPool.renderSet', () => {
   it.each(DEVICE_IDS)('renders %s at its exact size as store-ready PNGs', async (device) => {

@@ -6,8 +6,8 @@
  */
 import sharp from 'sharp';
 import { createCanvas } from '@napi-rs/canvas';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RenderPool } from '../../src/rendering/pool.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { renderPool } from '../support/render-pool.ts';
 import { displayFor } from '../../src/core/displays.ts';
 import { fitSet, scaleOf } from '../../src/rendering/layout.ts';
 import { sideGeometry } from '../../src/rendering/unframed.ts';
@@ -20,8 +20,7 @@ import { checkStoreRules } from '../../src/rendering/store-rules.ts';
 import { CORNER_MARKS, markedScreen, marketingPicture } from './golden-cases.ts';
 import { slide } from './support.ts';
 
-const pool = new RenderPool({ threads: 1 });
-afterAll(() => pool.close());
+const pool = renderPool();
 beforeAll(() => registerFonts());
 
 /** How many pixels of each corner mark the slide shows: all four, or the screen is cut. */

@@ -13,7 +13,7 @@ import { checkStoreRules } from '../../src/rendering/index.ts';
 import { solidPng } from '../support/fake-images.ts';
 import { startFakeStore, type FakeStore } from '../support/fake-store.ts';
 import { lookupBody, lookupResult } from '../support/store-fixtures.ts';
-import { closeRenderPool, createPicturesApp, type PicturesApp } from './support.ts';
+import { createPicturesApp, type PicturesApp } from './support.ts';
 
 let store: FakeStore;
 let h: PicturesApp;
@@ -26,7 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
   await store?.close();
-  await closeRenderPool();
 });
 
 const json = (res: { body: string }) => JSON.parse(res.body);

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../support/app.ts';
 import { insertApp } from '../support/fixtures.ts';
-import { closeRenderPool, createPicturesApp, type PicturesApp } from './support.ts';
+import { createPicturesApp, type PicturesApp } from './support.ts';
 import { json, upload, waitJob } from './revisions/support.ts';
 
 let h: PicturesApp;
@@ -20,7 +20,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await h?.close();
-  await closeRenderPool();
 });
 
 const create = (slides: object[]) =>

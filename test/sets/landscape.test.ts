@@ -9,7 +9,7 @@ import { parseAppStoreLookupBody } from '../../src/stores/app-store.ts';
 import { startFakeImageHost, type FakeImageHost } from '../support/fake-images.ts';
 import { insertApp } from '../support/fixtures.ts';
 import { lookupBody, lookupResult } from '../support/store-fixtures.ts';
-import { closeRenderPool, createPicturesApp, fetchSigned, finishedJob, zipNames, type PicturesApp } from './support.ts';
+import { createPicturesApp, fetchSigned, finishedJob, zipNames, type PicturesApp } from './support.ts';
 
 let images: FakeImageHost;
 let h: PicturesApp;
@@ -19,7 +19,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await images.close();
-  await closeRenderPool();
 });
 beforeEach(async () => {
   h = await createPicturesApp({ storeImageOrigins: [images.origin], storeImageTimeoutMs: 2_000 });

@@ -9,7 +9,7 @@ import { emptyScreenshots } from '../../src/core/listing.ts';
 import { appScreenPng } from '../support/app-screens.ts';
 import { startFakeImageHost, type FakeImageHost } from '../support/fake-images.ts';
 import { insertApp, sampleListing } from '../support/fixtures.ts';
-import { closeRenderPool, createPicturesApp, finishedJob, type PicturesApp } from './support.ts';
+import { createPicturesApp, finishedJob, type PicturesApp } from './support.ts';
 import { until } from '../support/jobs.ts';
 
 const FEATURES = [
@@ -28,7 +28,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await images.close();
-  await closeRenderPool();
 });
 afterEach(async () => h?.close());
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, translator, type FakeLlm } from '../support/fake-llm.ts';
 import { solidPng } from '../support/fake-images.ts';
 import { insertApp } from '../support/fixtures.ts';
-import { closeRenderPool, createPicturesApp, zipNames, type PicturesApp } from './support.ts';
+import { createPicturesApp, zipNames, type PicturesApp } from './support.ts';
 import { scaled } from '../support/timing.ts';
 
 let llm: FakeLlm;
@@ -16,7 +16,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
   await llm?.close();
-  await closeRenderPool();
 });
 
 describe('a set in three locales', () => {

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solidPng } from '../support/fake-images.ts';
-import { closeRenderPool, createPicturesApp, type PicturesApp } from './support.ts';
+import { createPicturesApp, type PicturesApp } from './support.ts';
 
 const API = '/api/v1/public/v1';
 let h: PicturesApp;
@@ -17,7 +17,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await h?.close();
-  await closeRenderPool();
 });
 
 const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object | Buffer, type?: string) =>

@@ -3,8 +3,8 @@
  * features, uploaded in shuffled order, come back with each feature's caption over its own screen,
  * offline and with a model (the fake one), each slide saying what grounded it.
  */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { closeRenderPool, createPicturesApp, type PicturesApp } from './support.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createPicturesApp, type PicturesApp } from './support.ts';
 import { appScreenPng } from '../support/app-screens.ts';
 import { insertApp, sampleListing } from '../support/fixtures.ts';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm.ts';
@@ -44,7 +44,6 @@ afterEach(async () => {
   await llm?.close();
   llm = null;
 });
-afterAll(closeRenderPool);
 
 async function runSet(): Promise<{ slides: Slide[]; warnings: string[]; byTitle: Map<string, string> }> {
   const appId = await insertApp(h.t.pool, h.account.id, listing);

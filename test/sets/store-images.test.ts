@@ -9,7 +9,7 @@ import { emptyScreenshots } from '../../src/core/listing.ts';
 import { startFakeImageHost, type FakeImageHost } from '../support/fake-images.ts';
 import { insertApp, sampleListing } from '../support/fixtures.ts';
 import { ledger } from '../support/jobs.ts';
-import { closeRenderPool, createPicturesApp, finishedJob, type PicturesApp } from './support.ts';
+import { createPicturesApp, finishedJob, type PicturesApp } from './support.ts';
 
 let images: FakeImageHost;
 let h: PicturesApp;
@@ -20,7 +20,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await images.close();
-  await closeRenderPool();
 });
 beforeEach(async () => {
   images.behaviour = 'ok';

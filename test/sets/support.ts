@@ -3,19 +3,14 @@ import { Worker } from '../../src/queue/worker.ts';
 import { setJobs, type SetWorker } from '../../src/sets/job-queue.ts';
 import { screenshotSetRunner } from '../../src/sets/run.ts';
 import { planSet } from '../../src/planning/pipeline.ts';
-import { RenderPool } from '../../src/rendering/index.ts';
+import { renderPool } from '../support/render-pool.ts';
 import yauzl from 'yauzl';
 import { createTestApp, type TestApp, type TestAppOptions } from '../support/app.ts';
 import { until } from '../support/jobs.ts';
 import { scaled } from '../support/timing.ts';
 
-let shared: RenderPool | null = null;
-/** One rendering pool per test file: its threads take a moment to start. */
-export const renderPool = (): RenderPool => (shared ??= new RenderPool({ threads: 2 }));
-export const closeRenderPool = async () => {
-  await shared?.close();
-  shared = null;
-};
+/** The test process's rendering pool (../support/render-pool.ts). */
+export { renderPool };
 
 export interface PicturesApp extends TestApp {
   worker: SetWorker;

@@ -12,7 +12,7 @@ import { expectProblem } from '../support/app.ts';
 import { accountWithKey, insertApp, sampleListing } from '../support/fixtures.ts';
 import { until } from '../support/jobs.ts';
 import { scaled } from '../support/timing.ts';
-import { closeRenderPool, createPicturesApp, type PicturesApp } from './support.ts';
+import { createPicturesApp, type PicturesApp } from './support.ts';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -85,7 +85,6 @@ describe('GET /jobs/{id}/archive.zip?variant=', () => {
   });
   afterAll(async () => {
     await h?.close();
-    await closeRenderPool();
   });
 
   it('holds the set’s slides and feature graphic under android/variants/<name>/, byte for byte, streamed with its length', async () => {

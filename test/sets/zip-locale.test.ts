@@ -10,7 +10,7 @@ import { solidPng } from '../support/fake-images.ts';
 import { insertApp, sampleListing } from '../support/fixtures.ts';
 import { until } from '../support/jobs.ts';
 import { scaled } from '../support/timing.ts';
-import { closeRenderPool, createPicturesApp, zipNames, type PicturesApp } from './support.ts';
+import { createPicturesApp, zipNames, type PicturesApp } from './support.ts';
 
 const korean = () =>
   sampleListing({
@@ -51,7 +51,6 @@ describe('an English set of a Korean Play listing', () => {
   });
   afterAll(async () => {
     await h?.close();
-    await closeRenderPool();
   });
 
   it('is filed under android/en-US/, not android/ko-KR/', async () => {

@@ -5,7 +5,7 @@ import { expectProblem } from '../../support/app.ts';
 import { startFakeLlm, translator, type FakeLlm } from '../../support/fake-llm.ts';
 import { accountWithKey, insertApp } from '../../support/fixtures.ts';
 import { scaled } from '../../support/timing.ts';
-import { closeRenderPool, createPicturesApp, type PicturesApp } from '../support.ts';
+import { createPicturesApp, type PicturesApp } from '../support.ts';
 import { json, renderedSet, slideBytes, upload, waitJob } from './support.ts';
 
 let llm: FakeLlm;
@@ -33,7 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
   await llm?.close();
-  await closeRenderPool();
 });
 
 const preview = (payload: object, auth = h.auth) =>

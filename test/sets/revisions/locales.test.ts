@@ -5,7 +5,7 @@ import type { ScreenshotSetResult } from '../../../src/core/set.ts';
 import { expectProblem } from '../../support/app.ts';
 import { startFakeLlm, translator, type FakeLlm } from '../../support/fake-llm.ts';
 import { insertApp } from '../../support/fixtures.ts';
-import { closeRenderPool, createPicturesApp, type PicturesApp } from '../support.ts';
+import { createPicturesApp, type PicturesApp } from '../support.ts';
 import { json, upload, waitJob } from './support.ts';
 
 let llm: FakeLlm;
@@ -17,7 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
   await llm?.close();
-  await closeRenderPool();
 });
 
 type LocaleSet = { locale: string; slides: { headline: string; screenId?: string; image: { sha256: string } }[]; warnings: string[] };

@@ -9,7 +9,7 @@ import { expectProblem } from '../../support/app.ts';
 import { accountWithKey, insertApp } from '../../support/fixtures.ts';
 import { until } from '../../support/jobs.ts';
 import { scaled } from '../../support/timing.ts';
-import { closeRenderPool, createPicturesApp, renderPool, type PicturesApp } from '../support.ts';
+import { createPicturesApp, renderPool, type PicturesApp } from '../support.ts';
 import { upload } from './support.ts';
 
 let h: PicturesApp;
@@ -23,7 +23,6 @@ beforeAll(async () => {
 }, scaled(60_000));
 afterAll(async () => {
   await h?.close();
-  await closeRenderPool();
 });
 
 /** The real preview renderer, holding each preview at its door until `open()`; the headlines in the order they came. */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/core/ids.ts';
 import { expectProblem } from '../../support/app.ts';
 import { accountWithKey } from '../../support/fixtures.ts';
-import { closeRenderPool, createPicturesApp, type PicturesApp } from '../support.ts';
+import { createPicturesApp, type PicturesApp } from '../support.ts';
 import { renderedSet, slideBytes, type RenderedSet } from './support.ts';
 import { scaled } from '../../support/timing.ts';
 
@@ -21,7 +21,6 @@ beforeAll(async () => {
 }, scaled(60_000));
 afterAll(async () => {
   await h?.close();
-  await closeRenderPool();
 });
 
 const preview = (payload: object, auth = h.auth) =>

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from
 import { newId } from '../../../src/core/ids.ts';
 import { accountWithKey, insertApp } from '../../support/fixtures.ts';
 import { expectProblem } from '../../support/app.ts';
-import { closeRenderPool, createPicturesApp, renderPool, type PicturesApp } from '../support.ts';
+import { createPicturesApp, renderPool, type PicturesApp } from '../support.ts';
 import type { RenderPool } from '../../../src/rendering/index.ts';
 import { json, renderedSet, sha, slideBytes, waitJob, type RenderedSet } from './support.ts';
 import { scaled } from '../../support/timing.ts';
@@ -26,7 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   drawn?.mockRestore();
   await h?.close();
-  await closeRenderPool();
 });
 
 /** The slide positions (0-based) the renderer was asked to draw since the last call. */
