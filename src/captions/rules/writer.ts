@@ -122,6 +122,12 @@ export class CaptionWriter extends Subheadlines {
           c.weak = [`"${headline}" says what "${p.purposeOf}" is for, not a feature of its own`];
           c.aside = true;
         } else if (bareThing(p) && !sub) c.weak = [`"${headline}" names a thing, not what it does for the user`];
+        // A half of the hero's line, marked (`again`): the checker misses one whose words are in the
+        // app's name too, and the planner ships one only in a set of the default five or fewer.
+        else if (form && this.halfOf(this.heroLine, form)) {
+          c.weak = [`"${headline}" shows one part of slide 1’s "${this.heroText}" again`];
+          c.again = true;
+        }
         // A later part of a line a slide already said ("Full-resolution precision" after the hero's "Edit
         // RAW photos with full-resolution precision") says that slide again, less (fifth read, D): parts
         // come last already; where one is all the slide has, it is warned as a near miss. Not a second
