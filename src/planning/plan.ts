@@ -106,7 +106,12 @@ function writeRules(
           alone = { caption: { ...c, subheadline: null }, candidate: bare, restore: writer.snapshot(), spent: c };
       }
       // One that says the hero again is the last resort: any other near miss first.
-      if ((!near || near.caption.restates) && nearLeft > 0 && nearMiss(found, candidate) && !(near && restates(found)))
+      if (
+        (!near || near.caption.restates) &&
+        (nearLeft > 0 || role === 'social-proof') &&
+        nearMiss(found, candidate) &&
+        !(near && restates(found))
+      )
         near = {
           caption: {
             ...c,
@@ -121,7 +126,8 @@ function writeRules(
     }
     const fallback = alone ?? near;
     if (!fallback) return null;
-    if (fallback === near) nearLeft--;
+    // A weak rating's proof slide takes no feature slide's share of near misses (it is one only for its figure).
+    if (fallback === near && role !== 'social-proof') nearLeft--;
     // The ideas tried after the one kept are not spent: a later slide may still say them.
     fallback.restore();
     checker.accept(fallback.candidate);
@@ -287,7 +293,18 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   // Such a slide ships, warned, only in a set of the default five or fewer: a longer set is refused
   // down to the count the listing fills (held-out seventh read: T ×5, D ×2 at counts 7 and 8).
   const keep = (rs: (Caption | null)[]) => (roles.length <= DEFAULT_COUNT ? rs : rs.map((c) => (echo(c) ? null : c)));
-  if ((!narrative || echoOnly) && spare >= 0 && u.rating && !roles.includes('social-proof')) {
+  // A rating under 4.0 (`ratingWeak`) only as a warned last resort, in a set of the default five or fewer.
+  let rated = u.rating && (!u.ratingWeak || roles.length <= DEFAULT_COUNT);
+  // And after the ask: a short set that ends on the download where it ran out shows no weak rating.
+  if (rated && u.ratingWeak && !narrative && spare >= 0 && !roles.includes('call-to-action')) {
+    const askRoles: Role[] = [...roles.filter((_, i) => i !== spare), 'call-to-action'];
+    const askRules = ruleCaptions(u, askRoles, captionStyle, captionLength, check, shown);
+    if (filled(askRules) === askRoles.length && strongCount(askRules) >= strongCount(rules)) {
+      [roles, rules, rated] = [askRoles, askRules, null];
+      warnings.push(insteadOfFeatureWarning(askRoles.length, 'ask', unsaidFeatures(u, rules)));
+    }
+  }
+  if ((!narrative || echoOnly) && spare >= 0 && rated && !roles.includes('social-proof')) {
     const proofRoles = roles.filter((_, i) => i !== spare);
     const cta = proofRoles.indexOf('call-to-action');
     proofRoles.splice(cta < 0 ? proofRoles.length : cta, 0, 'social-proof');

@@ -8,7 +8,7 @@ import { type Phrase, type Understanding } from '../understand.ts';
 import { textKey } from '../text.ts';
 import { type CaptionLength, type CaptionStyle } from '../../core/set.ts';
 import type { Role } from '../../core/narratives.ts';
-import { SLOT } from './voices.ts';
+import { SLOT, VOICES } from './voices.ts';
 import { localePunctuation } from '../checker/typography.ts';
 import { Subheadlines } from './subheadlines.ts';
 import { bareThing, type Caption } from './writer-base.ts';
@@ -250,13 +250,18 @@ export class CaptionWriter extends Subheadlines {
     }
     if (role === 'social-proof') {
       // Long: the rating in the headline, how many rated under it, each figure said once.
-      const headline = this.say(long ? this.frames.socialProofLong : this.frames.socialProof, null, index, false);
+      // Under 4.0 no boast: "3.9 stars and counting!" reads as irony (seventh held-out read). The plain frames.
+      const frames = u.ratingWeak && u.english ? VOICES.minimal : this.frames;
+      const headline = this.say(long ? frames.socialProofLong : frames.socialProof, null, index, false);
       if (!headline || !u.rating) return null;
-      const proof = this.frames.socialProofLongSub.replace(SLOT, (_, k: string) => this.vars[k] ?? '');
+      const proof = frames.socialProofLongSub.replace(SLOT, (_, k: string) => this.vars[k] ?? '');
       // A language whose words for ratings the writer does not know: the rating stands alone, no count as stars.
       const sub = long && proof.trim() ? (this.finishSub(proof) ?? proof) : null;
       this.proofSaid = true;
-      return this.commit(headline, null, sub);
+      const c = this.commit(headline, null, sub);
+      // Under 4.0 a shopper reads the figure as a warning: a warned last resort (planning/plan.ts).
+      if (u.ratingWeak) c.weak = [`"${headline}" quotes the store's rating of ${u.rating.value}, under 4.0: weak proof`];
+      return c;
     }
     if (role === 'call-to-action') {
       const headline = this.say(this.frames.callToAction, null, index, false);
@@ -268,7 +273,7 @@ export class CaptionWriter extends Subheadlines {
       // In English only: elsewhere the voice has no sentence for it, and "56K+ — 4.7/5 ★" under
       // the ask is symbols, not a reason (read 2026-11-28).
       const rating =
-        u.rating && !this.proofSaid && u.english
+        u.rating && !u.ratingWeak && !this.proofSaid && u.english
           ? this.finishSub(this.voice.socialProofSub.replace(SLOT, (_, k: string) => this.vars[k] ?? ''))
           : null;
       const own = this.voice.callToActionSub ? this.fill(this.voice.callToActionSub, null, index) : null;
