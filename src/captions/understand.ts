@@ -12,7 +12,7 @@ import { endWords } from './end-words.ts';
 import { moreIdeas } from './rules/forms.ts';
 import { offRole } from './checker/selling.ts';
 import { sentenceWords, type Sentence } from './checker/sentences.ts';
-import { MIN_RATINGS } from './checker/proof.ts';
+import { MIN_PROOF_RATING, MIN_RATINGS } from './checker/proof.ts';
 
 export type PhraseKind = 'context' | 'subtitle' | 'promise' | 'bullet' | 'action' | 'step' | 'heading' | 'sentence';
 /** What the sentence is, grammatically: it decides how a voice may say it. */
@@ -55,6 +55,8 @@ export interface Understanding {
   keywords: string[];
   rating: { value: string; count: string } | null;
   ratingTooLow: boolean;
+  /** The store's rating is under MIN_PROOF_RATING: weak proof, a warned last resort at most (planning/plan.ts). */
+  ratingWeak: boolean;
   /** The store shows a rating from fewer than MIN_RATINGS ratings: too few to quote as proof. */
   ratingTooFew: boolean;
   free: boolean;
@@ -342,6 +344,7 @@ function analyse(listings: Listing[], primary: Listing, extraContext: string | n
         ? { value: (Math.floor((primary.rating as number) * 10) / 10).toFixed(1), count: formatCount(primary.ratingCount as number) }
         : null,
     ratingTooLow,
+    ratingWeak: hasRating && (primary.rating as number) < MIN_PROOF_RATING,
     ratingTooFew,
     free,
     descriptionEmpty: primary.description.trim() === '',

@@ -55,7 +55,7 @@ export function cannotFillNarrative(
   missing: { slide: number; role: string }[],
   descriptionEmpty: boolean,
   /** The feature the listing does name, and where it went: under the hero, or unsaid in this voice. */
-  why: { phrase: string; under: 'hero' | 'voice' } | null = null,
+  why: { phrase: string; under: 'hero' | 'voice' | 'again' } | null = null,
   /** Slides the default story fills (≤ asked) with captions that say something of the app; 0 when none. */
   defaultStorySupported = 0,
 ): Problem {
@@ -70,9 +70,11 @@ export function cannotFillNarrative(
   const reason =
     why?.under === 'hero'
       ? `it has no line left for ${which}: "${why.phrase}" is said under the hero instead, as a long hero needs a line under it`
-      : why?.under === 'voice'
-        ? `it has no whole caption in this voice for ${which}: the listing names more ("${why.phrase}"), but this voice could not say it as a caption that passes the checks`
-        : `it says nothing that fits ${which}`;
+      : why?.under === 'again'
+        ? `it has no line for ${which} that does not say the hero's words again or only what another line is for ("${why.phrase}")`
+        : why?.under === 'voice'
+          ? `it has no whole caption in this voice for ${which}: the listing names more ("${why.phrase}"), but this voice could not say it as a caption that passes the checks`
+          : `it says nothing that fits ${which}`;
   return new Problem(
     'cannot_fill_set',
     `The listing${descriptionEmpty ? ' (it has no description)' : ''} supports ${supported} of the ${asked} slides of the "${narrative.name}" story with captions that pass the caption checks: ${reason}. Add a few lines about the app as extraContext (POST /public/v1/apps), or write the captions yourself with "slides".${plain}`,

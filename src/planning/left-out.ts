@@ -117,7 +117,7 @@ export function bareWarnings(captions: Said[], rules: (Caption | null)[], roles:
  */
 export function leftUnsaid(
   slides: Said[],
-  u: Pick<Understanding, 'phrases' | 'rating' | 'name' | 'category' | 'language'>,
+  u: Pick<Understanding, 'phrases' | 'rating' | 'ratingWeak' | 'name' | 'category' | 'language'>,
 ): { line?: string; rating?: string } {
   const spent = new Set(slides.map((c) => c.phrase));
   const spentSentences = new Set(u.phrases.filter((p) => spent.has(p.text)).map((p) => p.sentence));
@@ -134,7 +134,8 @@ export function leftUnsaid(
       leansOnPronoun(p.text) === null &&
       !setSays(slides, p.text, u),
   );
-  const r = u.rating;
+  // A rating under 4.0 is no line to suggest (checker/proof.ts, MIN_PROOF_RATING).
+  const r = u.ratingWeak ? null : u.rating;
   // "4.7" or "4,7": as the listing's language writes it.
   const quoted =
     r && slides.some((c) => [r.value, r.value.replace('.', ',')].some((v) => `${c.headline} ${c.subheadline ?? ''}`.includes(v)));

@@ -9,6 +9,7 @@ import { validate } from './validate.ts';
 import { planOwnSlides } from './own-slides.ts';
 import {
   CAPTION_LENGTHS,
+  DEFAULT_COUNT,
   type CaptionLength,
   type CaptionStyle,
   planDefaults,
@@ -30,6 +31,7 @@ import {
 import { nothingToFrame } from '../core/refusal.ts';
 import { refusalOf, saysNothing, unsaidFeatures } from './refuse.ts';
 import { bareWarnings, setSays } from './left-out.ts';
+import { screenSubheadlines } from './screen-subs.ts';
 import type { Role } from '../core/narratives.ts';
 import type { CaptionDraft, Written } from '../captions/draft.ts';
 
@@ -51,6 +53,8 @@ export interface Draft extends CaptionDraft {
   screenCount: number;
   /** The hero's words when every caption only praised or named the app (its slide is then empty). */
   praiseOnly?: string | null;
+  /** Lines only a slide saying the hero again or a purpose alone would say, dropped in a set over five slides. */
+  echoed?: string[];
   finish(captions: Written[]): ScreenshotSetResult;
 }
 
@@ -103,9 +107,19 @@ function writeRules(
           alone = { caption: { ...c, subheadline: null }, candidate: bare, restore: writer.snapshot(), spent: c };
       }
       // One that says the hero again is the last resort: any other near miss first.
-      if ((!near || near.caption.restates) && nearLeft > 0 && nearMiss(found, candidate) && !(near && restates(found)))
+      if (
+        (!near || near.caption.restates) &&
+        (nearLeft > 0 || role === 'social-proof') &&
+        nearMiss(found, candidate) &&
+        !(near && restates(found))
+      )
         near = {
-          caption: { ...c, weak: weakness(found), ...(restates(found) ? { restates: true as const } : {}) },
+          caption: {
+            ...c,
+            weak: weakness(found),
+            ...(restates(found) ? { restates: true as const } : {}),
+            ...(heroAgain(found) ? { again: true as const } : {}),
+          },
           candidate,
           restore: writer.snapshot(),
           spent: c,
@@ -113,7 +127,8 @@ function writeRules(
     }
     const fallback = alone ?? near;
     if (!fallback) return null;
-    if (fallback === near) nearLeft--;
+    // A weak rating's proof slide takes no feature slide's share of near misses (it is one only for its figure).
+    if (fallback === near && role !== 'social-proof') nearLeft--;
     // The ideas tried after the one kept are not spent: a later slide may still say them.
     fallback.restore();
     checker.accept(fallback.candidate);
@@ -123,6 +138,8 @@ function writeRules(
 
 /** A near miss that says the hero again (checker/check.ts: a soft `echo`, a stock verb and the hero's words). */
 const restates = (found: Finding[]): boolean => found.some((f) => f.id === 'echo' && f.soft === true);
+/** Any near miss that says the hero again: a stock verb before its words, or a part of its line (a soft `repeat`). */
+const heroAgain = (found: Finding[]): boolean => found.some((f) => (f.id === 'echo' || f.id === 'repeat') && f.soft === true);
 
 /** A near miss's findings as the warning names them: a narrowed hero says what "feature again" would. */
 const weakness = (found: Finding[]): string[] => [
@@ -251,11 +268,9 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   const shownText = new Set([...shown].map((p) => p.text));
   // A near miss that says the hero again, or only what another line is for, counts as run out as
   // well: the rating says something new.
+  const echo = (c: Caption | null) => c?.restates === true || c?.again === true || c?.aside === true;
   const bare = (c: Caption | null) =>
-    c === null ||
-    c.restates === true ||
-    c.aside === true ||
-    (captionLength === 'long' && c.subheadline === null && !(c.phrase && shownText.has(c.phrase)));
+    c === null || echo(c) || (captionLength === 'long' && c.subheadline === null && !(c.phrase && shownText.has(c.phrase)));
   const filled = (rs: (Caption | null)[]) => rs.filter((c) => c !== null).length;
   const whole = (rs: (Caption | null)[]) => rs.filter((c) => !bare(c)).length;
   const spare = roles.map((r, i) => (FEATURE_ROLES.has(r) && bare(rules[i]) ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
@@ -268,19 +283,34 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   const spareHead = spare >= 0 ? rules[spare]?.headline : undefined;
   const shorter =
     spareSaid && spareHead && spareSaid.length > CAPTION_LENGTHS[captionLength].headline ? { form: spareHead, tooLong: captionLength } : {};
-  const why = rules[spare]?.restates ? ('hero' as const) : rules[spare]?.aside ? ('aside' as const) : ('sub' as const);
+  const why =
+    rules[spare]?.restates || rules[spare]?.again ? ('hero' as const) : rules[spare]?.aside ? ('aside' as const) : ('sub' as const);
   const whyNot = spareSaid ? { phrase: spareSaid, why, ...shorter } : null;
   // A named story keeps its roles, except where the slide would say the hero again with a stock verb
   // ("Download offline maps" under "Offline trail maps") or only what another line's action is for
   // ("Keep the memory" after "Add photos to each walk"): the rating says something true and new there
   // (issue 33, sixth held-out read: D and T slides a copywriter would not ship).
-  const echoOnly = spare >= 0 && (rules[spare]?.restates === true || rules[spare]?.aside === true);
-  if ((!narrative || echoOnly) && spare >= 0 && u.rating && !roles.includes('social-proof')) {
+  const echoOnly = spare >= 0 && echo(rules[spare]);
+  // Such a slide ships, warned, only in a set of the default five or fewer: a longer set is refused
+  // down to the count the listing fills (held-out seventh read: T ×5, D ×2 at counts 7 and 8).
+  const keep = (rs: (Caption | null)[]) => (roles.length <= DEFAULT_COUNT ? rs : rs.map((c) => (echo(c) ? null : c)));
+  // A rating under 4.0 (`ratingWeak`) only as a warned last resort, in a set of the default five or fewer.
+  let rated = u.rating && (!u.ratingWeak || roles.length <= DEFAULT_COUNT);
+  // And after the ask: a short set that ends on the download where it ran out shows no weak rating.
+  if (rated && u.ratingWeak && !narrative && spare >= 0 && !roles.includes('call-to-action')) {
+    const askRoles: Role[] = [...roles.filter((_, i) => i !== spare), 'call-to-action'];
+    const askRules = ruleCaptions(u, askRoles, captionStyle, captionLength, check, shown);
+    if (filled(askRules) === askRoles.length && strongCount(askRules) >= strongCount(rules)) {
+      [roles, rules, rated] = [askRoles, askRules, null];
+      warnings.push(insteadOfFeatureWarning(askRoles.length, 'ask', unsaidFeatures(u, rules)));
+    }
+  }
+  if ((!narrative || echoOnly) && spare >= 0 && rated && !roles.includes('social-proof')) {
     const proofRoles = roles.filter((_, i) => i !== spare);
     const cta = proofRoles.indexOf('call-to-action');
     proofRoles.splice(cta < 0 ? proofRoles.length : cta, 0, 'social-proof');
     const proofRules = ruleCaptions(u, proofRoles, captionStyle, captionLength, check, shown);
-    const [a, b] = [proofRules, rules].map((rs) => [filled(rs), strongCount(rs), whole(rs)]);
+    const [a, b] = [proofRules, rules].map(keep).map((rs) => [filled(rs), strongCount(rs), whole(rs)]);
     if (a[0] > b[0] || (a[0] === b[0] && (a[1] > b[1] || (a[1] === b[1] && a[2] > b[2])))) {
       proofSwapped = true;
       roles = proofRoles;
@@ -294,12 +324,15 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   if (!narrative && empty >= 0 && !roles.includes('call-to-action')) {
     const askRoles: Role[] = [...roles.filter((_, i) => i !== empty), 'call-to-action'];
     const askRules = ruleCaptions(u, askRoles, captionStyle, captionLength, check, shown);
-    if (filled(askRules) > filled(rules)) {
+    if (filled(keep(askRules)) > filled(keep(rules))) {
       roles = askRoles;
       rules = askRules;
       warnings.push(insteadOfFeatureWarning(askRoles.length, 'ask', unsaidFeatures(u, rules)));
     }
   }
+  // What was dropped so, for the refusal to name (planning/refuse.ts): the listing has that, but only so.
+  const echoed = roles.length > DEFAULT_COUNT ? rules.flatMap((c) => (c && echo(c) ? [c.phrase ?? c.headline] : [])) : [];
+  rules = keep(rules);
   let praiseOnly: string | null = null;
   // A set whose every caption only praises or names the app ("The Best Free App", its rating, the
   // ask) says nothing a visitor learns: its hero counts as empty, so it is refused, never delivered.
@@ -411,40 +444,7 @@ export function draftScreenshotSet(input: PlanInput): Draft {
       warnings: out,
     };
   };
-  return { input, roles, rules, check, u, warnings, screenCount: screens.urls.length, praiseOnly, finish };
-}
-
-/**
- * A long slide of the rule writer standing on its headline alone takes, as its subheadline, a line
- * its own screen shows (OCR) when that line says something whole: four words or more, in lower case
- * somewhere (a label or heading in capitals is not a line about the app), and passing every check in
- * the set without adding a finding to any slide (no cut, no echo, no repeat, nothing it claims
- * beyond the listing and the screens). The screen's own words, never cut: the line as it reads.
- */
-function screenSubheadlines(captions: Written[], roles: Role[], screenLines: (string[] | null)[], ctx: CheckContext): Written[] {
-  if (ctx.captionLength !== 'long' || !captions.some((c) => c.source === 'rules' && c.subheadline === null)) return captions;
-  const out = [...captions];
-  const judge = (set: Written[]) =>
-    checkCaptions(
-      set.map((c, i) => ({ headline: c.headline, subheadline: c.subheadline, role: roles[i], index: i + 1 })),
-      ctx,
-    ).map((f) => f.length);
-  let before = judge(out);
-  out.forEach((c, i) => {
-    if (c.source !== 'rules' || c.subheadline !== null || roles[i] === 'hero') return;
-    for (const line of screenLines[i] ?? []) {
-      const text = line.replace(/\s+/g, ' ').trim();
-      if (text.split(' ').length < 4 || !/\p{Ll}/u.test(text) || /:$/.test(text)) continue;
-      const trial = out.map((x, j) => (j === i ? { ...x, subheadline: text } : x));
-      const after = judge(trial);
-      if (after.every((n, j) => n <= before[j])) {
-        out[i] = trial[i];
-        before = after;
-        break;
-      }
-    }
-  });
-  return out;
+  return { input, roles, rules, check, u, warnings, screenCount: screens.urls.length, praiseOnly, echoed, finish };
 }
 
 /**

@@ -93,6 +93,7 @@ interface Refusable {
   roles: Role[];
   rules: (Caption | null)[];
   praiseOnly?: string | null;
+  echoed?: string[];
   u: Understanding;
   input: { listings: Listing[] };
   check: { captionStyle: CaptionStyle; captionLength: CaptionLength };
@@ -103,7 +104,9 @@ interface Refusable {
  * read: "it says nothing that fits" was false): a long hero said the feature as its subheadline
  * ("Mais de 5.000 receitas com fotos"), or the voice could say none of what is left whole.
  */
-function whyEmpty(draft: Refusable): { phrase: string; under: 'hero' | 'voice' } | null {
+function whyEmpty(draft: Refusable): { phrase: string; under: 'hero' | 'voice' | 'again' } | null {
+  // What is left says the hero's words again, or only what another line is for (plan.ts drops it from six slides up).
+  if (draft.echoed?.length) return { phrase: draft.echoed[0], under: 'again' };
   const sub = draft.roles[0] === 'hero' ? draft.rules[0]?.subheadline : null;
   const taken = sub ? draft.u.phrases.find((p) => p !== draft.u.promise && textKey(p.sentence) === textKey(sub)) : undefined;
   // Only a feature the voice could headline: "MoneyJar helps you save…" under the hero took no slide's line.

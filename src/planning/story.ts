@@ -10,7 +10,7 @@ const slideList = (ns: number[]) => (ns.length === 1 ? `Slide ${ns[0]}` : `Slide
 
 export function adaptRoles(
   asked: Role[],
-  u: Pick<Understanding, 'rating' | 'ratingTooLow' | 'steps' | 'problems'> & { ratingTooFew?: boolean },
+  u: Pick<Understanding, 'rating' | 'ratingTooLow' | 'steps' | 'problems'> & { ratingTooFew?: boolean; ratingWeak?: boolean },
   warnings: string[],
   length: CaptionLength,
 ): Role[] {
@@ -32,6 +32,14 @@ export function adaptRoles(
         : u.ratingTooFew
           ? 'the store shows fewer than 50 ratings, too few to quote as proof'
           : 'the listing has no rating yet',
+    );
+  // Under 4.0 the rating reads as a warning: no story's proof slide leads with it or counts on it; the
+  // default story may still show it as its last resort, warned (plan.ts), in a set of five or fewer.
+  else if (u.ratingWeak)
+    swapped(
+      'social-proof',
+      'feature',
+      `the listing's rating (${u.rating.value}) is under 4.0, which a shopper reads as a warning, not proof`,
     );
   const steps = roles.filter((r) => r === 'how-it-works').length;
   if (steps > 0 && u.steps.length < steps)

@@ -39,9 +39,10 @@ const canonical = (value: unknown): string =>
 /**
  * What the facts mean: a new value when the planner's refusals change (issue 33: a narrative's
  * `supported`, no generic smaller count; 3: near misses shipped with a warning, a short listing's
- * set ending on an ask), so facts kept by the last release are planned anew.
+ * set ending on an ask; 5 (4 was ba1608f's, reverted): no hero echo or lone purpose over five slides, a
+ * rating under 4.0 only as a warned last resort), so facts kept by the last release are planned anew.
  */
-const FACTS_VERSION = 3;
+const FACTS_VERSION = 5;
 
 /** The name of what facts are planned from: the listings and the guidance (and how they are planned). */
 export function sourceOf(listings: Listing[], extraContext: string | null): string {

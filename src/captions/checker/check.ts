@@ -15,7 +15,7 @@ import { type Role } from '../../core/narratives.ts';
 import { pronounTail, sentenceCutFrom } from './cut.ts';
 import { namesOnly } from './selling.ts';
 import { fillerOnly } from './filler.ts';
-import { MIN_RATINGS, ratingTwice } from './proof.ts';
+import { MIN_PROOF_RATING, MIN_RATINGS, ratingTwice } from './proof.ts';
 import {
   heroSaysAgain,
   repeatsHero,
@@ -271,6 +271,16 @@ export class CaptionChecker {
         id: 'rating',
         field: 'headline',
         message: `"${c.headline}" quotes proof the store does not give: fewer than ${MIN_RATINGS} ratings`,
+      });
+    // Under 4.0 the store's rating reads as a warning (generic, M): soft from the second slide on, the
+    // planner's warned last resort; hard as the opening slide, which would lead with it.
+    const store = f.storeFigures.rating;
+    if (c.role === 'social-proof' && store !== null && store > 0 && store < MIN_PROOF_RATING)
+      out.push({
+        id: 'generic',
+        field: 'headline',
+        message: `"${c.headline}" shows the store's rating of ${store.toFixed(1)}, under ${MIN_PROOF_RATING.toFixed(1)}: weak proof`,
+        soft: true,
       });
     const twice = ratingTwice(c.headline, sub);
     if (twice) out.push({ id: 'echo-pair', field: 'subheadline', message: twice });

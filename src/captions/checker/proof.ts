@@ -5,6 +5,12 @@
  */
 /** Fewer ratings than this prove nothing to a shopper: the store's figure is not quoted. */
 export const MIN_RATINGS = 50;
+/**
+ * A store rating under this reads as a warning, not proof (the renderer's hero badge keeps the same
+ * floor, rendering/rating.ts): never led with, and quoted only as a warned last resort (issue 33,
+ * seventh held-out read: "3.9 stars! 140 ratings, and we're blushing" was M).
+ */
+export const MIN_PROOF_RATING = 4;
 
 /** "4.8", "4,8" → 4.8 */
 const num = (s: string) => Number(s.replace(',', '.'));

@@ -90,7 +90,9 @@ export function captionRequest(draft: CaptionDraft, pictures: ScreenPicture[] = 
   );
   const [a, b] = EXAMPLES[check.captionStyle];
   // A Mac listing's rating is not an iPhone set's (planning drops it from `u`), nor one from a handful of people.
-  const rated = draft.u.rating !== null && primary.rating !== null && (primary.ratingCount ?? 0) >= MIN_PROOF_RATINGS;
+  // Nor one under 4.0, which a shopper reads as a warning (checker/proof.ts, MIN_PROOF_RATING).
+  const rated =
+    draft.u.rating !== null && !draft.u.ratingWeak && primary.rating !== null && (primary.ratingCount ?? 0) >= MIN_PROOF_RATINGS;
   const audience = audienceOf(input.extraContext);
   const system = [
     'You are a senior app store copywriter. You write the captions of a screenshot set. Answer with JSON only.',

@@ -31,6 +31,8 @@ export interface Caption {
   restates?: true;
   /** A near miss that says only what another line's action is for (`purposeOf`): no feature of its own. */
   aside?: true;
+  /** A near miss that says the hero again: one of its line's halves, its slogan's rest, or `restates`. */
+  again?: true;
   /**
    * The listing's phrase the caption says, whole, when it says one: what its slide is about even
    * where the caption says it shorter ("Get reminders" for "Get reminders before bills are due"),

@@ -8,7 +8,7 @@ import { type Phrase, type Understanding } from '../understand.ts';
 import { textKey } from '../text.ts';
 import { type CaptionLength, type CaptionStyle } from '../../core/set.ts';
 import type { Role } from '../../core/narratives.ts';
-import { SLOT } from './voices.ts';
+import { SLOT, VOICES } from './voices.ts';
 import { localePunctuation } from '../checker/typography.ts';
 import { Subheadlines } from './subheadlines.ts';
 import { bareThing, type Caption } from './writer-base.ts';
@@ -122,6 +122,12 @@ export class CaptionWriter extends Subheadlines {
           c.weak = [`"${headline}" says what "${p.purposeOf}" is for, not a feature of its own`];
           c.aside = true;
         } else if (bareThing(p) && !sub) c.weak = [`"${headline}" names a thing, not what it does for the user`];
+        // A half of the hero's line, marked (`again`): the checker misses one whose words are in the
+        // app's name too, and the planner ships one only in a set of the default five or fewer.
+        else if (form && this.halfOf(this.heroLine, form)) {
+          c.weak = [`"${headline}" shows one part of slide 1’s "${this.heroText}" again`];
+          c.again = true;
+        }
         // A later part of a line a slide already said ("Full-resolution precision" after the hero's "Edit
         // RAW photos with full-resolution precision") says that slide again, less (fifth read, D): parts
         // come last already; where one is all the slide has, it is warned as a near miss. Not a second
@@ -266,13 +272,18 @@ export class CaptionWriter extends Subheadlines {
     }
     if (role === 'social-proof') {
       // Long: the rating in the headline, how many rated under it, each figure said once.
-      const headline = this.say(long ? this.frames.socialProofLong : this.frames.socialProof, null, index, false);
+      // Under 4.0 no boast: "3.9 stars and counting!" reads as irony (seventh held-out read). The plain frames.
+      const frames = u.ratingWeak && u.english ? VOICES.minimal : this.frames;
+      const headline = this.say(long ? frames.socialProofLong : frames.socialProof, null, index, false);
       if (!headline || !u.rating) return null;
-      const proof = this.frames.socialProofLongSub.replace(SLOT, (_, k: string) => this.vars[k] ?? '');
+      const proof = frames.socialProofLongSub.replace(SLOT, (_, k: string) => this.vars[k] ?? '');
       // A language whose words for ratings the writer does not know: the rating stands alone, no count as stars.
       const sub = long && proof.trim() ? (this.finishSub(proof) ?? proof) : null;
       this.proofSaid = true;
-      return this.commit(headline, null, sub);
+      const c = this.commit(headline, null, sub);
+      // Under 4.0 a shopper reads the figure as a warning: a warned last resort (planning/plan.ts).
+      if (u.ratingWeak) c.weak = [`"${headline}" quotes the store's rating of ${u.rating.value}, under 4.0: weak proof`];
+      return c;
     }
     if (role === 'call-to-action') {
       const headline = this.say(this.frames.callToAction, null, index, false);
@@ -284,7 +295,7 @@ export class CaptionWriter extends Subheadlines {
       // In English only: elsewhere the voice has no sentence for it, and "56K+ — 4.7/5 ★" under
       // the ask is symbols, not a reason (read 2026-11-28).
       const rating =
-        u.rating && !this.proofSaid && u.english
+        u.rating && !u.ratingWeak && !this.proofSaid && u.english
           ? this.finishSub(this.voice.socialProofSub.replace(SLOT, (_, k: string) => this.vars[k] ?? ''))
           : null;
       const own = this.voice.callToActionSub ? this.fill(this.voice.callToActionSub, null, index) : null;
