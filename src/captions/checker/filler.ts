@@ -6,6 +6,7 @@
  * docs/reads/2026-11-29-recordings-after.md, M 39). The issue's rule: no generic filler; refusing a
  * slide, and saying so, is better. English only: the words are English.
  */
+import { taggedSentences } from '../nlp.ts';
 import { stem } from './complete.ts';
 
 /** Words of praise, abstraction and stock promise: they say nothing one app does that another does not. */
@@ -28,4 +29,26 @@ const FILLER = new Set(
  */
 export function fillerOnly(own: Set<string>): boolean {
   return own.size > 0 && [...own].every((w) => FILLER.has(w));
+}
+
+/** A figure: a digit, or a count said in words ("two days", "a million recipes"). */
+const FIGURE =
+  /\p{N}|\b(?:two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|fifty|hundreds?|thousands?|millions?|billions?|dozens?)\b/iu;
+
+/**
+ * Whether a subheadline under a filler-only headline says what the headline does not: an action with
+ * its object ("We help over 6 million users…"), a figure, or the means it takes ("With keyboard
+ * shortcuts", "By a reminder…"). Never a "For …" phrase of audience or purpose ("For parents and
+ * students", "For developing the education system"): it tells who or why, not what (second recordings
+ * read, pattern 2: "Innovative Solutions! // For …" shipped because a sub followed it, M).
+ */
+export function rescuesFiller(sub: string, own: Set<string>): boolean {
+  const t = sub.normalize('NFKC').trim();
+  if (/^for\b/i.test(t) || own.size === 0 || fillerOnly(own)) return false;
+  if (FIGURE.test(t) || /^(?:with|by|using|via|through)\s+\S/i.test(t)) return true;
+  const terms = taggedSentences(t.toLowerCase()).flatMap((s) => s.terms);
+  const verb = terms.findIndex(
+    (x) => x.tags.includes('Verb') && !x.tags.some((g) => g === 'Auxiliary' || g === 'Copula' || g === 'Modal' || g === 'Gerund'),
+  );
+  return verb >= 0 && terms.slice(verb + 1).some((x) => x.tags.includes('Noun') && !x.tags.includes('Pronoun'));
 }

@@ -8,7 +8,8 @@ import { type Phrase, type Understanding } from '../understand.ts';
 import { applyCase, CASED_WORD, contentWords, textKey, UNSPACED } from '../text.ts';
 import { dangles, endWords } from '../end-words.ts';
 import { CAPTION_LENGTHS, type CaptionLength, type CaptionStyle } from '../../core/set.ts';
-import { foreignFrames, SLOT, VOICES, voiceVocabulary, type Voice } from './voices.ts';
+import { foreignFrames, openerVocabulary, SLOT, VOICES, voiceVocabulary, type Voice } from './voices.ts';
+import { fillerOnly, rescuesFiller } from '../checker/filler.ts';
 import { CUT_LANGUAGES } from '../checker/cut-languages.ts';
 import { cutPhrase, leansOnPronoun } from '../checker/cut.ts';
 import { brokenFrame } from '../checker/frames.ts';
@@ -17,6 +18,9 @@ import { stockAction } from '../checker/echo-pair.ts';
 import { seriesOf } from '../checker/series.ts';
 import { localePunctuation } from '../checker/typography.ts';
 import { doneForm, laterParts } from './sentence-parts.ts';
+
+/** The voices' openers ("Go ahead,"): no word a line says of its own. */
+const OPENERS = openerVocabulary();
 
 export interface Caption {
   headline: string;
@@ -309,6 +313,10 @@ export class WriterBase {
       // does is a category, not a selling line (fifth read, M): the whole phrase says it. A phrase
       // that is only such a thing ("A metronome") is said last (`bareThing`), and warned.
       if (alone && form && p && form !== p.text && BARE_ARTICLE.test(form)) continue;
+      // "You definitely need this app": filler is no headline, even where a line under it would
+      // rescue it at the checker; that line says what, as a headline of its own (second recordings read, M).
+      // Its own sentence's means may say what under it ("Get more done // With keyboard shortcuts").
+      if (this.u.english && form && p && fillerOnly(substance(form, 'en', OPENERS)) && !this.meansAfter(form, p)) continue;
       for (const t of templates) {
         if (!p && t.includes('{p}')) continue;
         const text = this.fill(t, form, index, p?.text ?? null);
@@ -323,6 +331,14 @@ export class WriterBase {
   protected say(templates: string[], p: Phrase | null, index: number, preferCore: boolean): string | null {
     for (const out of this.sayings(templates, p, index, preferCore)) return out.text;
     return null;
+  }
+
+  /** Whether `p`'s sentence goes on after `form` with the means that says what it does ("… with keyboard shortcuts"). */
+  private meansAfter(form: string, p: Phrase): boolean {
+    const [head, whole] = [textKey(form), textKey(p.sentence)];
+    if (!whole.startsWith(`${head} `)) return false;
+    const rest = whole.slice(head.length + 1);
+    return /^(?:with|by|using|via|through)\s/.test(rest) && rescuesFiller(rest, substance(rest, 'en', OPENERS));
   }
 
   /** Whether the phrase could headline a feature slide of its own (on a fresh writer: at all, in this voice and length). */

@@ -1,0 +1,101 @@
+/**
+ * The second recordings read's patterns (docs/reads/2026-11-29-recordings-second.md, "Top patterns"
+ * 2 to 8; issue 33), on listings and lines written for this test: filler a subheadline seemed to
+ * rescue, a label said instead of its bullet's action, the playful frames where they do not fit, a
+ * manner adverb and an aside that end a whole phrase, true refusal messages, off-role lines, and
+ * another device's feature.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkCaptions, type CaptionToCheck } from '../../src/captions/checker/check.ts';
+import type { CaptionLength, CaptionStyle } from '../../src/core/set.ts';
+import { planOrNull as plan } from './plan-or-null.ts';
+import { listingOf } from './remaining-listings.ts';
+
+const findings = (
+  l: ReturnType<typeof listingOf>,
+  c: CaptionToCheck,
+  captionStyle: CaptionStyle = 'playful',
+  captionLength: CaptionLength = 'long',
+) => checkCaptions([c], { listings: [l], extraContext: null, device: 'iphone-69', captionLength, captionStyle })[0].map((f) => f.id);
+
+/** A tutoring marketplace whose description carries filler headings over audience lines. */
+const tutors = listingOf({
+  name: 'Tutorhub',
+  category: 'Education',
+  description: [
+    'Tutorhub finds a tutor for every subject near you.',
+    'Innovative solutions',
+    'For building a better school year.',
+    'Book a lesson in two taps.',
+    'Compare 3,000 tutors by price and rating.',
+  ].join('\n\n'),
+});
+
+describe('filler is judged alone (pattern 2a)', () => {
+  it('a "For …" subheadline does not rescue a filler headline', () => {
+    expect(
+      findings(tutors, { headline: 'Innovative solutions!', subheadline: 'For building a better school year.', role: 'feature', index: 2 }),
+    ).toContain('generic');
+    expect(
+      findings(tutors, {
+        headline: 'Complete support!',
+        subheadline: 'Great for weekends, holidays, or evenings.',
+        role: 'feature',
+        index: 2,
+      }),
+    ).toContain('generic');
+  });
+
+  it('a subheadline with an action and its object, a figure or a means still does', () => {
+    for (const subheadline of ['Compare 3,000 tutors by price and rating.', 'With a reminder before every lesson.'])
+      expect(findings(tutors, { headline: 'Save time!', subheadline, role: 'feature', index: 2 })).not.toContain('generic');
+  });
+
+  it('the rule writer never headlines filler, even with a line under it that has a figure', () => {
+    const cart = listingOf({
+      name: 'Cartly',
+      category: 'Shopping',
+      description: [
+        'We help over 2 million families around the world plan their grocery runs with ease.',
+        '=====\nYou definitely need this app if you know the value of:\n=====',
+        '*  Time: a planned list saves minutes in every store',
+        '*  Money: a list keeps you from buying twice',
+        '=====\nApp features:\n=====',
+        '*  AISLE ORDER. Sort your items by aisle with a colour for each one',
+        '*  Share your lists with family',
+      ].join('\n\n'),
+    });
+    for (const style of ['playful', 'professional', 'minimal', 'bold'] as const) {
+      const set = plan(cart, style, 'long', { count: 3 });
+      expect(set).not.toBeNull();
+      expect(set!.slides.map((s) => s.headline).join(' | ')).not.toMatch(/definitely need/i);
+    }
+  });
+});
+
+/** A pantry app whose bullets open with a label in capitals, then the sentence that says what it does. */
+const pantry = listingOf({
+  name: 'Shelfwise',
+  category: 'Food & Drink',
+  subtitle: 'Your pantry, always stocked',
+  description: [
+    'App features:',
+    '* SHELF SORTING. Sort your groceries by shelf with a colour for each one, and the app keeps them in order',
+    '* PANTRY MEMORY. The items you enter are kept for quick entry next time',
+    '* Scan receipts to restock',
+  ].join('\n'),
+});
+
+describe('a labelled bullet is said by its action (pattern 2b)', () => {
+  it('the sentence’s first whole action, not the label in capitals', () => {
+    const set = plan(pantry, 'playful', 'short', { count: 3 });
+    const heads = set?.slides.map((s) => s.headline) ?? [];
+    expect(heads.some((h) => /^Sort your groceries by shelf/.test(h))).toBe(true);
+    expect(heads.some((h) => /^Shelf sorting/i.test(h))).toBe(false);
+  });
+
+  it('the label where its sentence gives no action', () => {
+    const set = plan(pantry, 'minimal', 'short', { count: 4 });
+    expect(set?.slides.map((s) => s.headline)).toContain('Pantry memory');
+  });
+});
