@@ -99,3 +99,53 @@ describe('a labelled bullet is said by its action (pattern 2b)', () => {
     expect(set?.slides.map((s) => s.headline)).toContain('Pantry memory');
   });
 });
+
+/** A receipts app: a pain said as gone, a spec-sheet bullet, a banner of stars. */
+const receipts = listingOf({
+  name: 'Slipbox',
+  category: 'Finance',
+  rating: 4.6,
+  ratingCount: 5200,
+  description: [
+    '***** Loved by home owners in Finance and Lifestyle categories *****',
+    'No more paper folders. Just snap every receipt and find it by shop or date.',
+    '• Drag and drop support in the app',
+    '• Export receipts to PDF for your accountant',
+    '• Sort receipts by project',
+  ].join('\n\n'),
+});
+
+describe('the playful frames where they fit (pattern 3)', () => {
+  const ids = (c: CaptionToCheck, style: CaptionStyle = 'playful', length: CaptionLength = 'short') => findings(receipts, c, style, length);
+
+  it('"and counting" never after a rating; after a growing count it stands', () => {
+    expect(ids({ headline: '4.6 stars and counting!', subheadline: null, role: 'social-proof', index: 4 })).toContain('frame');
+    expect(ids({ headline: '5K+ ratings and counting!', subheadline: null, role: 'social-proof', index: 4 })).not.toContain('frame');
+    for (const length of ['short', 'long'] as const) {
+      const set = plan(receipts, 'playful', length, { count: 5 });
+      expect(set?.slides.map((s) => s.headline).join(' | ')).not.toMatch(/stars? and counting/i);
+    }
+  });
+
+  it('a problem slide asks no "No more X?"', () => {
+    expect(ids({ headline: 'No more paper folders?', subheadline: null, role: 'problem', index: 1 })).toContain('frame');
+    expect(ids({ headline: 'Tired of losing receipts?', subheadline: null, role: 'problem', index: 1 })).not.toContain('frame');
+    for (const length of ['short', 'long'] as const) {
+      const set = plan(receipts, 'playful', length, { narrativeId: 'problem-solution' });
+      expect(set?.slides[0]?.headline ?? '').not.toMatch(/^no more .*\?$/i);
+    }
+  });
+
+  it('no "!" on a label with no verb; a short noun phrase keeps it', () => {
+    expect(ids({ headline: 'Drag and drop support in the app!', subheadline: null, role: 'feature', index: 2 })).toContain('frame');
+    expect(ids({ headline: 'Multiple receipt folders!', subheadline: null, role: 'feature', index: 2 })).not.toContain('frame');
+    const heads = plan(receipts, 'playful', 'long', { count: 5 })?.slides.map((s) => s.headline) ?? [];
+    expect(heads.filter((h) => /support/i.test(h) && h.endsWith('!'))).toEqual([]);
+  });
+
+  it('a trailing run of "*" is no part of a line', () => {
+    expect(ids({ headline: 'Loved by home owners *', subheadline: null, role: 'feature', index: 2 })).toContain('style');
+    const set = plan(receipts, 'playful', 'long', { count: 3 });
+    expect(set?.slides.flatMap((s) => [s.headline, s.subheadline ?? '']).join(' | ')).not.toMatch(/\*/);
+  });
+});

@@ -10,6 +10,7 @@ import { dangles, endWords } from '../end-words.ts';
 import { CAPTION_LENGTHS, type CaptionLength, type CaptionStyle } from '../../core/set.ts';
 import { foreignFrames, openerVocabulary, SLOT, VOICES, voiceVocabulary, type Voice } from './voices.ts';
 import { fillerOnly, rescuesFiller } from '../checker/filler.ts';
+import { exclaimedLabel } from '../checker/exclaim.ts';
 import { CUT_LANGUAGES } from '../checker/cut-languages.ts';
 import { cutPhrase, leansOnPronoun } from '../checker/cut.ts';
 import { brokenFrame } from '../checker/frames.ts';
@@ -244,8 +245,11 @@ export class WriterBase {
     });
     if (missing) return null;
     const ends = /[.!?]$/.test(filled);
+    const cased = this.cased(filled);
+    // No "!" on a label with no verb ("Drag and drop support in the app"): said as minimal says it.
+    const label = !ends && this.voice.end === '!' && exclaimedLabel(`${cased}!`, this.u.language) !== null;
     // The voice's "!" in the listing's own marks: "¡Duerme mejor!", "Chaque jour !".
-    return localePunctuation(this.cased(filled) + (ends || bare ? '' : ending(this.voice.end, filled)), this.u.language);
+    return localePunctuation(cased + (ends || bare || label ? '' : ending(this.voice.end, filled)), this.u.language);
   }
 
   protected acceptable(text: string | null): text is string {
