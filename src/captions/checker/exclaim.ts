@@ -24,16 +24,21 @@ export function painGoneAsked(text: string): string | null {
     : null;
 }
 
-/** Articles that open a noun phrase said as a label ("La sauvegarde des coordonnées"). */
-const ARTICLE = /^(?:the|a|an|la|le|les|l['’]|un|une|des|du|el|los|las|il|lo|gli|der|die|das|o|os|as)(?:\s+|(?<=['’]))/iu;
+/**
+ * A definite article, then a noun and its "de" complement: a nominalised action said as a label
+ * ("La sauvegarde des coordonnées", "L’appel direct d’un correspondant"). Not in English, where
+ * "A fresh challenge every day!" is a playful line a model writes (the replay's blockfall).
+ */
+const NOMINAL =
+  /^(?:la|le|les|l['’]|el|los|las|il|lo|gli|o|os|as)\s*\p{L}+(?:\s+\p{L}+)?\s+(?:de|des|du|d['’]|del|della|dei|do|da|dos|das)\b/iu;
 /** Head words that name a feature as a spec sheet does, not what it does for the user. */
 const SPEC = /\b(?:support|integration|functionality|compatibility|capabilit(?:y|ies)|in the app|in-app)$/i;
 
 /**
  * "Drag and drop support in the app!", "La sauvegarde des coordonnées !": an exclamation on a noun
- * phrase with no verb that reads as a label (opens on an article, or ends on a spec-sheet word) shouts
- * a heading. The line said without the mark (as the minimal voice says it), or its action, is whole.
- * English by its tagger; another language by its article alone. Short labels ("Coin flipper!",
+ * phrase with no verb that reads as a label (ends on a spec-sheet word; in another language, an
+ * article, a noun and its "de") shouts a heading. The line said without the mark (as the minimal voice says it), or its action, is whole.
+ * English by its tagger; another language by that shape alone. Short labels ("Coin flipper!",
  * "Multiple shopping lists!") keep their mark: the reads shipped them.
  */
 export function exclaimedLabel(text: string, language: string): string | null {
@@ -45,7 +50,7 @@ export function exclaimedLabel(text: string, language: string): string | null {
   const words = t.split(/\s+/u);
   if (words.length < 3) return null;
   const english = language === 'en';
-  const label = ARTICLE.test(t) || (english && SPEC.test(t));
+  const label = english ? SPEC.test(t) : NOMINAL.test(t);
   if (!label) return null;
   if (english) {
     const terms = taggedSentences(t.toLowerCase()).flatMap((s) => s.terms);
