@@ -149,3 +149,33 @@ describe('the playful frames where they fit (pattern 3)', () => {
     expect(set?.slides.flatMap((s) => [s.headline, s.subheadline ?? '']).join(' | ')).not.toMatch(/\*/);
   });
 });
+
+/** A carpentry calculator whose lines open on manner adverbs and go on with asides. */
+const framing = listingOf({
+  name: 'Rafterly',
+  category: 'Utilities',
+  description: [
+    'Quickly find rafter and beam sizes, as well as post spacing and board counts for a given roof span and pitch.',
+    'Features include:',
+    '- Accurately convert timber lengths between metric and imperial units',
+    '- Earn handy badges such as site foreman for every finished job',
+    '- Save your favourite roof plans',
+  ].join('\n'),
+});
+
+describe('a manner adverb and an aside end a whole phrase (pattern 4a, 4b)', () => {
+  const ids = (headline: string) => findings(framing, { headline, subheadline: null, role: 'feature', index: 2 }, 'minimal', 'short');
+
+  it('the checker lets the opening adverb go and stops before "as well as", "such as"', () => {
+    expect(ids('Convert timber lengths')).not.toContain('cut');
+    expect(ids('Find rafter and beam sizes')).not.toContain('cut');
+    expect(ids('Earn handy badges')).not.toContain('cut');
+    // Inside the phrase it is still a cut.
+    expect(ids('Find rafter and beam')).toContain('cut');
+  });
+
+  it('the rule writer says those forms where the whole line is over the length', () => {
+    const heads = plan(framing, 'minimal', 'short', { count: 3 })?.slides.map((s) => s.headline) ?? [];
+    expect(heads).toEqual(expect.arrayContaining(['Find rafter and beam sizes', 'Earn handy badges']));
+  });
+});

@@ -15,6 +15,7 @@ import { ACTION, locate, NOUN, PARTICIPLE, recastOf, tagged, subjectThenVerb, te
 import { cutGerman, cutRomance, ROMANCE } from './cut-languages.ts';
 import {
   activityCut,
+  asideAt,
   comparisonCut,
   complementCut,
   gestureOnly,
@@ -231,6 +232,7 @@ export function cutPhrase(
         (/^\p{L}{3,}(ed|ly)$/u.test(next) && !nounModifier(terms, end)) ||
         /^\d/.test(next) ||
         s.pause[end - 1] ||
+        asideAt(sw.slice(end, end + 3)) ||
         subject);
     const behind = leftBehind(run, sw, at, terms, subject);
     if (behind) return behind;
@@ -323,8 +325,12 @@ export function cutPhrase(
     const purpose = prev === 'to' && afterAction && ACTION(termsOf(`you can ${run.join(' ')}`)[2]);
     // "…so you can | easily schedule meetings": a manner adverb before the action is the action's own.
     const manner = MANNER.test(run[0]) && run.length >= 3 && ACTION(terms?.[at + 1]);
+    // "Accurately | solve deck equations": a manner adverb opening its sentence or bullet can be
+    // dropped and the action stands (second recordings read, 4a); said, it stays the action's own.
+    const droppedManner = at === 1 && MANNER.test(sw[0]) && run.length >= 2 && (ACTION(first) || ACTION(termsOf(run.join(' '))[0]));
     const action =
       purpose ||
+      droppedManner ||
       (afterAction &&
         (ACTION(first ?? termsOf(run.join(' '))[0]) || manner) &&
         (s.pause[at - 1] || /^(and|or|then|to|you|can|also)$/.test(prev)));
