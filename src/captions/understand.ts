@@ -85,7 +85,8 @@ const COPY_VERBS = new Set(
 );
 const PROBLEM = /^(tired of|sick of|struggling|struggle|no more|never again|stop |forget about|hate |don't let|fed up|can't)|\?$/i;
 // Questions that sell rather than name a pain ("Why choose X?") are not problems.
-const SALES_QUESTION = /^(why (choose|use|download|pick|try)|what('s| is| are| makes)|how (does|do|to|it)|who('s| is| are))\b/i;
+const SALES_QUESTION =
+  /^(why (choose|use|download|pick|try)|what('s| is| are| makes| does| do| can)|how (does|do|to|it)|who('s| is| are))\b/i;
 /** A sentence after a review request that only points back at it ("It helps…", "Every review counts", "Thank you!"). */
 const PLEA_GOES_ON = /^(it|this|that|these|they|each|every|your|thanks|thank you|we|it's|it’s)\b/i;
 const ACTION = /\b(?:lets|helps|allows|enables|empowers)\s+(?:you|users|people)\s+(?:to\s+)?(.+)$|\byou can\s+(.+)$/i;

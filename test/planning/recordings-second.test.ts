@@ -10,6 +10,7 @@ import { checkCaptions, type CaptionToCheck } from '../../src/captions/checker/c
 import type { CaptionLength, CaptionStyle } from '../../src/core/set.ts';
 import { planOrNull as plan } from './plan-or-null.ts';
 import { listingOf } from './remaining-listings.ts';
+import { offRole } from '../../src/captions/checker/selling.ts';
 
 const findings = (
   l: ReturnType<typeof listingOf>,
@@ -177,5 +178,40 @@ describe('a manner adverb and an aside end a whole phrase (pattern 4a, 4b)', () 
   it('the rule writer says those forms where the whole line is over the length', () => {
     const heads = plan(framing, 'minimal', 'short', { count: 3 })?.slides.map((s) => s.headline) ?? [];
     expect(heads).toEqual(expect.arrayContaining(['Find rafter and beam sizes', 'Earn handy badges']));
+  });
+});
+
+describe('off-role lines the O rules did not see (pattern 5)', () => {
+  it.each([
+    ['Classes begin every half hour', 'opening hours'],
+    ['Open Tuesday through Sunday, noon to 9 PM', 'opening hours'],
+    ['Heavy use of location services can shorten battery life', 'a disclaimer'],
+    ["Une utilisation intensive du GPS peut réduire l'autonomie de la batterie", 'a disclaimer'],
+    ["Cette application n'est pas affiliée au musée", 'a disclaimer'],
+    ['What does Tutorhub offer you?', 'a heading question'],
+    ['Why choose Tutorhub?', 'a heading question'],
+  ])('"%s" is %s', (line, kind) => expect(offRole(line)).toBe(kind));
+
+  it.each(['Book a lesson every week', 'Save battery with dark mode', 'Track your hours on every job'])('"%s" still sells', (line) =>
+    expect(offRole(line)).toBeNull(),
+  );
+
+  it('the rule writer says no schedule and no heading question', () => {
+    const gym = listingOf({
+      name: 'Bouncepark',
+      category: 'Entertainment',
+      description: [
+        'Bouncepark is an indoor park full of trampolines and foam pits.',
+        'What does Bouncepark offer you?',
+        'Classes begin every half hour.',
+        'Book your jump time from your phone.',
+        'Collect points on every visit.',
+      ].join('\n\n'),
+    });
+    for (const style of ['professional', 'playful', 'minimal'] as const)
+      for (const shape of [{ count: 3 }, { narrativeId: 'problem-solution' }]) {
+        const words = plan(gym, style, 'long', shape)?.slides.flatMap((s) => [s.headline, s.subheadline ?? '']) ?? [];
+        expect(words.join(' | ')).not.toMatch(/half hour|offer you/i);
+      }
   });
 });
