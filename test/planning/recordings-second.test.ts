@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { checkCaptions, type CaptionToCheck } from '../../src/captions/checker/check.ts';
 import type { CaptionLength, CaptionStyle } from '../../src/core/set.ts';
 import { planOrNull as plan } from './plan-or-null.ts';
+import { planScreenshotSet } from '../../src/planning/plan.ts';
 import { listingOf } from './remaining-listings.ts';
 import { offRole } from '../../src/captions/checker/selling.ts';
 
@@ -213,5 +214,30 @@ describe('off-role lines the O rules did not see (pattern 5)', () => {
         const words = plan(gym, style, 'long', shape)?.slides.flatMap((s) => [s.headline, s.subheadline ?? '']) ?? [];
         expect(words.join(' | ')).not.toMatch(/half hour|offer you/i);
       }
+  });
+});
+
+describe('refusals say what is true of the lines (pattern 4c)', () => {
+  const stairs = listingOf({
+    name: 'Stairwise',
+    category: 'Utilities',
+    description: [
+      'Stairwise is the easiest way to plan a staircase.',
+      'Features include:',
+      '- Calculate stringer lengths for any rise and run',
+      '- Enter heights in mm, cm, inches or feet',
+      '- Choose your preferred tread depth and nosing',
+    ].join('\n'),
+  });
+
+  it('lines that pass but for the length are said to be over it, with the length that holds them', () => {
+    expect(() =>
+      planScreenshotSet({
+        listings: [stairs],
+        extraContext: null,
+        uploadedScreens: 5,
+        request: { device: 'iphone-69', captionStyle: 'minimal', captionLength: 'short', count: 8 },
+      }),
+    ).toThrow(/pass them but run \d+–\d+ characters, over a short headline's 30\. Ask for captionLength "long"/);
   });
 });
