@@ -241,3 +241,18 @@ describe('refusals say what is true of the lines (pattern 4c)', () => {
     ).toThrow(/pass them but run \d+–\d+ characters, over a short headline's 30\. Ask for captionLength "long"/);
   });
 });
+
+describe('a verb stopped before its object is a cut (pattern 6)', () => {
+  const puzzle = listingOf({
+    name: 'Plankit',
+    category: 'Games',
+    description:
+      'Lay planks across the river by dropping them in place.\nSometimes you need to try many ways to find the answer.\nEverything you need in one place.',
+  });
+  const ids = (headline: string) => findings(puzzle, { headline, subheadline: null, role: 'feature', index: 2 }, 'professional', 'short');
+
+  it('"Sometimes you need." is cut; "Everything you need" has its object', () => {
+    expect(ids('Sometimes you need.')).toContain('cut');
+    expect(ids('Everything you need.')).not.toContain('cut');
+  });
+});
