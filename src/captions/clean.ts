@@ -33,7 +33,7 @@ export function cleanText(text: string): string {
       .replace(MARKUP, '')
       .replace(/[ \t\u00A0]+/g, ' ')
       .replace(/ *\n */g, '\n')
-      // "… categories *****": a banner's or footnote's run of stars ends no sentence (second recordings read, G).
+      // "… sections *****": a banner's or footnote's run of stars ends no sentence (second recordings read, G).
       .replace(/(?<=\S) +\*+(?=\n|$)/g, '')
       .trim()
   );

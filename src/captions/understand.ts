@@ -120,10 +120,10 @@ export function shortNameOf(name: string): string {
 
 /**
  * "Time: a well-planned list…" and "MULTI-PLATFORM. Use it on…": the label is not the feature; the
- * sentence after it is said by its first whole action ("Group your products by aisles", not "Smart
- * grouping": second recordings read, pattern 2b, M). `shouted` is the line as the listing wrote it:
+ * sentence after it is said by its first whole action ("Sort your groceries by shelf", not "Shelf
+ * sorting": second recordings read, pattern 2b, M). `shouted` is the line as the listing wrote it:
  * `unshoutLine` has lowered a label in capitals by now, and its capitals are what mark it. A label in
- * title case ("Smart Grouping. Group…") is one too. Null when the body has no label.
+ * title case ("Shelf Sorting. Sort…") is one too. Null when the body has no label.
  */
 function labelOf(body: string, shouted: string): { label: string; rest: string; colon: boolean } | null {
   const m = /^([^:.!?]{1,30})(?::|\.)\s+(\S.*)$/u.exec(body);
@@ -202,12 +202,12 @@ function collect(text: string, english: boolean, asKind: PhraseKind | null, acro
       const labelled = labelOf(body, shoutedBody);
       // looksBroken reads English with the English tagger: "Workouts von 10 bis 45 Minuten" is whole German.
       const unusable = (t: string) => notAFeature(firstSentence(t)) !== null || (english && looksBroken(t));
-      // A label in capitals is said by its sentence's action ("Group your products…"), and only where
-      // the sentence gives none by the label ("Self-learning dictionary" over "The entered items are
-      // stored…"); a label before a colon always gave way to its sentence ("Time: a well-planned list…").
+      // A label in capitals is said by its sentence's action ("Sort your groceries…"), and only where
+      // the sentence gives none by the label ("Pantry memory" over "The items you enter are
+      // kept…"); a label before a colon always gave way to its sentence ("Time: a well-planned list…").
       const acts = (t: string) => {
         const [first = '', second = ''] = words(t);
-        // "Group your products…": a word before "your" or "the" is its verb, whatever the tagger reads.
+        // "Sort your groceries…": a word before "your" or "the" is its verb, whatever the tagger reads.
         const object =
           /^(?:your|the|a|an|any|every|each|all|their|its)$/.test(second) && !/^(?:the|a|an|any|every|each|all|your|our|this)$/.test(first);
         return (

@@ -26,7 +26,7 @@ const tutors = listingOf({
   category: 'Education',
   description: [
     'Tutorhub finds a tutor for every subject near you.',
-    'Innovative solutions',
+    'Complete solutions',
     'For building a better school year.',
     'Book a lesson in two taps.',
     'Compare 3,000 tutors by price and rating.',
@@ -36,7 +36,7 @@ const tutors = listingOf({
 describe('filler is judged alone (pattern 2a)', () => {
   it('a "For …" subheadline does not rescue a filler headline', () => {
     expect(
-      findings(tutors, { headline: 'Innovative solutions!', subheadline: 'For building a better school year.', role: 'feature', index: 2 }),
+      findings(tutors, { headline: 'Complete solutions!', subheadline: 'For building a better school year.', role: 'feature', index: 2 }),
     ).toContain('generic');
     expect(
       findings(tutors, {
@@ -59,7 +59,7 @@ describe('filler is judged alone (pattern 2a)', () => {
       category: 'Shopping',
       description: [
         'We help over 2 million families around the world plan their grocery runs with ease.',
-        '=====\nYou definitely need this app if you know the value of:\n=====',
+        '=====\nYou really need this app if you know the value of:\n=====',
         '*  Time: a planned list saves minutes in every store',
         '*  Money: a list keeps you from buying twice',
         '=====\nApp features:\n=====',
@@ -70,7 +70,7 @@ describe('filler is judged alone (pattern 2a)', () => {
     for (const style of ['playful', 'professional', 'minimal', 'bold'] as const) {
       const set = plan(cart, style, 'long', { count: 3 });
       expect(set).not.toBeNull();
-      expect(set!.slides.map((s) => s.headline).join(' | ')).not.toMatch(/definitely need/i);
+      expect(set!.slides.map((s) => s.headline).join(' | ')).not.toMatch(/really need/i);
     }
   });
 });
@@ -109,9 +109,9 @@ const receipts = listingOf({
   rating: 4.6,
   ratingCount: 5200,
   description: [
-    '***** Loved by home owners in Finance and Lifestyle categories *****',
+    '***** Loved by home owners in Finance and Lifestyle sections *****',
     'No more paper folders. Just snap every receipt and find it by shop or date.',
-    '• Drag and drop support in the app',
+    '• Split view support in the app',
     '• Export receipts to PDF for your accountant',
     '• Sort receipts by project',
   ].join('\n\n'),
@@ -139,7 +139,7 @@ describe('the playful frames where they fit (pattern 3)', () => {
   });
 
   it('no "!" on a label with no verb; a short noun phrase keeps it', () => {
-    expect(ids({ headline: 'Drag and drop support in the app!', subheadline: null, role: 'feature', index: 2 })).toContain('frame');
+    expect(ids({ headline: 'Split view support in the app!', subheadline: null, role: 'feature', index: 2 })).toContain('frame');
     expect(ids({ headline: 'Multiple receipt folders!', subheadline: null, role: 'feature', index: 2 })).not.toContain('frame');
     const heads = plan(receipts, 'playful', 'long', { count: 5 })?.slides.map((s) => s.headline) ?? [];
     expect(heads.filter((h) => /support/i.test(h) && h.endsWith('!'))).toEqual([]);
@@ -247,7 +247,7 @@ describe('a verb stopped before its object is a cut (pattern 6)', () => {
     name: 'Plankit',
     category: 'Games',
     description:
-      'Lay planks across the river by dropping them in place.\nSometimes you need to try many ways to find the answer.\nEverything you need in one place.',
+      'Lay planks across the river by dropping them in place.\nSometimes you need to test a few shapes before the bridge holds.\nEverything you need in one place.',
   });
   const ids = (headline: string) => findings(puzzle, { headline, subheadline: null, role: 'feature', index: 2 }, 'professional', 'short');
 

@@ -222,10 +222,10 @@ export class CaptionChecker {
       if (!said && !closes && this.position(c) <= VALUE_SLIDES && c.role !== 'social-proof' && c.role !== 'problem')
         out.push({ id: 'value-first', field: 'headline', message: `"${c.headline}" opens the set without a value proposition` });
     }
-    // "Innovative solutions", "Fun for all ages": words any app says of itself. Hard on every
+    // "Complete solutions", "Fun for everyone": words any app says of itself. Hard on every
     // slide: a set refused, and told why, is better than filler (issue 33). The headline is judged
     // alone, and a subheadline rescues it only when it says what (`rescuesFiller`: "Get more done /
-    // With keyboard shortcuts"), never with "For parents and students" (second recordings read, M).
+    // With two-finger gestures"), never with "For teachers and pupils" (second recordings read, M).
     if (f.native && f.language === 'en' && c.headline.trim() && !ASIDE_ROLES.has(c.role)) {
       const own = substance(c.headline, f.language, OPENERS);
       if (fillerOnly(own) && !(sub && rescuesFiller(sub, substance(sub, f.language, OPENERS))))

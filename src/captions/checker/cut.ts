@@ -238,7 +238,7 @@ export function cutPhrase(
         subject);
     const behind = leftBehind(run, sw, at, terms, subject);
     if (behind) return behind;
-    // "Sometimes you need | the right tool…": a verb that takes an object, stopped before the object
+    // "Often you want | to test a few…": a verb that takes an object, stopped before the object
     // or the "to" its sentence goes on with, whatever opens the run (second recordings read, pattern 6).
     // "Everything you need | in one place" has its object before it.
     const hasObject = run.slice(0, -1).some((w) => /^(everything|all|what|whatever|anything|something)$/.test(w));
@@ -333,7 +333,7 @@ export function cutPhrase(
     const purpose = prev === 'to' && afterAction && ACTION(termsOf(`you can ${run.join(' ')}`)[2]);
     // "…so you can | easily schedule meetings": a manner adverb before the action is the action's own.
     const manner = MANNER.test(run[0]) && run.length >= 3 && ACTION(terms?.[at + 1]);
-    // "Accurately | solve deck equations": a manner adverb opening its sentence or bullet can be
+    // "Precisely | solve roof equations": a manner adverb opening its sentence or bullet can be
     // dropped and the action stands (second recordings read, 4a); said, it stays the action's own.
     const droppedManner = at === 1 && MANNER.test(sw[0]) && run.length >= 2 && (ACTION(first) || ACTION(termsOf(run.join(' '))[0]));
     const action =

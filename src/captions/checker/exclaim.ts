@@ -7,17 +7,17 @@
  */
 import { taggedSentences } from '../nlp.ts';
 
-/** "4.5 stars and counting": a rating does not count up; "and counting" fits a count that grows. */
+/** "4.8 stars and counting": a rating does not count up; "and counting" fits a count that grows. */
 export function countingRating(text: string): string | null {
   return /\d(?:[.,]\d+)?\s*(?:stars?|★)[^\p{L}]*(?:\p{L}+\s+){0,2}and counting\b/iu.test(text)
     ? 'a rating does not count up: "and counting" fits a count that grows (users, downloads, recipes)'
     : null;
 }
 
-/** "No more paper receipts", "Never again lose…": the pain said as gone, a benefit. */
+/** "No more paper tickets", "Never again lose…": the pain said as gone, a benefit. */
 export const PAIN_GONE = /^(?:[¡¿]\s*)?(?:no more|never again|goodbye to|say goodbye to|plus de|fini(?:s|es)? les?)\b/iu;
 
-/** "No more paper receipts?": a problem slide's question on a pain said as gone asks whether it is gone. */
+/** "No more paper tickets?": a problem slide's question on a pain said as gone asks whether it is gone. */
 export function painGoneAsked(text: string): string | null {
   return PAIN_GONE.test(text.trim()) && /[?？]\s*$/u.test(text)
     ? 'asks about a pain the line says is gone: said as gone, it is a benefit for a feature slide, not a question'
@@ -26,7 +26,7 @@ export function painGoneAsked(text: string): string | null {
 
 /**
  * A definite article, then a noun and its "de" complement: a nominalised action said as a label
- * ("La sauvegarde des coordonnées", "L’appel direct d’un correspondant"). Not in English, where
+ * ("La gestion des favoris", "L’envoi rapide d’un message"). Not in English, where
  * "A fresh challenge every day!" is a playful line a model writes (the replay's blockfall).
  */
 const NOMINAL =
@@ -35,11 +35,11 @@ const NOMINAL =
 const SPEC = /\b(?:support|integration|functionality|compatibility|capabilit(?:y|ies)|in the app|in-app)$/i;
 
 /**
- * "Drag and drop support in the app!", "La sauvegarde des coordonnées !": an exclamation on a noun
+ * "Split view support in the app!", "La gestion des favoris !": an exclamation on a noun
  * phrase with no verb that reads as a label (ends on a spec-sheet word; in another language, an
  * article, a noun and its "de") shouts a heading. The line said without the mark (as the minimal voice says it), or its action, is whole.
- * English by its tagger; another language by that shape alone. Short labels ("Coin flipper!",
- * "Multiple shopping lists!") keep their mark: the reads shipped them.
+ * English by its tagger; another language by that shape alone. Short labels ("Dice roller!",
+ * "Shared grocery lists!") keep their mark: the reads shipped them.
  */
 export function exclaimedLabel(text: string, language: string): string | null {
   const t = text

@@ -1,7 +1,7 @@
 /**
  * Filler: a caption whose every word of its own is one any app's listing says of itself
  * ("Innovative solutions", "Full support", "Start your journey", "Streamline your workflow", "Fun
- * for all ages", "You definitely need this app"). Real listings carry such lines as headings and
+ * for all ages", "You really need this app"). Real listings carry such lines as headings and
  * lead-ins, and the rule writer reached for them when it dropped a broken line (recordings re-read,
  * docs/reads/2026-11-29-recordings-after.md, M 39). The issue's rule: no generic filler; refusing a
  * slide, and saying so, is better. English only: the words are English.
@@ -37,10 +37,10 @@ const FIGURE =
 
 /**
  * Whether a subheadline under a filler-only headline says what the headline does not: an action with
- * its object ("We help over 6 million users…"), a figure, or the means it takes ("With keyboard
- * shortcuts", "By a reminder…"). Never a "For …" phrase of audience or purpose ("For parents and
- * students", "For developing the education system"): it tells who or why, not what (second recordings
- * read, pattern 2: "Innovative Solutions! // For …" shipped because a sub followed it, M).
+ * its object ("We help 2 million cooks…"), a figure, or the means it takes ("With two-finger
+ * gestures", "By a reminder…"). Never a "For …" phrase of audience or purpose ("For teachers and
+ * pupils", "For improving the school system"): it tells who or why, not what (second recordings
+ * read, pattern 2: "Creative Ideas! // For …" shipped because a sub followed it, M).
  */
 export function rescuesFiller(sub: string, own: Set<string>): boolean {
   const t = sub.normalize('NFKC').trim();

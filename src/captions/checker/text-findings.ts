@@ -168,7 +168,7 @@ export function textFindings(text: string, field: 'headline' | 'subheadline', c:
     const label = memo(`label\0${f.language}\0${text}`, () => exclaimedLabel(text, f.language));
     if (label) add('frame', label);
   }
-  // "… categories *": a footnote mark or a banner's stars left at the end of a line.
+  // "… sections *": a footnote mark or a banner's stars left at the end of a line.
   if (/\s\*+[\s.!]*$/u.test(text)) add('style', `"${text}" ends on a run of "*"`);
   // Claims, not words: numbers and platforms read the same in any language (a translation is
   // checked for those), the rest in the listing's own.

@@ -181,8 +181,8 @@ export function subjectDropped(run: string[], sw: string[], at: number, terms: T
 
 /**
  * Whether the words from `ws[0]` open an aside of addition or example ("as well as", "such as",
- * "including"): the phrase before it is whole ("Find bearer and joist lengths | , as well as stump set
- * outs", "Earn rewards | such as free jumps"). Second recordings read, pattern 4b: the writer never
+ * "including"): the phrase before it is whole ("Find rafter and beam sizes | , as well as post
+ * spacing", "Earn badges | such as gold stars"). Second recordings read, pattern 4b: the writer never
  * cut there and the checker refused the cut as stopping before "such". Both ask this.
  */
 export function asideAt(ws: readonly string[]): boolean {

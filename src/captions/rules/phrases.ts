@@ -137,8 +137,8 @@ function tag(text: string, terms: Term[], copyVerbs: Set<string>, keywordish: Se
     tokens.slice(0, subjectEnd).filter((t) => isNoun(t.first.tags) || t.first.tags.includes('Adjective')).length >= 2
   )
     cuts.push(subjectEnd);
-  // Before an aside of addition or example the phrase is whole: "Find bearer and joist lengths | , as
-  // well as stump set outs", "Earn rewards | such as…", "… | , including…" (second recordings read, 4b).
+  // Before an aside of addition or example the phrase is whole: "Find rafter and beam sizes | , as
+  // well as post spacing", "Earn badges | such as…", "… | , including…" (second recordings read, 4b).
   tokens.forEach((tok, j) => {
     if (j >= 2 && asideAt(tokens.slice(j, j + 3).map((t) => t.first.text.toLowerCase().replace(/[^\p{L}]/gu, '')))) cuts.push(j);
   });
@@ -258,7 +258,7 @@ export function analysePhrases(p: PhraseInput): Phrases {
     const own = sentenceWords([r.text]);
     const whole = (core: string) => cutPhrase(core, own, NO_FRAME, undefined, p.english ? 'en' : p.language) === null;
     const said = [...coresOf(r.text, cuts, p.dangling), ...(p.english ? headlineForms(r.text) : participleForms(r.text, p.language))];
-    // "Accurately solve deck equations": the action stands without the manner adverb that opens it,
+    // "Precisely solve roof equations": the action stands without the manner adverb that opens it,
     // a shorter whole form where the line is over a short headline (second recordings read, 4a).
     const adverb = p.english ? /^(\S+)\s+(\S.*)$/u.exec(r.text) : null;
     const unmannered =

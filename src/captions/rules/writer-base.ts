@@ -246,7 +246,7 @@ export class WriterBase {
     if (missing) return null;
     const ends = /[.!?]$/.test(filled);
     const cased = this.cased(filled);
-    // No "!" on a label with no verb ("Drag and drop support in the app"): said as minimal says it.
+    // No "!" on a label with no verb ("Split view support in the app"): said as minimal says it.
     const label = !ends && this.voice.end === '!' && exclaimedLabel(`${cased}!`, this.u.language) !== null;
     // The voice's "!" in the listing's own marks: "¡Duerme mejor!", "Chaque jour !".
     return localePunctuation(cased + (ends || bare || label ? '' : ending(this.voice.end, filled)), this.u.language);
@@ -317,9 +317,9 @@ export class WriterBase {
       // does is a category, not a selling line (fifth read, M): the whole phrase says it. A phrase
       // that is only such a thing ("A metronome") is said last (`bareThing`), and warned.
       if (alone && form && p && form !== p.text && BARE_ARTICLE.test(form)) continue;
-      // "You definitely need this app": filler is no headline, even where a line under it would
+      // "You really need this app": filler is no headline, even where a line under it would
       // rescue it at the checker; that line says what, as a headline of its own (second recordings read, M).
-      // Its own sentence's means may say what under it ("Get more done // With keyboard shortcuts").
+      // Its own sentence's means may say what under it ("Get more done // With two-finger gestures").
       if (this.u.english && form && p && fillerOnly(substance(form, 'en', OPENERS)) && !this.meansAfter(form, p)) continue;
       for (const t of templates) {
         if (!p && t.includes('{p}')) continue;
@@ -337,7 +337,7 @@ export class WriterBase {
     return null;
   }
 
-  /** Whether `p`'s sentence goes on after `form` with the means that says what it does ("… with keyboard shortcuts"). */
+  /** Whether `p`'s sentence goes on after `form` with the means that says what it does ("… with two-finger gestures"). */
   private meansAfter(form: string, p: Phrase): boolean {
     const [head, whole] = [textKey(form), textKey(p.sentence)];
     if (!whole.startsWith(`${head} `)) return false;

@@ -274,7 +274,7 @@ export class CaptionWriter extends Subheadlines {
       return this.commit(headline, null, sub ?? null);
     }
     if (role === 'problem') {
-      // "No more paper receipts" is the pain said as gone: a benefit, never asked as a problem.
+      // "No more paper tickets" is the pain said as gone: a benefit, never asked as a problem.
       const p = u.problems.find((x) => !this.usedPhrases.has(x) && !PAIN_GONE.test(x.text));
       if (!p) return null;
       const question = localePunctuation(`${p.text}?`, u.language);
