@@ -12,6 +12,7 @@ import { planOrNull as plan } from './plan-or-null.ts';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
 import { listingOf } from './remaining-listings.ts';
 import { offRole } from '../../src/captions/checker/selling.ts';
+import { applyCase } from '../../src/captions/text.ts';
 
 const findings = (
   l: ReturnType<typeof listingOf>,
@@ -254,5 +255,14 @@ describe('a verb stopped before its object is a cut (pattern 6)', () => {
   it('"Sometimes you need." is cut; "Everything you need" has its object', () => {
     expect(ids('Sometimes you need.')).toContain('cut');
     expect(ids('Everything you need.')).not.toContain('cut');
+  });
+});
+
+describe('title case left in a sentence-case voice (pattern 8)', () => {
+  it('a function word the listing capitalises is lowered inside the line', () => {
+    const proper = new Set(['the', 'month', 'puzzle']);
+    expect(applyCase('Puzzle Pick of The Month', 'sentence', 'en', proper)).toBe('Puzzle pick of the Month');
+    // The line's first word keeps its capital.
+    expect(applyCase('The Month in puzzles', 'sentence', 'en', proper)).toBe('The Month in puzzles');
   });
 });
