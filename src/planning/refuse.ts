@@ -129,7 +129,9 @@ export function plainVerdict(draft: Refusable, text: string): 'passes' | 'fails'
 function overLength(draft: Refusable): { min: number; max: number; holds: CaptionLength } | null {
   const over = unsaidFeatures(draft.u, draft.rules)
     .map((t) => plainVerdict(draft, t))
-    .flatMap((v) => (typeof v === 'object' ? [v.over] : []));
+    .flatMap((v) => (typeof v === 'object' ? [v.over] : []))
+    // Only the lines another length's headline holds: a 119-character paragraph is no headline at any length.
+    .filter((n) => n <= Math.max(...CAPTION_LENGTH_IDS.map((l) => CAPTION_LENGTHS[l].headline)));
   if (over.length === 0) return null;
   const [min, max] = [Math.min(...over), Math.max(...over)];
   const holds = CAPTION_LENGTH_IDS.find((l) => CAPTION_LENGTHS[l].headline >= min && l !== draft.check.captionLength);
