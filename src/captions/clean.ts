@@ -25,14 +25,18 @@ export const hasMarkup = (text: string): boolean => text.replace(MARKUP, '') !==
 
 /** Markup and invisible characters out, whitespace tidied; ® ™ © and the words untouched. */
 export function cleanText(text: string): string {
-  return text
-    .replace(INVISIBLE, '')
-    .replace(HIDDEN, '')
-    .replace(/&(nbsp|amp);/g, (_, e: string) => (e === 'amp' ? '&' : ' '))
-    .replace(MARKUP, '')
-    .replace(/[ \t\u00A0]+/g, ' ')
-    .replace(/ *\n */g, '\n')
-    .trim();
+  return (
+    text
+      .replace(INVISIBLE, '')
+      .replace(HIDDEN, '')
+      .replace(/&(nbsp|amp);/g, (_, e: string) => (e === 'amp' ? '&' : ' '))
+      .replace(MARKUP, '')
+      .replace(/[ \t\u00A0]+/g, ' ')
+      .replace(/ *\n */g, '\n')
+      // "… sections *****": a banner's or footnote's run of stars ends no sentence (second recordings read, G).
+      .replace(/(?<=\S) +\*+(?=\n|$)/g, '')
+      .trim()
+  );
 }
 
 /** A line in capitals is the listing shouting; it is read in sentence case. Short acronyms stay. */

@@ -58,6 +58,9 @@ export const QUANTITY_WORDS = 'thousands|hundreds|millions|dozens|lots|tons|plen
 
 export type Casing = 'title' | 'sentence' | 'upper';
 
+/** English function words a sentence-case line keeps in lower case inside it. */
+const FUNCTION_WORDS = /^(?:the|of|for|and|in|on|at|to|with|a|an|or|by|from)$/i;
+
 export function applyCase(text: string, casing: Casing, language: string, proper: Set<string>): string {
   if (casing === 'upper') return text.toLocaleUpperCase(language);
   // Title case is English typography. Spanish, Portuguese, French, Italian and Dutch headlines are
@@ -74,7 +77,10 @@ export function applyCase(text: string, casing: Casing, language: string, proper
       first = true;
       return w;
     }
-    const keep = first || !/^\p{Lu}\p{Ll}+$/u.test(w) || proper.has(w.toLowerCase());
+    // A function word inside the line is lowered even where the listing capitalises it ("Mac App of
+    // The Year" in a sentence-case voice: second recordings read, pattern 8, V): a name's "The" is
+    // rarer than a title-cased heading's.
+    const keep = first || !/^\p{Lu}\p{Ll}+$/u.test(w) || (proper.has(w.toLowerCase()) && !(language === 'en' && FUNCTION_WORDS.test(w)));
     first = false;
     return keep ? w : w.toLocaleLowerCase(language);
   });

@@ -87,7 +87,8 @@ const COPY_VERBS = new Set(
 );
 const PROBLEM = /^(tired of|sick of|struggling|struggle|no more|never again|stop |forget about|hate |don't let|fed up|can't)|\?$/i;
 // Questions that sell rather than name a pain ("Why choose X?") are not problems.
-const SALES_QUESTION = /^(why (choose|use|download|pick|try)|what('s| is| are| makes)|how (does|do|to|it)|who('s| is| are))\b/i;
+const SALES_QUESTION =
+  /^(why (choose|use|download|pick|try)|what('s| is| are| makes| does| do| can)|how (does|do|to|it)|who('s| is| are))\b/i;
 /** A sentence after a review request that only points back at it ("It helps…", "Every review counts", "Thank you!"). */
 const PLEA_GOES_ON = /^(it|this|that|these|they|each|every|your|thanks|thank you|we|it's|it’s)\b/i;
 const ACTION = /\b(?:lets|helps|allows|enables|empowers)\s+(?:you|users|people)\s+(?:to\s+)?(.+)$|\byou can\s+(.+)$/i;
@@ -119,13 +120,22 @@ export function shortNameOf(name: string): string {
   return cut.replace(/[!?.]+$/, '') || cut;
 }
 
-/** "Time: a well-planned list…" and "MULTI-PLATFORM. Use it on…": the label is not the feature. */
-function dropLabel(body: string): string {
+/**
+ * "Time: a well-planned list…" and "MULTI-PLATFORM. Use it on…": the label is not the feature; the
+ * sentence after it is said by its first whole action ("Sort your groceries by shelf", not "Shelf
+ * sorting": second recordings read, pattern 2b, M). `shouted` is the line as the listing wrote it:
+ * `unshoutLine` has lowered a label in capitals by now, and its capitals are what mark it. A label in
+ * title case ("Shelf Sorting. Sort…") is one too. Null when the body has no label.
+ */
+function labelOf(body: string, shouted: string): { label: string; rest: string; colon: boolean } | null {
   const m = /^([^:.!?]{1,30})(?::|\.)\s+(\S.*)$/u.exec(body);
-  if (!m) return body;
-  const isLabel =
-    m[1].trim().split(SPACES).length <= 3 && (body[m[1].length] === ':' || (m[1] === m[1].toUpperCase() && /\p{Lu}{3}/u.test(m[1])));
-  return isLabel ? m[2] : body;
+  if (!m) return null;
+  const raw = shouted.slice(0, m[1].length);
+  const said = raw.trim().split(SPACES);
+  const capitals = raw === raw.toUpperCase() && /\p{Lu}{3}/u.test(raw);
+  const titled = said.length >= 2 && said.every((w) => /^\p{Lu}/u.test(w));
+  const colon = body[m[1].length] === ':';
+  return said.length <= 3 && (colon || capitals || titled) ? { label: m[1].trim(), rest: m[2], colon } : null;
 }
 
 interface Raw {
@@ -168,6 +178,7 @@ function collect(text: string, english: boolean, asKind: PhraseKind | null, acro
     const step = STEP.exec(line);
     const bullet = BULLET.test(line);
     const body = step ? step[2] : bullet ? line.replace(BULLET, '').trim() : line;
+    const shoutedBody = step ? (STEP.exec(rawLine.trim())?.[2] ?? body) : bullet ? rawLine.trim().replace(BULLET, '').trim() : body;
     const nWords = body.split(SPACES).length;
     // "¿Te cuesta concentrarte en el trabajo?", "Can't sleep?": a short line that asks about a pain names a
     // problem, not a heading (the Spanish opening mark aside; a held-out read found one called "no problem").
@@ -190,10 +201,27 @@ function collect(text: string, english: boolean, asKind: PhraseKind | null, acro
     if (skipping) continue;
     if (step || bullet) {
       flush();
-      const item = dropLabel(body);
-      const first = firstSentence(item);
+      const labelled = labelOf(body, shoutedBody);
       // looksBroken reads English with the English tagger: "Workouts von 10 bis 45 Minuten" is whole German.
-      if (notAFeature(first) || (english && looksBroken(item))) continue;
+      const unusable = (t: string) => notAFeature(firstSentence(t)) !== null || (english && looksBroken(t));
+      // A label in capitals is said by its sentence's action ("Sort your groceries…"), and only where
+      // the sentence gives none by the label ("Pantry memory" over "The items you enter are
+      // kept…"); a label before a colon always gave way to its sentence ("Time: a well-planned list…").
+      const acts = (t: string) => {
+        const [first = '', second = ''] = words(t);
+        // "Sort your groceries…": a word before "your" or "the" is its verb, whatever the tagger reads.
+        const object =
+          /^(?:your|the|a|an|any|every|each|all|their|its)$/.test(second) && !/^(?:the|a|an|any|every|each|all|your|our|this)$/.test(first);
+        return (
+          COPY_VERBS.has(first) ||
+          object ||
+          (english && nlp(firstSentence(t).toLowerCase()).has('^#Verb') && !nlp(t.toLowerCase()).has('^#Gerund'))
+        );
+      };
+      const byRest = labelled !== null && !unusable(labelled.rest) && (labelled.colon || acts(labelled.rest) || unusable(labelled.label));
+      const item = labelled ? (byRest ? labelled.rest : labelled.label) : body;
+      const first = firstSentence(item);
+      if (unusable(item)) continue;
       if (PROBLEM.test(first) && !SALES_QUESTION.test(first)) out.problems.push({ text: first, sentence: first, kind: 'sentence' });
       else if (step || stepsSection) out.steps.push({ text: first, sentence: item, kind: 'step' });
       else if (!SALES_QUESTION.test(first)) out.raws.push({ text: first, sentence: item, kind: asKind ?? 'bullet' });

@@ -4,6 +4,7 @@
  * shorter at full price.
  */
 import { Problem } from './problem.ts';
+import { CAPTION_LENGTHS, type CaptionLength } from './set.ts';
 
 const slides = (n: number) => `${n} slide${n === 1 ? '' : 's'}`;
 
@@ -55,7 +56,7 @@ export function cannotFillNarrative(
   missing: { slide: number; role: string }[],
   descriptionEmpty: boolean,
   /** The feature the listing does name, and where it went: under the hero, or unsaid in this voice. */
-  why: { phrase: string; under: 'hero' | 'voice' | 'again' } | null = null,
+  why: WhyEmpty | null = null,
   /** Slides the default story fills (≤ asked) with captions that say something of the app; 0 when none. */
   defaultStorySupported = 0,
 ): Problem {
@@ -74,7 +75,11 @@ export function cannotFillNarrative(
         ? `it has no line for ${which} that does not say the hero's words again or only what another line is for ("${why.phrase}")`
         : why?.under === 'voice'
           ? `it has no whole caption in this voice for ${which}: the listing names more ("${why.phrase}"), but this voice could not say it as a caption that passes the checks`
-          : `it says nothing that fits ${which}`;
+          : why?.under === 'length'
+            ? `it has no caption of this length for ${which}: the listing names more ("${why.phrase}"), which passes the checks but runs ${why.chars} characters, over this length's ${why.max}`
+            : why?.under === 'story'
+              ? `it has no caption left for ${which}: the listing names more ("${why.phrase}"), which passes the checks, but the writer placed it on no slide of this story`
+              : `it says nothing that fits ${which}`;
   return new Problem(
     'cannot_fill_set',
     `The listing${descriptionEmpty ? ' (it has no description)' : ''} supports ${supported} of the ${asked} slides of the "${narrative.name}" story with captions that pass the caption checks: ${reason}. Add a few lines about the app as extraContext (POST /public/v1/apps), or write the captions yourself with "slides".${plain}`,
@@ -84,6 +89,39 @@ export function cannotFillNarrative(
       narrativeId: narrative.id,
       ...(defaultStorySupported > 0 ? { defaultStorySupported } : {}),
       fixes: defaultStorySupported > 0 ? ['extraContext', 'slides', 'narrativeId'] : ['extraContext', 'slides'],
+    },
+  );
+}
+
+/** Why a story's feature slides are empty: the line went under the hero, or was not said (and why). */
+export interface WhyEmpty {
+  phrase: string;
+  under: 'hero' | 'voice' | 'again' | 'length' | 'story';
+  chars?: number;
+  max?: number;
+}
+
+/**
+ * The listing's lines pass every check but this length's characters (second recordings read, 4c:
+ * "says too little" was untrue of a listing of five selling lines of 31-46 characters): say so, and
+ * name the length whose headlines hold them.
+ */
+export function cannotFillAtLength(
+  asked: number,
+  supported: number,
+  length: string,
+  lines: { min: number; max: number; holds: string },
+  descriptionEmpty: boolean,
+): Problem {
+  const run = lines.min === lines.max ? `${lines.min} characters` : `${lines.min}–${lines.max} characters`;
+  const limit = CAPTION_LENGTHS[length as CaptionLength]?.headline ?? 30;
+  return new Problem(
+    'cannot_fill_set',
+    `The listing${descriptionEmpty ? ' (it has no description)' : ''} supports ${slides(supported)} with captions that pass the caption checks, not the ${asked} asked for: its other lines pass them but run ${run}, over a ${length} headline's ${limit}. Ask for captionLength "${lines.holds}", whose headlines hold more, add a few shorter lines about the app as extraContext (POST /public/v1/apps), write the captions yourself with "slides"${supported > 0 ? ', or ask for fewer slides' : ''}.`,
+    {
+      asked,
+      supported,
+      fixes: supported > 0 ? ['captionLength', 'extraContext', 'slides', 'count'] : ['captionLength', 'extraContext', 'slides'],
     },
   );
 }

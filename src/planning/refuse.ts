@@ -4,7 +4,7 @@
  * counted on its own slides, and a smaller count whose captions would only say what any app says
  * ("Use This Free App") is not offered at all.
  */
-import { cannotFillButGenerically, cannotFillNarrative, cannotFillSet } from '../core/refusal.ts';
+import { cannotFillAtLength, cannotFillButGenerically, cannotFillNarrative, cannotFillSet, type WhyEmpty } from '../core/refusal.ts';
 import type { Problem } from '../core/problem.ts';
 import { MAX_COUNT, type Narrative } from '../core/set.ts';
 import type { Listing } from '../core/listing.ts';
@@ -17,7 +17,8 @@ import { askOf } from '../captions/checker/selling.ts';
 import { contentWords, textKey } from '../captions/text.ts';
 import type { Phrase, Understanding } from '../captions/understand.ts';
 import { CaptionWriter, FEATURE_ROLES } from '../captions/rules/writer.ts';
-import type { CaptionLength, CaptionStyle } from '../core/set.ts';
+import { CAPTION_LENGTH_IDS, CAPTION_LENGTHS, type CaptionLength, type CaptionStyle } from '../core/set.ts';
+import { checkCaptions, type CheckContext } from '../captions/checker/check.ts';
 
 /**
  * Praise and packaging: words that fit any app in a store. With the checker's stock words and the
@@ -96,7 +97,46 @@ interface Refusable {
   echoed?: string[];
   u: Understanding;
   input: { listings: Listing[] };
-  check: { captionStyle: CaptionStyle; captionLength: CaptionLength };
+  check: { captionStyle: CaptionStyle; captionLength: CaptionLength } & Partial<CheckContext>;
+}
+
+/**
+ * What the checker says of a listing line's plain forms (the line and its shorter whole forms, as
+ * the listing says them) as a feature headline in this voice and length: `passes`, `over` (every
+ * finding on its best form is the length's characters: the shortest such form's length), or
+ * `fails`. A refusal says "could not be said … that passes the checks" only on `fails` (second
+ * recordings read, pattern 4c: three refusals and two warnings said so of lines that pass).
+ */
+export function plainVerdict(draft: Refusable, text: string): 'passes' | 'fails' | { over: number } {
+  const p = draft.u.phrases.find((x) => x.text === text);
+  const { check } = draft;
+  if (!p || !check.device) return 'fails';
+  const ctx: CheckContext = { listings: draft.input.listings, extraContext: null, device: check.device, ...check };
+  let over: number | null = null;
+  for (const form of [...new Set([p.text, ...p.cores])]) {
+    const ids = checkCaptions([{ headline: form, subheadline: null, role: 'feature', index: 2 }], ctx)[0]
+      .filter((f) => !f.soft)
+      .map((f) => f.id);
+    if (ids.length === 0) return 'passes';
+    if (ids.every((id) => id === 'fits')) over = Math.min(over ?? Infinity, form.length);
+  }
+  return over === null ? 'fails' : { over };
+}
+
+/**
+ * The listing's unsaid lines that pass every check but this length's characters, and the longer
+ * length whose headlines hold them all; null when there are none, or no length holds them.
+ */
+function overLength(draft: Refusable): { min: number; max: number; holds: CaptionLength } | null {
+  const over = unsaidFeatures(draft.u, draft.rules)
+    .map((t) => plainVerdict(draft, t))
+    .flatMap((v) => (typeof v === 'object' ? [v.over] : []))
+    // Only the lines another length's headline holds: a 119-character paragraph is no headline at any length.
+    .filter((n) => n <= Math.max(...CAPTION_LENGTH_IDS.map((l) => CAPTION_LENGTHS[l].headline)));
+  if (over.length === 0) return null;
+  const [min, max] = [Math.min(...over), Math.max(...over)];
+  const holds = CAPTION_LENGTH_IDS.find((l) => CAPTION_LENGTHS[l].headline >= min && l !== draft.check.captionLength);
+  return holds && CAPTION_LENGTHS[holds].headline > CAPTION_LENGTHS[draft.check.captionLength].headline ? { min, max, holds } : null;
 }
 
 /**
@@ -104,16 +144,25 @@ interface Refusable {
  * read: "it says nothing that fits" was false): a long hero said the feature as its subheadline
  * ("Mais de 5.000 receitas com fotos"), or the voice could say none of what is left whole.
  */
-function whyEmpty(draft: Refusable): { phrase: string; under: 'hero' | 'voice' | 'again' } | null {
+function whyEmpty(draft: Refusable): WhyEmpty | null {
   // What is left says the hero's words again, or only what another line is for (plan.ts drops it from six slides up).
   if (draft.echoed?.length) return { phrase: draft.echoed[0], under: 'again' };
   const sub = draft.roles[0] === 'hero' ? draft.rules[0]?.subheadline : null;
   const taken = sub ? draft.u.phrases.find((p) => p !== draft.u.promise && textKey(p.sentence) === textKey(sub)) : undefined;
   // Only a feature the voice could headline: "MoneyJar helps you save…" under the hero took no slide's line.
   if (taken && new CaptionWriter(draft.u, draft.check.captionStyle, draft.check.captionLength).sayable(taken))
-    return { phrase: taken.sentence.replace(/[.!]$/, ''), under: 'hero' };
+    return { phrase: taken.sentence.replace(/[.!]$/, ''), under: 'hero' as const };
   const unsaid = unsaidFeatures(draft.u, draft.rules);
-  return unsaid.length > 0 ? { phrase: unsaid[0], under: 'voice' } : null;
+  if (unsaid.length === 0) return null;
+  // Say "could not say it" only of a line the checker refuses in every plain form; of one it passes
+  // but for the length, say that; of one it passes whole, only that no slide of the story took it.
+  const verdict = plainVerdict(draft, unsaid[0]);
+  const under = verdict === 'fails' ? 'voice' : verdict === 'passes' ? 'story' : 'length';
+  return {
+    phrase: unsaid[0],
+    under,
+    ...(typeof verdict === 'object' ? { chars: verdict.over, max: CAPTION_LENGTHS[draft.check.captionLength].headline } : {}),
+  };
 }
 
 /**
@@ -132,6 +181,10 @@ export function refusalOf(draft: Refusable, narrative: Narrative | null, rulesAt
     return cannotFillNarrative(narrative, asked, missing, empty, why, plain && 'count' in plain ? plain.count : 0);
   }
   const plain = defaultStoryFills(draft, Math.min(asked - 1, MAX_COUNT), rulesAt);
+  // "Says too little" only where the listing has no line: where its lines pass every check but the
+  // length's characters, say so and name the length that holds them (second recordings read, 4c).
+  const long = overLength(draft);
+  if (long) return cannotFillAtLength(asked, plain && 'count' in plain ? plain.count : 0, draft.check.captionLength, long, empty);
   if (plain && 'generic' in plain) return cannotFillButGenerically(asked, plain.generic, empty);
   if (plain) return cannotFillSet(asked, plain.count, empty);
   // Nothing fills, and what the draft did fill only praises or names the app: say so, offer no count.

@@ -14,7 +14,7 @@ import { openerVocabulary } from '../rules/voices.ts';
 import { type Role } from '../../core/narratives.ts';
 import { pronounTail, sentenceCutFrom } from './cut.ts';
 import { namesOnly } from './selling.ts';
-import { fillerOnly } from './filler.ts';
+import { fillerOnly, rescuesFiller } from './filler.ts';
 import { MIN_PROOF_RATING, MIN_RATINGS, ratingTwice } from './proof.ts';
 import {
   heroSaysAgain,
@@ -224,12 +224,13 @@ export class CaptionChecker {
       if (!said && !closes && this.position(c) <= VALUE_SLIDES && c.role !== 'social-proof' && c.role !== 'problem')
         out.push({ id: 'value-first', field: 'headline', message: `"${c.headline}" opens the set without a value proposition` });
     }
-    // "Innovative solutions", "Fun for all ages": words any app says of itself, headline and
-    // subheadline together ("Get more done / With keyboard shortcuts" says what). Hard on every
-    // slide: a set refused, and told why, is better than filler (issue 33).
+    // "Complete solutions", "Fun for everyone": words any app says of itself. Hard on every
+    // slide: a set refused, and told why, is better than filler (issue 33). The headline is judged
+    // alone, and a subheadline rescues it only when it says what (`rescuesFiller`: "Get more done /
+    // With two-finger gestures"), never with "For teachers and pupils" (second recordings read, M).
     if (f.native && f.language === 'en' && c.headline.trim() && !ASIDE_ROLES.has(c.role)) {
-      const own = substance(`${c.headline} ${sub ?? ''}`, f.language, OPENERS);
-      if (fillerOnly(own))
+      const own = substance(c.headline, f.language, OPENERS);
+      if (fillerOnly(own) && !(sub && rescuesFiller(sub, substance(sub, f.language, OPENERS))))
         out.push({
           id: 'generic',
           field: 'headline',

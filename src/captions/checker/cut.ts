@@ -15,6 +15,7 @@ import { ACTION, locate, NOUN, PARTICIPLE, recastOf, tagged, subjectThenVerb, te
 import { cutGerman, cutRomance, ROMANCE } from './cut-languages.ts';
 import {
   activityCut,
+  asideAt,
   comparisonCut,
   complementCut,
   gestureOnly,
@@ -31,6 +32,8 @@ const NEXT_OPENS = new Set(
     ' ',
   ),
 );
+/** Verbs that take an object: a run that ends on one while its sentence goes on has lost it. */
+const TAKES_OBJECT = /^(need|needs|want|wants|have|has|get|gets|make|makes|find|finds|try|tries)$/;
 /** Words that open a clause inside the form: what follows them must have its verb in the form too. */
 const SUBORDINATE = /^(when|while|if|because|where|whenever|until|once|as soon as)$/;
 /** A later part of a sentence may open with these and stand alone. */
@@ -234,9 +237,16 @@ export function cutPhrase(
         (/^\p{L}{3,}(ed|ly)$/u.test(next) && !nounModifier(terms, end)) ||
         /^\d/.test(next) ||
         s.pause[end - 1] ||
+        asideAt(sw.slice(end, end + 3)) ||
         subject);
     const behind = leftBehind(run, sw, at, terms, subject);
     if (behind) return behind;
+    // "Often you want | to test a few…": a verb that takes an object, stopped before the object
+    // or the "to" its sentence goes on with, whatever opens the run (second recordings read, pattern 6).
+    // "Everything you need | in one place" has its object before it.
+    const hasObject = run.slice(0, -1).some((w) => /^(everything|all|what|whatever|anything|something)$/.test(w));
+    if (TAKES_OBJECT.test(run[run.length - 1]) && !hasObject && !s.pause[end - 1] && !/^(and|or|but|when|if|because|while)$/.test(next))
+      return `stops after "${run[run.length - 1]}", before what it takes ("${sw.slice(end, end + 3).join(' ')}…")`;
     // More shapes of a phrase cut where it does not end (./whole-phrase.ts): an activity before its
     // verb, a gesture before its purpose, a comparison before its "as", a sentence's opening setting
     // said as a headline, a verb before the object it shares, a list of objects cut to its first.
@@ -327,8 +337,12 @@ export function cutPhrase(
     const purpose = prev === 'to' && afterAction && ACTION(termsOf(`you can ${run.join(' ')}`)[2]);
     // "…so you can | easily schedule meetings": a manner adverb before the action is the action's own.
     const manner = MANNER.test(run[0]) && run.length >= 3 && ACTION(terms?.[at + 1]);
+    // "Precisely | solve roof equations": a manner adverb opening its sentence or bullet can be
+    // dropped and the action stands (second recordings read, 4a); said, it stays the action's own.
+    const droppedManner = at === 1 && MANNER.test(sw[0]) && run.length >= 2 && (ACTION(first) || ACTION(termsOf(run.join(' '))[0]));
     const action =
       purpose ||
+      droppedManner ||
       (afterAction &&
         (ACTION(first ?? termsOf(run.join(' '))[0]) || manner) &&
         (s.pause[at - 1] || /^(and|or|then|to|you|can|also)$/.test(prev)));

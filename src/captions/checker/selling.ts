@@ -42,6 +42,25 @@ const KINDS: [string, RegExp][] = [
     'a disclaimer',
     /\b(?:does(?:n['’]t| not) represent|(?:is|are) not (?:an? )?official|not (?:associated|connected|sponsored) (?:with|by)|(?:decrease|reduce|shorten|drain)s?\b.{0,30}\bbattery\b|continued use of gps|data use policy|privacy policy|terms of (?:use|service)|legal section)\b/i,
   ],
+  // "Using GPS for a long time can shorten your battery's life", "L'usage prolongé
+  // du GPS peut réduire l'autonomie de votre batterie", "Nous ne sommes pas affiliés à…": the same notes
+  // in the listing's own language (second recordings read, pattern 5b: the French one under a hero, O).
+  [
+    'a disclaimer',
+    /\b(?:affect|impact|harm|hurt)s?\b.{0,30}\bbattery\b|\bbatterie\b.{0,40}\b(?:durée de vie|autonomie)\b|\b(?:nuire|réduire|diminuer)\b.{0,60}\bbatterie\b|\b(?:durée de vie|autonomie) de (?:votre|la) batterie\b|\bbatería\b.{0,40}\b(?:duración|vida útil)\b|\bakku(?:laufzeit)?\b.{0,40}\b(?:verkürz|reduzier)|\bn['’]est pas affilié|\bne sommes pas affiliés|\bno (?:está|estamos) afiliad|\bnicht (?:verbunden|verknüpft|angeschlossen) mit\b/iu,
+  ],
+  // "Classes start every half hour", "Open Tuesday through Sunday": when a venue's sessions run is
+  // no feature of its app (second recordings read, pattern 5a: a refusal's offered hero, O).
+  [
+    'opening hours',
+    /^(?:(?:play|jump|open|our)\s+)?sessions?\s+(?:begin|start|run|last)s?\b|\bevery (?:half|quarter)[ -]hour\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+(?:through|thru|to|until|-|–)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\bopening (?:hours|times)\b/i,
+  ],
+  // "What does Acme offer you?", "Why choose Acme?": a section heading asked as a question, not a
+  // pain; as a problem slide it asks nothing the shopper feels (second recordings read, pattern 5c).
+  [
+    'a heading question',
+    /^what (?:does|do|can|will) .{1,40} (?:offer|give|bring|do for) (?:you|me|us)\b|^why (?:choose|use|pick|download|try|get) .{1,40}\?$/iu,
+  ],
   // "The Daily Ledger: "A must-have for…"": a press outlet's name before its quote, or after it.
   ['a press quote', /^[\p{L}\p{N}.&'’ -]{2,40}:\s*["“«]|["”»]\s*[-–—]\s*[\p{L}\p{N}.&'’ ]{2,40}$/u],
   // "Improved sync", "Bug fixes and performance improvements", "What's new": the release notes, not the app.

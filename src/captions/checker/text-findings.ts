@@ -12,6 +12,7 @@ import { languageFinding } from './language.ts';
 import { CUT_LANGUAGES } from './cut-languages.ts';
 import { cutPhrase, leansOnPronoun } from './cut.ts';
 import { brokenFrame } from './frames.ts';
+import { countingRating, exclaimedLabel, painGoneAsked } from './exclaim.ts';
 import { askOf, offRole } from './selling.ts';
 import { contradictedProof } from './proof.ts';
 import { punctuationFault } from './typography.ts';
@@ -57,6 +58,8 @@ function asksAboutTheApp(text: string, appName: Set<string>, name: string, short
 }
 /** Voices that never exclaim (rules/voices.ts: no "!" in their frames or ends). */
 const CALM_VOICES = new Set<CaptionStyle>(['minimal', 'professional']);
+/** The proof and the ask have frames of their own: a rating or an app's name is no label. */
+const ASIDES = new Set(['social-proof', 'call-to-action']);
 /** Invisible, bidi control and Unicode tag characters: text a reader cannot see but a store can. */
 const HIDDEN = /[\u00AD\u061C\u115F\u1160\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0\u{E0000}-\u{E007F}]/u;
 /** A word mixing Latin letters with Cyrillic or Greek ones: a look-alike ("Аpp" with a Cyrillic A). */
@@ -153,7 +156,20 @@ export function textFindings(text: string, field: 'headline' | 'subheadline', c:
     }
     const frame = memo(`frame\0${text}`, () => brokenFrame(text, f.appNameWords));
     if (frame) add('frame', `"${text}": ${frame}`);
+    const counting = countingRating(text);
+    if (counting) add('frame', `"${text}": ${counting}`);
   }
+  // The playful voice's marks where the phrase's shape does not take them (./exclaim.ts).
+  if (f.native && c.role === 'problem' && field === 'headline') {
+    const gone = painGoneAsked(text);
+    if (gone) add('frame', `"${text}" ${gone}`);
+  }
+  if (f.native && field === 'headline' && !ASIDES.has(c.role)) {
+    const label = memo(`label\0${f.language}\0${text}`, () => exclaimedLabel(text, f.language));
+    if (label) add('frame', label);
+  }
+  // "… sections *": a footnote mark or a banner's stars left at the end of a line.
+  if (/\s\*+[\s.!]*$/u.test(text)) add('style', `"${text}" ends on a run of "*"`);
   // Claims, not words: numbers and platforms read the same in any language (a translation is
   // checked for those), the rest in the listing's own.
   // The ask's subheadline may quote the rating too: the rule writer says it there when no slide

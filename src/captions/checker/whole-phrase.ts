@@ -178,3 +178,14 @@ export function subjectDropped(run: string[], sw: string[], at: number, terms: T
   if (sw.slice(k + v, at - 1).some((w) => /^(you|users|people)$/.test(w))) return null;
   return `starts on "${run[0]}", whose subject is "${sw[k + v - 1]}" ("${sw.slice(k + v - 1, at + 1).join(' ')}…"): alone it reads as an order`;
 }
+
+/**
+ * Whether the words from `ws[0]` open an aside of addition or example ("as well as", "such as",
+ * "including"): the phrase before it is whole ("Find rafter and beam sizes | , as well as post
+ * spacing", "Earn badges | such as gold stars"). Second recordings read, pattern 4b: the writer never
+ * cut there and the checker refused the cut as stopping before "such". Both ask this.
+ */
+export function asideAt(ws: readonly string[]): boolean {
+  const [a, b, c] = ws;
+  return (a === 'as' && b === 'well' && c === 'as') || (a === 'such' && b === 'as') || a === 'including';
+}

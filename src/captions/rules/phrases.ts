@@ -4,10 +4,11 @@
  * and its keywords; then the promise is chosen and duplicates of an idea are dropped.
  */
 import { nlp } from '../nlp.ts';
-import { contentWords, END_PUNCT, QUANTITY_WORDS, SPACES, textKey, UNSPACED, words } from '../text.ts';
+import { contentWords, END_PUNCT, MANNER, QUANTITY_WORDS, SPACES, textKey, UNSPACED, words } from '../text.ts';
 import { endWords, functionWordCuts, strandedPreposition, tidyEnd } from '../end-words.ts';
 import { headlineForms, participleForms } from './forms.ts';
 import { cutPhrase } from '../checker/cut.ts';
+import { asideAt } from '../checker/whole-phrase.ts';
 import { sentenceWords, subjectThenVerb } from '../checker/sentences.ts';
 import type { Phrase, PhraseKind, Raw, Shape, Term } from '../understand.ts';
 
@@ -136,6 +137,11 @@ function tag(text: string, terms: Term[], copyVerbs: Set<string>, keywordish: Se
     tokens.slice(0, subjectEnd).filter((t) => isNoun(t.first.tags) || t.first.tags.includes('Adjective')).length >= 2
   )
     cuts.push(subjectEnd);
+  // Before an aside of addition or example the phrase is whole: "Find rafter and beam sizes | , as
+  // well as post spacing", "Earn badges | such as…", "… | , including…" (second recordings read, 4b).
+  tokens.forEach((tok, j) => {
+    if (j >= 2 && asideAt(tokens.slice(j, j + 3).map((t) => t.first.text.toLowerCase().replace(/[^\p{L}]/gu, '')))) cuts.push(j);
+  });
   // Before a relative clause the head stands whole: "Make new friends nearby | who share…".
   tokens.forEach((tok, j) => {
     if (j >= 2 && /^(who|that|which)$/i.test(tok.first.text)) cuts.push(j);
@@ -251,10 +257,18 @@ export function analysePhrases(p: PhraseInput): Phrases {
     // "Le mode pas à pas".
     const own = sentenceWords([r.text]);
     const whole = (core: string) => cutPhrase(core, own, NO_FRAME, undefined, p.english ? 'en' : p.language) === null;
-    const forms = longestFirst([
-      ...coresOf(r.text, cuts, p.dangling),
-      ...(p.english ? headlineForms(r.text) : participleForms(r.text, p.language)),
-    ]);
+    const said = [...coresOf(r.text, cuts, p.dangling), ...(p.english ? headlineForms(r.text) : participleForms(r.text, p.language))];
+    // "Precisely solve roof equations": the action stands without the manner adverb that opens it,
+    // a shorter whole form where the line is over a short headline (second recordings read, 4a).
+    const adverb = p.english ? /^(\S+)\s+(\S.*)$/u.exec(r.text) : null;
+    const unmannered =
+      adverb && MANNER.test(adverb[1].toLowerCase())
+        ? [r.text, ...said].flatMap((f) => {
+            const rest = f.slice(adverb[1].length).trim();
+            return f.startsWith(adverb[1]) && rest.split(SPACES).length >= 2 ? [rest.charAt(0).toUpperCase() + rest.slice(1)] : [];
+          })
+        : [];
+    const forms = longestFirst([...said, ...unmannered]);
     const refused = forms.filter((f) => !whole(f));
     return {
       text: r.text,

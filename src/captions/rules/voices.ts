@@ -94,7 +94,8 @@ export const VOICES: Record<CaptionStyle, Voice> = {
     },
     step: ['Step {n}: {p}', '{n}. {p}'],
     problem: ['Sound familiar?', 'Been there?'],
-    socialProof: ['{rating} stars and counting', '{rating} stars from {count} ratings'],
+    // "and counting" fits a count that grows, never a rating ("4.8 stars and counting", second recordings read, G).
+    socialProof: ['{rating} stars from {count} ratings', '{count} ratings and counting'],
     socialProofSub: '{rating} out of 5 from {count} ratings, and we’re blushing',
     socialProofLong: ['{rating} stars', 'Rated {rating}'],
     socialProofLongSub: '{count} ratings, and we’re blushing',

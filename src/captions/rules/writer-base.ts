@@ -8,7 +8,9 @@ import { type Phrase, type Understanding } from '../understand.ts';
 import { applyCase, CASED_WORD, contentWords, textKey, UNSPACED } from '../text.ts';
 import { dangles, endWords } from '../end-words.ts';
 import { CAPTION_LENGTHS, type CaptionLength, type CaptionStyle } from '../../core/set.ts';
-import { foreignFrames, SLOT, VOICES, voiceVocabulary, type Voice } from './voices.ts';
+import { foreignFrames, openerVocabulary, SLOT, VOICES, voiceVocabulary, type Voice } from './voices.ts';
+import { fillerOnly, rescuesFiller } from '../checker/filler.ts';
+import { exclaimedLabel } from '../checker/exclaim.ts';
 import { CUT_LANGUAGES } from '../checker/cut-languages.ts';
 import { cutPhrase, leansOnPronoun, pronounTail } from '../checker/cut.ts';
 import { brokenFrame } from '../checker/frames.ts';
@@ -17,6 +19,9 @@ import { stockAction } from '../checker/echo-pair.ts';
 import { seriesOf } from '../checker/series.ts';
 import { localePunctuation } from '../checker/typography.ts';
 import { doneForm, laterParts } from './sentence-parts.ts';
+
+/** The voices' openers ("Go ahead,"): no word a line says of its own. */
+const OPENERS = openerVocabulary();
 
 export interface Caption {
   headline: string;
@@ -247,8 +252,11 @@ export class WriterBase {
     });
     if (missing) return null;
     const ends = /[.!?]$/.test(filled);
+    const cased = this.cased(filled);
+    // No "!" on a label with no verb ("Split view support in the app"): said as minimal says it.
+    const label = !ends && this.voice.end === '!' && exclaimedLabel(`${cased}!`, this.u.language) !== null;
     // The voice's "!" in the listing's own marks: "¡Duerme mejor!", "Chaque jour !".
-    return localePunctuation(this.cased(filled) + (ends || bare ? '' : ending(this.voice.end, filled)), this.u.language);
+    return localePunctuation(cased + (ends || bare || label ? '' : ending(this.voice.end, filled)), this.u.language);
   }
 
   protected acceptable(text: string | null): text is string {
@@ -316,6 +324,10 @@ export class WriterBase {
       // does is a category, not a selling line (fifth read, M): the whole phrase says it. A phrase
       // that is only such a thing ("A metronome") is said last (`bareThing`), and warned.
       if (alone && form && p && form !== p.text && BARE_ARTICLE.test(form)) continue;
+      // "You really need this app": filler is no headline, even where a line under it would
+      // rescue it at the checker; that line says what, as a headline of its own (second recordings read, M).
+      // Its own sentence's means may say what under it ("Get more done // With two-finger gestures").
+      if (this.u.english && form && p && fillerOnly(substance(form, 'en', OPENERS)) && !this.meansAfter(form, p)) continue;
       for (const t of templates) {
         if (!p && t.includes('{p}')) continue;
         const text = this.fill(t, form, index, p?.text ?? null);
@@ -330,6 +342,14 @@ export class WriterBase {
   protected say(templates: string[], p: Phrase | null, index: number, preferCore: boolean): string | null {
     for (const out of this.sayings(templates, p, index, preferCore)) return out.text;
     return null;
+  }
+
+  /** Whether `p`'s sentence goes on after `form` with the means that says what it does ("… with two-finger gestures"). */
+  private meansAfter(form: string, p: Phrase): boolean {
+    const [head, whole] = [textKey(form), textKey(p.sentence)];
+    if (!whole.startsWith(`${head} `)) return false;
+    const rest = whole.slice(head.length + 1);
+    return /^(?:with|by|using|via|through)\s/.test(rest) && rescuesFiller(rest, substance(rest, 'en', OPENERS));
   }
 
   /** Whether the phrase could headline a feature slide of its own (on a fresh writer: at all, in this voice and length). */

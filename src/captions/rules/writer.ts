@@ -3,6 +3,7 @@
  * are used whole or in a shorter whole form, never cut to fit; a slide with no fresh idea left is
  * not written (the planner then drops it and says so).
  */
+import { PAIN_GONE } from '../checker/exclaim.ts';
 import { echoes, substance } from '../checker/complete.ts';
 import { type Phrase, type Understanding } from '../understand.ts';
 import { textKey } from '../text.ts';
@@ -306,7 +307,8 @@ export class CaptionWriter extends Subheadlines {
       return this.commit(headline, null, sub ?? null);
     }
     if (role === 'problem') {
-      const p = u.problems.find((x) => !this.usedPhrases.has(x));
+      // "No more paper tickets" is the pain said as gone: a benefit, never asked as a problem.
+      const p = u.problems.find((x) => !this.usedPhrases.has(x) && !PAIN_GONE.test(x.text));
       if (!p) return null;
       const question = localePunctuation(`${p.text}?`, u.language);
       const direct = this.acceptable(question) ? question : null;
