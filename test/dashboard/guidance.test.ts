@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
 import { createDashboardApp, PageClient } from '../support/dashboard.ts';
 import { insertApp, sampleListing } from '../support/fixtures.ts';
+import { refusalFixes } from '../../src/dashboard/pages/fixes.ts';
 
 // Two lines: the rule writer cannot fill six slides from it.
 const sparse = sampleListing({ description: 'Plan meals for the week in minutes.', subtitle: null });
@@ -47,6 +48,9 @@ describe('the fixes of a refused set, on the app page', () => {
     expect(refused.body).toContain(`href="/apps/${appId}#count"`);
     // Each link lands on the control it names, on this page.
     for (const id of ['guidance', 'captions', 'count']) expect(refused.body).toContain(`id="${id}"`);
+    // A refusal whose lines are too long for short headlines links to the length on the same form.
+    expect(String(refusalFixes(appId, ['captionLength']))).toContain(`href="/apps/${appId}#captionLength"`);
+    expect(refused.body).toContain('id="captionLength"');
 
     const saved = await c.post(`/apps/${appId}/guidance`, { extraContext: GUIDANCE });
     expect(saved.statusCode).toBe(303);

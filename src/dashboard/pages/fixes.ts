@@ -10,6 +10,7 @@ const FIXES: Record<string, { anchor: string; text: string }> = {
   slides: { anchor: 'captions', text: 'Write the captions yourself, one headline a line' },
   count: { anchor: 'count', text: 'Ask for fewer slides' },
   narrativeId: { anchor: 'narrativeId', text: 'Choose no story: the default story fills the slides' },
+  captionLength: { anchor: 'captionLength', text: 'Ask for long captions: the listing’s lines are longer than a short headline' },
 };
 
 /** Every remedy of a set that came out short or failed for it. */

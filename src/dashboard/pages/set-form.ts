@@ -112,7 +112,7 @@ export function createSetForm(ctx: PageContext, appId: string, state: SetFormSta
         ${CAPTION_STYLES[(CAPTION_STYLE_IDS as string[]).includes(v.captionStyle) ? (v.captionStyle as CaptionStyle) : 'aso-expert']}
       </p>
     </div>
-    <fieldset>
+    <fieldset id="captionLength">
       <legend>Caption length</legend>
       ${CAPTION_LENGTH_IDS.map((l) => html`<label class="choice"><input type="radio" name="captionLength" value="${l}" ${l === v.captionLength ? html` checked` : ''} /> ${l === 'short' ? 'Short (headline only)' : 'Long (headline and subheadline)'}</label>`)}
     </fieldset>
