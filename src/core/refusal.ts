@@ -110,14 +110,15 @@ export function cannotFillAtLength(
   asked: number,
   supported: number,
   length: string,
-  lines: { min: number; max: number; holds: string },
+  lines: { min: number; max: number; holds: string; fills: number },
   descriptionEmpty: boolean,
 ): Problem {
   const run = lines.min === lines.max ? `${lines.min} characters` : `${lines.min}–${lines.max} characters`;
   const limit = CAPTION_LENGTHS[length as CaptionLength]?.headline ?? 30;
+  const fills = lines.fills >= asked ? `all ${asked} slides` : slides(lines.fills);
   return new Problem(
     'cannot_fill_set',
-    `The listing${descriptionEmpty ? ' (it has no description)' : ''} supports ${slides(supported)} with captions that pass the caption checks, not the ${asked} asked for: its other lines pass them but run ${run}, over a ${length} headline's ${limit}. Ask for captionLength "${lines.holds}", whose headlines hold more, add a few shorter lines about the app as extraContext (POST /public/v1/apps), write the captions yourself with "slides"${supported > 0 ? ', or ask for fewer slides' : ''}.`,
+    `The listing${descriptionEmpty ? ' (it has no description)' : ''} supports ${slides(supported)} with captions that pass the caption checks, not the ${asked} asked for: its other lines pass them but run ${run}, over a ${length} headline's ${limit}. Ask for captionLength "${lines.holds}": its headlines hold them, and it fills ${fills}. Or add a few shorter lines about the app as extraContext (POST /public/v1/apps), write the captions yourself with "slides"${supported > 0 ? ', or ask for fewer slides' : ''}.`,
     {
       asked,
       supported,

@@ -64,7 +64,13 @@ export function fillFacts(input: Omit<PlanInput, 'request' | 'uploadedScreens'>,
     const d = draft(request);
     if (!request.narrativeId) filled.set(key(request, request.count ?? d.roles.length), d.rules);
     const narrative = request.narrativeId ? findNarrative(request.narrativeId) : null;
-    const unfilled = d.rules.includes(null) ? data(refusalOf(d, narrative, (count) => rulesAt(request, count))) : null;
+    const unfilled = d.rules.includes(null)
+      ? data(
+          refusalOf(d, narrative, (count, captionLength) =>
+            rulesAt({ ...request, captionLength: captionLength ?? request.captionLength }, count),
+          ),
+        )
+      : null;
     // With no screen uploaded the planner refuses before anything else; which refusal depends on the device alone.
     if (d.screenCount === 0 && !noScreens.has(request.device)) noScreens.set(request.device, refusalWithoutScreens(input, request));
     return { warnings: [...d.warnings], unfilled, noScreens: d.screenCount === 0 ? noScreens.get(request.device)! : null };

@@ -453,8 +453,8 @@ export function draftScreenshotSet(input: PlanInput): Draft {
  * fill are not such a count: fewer slides change the roles). 0 when not even one slide plans.
  */
 /** The rule writer's captions for the default story of `count` slides (what a refusal's `supported` offers). */
-export function rulesAt(input: PlanInput, count: number): (Caption | null)[] {
-  return draftScreenshotSet({ ...input, request: { ...input.request, count, narrativeId: undefined } }).rules;
+export function rulesAt(input: PlanInput, count: number, captionLength = input.request.captionLength): (Caption | null)[] {
+  return draftScreenshotSet({ ...input, request: { ...input.request, count, captionLength, narrativeId: undefined } }).rules;
 }
 
 /** The rule writer's set: exactly the slides asked for, each passing the checker, or cannot_fill_set. */
@@ -463,6 +463,8 @@ export function planScreenshotSet(input: PlanInput): ScreenshotSetResult {
   if (input.request.slides?.length) return planOwnSlides(input);
   const draft = draftScreenshotSet(input);
   if (draft.rules.some((c) => c === null))
-    throw refusalOf(draft, input.request.narrativeId ? findNarrative(input.request.narrativeId) : null, (count) => rulesAt(input, count));
+    throw refusalOf(draft, input.request.narrativeId ? findNarrative(input.request.narrativeId) : null, (count, length) =>
+      rulesAt(input, count, length),
+    );
   return draft.finish(draft.rules.map((c) => ({ headline: c!.headline, subheadline: c!.subheadline, source: 'rules' as const })));
 }

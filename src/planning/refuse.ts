@@ -169,7 +169,11 @@ function whyEmpty(draft: Refusable): WhyEmpty | null {
  * The refusal of `draft` (some slide has no caption). `rulesAt(count)` is the rule writer's
  * captions for the default story of `count` slides (callers cache it).
  */
-export function refusalOf(draft: Refusable, narrative: Narrative | null, rulesAt: (count: number) => (Caption | null)[]): Problem {
+export function refusalOf(
+  draft: Refusable,
+  narrative: Narrative | null,
+  rulesAt: (count: number, captionLength?: CaptionLength) => (Caption | null)[],
+): Problem {
   const asked = draft.roles.length;
   const empty = draft.u.descriptionEmpty;
   if (narrative) {
@@ -183,8 +187,13 @@ export function refusalOf(draft: Refusable, narrative: Narrative | null, rulesAt
   const plain = defaultStoryFills(draft, Math.min(asked - 1, MAX_COUNT), rulesAt);
   // "Says too little" only where the listing has no line: where its lines pass every check but the
   // length's characters, say so and name the length that holds them (second recordings read, 4c).
+  // Offered only where that length's set is made and fills more: asking for it must not lead to a
+  // smaller set or another refusal (tenth read: a short set of 5 "asked" to go long, which fills 4).
+  const supported = plain && 'count' in plain ? plain.count : 0;
   const long = overLength(draft);
-  if (long) return cannotFillAtLength(asked, plain && 'count' in plain ? plain.count : 0, draft.check.captionLength, long, empty);
+  const fills = long && defaultStoryFills(draft, Math.min(asked, MAX_COUNT), (count) => rulesAt(count, long.holds));
+  if (long && fills && 'count' in fills && fills.count > supported)
+    return cannotFillAtLength(asked, supported, draft.check.captionLength, { ...long, fills: fills.count }, empty);
   if (plain && 'generic' in plain) return cannotFillButGenerically(asked, plain.generic, empty);
   if (plain) return cannotFillSet(asked, plain.count, empty);
   // Nothing fills, and what the draft did fill only praises or names the app: say so, offer no count.

@@ -10,6 +10,7 @@ import { isProblem, type Problem } from '../../src/core/problem.ts';
 import type { PlanRequest } from '../../src/core/set.ts';
 import type { Listing } from '../../src/core/listing.ts';
 import { sampleListing } from '../support/fixtures.ts';
+import { corpus } from './corpus/index.ts';
 
 const sparse = sampleListing({ description: 'Plan meals for the week in minutes.', subtitle: null });
 
@@ -90,5 +91,38 @@ describe('a refusal offers no set worse than the one refused', () => {
     expect(saysNothing([c('The Best Free App'), c('Get Pantry Planner Today')], listings, 'en')).toBe(true);
     expect(saysNothing([c('Plan Meals for the Week')], listings, 'en')).toBe(false);
     expect(saysNothing([c('The Best Free App'), c('Scan Barcodes to Add Groceries')], listings, 'en')).toBe(false);
+  });
+});
+
+describe('the longer length is offered only where it fills more (tenth read)', () => {
+  const listing = (id: string) => corpus().find((e) => e.id === id)!.listing;
+  const plans = (l: Listing, request: PlanRequest, count: number): boolean => {
+    try {
+      planScreenshotSet({ listings: [l], extraContext: null, uploadedScreens: 5, request: { ...request, count } });
+      return true;
+    } catch (error) {
+      if (isProblem(error)) return false;
+      throw error;
+    }
+  };
+
+  it('names the count the long length fills, and that count is made at it', () => {
+    const l = listing('wayfarer');
+    const p = refusal(l, { device: 'iphone-69', captionStyle: 'minimal', captionLength: 'short', count: 8 });
+    expect((p.extensions.fixes as string[])[0]).toBe('captionLength');
+    const fills = Number(/it fills (\d+) slides/.exec(p.detail)?.[1]);
+    expect(fills).toBeGreaterThan(p.extensions.supported as number);
+    const long = { device: 'iphone-69' as const, captionStyle: 'minimal' as const, captionLength: 'long' as const };
+    expect(plans(l, long, fills)).toBe(true);
+    expect(plans(l, long, fills + 1)).toBe(false);
+  });
+
+  it('is not offered where the long length would fill no more slides than the short one', () => {
+    // Its unsaid lines are over a short headline, but at the long length other slides go: 6 either way.
+    const l = listing('routely');
+    const p = refusal(l, { device: 'iphone-69', captionStyle: 'aso-expert', captionLength: 'short', count: 8 });
+    expect(p.extensions.supported).toBe(6);
+    expect(p.extensions.fixes).not.toContain('captionLength');
+    expect(p.detail).not.toMatch(/captionLength/);
   });
 });
