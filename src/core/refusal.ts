@@ -10,10 +10,13 @@ const slides = (n: number) => `${n} slide${n === 1 ? '' : 's'}`;
 
 /** The listing gives `supported` slides that pass the caption checker, of the `asked`. */
 export function cannotFillSet(asked: number, supported: number, descriptionEmpty: boolean): Problem {
+  // Fewer slides are offered only where some count fills: "supports 0 … or ask for fewer slides" sent
+  // the user to a second refusal (a recordings read).
+  const fewer = supported > 0;
   return new Problem(
     'cannot_fill_set',
-    `The listing${descriptionEmpty ? ' (it has no description)' : ''} supports ${slides(supported)} with captions that pass the caption checks, not the ${asked} asked for. Add a few lines about the app as extraContext (POST /public/v1/apps), write the captions yourself with "slides", or ask for fewer slides.`,
-    { asked, supported, fixes: ['extraContext', 'slides', 'count'] },
+    `The listing${descriptionEmpty ? ' (it has no description)' : ''} supports ${slides(supported)} with captions that pass the caption checks, not the ${asked} asked for. Add a few lines about the app as extraContext (POST /public/v1/apps)${fewer ? ', write the captions yourself with "slides", or ask for fewer slides.' : ', or write the captions yourself with "slides".'}`,
+    { asked, supported, fixes: fewer ? ['extraContext', 'slides', 'count'] : ['extraContext', 'slides'] },
   );
 }
 
@@ -115,7 +118,7 @@ export function cannotFillAtLength(
 ): Problem {
   const run = lines.min === lines.max ? `${lines.min} characters` : `${lines.min}–${lines.max} characters`;
   const limit = CAPTION_LENGTHS[length as CaptionLength]?.headline ?? 30;
-  const fills = lines.fills >= asked ? `all ${asked} slides` : slides(lines.fills);
+  const fills = lines.fills >= asked ? (asked === 1 ? 'the one slide asked' : `all ${asked} slides`) : slides(lines.fills);
   return new Problem(
     'cannot_fill_set',
     `The listing${descriptionEmpty ? ' (it has no description)' : ''} supports ${slides(supported)} with captions that pass the caption checks, not the ${asked} asked for: its other lines pass them but run ${run}, over a ${length} headline's ${limit}. Ask for captionLength "${lines.holds}": its headlines hold them, and it fills ${fills}. Or add a few shorter lines about the app as extraContext (POST /public/v1/apps), write the captions yourself with "slides"${supported > 0 ? ', or ask for fewer slides' : ''}.`,

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { planScreenshotSet } from '../../src/planning/plan.ts';
 import { saysNothing } from '../../src/planning/refuse.ts';
-import { cannotFillNarrative } from '../../src/core/refusal.ts';
+import { cannotFillNarrative, cannotFillSet } from '../../src/core/refusal.ts';
 import { isProblem, type Problem } from '../../src/core/problem.ts';
 import type { PlanRequest } from '../../src/core/set.ts';
 import type { Listing } from '../../src/core/listing.ts';
@@ -124,5 +124,16 @@ describe('the longer length is offered only where it fills more (tenth read)', (
     expect(p.extensions.supported).toBe(6);
     expect(p.extensions.fixes).not.toContain('captionLength');
     expect(p.detail).not.toMatch(/captionLength/);
+  });
+});
+
+describe('a count refusal that no smaller count fills', () => {
+  it('offers no fewer slides: the fixes are words, not a count', () => {
+    const none = cannotFillSet(3, 0, false);
+    expect(none.extensions.fixes).toEqual(['extraContext', 'slides']);
+    expect(none.detail).not.toMatch(/fewer slides/);
+    const some = cannotFillSet(3, 2, false);
+    expect(some.extensions.fixes).toEqual(['extraContext', 'slides', 'count']);
+    expect(some.detail).toMatch(/or ask for fewer slides\.$/);
   });
 });
