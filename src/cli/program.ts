@@ -101,13 +101,17 @@ export function program(): Command {
       // so the operator's one-off commands stay quick.
       const { startService } = await import('../service.ts');
       const service = await startService(config, { role: opts.role, logger: log });
-      // Before any set's request can need it, not during one (captions/nlp.ts).
+      // Before any set's request can need it, not during one (captions/nlp.ts). Only where HTTP
+      // requests are answered: a worker's loop serves no polls, and one that never runs a job (a
+      // spare, one stopped while idle) spent ~0.3 CPU-s, a third of its start, on a model it never
+      // read; its first job's archive loads it when it needs it.
       // A failure here is logged, not thrown: the first caption would load it again and say why.
-      setImmediate(() =>
-        import('../captions/nlp.ts')
-          .then((m) => m.preloadNlp())
-          .catch((err: unknown) => log.warn({ err }, 'the caption language model did not load at start')),
-      );
+      if (opts.role !== 'worker')
+        setImmediate(() =>
+          import('../captions/nlp.ts')
+            .then((m) => m.preloadNlp())
+            .catch((err: unknown) => log.warn({ err }, 'the caption language model did not load at start')),
+        );
       log.info(
         { address: service.address, role: opts.role, database: service.database.embedded ? 'embedded' : 'external' },
         'shotgen started',
