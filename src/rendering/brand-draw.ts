@@ -2,7 +2,8 @@
  * Drawing shared by the feature graphic and the store preview (not by the slides): the app's icon
  * with rounded corners, a greedy line wrap, and the RGB PNG encode the stores want.
  */
-import { createCanvas, loadImage, type Image, type SKRSContext2D } from '@napi-rs/canvas';
+import type { Image, SKRSContext2D } from '@napi-rs/canvas';
+import { skia } from './canvas.ts';
 import sharp from 'sharp';
 import { registerFontsFor, setFont } from './fonts.ts';
 
@@ -11,7 +12,7 @@ export async function iconImage(icon: Buffer | null): Promise<Image | null> {
   if (!icon) return null;
   try {
     // Shrunk by sharp first: a store icon may be 1024 px or more, drawn here at 200 or less.
-    return await loadImage(await sharp(icon, { limitInputPixels: 40_000_000 }).resize(512, 512, { fit: 'cover' }).png().toBuffer());
+    return await skia().loadImage(await sharp(icon, { limitInputPixels: 40_000_000 }).resize(512, 512, { fit: 'cover' }).png().toBuffer());
   } catch {
     return null;
   }
@@ -78,7 +79,7 @@ export function wrapLines(ctx: SKRSContext2D, text: string, maxWidth: number, ma
 /** A canvas whose fonts cover these texts. */
 export function canvasFor(width: number, height: number, texts: string[]) {
   registerFontsFor(texts);
-  const canvas = createCanvas(width, height);
+  const canvas = skia().createCanvas(width, height);
   return { canvas, ctx: canvas.getContext('2d') };
 }
 

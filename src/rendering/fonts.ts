@@ -8,7 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
+import type { SKRSContext2D } from '@napi-rs/canvas';
+import { skia } from './canvas.ts';
 import { BRAND_FONTS, type BrandFontId } from '../core/themes.ts';
 import { coverageOf } from './cmap.ts';
 import { BRAND_FONT_SOURCES, CJK, FONT_SOURCES, type FontSource, type Weight } from './font-sources.ts';
@@ -40,11 +41,11 @@ const covers = new Map<string, (cp: number) => boolean>();
 function ensure(src: FontSource): void {
   if (covers.has(src.family)) return;
   const files = fontFiles(src);
-  const registered = GlobalFonts.has(src.family);
+  const registered = skia().GlobalFonts.has(src.family);
   for (const [i, file] of files.entries()) {
     const bytes = readFileSync(file);
     if (i === 0) covers.set(src.family, coverageOf(bytes, file));
-    if (!registered && !GlobalFonts.register(bytes, src.family)) throw new Error(`could not register font ${file}`);
+    if (!registered && !skia().GlobalFonts.register(bytes, src.family)) throw new Error(`could not register font ${file}`);
   }
 }
 

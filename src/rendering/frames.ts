@@ -3,7 +3,8 @@
  * the display's real corner radius, the cut-out of the family and side buttons, on a soft shadow.
  * Every measure is a fraction of the screen's width, so a frame scales to any size.
  */
-import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
+import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
+import { skia } from './canvas.ts';
 import { luminance, toHex } from '../core/colour.ts';
 import { DEVICES, type Device } from '../core/devices.ts';
 import { FRAMES, type Display, type FrameId, type FrameSpec } from '../core/displays.ts';
@@ -122,7 +123,7 @@ function shadowFor(box: FrameBox, outerR: number): { image: Canvas; pad: number 
   let image = shadows.get(key);
   if (!image) {
     const k = 1 / SHADOW_SCALE;
-    image = createCanvas(Math.ceil((box.width + 2 * pad) * k), Math.ceil((box.height + 2 * pad) * k));
+    image = skia().createCanvas(Math.ceil((box.width + 2 * pad) * k), Math.ceil((box.height + 2 * pad) * k));
     const ctx = image.getContext('2d');
     ctx.scale(k, k);
     ctx.fillStyle = '#000000';

@@ -10,7 +10,7 @@
  * landscape slide takes the whole row alone, as both stores show it.
  */
 import type { Image, SKRSContext2D } from '@napi-rs/canvas';
-import { loadImage } from '@napi-rs/canvas';
+import { skia } from './canvas.ts';
 import sharp from 'sharp';
 import type { BrandPalette } from '../brand/palette.ts';
 import { canvasFor, drawIcon, encodeRgb, iconImage, roundRect, wrapLines } from './brand-draw.ts';
@@ -55,7 +55,7 @@ async function thumbnails(slides: Buffer[], width: number): Promise<{ image: Ima
     slides.map(async (png) => {
       // sharp's Lanczos shrink: what the store's image service does, not canvas's bilinear draw.
       const { data, info } = await sharp(png).resize({ width }).png({ compressionLevel: 1 }).toBuffer({ resolveWithObject: true });
-      return { image: await loadImage(data), width: info.width, height: info.height };
+      return { image: await skia().loadImage(data), width: info.width, height: info.height };
     }),
   );
 }

@@ -2,7 +2,8 @@
  * Whether a caption fits its slide as the renderer will draw it: measured with the renderer's own
  * fonts and line breaking, not counted in characters (a line of "W" is twice a line of "i").
  */
-import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
+import type { SKRSContext2D } from '@napi-rs/canvas';
+import { skia } from '../../rendering/canvas.ts';
 import { registerFontsFor } from '../../rendering/fonts.ts';
 import { scaleOf, typeScale, type Scale } from '../../rendering/layout.ts';
 import { linesAt } from '../../rendering/text.ts';
@@ -20,7 +21,7 @@ export const FIT_BUDGET = {
 } as const satisfies Record<CaptionLength, unknown>;
 
 let context: SKRSContext2D | null = null;
-const ctx = (): SKRSContext2D => (context ??= createCanvas(8, 8).getContext('2d'));
+const ctx = (): SKRSContext2D => (context ??= skia().createCanvas(8, 8).getContext('2d'));
 
 /**
  * The headline size a caption is measured at: the budget's share of the base, never under the

@@ -4,7 +4,8 @@
  * over the device or the slide's edge, which no store accepts. This asks the renderer's own fitting
  * (the functions its threads use), so the answer cannot drift from what a render would do.
  */
-import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
+import type { SKRSContext2D } from '@napi-rs/canvas';
+import { skia } from '../../rendering/canvas.ts';
 import type { Device } from '../../core/devices.ts';
 import type { BrandFontId } from '../../core/themes.ts';
 import { registerFontsFor, useBrandFont } from '../../rendering/fonts.ts';
@@ -22,7 +23,7 @@ let ctx: SKRSContext2D | null = null;
 /** How the caption wraps at the size the renderer would give it alone, the largest it can have. */
 export function captionFit(device: Device, headline: string, subheadline: string | null, font?: BrandFontId): CaptionFit {
   registerFontsFor([headline, subheadline]);
-  ctx ??= createCanvas(1, 1).getContext('2d');
+  ctx ??= skia().createCanvas(1, 1).getContext('2d');
   useBrandFont(ctx, font);
   const look = { headline, subheadline, layout: 'headline-top', background: { colors: ['#000000'] }, textColor: '#FFFFFF' };
   const m = fitSet(ctx, device, [look]);
@@ -38,7 +39,7 @@ export function captionFit(device: Device, headline: string, subheadline: string
 /** The set's shared type sizes, as the render threads compute them (the same function), in the captions' language. */
 export function setMetrics(device: Device, slides: SlideLook[], font?: BrandFontId, locale?: string): SetMetrics {
   registerFontsFor(slides.flatMap((s) => [s.headline, s.subheadline]));
-  ctx ??= createCanvas(1, 1).getContext('2d');
+  ctx ??= skia().createCanvas(1, 1).getContext('2d');
   useBrandFont(ctx, font);
   return fitSet(
     ctx,
