@@ -64,7 +64,30 @@ export interface StartOptions {
   logger?: Logger;
   /** Tests: a quicker retry schedule, a resolver that points made-up names at 127.0.0.1. */
   webhooks?: Partial<Pick<DispatcherOptions, 'retryDelaysMs' | 'resolve' | 'pollIntervalMs' | 'timeoutMs'>>;
+  /**
+   * Tests: threads the process already runs, used instead of the service's own and never closed by
+   * it. A thread's start costs about a CPU-second (tsx, the fonts or the language model), and a test
+   * process starts a service in many files; `serve` starts one service and owns its threads.
+   */
+  threads?: SharedThreads;
 }
+
+export interface SharedThreads {
+  /** Renders the worker's sets. */
+  renderer?: RenderPool;
+  /** Renders the editor's previews (`serve`: a thread of its own at normal priority). */
+  previews?: RenderPool;
+  /** Plans the worker's sets; only for a config without a model (its answers are kept per database). */
+  planner?: PlanningPool;
+  /** Leave the process's fillability thread (planning/fillable.ts) running at close, for the next service. */
+  fillability?: 'keep';
+}
+
+/** A pool the service uses but another owner closes. */
+const borrowed = (pool: RenderPool): Pick<RenderPool, 'preview' | 'close'> => ({
+  preview: (...args) => pool.preview(...args),
+  close: async () => undefined,
+});
 
 /**
  * Fastify's close waits for every in-flight request, and a client that stops reading a download
@@ -120,7 +143,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     if (role !== 'worker') {
       const authenticator = new Authenticator(database.pool, notifications, { now: clock });
       teardown.add('resources', 'the authenticator', () => authenticator.close());
-      teardown.add('resources', 'the fillability thread', () => closeFillability());
+      if (opts.threads?.fillability !== 'keep') teardown.add('resources', 'the fillability thread', () => closeFillability());
       const rateLimits = await createRateLimits(
         { ...config.rateLimit, redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix },
         (msg, err) => log.warn({ err }, msg),
@@ -133,7 +156,9 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       const previewer = new Previewer({
         db: database.pool,
         objects,
-        renderer: new RenderPool({ threads: 1, nice: 0, idleTimeout: 10 * 60_000 }),
+        renderer: opts.threads?.previews
+          ? borrowed(opts.threads.previews)
+          : new RenderPool({ threads: 1, nice: 0, idleTimeout: 10 * 60_000 }),
         storeImageOrigins: config.storeImageOrigins,
         queue: { perAccount: config.revisions.previewsAtOnce },
       });
@@ -174,10 +199,11 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       if (opts.listen !== false) address = await api.listen({ port: config.port, host: config.host });
     }
     if (role !== 'api') {
-      const planner = new PlanningPool(config.llm, log, 1, pgAnswerCache(database.pool));
-      teardown.add('resources', 'the planning pool', () => planner.close());
-      const renderer = new RenderPool();
-      teardown.add('resources', 'the render pool', () => renderer.close());
+      if (opts.threads?.planner && config.llm) throw new Error('a shared planning pool is only for a config without a model');
+      const planner = opts.threads?.planner ?? new PlanningPool(config.llm, log, 1, pgAnswerCache(database.pool));
+      if (!opts.threads?.planner) teardown.add('resources', 'the planning pool', () => planner.close());
+      const renderer = opts.threads?.renderer ?? new RenderPool();
+      if (!opts.threads?.renderer) teardown.add('resources', 'the render pool', () => renderer.close());
       const pictures = { objects, renderer, storeImageOrigins: config.storeImageOrigins, now: clock };
       const jobWorker = new Worker(
         database.pool,

@@ -3,7 +3,7 @@
  * Apple hands out, with an issuer id and key id) and a Google service-account JSON key (RSA, its
  * token_uri pointing at the fake). Real formats, so publishing code reads them like real ones.
  */
-import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 
 export interface AppStoreTestKey {
   issuerId: string;
@@ -38,8 +38,16 @@ export function generateAppStoreKey(): AppStoreTestKey {
   };
 }
 
-export function generateServiceAccount(tokenUri: string, project = 'shotgen-fake'): { key: ServiceAccountKey; publicKeyPem: string } {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+/**
+ * A new service account. `pair`: its RSA keys, else new ones (a 2048-bit pair costs 0.15-0.3 CPU-s;
+ * tests that make an account per test share one pair, test/support/store-keys.ts).
+ */
+export function generateServiceAccount(
+  tokenUri: string,
+  project = 'shotgen-fake',
+  pair?: { privateKey: KeyObject; publicKey: KeyObject },
+): { key: ServiceAccountKey; publicKeyPem: string } {
+  const { privateKey, publicKey } = pair ?? generateKeyPairSync('rsa', { modulusLength: 2048 });
   const name = `publisher-${randomBytes(3).toString('hex')}`;
   const clientEmail = `${name}@${project}.iam.gserviceaccount.com`;
   return {

@@ -11,6 +11,7 @@ import { startService, type Service, type ServiceRole } from '../../src/service.
 import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { startFakeStore, type FakeStore } from '../support/fake-store.ts';
 import { accountWithKey } from '../support/fixtures.ts';
+import { sharedThreads } from '../support/threads.ts';
 import { lookupBody, lookupResult } from '../support/store-fixtures.ts';
 
 export const IOS_URL = 'https://apps.apple.com/us/app/pocket-planner/id1234567890';
@@ -49,6 +50,8 @@ export async function startShotgenServer(opts: { role?: ServiceRole } = {}): Pro
   const service = await startService(config, {
     role: opts.role ?? 'all',
     database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined },
+    // The process's render and planning threads (../support/threads.ts), not a new set per server.
+    threads: sharedThreads(),
   });
   const { account, key } = await accountWithKey(t.pool);
   const scratch: string[] = [dataDir];

@@ -21,6 +21,7 @@ import { CHROMIUM, haveChromium, launchChromium } from '../support/chromium.ts';
 import { startFakeStore, type FakeStore } from '../support/fake-store.ts';
 import { lookupBody, lookupResult } from '../support/store-fixtures.ts';
 import { solidPng } from '../support/fake-images.ts';
+import { sharedThreads } from '../support/threads.ts';
 import { tier } from '../support/tiers.ts';
 import { scaled } from '../support/timing.ts';
 
@@ -62,6 +63,7 @@ chromiumTier('the dashboard in Chromium', () => {
     service = await startService(config, {
       role: 'api',
       database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined },
+      threads: sharedThreads(),
     });
     base = service.address!;
     browser = await launched;
@@ -243,6 +245,7 @@ chromiumTier('the dashboard in Chromium', () => {
     const worker = await startService(config, {
       role: 'worker',
       database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined },
+      threads: sharedThreads(),
     });
     try {
       await page.waitForSelector('.gallery figure', { timeout: scaled(20_000) });

@@ -21,6 +21,7 @@ import { createTestDatabase, type TestDatabase } from '../support/db.ts';
 import { solidPng } from '../support/fake-images.ts';
 import { insertApp } from '../support/fixtures.ts';
 import { CHROMIUM, haveChromium, launchChromium } from '../support/chromium.ts';
+import { sharedThreads } from '../support/threads.ts';
 import { tier } from '../support/tiers.ts';
 import { scaled } from '../support/timing.ts';
 import { startFakeLlm, translator, type FakeLlm } from '../support/fake-llm.ts';
@@ -69,6 +70,8 @@ chromiumTier('the set editor in Chromium', () => {
     service = await startService(config, {
       role: 'all',
       database: { pool: t.pool, url: t.url, embedded: null, close: async () => undefined },
+      // The process's render threads (../support/threads.ts); the planner is the service's, with its model.
+      threads: sharedThreads({ model: true }),
     });
     base = service.address!;
     browser = await launched;

@@ -11,7 +11,8 @@ import { FileObjectStore } from '../../src/objects/filesystem.ts';
 import { storeCredentialCheck } from '../../src/publishing/check.ts';
 import { startFakeAppStoreConnect, type FakeAppStoreConnectServer } from '../../src/fake-stores/app-store-connect.ts';
 import { startFakeGooglePlay, type FakeGooglePlayServer } from '../../src/fake-stores/google-play.ts';
-import { generateAppStoreKey, generateServiceAccount, type AppStoreTestKey } from '../../src/fake-stores/keys.ts';
+import { generateAppStoreKey, type AppStoreTestKey, type generateServiceAccount } from '../../src/fake-stores/keys.ts';
+import { testServiceAccount } from '../support/store-keys.ts';
 import { advancePublication, type RunnerDeps } from '../../src/publishing/runner.ts';
 import { Keyring } from '../../src/secrets/envelope.ts';
 import type { TestApp, TestAppOptions } from '../support/app.ts';
@@ -72,7 +73,7 @@ export async function dashboardPublishing(opts: TestAppOptions & { runAtOnce?: b
   const ascKey = generateAppStoreKey();
   asc.addKey(ascKey.issuerId, ascKey.keyId, ascKey.publicKeyPem);
   asc.addApp({ appId: ASC_APP, locales: ['en-US', 'de-DE'] });
-  const sa = generateServiceAccount(play.tokenUri);
+  const sa = testServiceAccount(play.tokenUri);
   play.addServiceAccount(sa.key.client_email, sa.publicKeyPem);
   play.addApp(PLAY_PACKAGE, { listings: ['en-US', 'de-DE'] });
   const keyring = new Keyring(randomBytes(32));

@@ -14,7 +14,8 @@ import { storeCredentialCheck } from '../../src/publishing/check.ts';
 import { advancePublication, type RunnerDeps } from '../../src/publishing/runner.ts';
 import { startFakeAppStoreConnect, type FakeAppStoreConnectServer } from '../../src/fake-stores/app-store-connect.ts';
 import { startFakeGooglePlay, type FakeGooglePlayServer } from '../../src/fake-stores/google-play.ts';
-import { generateAppStoreKey, generateServiceAccount, type AppStoreTestKey } from '../../src/fake-stores/keys.ts';
+import { generateAppStoreKey, type AppStoreTestKey, type generateServiceAccount } from '../../src/fake-stores/keys.ts';
+import { testServiceAccount } from '../support/store-keys.ts';
 import { newId } from '../../src/core/ids.ts';
 
 import type { Device } from '../../src/core/devices.ts';
@@ -85,7 +86,7 @@ export async function publishingHarness(opts: { ascPlatforms?: ('IOS' | 'MAC_OS'
   const ascKey = generateAppStoreKey();
   asc.addKey(ascKey.issuerId, ascKey.keyId, ascKey.publicKeyPem);
   asc.addApp({ appId: ASC_APP, locales: ['en-US', 'de-DE', 'fr-FR'], platforms: opts.ascPlatforms });
-  const sa = generateServiceAccount(play.tokenUri);
+  const sa = testServiceAccount(play.tokenUri);
   play.addServiceAccount(sa.key.client_email, sa.publicKeyPem);
   play.addApp(PLAY_PACKAGE, { listings: ['en-US', 'de-DE', 'fr-FR'] });
   const keyring = new Keyring(randomBytes(32));
