@@ -114,8 +114,24 @@ export function normalise(text: string, o: { fold?: boolean; key?: boolean; labe
     : out;
 }
 
+/**
+ * Keys already made: the writer and the checker key the same listing lines and candidates over and
+ * over (a plan keyed some lines thousands of times; NFKC folding made it a seventh of a plan's CPU).
+ * Emptied when full so a long-running service keeps no more than this many.
+ */
+const KEYS = new Map<string, string>();
+const MAX_KEYS = 50_000;
+
 /** Two texts say the same words when their keys are equal. */
-export const textKey = (text: string): string => normalise(text, { key: true });
+export function textKey(text: string): string {
+  let key = KEYS.get(text);
+  if (key === undefined) {
+    if (KEYS.size >= MAX_KEYS) KEYS.clear();
+    key = normalise(text, { key: true });
+    KEYS.set(text, key);
+  }
+  return key;
+}
 
 export const mentionsFree = (s: string): boolean =>
   /(^|[^\p{L}])(free|gratis|gratuit|gratuite|kostenlos|gratuito|gratuita)(?![\p{L}])/iu.test(s);
