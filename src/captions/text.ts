@@ -1,6 +1,6 @@
 /** Word-level text helpers shared by the planner, its caption checks and the LLM path. */
 import { nlp } from './nlp.ts';
-import { dan, deu, eng, fin, fra, ita, nld, nob, pol, por, removeStopwords, rus, spa, swe, tur } from 'stopword';
+import { dan, deu, eng, fin, fra, ita, nld, nob, pol, por, rus, spa, swe, tur } from 'stopword';
 import { englishTitleCase } from './title-case.ts';
 
 export const STOPWORDS: Record<string, string[]> = {
@@ -36,11 +36,23 @@ export function words(text: string): string[] {
   return (text.match(WORD) ?? []).map((w) => w.toLowerCase());
 }
 
+/**
+ * Each stop word list as a set: stopword's `removeStopwords` scans its list (hundreds of words) for
+ * every word, and contentWords runs for every line the writer and the checker weigh. The same
+ * test on the same lists (a word is one when its lower case is in the list).
+ */
+const STOP_SETS = new Map<string[], Set<string>>();
+const stopSet = (list: string[]): Set<string> => {
+  let set = STOP_SETS.get(list);
+  if (!set) STOP_SETS.set(list, (set = new Set(list)));
+  return set;
+};
+
 export function contentWords(text: string, language: string): string[] {
-  const list = STOPWORDS[language] ?? eng;
+  const stop = stopSet(STOPWORDS[language] ?? eng);
   // French and Italian elide articles ("l’accès"); the keyword is the word after the apostrophe.
   const bare = words(text).map((w) => (language === 'en' ? w : w.replace(ELISION, '')));
-  return removeStopwords(bare, list).filter((w) => w.length > 2 && !/^\d/.test(w));
+  return bare.filter((w) => !stop.has(w.toLowerCase()) && w.length > 2 && !/^\d/.test(w));
 }
 
 /** Scripts written without spaces between words (and without a Latin full stop). */
@@ -114,8 +126,24 @@ export function normalise(text: string, o: { fold?: boolean; key?: boolean; labe
     : out;
 }
 
+/**
+ * Keys already made: the writer and the checker key the same listing lines and candidates over and
+ * over (a plan keyed some lines thousands of times; NFKC folding made it a seventh of a plan's CPU).
+ * Emptied when full so a long-running service keeps no more than this many.
+ */
+const KEYS = new Map<string, string>();
+const MAX_KEYS = 50_000;
+
 /** Two texts say the same words when their keys are equal. */
-export const textKey = (text: string): string => normalise(text, { key: true });
+export function textKey(text: string): string {
+  let key = KEYS.get(text);
+  if (key === undefined) {
+    if (KEYS.size >= MAX_KEYS) KEYS.clear();
+    key = normalise(text, { key: true });
+    KEYS.set(text, key);
+  }
+  return key;
+}
 
 export const mentionsFree = (s: string): boolean =>
   /(^|[^\p{L}])(free|gratis|gratuit|gratuite|kostenlos|gratuito|gratuita)(?![\p{L}])/iu.test(s);

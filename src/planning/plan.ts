@@ -170,6 +170,73 @@ function ruleCaptions(
   ctx: CheckContext,
   shown: ReadonlySet<Phrase>,
 ): (Caption | null)[] {
+  const memo = ruleMemo(u, roles, style, length, ctx, shown);
+  const known = memo?.sets.get(memo.key);
+  if (known) return [...known];
+  const said = ruleCaptionsOnce(u, roles, style, length, ctx, shown);
+  if (memo) {
+    if (memo.sets.size >= MAX_MEMO) memo.sets.delete(memo.sets.keys().next().value as string);
+    memo.sets.set(memo.key, said);
+  }
+  return [...said];
+}
+
+/**
+ * The rule writer's sets already written, per listing understanding (understand() hands the same
+ * object to every plan of the same listings and extra context, so it stands for the listing's
+ * text). A refusal plans the default story again at every smaller count, a story's swaps plan its
+ * roles again, and the plans of one listing in other stories and counts ask for the same roles:
+ * the writer is pure (its inputs are these and the check context), so a set written once is the set.
+ */
+const RULE_MEMO = new WeakMap<object, Map<string, (Caption | null)[]>>();
+/** Sets kept per understanding: a bound on a long-running service's memory, above a listing's voices × lengths × counts. */
+const MAX_MEMO = 2_000;
+
+function ruleMemo(
+  u: Understanding,
+  roles: Role[],
+  style: CaptionStyle,
+  length: CaptionLength,
+  ctx: CheckContext,
+  shown: ReadonlySet<Phrase>,
+): { sets: Map<string, (Caption | null)[]>; key: string } | null {
+  // The understanding for another platform's listing is a copy without its rating: keyed by the
+  // copy's source, with the rating it has. The listings the checker reads are those understood.
+  const base = understandingOf.get(u) ?? u;
+  const ideas = [...u.phrases, ...u.steps];
+  const shownAt = [...shown].map((p) => ideas.indexOf(p));
+  // A shown phrase that is none of the understanding's: no key names it.
+  if (shownAt.includes(-1)) return null;
+  let sets = RULE_MEMO.get(base);
+  if (!sets) RULE_MEMO.set(base, (sets = new Map()));
+  const key = JSON.stringify([
+    roles,
+    style,
+    length,
+    u.rating,
+    ctx.listings.length,
+    ctx.extraContext,
+    ctx.device,
+    ctx.captionLength,
+    ctx.captionStyle,
+    ctx.locale ?? null,
+    ctx.screenText ?? null,
+    shownAt,
+  ]);
+  return { sets, key };
+}
+
+/** An understanding without its rating (another platform's listing), to the one it was copied from. */
+const understandingOf = new WeakMap<Understanding, Understanding>();
+
+function ruleCaptionsOnce(
+  u: Understanding,
+  roles: Role[],
+  style: CaptionStyle,
+  length: CaptionLength,
+  ctx: CheckContext,
+  shown: ReadonlySet<Phrase>,
+): (Caption | null)[] {
   const said = ruleCaptionsWith(u, roles, style, length, ctx, shown, true);
   // A purpose said under its action's headline (rules/writer.ts, `purposesUnder`) is not a slide of
   // its own; where the set then runs a slide short, the set written without it is kept: a purpose
@@ -238,6 +305,7 @@ export function draftScreenshotSet(input: PlanInput): Draft {
   // word that an iOS version exists, so the warning says where the set goes, never that it cannot.
   const otherPlatform = primary.platform === 'mac' && spec.store === 'app-store' && spec.family !== 'mac';
   const u = otherPlatform ? { ...understood, rating: null } : understood;
+  if (u !== understood) understandingOf.set(u, understood);
   if (otherPlatform) {
     warnings.push(
       `This is a Mac app's listing (${primary.name}, Mac App Store): the set frames your uploaded ${spec.family === 'ipad' ? 'iPad' : 'iPhone'} screens under captions from it, and its Mac rating and screenshots are not used. Submit it to the app's iOS version; for the Mac App Store, use the \`mac\` device.`,

@@ -14,6 +14,7 @@ import { primaryListing } from '../../core/listing.ts';
 import { CASED_WORD, contentWords, textKey, words as textWords } from '../text.ts';
 import { DEVICES } from '../../core/devices.ts';
 import { understand, type Understanding } from '../understand.ts';
+import type { Listing } from '../../core/listing.ts';
 
 export interface Facts {
   u: Understanding;
@@ -43,9 +44,39 @@ export interface Facts {
   storeFigures: { rating: number | null; ratingCount: number | null };
 }
 
+/**
+ * Facts already read, per understanding: understand() hands the same object to every check of the
+ * same listings and extra context, and a plan builds a checker for every set it writes (a refusal
+ * writes one per smaller count), each reading the listing again (6 % of the planning tests' CPU).
+ * The rest of the context they depend on keys them. Nothing changes a Facts once made.
+ */
+const FACTS = new WeakMap<Understanding, Map<string, Facts>>();
+/** Contexts kept per understanding: devices × voices × locales × screens, bounded for a long-running service. */
+const MAX_FACTS = 200;
+
 export function factsOf(ctx: CheckContext): Facts {
   const primary = primaryListing(ctx.listings, ctx.device);
   const u = understand(ctx.listings, primary, ctx.extraContext);
+  let known = FACTS.get(u);
+  if (!known) FACTS.set(u, (known = new Map()));
+  const key = JSON.stringify([
+    ctx.device,
+    ctx.captionStyle,
+    ctx.locale ?? null,
+    ctx.extraContext,
+    ctx.screenText ?? null,
+    ctx.listings.length,
+  ]);
+  let facts = known.get(key);
+  if (!facts) {
+    if (known.size >= MAX_FACTS) known.delete(known.keys().next().value as string);
+    facts = readFacts(ctx, primary, u);
+    known.set(key, facts);
+  }
+  return facts;
+}
+
+function readFacts(ctx: CheckContext, primary: Listing, u: Understanding): Facts {
   const language = ctx.locale ? languageOf(ctx.locale) : u.language;
   const texts = ctx.listings.flatMap((l) => [l.name, l.subtitle ?? '', l.description, l.category]);
   const claims = claimSources(
