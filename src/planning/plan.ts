@@ -189,8 +189,13 @@ function ruleCaptions(
  * the writer is pure (its inputs are these and the check context), so a set written once is the set.
  */
 const RULE_MEMO = new WeakMap<object, Map<string, (Caption | null)[]>>();
-/** Sets kept per understanding: a bound on a long-running service's memory, above a listing's voices × lengths × counts. */
-const MAX_MEMO = 2_000;
+/**
+ * Sets kept per understanding, oldest out first: a bound on a planning thread's memory (the
+ * understanding cache keeps 64 listings, so at most 64 × this many sets of a few KB each). A
+ * repeat comes soon after its first (a refusal's smaller counts, a story's swaps): one device's
+ * voices × lengths × counts fit.
+ */
+const MAX_MEMO = 256;
 
 function ruleMemo(
   u: Understanding,
