@@ -13,13 +13,12 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     pool: 'forks',
-    // Four files at a time on 2 cores: the slow files wait on child processes, servers, sockets,
-    // leases and PostgreSQL rather than compute. At two the run used 67 % of both cores; at three
-    // 56 % (a file's CPU is about a third of its time, so three files kept ~1.1 cores busy). Idle, in
-    // a fresh clone: one file at a time took 6-7 minutes (an older, smaller suite), two 320 s, three
-    // 264 s. 39 files (454 tests) on a machine loaded by other work: three 128-140 s, four 117 s
-    // (6 % more CPU from contention), five 141 s.
-    maxWorkers: 4,
+    // Six files at a time on 2 cores: the slow files wait on child processes, servers, sockets,
+    // leases and PostgreSQL rather than compute. Whole idle runs on a 2-core VM (29 Nov 2026, 271
+    // files): four 376 s (613 CPU-s, 1.63 cores busy), six 350 s (572 CPU-s), eight 351 s (577
+    // CPU-s, 12 of 24 GB in use). Earlier, on an older and smaller suite: two 320 s, three 264 s,
+    // four 117 s and five 141 s for 39 files on a loaded machine.
+    maxWorkers: 6,
     // The known long files start first (test/support/sequencer.ts): in a fresh clone vitest has no
     // durations and started them last, where the longest alone set the end of the run.
     sequence: { sequencer: SlowFirst },
