@@ -13,12 +13,12 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     pool: 'forks',
-    // Six files at a time on 2 cores: the slow files wait on child processes, servers, sockets,
-    // leases and PostgreSQL rather than compute. Whole idle runs on a 2-core VM (29 Nov 2026, 271
-    // files): four 376 s (613 CPU-s, 1.63 cores busy), six 350 s (572 CPU-s), eight 351 s (577
-    // CPU-s, 12 of 24 GB in use). Earlier, on an older and smaller suite: two 320 s, three 264 s,
-    // four 117 s and five 141 s for 39 files on a loaded machine.
-    maxWorkers: 6,
+    // Four files at a time on 2 cores: the slow files wait on child processes, servers, sockets,
+    // leases and PostgreSQL rather than compute. vitest alone, idle, 271 files (29 Nov 2026): four
+    // 376 s (613 CPU-s), six 350 s, eight 351 s; but `npm test` with six beside the fresh type check
+    // and linters took 8 min 10 s and 825 CPU-s (load 10-15) against four's 6 min 34 s. Earlier, on a
+    // smaller suite: two 320 s, three 264 s, four 117 s and five 141 s for 39 files on a loaded machine.
+    maxWorkers: 4,
     // The known long files start first (test/support/sequencer.ts): in a fresh clone vitest has no
     // durations and started them last, where the longest alone set the end of the run.
     sequence: { sequencer: SlowFirst },
