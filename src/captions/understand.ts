@@ -288,6 +288,27 @@ export function clearUnderstandingCache(): void {
   cache.clear();
 }
 
+/**
+ * A memo of what is derived from an understanding and the rest of its inputs (`key`): understand()
+ * hands the same object to every call for the same listings and extra context, so it stands for
+ * their text. Kept per understanding (gone with it from the cache above), at most `max` keys each,
+ * oldest out first, so a long-running planning thread's memory stays bounded.
+ */
+export function memoPerUnderstanding<T>(max: number): (u: Understanding, key: string, make: () => T) => T {
+  const kept = new WeakMap<Understanding, Map<string, T>>();
+  return (u, key, make) => {
+    let known = kept.get(u);
+    if (!known) kept.set(u, (known = new Map()));
+    let value = known.get(key);
+    if (value === undefined) {
+      if (known.size >= max) known.delete(known.keys().next().value as string);
+      value = make();
+      known.set(key, value);
+    }
+    return value;
+  };
+}
+
 function analyse(listings: Listing[], primary: Listing, extraContext: string | null): Understanding {
   const language = (primary.language || 'en').toLowerCase().split(/[-_]/)[0];
   const english = language === 'en';

@@ -18,7 +18,7 @@ import {
 } from '../core/set.ts';
 import { DEVICES } from '../core/devices.ts';
 import { askedOrientation, slideSize, slideSizeFor } from '../core/orientation.ts';
-import { understand, type Phrase, type Understanding } from '../captions/understand.ts';
+import { memoPerUnderstanding, understand, type Phrase, type Understanding } from '../captions/understand.ts';
 import { CaptionWriter, FEATURE_ROLES, slideKeywords, type Caption } from '../captions/rules/writer.ts';
 import {
   CaptionChecker,
@@ -170,50 +170,11 @@ function ruleCaptions(
   ctx: CheckContext,
   shown: ReadonlySet<Phrase>,
 ): (Caption | null)[] {
-  const memo = ruleMemo(u, roles, style, length, ctx, shown);
-  const known = memo?.sets.get(memo.key);
-  if (known) return [...known];
-  const said = ruleCaptionsOnce(u, roles, style, length, ctx, shown);
-  if (memo) {
-    if (memo.sets.size >= MAX_MEMO) memo.sets.delete(memo.sets.keys().next().value as string);
-    memo.sets.set(memo.key, said);
-  }
-  return [...said];
-}
-
-/**
- * The rule writer's sets already written, per listing understanding (understand() hands the same
- * object to every plan of the same listings and extra context, so it stands for the listing's
- * text). A refusal plans the default story again at every smaller count, a story's swaps plan its
- * roles again, and the plans of one listing in other stories and counts ask for the same roles:
- * the writer is pure (its inputs are these and the check context), so a set written once is the set.
- */
-const RULE_MEMO = new WeakMap<object, Map<string, (Caption | null)[]>>();
-/**
- * Sets kept per understanding, oldest out first: a bound on a planning thread's memory (the
- * understanding cache keeps 64 listings, so at most 64 × this many sets of a few KB each). A
- * repeat comes soon after its first (a refusal's smaller counts, a story's swaps): one device's
- * voices × lengths × counts fit.
- */
-const MAX_MEMO = 256;
-
-function ruleMemo(
-  u: Understanding,
-  roles: Role[],
-  style: CaptionStyle,
-  length: CaptionLength,
-  ctx: CheckContext,
-  shown: ReadonlySet<Phrase>,
-): { sets: Map<string, (Caption | null)[]>; key: string } | null {
-  // The understanding for another platform's listing is a copy without its rating: keyed by the
-  // copy's source, with the rating it has. The listings the checker reads are those understood.
-  const base = understandingOf.get(u) ?? u;
+  const write = () => ruleCaptionsOnce(u, roles, style, length, ctx, shown);
   const ideas = [...u.phrases, ...u.steps];
   const shownAt = [...shown].map((p) => ideas.indexOf(p));
   // A shown phrase that is none of the understanding's: no key names it.
-  if (shownAt.includes(-1)) return null;
-  let sets = RULE_MEMO.get(base);
-  if (!sets) RULE_MEMO.set(base, (sets = new Map()));
+  if (shownAt.includes(-1)) return write();
   const key = JSON.stringify([
     roles,
     style,
@@ -228,8 +189,20 @@ function ruleMemo(
     ctx.screenText ?? null,
     shownAt,
   ]);
-  return { sets, key };
+  // The understanding for another platform's listing is a copy without its rating: kept under the
+  // one it was copied from, keyed with the rating it has. A copy: the kept set is never handed out.
+  return [...knownRuleSets(understandingOf.get(u) ?? u, key, write)];
 }
+
+/**
+ * The rule writer's sets already written. A refusal plans the default story again at every smaller
+ * count, a story's swaps plan its roles again, and the plans of one listing in other stories and
+ * counts ask for the same roles: the writer is pure (its inputs are the understanding, these and
+ * the check context), so a set written once is the set. At most 256 sets per understanding (the
+ * understanding cache keeps 64 listings); a repeat comes soon after its first, and one device's
+ * voices × lengths × counts fit.
+ */
+const knownRuleSets = memoPerUnderstanding<(Caption | null)[]>(256);
 
 /** An understanding without its rating (another platform's listing), to the one it was copied from. */
 const understandingOf = new WeakMap<Understanding, Understanding>();

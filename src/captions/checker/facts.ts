@@ -13,7 +13,7 @@ import { seriesOf } from './series.ts';
 import { primaryListing } from '../../core/listing.ts';
 import { CASED_WORD, contentWords, textKey, words as textWords } from '../text.ts';
 import { DEVICES } from '../../core/devices.ts';
-import { understand, type Understanding } from '../understand.ts';
+import { memoPerUnderstanding, understand, type Understanding } from '../understand.ts';
 import type { Listing } from '../../core/listing.ts';
 
 export interface Facts {
@@ -45,20 +45,16 @@ export interface Facts {
 }
 
 /**
- * Facts already read, per understanding: understand() hands the same object to every check of the
- * same listings and extra context, and a plan builds a checker for every set it writes (a refusal
- * writes one per smaller count), each reading the listing again (6 % of the planning tests' CPU).
- * The rest of the context they depend on keys them. Nothing changes a Facts once made.
+ * Facts already read: a plan builds a checker for every set it writes (a refusal writes one per
+ * smaller count), each reading the listing again (6 % of the planning tests' CPU). They depend on
+ * the understanding and the rest of the context that keys them; nothing changes a Facts once made.
+ * At most 200 contexts (devices × voices × locales × screens) per understanding.
  */
-const FACTS = new WeakMap<Understanding, Map<string, Facts>>();
-/** Contexts kept per understanding: devices × voices × locales × screens, bounded for a long-running service. */
-const MAX_FACTS = 200;
+const knownFacts = memoPerUnderstanding<Facts>(200);
 
 export function factsOf(ctx: CheckContext): Facts {
   const primary = primaryListing(ctx.listings, ctx.device);
   const u = understand(ctx.listings, primary, ctx.extraContext);
-  let known = FACTS.get(u);
-  if (!known) FACTS.set(u, (known = new Map()));
   const key = JSON.stringify([
     ctx.device,
     ctx.captionStyle,
@@ -67,13 +63,7 @@ export function factsOf(ctx: CheckContext): Facts {
     ctx.screenText ?? null,
     ctx.listings.length,
   ]);
-  let facts = known.get(key);
-  if (!facts) {
-    if (known.size >= MAX_FACTS) known.delete(known.keys().next().value as string);
-    facts = readFacts(ctx, primary, u);
-    known.set(key, facts);
-  }
-  return facts;
+  return knownFacts(u, key, () => readFacts(ctx, primary, u));
 }
 
 function readFacts(ctx: CheckContext, primary: Listing, u: Understanding): Facts {
