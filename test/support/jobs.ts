@@ -40,13 +40,23 @@ export async function ledger(db: Db, accountId: string) {
   return rows;
 }
 
-/** Polls `fn` until it returns something truthy; `timeoutMs` is the idle-machine deadline, scaled. */
-export async function until<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 10_000, everyMs = 20): Promise<T> {
+/**
+ * Polls `fn` until it returns something truthy; `timeoutMs` is the idle-machine deadline, scaled.
+ * `state`, when given, is read once the deadline passes and printed in the error, so a wait that
+ * fails once in many runs says what it was waiting on.
+ */
+export async function until<T>(
+  fn: () => Promise<T | undefined | null | false>,
+  timeoutMs = 10_000,
+  everyMs = 20,
+  state?: () => Promise<unknown>,
+): Promise<T> {
   const deadline = Date.now() + scaled(timeoutMs);
   for (;;) {
     const v = await fn();
     if (v) return v;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
+    if (Date.now() > deadline)
+      throw new Error(`condition not met in time${state ? `: ${JSON.stringify(await state().catch((e: Error) => e.message))}` : ''}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
