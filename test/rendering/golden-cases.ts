@@ -200,11 +200,29 @@ export function appIcon(): Promise<Buffer> {
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
-/** Every slide of a case gets a screen (text-only slides ignore theirs). */
-export async function screensFor(c: GoldenCase): Promise<Buffer[]> {
+/**
+ * Every slide of a case that is drawn gets a screen (text-only slides ignore theirs); the others
+ * none, as renderSome needs screens at the drawn indices only (the set's fit reads no screen).
+ * `made` keeps the screens already made: the five themes' sets show their family's screen, and
+ * making a screen again (an SVG drawn and a PNG encoded) took ~0.3 of goldens' CPU seconds.
+ */
+export async function screensFor(c: GoldenCase, indices: number[], made = new Map<string, Promise<Buffer>>()): Promise<(Buffer | null)[]> {
   const colours = ['#3B82F6', '#F97316', '#10B981', '#EC4899'];
   const [w, h] = c.screen ?? [660, 1434];
-  return Promise.all(c.slides.map((_, i) => (c.marketing ? marketingPicture(w, h) : markedScreen(w, h, colours[i % colours.length]))));
+  const once = (key: string, make: () => Promise<Buffer>) => {
+    let p = made.get(key);
+    if (!p) made.set(key, (p = make()));
+    return p;
+  };
+  return Promise.all(
+    c.slides.map((_, i) => {
+      if (!indices.includes(i)) return null;
+      const colour = colours[i % colours.length];
+      return c.marketing
+        ? once(`marketing ${w}x${h}`, () => marketingPicture(w, h))
+        : once(`${w}x${h} ${colour}`, () => markedScreen(w, h, colour));
+    }),
+  );
 }
 
 /**
@@ -238,13 +256,14 @@ export function setRenderer(
   };
 }
 
-export const renderCase = (pool: RenderPool) =>
-  setRenderer(async (c, indices) => {
+export const renderCase = (pool: RenderPool) => {
+  const made = new Map<string, Promise<Buffer>>();
+  return setRenderer(async (c, indices) => {
     const some = await pool.renderSome(
       {
         device: c.device,
         slides: c.slides,
-        screens: await screensFor(c),
+        screens: await screensFor(c, indices, made),
         panoramic: c.panoramic,
         theme: c.theme,
         brand: c.brand,
@@ -257,6 +276,7 @@ export const renderCase = (pool: RenderPool) =>
     for (const [i, s] of some) slides[i] = s;
     return slides;
   });
+};
 
 /** A theme's sheet: its cases' slides, each `height` high (the golden's: THEME_SHEET_HEIGHT), side by side, as raw RGBA. */
 export async function themeSheet(slides: Buffer[], height = THEME_SHEET_HEIGHT): Promise<{ data: Buffer; width: number; height: number }> {
