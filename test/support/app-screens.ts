@@ -13,8 +13,23 @@ export interface AppScreen {
   height?: number;
 }
 
+/**
+ * Each screen drawn once per process: tests upload the same pictures again (screen-matching's two
+ * tests the same five, listing-screen-matching and screen-text the same Budgets screen), and skia
+ * drawing and encoding one full-size took ~110 ms. The bytes are only read (uploaded, served, read
+ * by OCR), never changed.
+ */
+const drawn = new Map<string, Buffer>();
+
 /** A PNG of an iPhone-sized (1290×2796 unless told) app screen. */
 export function appScreenPng(screen: AppScreen): Buffer {
+  const key = JSON.stringify([screen.title, screen.rows, screen.tabs, screen.width, screen.height]);
+  let png = drawn.get(key);
+  if (!png) drawn.set(key, (png = draw(screen)));
+  return png;
+}
+
+function draw(screen: AppScreen): Buffer {
   const width = screen.width ?? 1290;
   const height = screen.height ?? 2796;
   const unit = width / 430;
