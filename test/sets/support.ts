@@ -34,7 +34,9 @@ export async function createPicturesApp(
     },
     screenReader: h.services.screenReader ?? null,
   });
-  const worker = new Worker(h.t.pool, h.notifications, runner, { queue: setJobs, concurrency: 2, leaseMs: 60_000, retryDelayMs: () => 10 });
+  // A retry due at once: the worker claims it as the failed attempt ends. One due later, even by
+  // 10 ms, waits for the worker's next poll (a second), once per retry.
+  const worker = new Worker(h.t.pool, h.notifications, runner, { queue: setJobs, concurrency: 2, leaseMs: 60_000, retryDelayMs: () => 0 });
   if (opts.worker !== false) worker.start();
   const close = h.close;
   return {
