@@ -47,7 +47,10 @@ export async function startFakeLlm(reply: (body: Record<string, unknown>) => Fak
             choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content, refusal: null } }],
           });
         answered++;
-        res.writeHead(r.status ?? 200, { 'content-type': 'application/json' }).end(payload);
+        // The SDK retries a 5xx once after 0.5-1 s unless told when: what its backoff is, is not
+        // ours to test, and every 5xx here would wait it out.
+        const status = r.status ?? 200;
+        res.writeHead(status, { 'content-type': 'application/json', ...(status >= 500 ? { 'retry-after-ms': '0' } : {}) }).end(payload);
       };
       // A long delay must not keep the test process alive once the server is closed.
       if (r.delayMs) setTimeout(send, r.delayMs).unref();
