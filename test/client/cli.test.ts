@@ -263,6 +263,11 @@ describe('shotgen generate and jobs get against a running server', () => {
   );
 
   it('exit codes say what failed, each with one line on stderr', { timeout: scaled(60_000) }, async () => {
+    // A server that is down is retried for ~7.5 s (0.5 + 1 + 2 + 4) before exit 5: that command
+    // runs while the others do, rather than after them.
+    const downing = freePort().then((port) =>
+      shotgen(['jobs', 'get', 'job_01JD2ZK5T8Q3W4E5R6T7Y8U9EF'], { ...env, SHOTGEN_URL: `http://127.0.0.1:${port}/api/v1` }),
+    );
     const out = tempDir();
     const noKey = await shotgen(['generate', '--ios', IOS_URL, '--device', 'iphone-69', '--out', out], {
       DATA_DIR: env.DATA_DIR,
@@ -291,10 +296,7 @@ describe('shotgen generate and jobs get against a running server', () => {
     expect(unknown.code).toBe(3);
     expect(unknown.stderr).toContain('job_not_found');
 
-    const down = await shotgen(['jobs', 'get', 'job_01JD2ZK5T8Q3W4E5R6T7Y8U9EF'], {
-      ...env,
-      SHOTGEN_URL: `http://127.0.0.1:${await freePort()}/api/v1`,
-    });
+    const down = await downing;
     expect(down.code).toBe(5);
     expect(down.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+\/api\/v1: ECONNREFUSED\n$/);
   });
