@@ -122,8 +122,9 @@ for (const server of [primaryServer()])
           return ctx.skip();
         }
         await seed(server);
-        const base = await api(s3.env);
+        // The worker starts while the API does: neither waits for the other.
         worker(s3.env);
+        const base = await api(s3.env);
         const upload = await fetch(`${base}/apps/${appId}/screens`, {
           method: 'POST',
           headers: { ...auth(), 'content-type': 'image/png' },
@@ -156,8 +157,9 @@ describe('a worker killed while it renders', () => {
       // Short, so its job comes back soon after the kill; scaled, so that a loaded machine delaying
       // this worker's heartbeats does not let a sweep take the job before the kill (a third attempt).
       const env = { DATA_DIR: dataDir, JOB_LEASE_MS: String(scaled(1_500)) };
-      const base = await api({ DATA_DIR: dataDir });
+      // The worker starts while the API does: neither waits for the other.
       const doomed = worker(env);
+      const base = await api({ DATA_DIR: dataDir });
       await doomed.printed('"role":"worker"');
       // Six slides leave the kill a window of four (it waits for two stored, polling every 10 ms, and
       // a full-size slide takes far longer to draw); ten drew four more full-size slides twice.
