@@ -16,7 +16,8 @@ export default defineConfig({
     // Four files at a time on 2 cores: the slow files wait on child processes, servers, sockets,
     // leases and PostgreSQL rather than compute. vitest alone, idle, 271 files (29 Nov 2026): four
     // 376 s (613 CPU-s), six 350 s, eight 351 s; but `npm test` with six beside the fresh type check
-    // and linters took 8 min 10 s and 825 CPU-s (load 10-15) against four's 6 min 34 s. Earlier, on a
+    // and linters took 8 min 10 s and 825 CPU-s (load 10-15) against four's 6 min 34 s; on a faster VM
+    // six took 4 min 25 s and 432 CPU-s against four's 4 min 10 s and 400. Earlier, on a
     // smaller suite: two 320 s, three 264 s, four 117 s and five 141 s for 39 files on a loaded machine.
     maxWorkers: 4,
     // The known long files start first (test/support/sequencer.ts): in a fresh clone vitest has no
