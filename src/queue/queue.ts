@@ -34,6 +34,8 @@ export class JobQueue<P, R> {
 
   readonly sweep = (db: Db, now: Date = new Date()): Promise<SweepResult> => sweepExpiredLeases(db, this.hooks, now);
 
+  readonly nextLeaseEnd = nextLeaseEnd;
+
   readonly heartbeat = heartbeat;
   readonly release = releaseJob;
   readonly setProgress = setProgress;
@@ -113,6 +115,19 @@ export async function releaseJob(db: Queryable, workerId: string, jobId: string,
     [jobId, workerId, countAttempt ? 0 : 1, delayMs],
   );
   return res.rowCount === 1;
+}
+
+/**
+ * Milliseconds until the first lease held by another worker than `workerId` ends, by the
+ * database's clock (no skew with ours); null when no other worker holds one. Read from the
+ * jobs_running_leases index.
+ */
+export async function nextLeaseEnd(db: Queryable, workerId: string): Promise<number | null> {
+  const { rows } = await db.query<{ ms: number | null }>(
+    `SELECT extract(epoch FROM min(lease_expires_at) - now())::float8 * 1000 AS ms FROM jobs WHERE status = 'running' AND locked_by <> $1`,
+    [workerId],
+  );
+  return rows[0]?.ms ?? null;
 }
 
 export interface SweepResult {

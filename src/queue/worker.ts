@@ -48,6 +48,9 @@ export class Worker<P, R> {
   readonly id: string;
   private readonly running = new Map<string, { done: Promise<void>; abort: AbortController }>();
   private readonly timers: NodeJS.Timeout[] = [];
+  /** A sweep due when another worker's lease ends, before the next interval's (sweepAtLeaseEnd). */
+  private leaseEndSweep: NodeJS.Timeout | null = null;
+  private sweeping: Promise<void> = Promise.resolve();
   private unsubscribe: (() => void) | null = null;
   private stopping = false;
   private readonly claims = new CoalescedRun(
@@ -74,8 +77,15 @@ export class Worker<P, R> {
     };
     every(this.opts.pollIntervalMs ?? 1_000, async () => this.wake());
     every(Math.max(100, Math.floor(this.opts.leaseMs / 3)), () => this.heartbeat());
-    every(this.opts.sweepIntervalMs ?? Math.min(5_000, this.opts.leaseMs), () => this.sweep());
+    every(this.sweepIntervalMs, () => this.sweep());
+    // At once too: what workers that died before this one started left is owed now, and the sweep
+    // learns when the leases still held end.
+    void this.sweep().catch((e) => this.opts.log?.error({ err: e }, 'worker housekeeping failed'));
     this.wake();
+  }
+
+  private get sweepIntervalMs(): number {
+    return this.opts.sweepIntervalMs ?? Math.min(5_000, this.opts.leaseMs);
   }
 
   private now(): Date {
@@ -190,10 +200,39 @@ export class Worker<P, R> {
     for (const id of lost) this.running.get(id)?.abort.abort(new Error('lease lost'));
   }
 
-  private async sweep(): Promise<void> {
+  /** Sweeps (the interval's, the start's, a lease end's); stop() waits for the one in flight. */
+  private sweep(): Promise<void> {
+    if (this.stopping) return Promise.resolve();
+    const run = this.sweepOnce();
+    this.sweeping = run.catch(() => undefined);
+    return run;
+  }
+
+  private async sweepOnce(): Promise<void> {
     const { requeued, failed } = await this.opts.queue.sweep(this.db, this.now());
     if (requeued.length || failed.length) this.opts.log?.info({ requeued, failed }, 'swept expired leases');
     if (requeued.length) this.wake();
+    await this.sweepAtLeaseEnd();
+  }
+
+  /**
+   * When another worker's lease ends before the next interval, sweep right then: if that worker
+   * died, its job resumes when its lease ends, not up to an interval (5 s) later. A live worker's
+   * heartbeat will have renewed it by then, and that sweep finds nothing to do.
+   */
+  private async sweepAtLeaseEnd(): Promise<void> {
+    const ms = await this.opts.queue.nextLeaseEnd(this.db, this.id);
+    if (ms === null || ms >= this.sweepIntervalMs || this.stopping) return;
+    if (this.leaseEndSweep) clearTimeout(this.leaseEndSweep);
+    // Just past the end: the sweep's `lease_expires_at < now()` must hold.
+    this.leaseEndSweep = setTimeout(
+      () => {
+        this.leaseEndSweep = null;
+        void this.sweep().catch((e) => this.opts.log?.error({ err: e }, 'worker housekeeping failed'));
+      },
+      Math.max(0, ms) + 20,
+    );
+    this.leaseEndSweep.unref();
   }
 
   /** Stop claiming; wait for running jobs until the deadline; give back the rest. */
@@ -201,6 +240,8 @@ export class Worker<P, R> {
     this.stopping = true;
     this.unsubscribe?.();
     for (const t of this.timers) clearInterval(t);
+    if (this.leaseEndSweep) clearTimeout(this.leaseEndSweep);
+    await this.sweeping;
     await this.claims.idle();
     const all = Promise.allSettled([...this.running.values()].map((r) => r.done));
     let timer: NodeJS.Timeout | undefined;

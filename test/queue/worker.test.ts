@@ -160,6 +160,33 @@ describe('the worker', () => {
     expect((await jobRows(t.pool)).find((r) => r.id === stuck)?.status).toBe('queued');
   });
 
+  /** One job, as if a worker had claimed it and died: running, its lease ending `inMs` from now. */
+  const orphan = async (inMs: number) => {
+    const [id] = await enqueueJobs(t.pool, accountId, appId, 1);
+    await t.pool.query(
+      `UPDATE jobs SET status = 'running', attempts = 1, locked_by = 'wrk_dead', started_at = now(),
+         lease_expires_at = now() + make_interval(secs => $2::float8 / 1000) WHERE id = $1`,
+      [id, inMs],
+    );
+    return id;
+  };
+
+  it("resumes a dead worker's job when its lease ends, not at the next interval's sweep", async () => {
+    await orphan(300);
+    // Sweeps an hour apart: only the sweep at the lease's end (learnt by the sweep at start) can
+    // bring the job back within the deadline.
+    startWorker(async (job) => result(job.request.device), { sweepIntervalMs: 3_600_000 });
+    await until(async () => (await statuses())[0] === 'succeeded', 5_000);
+    expect((await jobRows(t.pool))[0].attempts).toBe(2);
+  });
+
+  it('resumes at its start a job whose worker died before it started', async () => {
+    await orphan(-1_000);
+    startWorker(async (job) => result(job.request.device), { sweepIntervalMs: 3_600_000 });
+    await until(async () => (await statuses())[0] === 'succeeded', 5_000);
+    expect((await jobRows(t.pool))[0].attempts).toBe(2);
+  });
+
   it("shows a running job's progress, and clears it when the job ends", async () => {
     let finish!: () => void;
     const gate = new Promise<void>((r) => (finish = r));
