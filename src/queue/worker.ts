@@ -71,7 +71,7 @@ export class Worker<P, R> {
   start(): void {
     this.unsubscribe = this.notifications?.subscribe('shotgen_jobs', { onNotify: () => this.wake(), onReset: () => this.wake() }) ?? null;
     const every = (ms: number, fn: () => Promise<unknown>) => {
-      const t = setInterval(() => void fn().catch((e) => this.opts.log?.error({ err: e }, 'worker housekeeping failed')), ms);
+      const t = setInterval(() => this.housekeep(fn), ms);
       t.unref();
       this.timers.push(t);
     };
@@ -80,8 +80,13 @@ export class Worker<P, R> {
     every(this.sweepIntervalMs, () => this.sweep());
     // At once too: what workers that died before this one started left is owed now, and the sweep
     // learns when the leases still held end.
-    void this.sweep().catch((e) => this.opts.log?.error({ err: e }, 'worker housekeeping failed'));
+    this.housekeep(() => this.sweep());
     this.wake();
+  }
+
+  /** Runs a timer's or the start's housekeeping: a failure is logged, and the next run tries again. */
+  private housekeep(fn: () => Promise<unknown>): void {
+    void fn().catch((e) => this.opts.log?.error({ err: e }, 'worker housekeeping failed'));
   }
 
   private get sweepIntervalMs(): number {
@@ -228,7 +233,7 @@ export class Worker<P, R> {
     this.leaseEndSweep = setTimeout(
       () => {
         this.leaseEndSweep = null;
-        void this.sweep().catch((e) => this.opts.log?.error({ err: e }, 'worker housekeeping failed'));
+        this.housekeep(() => this.sweep());
       },
       Math.max(0, ms) + 20,
     );
